@@ -1,0 +1,89 @@
+//! The crate's error type.
+
+use crate::shape::ShapeError;
+
+/// Everything that can go wrong outside shape construction: bad batch input, and the GPU.
+///
+/// Batch errors name the offending item by its index, and leave the narrow phase usable for
+/// the next call.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A shape could not be built.
+    #[error("invalid shape: {0}")]
+    Shape(#[from] ShapeError),
+    /// A collider names a shape that `set_shapes` did not provide.
+    #[error("collider {collider} uses shape {shape}, but only {shape_count} shapes are set")]
+    ShapeIndexOutOfRange {
+        /// Index of the collider.
+        collider: usize,
+        /// The shape index it holds.
+        shape: u32,
+        /// How many shapes are set.
+        shape_count: usize,
+    },
+    /// A collider's transform has a NaN or infinite component.
+    #[error("collider {collider} has a non-finite transform")]
+    NonFiniteTransform {
+        /// Index of the collider.
+        collider: usize,
+    },
+    /// A pair names a collider that does not exist.
+    #[error("pair {pair} refers to collider {index}, but there are only {collider_count} colliders")]
+    PairIndexOutOfRange {
+        /// Index of the pair.
+        pair: usize,
+        /// The collider index it holds.
+        index: u32,
+        /// How many colliders were given.
+        collider_count: usize,
+    },
+    /// A pair names the same collider twice.
+    #[error("pair {pair} pairs collider {collider} with itself")]
+    SelfPair {
+        /// Index of the pair.
+        pair: usize,
+        /// The collider.
+        collider: u32,
+    },
+    /// More shapes or colliders than one GPU storage binding can hold.
+    #[error("{what}: {count} exceed the device's limit of {max} per storage binding")]
+    TooLarge {
+        /// What overflowed ("shapes" or "colliders").
+        what: &'static str,
+        /// How many were given.
+        count: usize,
+        /// How many fit.
+        max: usize,
+    },
+    /// No graphics adapter could be found.
+    #[error(
+        "no graphics adapter found ({reason}). Install a Vulkan driver: on Debian or Ubuntu \
+         `apt-get install mesa-vulkan-drivers` provides a software one (lavapipe) that runs \
+         everywhere; WGPU_BACKEND selects backends (vulkan, gl, metal, dx12)"
+    )]
+    NoAdapter {
+        /// What wgpu reported.
+        reason: String,
+    },
+    /// `WGPU_ADAPTER_NAME` matches none of the adapters present.
+    #[error("WGPU_ADAPTER_NAME={name:?} matches no adapter; adapters present: {available:?}")]
+    AdapterNotFound {
+        /// The requested name.
+        name: String,
+        /// Names of the adapters that exist.
+        available: Vec<String>,
+    },
+    /// The adapter refused to create a device.
+    #[error("could not create a device: {0}")]
+    RequestDevice(#[from] wgpu::RequestDeviceError),
+    /// Waiting for the GPU failed (the device was lost, or the wait timed out).
+    #[error("waiting for the GPU failed: {0}")]
+    Poll(#[from] wgpu::PollError),
+    /// Mapping a readback buffer failed, typically because the device was lost.
+    #[error("reading results back from the GPU failed: {0}")]
+    Readback(#[from] wgpu::BufferAsyncError),
+    /// The device reported an error while running the narrow phase (for example, it was lost).
+    #[error("the GPU device reported an error: {0}")]
+    Device(String),
+}

@@ -1,0 +1,135 @@
+//! `#[repr(C)]` mirrors of the storage and uniform structs of `shaders/sat.wgsl`.
+//!
+//! Each struct matches its WGSL twin byte for byte (WGSL's alignment rules: `vec2<f32>`
+//! aligns to 8, a struct to its largest member); the padding is spelled out and a
+//! compile-time assert pins every size.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::manifold::{ContactPoint, Manifold};
+use crate::shape::{MAX_POLYGON_VERTICES, Polygon};
+use crate::transform::Transform;
+
+/// WGSL `Shape`: one polygon of the shape table, in its local frame.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct ShapeGpu {
+    /// Counter-clockwise vertices; entries past `count` are zero.
+    pub vertices: [[f32; 2]; MAX_POLYGON_VERTICES],
+    /// Outward unit edge normals; entries past `count` are zero.
+    pub normals: [[f32; 2]; MAX_POLYGON_VERTICES],
+    /// Number of vertices, 3 to 8.
+    pub count: u32,
+    /// Centroid-to-vertex radius: scales the reference-face tie tolerance.
+    pub radius: f32,
+    /// Padding to the struct's 8-byte alignment.
+    pub _pad: [u32; 2],
+}
+const _: () = assert!(size_of::<ShapeGpu>() == 144);
+
+impl From<&Polygon> for ShapeGpu {
+    fn from(polygon: &Polygon) -> Self {
+        let (vertices, normals, count) = polygon.raw();
+        ShapeGpu {
+            vertices: vertices.map(|v| v.to_array()),
+            normals: normals.map(|n| n.to_array()),
+            count: count as u32,
+            radius: polygon.radius(),
+            _pad: [0; 2],
+        }
+    }
+}
+
+/// WGSL `Pose`: a collider's transform, 16 bytes, the only per-collider upload of a step.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct PoseGpu {
+    /// World position of the local origin.
+    pub translation: [f32; 2],
+    /// `(cos, sin)` of the angle, exactly as [`Transform::rotation`] holds them, so both
+    /// narrow phases rotate with the same numbers.
+    pub rotation: [f32; 2],
+}
+const _: () = assert!(size_of::<PoseGpu>() == 16);
+
+impl From<&Transform> for PoseGpu {
+    fn from(t: &Transform) -> Self {
+        PoseGpu {
+            translation: t.translation().to_array(),
+            rotation: t.rotation().to_array(),
+        }
+    }
+}
+
+/// WGSL `Params`, the uniform of one dispatch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct ParamsGpu {
+    /// Pairs in this dispatch.
+    pub pair_count: u32,
+    /// Word offset of the first pair in the `indices` buffer; the words before it hold the
+    /// shape index of each collider, so it equals the collider count.
+    pub pair_offset: u32,
+    /// Records the `contacts` buffer can hold.
+    pub contact_capacity: u32,
+    /// Padding to 16 bytes, the smallest uniform binding.
+    pub _pad: u32,
+}
+const _: () = assert!(size_of::<ParamsGpu>() == 16);
+
+/// WGSL `ContactPointOut`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct ContactPointGpu {
+    /// World-frame point.
+    pub point: [f32; 2],
+    /// Penetration at the point, positive.
+    pub depth: f32,
+    /// Feature id, as [`ContactPoint::id`]; [`NO_POINT`] marks an unused second slot.
+    pub id: u32,
+}
+const _: () = assert!(size_of::<ContactPointGpu>() == 16);
+
+/// The id of an unused contact point slot.
+pub const NO_POINT: u32 = u32::MAX;
+
+/// WGSL `ContactOut`: one overlapping pair, 48 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct ContactGpu {
+    /// Unit normal from A to B, world frame.
+    pub normal: [f32; 2],
+    /// Depth of the minimum translation vector.
+    pub depth: f32,
+    /// Index of the pair within its dispatch.
+    pub pair: u32,
+    /// One or two points; the second's id is [`NO_POINT`] when there is one.
+    pub points: [ContactPointGpu; 2],
+}
+const _: () = assert!(size_of::<ContactGpu>() == 48);
+
+impl ContactGpu {
+    /// The manifold this record holds.
+    pub fn manifold(&self) -> Manifold {
+        let point = |p: &ContactPointGpu| ContactPoint {
+            point: p.point.into(),
+            depth: p.depth,
+            id: p.id,
+        };
+        let points = [point(&self.points[0]), point(&self.points[1])];
+        let count = if self.points[1].id == NO_POINT { 1 } else { 2 };
+        Manifold::new(self.normal.into(), self.depth, &points[..count])
+    }
+}
+
+/// WGSL `Contacts` header: the number of records appended, before the records themselves.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct ContactsHeaderGpu {
+    /// Records written by the last dispatch.
+    pub count: u32,
+    /// Padding: keeps the records 16-byte aligned, as WGSL lays out `array<ContactOut>`
+    /// after a 4-byte `atomic<u32>` (the records align to 8; 16 keeps copies tidy).
+    pub _pad: [u32; 3],
+}
+const _: () = assert!(size_of::<ContactsHeaderGpu>() == 16);

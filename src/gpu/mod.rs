@@ -1,0 +1,9 @@
+//! The GPU narrow phase: [`GpuNarrowPhase`] runs `shaders/sat.wgsl` on a wgpu device, and
+//! [`request_device`] makes a device for programs that have none.
+
+mod device;
+pub mod layout;
+mod narrow_phase;
+
+pub use device::request_device;
+pub use narrow_phase::{GpuNarrowPhase, SAT_WGSL};

@@ -1,0 +1,119 @@
+//! The batch narrow phase: many candidate pairs at once, on the CPU or the GPU.
+//!
+//! Both backends take the same input (a collider slice and pair indices into it), validate
+//! it the same way (see [`validate_batch`]), and return the contacts of the overlapping
+//! pairs in input order. [`CpuNarrowPhase`] is the reference: it calls [`collide`] pair by
+//! pair.
+
+use crate::error::Error;
+use crate::manifold::Contact;
+use crate::sat::collide;
+use crate::shape::Polygon;
+use crate::transform::Transform;
+
+/// A collider of a batch: which shape, and where.
+#[derive(Clone, Copy, Debug, PartialEq, Default)]
+pub struct Collider {
+    /// Index into the shapes given to [`NarrowPhase::set_shapes`].
+    pub shape: u32,
+    /// The collider's pose in the world frame.
+    pub transform: Transform,
+}
+
+/// A batch narrow phase: set the shapes once, then collide pairs of colliders.
+pub trait NarrowPhase {
+    /// Replaces the shape table that [`Collider::shape`] indexes.
+    fn set_shapes(&mut self, shapes: &[Polygon]) -> Result<(), Error>;
+
+    /// The contacts of the pairs that overlap, in the order of `pairs`. Each pair holds two
+    /// indices into `colliders`; the contact's normal points from the first to the second.
+    ///
+    /// Errors, naming the item, for a pair index out of range, a pair of a collider with
+    /// itself, a shape index out of range or a non-finite transform; the narrow phase stays
+    /// usable.
+    fn collide_pairs(
+        &mut self,
+        colliders: &[Collider],
+        pairs: &[[u32; 2]],
+    ) -> Result<Vec<Contact>, Error>;
+}
+
+/// Checks a batch against the shape count, the first bad item first: colliders (shape index,
+/// then transform), then pairs.
+pub fn validate_batch(
+    shape_count: usize,
+    colliders: &[Collider],
+    pairs: &[[u32; 2]],
+) -> Result<(), Error> {
+    for (i, c) in colliders.iter().enumerate() {
+        if c.shape as usize >= shape_count {
+            return Err(Error::ShapeIndexOutOfRange {
+                collider: i,
+                shape: c.shape,
+                shape_count,
+            });
+        }
+        if !c.transform.is_finite() {
+            return Err(Error::NonFiniteTransform { collider: i });
+        }
+    }
+    for (pair, &[a, b]) in pairs.iter().enumerate() {
+        for index in [a, b] {
+            if index as usize >= colliders.len() {
+                return Err(Error::PairIndexOutOfRange {
+                    pair,
+                    index,
+                    collider_count: colliders.len(),
+                });
+            }
+        }
+        if a == b {
+            return Err(Error::SelfPair { pair, collider: a });
+        }
+    }
+    Ok(())
+}
+
+/// The CPU reference batch narrow phase: [`collide`] on one thread, pair by pair.
+#[derive(Clone, Debug, Default)]
+pub struct CpuNarrowPhase {
+    shapes: Vec<Polygon>,
+}
+
+impl CpuNarrowPhase {
+    /// An empty narrow phase; call [`NarrowPhase::set_shapes`] before colliding.
+    pub fn new() -> Self {
+        Self::default()
+    }
+}
+
+impl NarrowPhase for CpuNarrowPhase {
+    fn set_shapes(&mut self, shapes: &[Polygon]) -> Result<(), Error> {
+        self.shapes.clear();
+        self.shapes.extend_from_slice(shapes);
+        Ok(())
+    }
+
+    fn collide_pairs(
+        &mut self,
+        colliders: &[Collider],
+        pairs: &[[u32; 2]],
+    ) -> Result<Vec<Contact>, Error> {
+        validate_batch(self.shapes.len(), colliders, pairs)?;
+        let contacts = pairs
+            .iter()
+            .filter_map(|&[a, b]| {
+                let ca = &colliders[a as usize];
+                let cb = &colliders[b as usize];
+                let manifold = collide(
+                    &self.shapes[ca.shape as usize],
+                    &ca.transform,
+                    &self.shapes[cb.shape as usize],
+                    &cb.transform,
+                )?;
+                Some(Contact { a, b, manifold })
+            })
+            .collect();
+        Ok(contacts)
+    }
+}

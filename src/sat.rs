@@ -1,0 +1,248 @@
+//! The CPU reference narrow phase: the Separating Axis Theorem with a clipped contact
+//! manifold, for two convex polygons.
+//!
+//! ```text
+//! collide(A, xfA, B, xfB):
+//!     express B in A's local frame, shifted so that A's first vertex is the origin
+//!     (small coordinates keep the rounding small and equal on CPU and GPU)
+//!     (edgeA, sA) = find_max_separation(A, B)     // A's normals; stop at the first separating one
+//!     if sA >= 0: return none                      // touching is not overlapping
+//!     (edgeB, sB) = find_max_separation(B, A)
+//!     if sB >= 0: return none
+//!     if sB > sA + tolerance: reference = B's edgeB  (flip), else A's edgeA
+//!     clip_polygons: clip the incident edge (the other polygon's edge most anti-parallel to
+//!     the reference normal) to the side planes of the reference edge; keep the clipped
+//!     points below the reference face: 1 or 2 contact points
+//!     map normal and points back to the world frame
+//! ```
+//!
+//! `separation` is negative when overlapping: the depth of the minimum translation vector is
+//! `-max(sA, sB)`, the smallest projection overlap over both polygons' edge normals.
+//! `shaders/sat.wgsl` repeats every function here under the same name, operation for
+//! operation, so that both sides round alike.
+
+use glam::Vec2;
+
+use crate::manifold::{ContactPoint, Manifold, feature_id};
+use crate::shape::{MAX_POLYGON_VERTICES, Polygon};
+use crate::transform::{Transform, inv_mul_transforms};
+
+/// Relative tolerance for preferring A's reference face over B's, as a fraction of the
+/// smaller polygon's radius. When B's best axis beats A's by less than this, A keeps the
+/// reference face, so a resting contact does not flip faces between frames on rounding
+/// noise (Box2D uses 0.1 × its 5 mm linear slop, 5e-4 for metre-sized bodies; this is the
+/// same figure made scale-free). The reported depth may then exceed the true minimum by up
+/// to this much, but still separates the pair when applied along the reported normal.
+pub const RELATIVE_TIE_TOLERANCE: f32 = 5e-4;
+
+/// A polygon in A's shifted local frame.
+#[derive(Clone, Copy)]
+struct LocalPolygon {
+    vertices: [Vec2; MAX_POLYGON_VERTICES],
+    normals: [Vec2; MAX_POLYGON_VERTICES],
+    count: usize,
+}
+
+/// A manifold in A's shifted local frame.
+struct LocalManifold {
+    normal: Vec2,
+    depth: f32,
+    points: [ContactPoint; 2],
+    count: usize,
+}
+
+/// Tests two placed polygons for overlap and returns their contact manifold, or `None` when
+/// they are separated or only touch. The normal points from A to B.
+///
+/// ```
+/// use wgpu_sat::{collide, glam::Vec2, Polygon, Transform};
+/// let square = Polygon::rectangle(0.5, 0.5);
+/// let m = collide(&square, &Transform::IDENTITY,
+///                 &square, &Transform::new(Vec2::new(0.75, 0.0), 0.0)).unwrap();
+/// assert_eq!(m.normal, Vec2::X);
+/// assert!((m.depth - 0.25).abs() < 1e-6);
+/// assert_eq!(m.points().len(), 2);
+/// ```
+pub fn collide(
+    a: &Polygon,
+    a_transform: &Transform,
+    b: &Polygon,
+    b_transform: &Transform,
+) -> Option<Manifold> {
+    let origin = a.vertices()[0];
+    let relative = inv_mul_transforms(a_transform, b_transform);
+    let local_a = make_local_a(a, origin);
+    let local_b = make_local_b(b, &relative, origin);
+    let tolerance = RELATIVE_TIE_TOLERANCE * a.radius().min(b.radius());
+    let local = collide_polygons(&local_a, &local_b, tolerance)?;
+
+    let points: [ContactPoint; 2] = local.points.map(|p| ContactPoint {
+        point: a_transform.transform_point(p.point + origin),
+        ..p
+    });
+    Some(Manifold::new(
+        a_transform.rotate(local.normal),
+        local.depth,
+        &points[..local.count],
+    ))
+}
+
+/// A's vertices relative to its first vertex.
+fn make_local_a(a: &Polygon, origin: Vec2) -> LocalPolygon {
+    let (vertices, normals, count) = a.raw();
+    LocalPolygon {
+        vertices: vertices.map(|v| v - origin),
+        normals: *normals,
+        count,
+    }
+}
+
+/// B's vertices and normals in A's frame (`relative` maps B's frame into A's), relative to
+/// A's first vertex.
+fn make_local_b(b: &Polygon, relative: &Transform, origin: Vec2) -> LocalPolygon {
+    let (vertices, normals, count) = b.raw();
+    let shift = relative.translation() - origin;
+    LocalPolygon {
+        vertices: vertices.map(|v| relative.rotate(v) + shift),
+        normals: normals.map(|n| relative.rotate(n)),
+        count,
+    }
+}
+
+/// Both polygons in A's shifted frame: the SAT decision, then the manifold.
+fn collide_polygons(
+    poly_a: &LocalPolygon,
+    poly_b: &LocalPolygon,
+    tolerance: f32,
+) -> Option<LocalManifold> {
+    let (edge_a, separation_a) = find_max_separation(poly_a, poly_b);
+    if separation_a >= 0.0 {
+        return None;
+    }
+    let (edge_b, separation_b) = find_max_separation(poly_b, poly_a);
+    if separation_b >= 0.0 {
+        return None;
+    }
+    if separation_b > separation_a + tolerance {
+        clip_polygons(poly_b, poly_a, edge_b, separation_b, true)
+    } else {
+        clip_polygons(poly_a, poly_b, edge_a, separation_a, false)
+    }
+}
+
+/// The edge normal of `poly1` along which `poly2` lies farthest out, and that separation:
+/// `max_i min_j n1_i · (v2_j - v1_i)`. Returns at the first non-negative separation, which
+/// already proves the pair apart.
+fn find_max_separation(poly1: &LocalPolygon, poly2: &LocalPolygon) -> (usize, f32) {
+    let mut best_index = 0;
+    let mut max_separation = f32::NEG_INFINITY;
+    for i in 0..poly1.count {
+        let n = poly1.normals[i];
+        let v1 = poly1.vertices[i];
+        let mut si = f32::INFINITY;
+        for j in 0..poly2.count {
+            let sij = n.dot(poly2.vertices[j] - v1);
+            si = si.min(sij);
+        }
+        if si > max_separation {
+            max_separation = si;
+            best_index = i;
+        }
+        if si >= 0.0 {
+            break;
+        }
+    }
+    (best_index, max_separation)
+}
+
+/// The edge of `poly2` whose normal is most anti-parallel to `normal` (first on ties).
+fn find_incident_edge(poly2: &LocalPolygon, normal: Vec2) -> usize {
+    let mut index = 0;
+    let mut min_dot = f32::INFINITY;
+    for j in 0..poly2.count {
+        let d = normal.dot(poly2.normals[j]);
+        if d < min_dot {
+            min_dot = d;
+            index = j;
+        }
+    }
+    index
+}
+
+/// Clips the incident edge of `poly2` against the side planes of `poly1`'s edge `edge1`
+/// (the reference face) and keeps the clipped points that lie below the face.
+///
+/// Frames: everything is in A's shifted frame. When `flip`, `poly1` is B and the A-to-B
+/// normal is minus B's face normal.
+fn clip_polygons(
+    poly1: &LocalPolygon,
+    poly2: &LocalPolygon,
+    edge1: usize,
+    separation: f32,
+    flip: bool,
+) -> Option<LocalManifold> {
+    let i11 = edge1;
+    let i12 = if edge1 + 1 < poly1.count { edge1 + 1 } else { 0 };
+    let v11 = poly1.vertices[i11];
+    let v12 = poly1.vertices[i12];
+    let normal = poly1.normals[i11];
+    // The reference edge runs along the normal rotated a quarter turn counter-clockwise
+    // (outward normals of a CCW polygon point to the right of its edges).
+    let tangent = Vec2::new(-normal.y, normal.x);
+
+    let i21 = find_incident_edge(poly2, normal);
+    let i22 = if i21 + 1 < poly2.count { i21 + 1 } else { 0 };
+    let v21 = poly2.vertices[i21];
+    let v22 = poly2.vertices[i22];
+
+    // Positions along the tangent, from v11. The incident edge runs against the reference
+    // edge, so its second vertex v22 is the lower end.
+    let lower1 = 0.0;
+    let upper1 = tangent.dot(v12 - v11);
+    let upper2 = tangent.dot(v21 - v11);
+    let lower2 = tangent.dot(v22 - v11);
+    let span = upper2 - lower2;
+
+    let v_lower = if lower2 < lower1 && span > f32::EPSILON {
+        v22 + ((lower1 - lower2) / span) * (v21 - v22)
+    } else {
+        v22
+    };
+    let v_upper = if upper2 > upper1 && span > f32::EPSILON {
+        v22 + ((upper1 - lower2) / span) * (v21 - v22)
+    } else {
+        v21
+    };
+    let separation_lower = normal.dot(v_lower - v11);
+    let separation_upper = normal.dot(v_upper - v11);
+
+    // Report each point halfway between the incident surface and the reference face.
+    let lower = ContactPoint {
+        point: v_lower - (0.5 * separation_lower) * normal,
+        depth: -separation_lower,
+        id: feature_id(flip, i11, i21, 1),
+    };
+    let upper = ContactPoint {
+        point: v_upper - (0.5 * separation_upper) * normal,
+        depth: -separation_upper,
+        id: feature_id(flip, i11, i21, 0),
+    };
+
+    let mut points = [lower; 2];
+    let mut count = 0;
+    for p in [lower, upper] {
+        if p.depth > 0.0 {
+            points[count] = p;
+            count += 1;
+        }
+    }
+    if count == 0 {
+        return None;
+    }
+    Some(LocalManifold {
+        normal: if flip { -normal } else { normal },
+        depth: -separation,
+        points,
+        count,
+    })
+}

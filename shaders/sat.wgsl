@@ -225,6 +225,25 @@ fn clip_polygons(
         m.points[m.count] = upper;
         m.count += 1u;
     }
+    if (m.count == 0u) {
+        // Overlap on this axis, yet both clipped ends lie above the face: report the deepest
+        // incident vertex (beyond a side plane of a short reference edge) instead.
+        let separation21 = dot2(normal, v21 - v11);
+        let separation22 = dot2(normal, v22 - v11);
+        var v = v21;
+        var s = separation21;
+        var end = 0u;
+        if (separation22 <= separation21) {
+            v = v22;
+            s = separation22;
+            end = 1u;
+        }
+        if (s >= 0.0) {
+            return m;
+        }
+        m.points[0] = ContactPointOut(v - (0.5 * s) * normal, -s, feature_id(flip, i11, i21, end));
+        m.count = 1u;
+    }
     m.normal = select(normal, -normal, flip);
     m.depth = -separation;
     return m;

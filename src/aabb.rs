@@ -50,7 +50,10 @@ impl Aabb {
 
     /// The box grown by `margin` on every side.
     pub fn expanded(&self, margin: f32) -> Aabb {
-        Aabb::new(self.min - Vec2::splat(margin), self.max + Vec2::splat(margin))
+        Aabb::new(
+            self.min - Vec2::splat(margin),
+            self.max + Vec2::splat(margin),
+        )
     }
 
     /// Centre point.

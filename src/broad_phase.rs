@@ -42,7 +42,9 @@ impl BroadPhase {
                 if b.min.x > a.max.x {
                     break;
                 }
-                if a.min.y <= b.max.y && b.min.y <= a.max.y && a.min.x <= b.max.x {
+                // The full test, not just y: it is false for NaN coordinates, which sort
+                // past every finite box and never trigger the break above.
+                if a.overlaps(b) {
                     self.pairs.push(if i < j { [i, j] } else { [j, i] });
                 }
             }
@@ -58,7 +60,8 @@ impl BroadPhase {
         if self.order.len() != aabbs.len() {
             self.order.clear();
             self.order.extend(0..aabbs.len() as u32);
-            self.order.sort_unstable_by(|&i, &j| key(i).total_cmp(&key(j)));
+            self.order
+                .sort_unstable_by(|&i, &j| key(i).total_cmp(&key(j)));
             return;
         }
         // Insertion sort costs one move per inversion; beyond a few moves per box a full
@@ -75,7 +78,8 @@ impl BroadPhase {
             self.order[m] = item;
             budget = budget.saturating_sub(k - m);
             if budget == 0 {
-                self.order.sort_unstable_by(|&i, &j| key(i).total_cmp(&key(j)));
+                self.order
+                    .sort_unstable_by(|&i, &j| key(i).total_cmp(&key(j)));
                 return;
             }
         }

@@ -29,7 +29,9 @@ pub enum Error {
         collider: usize,
     },
     /// A pair names a collider that does not exist.
-    #[error("pair {pair} refers to collider {index}, but there are only {collider_count} colliders")]
+    #[error(
+        "pair {pair} refers to collider {index}, but there are only {collider_count} colliders"
+    )]
     PairIndexOutOfRange {
         /// Index of the pair.
         pair: usize,

@@ -19,7 +19,12 @@ pub struct ContactPoint {
 
 /// Builds a [`ContactPoint::id`]. `flip` is true when polygon B holds the reference face.
 #[inline]
-pub const fn feature_id(flip: bool, reference_edge: usize, incident_edge: usize, end: usize) -> u32 {
+pub const fn feature_id(
+    flip: bool,
+    reference_edge: usize,
+    incident_edge: usize,
+    end: usize,
+) -> u32 {
     ((flip as u32) << 24)
         | ((reference_edge as u32) << 16)
         | ((incident_edge as u32) << 8)

@@ -182,7 +182,11 @@ fn clip_polygons(
     flip: bool,
 ) -> Option<LocalManifold> {
     let i11 = edge1;
-    let i12 = if edge1 + 1 < poly1.count { edge1 + 1 } else { 0 };
+    let i12 = if edge1 + 1 < poly1.count {
+        edge1 + 1
+    } else {
+        0
+    };
     let v11 = poly1.vertices[i11];
     let v12 = poly1.vertices[i12];
     let normal = poly1.normals[i11];
@@ -237,7 +241,25 @@ fn clip_polygons(
         }
     }
     if count == 0 {
-        return None;
+        // The SAT found overlap on this axis, yet both clipped ends lie above the face: the
+        // deepest incident vertex is beyond a side plane of a short reference edge. Report
+        // that vertex rather than drop an overlapping pair.
+        let separation21 = normal.dot(v21 - v11);
+        let separation22 = normal.dot(v22 - v11);
+        let (v, s, end) = if separation22 <= separation21 {
+            (v22, separation22, 1)
+        } else {
+            (v21, separation21, 0)
+        };
+        if s >= 0.0 {
+            return None;
+        }
+        points[0] = ContactPoint {
+            point: v - (0.5 * s) * normal,
+            depth: -s,
+            id: feature_id(flip, i11, i21, end),
+        };
+        count = 1;
     }
     Some(LocalManifold {
         normal: if flip { -normal } else { normal },

@@ -175,6 +175,17 @@ fn segments_intersect(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
     true
 }
 
+/// Whether the segments cross outright: each one's ends lie clearly on both sides of the
+/// other's line.
+fn segments_cross(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
+    let apart = |u: f32, v: f32| {
+        (u > SHAPE_TOLERANCE && v < -SHAPE_TOLERANCE)
+            || (u < -SHAPE_TOLERANCE && v > SHAPE_TOLERANCE)
+    };
+    apart(distance_left_of(a0, a1, b0), distance_left_of(a0, a1, b1))
+        && apart(distance_left_of(b0, b1, a0), distance_left_of(b0, b1, a1))
+}
+
 fn min_max(a: f32, b: f32) -> (f32, f32) {
     if a <= b { (a, b) } else { (b, a) }
 }
@@ -213,26 +224,32 @@ impl Polygon {
             }
         }
 
+        // Edges that share no vertex must not meet. Edge i runs from point i to i + 1.
+        let crossing = (0..count)
+            .flat_map(|i| (i + 2..count).map(move |j| (i, j)))
+            .filter(|&(i, j)| !(i == 0 && j == count - 1)) // adjacent through the last vertex
+            .map(|(i, j)| {
+                let (a0, a1, b0, b1) = (q[i], q[(i + 1) % count], q[j], q[(j + 1) % count]);
+                (
+                    i,
+                    j,
+                    segments_intersect(a0, a1, b0, b1),
+                    segments_cross(a0, a1, b0, b1),
+                )
+            })
+            .find(|&(_, _, meet, _)| meet);
+
         let twice_area: f32 = (0..count).map(|i| q[i].perp_dot(q[(i + 1) % count])).sum();
         // The normalised bounding box spans 2 units on its long axis: an area below the
-        // tolerance is a sliver thinner than about 1e-5 of the polygon's length.
-        if twice_area.abs() <= 2.0 * SHAPE_TOLERANCE {
-            return Err(ShapeError::ZeroArea);
-        }
-
-        // Edges i and j that share no vertex must not meet. Edge i runs from point i to i + 1.
-        for i in 0..count {
-            for j in i + 2..count {
-                if i == 0 && j == count - 1 {
-                    continue; // adjacent through the closing vertex
-                }
-                if segments_intersect(q[i], q[(i + 1) % count], q[j], q[(j + 1) % count]) {
-                    return Err(ShapeError::SelfIntersecting {
-                        first: i,
-                        second: j,
-                    });
-                }
+        // tolerance is a sliver thinner than about 1e-5 of the polygon's length. A bow tie
+        // has zero net area too, but its edges cross outright: that is the better message.
+        let flat = twice_area.abs() <= 2.0 * SHAPE_TOLERANCE;
+        match crossing {
+            Some((first, second, _, cross)) if cross || !flat => {
+                return Err(ShapeError::SelfIntersecting { first, second });
             }
+            _ if flat => return Err(ShapeError::ZeroArea),
+            _ => {}
         }
 
         // Counter-clockwise order of the caller's indices.
@@ -374,9 +391,10 @@ impl Polygon {
         let checked = [("half_width", half_width), ("half_height", half_height)]
             .into_iter()
             .find(|&(_, v)| !(v.is_finite() && v > 0.0))
-            .map_or_else(|| Polygon::new(&corners), |(name, value)| {
-                Err(ShapeError::InvalidDimension { name, value })
-            });
+            .map_or_else(
+                || Polygon::new(&corners),
+                |(name, value)| Err(ShapeError::InvalidDimension { name, value }),
+            );
         match checked {
             Ok(polygon) => polygon,
             Err(e) => panic!("Polygon::rectangle({half_width}, {half_height}): {e}"),
@@ -399,7 +417,7 @@ impl Polygon {
             });
         }
         let step = std::f32::consts::TAU / sides as f32;
-        let start = -std::f32::consts::FRAC_PI_2 + 0.5 * step;
+        let start = -std::f32::consts::FRAC_PI_2 - 0.5 * step;
         let mut points = [Vec2::ZERO; MAX_POLYGON_VERTICES];
         for (k, p) in points.iter_mut().take(sides).enumerate() {
             *p = radius * Vec2::from_angle(start + step * k as f32);
@@ -458,7 +476,8 @@ impl Polygon {
     pub fn contains_point(&self, transform: &Transform, point: Vec2) -> bool {
         let local = transform.inverse_transform_point(point);
         // Rounding of the inverse transform grows with the magnitudes it combines.
-        let scale = point.abs().max_element() + transform.translation().abs().max_element()
+        let scale = point.abs().max_element()
+            + transform.translation().abs().max_element()
             + self.radius
             + self.centroid.abs().max_element();
         let tolerance = 4.0 * f32::EPSILON * scale;
@@ -469,7 +488,13 @@ impl Polygon {
     }
 
     /// The raw fixed-capacity arrays and count, for the GPU layout.
-    pub(crate) fn raw(&self) -> (&[Vec2; MAX_POLYGON_VERTICES], &[Vec2; MAX_POLYGON_VERTICES], usize) {
+    pub(crate) fn raw(
+        &self,
+    ) -> (
+        &[Vec2; MAX_POLYGON_VERTICES],
+        &[Vec2; MAX_POLYGON_VERTICES],
+        usize,
+    ) {
         (&self.vertices, &self.normals, self.count)
     }
 }

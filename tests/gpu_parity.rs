@@ -25,12 +25,18 @@ fn assert_same_contacts(cpu: &[Contact], gpu: &[Contact]) {
                 assert!(
                     (mc.depth - mg.depth).abs() <= tol,
                     "pair ({}, {}): depth cpu {} gpu {}",
-                    c.a, c.b, mc.depth, mg.depth
+                    c.a,
+                    c.b,
+                    mc.depth,
+                    mg.depth
                 );
                 assert!(
                     (mc.normal - mg.normal).length() <= 1e-5,
                     "pair ({}, {}): normal cpu {} gpu {}",
-                    c.a, c.b, mc.normal, mg.normal
+                    c.a,
+                    c.b,
+                    mc.normal,
+                    mg.normal
                 );
                 assert_eq!(
                     mc.points().len(),
@@ -42,9 +48,13 @@ fn assert_same_contacts(cpu: &[Contact], gpu: &[Contact]) {
                 for (pc, pg) in mc.points().iter().zip(mg.points()) {
                     assert_eq!(pc.id, pg.id, "pair ({}, {}): feature id", c.a, c.b);
                     assert!(
-                        (pc.point - pg.point).length() <= 1e-4 && (pc.depth - pg.depth).abs() <= tol,
+                        (pc.point - pg.point).length() <= 1e-4
+                            && (pc.depth - pg.depth).abs() <= tol,
                         "pair ({}, {}): point cpu {:?} gpu {:?}",
-                        c.a, c.b, pc, pg
+                        c.a,
+                        c.b,
+                        pc,
+                        pg
                     );
                 }
                 compared += 1;
@@ -61,7 +71,9 @@ fn assert_same_contacts(cpu: &[Contact], gpu: &[Contact]) {
 
 #[test]
 fn gpu_matches_cpu_on_100k_random_pairs() {
-    let Some((device, queue)) = common::gpu() else { return };
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
     let (shapes, colliders, pairs) = common::random_batch(7, 64, 20_000, 50.0);
     let mut cpu = CpuNarrowPhase::new();
     let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
@@ -70,7 +82,13 @@ fn gpu_matches_cpu_on_100k_random_pairs() {
     let expected = cpu.collide_pairs(&colliders, &pairs).unwrap();
     let got = gpu.collide_pairs(&colliders, &pairs).unwrap();
     eprintln!("{} pairs, {} contacts", pairs.len(), expected.len());
-    assert!(pairs.len() >= 100_000, "the batch should have at least 100k pairs");
-    assert!(expected.len() > pairs.len() / 4, "the batch should have many contacts");
+    assert!(
+        pairs.len() >= 100_000,
+        "the batch should have at least 100k pairs"
+    );
+    assert!(
+        expected.len() > pairs.len() / 4,
+        "the batch should have many contacts"
+    );
     assert_same_contacts(&expected, &got);
 }

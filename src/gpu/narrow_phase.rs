@@ -275,8 +275,11 @@ impl GpuNarrowPhase {
         self.pose_scratch.clear();
         self.pose_scratch
             .extend(colliders.iter().map(|c| PoseGpu::from(&c.transform)));
-        self.queue
-            .write_buffer(&self.poses.buffer, 0, bytemuck::cast_slice(&self.pose_scratch));
+        self.queue.write_buffer(
+            &self.poses.buffer,
+            0,
+            bytemuck::cast_slice(&self.pose_scratch),
+        );
         let unchanged = self.uploaded_shape_ids.as_ref().is_some_and(|ids| {
             ids.len() == colliders.len() && ids.iter().zip(colliders).all(|(&s, c)| s == c.shape)
         });
@@ -334,7 +337,13 @@ impl GpuNarrowPhase {
             pass.dispatch_workgroups(pair_count.div_ceil(WORKGROUP_SIZE), 1, 1);
         }
         let first_bytes = HEADER_BYTES + RECORD_BYTES * expected as u64;
-        encoder.copy_buffer_to_buffer(&self.contacts.buffer, 0, &self.readback.buffer, 0, first_bytes);
+        encoder.copy_buffer_to_buffer(
+            &self.contacts.buffer,
+            0,
+            &self.readback.buffer,
+            0,
+            first_bytes,
+        );
         self.queue.submit([encoder.finish()]);
 
         self.records.clear();
@@ -361,7 +370,13 @@ impl GpuNarrowPhase {
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                     label: Some("wgpu-sat readback rest"),
                 });
-            encoder.copy_buffer_to_buffer(&self.contacts.buffer, start, &self.readback.buffer, 0, rest);
+            encoder.copy_buffer_to_buffer(
+                &self.contacts.buffer,
+                start,
+                &self.readback.buffer,
+                0,
+                rest,
+            );
             self.queue.submit([encoder.finish()]);
             self.map_readback(rest, |bytes, records| {
                 records.extend(
@@ -464,9 +479,7 @@ impl NarrowPhase for GpuNarrowPhase {
                 max: max_colliders.min((self.max_binding / 4) as usize - 2),
             });
         }
-        let scope = self
-            .device
-            .push_error_scope(wgpu::ErrorFilter::Validation);
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         self.reserve(colliders.len(), batch.min(pairs.len()));
         self.upload_colliders(colliders);
         let mut out = Vec::new();

@@ -13,7 +13,10 @@ pub fn gpu() -> Option<(wgpu::Device, wgpu::Queue)> {
     match wgpu_sat::request_device() {
         Ok((device, queue)) => {
             let info = device.adapter_info();
-            eprintln!("GPU test on {} ({:?}, {:?})", info.name, info.backend, info.device_type);
+            eprintln!(
+                "GPU test on {} ({:?}, {:?})",
+                info.name, info.backend, info.device_type
+            );
             Some((device, queue))
         }
         Err(e) if require_gpu() => panic!("WGPU_SAT_REQUIRE_GPU=1 but no device: {e}"),
@@ -48,7 +51,10 @@ pub fn random_polygon(rng: &mut impl Rng, scale: f32) -> Polygon {
             .collect();
         angles.sort_by(f32::total_cmp);
         let stretch = Vec2::new(rng.random_range(0.3..1.0), rng.random_range(0.3..1.0)) * scale;
-        let points: Vec<Vec2> = angles.iter().map(|&a| Vec2::from_angle(a) * stretch).collect();
+        let points: Vec<Vec2> = angles
+            .iter()
+            .map(|&a| Vec2::from_angle(a) * stretch)
+            .collect();
         if let Ok(p) = Polygon::new(&points) {
             return p;
         }
@@ -57,7 +63,10 @@ pub fn random_polygon(rng: &mut impl Rng, scale: f32) -> Polygon {
 
 pub fn random_transform(rng: &mut impl Rng, extent: f32) -> Transform {
     Transform::new(
-        Vec2::new(rng.random_range(-extent..extent), rng.random_range(-extent..extent)),
+        Vec2::new(
+            rng.random_range(-extent..extent),
+            rng.random_range(-extent..extent),
+        ),
         rng.random_range(-std::f32::consts::PI..std::f32::consts::PI),
     )
 }
@@ -72,7 +81,9 @@ pub fn random_batch(
     extent: f32,
 ) -> (Vec<Polygon>, Vec<Collider>, Vec<[u32; 2]>) {
     let mut rng = rng(seed);
-    let shapes: Vec<Polygon> = (0..shape_count).map(|_| random_polygon(&mut rng, 1.0)).collect();
+    let shapes: Vec<Polygon> = (0..shape_count)
+        .map(|_| random_polygon(&mut rng, 1.0))
+        .collect();
     let colliders: Vec<Collider> = (0..collider_count)
         .map(|_| Collider {
             shape: rng.random_range(0..shape_count as u32),
@@ -93,7 +104,10 @@ pub fn random_batch(
 
 /// World vertices in f64.
 pub fn world_vertices(p: &Polygon, t: &Transform) -> Vec<DVec2> {
-    p.vertices().iter().map(|&v| t.transform_point(v).as_dvec2()).collect()
+    p.vertices()
+        .iter()
+        .map(|&v| t.transform_point(v).as_dvec2())
+        .collect()
 }
 
 fn cross(a: DVec2, b: DVec2) -> f64 {

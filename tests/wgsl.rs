@@ -1,0 +1,137 @@
+//! The kernel, validated by naga without a device, and held to its Rust mirrors.
+
+use std::mem::size_of;
+
+use naga::valid::{Capabilities, ValidationFlags, Validator};
+use wgpu_sat::gpu::SAT_WGSL;
+use wgpu_sat::gpu::layout::{
+    ContactGpu, ContactPointGpu, ContactsHeaderGpu, NO_POINT, ParamsGpu, PoseGpu, ShapeGpu,
+};
+use wgpu_sat::{MAX_POLYGON_VERTICES, RELATIVE_TIE_TOLERANCE};
+
+fn module() -> naga::Module {
+    naga::front::wgsl::parse_str(SAT_WGSL)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(SAT_WGSL)))
+}
+
+#[test]
+fn sat_wgsl_parses_and_validates() {
+    let module = module();
+    Validator::new(ValidationFlags::all(), Capabilities::empty())
+        .validate(&module)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(SAT_WGSL)));
+    let entry = module
+        .entry_points
+        .iter()
+        .find(|e| e.name == "collide_pairs")
+        .unwrap();
+    assert_eq!(entry.stage, naga::ShaderStage::Compute);
+    assert_eq!(entry.workgroup_size, [64, 1, 1]);
+}
+
+fn struct_size(module: &naga::Module, name: &str) -> u32 {
+    let ty = module
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no struct {name} in sat.wgsl"));
+    match ty.1.inner {
+        naga::TypeInner::Struct { span, .. } => span,
+        _ => panic!("{name} is not a struct"),
+    }
+}
+
+#[test]
+fn storage_structs_match_their_rust_mirrors() {
+    let m = module();
+    assert_eq!(struct_size(&m, "Shape") as usize, size_of::<ShapeGpu>());
+    assert_eq!(struct_size(&m, "Pose") as usize, size_of::<PoseGpu>());
+    assert_eq!(struct_size(&m, "Params") as usize, size_of::<ParamsGpu>());
+    assert_eq!(
+        struct_size(&m, "ContactPointOut") as usize,
+        size_of::<ContactPointGpu>()
+    );
+    assert_eq!(
+        struct_size(&m, "ContactOut") as usize,
+        size_of::<ContactGpu>()
+    );
+    // The records follow the header.
+    let contacts = m
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some("Contacts"))
+        .unwrap();
+    let naga::TypeInner::Struct { members, .. } = &contacts.1.inner else {
+        panic!()
+    };
+    let records = members
+        .iter()
+        .find(|mm| mm.name.as_deref() == Some("records"))
+        .unwrap();
+    assert_eq!(records.offset as usize, size_of::<ContactsHeaderGpu>());
+}
+
+fn constant(module: &naga::Module, name: &str) -> naga::Literal {
+    let (_, c) = module
+        .constants
+        .iter()
+        .find(|(_, c)| c.name.as_deref() == Some(name))
+        .unwrap_or_else(|| panic!("no const {name} in sat.wgsl"));
+    match module.global_expressions[c.init] {
+        naga::Expression::Literal(l) => l,
+        ref e => panic!("{name} is not a literal: {e:?}"),
+    }
+}
+
+#[test]
+fn constants_match_the_rust_side() {
+    let m = module();
+    assert_eq!(
+        constant(&m, "RELATIVE_TIE_TOLERANCE"),
+        naga::Literal::F32(RELATIVE_TIE_TOLERANCE)
+    );
+    assert_eq!(
+        constant(&m, "MAX_POLYGON_VERTICES"),
+        naga::Literal::U32(MAX_POLYGON_VERTICES as u32)
+    );
+    assert_eq!(constant(&m, "NO_POINT"), naga::Literal::U32(NO_POINT));
+    assert_eq!(
+        constant(&m, "F32_EPSILON"),
+        naga::Literal::F32(f32::EPSILON)
+    );
+}
+
+#[test]
+fn every_step_has_its_rust_twin_name() {
+    let m = module();
+    let names: Vec<&str> = m
+        .functions
+        .iter()
+        .filter_map(|(_, f)| f.name.as_deref())
+        .collect();
+    let rust = [
+        include_str!("../src/sat.rs"),
+        include_str!("../src/transform.rs"),
+        include_str!("../src/manifold.rs"),
+    ]
+    .concat();
+    for name in [
+        "collide",
+        "make_local_a",
+        "make_local_b",
+        "collide_polygons",
+        "find_max_separation",
+        "find_incident_edge",
+        "clip_polygons",
+        "inv_mul_transforms",
+        "rotate",
+        "inverse_rotate",
+        "feature_id",
+    ] {
+        assert!(names.contains(&name), "sat.wgsl lacks fn {name}");
+        assert!(
+            rust.contains(&format!("fn {name}(")),
+            "the Rust side lacks fn {name}"
+        );
+    }
+}

@@ -1,5 +1,95 @@
-//! wgpu-sat
+//! # wgpu-sat
+//!
+//! 2D collision detection for convex polygons, with the narrow phase on the GPU.
+//!
+//! ## The pipeline, one step
+//!
+//! ```text
+//! colliders (shape index + Transform)
+//!   -> Polygon::aabb per collider                      CPU
+//!   -> BroadPhase::find_pairs -> [[a, b]], a < b       CPU, sweep-and-prune
+//!   -> NarrowPhase::collide_pairs -> Vec<Contact>      CpuNarrowPhase (reference) or
+//!                                                      GpuNarrowPhase (shaders/sat.wgsl)
+//! ```
+//!
+//! Shapes are uploaded once ([`NarrowPhase::set_shapes`]); each call then uploads only the
+//! poses (16 bytes per collider) and the pairs (8 bytes each), runs one compute invocation
+//! per pair, compacts the overlapping pairs on the GPU and reads back only those.
+//! [`CpuNarrowPhase`] runs the same algorithm ([`collide`]) on the CPU; the tests hold the two
+//! to the same answers.
+//!
+//! ## Conventions
+//!
+//! - **Frames.** A [`Polygon`] lives in its local frame; a [`Transform`] maps local to world
+//!   (`world = R(angle) local + translation`). Everything a [`Manifold`] reports is in the
+//!   world frame.
+//! - **Winding.** Polygon vertices are counter-clockwise; `normals()[i]` is the outward unit
+//!   normal of the edge from vertex `i` to vertex `i + 1`.
+//! - **Normal.** [`Manifold::normal`] points from A to B (from the first collider of a pair to
+//!   the second).
+//! - **Depth.** [`Manifold::depth`] is the length of the minimum translation vector: moving B
+//!   by `normal * depth` separates the pair. It is positive; polygons that only touch (zero
+//!   overlap on some axis) do not collide.
+//! - **Feature ids.** Each [`ContactPoint`] carries an id built from the features in touch
+//!   (see [`feature_id`]), stable while they stay in touch, for warm-starting a solver.
+//!
+//! ## Example: one pair on the CPU
+//!
+//! ```
+//! use wgpu_sat::{collide, glam::Vec2, Polygon, Transform};
+//!
+//! let ground = Polygon::rectangle(5.0, 0.5);
+//! let crate_ = Polygon::regular(6, 0.5)?;
+//! let m = collide(&ground, &Transform::IDENTITY,
+//!                 &crate_, &Transform::new(Vec2::new(0.0, 0.9), 0.0))
+//!     .expect("they overlap");
+//! assert!((m.normal - Vec2::Y).length() < 1e-6);  // from the ground up to the crate
+//! assert!((m.depth - 0.033).abs() < 1e-3);         // push the crate up by this much
+//! assert_eq!(m.points().len(), 2);                 // its flat bottom rests on the ground
+//! # Ok::<(), wgpu_sat::ShapeError>(())
+//! ```
+//!
+//! ## Example: a batch on the GPU
+//!
+//! ```no_run
+//! use wgpu_sat::{glam::Vec2, Aabb, BroadPhase, Collider, GpuNarrowPhase, NarrowPhase,
+//!                Polygon, Transform};
+//!
+//! let shapes = [Polygon::rectangle(0.5, 0.5), Polygon::regular(5, 0.6)?];
+//! let colliders: Vec<Collider> = (0..1000)
+//!     .map(|i| Collider {
+//!         shape: i % 2,
+//!         transform: Transform::new(Vec2::new((i % 40) as f32 * 0.9, (i / 40) as f32 * 0.9), i as f32),
+//!     })
+//!     .collect();
+//!
+//! let (device, queue) = wgpu_sat::request_device()?;   // or your renderer's device
+//! let mut narrow = GpuNarrowPhase::new(&device, &queue)?;
+//! narrow.set_shapes(&shapes)?;                           // uploaded once
+//!
+//! let aabbs: Vec<Aabb> = colliders.iter()
+//!     .map(|c| shapes[c.shape as usize].aabb(&c.transform))
+//!     .collect();
+//! let mut broad = BroadPhase::new();
+//! let contacts = narrow.collide_pairs(&colliders, broad.find_pairs(&aabbs))?;
+//! for c in &contacts {
+//!     println!("{} touches {}: depth {}", c.a, c.b, c.manifold.depth);
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! ## Errors
+//!
+//! Shape constructors return a [`ShapeError`] naming the offending point. Batch calls return
+//! an [`Error`] naming the offending pair or collider (index out of range, self pair,
+//! non-finite transform) and leave the narrow phase ready for the next call.
+
 pub use glam;
+
+/// The README's code blocks, compiled (and the CPU one run) as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
 
 mod aabb;
 mod broad_phase;

@@ -285,7 +285,7 @@ fn convex_hull_errors() {
         Err(ShapeError::ZeroArea)
     );
     let twelve: Vec<Vec2> = (0..12)
-        .map(|k| Vec2::from_angle(k as f32 * 0.5236))
+        .map(|k| Vec2::from_angle(k as f32 * std::f32::consts::FRAC_PI_6))
         .collect();
     assert_eq!(
         Polygon::convex_hull(&twelve),

@@ -42,6 +42,8 @@ struct GrowingBuffer {
     buffer: wgpu::Buffer,
     label: &'static str,
     usage: wgpu::BufferUsages,
+    /// Buffers created for this slot so far, the first included.
+    created: u64,
 }
 
 impl GrowingBuffer {
@@ -57,6 +59,7 @@ impl GrowingBuffer {
             buffer,
             label,
             usage,
+            created: 1,
         }
     }
 
@@ -73,6 +76,7 @@ impl GrowingBuffer {
             usage: self.usage,
             mapped_at_creation: false,
         });
+        self.created += 1;
         true
     }
 }
@@ -229,6 +233,21 @@ impl GpuNarrowPhase {
     /// The queue this narrow phase submits to.
     pub fn queue(&self) -> &wgpu::Queue {
         &self.queue
+    }
+
+    /// How many GPU buffers this narrow phase has created so far. Once warm (after a call
+    /// with the largest batch), it stays the same: buffers are reused, not re-created.
+    pub fn buffers_created(&self) -> u64 {
+        1 + [
+            &self.shapes,
+            &self.poses,
+            &self.indices,
+            &self.contacts,
+            &self.readback,
+        ]
+        .iter()
+        .map(|b| b.created)
+        .sum::<u64>()
     }
 
     /// The most pairs one dispatch can take with `colliders` colliders; larger batches are

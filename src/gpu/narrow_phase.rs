@@ -217,7 +217,8 @@ impl GpuNarrowPhase {
             uploaded_shape_ids: None,
             records: Vec::new(),
             pose_scratch: Vec::new(),
-            expected_contacts: 0,
+            // Nothing known yet: the first call reads back the whole contact buffer.
+            expected_contacts: usize::MAX,
             max_binding: limits
                 .max_storage_buffer_binding_size
                 .min(limits.max_buffer_size),
@@ -495,7 +496,7 @@ impl NarrowPhase for GpuNarrowPhase {
             return Err(Error::TooLarge {
                 what: "colliders",
                 count: colliders.len(),
-                max: max_colliders.min((self.max_binding / 4) as usize - 2),
+                max: max_colliders.min(((self.max_binding / 4) as usize).saturating_sub(2)),
             });
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);

@@ -85,6 +85,22 @@ pub enum Error {
     /// Mapping a readback buffer failed, typically because the device was lost.
     #[error("reading results back from the GPU failed: {0}")]
     Readback(#[from] wgpu::BufferAsyncError),
+    /// A body definition or velocity has a field out of range.
+    #[error("body {field} = {value} is invalid: it must be {rule}")]
+    InvalidBody {
+        /// The field.
+        field: &'static str,
+        /// Its value.
+        value: f32,
+        /// What it must be.
+        rule: &'static str,
+    },
+    /// `World::step` was given a time step that is not finite and positive.
+    #[error("time step {dt} is invalid: it must be finite and positive")]
+    InvalidTimeStep {
+        /// The time step given.
+        dt: f32,
+    },
     /// The device reported an error while running the narrow phase (for example, it was lost).
     #[error("the GPU device reported an error: {0}")]
     Device(String),

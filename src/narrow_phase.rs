@@ -5,6 +5,8 @@
 //! pairs in input order. [`CpuNarrowPhase`] is the reference: it calls [`collide`] pair by
 //! pair.
 
+use std::time::Duration;
+
 use crate::error::Error;
 use crate::manifold::Contact;
 use crate::sat::collide;
@@ -36,6 +38,24 @@ pub trait NarrowPhase {
         colliders: &[Collider],
         pairs: &[[u32; 2]],
     ) -> Result<Vec<Contact>, Error>;
+
+    /// Where the last [`collide_pairs`](NarrowPhase::collide_pairs) spent its time, for
+    /// backends that can tell (the GPU: upload, dispatch, readback). `None` by default.
+    fn timings(&self) -> Option<NarrowPhaseTimings> {
+        None
+    }
+}
+
+/// Wall-clock time of the parts of one GPU narrow-phase call, measured on the CPU.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct NarrowPhaseTimings {
+    /// Validating the batch and writing poses, shape ids and pairs to the queue.
+    pub upload: Duration,
+    /// From submitting the dispatch until its results were ready to map (the kernel and the
+    /// copy to the readback buffer).
+    pub dispatch: Duration,
+    /// Mapping, copying out and ordering the contacts.
+    pub readback: Duration,
 }
 
 /// Checks a batch against the shape count, the first bad item first: colliders (shape index,

@@ -18,13 +18,14 @@
 //! reused, so a warm narrow phase creates no buffer per call.
 
 use std::sync::mpsc;
+use std::time::Instant;
 
 use bytemuck::Zeroable;
 
 use crate::error::Error;
 use crate::gpu::layout::{ContactGpu, ContactsHeaderGpu, ParamsGpu, PoseGpu, ShapeGpu};
 use crate::manifold::Contact;
-use crate::narrow_phase::{Collider, NarrowPhase, validate_batch};
+use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings, validate_batch};
 use crate::shape::Polygon;
 
 /// The WGSL source of the narrow-phase kernel.
@@ -111,7 +112,8 @@ pub struct GpuNarrowPhase {
     indices: GrowingBuffer,
     contacts: GrowingBuffer,
     readback: GrowingBuffer,
-    shape_count: usize,
+    /// The shape table as uploaded, so that setting the same table again costs no upload.
+    shapes_uploaded: Vec<Polygon>,
     /// The collider shape ids now in `indices[0..n)`; `None` when unknown (after a
     /// reallocation of `indices`).
     uploaded_shape_ids: Option<Vec<u32>>,
@@ -124,6 +126,8 @@ pub struct GpuNarrowPhase {
     /// The largest storage binding (and buffer) the device allows, in bytes.
     max_binding: u64,
     max_workgroups: u32,
+    /// Where the last call spent its time.
+    timings: NarrowPhaseTimings,
 }
 
 impl GpuNarrowPhase {
@@ -213,7 +217,7 @@ impl GpuNarrowPhase {
             indices,
             contacts,
             readback,
-            shape_count: 0,
+            shapes_uploaded: Vec::new(),
             uploaded_shape_ids: None,
             records: Vec::new(),
             pose_scratch: Vec::new(),
@@ -223,6 +227,7 @@ impl GpuNarrowPhase {
                 .max_storage_buffer_binding_size
                 .min(limits.max_buffer_size),
             max_workgroups: limits.max_compute_workgroups_per_dimension,
+            timings: NarrowPhaseTimings::default(),
         })
     }
 
@@ -321,6 +326,7 @@ impl GpuNarrowPhase {
         let Some(bind_group) = &self.bind_group else {
             return Err(Error::Device("the narrow phase has no bind group".into()));
         };
+        let upload_start = Instant::now();
         let pair_count = pairs.len() as u32;
         self.queue.write_buffer(
             &self.indices.buffer,
@@ -364,6 +370,7 @@ impl GpuNarrowPhase {
             0,
             first_bytes,
         );
+        self.timings.upload += upload_start.elapsed();
         self.queue.submit([encoder.finish()]);
 
         self.records.clear();
@@ -409,6 +416,7 @@ impl GpuNarrowPhase {
         self.expected_contacts = count + count / 4 + 64;
 
         // Appends happen in whatever order the invocations ran; restore the pair order.
+        let order_start = Instant::now();
         if !self.records.is_sorted_by_key(|r| r.pair) {
             self.records.sort_unstable_by_key(|r| r.pair);
         }
@@ -420,6 +428,7 @@ impl GpuNarrowPhase {
                 manifold: r.manifold(),
             }
         }));
+        self.timings.readback += order_start.elapsed();
         Ok(())
     }
 
@@ -436,7 +445,10 @@ impl GpuNarrowPhase {
             // The receiver outlives the poll below; a failed send means nobody waits.
             let _ = sender.send(result);
         });
+        let waited = Instant::now();
         self.device.poll(wgpu::PollType::wait_indefinitely())?;
+        let ready = Instant::now();
+        self.timings.dispatch += ready - waited;
         receiver
             .recv()
             .map_err(|_| Error::Device("the readback was never completed".into()))??;
@@ -447,6 +459,7 @@ impl GpuNarrowPhase {
             read(&view, &mut self.records);
         }
         self.readback.buffer.unmap();
+        self.timings.readback += ready.elapsed();
         Ok(())
     }
 }
@@ -459,7 +472,12 @@ fn entire(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
 }
 
 impl NarrowPhase for GpuNarrowPhase {
+    /// Uploads the shape table; setting the table it already holds uploads nothing, so a
+    /// caller may set it before every call.
     fn set_shapes(&mut self, shapes: &[Polygon]) -> Result<(), Error> {
+        if shapes == self.shapes_uploaded.as_slice() {
+            return Ok(());
+        }
         let max = (self.max_binding / size_of::<ShapeGpu>() as u64) as usize;
         if shapes.len() > max {
             return Err(Error::TooLarge {
@@ -477,7 +495,8 @@ impl NarrowPhase for GpuNarrowPhase {
             self.bind_group = None;
         }
         self.queue.write_buffer(&self.shapes.buffer, 0, bytes);
-        self.shape_count = shapes.len();
+        self.shapes_uploaded.clear();
+        self.shapes_uploaded.extend_from_slice(shapes);
         Ok(())
     }
 
@@ -486,7 +505,9 @@ impl NarrowPhase for GpuNarrowPhase {
         colliders: &[Collider],
         pairs: &[[u32; 2]],
     ) -> Result<Vec<Contact>, Error> {
-        validate_batch(self.shape_count, colliders, pairs)?;
+        self.timings = NarrowPhaseTimings::default();
+        let upload_start = Instant::now();
+        validate_batch(self.shapes_uploaded.len(), colliders, pairs)?;
         if pairs.is_empty() {
             return Ok(Vec::new());
         }
@@ -502,6 +523,7 @@ impl NarrowPhase for GpuNarrowPhase {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         self.reserve(colliders.len(), batch.min(pairs.len()));
         self.upload_colliders(colliders);
+        self.timings.upload += upload_start.elapsed();
         let mut out = Vec::new();
         for chunk in pairs.chunks(batch) {
             self.run_batch(colliders.len(), chunk, &mut out)?;
@@ -512,5 +534,9 @@ impl NarrowPhase for GpuNarrowPhase {
             return Err(Error::Device(error.to_string()));
         }
         Ok(out)
+    }
+
+    fn timings(&self) -> Option<NarrowPhaseTimings> {
+        Some(self.timings)
     }
 }

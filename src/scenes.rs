@@ -1,0 +1,122 @@
+//! Ready-made worlds, shared by the example, the benches and the tests.
+//!
+//! Lengths are in units where a box is 1 wide; gravity is 10 units per second squared
+//! downwards.
+
+use glam::Vec2;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::shape::Polygon;
+use crate::world::{BodyDef, World};
+
+/// Half the thickness of grounds and walls.
+const SLAB: f32 = 0.5;
+
+fn add(world: &mut World, def: BodyDef) {
+    // The scenes build only valid definitions; a failure here is a bug in this file.
+    if let Err(e) = world.add_body(&def) {
+        unreachable!("scene body rejected: {e}");
+    }
+}
+
+/// A pyramid of `rows` rows of unit boxes on a static ground: `rows` boxes at the bottom,
+/// one at the top, `rows * (rows + 1) / 2` in all. The ground's top is at y = 0 and the
+/// pyramid is centred on x = 0.
+pub fn pyramid(rows: usize) -> World {
+    let mut world = World::default();
+    let half_width = 0.5 * rows as f32 + 5.0;
+    add(
+        &mut world,
+        BodyDef::fixed(Polygon::rectangle(half_width, SLAB), Vec2::new(0.0, -SLAB)),
+    );
+    let cube = Polygon::rectangle(0.5, 0.5);
+    for row in 0..rows {
+        let count = rows - row;
+        for i in 0..count {
+            let x = i as f32 - 0.5 * (count as f32 - 1.0);
+            let y = 0.5 + row as f32;
+            add(&mut world, BodyDef::dynamic(cube, Vec2::new(x, y)));
+        }
+    }
+    world
+}
+
+/// The 100-row pyramid of 5,050 boxes that Box2D benchmarks as "large pyramid".
+pub fn large_pyramid() -> World {
+    pyramid(100)
+}
+
+/// The inner width of the container of [`pile`] for `bodies` bodies: wide enough that the
+/// settled pile is about half as tall as it is wide.
+pub fn pile_width(bodies: usize) -> f32 {
+    (1.1 * bodies as f32).sqrt().max(10.0)
+}
+
+/// `bodies` random convex polygons (3 to 8 vertices) and boxes, about 0.4 to 1 unit across,
+/// in a grid above the floor of a walled container, falling in. The same seed gives the
+/// same world. The container's floor top is at y = 0, its inner walls at
+/// `x = ±pile_width(bodies) / 2`, and the walls rise above the highest body.
+pub fn pile(bodies: usize, seed: u64) -> World {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut world = World::default();
+    let width = pile_width(bodies);
+    let spacing = 1.1;
+    let columns = ((width / spacing).floor() as usize).max(1);
+    let rows = bodies.div_ceil(columns);
+    let top = 1.0 + spacing * rows as f32;
+    let wall_height = top + 2.0;
+
+    add(
+        &mut world,
+        BodyDef::fixed(
+            Polygon::rectangle(0.5 * width + 2.0 * SLAB, SLAB),
+            Vec2::new(0.0, -SLAB),
+        ),
+    );
+    for side in [-1.0, 1.0] {
+        add(
+            &mut world,
+            BodyDef::fixed(
+                Polygon::rectangle(SLAB, 0.5 * wall_height),
+                Vec2::new(side * (0.5 * width + SLAB), 0.5 * wall_height),
+            ),
+        );
+    }
+
+    // A palette of shapes, so the shape table stays small however many bodies there are.
+    let palette: Vec<Polygon> = (0..24).map(|_| random_shape(&mut rng)).collect();
+    let x0 = -0.5 * width + 0.5 * spacing;
+    for k in 0..bodies {
+        let (row, column) = (k / columns, k % columns);
+        let jitter = Vec2::new(rng.random_range(-0.03..0.03), rng.random_range(-0.03..0.03));
+        let position = Vec2::new(x0 + spacing * column as f32, 1.0 + spacing * row as f32) + jitter;
+        let mut def = BodyDef::dynamic(palette[rng.random_range(0..palette.len())], position);
+        def.angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
+        add(&mut world, def);
+    }
+    world
+}
+
+/// A box one time in four, else a convex polygon of 3 to 8 vertices on a random ellipse;
+/// every shape fits in a circle of radius 0.5 about its origin.
+fn random_shape(rng: &mut ChaCha8Rng) -> Polygon {
+    loop {
+        if rng.random_bool(0.25) {
+            return Polygon::rectangle(rng.random_range(0.2..0.35), rng.random_range(0.2..0.35));
+        }
+        let sides = rng.random_range(3..=8);
+        let radii = Vec2::new(rng.random_range(0.3..0.5), rng.random_range(0.3..0.5));
+        // Evenly spread angles with a little noise keep the corners well apart.
+        let step = std::f32::consts::TAU / sides as f32;
+        let points: Vec<Vec2> = (0..sides)
+            .map(|k| {
+                let a = step * (k as f32 + rng.random_range(-0.25..0.25));
+                Vec2::from_angle(a) * radii
+            })
+            .collect();
+        if let Ok(p) = Polygon::new(&points) {
+            return p;
+        }
+    }
+}

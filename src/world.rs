@@ -1,0 +1,487 @@
+//! The simulation: rigid bodies with polygon shapes, stepped through the collision pipeline
+//! and the contact solver.
+//!
+//! ```text
+//! step(dt, narrow_phase):
+//!     pose and AABB of every body             (CPU)
+//!     BroadPhase::find_pairs, minus pairs of two static bodies
+//!     narrow_phase.collide_pairs               (CPU or GPU: same contacts)
+//!     solver: prepare constraints (warm-started by feature id), then per substep
+//!             gravity, warm start, solve, integrate positions, relax; then restitution
+//! ```
+//!
+//! Frames: each body has a centre of mass (world frame) and a rotation; its shape stays in
+//! the local frame it was given, and [`World::transform`] maps that frame to the world.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use glam::Vec2;
+
+use crate::aabb::Aabb;
+use crate::broad_phase::BroadPhase;
+use crate::error::Error;
+use crate::manifold::Contact;
+use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings};
+use crate::shape::Polygon;
+use crate::solver::{BodyMaterial, BodyState, ContactSolver, integrate_rotation};
+use crate::transform::Transform;
+
+/// How to make a body: its shape, pose, velocity and material.
+#[derive(Clone, Copy, Debug)]
+pub struct BodyDef {
+    /// The shape, in the body's local frame.
+    pub shape: Polygon,
+    /// World position of the shape's local origin.
+    pub position: Vec2,
+    /// Rotation in radians, counter-clockwise.
+    pub angle: f32,
+    /// Velocity of the centre of mass, units per second.
+    pub linear_velocity: Vec2,
+    /// Radians per second, counter-clockwise.
+    pub angular_velocity: f32,
+    /// Mass per unit area; mass and rotational inertia follow from the shape. Must be
+    /// positive for a dynamic body; ignored for a static one.
+    pub density: f32,
+    /// Coulomb friction coefficient, 0 or more; a contact uses the geometric mean of its
+    /// two bodies'.
+    pub friction: f32,
+    /// Bounciness from 0 (none) to 1; a contact uses the larger of its two bodies'.
+    pub restitution: f32,
+    /// A static body never moves (infinite mass): grounds and walls.
+    pub is_static: bool,
+}
+
+impl BodyDef {
+    /// A dynamic body of density 1, friction 0.6, no restitution, at rest at `position`.
+    pub fn dynamic(shape: Polygon, position: Vec2) -> BodyDef {
+        BodyDef {
+            shape,
+            position,
+            angle: 0.0,
+            linear_velocity: Vec2::ZERO,
+            angular_velocity: 0.0,
+            density: 1.0,
+            friction: 0.6,
+            restitution: 0.0,
+            is_static: false,
+        }
+    }
+
+    /// A static body at `position`.
+    pub fn fixed(shape: Polygon, position: Vec2) -> BodyDef {
+        BodyDef {
+            is_static: true,
+            ..BodyDef::dynamic(shape, position)
+        }
+    }
+}
+
+/// What one [`World::step`] did and how long each stage took.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StepStats {
+    /// Bodies in the world.
+    pub bodies: usize,
+    /// Candidate pairs from the broad phase (pairs of two static bodies excluded).
+    pub pairs: usize,
+    /// Pairs that overlap: the narrow phase's manifolds.
+    pub contacts: usize,
+    /// Contact points over all manifolds.
+    pub contact_points: usize,
+    /// Poses, AABBs and the broad phase.
+    pub broad_phase: Duration,
+    /// The narrow phase, as the caller sees it.
+    pub narrow_phase: Duration,
+    /// The narrow phase's own breakdown, where it has one (the GPU's upload, dispatch and
+    /// readback).
+    pub narrow_phase_detail: Option<NarrowPhaseTimings>,
+    /// Contact solver and integration.
+    pub solver: Duration,
+}
+
+/// Hashable identity of a polygon, for sharing one shape table entry between bodies.
+type ShapeKey = [u32; 33];
+
+fn shape_key(p: &Polygon) -> ShapeKey {
+    let mut key = [0u32; 33];
+    key[0] = p.vertices().len() as u32;
+    for (k, v) in p.vertices().iter().enumerate() {
+        key[1 + 2 * k] = v.x.to_bits();
+        key[2 + 2 * k] = v.y.to_bits();
+    }
+    key
+}
+
+/// Static properties of a body.
+#[derive(Clone, Copy, Debug)]
+struct Body {
+    shape: u32,
+    /// Centre of mass in the local frame.
+    local_center: Vec2,
+    is_static: bool,
+}
+
+/// A world of rigid polygon bodies. Cloning it clones the whole state, so two narrow phases
+/// can be compared from the same starting point.
+#[derive(Clone, Debug)]
+pub struct World {
+    gravity: Vec2,
+    substeps: usize,
+    shapes: Vec<Polygon>,
+    shape_index: HashMap<ShapeKey, u32>,
+    bodies: Vec<Body>,
+    /// World-frame centre of mass of each body.
+    centers: Vec<Vec2>,
+    /// Rotation of each body as (cos, sin).
+    rotations: Vec<Vec2>,
+    states: Vec<BodyState>,
+    materials: Vec<BodyMaterial>,
+    colliders: Vec<Collider>,
+    aabbs: Vec<Aabb>,
+    pairs: Vec<[u32; 2]>,
+    broad_phase: BroadPhase,
+    contacts: Vec<Contact>,
+    solver: ContactSolver,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        World::new(Vec2::new(0.0, -10.0))
+    }
+}
+
+fn check(field: &'static str, value: f32, ok: bool, rule: &'static str) -> Result<(), Error> {
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidBody { field, value, rule })
+    }
+}
+
+/// Mass, centre of mass and rotational inertia about it, of `shape` at `density`.
+fn mass_properties(shape: &Polygon, density: f32) -> (f32, Vec2, f32) {
+    let c = shape.centroid();
+    let v = shape.vertices();
+    let n = v.len();
+    // Triangle fan about the centroid: area and polar moment of each triangle.
+    let mut area = 0.0;
+    let mut moment = 0.0;
+    for i in 0..n {
+        let p = v[i] - c;
+        let q = v[(i + 1) % n] - c;
+        let w = p.perp_dot(q);
+        area += 0.5 * w;
+        moment += w * (p.dot(p) + p.dot(q) + q.dot(q)) / 12.0;
+    }
+    (density * area, c, density * moment)
+}
+
+impl World {
+    /// An empty world with the given gravity (units per second squared).
+    pub fn new(gravity: Vec2) -> World {
+        World {
+            gravity,
+            substeps: 4,
+            shapes: Vec::new(),
+            shape_index: HashMap::new(),
+            bodies: Vec::new(),
+            centers: Vec::new(),
+            rotations: Vec::new(),
+            states: Vec::new(),
+            materials: Vec::new(),
+            colliders: Vec::new(),
+            aabbs: Vec::new(),
+            pairs: Vec::new(),
+            broad_phase: BroadPhase::new(),
+            contacts: Vec::new(),
+            solver: ContactSolver::default(),
+        }
+    }
+
+    /// Adds a body and returns its index. Errors name the field that is out of range.
+    pub fn add_body(&mut self, def: &BodyDef) -> Result<usize, Error> {
+        check(
+            "position",
+            def.position.x,
+            def.position.x.is_finite(),
+            "finite",
+        )?;
+        check(
+            "position",
+            def.position.y,
+            def.position.y.is_finite(),
+            "finite",
+        )?;
+        check("angle", def.angle, def.angle.is_finite(), "finite")?;
+        let v = def.linear_velocity;
+        check("linear_velocity", v.x, v.x.is_finite(), "finite")?;
+        check("linear_velocity", v.y, v.y.is_finite(), "finite")?;
+        let w = def.angular_velocity;
+        check("angular_velocity", w, w.is_finite(), "finite")?;
+        let f = def.friction;
+        check(
+            "friction",
+            f,
+            f.is_finite() && f >= 0.0,
+            "finite and 0 or more",
+        )?;
+        let r = def.restitution;
+        check("restitution", r, (0.0..=1.0).contains(&r), "from 0 to 1")?;
+        if !def.is_static {
+            let d = def.density;
+            check(
+                "density",
+                d,
+                d.is_finite() && d > 0.0,
+                "finite and positive for a dynamic body",
+            )?;
+        }
+
+        let key = shape_key(&def.shape);
+        let shape = *self.shape_index.entry(key).or_insert_with(|| {
+            self.shapes.push(def.shape);
+            (self.shapes.len() - 1) as u32
+        });
+        let (mass, local_center, inertia) = mass_properties(&def.shape, def.density);
+        let rotation = Vec2::from_angle(def.angle);
+        let (inv_mass, inv_inertia, linear_velocity, angular_velocity) = if def.is_static {
+            (0.0, 0.0, Vec2::ZERO, 0.0)
+        } else {
+            (1.0 / mass, 1.0 / inertia, v, w)
+        };
+        self.bodies.push(Body {
+            shape,
+            local_center,
+            is_static: def.is_static,
+        });
+        self.centers
+            .push(def.position + crate::transform::rotate(rotation, local_center));
+        self.rotations.push(rotation);
+        self.states.push(BodyState {
+            linear_velocity,
+            angular_velocity,
+            delta_position: Vec2::ZERO,
+            delta_rotation: Vec2::X,
+            inv_mass,
+            inv_inertia,
+        });
+        self.materials.push(BodyMaterial {
+            friction: def.friction,
+            restitution: def.restitution,
+        });
+        let index = self.bodies.len() - 1;
+        self.colliders.push(Collider {
+            shape,
+            transform: self.transform(index),
+        });
+        Ok(index)
+    }
+
+    /// Number of bodies.
+    pub fn body_count(&self) -> usize {
+        self.bodies.len()
+    }
+
+    /// The pose of body `body`'s local frame (the frame its shape was given in).
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`].
+    pub fn transform(&self, body: usize) -> Transform {
+        let q = self.rotations[body];
+        let origin =
+            self.centers[body] - crate::transform::rotate(q, self.bodies[body].local_center);
+        Transform::from_rotation(origin, q)
+    }
+
+    /// The body's shape, in its local frame.
+    pub fn shape(&self, body: usize) -> &Polygon {
+        &self.shapes[self.bodies[body].shape as usize]
+    }
+
+    /// Index of the body's shape in [`World::shapes`].
+    pub fn shape_index(&self, body: usize) -> u32 {
+        self.bodies[body].shape
+    }
+
+    /// The shape table: each distinct polygon once, as the narrow phase receives it.
+    pub fn shapes(&self) -> &[Polygon] {
+        &self.shapes
+    }
+
+    /// Whether the body is static.
+    pub fn is_static(&self, body: usize) -> bool {
+        self.bodies[body].is_static
+    }
+
+    /// World position of the body's centre of mass.
+    pub fn center_of_mass(&self, body: usize) -> Vec2 {
+        self.centers[body]
+    }
+
+    /// Velocity of the body's centre of mass.
+    pub fn linear_velocity(&self, body: usize) -> Vec2 {
+        self.states[body].linear_velocity
+    }
+
+    /// Angular velocity, radians per second.
+    pub fn angular_velocity(&self, body: usize) -> f32 {
+        self.states[body].angular_velocity
+    }
+
+    /// Sets a dynamic body's velocity (a static body stays at rest). Non-finite values are
+    /// an error naming the field.
+    pub fn set_velocity(&mut self, body: usize, linear: Vec2, angular: f32) -> Result<(), Error> {
+        check("linear_velocity", linear.x, linear.x.is_finite(), "finite")?;
+        check("linear_velocity", linear.y, linear.y.is_finite(), "finite")?;
+        check("angular_velocity", angular, angular.is_finite(), "finite")?;
+        if !self.bodies[body].is_static {
+            self.states[body].linear_velocity = linear;
+            self.states[body].angular_velocity = angular;
+        }
+        Ok(())
+    }
+
+    /// The topmost body whose shape holds the world point, if any (for picking).
+    pub fn body_at(&self, point: Vec2) -> Option<usize> {
+        (0..self.bodies.len()).rev().find(|&i| {
+            self.aabbs[i].contains_point(point)
+                && self.shape(i).contains_point(&self.transform(i), point)
+        })
+    }
+
+    /// Gravity, units per second squared.
+    pub fn gravity(&self) -> Vec2 {
+        self.gravity
+    }
+
+    /// Solver substeps per step (default 4).
+    pub fn substeps(&self) -> usize {
+        self.substeps
+    }
+
+    /// Sets the solver substeps per step; at least 1.
+    pub fn set_substeps(&mut self, substeps: usize) {
+        self.substeps = substeps.max(1);
+    }
+
+    /// Every body as a collider (shape index and pose) as of the end of the last step: what
+    /// a renderer draws.
+    pub fn colliders(&self) -> &[Collider] {
+        &self.colliders
+    }
+
+    /// The contacts found by the last step, normals from `a` to `b`.
+    pub fn contacts(&self) -> &[Contact] {
+        &self.contacts
+    }
+
+    /// The accumulated normal impulse of each contact point of the last step, in the order
+    /// of [`World::contacts`] and their points.
+    pub fn contact_impulses(&self) -> impl Iterator<Item = f32> + '_ {
+        self.solver
+            .constraints
+            .iter()
+            .flat_map(|c| c.normal_impulses())
+    }
+
+    /// Advances the world by `dt` seconds: broad phase, `narrow_phase`, solver. CPU and GPU
+    /// narrow phases give the same step. `dt` must be finite and positive.
+    pub fn step(
+        &mut self,
+        dt: f32,
+        narrow_phase: &mut dyn NarrowPhase,
+    ) -> Result<StepStats, Error> {
+        if !(dt.is_finite() && dt > 0.0) {
+            return Err(Error::InvalidTimeStep { dt });
+        }
+        let start = Instant::now();
+        self.update_colliders();
+        self.pairs.clear();
+        let bodies = &self.bodies;
+        self.pairs.extend(
+            self.broad_phase
+                .find_pairs(&self.aabbs)
+                .iter()
+                .filter(|&&[a, b]| !(bodies[a as usize].is_static && bodies[b as usize].is_static)),
+        );
+        let broad_done = Instant::now();
+
+        // Cheap when the narrow phase already holds this table (see `set_shapes`).
+        narrow_phase.set_shapes(&self.shapes)?;
+        self.contacts = narrow_phase.collide_pairs(&self.colliders, &self.pairs)?;
+        let narrow_done = Instant::now();
+
+        self.solve(dt);
+        self.update_colliders();
+        let solve_done = Instant::now();
+
+        Ok(StepStats {
+            bodies: self.bodies.len(),
+            pairs: self.pairs.len(),
+            contacts: self.contacts.len(),
+            contact_points: self
+                .contacts
+                .iter()
+                .map(|c| c.manifold.points().len())
+                .sum(),
+            broad_phase: broad_done - start,
+            narrow_phase: narrow_done - broad_done,
+            narrow_phase_detail: narrow_phase.timings(),
+            solver: solve_done - narrow_done,
+        })
+    }
+
+    /// Poses and AABBs from the bodies' centres and rotations.
+    fn update_colliders(&mut self) {
+        self.aabbs.clear();
+        for i in 0..self.bodies.len() {
+            let transform = self.transform(i);
+            self.colliders[i].transform = transform;
+            self.aabbs
+                .push(self.shapes[self.bodies[i].shape as usize].aabb(&transform));
+        }
+    }
+
+    fn solve(&mut self, dt: f32) {
+        let h = dt / self.substeps as f32;
+        let inv_h = 1.0 / h;
+        for s in &mut self.states {
+            s.delta_position = Vec2::ZERO;
+            s.delta_rotation = Vec2::X;
+        }
+        self.solver.prepare(
+            &self.contacts,
+            &self.centers,
+            &self.states,
+            &self.materials,
+            h,
+        );
+        for _ in 0..self.substeps {
+            for s in &mut self.states {
+                if s.inv_mass > 0.0 {
+                    s.linear_velocity += h * self.gravity;
+                }
+            }
+            self.solver.warm_start(&mut self.states);
+            self.solver.solve(&mut self.states, inv_h, true);
+            for ((s, c), q) in self
+                .states
+                .iter_mut()
+                .zip(&mut self.centers)
+                .zip(&mut self.rotations)
+            {
+                if s.inv_mass == 0.0 {
+                    continue;
+                }
+                let dp = h * s.linear_velocity;
+                let da = h * s.angular_velocity;
+                *c += dp;
+                *q = integrate_rotation(*q, da);
+                s.delta_position += dp;
+                s.delta_rotation = integrate_rotation(s.delta_rotation, da);
+            }
+            self.solver.solve(&mut self.states, inv_h, false);
+        }
+        self.solver.apply_restitution(&mut self.states);
+    }
+}

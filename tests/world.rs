@@ -60,3 +60,302 @@ fn a_20_row_pyramid_stands_on_the_gpu() {
     eprintln!("GPU: largest drift over 480 steps {drift}");
     assert!(drift < 0.05, "a box moved {drift} units");
 }
+
+/// Steps a 3,000-body pile 300 times (5 s at 60 Hz) and checks that every body stays finite
+/// and inside the container.
+fn pile_stays_contained(narrow: &mut dyn NarrowPhase) {
+    let bodies = 3000;
+    let mut world = scenes::pile(bodies, 1);
+    assert_eq!(world.body_count(), bodies + 3);
+    let half = 0.5 * scenes::pile_width(bodies);
+    let mut most_contacts = 0;
+    for step in 0..300 {
+        let stats = world.step(DT, narrow).unwrap();
+        most_contacts = most_contacts.max(stats.contacts);
+        if step % 50 == 49 || step == 299 {
+            for i in 0..world.body_count() {
+                if world.is_static(i) {
+                    continue;
+                }
+                let t = world.transform(i);
+                let aabb = world.shape(i).aabb(&t);
+                assert!(
+                    t.translation().is_finite() && t.angle().is_finite(),
+                    "body {i} at step {step}"
+                );
+                // A body may press into a wall by the solver's slop, not pass it.
+                assert!(
+                    aabb.min.x > -half - 0.1 && aabb.max.x < half + 0.1 && aabb.min.y > -0.1,
+                    "body {i} left the container at step {step}: {aabb:?}"
+                );
+            }
+        }
+    }
+    // They have landed and pile up: thousands of contacts.
+    assert!(most_contacts > bodies, "only {most_contacts} contacts");
+}
+
+#[test]
+fn a_3000_body_pile_stays_finite_and_contained_on_the_cpu() {
+    pile_stays_contained(&mut CpuNarrowPhase::new());
+}
+
+#[test]
+fn a_3000_body_pile_stays_finite_and_contained_on_the_gpu() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    pile_stays_contained(&mut GpuNarrowPhase::new(&device, &queue).unwrap());
+}
+
+#[test]
+fn cpu_and_gpu_give_the_same_contacts_and_the_same_step() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut cpu = CpuNarrowPhase::new();
+    let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
+    // Mid-fall: bodies in generic positions, landing on each other.
+    let mut world = scenes::pile(600, 7);
+    for _ in 0..90 {
+        world.step(DT, &mut cpu).unwrap();
+    }
+    let mut on_cpu = world.clone();
+    let mut on_gpu = world.clone();
+    let a = on_cpu.step(DT, &mut cpu).unwrap();
+    let b = on_gpu.step(DT, &mut gpu).unwrap();
+    assert_eq!(a.pairs, b.pairs);
+    assert!(a.contacts > 300, "{} contacts", a.contacts);
+    let key = |w: &World| w.contacts().iter().map(|c| (c.a, c.b)).collect::<Vec<_>>();
+    assert_eq!(key(&on_cpu), key(&on_gpu), "different contact sets");
+    for (c, g) in on_cpu.contacts().iter().zip(on_gpu.contacts()) {
+        assert!((c.manifold.normal - g.manifold.normal).length() < 1e-5);
+        assert!((c.manifold.depth - g.manifold.depth).abs() < 1e-5);
+        assert_eq!(c.manifold.points().len(), g.manifold.points().len());
+    }
+    for i in 0..world.body_count() {
+        let (p, q) = (on_cpu.center_of_mass(i), on_gpu.center_of_mass(i));
+        assert!(
+            p.distance(q) < 1e-4,
+            "body {i}: {p} on the CPU, {q} on the GPU"
+        );
+        let (ta, tb) = (on_cpu.transform(i), on_gpu.transform(i));
+        assert!(
+            (ta.rotation() - tb.rotation()).length() < 1e-4,
+            "body {i} rotation"
+        );
+    }
+}
+
+#[test]
+fn bad_bodies_and_time_steps_are_errors_naming_the_field() {
+    let mut world = World::default();
+    let square = Polygon::rectangle(0.5, 0.5);
+    let good = BodyDef::dynamic(square, Vec2::ZERO);
+    let cases: [(&str, BodyDef); 7] = [
+        (
+            "position",
+            BodyDef {
+                position: Vec2::new(f32::NAN, 0.0),
+                ..good
+            },
+        ),
+        (
+            "angle",
+            BodyDef {
+                angle: f32::INFINITY,
+                ..good
+            },
+        ),
+        (
+            "linear_velocity",
+            BodyDef {
+                linear_velocity: Vec2::new(0.0, f32::NAN),
+                ..good
+            },
+        ),
+        (
+            "friction",
+            BodyDef {
+                friction: -0.1,
+                ..good
+            },
+        ),
+        (
+            "restitution",
+            BodyDef {
+                restitution: 1.5,
+                ..good
+            },
+        ),
+        (
+            "density",
+            BodyDef {
+                density: 0.0,
+                ..good
+            },
+        ),
+        (
+            "angular_velocity",
+            BodyDef {
+                angular_velocity: f32::NAN,
+                ..good
+            },
+        ),
+    ];
+    for (field, def) in cases {
+        match world.add_body(&def) {
+            Err(e @ Error::InvalidBody { field: f, .. }) => {
+                assert_eq!(f, field);
+                assert!(e.to_string().contains(field), "{e}");
+            }
+            other => panic!("{field}: expected InvalidBody, got {other:?}"),
+        }
+    }
+    assert_eq!(world.body_count(), 0, "a rejected body was added");
+    // A static body needs no density.
+    world
+        .add_body(&BodyDef {
+            density: 0.0,
+            ..BodyDef::fixed(square, Vec2::ZERO)
+        })
+        .unwrap();
+    let body = world.add_body(&good).unwrap();
+    assert!(matches!(
+        world.set_velocity(body, Vec2::new(f32::NAN, 0.0), 0.0),
+        Err(Error::InvalidBody {
+            field: "linear_velocity",
+            ..
+        })
+    ));
+    let mut cpu = CpuNarrowPhase::new();
+    for dt in [0.0, -1.0, f32::NAN, f32::INFINITY] {
+        assert!(
+            matches!(world.step(dt, &mut cpu), Err(Error::InvalidTimeStep { .. })),
+            "dt {dt}"
+        );
+    }
+    world.step(DT, &mut cpu).unwrap();
+}
+
+/// A unit box of density 1 on a static ground, dropped from `height` above it.
+fn drop_box(height: f32, restitution: f32) -> World {
+    let mut world = World::default();
+    world
+        .add_body(&BodyDef::fixed(
+            Polygon::rectangle(10.0, 0.5),
+            Vec2::new(0.0, -0.5),
+        ))
+        .unwrap();
+    let mut def = BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::new(0.0, 0.5 + height));
+    def.restitution = restitution;
+    world.add_body(&def).unwrap();
+    world
+}
+
+/// The highest the box gets after its first impact.
+fn rebound_height(restitution: f32) -> f32 {
+    let mut world = drop_box(2.0, restitution);
+    let mut cpu = CpuNarrowPhase::new();
+    let mut landed = false;
+    let mut highest: f32 = 0.0;
+    for _ in 0..240 {
+        world.step(DT, &mut cpu).unwrap();
+        landed |= !world.contacts().is_empty();
+        if landed {
+            highest = highest.max(world.center_of_mass(1).y - 0.5);
+        }
+    }
+    highest
+}
+
+#[test]
+fn restitution_bounces_and_its_absence_does_not() {
+    let dead = rebound_height(0.0);
+    let lively = rebound_height(0.8);
+    eprintln!("rebound: {dead} without restitution, {lively} with 0.8");
+    assert!(dead < 0.02, "a box without restitution bounced to {dead}");
+    // 0.8 restitution returns 0.64 of the drop height, less what the step loses.
+    assert!(
+        lively > 0.8 && lively < 1.4,
+        "rebound to {lively} of a 2-unit drop"
+    );
+}
+
+#[test]
+fn a_resting_box_carries_its_weight_through_warm_started_impulses() {
+    let mut world = drop_box(0.0, 0.0);
+    let mut cpu = CpuNarrowPhase::new();
+    for _ in 0..120 {
+        world.step(DT, &mut cpu).unwrap();
+    }
+    // The impulses are per substep: together they carry m g h.
+    let h = DT / world.substeps() as f32;
+    let weight = 1.0 * 10.0 * h;
+    let total: f32 = world.contact_impulses().sum();
+    assert_eq!(world.contacts().len(), 1);
+    assert_eq!(world.contacts()[0].manifold.points().len(), 2);
+    assert!(
+        (total - weight).abs() < 0.05 * weight,
+        "impulse {total}, weight {weight}"
+    );
+    // At rest, within the solver's slop of the ground.
+    let y = world.center_of_mass(1).y;
+    assert!((y - 0.5).abs() < 0.01, "resting at {y}");
+    assert!(world.linear_velocity(1).length() < 1e-3);
+}
+
+#[test]
+fn friction_holds_a_box_on_a_slope_and_lets_a_slippery_one_slide() {
+    let slide = |friction: f32| {
+        let angle = 20f32.to_radians(); // tan 20° = 0.36
+        let mut world = World::default();
+        let mut ground = BodyDef::fixed(Polygon::rectangle(20.0, 0.5), Vec2::ZERO);
+        ground.angle = angle;
+        ground.friction = friction;
+        world.add_body(&ground).unwrap();
+        let normal = Vec2::from_angle(angle + std::f32::consts::FRAC_PI_2);
+        let mut def = BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), normal * 1.0);
+        def.angle = angle;
+        def.friction = friction;
+        world.add_body(&def).unwrap();
+        let mut cpu = CpuNarrowPhase::new();
+        for _ in 0..60 {
+            world.step(DT, &mut cpu).unwrap();
+        }
+        let start = world.center_of_mass(1);
+        for _ in 0..120 {
+            world.step(DT, &mut cpu).unwrap();
+        }
+        world.center_of_mass(1).distance(start)
+    };
+    let sticky = slide(0.8);
+    let slippery = slide(0.1);
+    eprintln!("slid {sticky} with friction 0.8, {slippery} with 0.1");
+    assert!(
+        sticky < 0.01,
+        "a box with friction 0.8 slid {sticky} on a 20 degree slope"
+    );
+    assert!(
+        slippery > 1.0,
+        "a box with friction 0.1 slid only {slippery}"
+    );
+}
+
+#[test]
+fn a_deep_overlap_is_pushed_out_without_launching_the_box() {
+    // Start 0.3 deep in the ground.
+    let mut world = drop_box(-0.3, 0.0);
+    let mut cpu = CpuNarrowPhase::new();
+    let mut highest = f32::MIN;
+    for _ in 0..120 {
+        world.step(DT, &mut cpu).unwrap();
+        highest = highest.max(world.center_of_mass(1).y);
+    }
+    let y = world.center_of_mass(1).y;
+    assert!((y - 0.5).abs() < 0.01, "resting at {y}");
+    assert!(
+        highest < 0.5 + 0.02,
+        "the push-out launched the box to {highest}"
+    );
+}

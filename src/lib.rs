@@ -109,7 +109,10 @@ pub use broad_phase::BroadPhase;
 pub use error::Error;
 pub use gpu::{GpuNarrowPhase, request_device};
 pub use manifold::{Contact, ContactPoint, Manifold, feature_id};
-pub use narrow_phase::{Collider, CpuNarrowPhase, NarrowPhase, NarrowPhaseTimings, validate_batch};
+pub use narrow_phase::{
+    Collider, CpuNarrowPhase, NarrowPhase, NarrowPhaseTimings, ParallelCpuNarrowPhase,
+    validate_batch,
+};
 pub use sat::{RELATIVE_TIE_TOLERANCE, collide};
 pub use shape::{MAX_POLYGON_VERTICES, Polygon, ShapeError};
 pub use transform::Transform;

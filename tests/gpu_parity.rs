@@ -308,3 +308,16 @@ fn bad_input_is_an_error_naming_the_item_on_the_gpu() {
     };
     check_bad_inputs(&mut GpuNarrowPhase::new(&device, &queue).unwrap());
 }
+
+#[test]
+fn the_parallel_cpu_narrow_phase_matches_the_reference_exactly() {
+    let (shapes, colliders, pairs) = common::random_batch(8, 64, 20_000, 50.0);
+    let mut cpu = CpuNarrowPhase::new();
+    let mut parallel = wgpu_sat::ParallelCpuNarrowPhase::new();
+    cpu.set_shapes(&shapes).unwrap();
+    parallel.set_shapes(&shapes).unwrap();
+    let expected = cpu.collide_pairs(&colliders, &pairs).unwrap();
+    assert!(expected.len() > 10_000);
+    assert_eq!(parallel.collide_pairs(&colliders, &pairs).unwrap(), expected);
+    check_bad_inputs(&mut parallel);
+}

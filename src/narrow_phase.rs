@@ -46,7 +46,8 @@ pub trait NarrowPhase {
     }
 }
 
-/// Wall-clock time of the parts of one GPU narrow-phase call, measured on the CPU.
+/// Where one GPU narrow-phase call spent its time: wall-clock times measured on the CPU,
+/// and the kernel's own time measured on the device.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct NarrowPhaseTimings {
     /// Validating the batch and writing poses, shape ids and pairs to the queue.
@@ -56,6 +57,8 @@ pub struct NarrowPhaseTimings {
     pub dispatch: Duration,
     /// Mapping, copying out and ordering the contacts.
     pub readback: Duration,
+    /// The compute pass alone, from timestamp queries, on devices that have them.
+    pub kernel: Option<Duration>,
 }
 
 /// Checks a batch against the shape count, the first bad item first: colliders (shape index,

@@ -7,7 +7,11 @@ use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use crate::aabb::Aabb;
+use crate::broad_phase::BroadPhase;
+use crate::narrow_phase::Collider;
 use crate::shape::Polygon;
+use crate::transform::Transform;
 use crate::world::{BodyDef, World};
 
 /// Half the thickness of grounds and walls.
@@ -118,5 +122,49 @@ fn random_shape(rng: &mut ChaCha8Rng) -> Polygon {
         if let Ok(p) = Polygon::new(&points) {
             return p;
         }
+    }
+}
+
+/// A narrow-phase workload: shapes, colliders and candidate pairs, as a step of a dense
+/// scene would hand them over.
+#[derive(Clone, Debug)]
+pub struct NarrowPhaseBatch {
+    /// The shape table (a palette of random 3- to 8-gons and boxes).
+    pub shapes: Vec<Polygon>,
+    /// Colliders scattered at random over a square.
+    pub colliders: Vec<Collider>,
+    /// Exactly the requested number of the broad phase's candidate pairs, ascending.
+    pub pairs: Vec<[u32; 2]>,
+}
+
+/// A seeded batch of `pairs` candidate pairs (or as many as the scene has, for tiny
+/// requests): colliders of about 1 unit at a density that gives about 5.5 candidate pairs
+/// per collider, of which about two thirds overlap. The same seed gives the same batch.
+pub fn narrow_phase_batch(pairs: usize, seed: u64) -> NarrowPhaseBatch {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let shapes: Vec<Polygon> = (0..64).map(|_| random_shape(&mut rng)).collect();
+    // Five colliders per unit area give about 5.5 candidate pairs per collider; ask for 10 %
+    // more colliders than needed and keep the first `pairs` pairs.
+    let count = (pairs / 5 + pairs / 40).max(8);
+    let half = 0.5 * (count as f32 / 5.0).sqrt();
+    let colliders: Vec<Collider> = (0..count)
+        .map(|_| Collider {
+            shape: rng.random_range(0..shapes.len() as u32),
+            transform: Transform::new(
+                Vec2::new(rng.random_range(-half..half), rng.random_range(-half..half)),
+                rng.random_range(-std::f32::consts::PI..std::f32::consts::PI),
+            ),
+        })
+        .collect();
+    let aabbs: Vec<Aabb> = colliders
+        .iter()
+        .map(|c| shapes[c.shape as usize].aabb(&c.transform))
+        .collect();
+    let mut all = BroadPhase::new().find_pairs(&aabbs).to_vec();
+    all.truncate(pairs);
+    NarrowPhaseBatch {
+        shapes,
+        colliders,
+        pairs: all,
     }
 }

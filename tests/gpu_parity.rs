@@ -192,6 +192,16 @@ fn warm_calls_create_no_buffers_and_reuse_results() {
         assert_same_contacts(&expected, &gpu.collide_pairs(&moved, &pairs[..n]).unwrap());
     }
     assert_eq!(gpu.buffers_created(), warm, "a warm call created buffers");
+    // Where the time went: measured on the CPU, and the kernel itself from timestamps.
+    let t = gpu.timings().unwrap();
+    assert!(t.upload > std::time::Duration::ZERO && t.dispatch > std::time::Duration::ZERO);
+    if device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
+        let kernel = t.kernel.expect("the device has timestamp queries");
+        assert!(
+            kernel > std::time::Duration::ZERO && kernel <= t.dispatch,
+            "{t:?}"
+        );
+    }
 }
 
 #[test]
@@ -318,6 +328,9 @@ fn the_parallel_cpu_narrow_phase_matches_the_reference_exactly() {
     parallel.set_shapes(&shapes).unwrap();
     let expected = cpu.collide_pairs(&colliders, &pairs).unwrap();
     assert!(expected.len() > 10_000);
-    assert_eq!(parallel.collide_pairs(&colliders, &pairs).unwrap(), expected);
+    assert_eq!(
+        parallel.collide_pairs(&colliders, &pairs).unwrap(),
+        expected
+    );
     check_bad_inputs(&mut parallel);
 }

@@ -36,6 +36,18 @@ const WORKGROUP_SIZE: u32 = 64;
 
 const HEADER_BYTES: u64 = size_of::<ContactsHeaderGpu>() as u64;
 const RECORD_BYTES: u64 = size_of::<ContactGpu>() as u64;
+/// The readback buffer starts with the kernel's two timestamps (when the device has
+/// timestamp queries), then holds a copy of the contact buffer.
+const TIMESTAMP_BYTES: u64 = 16;
+
+/// Timestamp queries around the compute pass, on devices that have them.
+struct KernelTimer {
+    query_set: wgpu::QuerySet,
+    /// Where the queries resolve to (QUERY_RESOLVE needs a buffer of its own).
+    resolve: wgpu::Buffer,
+    /// Nanoseconds per timestamp tick.
+    period: f32,
+}
 
 /// A buffer that grows to the next power of two when asked for more, and is otherwise
 /// reused.
@@ -128,6 +140,7 @@ pub struct GpuNarrowPhase {
     max_workgroups: u32,
     /// Where the last call spent its time.
     timings: NarrowPhaseTimings,
+    timer: Option<KernelTimer>,
 }
 
 impl GpuNarrowPhase {
@@ -201,6 +214,23 @@ impl GpuNarrowPhase {
             "wgpu-sat readback",
             wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         );
+        let timer = device
+            .features()
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+            .then(|| KernelTimer {
+                query_set: device.create_query_set(&wgpu::QuerySetDescriptor {
+                    label: Some("wgpu-sat kernel time"),
+                    ty: wgpu::QueryType::Timestamp,
+                    count: 2,
+                }),
+                resolve: device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("wgpu-sat kernel time"),
+                    size: TIMESTAMP_BYTES,
+                    usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                }),
+                period: queue.get_timestamp_period(),
+            });
         if let Some(error) = pollster::block_on(scope.pop()) {
             return Err(Error::Device(error.to_string()));
         }
@@ -228,6 +258,7 @@ impl GpuNarrowPhase {
                 .min(limits.max_buffer_size),
             max_workgroups: limits.max_compute_workgroups_per_dimension,
             timings: NarrowPhaseTimings::default(),
+            timer,
         })
     }
 
@@ -279,7 +310,8 @@ impl GpuNarrowPhase {
         }
         let contact_bytes = HEADER_BYTES + RECORD_BYTES * batch as u64;
         replaced |= self.contacts.reserve(&self.device, contact_bytes, cap);
-        self.readback.reserve(&self.device, contact_bytes, cap);
+        self.readback
+            .reserve(&self.device, TIMESTAMP_BYTES + contact_bytes, cap);
         if replaced || self.bind_group.is_none() {
             self.bind_group = Some(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("wgpu-sat narrow phase"),
@@ -356,18 +388,29 @@ impl GpuNarrowPhase {
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("wgpu-sat collide_pairs"),
-                timestamp_writes: None,
+                timestamp_writes: self
+                    .timer
+                    .as_ref()
+                    .map(|t| wgpu::ComputePassTimestampWrites {
+                        query_set: &t.query_set,
+                        beginning_of_pass_write_index: Some(0),
+                        end_of_pass_write_index: Some(1),
+                    }),
             });
             pass.set_pipeline(&self.pipeline);
             pass.set_bind_group(0, bind_group, &[]);
             pass.dispatch_workgroups(pair_count.div_ceil(WORKGROUP_SIZE), 1, 1);
+        }
+        if let Some(t) = &self.timer {
+            encoder.resolve_query_set(&t.query_set, 0..2, &t.resolve, 0);
+            encoder.copy_buffer_to_buffer(&t.resolve, 0, &self.readback.buffer, 0, TIMESTAMP_BYTES);
         }
         let first_bytes = HEADER_BYTES + RECORD_BYTES * expected as u64;
         encoder.copy_buffer_to_buffer(
             &self.contacts.buffer,
             0,
             &self.readback.buffer,
-            0,
+            TIMESTAMP_BYTES,
             first_bytes,
         );
         self.timings.upload += upload_start.elapsed();
@@ -375,7 +418,10 @@ impl GpuNarrowPhase {
 
         self.records.clear();
         let mut count = 0;
-        self.map_readback(first_bytes, |bytes, records| {
+        let mut ticks = [0u64; 2];
+        self.map_readback(TIMESTAMP_BYTES + first_bytes, |bytes, records| {
+            ticks = bytemuck::pod_read_unaligned(&bytes[..TIMESTAMP_BYTES as usize]);
+            let bytes = &bytes[TIMESTAMP_BYTES as usize..];
             let header: ContactsHeaderGpu =
                 bytemuck::pod_read_unaligned(&bytes[..HEADER_BYTES as usize]);
             // The kernel never appends past the capacity; clamp anyway so a broken driver
@@ -388,6 +434,11 @@ impl GpuNarrowPhase {
                     .map(bytemuck::pod_read_unaligned::<ContactGpu>),
             );
         })?;
+        if let Some(t) = &self.timer {
+            let ns = ticks[1].saturating_sub(ticks[0]) as f64 * t.period as f64;
+            let kernel = self.timings.kernel.unwrap_or_default();
+            self.timings.kernel = Some(kernel + std::time::Duration::from_nanos(ns as u64));
+        }
         if count > expected {
             // More contacts than last time's estimate: fetch the rest.
             let start = HEADER_BYTES + RECORD_BYTES * expected as u64;

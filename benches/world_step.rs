@@ -1,0 +1,114 @@
+//! A whole simulation step, one criterion group (`world_step`): one `World::step(1/60, ..)`
+//! (poses and AABBs, sweep-and-prune, the narrow phase, the contact solver with 4 substeps)
+//! of
+//!
+//! - `pile_10000`: `scenes::pile(10_000, seed)`, random polygons raining into a container,
+//!   after the top row has landed (320 frames, about 25k pairs);
+//! - `large_pyramid`: `scenes::large_pyramid()`, Box2D's 5,050-box pyramid, after 60 frames
+//!   (resting contact everywhere),
+//!
+//! with the `cpu_1_thread`, `cpu_parallel` and `gpu` narrow phases. Throughput is in bodies.
+//!
+//! Every timed step starts from a clone of the same warm world (made outside the timing,
+//! with `iter_batched`), so every backend steps the identical state and the state does not
+//! drift while criterion samples: the numbers are "one step of this scene at this moment".
+//! The warm-start caches and the broad phase's sort order are part of the clone.
+//!
+//! ```text
+//! CARGO_TARGET_DIR=... cargo bench --bench world_step
+//! cargo bench --bench world_step -- --warm-up-time 1 --measurement-time 2 large_pyramid
+//! ```
+
+mod common;
+
+use std::hint::black_box;
+
+use criterion::{BatchSize, BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use wgpu_sat::{
+    CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, World, scenes,
+};
+
+/// Times one step of a clone of `warm` with `narrow`.
+fn bench_step(
+    group: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    id: BenchmarkId,
+    warm: &World,
+    narrow: &mut dyn NarrowPhase,
+) {
+    // Outside timing: the first step with this narrow phase uploads the shape table and
+    // (on the GPU) compiles the shader and sizes the buffers.
+    warm.clone().step(common::DT, narrow).unwrap();
+    group.bench_function(id, |b| {
+        b.iter_batched(
+            || warm.clone(),
+            |mut world| {
+                let stats = world.step(black_box(common::DT), narrow).unwrap();
+                // Returned, so that dropping the world happens outside the timing.
+                (world, stats)
+            },
+            BatchSize::PerIteration,
+        )
+    });
+}
+
+fn world_step(c: &mut Criterion) {
+    let gpu = common::gpu();
+    let mut gpu_narrow = gpu
+        .as_ref()
+        .map(|g| GpuNarrowPhase::new(&g.device, &g.queue).expect("the pipeline builds"));
+
+    // (name, scene, frames to step before timing), built one at a time to keep memory low.
+    type Scene = (&'static str, fn() -> World, usize);
+    let scenes: [Scene; 2] = [
+        (
+            "pile_10000",
+            || scenes::pile(10_000, common::SEED),
+            common::pile_warm_frames(10_000),
+        ),
+        ("large_pyramid", scenes::large_pyramid, 60),
+    ];
+    let mut group = c.benchmark_group("world_step");
+    // A step takes tens of milliseconds: ten samples are plenty.
+    group.sample_size(10);
+    for (name, make, frames) in scenes {
+        let warm = common::warm_world(make(), frames);
+        let stats = warm
+            .clone()
+            .step(common::DT, &mut CpuNarrowPhase::new())
+            .unwrap();
+        eprintln!(
+            "world_step/{name}: {} bodies after {frames} frames: {} pairs, {} contacts",
+            stats.bodies, stats.pairs, stats.contacts
+        );
+        group.throughput(Throughput::Elements(warm.body_count() as u64));
+
+        let mut cpu = CpuNarrowPhase::new();
+        bench_step(
+            &mut group,
+            BenchmarkId::new("cpu_1_thread", name),
+            &warm,
+            &mut cpu,
+        );
+        let mut parallel = ParallelCpuNarrowPhase::new();
+        bench_step(
+            &mut group,
+            BenchmarkId::new("cpu_parallel", name),
+            &warm,
+            &mut parallel,
+        );
+        if let Some(narrow) = gpu_narrow.as_mut() {
+            bench_step(&mut group, BenchmarkId::new("gpu", name), &warm, narrow);
+        }
+    }
+    group.finish();
+    if let Some(g) = &gpu {
+        eprintln!("GPU was {}", g.describe());
+    }
+}
+
+criterion_group! {
+    name = benches;
+    config = common::criterion_config();
+    targets = world_step
+}
+criterion_main!(benches);

@@ -1,0 +1,619 @@
+//! Every stage on every backend at several sizes, as one table, a CSV file and a chart.
+//!
+//! - `narrow_phase`: seeded batches of candidate pairs (`scenes::narrow_phase_batch`) through
+//!   `CpuNarrowPhase` (one thread), `ParallelCpuNarrowPhase`, `GpuNarrowPhase` (end to end,
+//!   and its kernel time from timestamp queries) and parry2d's polygon contact manifold.
+//! - `broad_phase`: all overlapping pairs among moving boxes, with our sweep-and-prune and
+//!   parry2d's BVH (rebuilt each frame, and kept and refitted as rapier does).
+//! - `world_step/pile`, `world_step/large_pyramid`: one `World::step(1/60)` of a warm world
+//!   (see `benches/world_step.rs`) with each narrow phase.
+//!
+//! Each number is the median of several samples; a sample repeats the call until it has
+//! run for a few milliseconds, so that short calls are not lost in the clock's noise.
+//! Inputs are made once from a fixed seed, outside the timing; every backend is warmed up
+//! (the GPU's first dispatch compiles the shader) before it is timed.
+//!
+//! Writes `benchmark.csv` and `benchmark.png` (time against size, log-log, one panel per
+//! stage) into `--out` (default `bench-out/`). On a software adapter (lavapipe) the GPU
+//! numbers are CPU times, and the output says so.
+//!
+//! ```text
+//! cargo run --release --example benchmark -- --quick --out /tmp/bench   # < 1 min, as in CI
+//! cargo run --release --example benchmark                               # a few minutes
+//! ```
+
+#[path = "../benches/common/mod.rs"]
+mod common;
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use clap::Parser;
+use parry2d::partitioning::BvhWorkspace;
+use wgpu_sat::{
+    BroadPhase, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, World, scenes,
+};
+
+#[derive(Parser)]
+#[command(about = "Benchmark every stage on every backend; write a table, a CSV and a chart")]
+struct Args {
+    /// Fewer sizes and samples: finishes in under a minute on two cores (what CI runs).
+    #[arg(long)]
+    quick: bool,
+    /// Directory for benchmark.csv and benchmark.png.
+    #[arg(long, default_value = "bench-out")]
+    out: PathBuf,
+    /// Samples per measurement (the median is reported); default 5 with --quick, else 11.
+    #[arg(long)]
+    samples: Option<usize>,
+}
+
+/// How long one sample runs at least, repeating the call as needed.
+struct Plan {
+    samples: usize,
+    min_sample: Duration,
+    narrow_sizes: &'static [usize],
+    broad_sizes: &'static [usize],
+    pile_sizes: &'static [usize],
+}
+
+/// One row of the table.
+struct Row {
+    stage: &'static str,
+    backend: &'static str,
+    size: usize,
+    /// What `size` and the rate count: pairs, boxes or bodies.
+    unit: &'static str,
+    median: Duration,
+    /// Bytes written to the GPU and read back per call (GPU rows only).
+    upload: Option<u64>,
+    readback: Option<u64>,
+    /// The compute pass's own time, from timestamp queries (GPU rows, where available).
+    kernel: Option<Duration>,
+}
+
+impl Row {
+    fn per_second(&self) -> f64 {
+        self.size as f64 / self.median.as_secs_f64()
+    }
+}
+
+/// Median over `samples` samples of the time of one `call`. A first call (a warm-up, not
+/// timed in the result) decides how many calls a sample needs to last `min_sample`.
+/// `call` returns the extra time to report alongside (the GPU kernel time), summed per
+/// sample and divided like the wall time.
+fn measure(
+    plan: &Plan,
+    mut call: impl FnMut() -> Option<Duration>,
+) -> (Duration, Option<Duration>) {
+    let start = Instant::now();
+    call();
+    let once = start.elapsed().max(Duration::from_nanos(1));
+    let reps = (plan.min_sample.as_secs_f64() / once.as_secs_f64())
+        .ceil()
+        .clamp(1.0, 10_000.0) as u32;
+    let mut wall = Vec::with_capacity(plan.samples);
+    let mut extra = Vec::with_capacity(plan.samples);
+    for _ in 0..plan.samples {
+        let mut sum = None;
+        let start = Instant::now();
+        for _ in 0..reps {
+            if let Some(d) = call() {
+                sum = Some(sum.unwrap_or(Duration::ZERO) + d);
+            }
+        }
+        wall.push(start.elapsed() / reps);
+        if let Some(s) = sum {
+            extra.push(s / reps);
+        }
+    }
+    (median(wall), (!extra.is_empty()).then(|| median(extra)))
+}
+
+fn median(mut v: Vec<Duration>) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
+    let plan = if args.quick {
+        Plan {
+            samples: args.samples.unwrap_or(5),
+            min_sample: Duration::from_millis(5),
+            narrow_sizes: &[1_000, 10_000, 100_000],
+            broad_sizes: &[1_000, 10_000, 100_000],
+            pile_sizes: &[1_000, 3_000, 10_000],
+        }
+    } else {
+        Plan {
+            samples: args.samples.unwrap_or(11),
+            min_sample: Duration::from_millis(20),
+            narrow_sizes: &[1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000],
+            broad_sizes: &[1_000, 3_000, 10_000, 30_000, 100_000],
+            pile_sizes: &[1_000, 3_000, 10_000, 30_000],
+        }
+    };
+    let run_start = Instant::now();
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    println!(
+        "wgpu-sat benchmark ({} mode, {threads} CPU threads)",
+        if args.quick { "quick" } else { "full" }
+    );
+    let gpu = common::gpu();
+    let adapter_line = match &gpu {
+        Some(g) => format!("GPU adapter: {}", g.describe()),
+        None => "GPU adapter: none (GPU rows skipped)".to_string(),
+    };
+    println!("{adapter_line}");
+
+    let mut rows = Vec::new();
+    narrow_phase(&plan, gpu.as_ref(), &mut rows)?;
+    broad_phase(&plan, &mut rows);
+    world_step(&plan, gpu.as_ref(), &mut rows)?;
+
+    println!();
+    print!("{}", table(&rows));
+    if gpu.as_ref().is_some_and(|g| g.is_software()) {
+        println!("software adapter: GPU times are CPU times, not GPU speed");
+    }
+    std::fs::create_dir_all(&args.out)?;
+    let csv_path = args.out.join("benchmark.csv");
+    std::fs::write(&csv_path, csv(&rows))?;
+    println!("wrote {}", csv_path.display());
+    let png_path = args.out.join("benchmark.png");
+    if common::register_font() {
+        chart(&rows, &adapter_line, &png_path)?;
+        println!("wrote {}", png_path.display());
+    } else {
+        println!(
+            "no TrueType font found (install fonts-dejavu-core or set WGPU_SAT_FONT): no chart"
+        );
+    }
+    println!("total {:.1} s", run_start.elapsed().as_secs_f64());
+    Ok(())
+}
+
+fn narrow_phase(
+    plan: &Plan,
+    gpu: Option<&common::Gpu>,
+    rows: &mut Vec<Row>,
+) -> Result<(), wgpu_sat::Error> {
+    let mut gpu_narrow = match gpu {
+        Some(g) => Some(GpuNarrowPhase::new(&g.device, &g.queue)?),
+        None => None,
+    };
+    for &n in plan.narrow_sizes {
+        let batch = scenes::narrow_phase_batch(n, common::SEED);
+        let (colliders, pairs) = (&batch.colliders, &batch.pairs);
+        let row = |backend, median, upload, readback, kernel| Row {
+            stage: "narrow_phase",
+            backend,
+            size: pairs.len(),
+            unit: "pairs",
+            median,
+            upload,
+            readback,
+            kernel,
+        };
+
+        let mut cpu = CpuNarrowPhase::new();
+        cpu.set_shapes(&batch.shapes)?;
+        let reference = cpu.collide_pairs(colliders, pairs)?;
+        let (t, _) = measure(plan, || {
+            std::hint::black_box(cpu.collide_pairs(colliders, pairs).unwrap());
+            None
+        });
+        rows.push(row("cpu_1_thread", t, None, None, None));
+
+        let mut parallel = ParallelCpuNarrowPhase::new();
+        parallel.set_shapes(&batch.shapes)?;
+        let (t, _) = measure(plan, || {
+            std::hint::black_box(parallel.collide_pairs(colliders, pairs).unwrap());
+            None
+        });
+        rows.push(row("cpu_parallel", t, None, None, None));
+
+        if let Some(narrow) = gpu_narrow.as_mut() {
+            narrow.set_shapes(&batch.shapes)?;
+            // Warm-up: compiles the shader on the first size, sizes the buffers, and sets
+            // the shape ids, so the timed calls upload only poses and pairs.
+            let contacts = narrow.collide_pairs(colliders, pairs)?;
+            let timestamps = narrow.timings().is_some_and(|t| t.kernel.is_some());
+            let (t, kernel) = measure(plan, || {
+                std::hint::black_box(narrow.collide_pairs(colliders, pairs).unwrap());
+                narrow.timings().and_then(|t| t.kernel)
+            });
+            rows.push(row(
+                "gpu",
+                t,
+                Some(common::gpu_upload_bytes(
+                    colliders.len(),
+                    pairs.len(),
+                    false,
+                )),
+                Some(common::gpu_readback_bytes(contacts.len(), timestamps)),
+                kernel,
+            ));
+        }
+
+        let parry = common::ParryBatch::new(&batch.shapes, colliders);
+        let mismatches = common::check_parry_agrees(&parry, &batch, &reference);
+        let (t, _) = measure(plan, || {
+            std::hint::black_box(parry.count_overlapping(colliders, pairs));
+            None
+        });
+        rows.push(row("parry2d", t, None, None, None));
+        eprintln!(
+            "narrow_phase {n}: {} overlapping; parry2d differs on {mismatches}",
+            reference.len()
+        );
+    }
+    Ok(())
+}
+
+fn broad_phase(plan: &Plan, rows: &mut Vec<Row>) {
+    for &n in plan.broad_sizes {
+        let boxes = common::MovingBoxes::new(n, common::SEED);
+        let parry_frames = boxes.parry_frames();
+        let mut sap = BroadPhase::new();
+        let mut workspace = BvhWorkspace::default();
+        let mut refit = common::ParryBvhRefit::new(&parry_frames[0]);
+        let mut theirs = Vec::new();
+        // The same pairs from all three, checked once on the first frame.
+        let ours = sap.find_pairs(&boxes.frames[0]).to_vec();
+        common::parry_bvh_rebuild(&parry_frames[0], &mut workspace, &mut theirs);
+        common::assert_same_pairs("rebuild", &ours, &theirs);
+        refit.find_pairs(&parry_frames[0], &mut theirs);
+        common::assert_same_pairs("refit", &ours, &theirs);
+
+        let row = |backend, median| Row {
+            stage: "broad_phase",
+            backend,
+            size: n,
+            unit: "boxes",
+            median,
+            upload: None,
+            readback: None,
+            kernel: None,
+        };
+        // Every call takes the next frame of the periodic motion (see MovingBoxes).
+        let mut frame = 0;
+        let mut next = || {
+            frame = (frame + 1) % common::FRAMES;
+            frame
+        };
+        let (t, _) = measure(plan, || {
+            std::hint::black_box(sap.find_pairs(&boxes.frames[next()]).len());
+            None
+        });
+        rows.push(row("sweep_and_prune", t));
+        let (t, _) = measure(plan, || {
+            common::parry_bvh_rebuild(&parry_frames[next()], &mut workspace, &mut theirs);
+            None
+        });
+        rows.push(row("parry2d_bvh_rebuild", t));
+        let (t, _) = measure(plan, || {
+            refit.find_pairs(&parry_frames[next()], &mut theirs);
+            None
+        });
+        rows.push(row("parry2d_bvh_refit", t));
+        eprintln!("broad_phase {n}: {} pairs", ours.len());
+    }
+}
+
+fn world_step(
+    plan: &Plan,
+    gpu: Option<&common::Gpu>,
+    rows: &mut Vec<Row>,
+) -> Result<(), wgpu_sat::Error> {
+    let mut worlds: Vec<(&'static str, World)> = plan
+        .pile_sizes
+        .iter()
+        .map(|&n| {
+            let world = scenes::pile(n, common::SEED);
+            (
+                "world_step/pile",
+                common::warm_world(world, common::pile_warm_frames(n)),
+            )
+        })
+        .collect();
+    worlds.push((
+        "world_step/large_pyramid",
+        common::warm_world(scenes::large_pyramid(), 60),
+    ));
+    let mut gpu_narrow = match gpu {
+        Some(g) => Some(GpuNarrowPhase::new(&g.device, &g.queue)?),
+        None => None,
+    };
+    for (stage, warm) in &worlds {
+        let mut cpu = CpuNarrowPhase::new();
+        let mut parallel = ParallelCpuNarrowPhase::new();
+        let mut backends: Vec<(&'static str, &mut dyn NarrowPhase)> =
+            vec![("cpu_1_thread", &mut cpu), ("cpu_parallel", &mut parallel)];
+        if let Some(narrow) = gpu_narrow.as_mut() {
+            backends.push(("gpu", narrow));
+        }
+        for (backend, narrow) in backends {
+            // A step of a clone of the same warm world each time: every backend and
+            // sample steps the identical state. The clone is made outside the timing.
+            let mut samples = Vec::with_capacity(plan.samples);
+            let mut kernels = Vec::new();
+            let mut last = None;
+            for k in 0..=plan.samples {
+                let mut world = warm.clone();
+                let start = Instant::now();
+                let stats = world.step(common::DT, narrow)?;
+                let t = start.elapsed();
+                // Sample 0 is the warm-up (shape upload, shader compilation).
+                if k > 0 {
+                    samples.push(t);
+                    if let Some(kernel) = stats.narrow_phase_detail.and_then(|d| d.kernel) {
+                        kernels.push(kernel);
+                    }
+                }
+                last = Some(stats);
+            }
+            let stats = last.expect("at least one step");
+            let is_gpu = backend == "gpu";
+            rows.push(Row {
+                stage,
+                backend,
+                size: stats.bodies,
+                unit: "bodies",
+                median: median(samples),
+                upload: is_gpu.then(|| common::gpu_upload_bytes(stats.bodies, stats.pairs, false)),
+                readback: is_gpu
+                    .then(|| common::gpu_readback_bytes(stats.contacts, !kernels.is_empty())),
+                kernel: (!kernels.is_empty()).then(|| median(kernels)),
+            });
+            if backend == "cpu_1_thread" {
+                eprintln!(
+                    "{stage} {}: {} pairs, {} contacts per step",
+                    stats.bodies, stats.pairs, stats.contacts
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+fn si(x: f64) -> String {
+    match x {
+        x if x >= 1e9 => format!("{:.2} G", x / 1e9),
+        x if x >= 1e6 => format!("{:.2} M", x / 1e6),
+        x if x >= 1e3 => format!("{:.1} k", x / 1e3),
+        x => format!("{x:.0} "),
+    }
+}
+
+/// Compact axis labels: 1k, 30k, 1M.
+fn axis_label(x: f64) -> String {
+    match x {
+        x if x >= 1e6 => format!("{}M", x / 1e6),
+        x if x >= 1e3 => format!("{}k", x / 1e3),
+        x => format!("{x}"),
+    }
+}
+
+fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+fn table(rows: &[Row]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{:<24} {:<20} {:>9} {:>11} {:>16} {:>11} {:>11} {:>10}",
+        "stage",
+        "backend",
+        "size",
+        "median ms",
+        "per second",
+        "upload B",
+        "readback B",
+        "kernel ms"
+    );
+    for r in rows {
+        let opt = |b: Option<u64>| b.map_or("-".to_string(), |b| format!("{}B", si(b as f64)));
+        let _ = writeln!(
+            s,
+            "{:<24} {:<20} {:>9} {:>11.3} {:>16} {:>11} {:>11} {:>10}",
+            r.stage,
+            r.backend,
+            r.size,
+            ms(r.median),
+            format!("{}{}/s", si(r.per_second()), r.unit),
+            opt(r.upload),
+            opt(r.readback),
+            r.kernel
+                .map_or("-".to_string(), |k| format!("{:.3}", ms(k))),
+        );
+    }
+    s
+}
+
+fn csv(rows: &[Row]) -> String {
+    let mut s = String::from(
+        "stage,backend,size,unit,median_ms,per_second,upload_bytes,readback_bytes,kernel_ms\n",
+    );
+    for r in rows {
+        let opt = |v: Option<String>| v.unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "{},{},{},{},{:.6},{:.1},{},{},{}",
+            r.stage,
+            r.backend,
+            r.size,
+            r.unit,
+            ms(r.median),
+            r.per_second(),
+            opt(r.upload.map(|b| b.to_string())),
+            opt(r.readback.map(|b| b.to_string())),
+            opt(r.kernel.map(|k| format!("{:.6}", ms(k)))),
+        );
+    }
+    s
+}
+
+// ---------------------------------------------------------------------------------------
+// The chart
+// ---------------------------------------------------------------------------------------
+
+use plotters::prelude::*;
+
+/// One colour per backend, the same in every panel.
+fn colour(backend: &str) -> RGBColor {
+    match backend {
+        "cpu_1_thread" | "sweep_and_prune" => RGBColor(31, 119, 180),
+        "cpu_parallel" => RGBColor(44, 160, 44),
+        "gpu" => RGBColor(214, 39, 40),
+        "gpu_kernel" => RGBColor(255, 127, 14),
+        "parry2d" | "parry2d_bvh_rebuild" => RGBColor(148, 103, 189),
+        _ => RGBColor(140, 86, 75), // parry2d_bvh_refit
+    }
+}
+
+/// A series of one panel: (size, ms) points of one backend.
+struct Series {
+    label: String,
+    colour: RGBColor,
+    points: Vec<(f64, f64)>,
+    /// `None`: a line with circles; `Some(size)`: triangles alone (one scene size), drawn
+    /// smaller for each later backend so that equal times stay visible, one in another.
+    triangles: Option<u32>,
+}
+
+fn series(rows: &[Row], stage: &str, kernel: bool) -> Vec<Series> {
+    let mut out: Vec<Series> = Vec::new();
+    for r in rows.iter().filter(|r| r.stage == stage) {
+        let mut push = |label: &str, t: Duration| {
+            let point = (r.size as f64, ms(t));
+            match out.iter_mut().find(|s| s.label == label) {
+                Some(s) => s.points.push(point),
+                None => out.push(Series {
+                    label: label.to_string(),
+                    colour: colour(label),
+                    points: vec![point],
+                    triangles: None,
+                }),
+            }
+        };
+        push(r.backend, r.median);
+        if let (true, Some(k)) = (kernel, r.kernel) {
+            push("gpu_kernel", k);
+        }
+    }
+    out
+}
+
+fn chart(rows: &[Row], adapter: &str, path: &Path) -> Result<(), Box<dyn std::error::Error>> {
+    let root = BitMapBackend::new(path, (1800, 640)).into_drawing_area();
+    root.fill(&WHITE)?;
+    // The adapter line carries the software-adapter warning where it applies.
+    let title = format!("wgpu-sat: median time per call, log-log. {adapter}");
+    let (top, body) = root.split_vertically(50);
+    top.titled(&title, ("sans-serif", 20))?;
+    let panels = body.split_evenly((1, 3));
+
+    // Whole steps only: the kernel time of a step's narrow phase is in the table, but next
+    // to whole-step times it would read as one.
+    let mut world = series(rows, "world_step/pile", false);
+    // The pyramid is one size: its points join the pile panel as triangles, one per
+    // backend, in the backend's colour.
+    for (i, mut s) in series(rows, "world_step/large_pyramid", false)
+        .into_iter()
+        .enumerate()
+    {
+        s.label = format!("{} (large_pyramid)", s.label);
+        s.triangles = Some(11u32.saturating_sub(3 * i as u32).max(3));
+        world.push(s);
+    }
+    let stages = [
+        ("narrow_phase: pairs", series(rows, "narrow_phase", true)),
+        (
+            "broad_phase: moving boxes",
+            series(rows, "broad_phase", false),
+        ),
+        ("world_step (pile; triangles: large_pyramid): bodies", world),
+    ];
+    for (area, (caption, data)) in panels.iter().zip(stages) {
+        panel(area, caption, &data)?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+fn panel(
+    area: &DrawingArea<BitMapBackend<'_>, plotters::coord::Shift>,
+    caption: &str,
+    data: &[Series],
+) -> Result<(), Box<dyn std::error::Error>> {
+    let points = data.iter().flat_map(|s| &s.points);
+    let (mut x0, mut x1, mut y0, mut y1) = (f64::MAX, f64::MIN, f64::MAX, f64::MIN);
+    for &(x, y) in points {
+        (x0, x1, y0, y1) = (x0.min(x), x1.max(x), y0.min(y), y1.max(y));
+    }
+    if x0 > x1 {
+        return Ok(()); // nothing measured for this stage
+    }
+    // Some room around the data, in log space.
+    let (x0, x1, y0, y1) = (x0 / 1.5, x1 * 1.5, y0 / 2.0, y1 * 2.0);
+    let mut chart = ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", 18))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d((x0..x1).log_scale(), (y0..y1).log_scale())?;
+    chart
+        .configure_mesh()
+        .x_desc("size")
+        .y_desc("median ms per call")
+        // Few labels: a panel spanning one decade would otherwise label every tick.
+        .x_labels(8)
+        .y_labels(10)
+        .light_line_style(BLACK.mix(0.04))
+        .x_label_formatter(&|x| axis_label(*x))
+        .y_label_formatter(&|y| {
+            if *y >= 1.0 {
+                format!("{y:.0}")
+            } else {
+                format!("{y:.2}")
+            }
+        })
+        .label_style(("sans-serif", 13))
+        .draw()?;
+    for s in data {
+        let style = s.colour.stroke_width(2);
+        if let Some(size) = s.triangles {
+            let c = s.colour;
+            chart
+                .draw_series(
+                    s.points
+                        .iter()
+                        .map(|&p| TriangleMarker::new(p, size, c.filled())),
+                )?
+                .label(&s.label)
+                .legend(move |(x, y)| TriangleMarker::new((x + 9, y), 6, c.filled()));
+        } else {
+            chart
+                .draw_series(LineSeries::new(s.points.iter().copied(), style))?
+                .label(&s.label)
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], style));
+            chart.draw_series(
+                s.points
+                    .iter()
+                    .map(|&p| Circle::new(p, 3, s.colour.filled())),
+            )?;
+        }
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperLeft)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .label_font(("sans-serif", 13))
+        .draw()?;
+    Ok(())
+}

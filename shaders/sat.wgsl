@@ -8,6 +8,13 @@
 // Frames: shapes are in their local frames; poses map local to world. The test runs in A's
 // local frame shifted to A's first vertex, and only the results go back to world.
 // Sign convention: a separation is negative when the polygons overlap along that axis.
+//
+// Padding: the host fills the slots of a shape past its vertex count with copies of vertex
+// 0 and normal 0 (see ShapeGpu in layout.rs). A minimum or a first strict maximum over a
+// list is unchanged by repeating its first entry, so the loops below run over all
+// MAX_POLYGON_VERTICES slots and still agree bit for bit with the Rust loops over `count`.
+// Constant trip counts let the shader compiler unroll them and keep the arrays in
+// registers; lanes of a SIMD group run in lockstep anyway, so shorter loops would not help.
 
 const MAX_POLYGON_VERTICES: u32 = 8u;
 // Same value and meaning as RELATIVE_TIE_TOLERANCE in src/sat.rs (a test compares them).
@@ -132,22 +139,26 @@ fn make_local_b(b: Shape, relative: Pose, origin: vec2<f32>) -> LocalPolygon {
     let shift = relative.translation - origin;
     for (var i = 0u; i < MAX_POLYGON_VERTICES; i++) {
         p.vertices[i] = rotate(relative.rotation, b.vertices[i]) + shift;
-        p.normals[i] = rotate(relative.rotation, b.normals[i]);
     }
     return p;
+}
+
+fn rotate_normals(poly: ptr<function, LocalPolygon>, b: Shape, relative: Pose) {
+    for (var i = 0u; i < MAX_POLYGON_VERTICES; i++) {
+        (*poly).normals[i] = rotate(relative.rotation, b.normals[i]);
+    }
 }
 
 fn find_max_separation(poly1: ptr<function, LocalPolygon>, poly2: ptr<function, LocalPolygon>) -> Separation {
     var best_index = 0u;
     var max_separation = -3.40282347e38;
-    for (var i = 0u; i < (*poly1).count; i++) {
+    for (var i = 0u; i < MAX_POLYGON_VERTICES; i++) {
         let n = (*poly1).normals[i];
-        let v1 = (*poly1).vertices[i];
-        var si = 3.40282347e38;
-        for (var j = 0u; j < (*poly2).count; j++) {
-            let sij = dot2(n, (*poly2).vertices[j] - v1);
-            si = min(si, sij);
+        var lowest = 3.40282347e38;
+        for (var j = 0u; j < MAX_POLYGON_VERTICES; j++) {
+            lowest = min(lowest, dot2(n, (*poly2).vertices[j]));
         }
+        let si = lowest - dot2(n, (*poly1).vertices[i]);
         if (si > max_separation) {
             max_separation = si;
             best_index = i;
@@ -162,7 +173,7 @@ fn find_max_separation(poly1: ptr<function, LocalPolygon>, poly2: ptr<function, 
 fn find_incident_edge(poly2: ptr<function, LocalPolygon>, normal: vec2<f32>) -> u32 {
     var index = 0u;
     var min_dot = 3.40282347e38;
-    for (var j = 0u; j < (*poly2).count; j++) {
+    for (var j = 0u; j < MAX_POLYGON_VERTICES; j++) {
         let d = dot2(normal, (*poly2).normals[j]);
         if (d < min_dot) {
             min_dot = d;
@@ -216,15 +227,18 @@ fn clip_polygons(
     let lower = ContactPointOut(v_lower - (0.5 * separation_lower) * normal, -separation_lower, feature_id(flip, i11, i21, 1u));
     let upper = ContactPointOut(v_upper - (0.5 * separation_upper) * normal, -separation_upper, feature_id(flip, i11, i21, 0u));
 
-    m.points[0] = lower;
+    // Keep the points below the face, lower first: [lower, upper], [lower], [upper] or none.
+    let keep_lower = lower.depth > 0.0;
+    let keep_upper = upper.depth > 0.0;
+    m.points[0] = upper;
     m.points[1] = ContactPointOut(vec2<f32>(0.0), 0.0, NO_POINT);
-    if (lower.depth > 0.0) {
-        m.count = 1u;
+    if (keep_lower) {
+        m.points[0] = lower;
+        if (keep_upper) {
+            m.points[1] = upper;
+        }
     }
-    if (upper.depth > 0.0) {
-        m.points[m.count] = upper;
-        m.count += 1u;
-    }
+    m.count = select(0u, 1u, keep_lower) + select(0u, 1u, keep_upper);
     if (m.count == 0u) {
         // Overlap on this axis, yet both clipped ends lie above the face: report the deepest
         // incident vertex (beyond a side plane of a short reference edge) instead.
@@ -249,34 +263,34 @@ fn clip_polygons(
     return m;
 }
 
-fn collide_polygons(poly_a: ptr<function, LocalPolygon>, poly_b: ptr<function, LocalPolygon>, tolerance: f32) -> Manifold {
+fn collide_polygons(a: Shape, b: Shape, relative: Pose, origin: vec2<f32>, tolerance: f32) -> Manifold {
     var none: Manifold;
     none.count = 0u;
-    let sa = find_max_separation(poly_a, poly_b);
+    var poly_a = make_local_a(a, origin);
+    var poly_b = make_local_b(b, relative, origin);
+    let sa = find_max_separation(&poly_a, &poly_b);
     if (sa.separation >= 0.0) {
         return none;
     }
-    let sb = find_max_separation(poly_b, poly_a);
+    rotate_normals(&poly_b, b, relative);
+    let sb = find_max_separation(&poly_b, &poly_a);
     if (sb.separation >= 0.0) {
         return none;
     }
     if (sb.separation > sa.separation + tolerance) {
-        return clip_polygons(poly_b, poly_a, sb.index, sb.separation, true);
+        return clip_polygons(&poly_b, &poly_a, sb.index, sb.separation, true);
     }
-    return clip_polygons(poly_a, poly_b, sa.index, sa.separation, false);
+    return clip_polygons(&poly_a, &poly_b, sa.index, sa.separation, false);
 }
 
 fn collide(a: Shape, a_transform: Pose, b: Shape, b_transform: Pose) -> Manifold {
     let origin = a.vertices[0];
     let relative = inv_mul_transforms(a_transform, b_transform);
-    var local_a = make_local_a(a, origin);
-    var local_b = make_local_b(b, relative, origin);
     let tolerance = RELATIVE_TIE_TOLERANCE * min(a.radius, b.radius);
-    var m = collide_polygons(&local_a, &local_b, tolerance);
+    var m = collide_polygons(a, b, relative, origin, tolerance);
     m.normal = rotate(a_transform.rotation, m.normal);
-    for (var k = 0u; k < m.count; k++) {
-        m.points[k].point = transform_point(a_transform, m.points[k].point + origin);
-    }
+    m.points[0].point = transform_point(a_transform, m.points[0].point + origin);
+    m.points[1].point = transform_point(a_transform, m.points[1].point + origin);
     return m;
 }
 

@@ -71,10 +71,8 @@ pub fn collide(
 ) -> Option<Manifold> {
     let origin = a.vertices()[0];
     let relative = inv_mul_transforms(a_transform, b_transform);
-    let local_a = make_local_a(a, origin);
-    let local_b = make_local_b(b, &relative, origin);
     let tolerance = RELATIVE_TIE_TOLERANCE * a.radius().min(b.radius());
-    let local = collide_polygons(&local_a, &local_b, tolerance)?;
+    let local = collide_polygons(a, b, &relative, origin, tolerance)?;
 
     let points: [ContactPoint; 2] = local.points.map(|p| ContactPoint {
         point: a_transform.transform_point(p.point + origin),
@@ -87,7 +85,11 @@ pub fn collide(
     ))
 }
 
-/// A's vertices relative to its first vertex.
+// The loops below run over all MAX_POLYGON_VERTICES slots: a polygon's unused slots repeat
+// its vertex 0 and normal 0, which changes no minimum and no first maximum, and a fixed trip
+// count lets the compiler unroll and vectorise them (see `Polygon::raw`).
+
+/// A's vertices relative to its first vertex, and its normals.
 fn make_local_a(a: &Polygon, origin: Vec2) -> LocalPolygon {
     let (vertices, normals, count) = a.raw();
     LocalPolygon {
@@ -97,36 +99,48 @@ fn make_local_a(a: &Polygon, origin: Vec2) -> LocalPolygon {
     }
 }
 
-/// B's vertices and normals in A's frame (`relative` maps B's frame into A's), relative to
-/// A's first vertex.
+/// B's vertices in A's frame (`relative` maps B's frame into A's), relative to A's first
+/// vertex. Its normals follow in `rotate_normals`, only if they are needed.
 fn make_local_b(b: &Polygon, relative: &Transform, origin: Vec2) -> LocalPolygon {
-    let (vertices, normals, count) = b.raw();
+    let (vertices, _, count) = b.raw();
     let shift = relative.translation() - origin;
     LocalPolygon {
         vertices: vertices.map(|v| relative.rotate(v) + shift),
-        normals: normals.map(|n| relative.rotate(n)),
+        normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
         count,
     }
 }
 
-/// Both polygons in A's shifted frame: the SAT decision, then the manifold.
+/// B's normals in A's frame.
+fn rotate_normals(poly: &mut LocalPolygon, b: &Polygon, relative: &Transform) {
+    let (_, normals, _) = b.raw();
+    poly.normals = normals.map(|n| relative.rotate(n));
+}
+
+/// The SAT decision and the manifold, in A's shifted frame.
 fn collide_polygons(
-    poly_a: &LocalPolygon,
-    poly_b: &LocalPolygon,
+    a: &Polygon,
+    b: &Polygon,
+    relative: &Transform,
+    origin: Vec2,
     tolerance: f32,
 ) -> Option<LocalManifold> {
-    let (edge_a, separation_a) = find_max_separation(poly_a, poly_b);
+    let poly_a = make_local_a(a, origin);
+    let mut poly_b = make_local_b(b, relative, origin);
+    let (edge_a, separation_a) = find_max_separation(&poly_a, &poly_b);
     if separation_a >= 0.0 {
         return None;
     }
-    let (edge_b, separation_b) = find_max_separation(poly_b, poly_a);
+    // Only now, with A's axes all overlapping, are B's normals needed.
+    rotate_normals(&mut poly_b, b, relative);
+    let (edge_b, separation_b) = find_max_separation(&poly_b, &poly_a);
     if separation_b >= 0.0 {
         return None;
     }
     if separation_b > separation_a + tolerance {
-        clip_polygons(poly_b, poly_a, edge_b, separation_b, true)
+        clip_polygons(&poly_b, &poly_a, edge_b, separation_b, true)
     } else {
-        clip_polygons(poly_a, poly_b, edge_a, separation_a, false)
+        clip_polygons(&poly_a, &poly_b, edge_a, separation_a, false)
     }
 }
 
@@ -136,14 +150,15 @@ fn collide_polygons(
 fn find_max_separation(poly1: &LocalPolygon, poly2: &LocalPolygon) -> (usize, f32) {
     let mut best_index = 0;
     let mut max_separation = f32::NEG_INFINITY;
-    for i in 0..poly1.count {
+    for i in 0..MAX_POLYGON_VERTICES {
         let n = poly1.normals[i];
-        let v1 = poly1.vertices[i];
-        let mut si = f32::INFINITY;
-        for j in 0..poly2.count {
-            let sij = n.dot(poly2.vertices[j] - v1);
-            si = si.min(sij);
+        let mut lowest = f32::INFINITY;
+        for v2 in &poly2.vertices {
+            let d = n.dot(*v2);
+            // A plain comparison (not f32::min and its NaN rules), as WGSL's min() compiles.
+            lowest = if d < lowest { d } else { lowest };
         }
+        let si = lowest - n.dot(poly1.vertices[i]);
         if si > max_separation {
             max_separation = si;
             best_index = i;
@@ -159,7 +174,7 @@ fn find_max_separation(poly1: &LocalPolygon, poly2: &LocalPolygon) -> (usize, f3
 fn find_incident_edge(poly2: &LocalPolygon, normal: Vec2) -> usize {
     let mut index = 0;
     let mut min_dot = f32::INFINITY;
-    for j in 0..poly2.count {
+    for j in 0..MAX_POLYGON_VERTICES {
         let d = normal.dot(poly2.normals[j]);
         if d < min_dot {
             min_dot = d;

@@ -288,6 +288,14 @@ impl Polygon {
             let edge = q[order[(k + 1) % count]] - q[i];
             polygon.normals[k] = Vec2::new(edge.y, -edge.x).normalize();
         }
+        // Unused slots repeat vertex 0 and normal 0. Repeating the first entry changes no
+        // minimum and no first maximum, so the narrow phase can loop over every slot (a
+        // fixed trip count that compilers unroll and vectorise) and get the same answer as
+        // over the used ones.
+        for k in count..MAX_POLYGON_VERTICES {
+            polygon.vertices[k] = polygon.vertices[0];
+            polygon.normals[k] = polygon.normals[0];
+        }
         // Centroid of the normalised polygon (area-weighted triangle fan), mapped back.
         let mut weighted = Vec2::ZERO;
         let mut area2 = 0.0;
@@ -487,7 +495,8 @@ impl Polygon {
             .all(|(&v, &n)| n.dot(local - v) <= tolerance)
     }
 
-    /// The raw fixed-capacity arrays and count, for the GPU layout.
+    /// The fixed-capacity arrays (unused slots repeat vertex 0 and normal 0) and the count,
+    /// for the narrow phases.
     pub(crate) fn raw(
         &self,
     ) -> (

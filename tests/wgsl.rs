@@ -119,6 +119,7 @@ fn every_step_has_its_rust_twin_name() {
         "collide",
         "make_local_a",
         "make_local_b",
+        "rotate_normals",
         "collide_polygons",
         "find_max_separation",
         "find_incident_edge",

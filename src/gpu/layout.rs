@@ -14,9 +14,9 @@ use crate::transform::Transform;
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct ShapeGpu {
-    /// Counter-clockwise vertices; entries past `count` are zero.
+    /// Counter-clockwise vertices; entries past `count` repeat vertex 0.
     pub vertices: [[f32; 2]; MAX_POLYGON_VERTICES],
-    /// Outward unit edge normals; entries past `count` are zero.
+    /// Outward unit edge normals; entries past `count` repeat normal 0.
     pub normals: [[f32; 2]; MAX_POLYGON_VERTICES],
     /// Number of vertices, 3 to 8.
     pub count: u32,
@@ -28,6 +28,8 @@ pub struct ShapeGpu {
 const _: () = assert!(size_of::<ShapeGpu>() == 144);
 
 impl From<&Polygon> for ShapeGpu {
+    /// The polygon as stored, unused slots repeating vertex 0 and normal 0 (see the note at
+    /// the top of `sat.wgsl`).
     fn from(polygon: &Polygon) -> Self {
         let (vertices, normals, count) = polygon.raw();
         ShapeGpu {

@@ -1,0 +1,185 @@
+//! `--headless`: simulate a number of frames with no window (no winit event loop is ever
+//! created, so no display is needed), print statistics, and render the last frame offscreen
+//! to a PNG with the same renderer the window uses.
+
+use std::fs::File;
+use std::io::BufWriter;
+use std::path::Path;
+
+use wgpu_sat::glam::UVec2;
+
+use crate::render::{Camera, DrawOptions, Renderer, scene_bounds};
+use crate::sim::{AdapterLabel, Sim, StatsWindow};
+use crate::{Args, Backend, Result};
+
+/// The offscreen target's format: what PNG stores (8-bit RGBA, sRGB-encoded).
+const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
+/// Print a line of statistics every this many frames.
+const REPORT_EVERY: usize = 60;
+
+pub fn run(args: &Args) -> Result<()> {
+    // Fail before a long run, not after it, when the screenshot cannot be written.
+    let parent = args.screenshot.as_deref().and_then(Path::parent);
+    if let Some(dir) = parent.filter(|d| !d.as_os_str().is_empty() && !d.is_dir()) {
+        return Err(format!(
+            "cannot write the screenshot: {} is not a folder",
+            dir.display()
+        )
+        .into());
+    }
+    // A device is needed to render a screenshot or to run the GPU narrow phase; a CPU-only
+    // run without a screenshot needs none, and works with no adapter at all.
+    let wants_gpu = args.backend != Some(Backend::Cpu);
+    let device = if args.screenshot.is_some() || wants_gpu {
+        match wgpu_sat::request_device() {
+            Ok(device) => Some(device),
+            Err(e) if args.screenshot.is_none() && args.backend.is_none() => {
+                eprintln!("simulate: {e}; using the CPU narrow phase");
+                None
+            }
+            Err(e) => return Err(e.into()),
+        }
+    } else {
+        None
+    };
+    let (gpu, use_gpu) = match &device {
+        Some((device, queue)) if wants_gpu => crate::gpu_narrow_phase(device, queue, args.backend)?,
+        _ => (None, false),
+    };
+    let adapter = AdapterLabel::of(device.as_ref().map(|(d, _)| d));
+    let mut sim = Sim::new(args.scene_spec(), gpu, use_gpu);
+    // Framed on the scene as built, as the window starts: the container stays in view.
+    let viewport = UVec2::new(args.width.max(1), args.height.max(1));
+    let camera = scene_bounds(&sim.world).map(|b| Camera::framing(b, viewport));
+
+    println!(
+        "simulate: {} bodies, {} frames, {} narrow phase, {}",
+        sim.world.body_count(),
+        args.frames,
+        sim.backend(),
+        adapter.name
+    );
+    let mut total = StatsWindow::new();
+    let mut window = StatsWindow::new();
+    for frame in 1..=args.frames {
+        let stats = sim
+            .advance()?
+            .expect("a headless run never pauses, so every frame steps");
+        for s in [&mut total, &mut window] {
+            s.frame();
+            s.step(&stats);
+        }
+        if frame % REPORT_EVERY == 0 && frame != args.frames {
+            println!(
+                "frame {frame:>5}: {}",
+                window.summary("steps/s", &sim, &adapter)
+            );
+            window = StatsWindow::after(window.last());
+        }
+    }
+    println!(
+        "done, {} frames in {:.2} s: {}",
+        args.frames,
+        total.elapsed().as_secs_f64(),
+        total.summary("steps/s", &sim, &adapter)
+    );
+
+    if let Some(path) = &args.screenshot {
+        let (device, queue) = device
+            .as_ref()
+            .expect("a device was requested for the screenshot");
+        let camera = camera.ok_or("the scene is empty: nothing to frame")?;
+        screenshot(device, queue, &sim, &camera, args.contacts, path)?;
+        println!("wrote {} ({}x{})", path.display(), viewport.x, viewport.y);
+    }
+    Ok(())
+}
+
+/// Renders the world into an offscreen texture and writes it to `path` as a PNG.
+fn screenshot(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    sim: &Sim,
+    camera: &Camera,
+    show_contacts: bool,
+    path: &Path,
+) -> Result<()> {
+    let UVec2 {
+        x: width,
+        y: height,
+    } = camera.viewport;
+    let texture = device.create_texture(&wgpu::TextureDescriptor {
+        label: Some("simulate screenshot"),
+        size: wgpu::Extent3d {
+            width,
+            height,
+            depth_or_array_layers: 1,
+        },
+        mip_level_count: 1,
+        sample_count: 1,
+        dimension: wgpu::TextureDimension::D2,
+        format: FORMAT,
+        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
+        view_formats: &[],
+    });
+    let view = texture.create_view(&Default::default());
+    let mut renderer = Renderer::new(device, queue, FORMAT);
+    let options = DrawOptions {
+        show_contacts,
+        selected: None,
+    };
+    renderer.prepare(&sim.world, camera, &options);
+
+    // Texture-to-buffer copies need rows padded to a multiple of 256 bytes.
+    let row_bytes = 4 * width;
+    let padded_row_bytes = row_bytes.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+    let readback = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("simulate screenshot readback"),
+        size: padded_row_bytes as u64 * height as u64,
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+        label: Some("simulate screenshot"),
+    });
+    renderer.render(&mut encoder, &view);
+    encoder.copy_texture_to_buffer(
+        texture.as_image_copy(),
+        wgpu::TexelCopyBufferInfo {
+            buffer: &readback,
+            layout: wgpu::TexelCopyBufferLayout {
+                offset: 0,
+                bytes_per_row: Some(padded_row_bytes),
+                rows_per_image: Some(height),
+            },
+        },
+        texture.size(),
+    );
+    queue.submit([encoder.finish()]);
+
+    let slice = readback.slice(..);
+    let (sender, receiver) = std::sync::mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |result| {
+        let _ = sender.send(result);
+    });
+    device.poll(wgpu::PollType::wait_indefinitely())?;
+    receiver.recv()??;
+    let pixels: Vec<u8> = {
+        let mapped = slice.get_mapped_range()?;
+        mapped
+            .chunks_exact(padded_row_bytes as usize)
+            .flat_map(|row| &row[..row_bytes as usize])
+            .copied()
+            .collect()
+    };
+    readback.unmap();
+
+    let file = File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
+    let mut encoder = png::Encoder::new(BufWriter::new(file), width, height);
+    encoder.set_color(png::ColorType::Rgba);
+    encoder.set_depth(png::BitDepth::Eight);
+    let mut writer = encoder.write_header()?;
+    writer.write_image_data(&pixels)?;
+    writer.finish()?;
+    Ok(())
+}

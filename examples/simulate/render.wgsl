@@ -1,0 +1,186 @@
+// The simulate example's shaders: every body in one instanced draw, pulled from storage
+// buffers, and the contact overlay as a line list.
+
+struct Camera {
+    // World point at the centre of the target.
+    center: vec2<f32>,
+    // World units to clip space: clip = (world - center) * scale; y points up in both.
+    scale: vec2<f32>,
+    // Body drawn highlighted (being dragged), or 0xffffffff for none.
+    selected: u32,
+    // 1 when the target is an sRGB format, which encodes on write: output linear colour.
+    // 0 for a non-sRGB target: output the sRGB-encoded colour ourselves.
+    srgb_target: u32,
+    _pad: vec2<u32>,
+};
+
+// Mirrors `ShapeGpu`: one entry of the world's shape table, local frame, counter-clockwise.
+struct Shape {
+    vertices: array<vec2<f32>, 8>,
+    count: u32,
+    _pad: u32,
+};
+
+// Mirrors `InstanceGpu`: 20 bytes per body, all scalars so that the stride stays 20.
+struct Instance {
+    tx: f32,
+    ty: f32,
+    // The rotation as (cos, sin), as `Transform::rotation` gives it.
+    c: f32,
+    s: f32,
+    // Index into `shapes`; the top bit marks a static body.
+    shape: u32,
+};
+
+const STATIC_BIT: u32 = 0x80000000u;
+
+@group(0) @binding(0) var<uniform> camera: Camera;
+@group(0) @binding(1) var<storage, read> shapes: array<Shape>;
+@group(0) @binding(2) var<storage, read> instances: array<Instance>;
+
+fn to_clip(world: vec2<f32>) -> vec4<f32> {
+    return vec4<f32>((world - camera.center) * camera.scale, 0.0, 1.0);
+}
+
+fn srgb_to_linear(c: vec3<f32>) -> vec3<f32> {
+    let low = c / 12.92;
+    let high = pow((c + 0.055) / 1.055, vec3<f32>(2.4));
+    return select(high, low, c <= vec3<f32>(0.04045));
+}
+
+// Colours below are picked in sRGB; convert only when the target will encode them again.
+fn output(c: vec3<f32>) -> vec4<f32> {
+    if camera.srgb_target != 0u {
+        return vec4<f32>(srgb_to_linear(c), 1.0);
+    }
+    return vec4<f32>(c, 1.0);
+}
+
+// PCG hash: neighbouring body indices get unrelated colours.
+fn hash(x: u32) -> u32 {
+    let state = x * 747796405u + 2891336453u;
+    let word = ((state >> ((state >> 28u) + 4u)) ^ state) * 277803737u;
+    return (word >> 22u) ^ word;
+}
+
+fn hsv(h: f32, s: f32, v: f32) -> vec3<f32> {
+    let k = (vec3<f32>(5.0, 3.0, 1.0) + h * 6.0) % 6.0;
+    return v - v * s * clamp(min(k, 4.0 - k), vec3<f32>(0.0), vec3<f32>(1.0));
+}
+
+struct PolygonOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) @interpolate(flat) color: vec3<f32>,
+    // Distance from the point to the line of each edge (0 to 3, then 4 to 7), positive
+    // inside. A distance to a line is affine in the point, so interpolating the vertices'
+    // values gives it exactly at every fragment, whichever fan triangle the fragment is in.
+    @location(1) edges_low: vec4<f32>,
+    @location(2) edges_high: vec4<f32>,
+};
+
+// No outline for edges a shape does not have.
+const FAR: f32 = 1.0e6;
+
+// Distance from `p` to the line of edge `i` (from vertex i to the next) of a shape, positive
+// inside; FAR for an edge the shape does not have.
+fn edge_distance(shape: u32, i: u32, last: u32, p: vec2<f32>) -> f32 {
+    if i > last {
+        return FAR;
+    }
+    let a = shapes[shape].vertices[i];
+    let b = shapes[shape].vertices[select(i + 1u, 0u, i == last)];
+    // Counter-clockwise winding: the outward normal is the edge turned clockwise.
+    let e = b - a;
+    let outward = vec2<f32>(e.y, -e.x) / length(e);
+    return dot(outward, a - p);
+}
+
+// A polygon of n vertices is a fan of n - 2 triangles from vertex 0. Every instance runs
+// 18 vertices (6 triangles, enough for 8 vertices); triangles past n - 2 repeat the last
+// vertex and have no area, so the rasteriser drops them.
+@vertex
+fn vs_polygon(
+    @builtin(vertex_index) vertex: u32,
+    @builtin(instance_index) body: u32,
+) -> PolygonOut {
+    let instance = instances[body];
+    let shape = instance.shape & ~STATIC_BIT;
+    let last = shapes[shape].count - 1u;
+    let triangle = vertex / 3u;
+    let corner = vertex % 3u;
+    var k = 0u;
+    if corner != 0u {
+        k = min(triangle + corner, last);
+    }
+    let local = shapes[shape].vertices[k];
+    let world = vec2<f32>(
+        instance.c * local.x - instance.s * local.y + instance.tx,
+        instance.s * local.x + instance.c * local.y + instance.ty,
+    );
+
+    var out: PolygonOut;
+    out.clip = to_clip(world);
+    // Unrolled with constant indices: llvmpipe spills a dynamically indexed local array to
+    // memory, which made this loop cost seconds per frame for 3,000 bodies.
+    out.edges_low = vec4<f32>(
+        edge_distance(shape, 0u, last, local),
+        edge_distance(shape, 1u, last, local),
+        edge_distance(shape, 2u, last, local),
+        edge_distance(shape, 3u, last, local),
+    );
+    out.edges_high = vec4<f32>(
+        edge_distance(shape, 4u, last, local),
+        edge_distance(shape, 5u, last, local),
+        edge_distance(shape, 6u, last, local),
+        edge_distance(shape, 7u, last, local),
+    );
+
+    var color: vec3<f32>;
+    if (instance.shape & STATIC_BIT) != 0u {
+        color = vec3<f32>(0.55, 0.56, 0.58);
+    } else {
+        let h = hash(body);
+        let hue = f32(h & 0xffffu) / 65536.0;
+        let value = 0.75 + 0.2 * f32((h >> 16u) & 0xffu) / 255.0;
+        color = hsv(hue, 0.6, value);
+    }
+    if body == camera.selected {
+        color = mix(color, vec3<f32>(1.0), 0.6);
+    }
+    out.color = color;
+    return out;
+}
+
+// Distances in world units to distances in pixels, through their screen-space gradient
+// (exact for an affine value, unlike `fwidth`, which overestimates diagonals).
+fn in_pixels(d: vec4<f32>) -> vec4<f32> {
+    let dx = dpdx(d);
+    let dy = dpdy(d);
+    return d / max(sqrt(dx * dx + dy * dy), vec4<f32>(1e-6));
+}
+
+@fragment
+fn fs_polygon(in: PolygonOut) -> @location(0) vec4<f32> {
+    let m = min(in_pixels(in.edges_low), in_pixels(in.edges_high));
+    let d = min(min(m.x, m.y), min(m.z, m.w));
+    let rim = 1.0 - smoothstep(0.25, 1.25, d);
+    return output(mix(in.color, in.color * 0.35, rim));
+}
+
+struct LineOut {
+    @builtin(position) clip: vec4<f32>,
+    @location(0) color: vec4<f32>,
+};
+
+@vertex
+fn vs_line(@location(0) position: vec2<f32>, @location(1) color: vec4<f32>) -> LineOut {
+    var out: LineOut;
+    out.clip = to_clip(position);
+    out.color = color;
+    return out;
+}
+
+@fragment
+fn fs_line(in: LineOut) -> @location(0) vec4<f32> {
+    return output(in.color.rgb);
+}

@@ -1,0 +1,358 @@
+//! The simulation side of the example, shared by the window and the headless run: the world,
+//! both narrow phases, pausing, spawning, dragging, and the running statistics.
+
+use std::fmt::Write as _;
+use std::time::{Duration, Instant};
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use wgpu_sat::glam::Vec2;
+use wgpu_sat::{
+    Aabb, BodyDef, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase, StepStats, World, scenes,
+};
+
+use crate::Scene;
+
+/// Fixed time step: one step per frame, whatever the frame rate, so a slow adapter shows
+/// slow motion rather than a different simulation.
+pub const DT: f32 = 1.0 / 60.0;
+
+/// How fast a dragged body closes the gap to the cursor: the fraction per second.
+const DRAG_GAIN: f32 = 12.0;
+/// Speed limit of a dragged body, units per second, so a flick does not tunnel.
+const DRAG_MAX_SPEED: f32 = 40.0;
+
+/// Which scene to build; kept so that R can rebuild it.
+#[derive(Clone, Copy, Debug)]
+pub struct SceneSpec {
+    pub scene: Scene,
+    pub bodies: usize,
+    pub rows: usize,
+    pub seed: u64,
+}
+
+impl SceneSpec {
+    pub fn build(&self) -> World {
+        match self.scene {
+            Scene::Pile => scenes::pile(self.bodies, self.seed),
+            Scene::Pyramid => scenes::pyramid(self.rows),
+            Scene::LargePyramid => scenes::large_pyramid(),
+        }
+    }
+}
+
+/// A body held by the mouse.
+struct Drag {
+    body: usize,
+    /// The grabbed point in the body's local frame.
+    anchor: Vec2,
+    /// Where the cursor is, world frame.
+    target: Vec2,
+}
+
+/// The world and how it is stepped.
+pub struct Sim {
+    pub world: World,
+    spec: SceneSpec,
+    cpu: CpuNarrowPhase,
+    /// `None` when the GPU narrow phase could not be created.
+    gpu: Option<GpuNarrowPhase>,
+    use_gpu: bool,
+    pub paused: bool,
+    /// Run exactly one step on the next frame although paused (the S key).
+    single_step: bool,
+    drag: Option<Drag>,
+    rng: ChaCha8Rng,
+}
+
+impl Sim {
+    pub fn new(spec: SceneSpec, gpu: Option<GpuNarrowPhase>, use_gpu: bool) -> Sim {
+        Sim {
+            world: spec.build(),
+            spec,
+            cpu: CpuNarrowPhase::new(),
+            use_gpu: use_gpu && gpu.is_some(),
+            gpu,
+            paused: false,
+            single_step: false,
+            drag: None,
+            // Its own stream, so spawning does not depend on the scene's seed use.
+            rng: ChaCha8Rng::seed_from_u64(spec.seed ^ 0x5eed),
+        }
+    }
+
+    /// "GPU" or "CPU": which narrow phase steps the world.
+    pub fn backend(&self) -> &'static str {
+        if self.use_gpu { "GPU" } else { "CPU" }
+    }
+
+    /// Switches between the narrow phases; false when there is no GPU one to switch to.
+    /// Both give the same contacts, so the simulation carries on unchanged.
+    pub fn toggle_backend(&mut self) -> bool {
+        if self.gpu.is_none() {
+            return false;
+        }
+        self.use_gpu = !self.use_gpu;
+        true
+    }
+
+    pub fn reset(&mut self) {
+        self.world = self.spec.build();
+        self.drag = None;
+    }
+
+    /// Asks for one step while paused.
+    pub fn request_single_step(&mut self) {
+        self.single_step = true;
+    }
+
+    /// Runs one step unless paused; `None` when nothing ran.
+    pub fn advance(&mut self) -> Result<Option<StepStats>, Error> {
+        if self.paused && !std::mem::take(&mut self.single_step) {
+            return Ok(None);
+        }
+        self.apply_drag()?;
+        let narrow: &mut dyn NarrowPhase = match (&mut self.gpu, self.use_gpu) {
+            (Some(gpu), true) => gpu,
+            _ => &mut self.cpu,
+        };
+        self.world.step(DT, narrow).map(Some)
+    }
+
+    /// Picks the dynamic body under a world point, if any, to drag.
+    pub fn grab(&mut self, point: Vec2) {
+        self.drag = self
+            .world
+            .body_at(point)
+            .filter(|&body| !self.world.is_static(body))
+            .map(|body| Drag {
+                body,
+                anchor: self.world.transform(body).inverse_transform_point(point),
+                target: point,
+            });
+    }
+
+    pub fn drag_to(&mut self, point: Vec2) {
+        if let Some(drag) = &mut self.drag {
+            drag.target = point;
+        }
+    }
+
+    /// Lets go: the body keeps the velocity the drag gave it, which is the throw.
+    pub fn release(&mut self) {
+        self.drag = None;
+    }
+
+    pub fn dragged_body(&self) -> Option<usize> {
+        self.drag.as_ref().map(|d| d.body)
+    }
+
+    /// Steers the held body: a velocity that moves the grabbed point towards the cursor,
+    /// set before each step so that the solver still resolves its contacts.
+    fn apply_drag(&mut self) -> Result<(), Error> {
+        let Some(drag) = &self.drag else {
+            return Ok(());
+        };
+        let grabbed = self.world.transform(drag.body).transform_point(drag.anchor);
+        let velocity = ((drag.target - grabbed) * DRAG_GAIN).clamp_length_max(DRAG_MAX_SPEED);
+        // Damp the spin, or a body held off-centre swings about the cursor for ever.
+        let spin = 0.9 * self.world.angular_velocity(drag.body);
+        self.world.set_velocity(drag.body, velocity, spin)
+    }
+
+    /// Drops `count` bodies, with shapes taken from existing dynamic bodies, in a grid above
+    /// everything, over the static bodies (the container or the ground).
+    pub fn spawn(&mut self, count: usize) -> Result<(), Error> {
+        let world = &self.world;
+        let dynamic: Vec<usize> = (0..world.body_count())
+            .filter(|&i| !world.is_static(i))
+            .collect();
+        if dynamic.is_empty() {
+            return Ok(());
+        }
+        let bounds_of = |bodies: &mut dyn Iterator<Item = usize>| {
+            bodies
+                .map(|i| world.shape(i).aabb(&world.transform(i)))
+                .reduce(|a, b| a.union(&b))
+        };
+        let all = bounds_of(&mut (0..world.body_count())).expect("the world has bodies");
+        let ground =
+            bounds_of(&mut (0..world.body_count()).filter(|&i| world.is_static(i))).unwrap_or(all);
+        let shapes: Vec<_> = (0..count)
+            .map(|_| *world.shape(dynamic[self.rng.random_range(0..dynamic.len())]))
+            .collect();
+        let spacing = shapes
+            .iter()
+            .map(|s| {
+                let b = s.aabb(&Default::default());
+                b.size().length()
+            })
+            .fold(0.0, f32::max)
+            + 0.1;
+        // Keep a wall's thickness plus a body clear of each side of the container.
+        let margin = 1.0 + spacing;
+        let inner = Aabb::new(
+            Vec2::new(ground.min.x + margin, ground.min.y),
+            Vec2::new(ground.max.x - margin, ground.max.y),
+        );
+        let columns = ((inner.size().x / spacing).floor() as usize).max(1);
+        let x0 = inner.center().x - 0.5 * spacing * (columns - 1) as f32;
+        let y0 = all.max.y + spacing;
+        for (k, shape) in shapes.into_iter().enumerate() {
+            let (row, column) = (k / columns, k % columns);
+            let position = Vec2::new(x0 + spacing * column as f32, y0 + spacing * row as f32);
+            let mut def = BodyDef::dynamic(shape, position);
+            def.angle = self
+                .rng
+                .random_range(-std::f32::consts::PI..std::f32::consts::PI);
+            self.world.add_body(&def)?;
+        }
+        Ok(())
+    }
+}
+
+/// Step statistics summed over a window of frames, for a line of averages.
+pub struct StatsWindow {
+    started: Instant,
+    frames: u32,
+    steps: u32,
+    broad: Duration,
+    narrow: Duration,
+    solver: Duration,
+    /// GPU breakdown: upload, dispatch, readback, and how many steps had one.
+    detail: [Duration; 3],
+    detail_steps: u32,
+    /// The compute pass alone (timestamp queries), and how many steps measured it.
+    kernel: Duration,
+    kernel_steps: u32,
+    last: StepStats,
+}
+
+impl StatsWindow {
+    /// A window that starts now, showing `last`'s counts until a step replaces them (so a
+    /// paused world still shows its pairs and contacts).
+    pub fn after(last: StepStats) -> StatsWindow {
+        StatsWindow {
+            last,
+            ..StatsWindow::new()
+        }
+    }
+
+    pub fn new() -> StatsWindow {
+        StatsWindow {
+            started: Instant::now(),
+            frames: 0,
+            steps: 0,
+            broad: Duration::ZERO,
+            narrow: Duration::ZERO,
+            solver: Duration::ZERO,
+            detail: [Duration::ZERO; 3],
+            detail_steps: 0,
+            kernel: Duration::ZERO,
+            kernel_steps: 0,
+            last: StepStats::default(),
+        }
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.started.elapsed()
+    }
+
+    pub fn frame(&mut self) {
+        self.frames += 1;
+    }
+
+    /// The counts of the last step recorded.
+    pub fn last(&self) -> StepStats {
+        self.last
+    }
+
+    pub fn step(&mut self, stats: &StepStats) {
+        self.steps += 1;
+        self.broad += stats.broad_phase;
+        self.narrow += stats.narrow_phase;
+        self.solver += stats.solver;
+        if let Some(d) = stats.narrow_phase_detail {
+            self.detail[0] += d.upload;
+            self.detail[1] += d.dispatch;
+            self.detail[2] += d.readback;
+            self.detail_steps += 1;
+            if let Some(kernel) = d.kernel {
+                self.kernel += kernel;
+                self.kernel_steps += 1;
+            }
+        }
+        self.last = *stats;
+    }
+
+    /// One line: rate, counts (of the last step), mean ms per stage, backend and adapter.
+    /// `rate_unit` is "fps" in the window, "steps/s" headless.
+    pub fn summary(&self, rate_unit: &str, sim: &Sim, adapter: &AdapterLabel) -> String {
+        let seconds = self.started.elapsed().as_secs_f64().max(1e-9);
+        let ms = |d: Duration, n: u32| 1e3 * d.as_secs_f64() / n.max(1) as f64;
+        let mut line = format!(
+            "{:.1} {rate_unit} | {} bodies, {} pairs, {} contacts | ",
+            self.frames as f64 / seconds,
+            sim.world.body_count(),
+            self.last.pairs,
+            self.last.contacts,
+        );
+        if self.steps == 0 {
+            line.push_str("no steps");
+        } else {
+            let _ = write!(
+                line,
+                "broad {:.2} ms, narrow {:.2} ms",
+                ms(self.broad, self.steps),
+                ms(self.narrow, self.steps)
+            );
+            if self.detail_steps > 0 {
+                let [upload, dispatch, readback] = self.detail.map(|d| ms(d, self.detail_steps));
+                let _ = write!(
+                    line,
+                    " (upload {upload:.2}, dispatch {dispatch:.2}, readback {readback:.2}"
+                );
+                // The kernel alone, from timestamp queries, where the device has them.
+                if self.kernel_steps > 0 {
+                    let kernel = ms(self.kernel, self.kernel_steps);
+                    let _ = write!(line, "; kernel {kernel:.2}");
+                }
+                line.push(')');
+            }
+            let _ = write!(line, ", solver {:.2} ms", ms(self.solver, self.steps));
+        }
+        let _ = write!(line, " | {} narrow phase | {}", sim.backend(), adapter.name);
+        if adapter.software {
+            line.push_str(" | software adapter: GPU times are CPU times");
+        }
+        if sim.paused {
+            line.push_str(" | PAUSED");
+        }
+        line
+    }
+}
+
+/// The adapter as the statistics name it.
+pub struct AdapterLabel {
+    pub name: String,
+    /// A CPU implementation (such as lavapipe): its "GPU" time is CPU time.
+    pub software: bool,
+}
+
+impl AdapterLabel {
+    pub fn of(device: Option<&wgpu::Device>) -> AdapterLabel {
+        match device {
+            Some(device) => {
+                let info = device.adapter_info();
+                AdapterLabel {
+                    software: info.device_type == wgpu::DeviceType::Cpu,
+                    name: format!("{} ({:?})", info.name, info.backend),
+                }
+            }
+            None => AdapterLabel {
+                name: "no adapter".into(),
+                software: false,
+            },
+        }
+    }
+}

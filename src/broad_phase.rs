@@ -1,27 +1,90 @@
-//! Sweep-and-prune broad phase over axis-aligned bounding boxes.
+//! Sweep-and-prune broad phase over axis-aligned bounding boxes, swept in horizontal bands.
 //!
 //! ```text
 //! find_pairs(boxes):
-//!     order = box indices sorted by min.x     (kept from the last call and re-sorted by
-//!                                              insertion sort: bodies move little per step)
-//!     for each box i in that order:
-//!         for each later box j while j.min.x <= i.max.x:   // x intervals overlap
-//!             if the y intervals overlap: emit (min(i, j), max(i, j))
-//!     sort the pairs ascending
+//!     order = box indices sorted by min.x    kept from the last call, re-sorted by insertion
+//!                                            sort (bodies move little per step)
+//!     cut the y range into bands about two box heights tall; list each box, in x order,
+//!     in every band it spans
+//!     for each band, sweep-and-prune along x:
+//!         for each box a, for each later box b while b.min.x <= a.max.x:
+//!             if a and b overlap in y, and this band holds max(a.min.y, b.min.y):
+//!                 emit (min(a, b), max(a, b))    // the band test reports a pair once
+//!     order the pairs by a, then b (counting sort on a: linear time)
 //! ```
 //!
-//! Boxes are closed: touching boxes form a pair. A box with a NaN coordinate overlaps
-//! nothing.
+//! One sweep over the whole scene would test every pair whose x intervals overlap, however
+//! far apart in y: in a square scene of n boxes that is about sqrt(n) candidates per box.
+//! Bands cut that to the boxes nearby. Boxes are closed: touching boxes form a pair. A box
+//! with a NaN coordinate overlaps nothing.
 
 use crate::aabb::Aabb;
 
-/// Sweep-and-prune broad phase. Holds only scratch state (the sort order of the last call
-/// and the pair buffer), reused between calls so that a warm broad phase allocates nothing.
+/// The most bands: beyond this the per-band bookkeeping costs more than it saves.
+const MAX_BANDS: usize = 4096;
+
+/// Sweep-and-prune broad phase. Holds only scratch state (the x order of the last call,
+/// the band lists and the pair buffers), reused between calls so that a warm broad phase
+/// allocates nothing.
 #[derive(Clone, Debug, Default)]
 pub struct BroadPhase {
     /// Box indices sorted by `min.x` at the last call.
     order: Vec<u32>,
+    /// Band `k` lists its boxes in `members[band_start[k]..band_start[k + 1]]`, in x order,
+    /// each with a copy of its box so that the sweep reads memory in order.
+    band_start: Vec<u32>,
+    members: Vec<(Aabb, u32)>,
+    /// Pairs as found (any order), then grouped by their first box.
+    found: Vec<[u32; 2]>,
+    first_start: Vec<u32>,
     pairs: Vec<[u32; 2]>,
+}
+
+/// The y bands: `band(y) = floor((y - origin) * inv_height)`, clamped to `0..count`.
+#[derive(Clone, Copy)]
+struct Bands {
+    origin: f32,
+    inv_height: f32,
+    count: usize,
+}
+
+impl Bands {
+    /// Bands about twice the mean box height over the y range of the finite boxes.
+    fn fit(aabbs: &[Aabb]) -> Bands {
+        let mut low = f32::INFINITY;
+        let mut high = f32::NEG_INFINITY;
+        let mut heights = 0.0f64;
+        let mut n = 0usize;
+        for b in aabbs.iter().filter(|b| is_finite(b)) {
+            low = low.min(b.min.y);
+            high = high.max(b.max.y);
+            heights += (b.max.y - b.min.y) as f64;
+            n += 1;
+        }
+        let range = high - low;
+        if n == 0 || !(range > 0.0) {
+            return Bands {
+                origin: 0.0,
+                inv_height: 0.0,
+                count: 1,
+            };
+        }
+        let height = ((2.0 * heights / n as f64) as f32).max(range / MAX_BANDS as f32);
+        let count = ((range / height) as usize + 1).min(MAX_BANDS);
+        Bands {
+            origin: low,
+            inv_height: 1.0 / height,
+            count,
+        }
+    }
+
+    fn band(&self, y: f32) -> usize {
+        (((y - self.origin) * self.inv_height).max(0.0) as usize).min(self.count - 1)
+    }
+}
+
+fn is_finite(b: &Aabb) -> bool {
+    b.min.is_finite() && b.max.is_finite()
 }
 
 impl BroadPhase {
@@ -34,22 +97,26 @@ impl BroadPhase {
     /// The slice lives until the next call.
     pub fn find_pairs(&mut self, aabbs: &[Aabb]) -> &[[u32; 2]] {
         self.sort_by_min_x(aabbs);
-        self.pairs.clear();
-        for (k, &i) in self.order.iter().enumerate() {
-            let a = &aabbs[i as usize];
-            for &j in &self.order[k + 1..] {
-                let b = &aabbs[j as usize];
-                if b.min.x > a.max.x {
-                    break;
-                }
-                // The full test, not just y: it is false for NaN coordinates, which sort
-                // past every finite box and never trigger the break above.
-                if a.overlaps(b) {
-                    self.pairs.push(if i < j { [i, j] } else { [j, i] });
+        let bands = Bands::fit(aabbs);
+        self.fill_bands(aabbs, &bands);
+        self.found.clear();
+        for k in 0..bands.count {
+            let members =
+                &self.members[self.band_start[k] as usize..self.band_start[k + 1] as usize];
+            for (p, (a, i)) in members.iter().enumerate() {
+                let i = *i;
+                for (b, j) in &members[p + 1..] {
+                    let j = *j;
+                    if b.min.x > a.max.x {
+                        break;
+                    }
+                    if a.overlaps(b) && bands.band(a.min.y.max(b.min.y)) == k {
+                        self.found.push(if i < j { [i, j] } else { [j, i] });
+                    }
                 }
             }
         }
-        self.pairs.sort_unstable();
+        self.sort_pairs(aabbs.len());
         &self.pairs
     }
 
@@ -82,6 +149,76 @@ impl BroadPhase {
                     .sort_unstable_by(|&i, &j| key(i).total_cmp(&key(j)));
                 return;
             }
+        }
+    }
+
+    /// Lists every finite box, in x order, in each band its y interval spans (counting
+    /// pass, then a fill pass: no sorting, each band stays in x order).
+    fn fill_bands(&mut self, aabbs: &[Aabb], bands: &Bands) {
+        self.band_start.clear();
+        self.band_start.resize(bands.count + 1, 0);
+        for &i in &self.order {
+            let b = &aabbs[i as usize];
+            if is_finite(b) {
+                for k in bands.band(b.min.y)..=bands.band(b.max.y) {
+                    self.band_start[k + 1] += 1;
+                }
+            }
+        }
+        for k in 0..bands.count {
+            self.band_start[k + 1] += self.band_start[k];
+        }
+        self.members.clear();
+        self.members
+            .resize(self.band_start[bands.count] as usize, (Aabb::default(), 0));
+        // `band_start[k]` serves as band k's write cursor, then is restored.
+        for &i in &self.order {
+            let b = &aabbs[i as usize];
+            if is_finite(b) {
+                for k in bands.band(b.min.y)..=bands.band(b.max.y) {
+                    self.members[self.band_start[k] as usize] = (*b, i);
+                    self.band_start[k] += 1;
+                }
+            }
+        }
+        for k in (0..bands.count).rev() {
+            self.band_start[k + 1] = self.band_start[k];
+        }
+        self.band_start[0] = 0;
+    }
+
+    /// Orders `found` by first box (counting sort), then each group by second box.
+    fn sort_pairs(&mut self, box_count: usize) {
+        self.first_start.clear();
+        self.first_start.resize(box_count + 1, 0);
+        for &[a, _] in &self.found {
+            self.first_start[a as usize + 1] += 1;
+        }
+        for k in 0..box_count {
+            self.first_start[k + 1] += self.first_start[k];
+        }
+        self.pairs.clear();
+        self.pairs.resize(self.found.len(), [0, 0]);
+        for &pair in &self.found {
+            let slot = &mut self.first_start[pair[0] as usize];
+            self.pairs[*slot as usize] = pair;
+            *slot += 1;
+        }
+        // `first_start[a]` now ends group a. Groups are short (a box has a few neighbours):
+        // an insertion sort in place beats a call into the general sort.
+        let mut start = 0;
+        for &end in &self.first_start[..box_count] {
+            let group = &mut self.pairs[start..end as usize];
+            for k in 1..group.len() {
+                let item = group[k];
+                let mut m = k;
+                while m > 0 && group[m - 1][1] > item[1] {
+                    group[m] = group[m - 1];
+                    m -= 1;
+                }
+                group[m] = item;
+            }
+            start = end as usize;
         }
     }
 }

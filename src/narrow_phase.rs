@@ -39,6 +39,21 @@ pub trait NarrowPhase {
         pairs: &[[u32; 2]],
     ) -> Result<Vec<Contact>, Error>;
 
+    /// [`collide_pairs`](NarrowPhase::collide_pairs) into a vector the caller keeps: `out`
+    /// is replaced by the contacts (and left empty on an error). A caller that reuses `out`
+    /// step after step allocates nothing once it has grown; the crate's backends override
+    /// this, and [`World`](crate::World) uses it.
+    fn collide_pairs_into(
+        &mut self,
+        colliders: &[Collider],
+        pairs: &[[u32; 2]],
+        out: &mut Vec<Contact>,
+    ) -> Result<(), Error> {
+        out.clear();
+        out.extend(self.collide_pairs(colliders, pairs)?);
+        Ok(())
+    }
+
     /// Where the last [`collide_pairs`](NarrowPhase::collide_pairs) spent its time, for
     /// backends that can tell (the GPU: upload, dispatch, readback). `None` by default.
     fn timings(&self) -> Option<NarrowPhaseTimings> {
@@ -136,11 +151,25 @@ impl NarrowPhase for CpuNarrowPhase {
         colliders: &[Collider],
         pairs: &[[u32; 2]],
     ) -> Result<Vec<Contact>, Error> {
+        let mut out = Vec::new();
+        self.collide_pairs_into(colliders, pairs, &mut out)?;
+        Ok(out)
+    }
+
+    fn collide_pairs_into(
+        &mut self,
+        colliders: &[Collider],
+        pairs: &[[u32; 2]],
+        out: &mut Vec<Contact>,
+    ) -> Result<(), Error> {
+        out.clear();
         validate_batch(self.shapes.len(), colliders, pairs)?;
-        Ok(pairs
-            .iter()
-            .filter_map(|&pair| collide_pair(&self.shapes, colliders, pair))
-            .collect())
+        out.extend(
+            pairs
+                .iter()
+                .filter_map(|&pair| collide_pair(&self.shapes, colliders, pair)),
+        );
+        Ok(())
     }
 }
 
@@ -150,6 +179,8 @@ impl NarrowPhase for CpuNarrowPhase {
 #[derive(Clone, Debug, Default)]
 pub struct ParallelCpuNarrowPhase {
     shapes: Vec<Polygon>,
+    /// One contact buffer per chunk of pairs, reused between calls.
+    chunks: Vec<Vec<Contact>>,
 }
 
 impl ParallelCpuNarrowPhase {
@@ -174,13 +205,41 @@ impl NarrowPhase for ParallelCpuNarrowPhase {
         colliders: &[Collider],
         pairs: &[[u32; 2]],
     ) -> Result<Vec<Contact>, Error> {
+        let mut out = Vec::new();
+        self.collide_pairs_into(colliders, pairs, &mut out)?;
+        Ok(out)
+    }
+
+    fn collide_pairs_into(
+        &mut self,
+        colliders: &[Collider],
+        pairs: &[[u32; 2]],
+        out: &mut Vec<Contact>,
+    ) -> Result<(), Error> {
         use rayon::prelude::*;
+        out.clear();
         validate_batch(self.shapes.len(), colliders, pairs)?;
-        // An indexed parallel iterator collects in input order.
-        Ok(pairs
-            .par_iter()
-            .with_min_len(PARALLEL_CHUNK)
-            .filter_map(|&pair| collide_pair(&self.shapes, colliders, pair))
-            .collect())
+        // Each chunk fills its own reused buffer; concatenating them in chunk order keeps
+        // the input order.
+        let count = pairs.len().div_ceil(PARALLEL_CHUNK);
+        if self.chunks.len() < count {
+            self.chunks.resize_with(count, Vec::new);
+        }
+        let shapes = &self.shapes;
+        self.chunks[..count]
+            .par_iter_mut()
+            .zip(pairs.par_chunks(PARALLEL_CHUNK))
+            .for_each(|(buffer, chunk)| {
+                buffer.clear();
+                buffer.extend(
+                    chunk
+                        .iter()
+                        .filter_map(|&pair| collide_pair(shapes, colliders, pair)),
+                );
+            });
+        for buffer in &self.chunks[..count] {
+            out.extend_from_slice(buffer);
+        }
+        Ok(())
     }
 }

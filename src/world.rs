@@ -408,7 +408,7 @@ impl World {
 
         // Cheap when the narrow phase already holds this table (see `set_shapes`).
         narrow_phase.set_shapes(&self.shapes)?;
-        self.contacts = narrow_phase.collide_pairs(&self.colliders, &self.pairs)?;
+        narrow_phase.collide_pairs_into(&self.colliders, &self.pairs, &mut self.contacts)?;
         let narrow_done = Instant::now();
 
         self.solve(dt);

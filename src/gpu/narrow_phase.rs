@@ -570,11 +570,23 @@ impl NarrowPhase for GpuNarrowPhase {
         colliders: &[Collider],
         pairs: &[[u32; 2]],
     ) -> Result<Vec<Contact>, Error> {
+        let mut out = Vec::new();
+        self.collide_pairs_into(colliders, pairs, &mut out)?;
+        Ok(out)
+    }
+
+    fn collide_pairs_into(
+        &mut self,
+        colliders: &[Collider],
+        pairs: &[[u32; 2]],
+        out: &mut Vec<Contact>,
+    ) -> Result<(), Error> {
+        out.clear();
         self.timings = NarrowPhaseTimings::default();
         let upload_start = Instant::now();
         validate_batch(self.shapes_uploaded.len(), colliders, pairs)?;
         if pairs.is_empty() {
-            return Ok(Vec::new());
+            return Ok(());
         }
         let max_colliders = (self.max_binding / size_of::<PoseGpu>() as u64) as usize;
         let batch = self.max_pairs_per_dispatch(colliders.len());
@@ -589,16 +601,24 @@ impl NarrowPhase for GpuNarrowPhase {
         self.reserve(colliders.len(), batch.min(pairs.len()));
         self.upload_colliders(colliders);
         self.timings.upload += upload_start.elapsed();
-        let mut out = Vec::new();
+        let mut result = Ok(());
         for chunk in pairs.chunks(batch) {
-            self.run_batch(colliders.len(), chunk, &mut out)?;
+            result = self.run_batch(colliders.len(), chunk, out);
+            if result.is_err() {
+                break;
+            }
         }
         if let Some(error) = pollster::block_on(scope.pop()) {
+            result = Err(Error::Device(error.to_string()));
+        }
+        if result.is_err() {
+            // Nothing half-done survives: rebuild the bind group and re-send the shape ids
+            // on the next call, and report no contacts.
             self.bind_group = None;
             self.uploaded_shape_ids = None;
-            return Err(Error::Device(error.to_string()));
+            out.clear();
         }
-        Ok(out)
+        result
     }
 
     fn timings(&self) -> Option<NarrowPhaseTimings> {

@@ -1,0 +1,96 @@
+//! Once warm, the CPU hot paths allocate nothing: the broad phase, the narrow phases'
+//! `collide_pairs_into`, and a whole `World::step`.
+//!
+//! A counting global allocator watches this test binary, which holds a single test so that
+//! no other test allocates meanwhile.
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use wgpu_sat::{Aabb, BroadPhase, CpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, scenes};
+
+struct Counting;
+
+static ALLOCATIONS: AtomicUsize = AtomicUsize::new(0);
+
+// SAFETY: forwards to the system allocator; only counts.
+unsafe impl GlobalAlloc for Counting {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.alloc(layout) }
+    }
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        unsafe { System.dealloc(ptr, layout) }
+    }
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        ALLOCATIONS.fetch_add(1, Ordering::Relaxed);
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: Counting = Counting;
+
+fn allocations_during(f: impl FnOnce()) -> usize {
+    let before = ALLOCATIONS.load(Ordering::Relaxed);
+    f();
+    ALLOCATIONS.load(Ordering::Relaxed) - before
+}
+
+#[test]
+fn warm_hot_paths_do_not_allocate() {
+    let batch = scenes::narrow_phase_batch(20_000, 2);
+    let aabbs: Vec<Aabb> = batch
+        .colliders
+        .iter()
+        .map(|c| batch.shapes[c.shape as usize].aabb(&c.transform))
+        .collect();
+    let mut broad = BroadPhase::new();
+    broad.find_pairs(&aabbs);
+    assert_eq!(
+        allocations_during(|| drop(broad.find_pairs(&aabbs).len())),
+        0,
+        "broad phase"
+    );
+
+    let mut contacts = Vec::new();
+    let mut cpu = CpuNarrowPhase::new();
+    cpu.set_shapes(&batch.shapes).unwrap();
+    cpu.collide_pairs_into(&batch.colliders, &batch.pairs, &mut contacts)
+        .unwrap();
+    let found = contacts.len();
+    assert!(found > 10_000);
+    let n = allocations_during(|| {
+        cpu.collide_pairs_into(&batch.colliders, &batch.pairs, &mut contacts)
+            .unwrap()
+    });
+    assert_eq!(n, 0, "CPU narrow phase");
+    assert_eq!(contacts.len(), found);
+
+    let mut parallel = ParallelCpuNarrowPhase::new();
+    parallel.set_shapes(&batch.shapes).unwrap();
+    for _ in 0..3 {
+        parallel
+            .collide_pairs_into(&batch.colliders, &batch.pairs, &mut contacts)
+            .unwrap();
+    }
+    let n = allocations_during(|| {
+        parallel
+            .collide_pairs_into(&batch.colliders, &batch.pairs, &mut contacts)
+            .unwrap()
+    });
+    assert_eq!(n, 0, "parallel CPU narrow phase");
+    assert_eq!(contacts.len(), found);
+
+    // A settled pyramid: the contact count no longer changes, so no buffer needs to grow.
+    let mut world = scenes::pyramid(20);
+    for _ in 0..240 {
+        world.step(1.0 / 60.0, &mut cpu).unwrap();
+    }
+    let n = allocations_during(|| {
+        for _ in 0..60 {
+            world.step(1.0 / 60.0, &mut cpu).unwrap();
+        }
+    });
+    assert_eq!(n, 0, "World::step allocated {n} times in 60 warm steps");
+}

@@ -2,8 +2,8 @@
 //
 // Every function below has a twin of the same name in src/sat.rs (or src/transform.rs)
 // that does the same operations in the same order, so the CPU reference and this kernel
-// round alike; change both together. The storage structs have #[repr(C)] mirrors in
-// src/gpu/layout.rs.
+// round alike; change both together. The library compiles this file after layout.wgsl,
+// which holds the shared structs (each with a #[repr(C)] mirror in src/gpu/layout.rs).
 //
 // Frames: shapes are in their local frames; poses map local to world. The test runs in A's
 // local frame shifted to A's first vertex, and only the results go back to world.
@@ -21,28 +21,10 @@
 // made this kernel five times slower (57 ms against 11 ms for 200,000 pairs). Lanes of a
 // SIMD group run in lockstep, so shorter loops for smaller polygons would save nothing.
 
-const MAX_POLYGON_VERTICES: u32 = 8u;
 // Same value and meaning as RELATIVE_TIE_TOLERANCE in src/sat.rs (a test compares them).
 const RELATIVE_TIE_TOLERANCE: f32 = 5e-4;
 // Same as f32::EPSILON in Rust: the shortest incident span worth interpolating on.
 const F32_EPSILON: f32 = 1.1920929e-7;
-// The id of an unused second contact point (NO_POINT in src/gpu/layout.rs).
-const NO_POINT: u32 = 0xffffffffu;
-
-struct Shape {
-    vertices: array<vec2<f32>, 8>,
-    normals: array<vec2<f32>, 8>,
-    count: u32,
-    radius: f32,
-    _pad0: u32,
-    _pad1: u32,
-}
-
-// A rigid transform; rotation = (cos, sin).
-struct Pose {
-    translation: vec2<f32>,
-    rotation: vec2<f32>,
-}
 
 struct Params {
     pair_count: u32,
@@ -52,19 +34,8 @@ struct Params {
     _pad: u32,
 }
 
-struct ContactPointOut {
-    point: vec2<f32>,
-    depth: f32,
-    id: u32,
-}
-
-struct ContactOut {
-    normal: vec2<f32>,
-    depth: f32,
-    pair: u32,
-    points: array<ContactPointOut, 2>,
-}
-
+// The contact buffer as the kernel writes it: the same bytes as `ContactList` in
+// layout.wgsl, with an atomic count for appending.
 struct Contacts {
     count: atomic<u32>,
     _pad0: u32,
@@ -79,6 +50,8 @@ struct Contacts {
 @group(0) @binding(2) var<storage, read> indices: array<u32>;
 @group(0) @binding(3) var<storage, read_write> contacts: Contacts;
 @group(0) @binding(4) var<uniform> params: Params;
+// Per collider: how many contacts it is in (the `count_touching` pass).
+@group(0) @binding(5) var<storage, read_write> touching: array<atomic<u32>>;
 
 struct LocalPolygon {
     vertices: array<vec2<f32>, 8>,
@@ -372,4 +345,18 @@ fn collide_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
     if (slot < params.contact_capacity) {
         contacts.records[slot] = ContactOut(m.normal, m.depth, pair, m.points);
     }
+}
+
+// The second pass of `GpuNarrowPhase::record`: one invocation per contact record counts the
+// record's two colliders in `touching` (cleared by the host before the pass). A pass of its
+// own, so that each pass binds at most 4 storage buffers (the downlevel limit).
+@compute @workgroup_size(64)
+fn count_touching(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if (k >= min(atomicLoad(&contacts.count), params.contact_capacity)) {
+        return;
+    }
+    let pair = contacts.records[k].pair;
+    atomicAdd(&touching[indices[params.pair_offset + 2u * pair]], 1u);
+    atomicAdd(&touching[indices[params.pair_offset + 2u * pair + 1u]], 1u);
 }

@@ -136,3 +136,31 @@ fn every_step_has_its_rust_twin_name() {
         );
     }
 }
+
+#[test]
+fn the_published_layouts_stand_alone_and_match_the_mirrors() {
+    let m = naga::front::wgsl::parse_str(wgpu_sat::gpu::LAYOUT_WGSL)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(wgpu_sat::gpu::LAYOUT_WGSL)));
+    Validator::new(ValidationFlags::all(), Capabilities::empty())
+        .validate(&m)
+        .unwrap();
+    assert_eq!(struct_size(&m, "Shape") as usize, size_of::<ShapeGpu>());
+    assert_eq!(struct_size(&m, "Pose") as usize, size_of::<PoseGpu>());
+    assert_eq!(
+        struct_size(&m, "ContactOut") as usize,
+        size_of::<ContactGpu>()
+    );
+    let list = m
+        .types
+        .iter()
+        .find(|(_, t)| t.name.as_deref() == Some("ContactList"))
+        .unwrap();
+    let naga::TypeInner::Struct { members, .. } = &list.1.inner else {
+        panic!()
+    };
+    let records = members
+        .iter()
+        .find(|mm| mm.name.as_deref() == Some("records"))
+        .unwrap();
+    assert_eq!(records.offset as usize, size_of::<ContactsHeaderGpu>());
+}

@@ -6,4 +6,4 @@ pub mod layout;
 mod narrow_phase;
 
 pub use device::request_device;
-pub use narrow_phase::{GpuNarrowPhase, SAT_WGSL};
+pub use narrow_phase::{GpuNarrowPhase, LAYOUT_WGSL, SAT_WGSL};

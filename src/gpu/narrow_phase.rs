@@ -16,8 +16,15 @@
 //!
 //! Every buffer grows on demand (to the next power of two, within the binding limit) and is
 //! reused, so a warm narrow phase creates no buffer per call.
+//!
+//! Hosts with a renderer of their own use the same kernel without blocking (glyphon's
+//! shape): [`GpuNarrowPhase::prepare`] writes the frame's poses and pairs to the queue,
+//! [`GpuNarrowPhase::record`] records the dispatch and a per-collider `touching` pass into
+//! the host's encoder, the results stay in GPU buffers (layouts in `shaders/layout.wgsl`),
+//! and [`GpuNarrowPhase::request_readback`] / [`GpuNarrowPhase::poll_readback`] fetch the
+//! contacts when wanted without waiting.
 
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
 use bytemuck::Zeroable;
@@ -28,8 +35,15 @@ use crate::manifold::Contact;
 use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings, validate_batch};
 use crate::shape::Polygon;
 
-/// The WGSL source of the narrow-phase kernel.
-pub const SAT_WGSL: &str = include_str!("../../shaders/sat.wgsl");
+/// The WGSL structs of the narrow phase's buffers (`shaders/layout.wgsl`), for hosts that
+/// read them in their own shaders: prepend it to your WGSL.
+pub const LAYOUT_WGSL: &str = include_str!("../../shaders/layout.wgsl");
+
+/// The WGSL source of the narrow-phase kernels: the layouts, then `shaders/sat.wgsl`.
+pub const SAT_WGSL: &str = concat!(
+    include_str!("../../shaders/layout.wgsl"),
+    include_str!("../../shaders/sat.wgsl")
+);
 
 /// Invocations per workgroup; must match `@workgroup_size` in `sat.wgsl`.
 const WORKGROUP_SIZE: u32 = 64;
@@ -41,6 +55,27 @@ const RECORD_BYTES: u64 = size_of::<ContactGpu>() as u64;
 const TIMESTAMP_BYTES: u64 = 16;
 /// A pair with no contact record.
 const NO_RECORD: u32 = u32::MAX;
+
+/// A batch written by `prepare`, ready for `record`.
+#[derive(Clone, Copy, Debug)]
+struct Prepared {
+    colliders: usize,
+    pairs: usize,
+}
+
+/// The host-driven readback: recorded into the host's encoder, then mapped without waiting.
+enum Readback {
+    Idle,
+    /// The copy of `bytes` bytes is recorded; the host still has to submit it.
+    Recorded {
+        bytes: u64,
+    },
+    /// `map_async` is under way; its callback fills the slot.
+    Mapping {
+        bytes: u64,
+        done: Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>,
+    },
+}
 
 /// Timestamp queries around the compute pass, on devices that have them.
 struct KernelTimer {
@@ -120,12 +155,25 @@ pub struct GpuNarrowPhase {
     pipeline: wgpu::ComputePipeline,
     bind_group_layout: wgpu::BindGroupLayout,
     bind_group: Option<wgpu::BindGroup>,
+    /// The `count_touching` pass, with a layout of its own (3 storage buffers).
+    touching_pipeline: wgpu::ComputePipeline,
+    touching_layout: wgpu::BindGroupLayout,
+    touching_bind_group: Option<wgpu::BindGroup>,
     params: wgpu::Buffer,
     shapes: GrowingBuffer,
     poses: GrowingBuffer,
     indices: GrowingBuffer,
     contacts: GrowingBuffer,
     readback: GrowingBuffer,
+    /// Per collider, the number of contacts it is in (written by `record`).
+    touching: GrowingBuffer,
+    /// The host-driven readback's own mappable buffer and state.
+    host_readback: GrowingBuffer,
+    readback_state: Readback,
+    /// The batch of the last `prepare`, and a copy of its pairs (to name the colliders of
+    /// the contacts a readback returns).
+    prepared: Option<Prepared>,
+    prepared_pairs: Vec<[u32; 2]>,
     /// The shape table as uploaded, so that setting the same table again costs no upload.
     shapes_uploaded: Vec<Polygon>,
     /// The collider shape ids now in `indices[0..n)`; `None` when unknown (after a
@@ -175,51 +223,39 @@ impl GpuNarrowPhase {
                 storage(1, true),
                 storage(2, true),
                 storage(3, false),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 4,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: wgpu::BufferSize::new(size_of::<ParamsGpu>() as u64),
-                    },
-                    count: None,
-                },
+                uniform(4),
             ],
         });
-        let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-            label: Some("wgpu-sat narrow phase"),
-            bind_group_layouts: &[Some(&bind_group_layout)],
-            immediate_size: 0,
+        let touching_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("wgpu-sat count_touching"),
+            entries: &[
+                storage(2, true),
+                storage(3, false),
+                uniform(4),
+                storage(5, false),
+            ],
         });
-        let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-            label: Some("wgpu-sat collide_pairs"),
-            layout: Some(&layout),
-            module: &module,
-            entry_point: Some("collide_pairs"),
-            compilation_options: Default::default(),
-            cache: None,
-        });
+        let pipeline = compute_pipeline(device, &module, &bind_group_layout, "collide_pairs");
+        let touching_pipeline =
+            compute_pipeline(device, &module, &touching_layout, "count_touching");
         let params = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some("wgpu-sat params"),
             size: size_of::<ParamsGpu>() as u64,
             usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
             mapped_at_creation: false,
         });
-        let storage_usage = wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_DST;
+        // COPY_SRC as well: hosts may copy what the narrow phase holds.
+        let storage_usage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC;
         let shapes = GrowingBuffer::new(device, "wgpu-sat shapes", storage_usage);
         let poses = GrowingBuffer::new(device, "wgpu-sat poses", storage_usage);
         let indices = GrowingBuffer::new(device, "wgpu-sat indices", storage_usage);
-        let contacts = GrowingBuffer::new(
-            device,
-            "wgpu-sat contacts",
-            storage_usage | wgpu::BufferUsages::COPY_SRC,
-        );
-        let readback = GrowingBuffer::new(
-            device,
-            "wgpu-sat readback",
-            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        );
+        let contacts = GrowingBuffer::new(device, "wgpu-sat contacts", storage_usage);
+        let mappable = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
+        let readback = GrowingBuffer::new(device, "wgpu-sat readback", mappable);
+        let host_readback = GrowingBuffer::new(device, "wgpu-sat host readback", mappable);
+        let touching = GrowingBuffer::new(device, "wgpu-sat touching", storage_usage);
         let timer = device
             .features()
             .contains(wgpu::Features::TIMESTAMP_QUERY)
@@ -247,12 +283,20 @@ impl GpuNarrowPhase {
             pipeline,
             bind_group_layout,
             bind_group: None,
+            touching_pipeline,
+            touching_layout,
+            touching_bind_group: None,
             params,
             shapes,
             poses,
             indices,
             contacts,
             readback,
+            touching,
+            host_readback,
+            readback_state: Readback::Idle,
+            prepared: None,
+            prepared_pairs: Vec::new(),
             shapes_uploaded: Vec::new(),
             uploaded_shape_ids: None,
             records: Vec::new(),
@@ -289,6 +333,8 @@ impl GpuNarrowPhase {
             &self.indices,
             &self.contacts,
             &self.readback,
+            &self.touching,
+            &self.host_readback,
         ]
         .iter()
         .map(|b| b.created)
@@ -318,8 +364,24 @@ impl GpuNarrowPhase {
         }
         let contact_bytes = HEADER_BYTES + RECORD_BYTES * batch as u64;
         replaced |= self.contacts.reserve(&self.device, contact_bytes, cap);
+        replaced |= self
+            .touching
+            .reserve(&self.device, 4 * colliders as u64, cap);
         self.readback
             .reserve(&self.device, TIMESTAMP_BYTES + contact_bytes, cap);
+        if replaced || self.touching_bind_group.is_none() {
+            self.touching_bind_group =
+                Some(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                    label: Some("wgpu-sat count_touching"),
+                    layout: &self.touching_layout,
+                    entries: &[
+                        entire(2, &self.indices.buffer),
+                        entire(3, &self.contacts.buffer),
+                        entire(4, &self.params),
+                        entire(5, &self.touching.buffer),
+                    ],
+                }));
+        }
         if replaced || self.bind_group.is_none() {
             self.bind_group = Some(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
                 label: Some("wgpu-sat narrow phase"),
@@ -340,15 +402,17 @@ impl GpuNarrowPhase {
         self.pose_scratch.clear();
         self.pose_scratch
             .extend(colliders.iter().map(|c| PoseGpu::from(&c.transform)));
-        self.queue.write_buffer(
-            &self.poses.buffer,
-            0,
-            bytemuck::cast_slice(&self.pose_scratch),
-        );
+        if !colliders.is_empty() {
+            self.queue.write_buffer(
+                &self.poses.buffer,
+                0,
+                bytemuck::cast_slice(&self.pose_scratch),
+            );
+        }
         let unchanged = self.uploaded_shape_ids.as_ref().is_some_and(|ids| {
             ids.len() == colliders.len() && ids.iter().zip(colliders).all(|(&s, c)| s == c.shape)
         });
-        if !unchanged {
+        if !unchanged && !colliders.is_empty() {
             let ids: Vec<u32> = colliders.iter().map(|c| c.shape).collect();
             self.queue
                 .write_buffer(&self.indices.buffer, 0, bytemuck::cast_slice(&ids));
@@ -363,52 +427,15 @@ impl GpuNarrowPhase {
         pairs: &[[u32; 2]],
         out: &mut Vec<Contact>,
     ) -> Result<(), Error> {
-        let Some(bind_group) = &self.bind_group else {
-            return Err(Error::Device("the narrow phase has no bind group".into()));
-        };
         let upload_start = Instant::now();
-        let pair_count = pairs.len() as u32;
-        self.queue.write_buffer(
-            &self.indices.buffer,
-            4 * collider_count as u64,
-            bytemuck::cast_slice(pairs),
-        );
-        let params = ParamsGpu {
-            pair_count,
-            pair_offset: collider_count as u32,
-            contact_capacity: pair_count,
-            _pad: 0,
-        };
-        self.queue
-            .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
-        self.queue.write_buffer(
-            &self.contacts.buffer,
-            0,
-            bytemuck::bytes_of(&ContactsHeaderGpu::zeroed()),
-        );
-
+        self.write_batch(collider_count, pairs);
         let expected = self.expected_contacts.clamp(1, pairs.len());
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("wgpu-sat collide_pairs"),
             });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("wgpu-sat collide_pairs"),
-                timestamp_writes: self
-                    .timer
-                    .as_ref()
-                    .map(|t| wgpu::ComputePassTimestampWrites {
-                        query_set: &t.query_set,
-                        beginning_of_pass_write_index: Some(0),
-                        end_of_pass_write_index: Some(1),
-                    }),
-            });
-            pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, bind_group, &[]);
-            pass.dispatch_workgroups(pair_count.div_ceil(WORKGROUP_SIZE), 1, 1);
-        }
+        self.encode_dispatch(&mut encoder, pairs.len(), false, true)?;
         if let Some(t) = &self.timer {
             encoder.resolve_query_set(&t.query_set, 0..2, &t.resolve, 0);
             encoder.copy_buffer_to_buffer(&t.resolve, 0, &self.readback.buffer, 0, TIMESTAMP_BYTES);
@@ -476,24 +503,250 @@ impl GpuNarrowPhase {
         }
         self.expected_contacts = count + count / 4 + 64;
 
-        // Appends happen in whatever order the invocations ran. Pair indices are dense and
-        // unique, so placing each record by its pair restores the order in linear time.
         let order_start = Instant::now();
-        self.slots.clear();
-        self.slots.resize(pairs.len(), NO_RECORD);
-        for (k, r) in self.records.iter().enumerate() {
-            self.slots[r.pair as usize] = k as u32;
-        }
-        out.reserve(self.records.len());
-        for (pair, &slot) in self.slots.iter().enumerate() {
-            if slot != NO_RECORD {
-                let [a, b] = pairs[pair];
-                let manifold = self.records[slot as usize].manifold();
-                out.push(Contact { a, b, manifold });
-            }
-        }
+        put_in_pair_order(&self.records, &mut self.slots, pairs, out);
         self.timings.readback += order_start.elapsed();
         Ok(())
+    }
+
+    /// Queues the writes of one dispatch: its pairs, its parameters, a zeroed contact count.
+    fn write_batch(&mut self, collider_count: usize, pairs: &[[u32; 2]]) {
+        if !pairs.is_empty() {
+            self.queue.write_buffer(
+                &self.indices.buffer,
+                4 * collider_count as u64,
+                bytemuck::cast_slice(pairs),
+            );
+        }
+        let params = ParamsGpu {
+            pair_count: pairs.len() as u32,
+            pair_offset: collider_count as u32,
+            contact_capacity: pairs.len() as u32,
+            _pad: 0,
+        };
+        self.queue
+            .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
+        self.queue.write_buffer(
+            &self.contacts.buffer,
+            0,
+            bytemuck::bytes_of(&ContactsHeaderGpu::zeroed()),
+        );
+    }
+
+    /// Records the narrow-phase dispatch over `pair_count` pairs and, with `touching`, the
+    /// pass that counts each collider's contacts; `timed` writes the kernel timestamps.
+    fn encode_dispatch(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        pair_count: usize,
+        touching: bool,
+        timed: bool,
+    ) -> Result<(), Error> {
+        let (Some(bind_group), Some(touching_bind_group)) =
+            (&self.bind_group, &self.touching_bind_group)
+        else {
+            return Err(Error::Device("the narrow phase has no bind group".into()));
+        };
+        let workgroups = (pair_count as u32).div_ceil(WORKGROUP_SIZE);
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("wgpu-sat collide_pairs"),
+            timestamp_writes: self.timer.as_ref().filter(|_| timed).map(|t| {
+                wgpu::ComputePassTimestampWrites {
+                    query_set: &t.query_set,
+                    beginning_of_pass_write_index: Some(0),
+                    end_of_pass_write_index: Some(1),
+                }
+            }),
+        });
+        pass.set_pipeline(&self.pipeline);
+        pass.set_bind_group(0, bind_group, &[]);
+        pass.dispatch_workgroups(workgroups, 1, 1);
+        if touching {
+            // One invocation per possible record; those past the count return at once.
+            pass.set_pipeline(&self.touching_pipeline);
+            pass.set_bind_group(0, touching_bind_group, &[]);
+            pass.dispatch_workgroups(workgroups, 1, 1);
+        }
+        Ok(())
+    }
+
+    /// Validates a batch and makes room for it; returns the pairs per dispatch.
+    fn begin_batch(&mut self, colliders: &[Collider], pairs: &[[u32; 2]]) -> Result<usize, Error> {
+        validate_batch(self.shapes_uploaded.len(), colliders, pairs)?;
+        let max_colliders = (self.max_binding / size_of::<PoseGpu>() as u64) as usize;
+        let batch = self.max_pairs_per_dispatch(colliders.len());
+        if colliders.len() > max_colliders || batch == 0 {
+            return Err(Error::TooLarge {
+                what: "colliders",
+                count: colliders.len(),
+                max: max_colliders.min(((self.max_binding / 4) as usize).saturating_sub(2)),
+            });
+        }
+        self.reserve(colliders.len(), batch.min(pairs.len()).max(1));
+        self.upload_colliders(colliders);
+        Ok(batch)
+    }
+
+    /// Writes this frame's poses and pairs with `Queue::write_buffer`, for a following
+    /// [`record`](Self::record) into the host's encoder. The batch is validated like
+    /// [`collide_pairs`](NarrowPhase::collide_pairs); it must fit one dispatch
+    /// ([`max_pairs_per_dispatch`](Self::max_pairs_per_dispatch)), else an error names the
+    /// limit (the blocking `collide_pairs` splits larger batches instead).
+    pub fn prepare(&mut self, colliders: &[Collider], pairs: &[[u32; 2]]) -> Result<(), Error> {
+        self.prepared = None;
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let batch = self.begin_batch(colliders, pairs)?;
+        if pairs.len() > batch {
+            return Err(Error::TooLarge {
+                what: "pairs for one dispatch",
+                count: pairs.len(),
+                max: batch,
+            });
+        }
+        self.write_batch(colliders.len(), pairs);
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            self.bind_group = None;
+            self.uploaded_shape_ids = None;
+            return Err(Error::Device(error.to_string()));
+        }
+        self.prepared_pairs.clear();
+        self.prepared_pairs.extend_from_slice(pairs);
+        self.prepared = Some(Prepared {
+            colliders: colliders.len(),
+            pairs: pairs.len(),
+        });
+        Ok(())
+    }
+
+    /// Records the prepared batch into the host's encoder: the narrow-phase dispatch, then a
+    /// pass that fills [`touching_buffer`](Self::touching_buffer). Submits nothing; the
+    /// results are in [`contacts_buffer`](Self::contacts_buffer) once the host's submission
+    /// has run. Errors if nothing was prepared.
+    pub fn record(&self, encoder: &mut wgpu::CommandEncoder) -> Result<(), Error> {
+        let prepared = self.prepared.ok_or(Error::NotPrepared)?;
+        let touching_bytes = (4 * prepared.colliders as u64).max(4);
+        encoder.clear_buffer(&self.touching.buffer, 0, Some(touching_bytes));
+        if prepared.pairs > 0 {
+            self.encode_dispatch(encoder, prepared.pairs, true, false)?;
+        }
+        Ok(())
+    }
+
+    /// Records a copy of the prepared batch's contacts into the host's encoder, to be read
+    /// back without blocking: after submitting the encoder, call
+    /// [`poll_readback`](Self::poll_readback) (once per frame, say) until it returns them.
+    /// A new request replaces one still under way.
+    pub fn request_readback(&mut self, encoder: &mut wgpu::CommandEncoder) -> Result<(), Error> {
+        let prepared = self.prepared.ok_or(Error::NotPrepared)?;
+        if let Readback::Mapping { .. } = self.readback_state {
+            // The buffer may still be mapped; it must not be mapped when the copy runs.
+            self.host_readback.buffer.unmap();
+        }
+        let bytes = HEADER_BYTES + RECORD_BYTES * prepared.pairs as u64;
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        self.host_readback
+            .reserve(&self.device, bytes, self.max_binding);
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(Error::Device(error.to_string()));
+        }
+        encoder.copy_buffer_to_buffer(
+            &self.contacts.buffer,
+            0,
+            &self.host_readback.buffer,
+            0,
+            bytes,
+        );
+        self.readback_state = Readback::Recorded { bytes };
+        Ok(())
+    }
+
+    /// The contacts of the requested readback, in pair order, as
+    /// [`collide_pairs`](NarrowPhase::collide_pairs) would return them, once the GPU has
+    /// them; `None` while they are on their way. Never blocks: it only polls the device.
+    /// Call it after submitting the encoder given to
+    /// [`request_readback`](Self::request_readback).
+    pub fn poll_readback(&mut self) -> Option<Result<Vec<Contact>, Error>> {
+        if let Readback::Recorded { bytes } = self.readback_state {
+            let done = Arc::new(Mutex::new(None));
+            let slot = Arc::clone(&done);
+            // Scoped: on a lost device the buffer is invalid, and wgpu would hand that error
+            // to the host's uncaptured-error handler (which panics by default).
+            let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+            self.host_readback.buffer.slice(..bytes).map_async(
+                wgpu::MapMode::Read,
+                move |result| {
+                    if let Ok(mut slot) = slot.lock() {
+                        *slot = Some(result);
+                    }
+                },
+            );
+            if let Some(error) = pollster::block_on(scope.pop()) {
+                self.readback_state = Readback::Idle;
+                return Some(Err(Error::Device(error.to_string())));
+            }
+            self.readback_state = Readback::Mapping { bytes, done };
+        }
+        let Readback::Mapping { bytes, done } = &self.readback_state else {
+            return Some(Err(Error::NoReadbackRequested));
+        };
+        let bytes = *bytes;
+        if let Err(e) = self.device.poll(wgpu::PollType::Poll) {
+            self.readback_state = Readback::Idle;
+            return Some(Err(e.into()));
+        }
+        let result = match done.lock() {
+            Ok(mut slot) => slot.take()?,
+            Err(_) => Err(wgpu::BufferAsyncError),
+        };
+        self.readback_state = Readback::Idle;
+        if let Err(e) = result {
+            return Some(Err(e.into()));
+        }
+        let slice = self.host_readback.buffer.slice(..bytes);
+        let records = match slice.get_mapped_range() {
+            Ok(view) => {
+                let header: ContactsHeaderGpu =
+                    bytemuck::pod_read_unaligned(&view[..HEADER_BYTES as usize]);
+                let count = (header.count as usize).min(self.prepared_pairs.len());
+                view[HEADER_BYTES as usize..][..count * RECORD_BYTES as usize]
+                    .chunks_exact(RECORD_BYTES as usize)
+                    .map(bytemuck::pod_read_unaligned::<ContactGpu>)
+                    .collect::<Vec<_>>()
+            }
+            Err(e) => return Some(Err(Error::Device(e.to_string()))),
+        };
+        self.host_readback.buffer.unmap();
+        let mut out = Vec::with_capacity(records.len());
+        put_in_pair_order(&records, &mut self.slots, &self.prepared_pairs, &mut out);
+        Some(Ok(out))
+    }
+
+    /// The shape table (`array<Shape>` in `shaders/layout.wgsl`).
+    pub fn shapes_buffer(&self) -> &wgpu::Buffer {
+        &self.shapes.buffer
+    }
+
+    /// This step's pose of every collider (`array<Pose>`): what a renderer draws from.
+    pub fn poses_buffer(&self) -> &wgpu::Buffer {
+        &self.poses.buffer
+    }
+
+    /// Each collider's shape index, in words `[0, collider count)` of this buffer
+    /// (`array<u32>`; the words after them hold the pairs).
+    pub fn collider_shapes_buffer(&self) -> &wgpu::Buffer {
+        &self.indices.buffer
+    }
+
+    /// The compacted contacts of the last dispatch (`ContactList`): a count, then that many
+    /// records in no particular order, each naming its pair.
+    pub fn contacts_buffer(&self) -> &wgpu::Buffer {
+        &self.contacts.buffer
+    }
+
+    /// Per collider, how many contacts it is in (`array<u32>`), filled by
+    /// [`record`](Self::record): nonzero means touching something.
+    pub fn touching_buffer(&self) -> &wgpu::Buffer {
+        &self.touching.buffer
     }
 
     /// Maps the first `bytes` of the readback buffer, hands them to `read` with the record
@@ -527,6 +780,66 @@ impl GpuNarrowPhase {
         self.timings.readback += ready.elapsed();
         Ok(())
     }
+}
+
+/// Appends the contacts of `records` to `out` in the order of `pairs`. Appends happen in
+/// whatever order the invocations ran; pair indices are dense and unique, so placing each
+/// record by its pair (through `slots`, scratch) restores the order in linear time.
+fn put_in_pair_order(
+    records: &[ContactGpu],
+    slots: &mut Vec<u32>,
+    pairs: &[[u32; 2]],
+    out: &mut Vec<Contact>,
+) {
+    slots.clear();
+    slots.resize(pairs.len(), NO_RECORD);
+    for (k, r) in records.iter().enumerate() {
+        if let Some(slot) = slots.get_mut(r.pair as usize) {
+            *slot = k as u32;
+        }
+    }
+    out.reserve(records.len());
+    for (pair, &slot) in slots.iter().enumerate() {
+        if slot != NO_RECORD {
+            let [a, b] = pairs[pair];
+            let manifold = records[slot as usize].manifold();
+            out.push(Contact { a, b, manifold });
+        }
+    }
+}
+
+fn uniform(binding: u32) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Uniform,
+            has_dynamic_offset: false,
+            min_binding_size: wgpu::BufferSize::new(size_of::<ParamsGpu>() as u64),
+        },
+        count: None,
+    }
+}
+
+fn compute_pipeline(
+    device: &wgpu::Device,
+    module: &wgpu::ShaderModule,
+    layout: &wgpu::BindGroupLayout,
+    entry_point: &'static str,
+) -> wgpu::ComputePipeline {
+    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
+        label: Some(entry_point),
+        bind_group_layouts: &[Some(layout)],
+        immediate_size: 0,
+    });
+    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(entry_point),
+        layout: Some(&pipeline_layout),
+        module,
+        entry_point: Some(entry_point),
+        compilation_options: Default::default(),
+        cache: None,
+    })
 }
 
 fn entire(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
@@ -584,22 +897,14 @@ impl NarrowPhase for GpuNarrowPhase {
         out.clear();
         self.timings = NarrowPhaseTimings::default();
         let upload_start = Instant::now();
-        validate_batch(self.shapes_uploaded.len(), colliders, pairs)?;
         if pairs.is_empty() {
+            validate_batch(self.shapes_uploaded.len(), colliders, pairs)?;
             return Ok(());
         }
-        let max_colliders = (self.max_binding / size_of::<PoseGpu>() as u64) as usize;
-        let batch = self.max_pairs_per_dispatch(colliders.len());
-        if colliders.len() > max_colliders || batch == 0 {
-            return Err(Error::TooLarge {
-                what: "colliders",
-                count: colliders.len(),
-                max: max_colliders.min(((self.max_binding / 4) as usize).saturating_sub(2)),
-            });
-        }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        self.reserve(colliders.len(), batch.min(pairs.len()));
-        self.upload_colliders(colliders);
+        let batch = self.begin_batch(colliders, pairs)?;
+        // The blocking path reuses the buffers `prepare` filled.
+        self.prepared = None;
         self.timings.upload += upload_start.elapsed();
         let mut result = Ok(());
         for chunk in pairs.chunks(batch) {

@@ -1,0 +1,58 @@
+// wgpu-sat GPU data layouts, for the narrow-phase kernel and for hosts that read its
+// buffers in their own shaders (prepend this file to yours; WGSL has no include).
+//
+// Every struct has a #[repr(C)] mirror in src/gpu/layout.rs with a compile-time size check.
+// The buffers of a GpuNarrowPhase, bound read-only by a host:
+//   shapes_buffer()          array<Shape>     the shape table, as set by set_shapes
+//   poses_buffer()           array<Pose>      one per collider, this step's poses
+//   collider_shapes_buffer() array<u32>      words [0, collider count): each collider's
+//                                             shape index (pairs follow; ignore them)
+//   contacts_buffer()        ContactList      the overlapping pairs, in no particular order
+//   touching_buffer()        array<u32>       per collider, how many contacts it is in
+//                                             (filled by `record`)
+// Frames and signs: shapes are in their local frames, poses map local to world
+// (world = rotation * local + translation, rotation = (cos, sin)); contact normals point
+// from the pair's first collider to its second, in the world frame; depths are positive.
+
+const MAX_POLYGON_VERTICES: u32 = 8u;
+// The id of an unused second contact point (NO_POINT in src/gpu/layout.rs).
+const NO_POINT: u32 = 0xffffffffu;
+
+// A convex polygon, counter-clockwise; slots past `count` repeat vertex 0 and normal 0.
+struct Shape {
+    vertices: array<vec2<f32>, 8>,
+    normals: array<vec2<f32>, 8>,
+    count: u32,
+    radius: f32,
+    _pad0: u32,
+    _pad1: u32,
+}
+
+// A rigid transform; rotation = (cos, sin).
+struct Pose {
+    translation: vec2<f32>,
+    rotation: vec2<f32>,
+}
+
+struct ContactPointOut {
+    point: vec2<f32>,
+    depth: f32,
+    id: u32,
+}
+
+// One overlapping pair: `pair` indexes the pairs given to prepare / collide_pairs.
+struct ContactOut {
+    normal: vec2<f32>,
+    depth: f32,
+    pair: u32,
+    points: array<ContactPointOut, 2>,
+}
+
+// The contact buffer: `count` records (never more than the pairs).
+struct ContactList {
+    count: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+    records: array<ContactOut>,
+}

@@ -1,0 +1,234 @@
+//! The embedding path: a host's device and encoder, results kept on the GPU, a readback
+//! that never blocks, downlevel limits, and a lost device.
+
+mod common;
+
+use common::assert_same_contacts;
+use wgpu_sat::{Contact, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase};
+
+/// A host device of its own, made the way a renderer would, with the given limits.
+fn host_device(limits: wgpu::Limits) -> Option<(wgpu::Device, wgpu::Queue)> {
+    common::gpu()?;
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = pollster::block_on(wgpu::util::initialize_adapter_from_env_or_default(
+        &instance, None,
+    ))
+    .unwrap();
+    Some(
+        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some("host"),
+            required_limits: limits,
+            ..Default::default()
+        }))
+        .unwrap(),
+    )
+}
+
+/// Copies a GPU buffer's first `words` u32s back (test-side, blocking).
+fn read_words(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    buffer: &wgpu::Buffer,
+    words: usize,
+) -> Vec<u32> {
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("test readback"),
+        size: (4 * words as u64).max(4),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, (4 * words as u64).max(4));
+    queue.submit([encoder.finish()]);
+    staging
+        .slice(..)
+        .map_async(wgpu::MapMode::Read, |r| r.unwrap());
+    device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+    let words: Vec<u32> =
+        bytemuck::cast_slice(&staging.slice(..).get_mapped_range().unwrap()).to_vec();
+    words
+}
+
+/// Per collider, how many of the contacts it is in.
+fn touch_counts(contacts: &[Contact], colliders: usize) -> Vec<u32> {
+    let mut counts = vec![0; colliders];
+    for c in contacts {
+        counts[c.a as usize] += 1;
+        counts[c.b as usize] += 1;
+    }
+    counts
+}
+
+/// One frame the way a host runs it: prepare, record into its own encoder with a readback
+/// request, submit, then poll (never wait) until the contacts arrive.
+fn host_frame(
+    gpu: &mut GpuNarrowPhase,
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    batch: &wgpu_sat::scenes::NarrowPhaseBatch,
+) -> Vec<Contact> {
+    gpu.prepare(&batch.colliders, &batch.pairs).unwrap();
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+        label: Some("host frame"),
+    });
+    gpu.record(&mut encoder).unwrap();
+    gpu.request_readback(&mut encoder).unwrap();
+    queue.submit([encoder.finish()]);
+    for _ in 0..100_000 {
+        if let Some(result) = gpu.poll_readback() {
+            return result.unwrap();
+        }
+        std::thread::sleep(std::time::Duration::from_micros(100));
+    }
+    panic!("the readback never arrived");
+}
+
+fn check_host_path(device: &wgpu::Device, queue: &wgpu::Queue) {
+    let batch = wgpu_sat::scenes::narrow_phase_batch(30_000, 12);
+    let mut cpu = CpuNarrowPhase::new();
+    cpu.set_shapes(&batch.shapes).unwrap();
+    let expected = cpu.collide_pairs(&batch.colliders, &batch.pairs).unwrap();
+    assert!(expected.len() > 10_000);
+
+    let mut gpu = GpuNarrowPhase::new(device, queue).unwrap();
+    gpu.set_shapes(&batch.shapes).unwrap();
+    let recorded = host_frame(&mut gpu, device, queue, &batch);
+    assert_same_contacts(&expected, &recorded);
+    // The blocking call on the same narrow phase agrees too.
+    assert_same_contacts(
+        &expected,
+        &gpu.collide_pairs(&batch.colliders, &batch.pairs).unwrap(),
+    );
+
+    // The touching flags, straight from the GPU buffer, against the CPU reference. Pairs
+    // of near-zero depth may differ between backends; this batch has none that do.
+    let host = host_frame(&mut gpu, device, queue, &batch);
+    let touching = read_words(device, queue, gpu.touching_buffer(), batch.colliders.len());
+    assert_eq!(touching, touch_counts(&host, batch.colliders.len()));
+    assert_eq!(
+        touch_counts(&host, batch.colliders.len()),
+        touch_counts(&expected, batch.colliders.len())
+    );
+    // The poses the renderer draws from are this frame's.
+    let poses = read_words(device, queue, gpu.poses_buffer(), 4 * batch.colliders.len());
+    let t = batch.colliders[7].transform;
+    assert_eq!(
+        &poses[28..32],
+        bytemuck::cast_slice::<f32, u32>(&[
+            t.translation().x,
+            t.translation().y,
+            t.rotation().x,
+            t.rotation().y
+        ])
+    );
+    let shape_ids = read_words(
+        device,
+        queue,
+        gpu.collider_shapes_buffer(),
+        batch.colliders.len(),
+    );
+    assert!(
+        shape_ids
+            .iter()
+            .zip(&batch.colliders)
+            .all(|(&s, c)| s == c.shape)
+    );
+}
+
+#[test]
+fn recording_into_a_host_encoder_gives_the_contacts_and_flags_of_collide_pairs() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    check_host_path(&device, &queue);
+}
+
+#[test]
+fn a_host_device_with_downlevel_limits_works() {
+    let Some((device, queue)) = host_device(wgpu::Limits::downlevel_defaults()) else {
+        return;
+    };
+    assert_eq!(device.limits().max_storage_buffers_per_shader_stage, 4);
+    assert_eq!(device.limits().max_compute_invocations_per_workgroup, 256);
+    check_host_path(&device, &queue);
+}
+
+#[test]
+fn misuse_is_an_error_not_a_panic() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    assert!(matches!(gpu.record(&mut encoder), Err(Error::NotPrepared)));
+    assert!(matches!(
+        gpu.request_readback(&mut encoder),
+        Err(Error::NotPrepared)
+    ));
+    assert!(matches!(
+        gpu.poll_readback(),
+        Some(Err(Error::NoReadbackRequested))
+    ));
+    // A bad batch is refused by prepare as by collide_pairs.
+    let batch = wgpu_sat::scenes::narrow_phase_batch(100, 1);
+    gpu.set_shapes(&batch.shapes).unwrap();
+    let e = gpu.prepare(&batch.colliders, &[[0, 99_999]]).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::PairIndexOutOfRange {
+                pair: 0,
+                index: 99_999,
+                ..
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(matches!(gpu.record(&mut encoder), Err(Error::NotPrepared)));
+}
+
+#[test]
+fn a_lost_device_gives_an_error_not_a_panic_or_a_hang() {
+    let Some((device, queue)) = host_device(wgpu::Limits::downlevel_defaults()) else {
+        return;
+    };
+    let batch = wgpu_sat::scenes::narrow_phase_batch(5_000, 3);
+    let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
+    gpu.set_shapes(&batch.shapes).unwrap();
+    assert!(
+        !gpu.collide_pairs(&batch.colliders, &batch.pairs)
+            .unwrap()
+            .is_empty()
+    );
+    device.destroy();
+    // The blocking path reports the loss when it fetches the results.
+    let e = gpu
+        .collide_pairs(&batch.colliders, &batch.pairs)
+        .unwrap_err();
+    assert!(
+        matches!(e, Error::Readback(_) | Error::Poll(_) | Error::Device(_)),
+        "{e:?}"
+    );
+    // The host path: a lost device takes writes and recordings without complaint (wgpu has
+    // no way to ask), and the readback reports it instead of waiting forever.
+    gpu.prepare(&batch.colliders, &batch.pairs).unwrap();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    gpu.record(&mut encoder).unwrap();
+    gpu.request_readback(&mut encoder).unwrap();
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    queue.submit([encoder.finish()]);
+    drop(pollster::block_on(scope.pop()));
+    for _ in 0..10_000 {
+        if let Some(result) = gpu.poll_readback() {
+            let e = result.unwrap_err();
+            assert!(
+                matches!(e, Error::Readback(_) | Error::Poll(_) | Error::Device(_)),
+                "{e:?}"
+            );
+            return;
+        }
+        std::thread::sleep(std::time::Duration::from_micros(100));
+    }
+    panic!("the readback of a lost device neither arrived nor failed");
+}

@@ -62,7 +62,8 @@ impl Bands {
             n += 1;
         }
         let range = high - low;
-        if n == 0 || !(range > 0.0) {
+        // With at least one finite box, `range` is finite.
+        if n == 0 || range <= 0.0 {
             return Bands {
                 origin: 0.0,
                 inv_height: 0.0,

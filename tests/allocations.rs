@@ -48,7 +48,9 @@ fn warm_hot_paths_do_not_allocate() {
     let mut broad = BroadPhase::new();
     broad.find_pairs(&aabbs);
     assert_eq!(
-        allocations_during(|| drop(broad.find_pairs(&aabbs).len())),
+        allocations_during(|| {
+            broad.find_pairs(&aabbs);
+        }),
         0,
         "broad phase"
     );

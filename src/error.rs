@@ -104,9 +104,6 @@ pub enum Error {
     /// `GpuNarrowPhase::record` or `request_readback` was called with no batch prepared.
     #[error("no batch is prepared: call GpuNarrowPhase::prepare first")]
     NotPrepared,
-    /// `GpuNarrowPhase::poll_readback` was called with no readback requested.
-    #[error("no readback is under way: call GpuNarrowPhase::request_readback first")]
-    NoReadbackRequested,
     /// The device reported an error while running the narrow phase (for example, it was lost).
     #[error("the GPU device reported an error: {0}")]
     Device(String),

@@ -662,9 +662,10 @@ impl GpuNarrowPhase {
 
     /// The contacts of the requested readback, in pair order, as
     /// [`collide_pairs`](NarrowPhase::collide_pairs) would return them, once the GPU has
-    /// them; `None` while they are on their way. Never blocks: it only polls the device.
-    /// Call it after submitting the encoder given to
-    /// [`request_readback`](Self::request_readback).
+    /// them; `None` while they are on their way, or when no readback is pending (see
+    /// [`readback_pending`](Self::readback_pending)), so a host may call it every frame.
+    /// Never blocks: it only polls the device. Call it after submitting the encoder given
+    /// to [`request_readback`](Self::request_readback).
     pub fn poll_readback(&mut self) -> Option<Result<Vec<Contact>, Error>> {
         if let Readback::Recorded { bytes } = self.readback_state {
             let done = Arc::new(Mutex::new(None));
@@ -687,7 +688,7 @@ impl GpuNarrowPhase {
             self.readback_state = Readback::Mapping { bytes, done };
         }
         let Readback::Mapping { bytes, done } = &self.readback_state else {
-            return Some(Err(Error::NoReadbackRequested));
+            return None;
         };
         let bytes = *bytes;
         if let Err(e) = self.device.poll(wgpu::PollType::Poll) {
@@ -719,6 +720,12 @@ impl GpuNarrowPhase {
         let mut out = Vec::with_capacity(records.len());
         put_in_pair_order(&records, &mut self.slots, &self.prepared_pairs, &mut out);
         Some(Ok(out))
+    }
+
+    /// Whether a readback was requested and has not been returned by
+    /// [`poll_readback`](Self::poll_readback) yet.
+    pub fn readback_pending(&self) -> bool {
+        !matches!(self.readback_state, Readback::Idle)
     }
 
     /// The shape table (`array<Shape>` in `shaders/layout.wgsl`).

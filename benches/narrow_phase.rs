@@ -4,7 +4,7 @@
 //!
 //! - `cpu_1_thread`: `CpuNarrowPhase`, the reference, `collide()` pair by pair;
 //! - `cpu_parallel`: `ParallelCpuNarrowPhase`, the same on every core (rayon);
-//! - `gpu_end_to_end`: `GpuNarrowPhase::collide_pairs` as a caller sees it: validation,
+//! - `gpu_end_to_end`: `GpuNarrowPhase::collide_pairs_into` as a caller sees it: validation,
 //!   upload, dispatch, readback, contacts in pair order;
 //! - `gpu_kernel`: the compute pass alone, from the device's timestamp queries (only where
 //!   the adapter has them);
@@ -12,7 +12,9 @@
 //!   query dispatcher uses for two convex polygons) on the same pairs, from a fresh manifold
 //!   per pair.
 //!
-//! Throughput is in pairs. On a software adapter (lavapipe) the GPU rows are CPU times.
+//! Every backend writes into one reused output vector (`collide_pairs_into`, the path
+//! `World` takes; `collide_pairs` is the same plus a fresh vector per call). Throughput is in
+//! pairs. On a software adapter (lavapipe) the GPU rows are CPU times.
 //!
 //! ```text
 //! CARGO_TARGET_DIR=... cargo bench --bench narrow_phase
@@ -56,6 +58,9 @@ fn narrow_phase(c: &mut Criterion) {
         let mut cpu = CpuNarrowPhase::new();
         cpu.set_shapes(&batch.shapes).unwrap();
         let reference = cpu.collide_pairs(&batch.colliders, &batch.pairs).unwrap();
+        // Every timed call writes into this vector, as `World` does: once it has grown, a
+        // call allocates nothing, so the benches time the work and not the allocator.
+        let mut out = Vec::new();
         eprintln!(
             "narrow_phase/{n}: {} colliders, {pairs} pairs, {} overlapping",
             batch.colliders.len(),
@@ -63,8 +68,13 @@ fn narrow_phase(c: &mut Criterion) {
         );
         group.bench_function(BenchmarkId::new("cpu_1_thread", n), |b| {
             b.iter(|| {
-                cpu.collide_pairs(black_box(&batch.colliders), black_box(&batch.pairs))
-                    .unwrap()
+                cpu.collide_pairs_into(
+                    black_box(&batch.colliders),
+                    black_box(&batch.pairs),
+                    &mut out,
+                )
+                .unwrap();
+                out.len()
             })
         });
 
@@ -73,8 +83,13 @@ fn narrow_phase(c: &mut Criterion) {
         group.bench_function(BenchmarkId::new("cpu_parallel", n), |b| {
             b.iter(|| {
                 parallel
-                    .collide_pairs(black_box(&batch.colliders), black_box(&batch.pairs))
-                    .unwrap()
+                    .collide_pairs_into(
+                        black_box(&batch.colliders),
+                        black_box(&batch.pairs),
+                        &mut out,
+                    )
+                    .unwrap();
+                out.len()
             })
         });
 
@@ -97,8 +112,13 @@ fn narrow_phase(c: &mut Criterion) {
             group.bench_function(BenchmarkId::new("gpu_end_to_end", n), |b| {
                 b.iter(|| {
                     narrow
-                        .collide_pairs(black_box(&batch.colliders), black_box(&batch.pairs))
-                        .unwrap()
+                        .collide_pairs_into(
+                            black_box(&batch.colliders),
+                            black_box(&batch.pairs),
+                            &mut out,
+                        )
+                        .unwrap();
+                    out.len()
                 })
             });
             if narrow.timings().and_then(|t| t.kernel).is_some() {
@@ -108,11 +128,10 @@ fn narrow_phase(c: &mut Criterion) {
                     b.iter_custom(|iters| {
                         let mut kernel = Duration::ZERO;
                         for _ in 0..iters {
-                            black_box(
-                                narrow
-                                    .collide_pairs(&batch.colliders, &batch.pairs)
-                                    .unwrap(),
-                            );
+                            narrow
+                                .collide_pairs_into(&batch.colliders, &batch.pairs, &mut out)
+                                .unwrap();
+                            black_box(out.len());
                             kernel += narrow.timings().unwrap().kernel.unwrap();
                         }
                         kernel

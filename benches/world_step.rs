@@ -3,7 +3,7 @@
 //! of
 //!
 //! - `pile_10000`: `scenes::pile(10_000, seed)`, random polygons raining into a container,
-//!   after the top row has landed (320 frames, about 25k pairs);
+//!   after the top row has landed (`pile_warm_frames`: 321 frames, about 24k pairs);
 //! - `large_pyramid`: `scenes::large_pyramid()`, Box2D's 5,050-box pyramid, after 60 frames
 //!   (resting contact everywhere),
 //!

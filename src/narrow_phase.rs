@@ -61,8 +61,8 @@ pub trait NarrowPhase {
     }
 }
 
-/// Where one GPU narrow-phase call spent its time: wall-clock times measured on the CPU,
-/// and the kernel's own time measured on the device.
+/// Where one GPU narrow-phase call spent its time (wall-clock times measured on the CPU, and
+/// the kernel's own time measured on the device) and how many bytes it moved.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct NarrowPhaseTimings {
     /// Validating the batch and writing poses, shape ids and pairs to the queue.
@@ -74,6 +74,11 @@ pub struct NarrowPhaseTimings {
     pub readback: Duration,
     /// The compute pass alone, from timestamp queries, on devices that have them.
     pub kernel: Option<Duration>,
+    /// Bytes written to the device: poses, pairs, shape ids when they changed, parameters.
+    pub uploaded_bytes: u64,
+    /// Bytes copied back: timestamps, the contact count and the contact records (with the
+    /// headroom of the estimate the first copy is sized by).
+    pub read_back_bytes: u64,
 }
 
 /// Checks a batch against the shape count, the first bad item first: colliders (shape index,

@@ -129,8 +129,23 @@ fn warm_calls_create_no_buffers_and_reuse_results() {
         assert_same_contacts(&expected, &gpu.collide_pairs(&moved, &pairs[..n]).unwrap());
     }
     assert_eq!(gpu.buffers_created(), warm, "a warm call created buffers");
-    // Where the time went: measured on the CPU, and the kernel itself from timestamps.
+    // What a warm call moves: 16 B per collider and 8 per pair up (shape ids unchanged), and
+    // back the count and the records, with at most a quarter (plus 64) of headroom.
+    let n = pairs.len() - 4 * 100;
+    // Twice: the first copy is sized by the previous call's count.
+    gpu.collide_pairs(&colliders, &pairs[..n]).unwrap();
+    let contacts = gpu.collide_pairs(&colliders, &pairs[..n]).unwrap().len() as u64;
     let t = gpu.timings().unwrap();
+    assert_eq!(
+        t.uploaded_bytes,
+        16 * colliders.len() as u64 + 8 * n as u64 + 32
+    );
+    assert!(t.read_back_bytes >= 32 + 48 * contacts, "{t:?}");
+    assert!(
+        t.read_back_bytes <= 32 + 48 * (contacts + contacts / 4 + 64),
+        "{t:?}"
+    );
+    // Where the time went: measured on the CPU, and the kernel itself from timestamps.
     assert!(t.upload > std::time::Duration::ZERO && t.dispatch > std::time::Duration::ZERO);
     if device.features().contains(wgpu::Features::TIMESTAMP_QUERY) {
         let kernel = t.kernel.expect("the device has timestamp queries");

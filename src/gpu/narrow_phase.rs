@@ -408,6 +408,7 @@ impl GpuNarrowPhase {
                 0,
                 bytemuck::cast_slice(&self.pose_scratch),
             );
+            self.timings.uploaded_bytes += 16 * colliders.len() as u64;
         }
         let unchanged = self.uploaded_shape_ids.as_ref().is_some_and(|ids| {
             ids.len() == colliders.len() && ids.iter().zip(colliders).all(|(&s, c)| s == c.shape)
@@ -416,6 +417,7 @@ impl GpuNarrowPhase {
             let ids: Vec<u32> = colliders.iter().map(|c| c.shape).collect();
             self.queue
                 .write_buffer(&self.indices.buffer, 0, bytemuck::cast_slice(&ids));
+            self.timings.uploaded_bytes += 4 * ids.len() as u64;
             self.uploaded_shape_ids = Some(ids);
         }
     }
@@ -531,6 +533,8 @@ impl GpuNarrowPhase {
             0,
             bytemuck::bytes_of(&ContactsHeaderGpu::zeroed()),
         );
+        self.timings.uploaded_bytes +=
+            8 * pairs.len() as u64 + (size_of::<ParamsGpu>() as u64) + HEADER_BYTES;
     }
 
     /// Records the narrow-phase dispatch over `pair_count` pairs and, with `touching`, the
@@ -594,6 +598,7 @@ impl GpuNarrowPhase {
     /// limit (the blocking `collide_pairs` splits larger batches instead).
     pub fn prepare(&mut self, colliders: &[Collider], pairs: &[[u32; 2]]) -> Result<(), Error> {
         self.prepared = None;
+        self.timings = NarrowPhaseTimings::default();
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let batch = self.begin_batch(colliders, pairs)?;
         if pairs.len() > batch {
@@ -763,6 +768,7 @@ impl GpuNarrowPhase {
         bytes: u64,
         read: impl FnOnce(&[u8], &mut Vec<ContactGpu>),
     ) -> Result<(), Error> {
+        self.timings.read_back_bytes += bytes;
         let slice = self.readback.buffer.slice(..bytes);
         let (sender, receiver) = mpsc::channel();
         slice.map_async(wgpu::MapMode::Read, move |result| {

@@ -11,7 +11,7 @@
 //!                    48-byte record to `contacts` (compaction with one atomic counter)
 //!                    copy the header and as many records as the last call produced (plus
 //!                    headroom) to a mapped buffer; one more copy only if that was short
-//!                    sort the records by pair index: input order
+//!                    place each record by its pair index: input order, in linear time
 //! ```
 //!
 //! Every buffer grows on demand (to the next power of two, within the binding limit) and is

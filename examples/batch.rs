@@ -3,42 +3,27 @@
 //! Prints the counts, whether the two agree, and the time each took.
 //!
 //! ```text
-//! cargo run --release --example batch -- --colliders 20000 --extent 50
+//! cargo run --release --example batch -- --pairs 200000
 //! ```
 
 use std::time::{Duration, Instant};
 
 use clap::Parser;
-use rand::{Rng, SeedableRng};
-use rand_chacha::ChaCha8Rng;
-use wgpu_sat::glam::Vec2;
-use wgpu_sat::{
-    Aabb, BroadPhase, Collider, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, Polygon, Transform,
-};
+use wgpu_sat::{CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, scenes};
 
 #[derive(Parser)]
 #[command(about = "Run one random batch through the CPU and GPU narrow phases")]
 struct Args {
-    /// Number of colliders.
-    #[arg(long, default_value_t = 20_000)]
-    colliders: usize,
-    /// Half size of the square they are scattered over (bodies are about 1 unit).
-    #[arg(long, default_value_t = 50.0)]
-    extent: f32,
+    /// Candidate pairs: random 3- to 8-gons and boxes scattered densely enough that about
+    /// two thirds of the broad phase's pairs overlap (`scenes::narrow_phase_batch`).
+    #[arg(long, default_value_t = 200_000)]
+    pairs: usize,
     /// Timed repetitions; the median is reported.
     #[arg(long, default_value_t = 5)]
     repeat: usize,
     /// Random seed.
     #[arg(long, default_value_t = 1)]
     seed: u64,
-}
-
-fn random_shape(rng: &mut impl Rng) -> Polygon {
-    if rng.random_bool(0.3) {
-        return Polygon::rectangle(rng.random_range(0.2..0.8), rng.random_range(0.2..0.8));
-    }
-    Polygon::regular(rng.random_range(3..=8), rng.random_range(0.3..0.9))
-        .expect("3 to 8 sides and a positive radius")
 }
 
 fn median(mut times: Vec<Duration>) -> Duration {
@@ -48,24 +33,8 @@ fn median(mut times: Vec<Duration>) -> Duration {
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args = Args::parse();
-    let mut rng = ChaCha8Rng::seed_from_u64(args.seed);
-    let shapes: Vec<Polygon> = (0..64).map(|_| random_shape(&mut rng)).collect();
-    let e = args.extent;
-    let colliders: Vec<Collider> = (0..args.colliders)
-        .map(|_| Collider {
-            shape: rng.random_range(0..shapes.len() as u32),
-            transform: Transform::new(
-                Vec2::new(rng.random_range(-e..e), rng.random_range(-e..e)),
-                rng.random_range(-std::f32::consts::PI..std::f32::consts::PI),
-            ),
-        })
-        .collect();
-    let aabbs: Vec<Aabb> = colliders
-        .iter()
-        .map(|c| shapes[c.shape as usize].aabb(&c.transform))
-        .collect();
-    let mut broad = BroadPhase::new();
-    let pairs = broad.find_pairs(&aabbs).to_vec();
+    let batch = scenes::narrow_phase_batch(args.pairs, args.seed);
+    let (shapes, colliders, pairs) = (batch.shapes, batch.colliders, batch.pairs);
 
     let mut cpu = CpuNarrowPhase::new();
     cpu.set_shapes(&shapes)?;

@@ -37,22 +37,21 @@ pub trait NarrowPhase {
         &mut self,
         colliders: &[Collider],
         pairs: &[[u32; 2]],
-    ) -> Result<Vec<Contact>, Error>;
+    ) -> Result<Vec<Contact>, Error> {
+        let mut out = Vec::new();
+        self.collide_pairs_into(colliders, pairs, &mut out)?;
+        Ok(out)
+    }
 
     /// [`collide_pairs`](NarrowPhase::collide_pairs) into a vector the caller keeps: `out`
     /// is replaced by the contacts (and left empty on an error). A caller that reuses `out`
-    /// step after step allocates nothing once it has grown; the crate's backends override
-    /// this, and [`World`](crate::World) uses it.
+    /// step after step allocates nothing once it has grown; [`World`](crate::World) does.
     fn collide_pairs_into(
         &mut self,
         colliders: &[Collider],
         pairs: &[[u32; 2]],
         out: &mut Vec<Contact>,
-    ) -> Result<(), Error> {
-        out.clear();
-        out.extend(self.collide_pairs(colliders, pairs)?);
-        Ok(())
-    }
+    ) -> Result<(), Error>;
 
     /// Where the last [`collide_pairs`](NarrowPhase::collide_pairs) spent its time, for
     /// backends that can tell (the GPU: upload, dispatch, readback). `None` by default.
@@ -151,16 +150,6 @@ impl NarrowPhase for CpuNarrowPhase {
         Ok(())
     }
 
-    fn collide_pairs(
-        &mut self,
-        colliders: &[Collider],
-        pairs: &[[u32; 2]],
-    ) -> Result<Vec<Contact>, Error> {
-        let mut out = Vec::new();
-        self.collide_pairs_into(colliders, pairs, &mut out)?;
-        Ok(out)
-    }
-
     fn collide_pairs_into(
         &mut self,
         colliders: &[Collider],
@@ -203,16 +192,6 @@ impl NarrowPhase for ParallelCpuNarrowPhase {
         self.shapes.clear();
         self.shapes.extend_from_slice(shapes);
         Ok(())
-    }
-
-    fn collide_pairs(
-        &mut self,
-        colliders: &[Collider],
-        pairs: &[[u32; 2]],
-    ) -> Result<Vec<Contact>, Error> {
-        let mut out = Vec::new();
-        self.collide_pairs_into(colliders, pairs, &mut out)?;
-        Ok(out)
     }
 
     fn collide_pairs_into(

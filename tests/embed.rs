@@ -6,25 +6,6 @@ mod common;
 use common::assert_same_contacts;
 use wgpu_sat::{Contact, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase};
 
-/// A host device of its own, made the way a renderer would, with the given limits.
-fn host_device(limits: wgpu::Limits) -> Option<(wgpu::Device, wgpu::Queue)> {
-    common::gpu()?;
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = pollster::block_on(wgpu::util::initialize_adapter_from_env_or_default(
-        &instance, None,
-    ))
-    .unwrap();
-    Some(
-        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("host"),
-            required_limits: limits,
-            ..Default::default()
-        }))
-        .unwrap(),
-    )
-}
-
 /// Copies a GPU buffer's first `words` u32s back (test-side, blocking).
 fn read_words(
     device: &wgpu::Device,
@@ -146,7 +127,9 @@ fn recording_into_a_host_encoder_gives_the_contacts_and_flags_of_collide_pairs()
 
 #[test]
 fn a_host_device_with_downlevel_limits_works() {
-    let Some((device, queue)) = host_device(wgpu::Limits::downlevel_defaults()) else {
+    let Some((device, queue)) =
+        common::device_with_limits("host", wgpu::Limits::downlevel_defaults())
+    else {
         return;
     };
     assert_eq!(device.limits().max_storage_buffers_per_shader_stage, 4);
@@ -188,7 +171,9 @@ fn misuse_is_an_error_not_a_panic() {
 
 #[test]
 fn a_lost_device_gives_an_error_not_a_panic_or_a_hang() {
-    let Some((device, queue)) = host_device(wgpu::Limits::downlevel_defaults()) else {
+    let Some((device, queue)) =
+        common::device_with_limits("host", wgpu::Limits::downlevel_defaults())
+    else {
         return;
     };
     let batch = wgpu_sat::scenes::narrow_phase_batch(5_000, 3);

@@ -32,25 +32,11 @@ fn gpu_matches_cpu_on_100k_random_pairs() {
 
 /// A device whose storage bindings hold only 64 KiB, so that modest batches must be split.
 fn small_binding_device() -> Option<(wgpu::Device, wgpu::Queue)> {
-    common::gpu()?;
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
-    let adapter = pollster::block_on(wgpu::util::initialize_adapter_from_env_or_default(
-        &instance, None,
-    ))
-    .unwrap();
     let limits = wgpu::Limits {
         max_storage_buffer_binding_size: 64 << 10,
         ..wgpu::Limits::downlevel_defaults()
     };
-    Some(
-        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
-            label: Some("small bindings"),
-            required_limits: limits,
-            ..Default::default()
-        }))
-        .unwrap(),
-    )
+    common::device_with_limits("small bindings", limits)
 }
 
 #[test]

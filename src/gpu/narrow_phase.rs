@@ -891,16 +891,6 @@ impl NarrowPhase for GpuNarrowPhase {
         Ok(())
     }
 
-    fn collide_pairs(
-        &mut self,
-        colliders: &[Collider],
-        pairs: &[[u32; 2]],
-    ) -> Result<Vec<Contact>, Error> {
-        let mut out = Vec::new();
-        self.collide_pairs_into(colliders, pairs, &mut out)?;
-        Ok(out)
-    }
-
     fn collide_pairs_into(
         &mut self,
         colliders: &[Collider],

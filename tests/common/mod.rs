@@ -27,6 +27,29 @@ pub fn gpu() -> Option<(wgpu::Device, wgpu::Queue)> {
     }
 }
 
+/// A device of the test's own, made the way a host renderer would, with the given limits;
+/// `None` (with the same skip rules as [`gpu`]) when there is no adapter.
+pub fn device_with_limits(
+    label: &str,
+    limits: wgpu::Limits,
+) -> Option<(wgpu::Device, wgpu::Queue)> {
+    gpu()?;
+    let instance =
+        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let adapter = pollster::block_on(wgpu::util::initialize_adapter_from_env_or_default(
+        &instance, None,
+    ))
+    .unwrap();
+    Some(
+        pollster::block_on(adapter.request_device(&wgpu::DeviceDescriptor {
+            label: Some(label),
+            required_limits: limits,
+            ..Default::default()
+        }))
+        .unwrap(),
+    )
+}
+
 pub fn require_gpu() -> bool {
     std::env::var("WGPU_SAT_REQUIRE_GPU").is_ok_and(|v| v == "1")
 }

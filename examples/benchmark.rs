@@ -132,8 +132,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         Plan {
             samples: args.samples.unwrap_or(11).max(1),
             min_sample: Duration::from_millis(20),
-            narrow_sizes: &[1_000, 3_000, 10_000, 30_000, 100_000, 300_000, 1_000_000],
-            broad_sizes: &[1_000, 3_000, 10_000, 30_000, 100_000],
+            narrow_sizes: &[1_000, 3_000, 10_000, 30_000, 100_000, 200_000, 1_000_000],
+            broad_sizes: &[1_000, 3_000, 10_000, 50_000, 100_000],
             pile_sizes: &[1_000, 3_000, 10_000, 30_000],
         }
     };
@@ -157,6 +157,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     println!();
     print!("{}", table(&rows));
+    targets(&rows);
     if gpu.as_ref().is_some_and(|g| g.is_software()) {
         println!("software adapter: GPU times are CPU times, not GPU speed");
     }
@@ -637,4 +638,58 @@ fn panel(
         .label_font(("sans-serif", 13))
         .draw()?;
     Ok(())
+}
+
+/// The project's speed targets, checked on the rows of this run (ratios of times taken in
+/// the same run on the same inputs; the Box2D figure is the reference per-pair time of
+/// `b2CollidePolygons` measured on these machines, not measured here).
+fn targets(rows: &[Row]) {
+    const BOX2D_NS_PER_PAIR: f64 = 113.0;
+    let find = |stage: &str, backend: &str, size: usize| {
+        rows.iter()
+            .find(|r| r.stage == stage && r.backend == backend && r.size == size)
+            .map(|r| r.median.as_secs_f64())
+    };
+    println!();
+    println!("targets (this run):");
+    let verdict = |ok: bool| if ok { "met" } else { "NOT met" };
+    let n = 200_000;
+    if let (Some(cpu), Some(parry)) = (
+        find("narrow_phase", "cpu_1_thread", n),
+        find("narrow_phase", "parry2d", n),
+    ) {
+        let ns = cpu * 1e9 / n as f64;
+        println!(
+            "  collide, one thread, {n} pairs: {ns:.0} ns per pair (Box2D reference {BOX2D_NS_PER_PAIR} ns), \
+             {:.1}x parry2d's manifold: {}",
+            parry / cpu,
+            verdict(ns <= BOX2D_NS_PER_PAIR)
+        );
+    }
+    let boxes = 50_000;
+    if let (Some(ours), Some(bvh)) = (
+        find("broad_phase", "sweep_and_prune", boxes),
+        find("broad_phase", "parry2d_bvh_rebuild", boxes),
+    ) {
+        println!(
+            "  broad phase, {boxes} moving boxes: {:.2} ms against parry2d's BVH build and \
+             traversal {:.2} ms ({:.1}x): {}",
+            ours * 1e3,
+            bvh * 1e3,
+            bvh / ours,
+            verdict(ours <= bvh)
+        );
+    }
+    if let (Some(gpu), Some(cpu)) = (
+        find("narrow_phase", "gpu", n),
+        find("narrow_phase", "cpu_1_thread", n),
+    ) {
+        println!(
+            "  GPU end to end, {n} pairs: {:.2} ms against one CPU thread {:.2} ms ({:.2}x): {}",
+            gpu * 1e3,
+            cpu * 1e3,
+            gpu / cpu,
+            verdict(gpu <= cpu)
+        );
+    }
 }

@@ -325,7 +325,8 @@ impl GpuNarrowPhase {
     }
 
     /// How many GPU buffers this narrow phase has created so far. Once warm (after a call
-    /// with the largest batch), it stays the same: buffers are reused, not re-created.
+    /// with the largest batch), it stays the same: buffers are reused, not re-created. A
+    /// host that binds the narrow phase's buffers rebuilds its bind group when it changes.
     pub fn buffers_created(&self) -> u64 {
         1 + [
             &self.shapes,
@@ -733,12 +734,18 @@ impl GpuNarrowPhase {
         !matches!(self.readback_state, Readback::Idle)
     }
 
-    /// The shape table (`array<Shape>` in `shaders/layout.wgsl`).
+    // The buffers below grow when a batch needs more room: a larger one replaces the old.
+    // A host that binds them rebuilds its bind group when one changes (`wgpu::Buffer`
+    // compares by identity), or when `buffers_created` moves.
+
+    /// The shape table (`array<Shape>` in `shaders/layout.wgsl`). Replaced when it grows:
+    /// see [`buffers_created`](Self::buffers_created).
     pub fn shapes_buffer(&self) -> &wgpu::Buffer {
         &self.shapes.buffer
     }
 
     /// This step's pose of every collider (`array<Pose>`): what a renderer draws from.
+    /// Replaced when it grows.
     pub fn poses_buffer(&self) -> &wgpu::Buffer {
         &self.poses.buffer
     }

@@ -12,7 +12,7 @@
 // Padding: the host fills the slots of a shape past its vertex count with copies of vertex
 // 0 and normal 0 (see Polygon::raw). A minimum or a first strict maximum over a list is
 // unchanged by repeating its first entry, so this kernel works on all MAX_POLYGON_VERTICES
-// slots and still agrees bit for bit with the Rust loops.
+// slots and still agrees bit for bit with the Rust loops over the vertices a polygon has.
 //
 // Registers: the per-slot work is written out with constant indices (the `consider_*`
 // steps, `lowest_projection`), and a slot chosen at run time is read through a select

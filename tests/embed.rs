@@ -215,3 +215,41 @@ fn a_lost_device_gives_an_error_not_a_panic_or_a_hang() {
     }
     panic!("the readback of a lost device neither arrived nor failed");
 }
+
+#[test]
+fn a_world_stepped_on_the_gpu_leaves_its_poses_where_a_renderer_reads_them() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
+    let mut world = wgpu_sat::scenes::pile(300, 4);
+    for _ in 0..30 {
+        world.step(1.0 / 60.0, &mut gpu).unwrap();
+    }
+    gpu.write_poses(world.colliders()).unwrap();
+    let n = world.body_count();
+    let poses = read_words(&device, &queue, gpu.poses_buffer(), 4 * n);
+    let shapes = read_words(&device, &queue, gpu.collider_shapes_buffer(), n);
+    for i in 0..n {
+        let t = world.transform(i);
+        let expected = [
+            t.translation().x,
+            t.translation().y,
+            t.rotation().x,
+            t.rotation().y,
+        ];
+        assert_eq!(
+            &poses[4 * i..4 * i + 4],
+            bytemuck::cast_slice::<f32, u32>(&expected),
+            "body {i}"
+        );
+        assert_eq!(shapes[i], world.shape_index(i), "body {i}");
+    }
+    // A bad pose is refused, naming the collider.
+    let mut colliders = world.colliders().to_vec();
+    colliders[5].transform = wgpu_sat::Transform::new(wgpu_sat::glam::Vec2::NAN, 0.0);
+    assert!(matches!(
+        gpu.write_poses(&colliders),
+        Err(Error::NonFiniteTransform { collider: 5 })
+    ));
+}

@@ -728,6 +728,25 @@ impl GpuNarrowPhase {
         Some(Ok(out))
     }
 
+    /// Writes the colliders' poses (and shape indices) to [`poses_buffer`](Self::poses_buffer)
+    /// and [`collider_shapes_buffer`](Self::collider_shapes_buffer) for a renderer, without
+    /// colliding anything: after `World::step`, `write_poses(world.colliders())` puts the
+    /// stepped poses where a renderer draws from (the step itself uploaded the poses it
+    /// started from). Errors, naming the collider, for a bad shape index or pose.
+    pub fn write_poses(&mut self, colliders: &[Collider]) -> Result<(), Error> {
+        validate_batch(self.shapes_uploaded.len(), colliders, &[])?;
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        self.prepared = None;
+        self.reserve(colliders.len(), 1);
+        self.upload_colliders(colliders);
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            self.bind_group = None;
+            self.uploaded_shape_ids = None;
+            return Err(Error::Device(error.to_string()));
+        }
+        Ok(())
+    }
+
     /// Whether a readback was requested and has not been returned by
     /// [`poll_readback`](Self::poll_readback) yet.
     pub fn readback_pending(&self) -> bool {

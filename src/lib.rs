@@ -78,6 +78,22 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! ## Simulation
+//!
+//! [`World`] steps rigid bodies through the same pipeline ([`World::step`] takes either
+//! narrow phase) and an impulse solver with soft contacts, friction, restitution and warm
+//! starting by feature id; [`scenes`] builds the worlds the examples, benches and tests
+//! share (`pile`, `pyramid`, `large_pyramid`).
+//!
+//! ## Embedding in a renderer
+//!
+//! On the host's own device, without blocking its frame: [`GpuNarrowPhase::prepare`] writes
+//! the poses and pairs to the queue, [`GpuNarrowPhase::record`] records the kernels into the
+//! host's encoder, the results stay in GPU buffers ([`GpuNarrowPhase::contacts_buffer`],
+//! [`GpuNarrowPhase::touching_buffer`], whose WGSL structs are [`gpu::LAYOUT_WGSL`]), and
+//! [`GpuNarrowPhase::request_readback`] / [`GpuNarrowPhase::poll_readback`] bring the
+//! contacts back when wanted, without waiting.
+//!
 //! ## Errors
 //!
 //! Shape constructors return a [`ShapeError`] naming the offending point. Batch calls return

@@ -95,6 +95,14 @@ pub enum Error {
         /// What it must be.
         rule: &'static str,
     },
+    /// A body index is not below the world's body count.
+    #[error("body {body} does not exist: the world has {body_count} bodies")]
+    BodyIndexOutOfRange {
+        /// The index given.
+        body: usize,
+        /// How many bodies there are.
+        body_count: usize,
+    },
     /// `World::step` was given a time step that is not finite and positive.
     #[error("time step {dt} is invalid: it must be finite and positive")]
     InvalidTimeStep {

@@ -12,6 +12,8 @@
 //!
 //! Frames: each body has a centre of mass (world frame) and a rotation; its shape stays in
 //! the local frame it was given, and [`World::transform`] maps that frame to the world.
+//! The read accessors that take a body index panic when it is out of range, as slice
+//! indexing does; [`World::set_velocity`] returns an error instead.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -270,10 +272,10 @@ impl World {
             restitution: def.restitution,
         });
         let index = self.bodies.len() - 1;
-        self.colliders.push(Collider {
-            shape,
-            transform: self.transform(index),
-        });
+        let transform = self.transform(index);
+        // Poses and boxes stay current between steps (body_at reads them; step starts from them).
+        self.aabbs.push(def.shape.aabb(&transform));
+        self.colliders.push(Collider { shape, transform });
         Ok(index)
     }
 
@@ -328,9 +330,15 @@ impl World {
         self.states[body].angular_velocity
     }
 
-    /// Sets a dynamic body's velocity (a static body stays at rest). Non-finite values are
-    /// an error naming the field.
+    /// Sets a dynamic body's velocity (a static body stays at rest). A body index out of
+    /// range or a non-finite value is an error naming it.
     pub fn set_velocity(&mut self, body: usize, linear: Vec2, angular: f32) -> Result<(), Error> {
+        if body >= self.bodies.len() {
+            return Err(Error::BodyIndexOutOfRange {
+                body,
+                body_count: self.bodies.len(),
+            });
+        }
         check("linear_velocity", linear.x, linear.x.is_finite(), "finite")?;
         check("linear_velocity", linear.y, linear.y.is_finite(), "finite")?;
         check("angular_velocity", angular, angular.is_finite(), "finite")?;
@@ -394,8 +402,8 @@ impl World {
         if !(dt.is_finite() && dt > 0.0) {
             return Err(Error::InvalidTimeStep { dt });
         }
+        // Poses and boxes are current: add_body and the end of the last step keep them so.
         let start = Instant::now();
-        self.update_colliders();
         self.pairs.clear();
         let bodies = &self.bodies;
         self.pairs.extend(

@@ -369,3 +369,29 @@ fn a_deep_overlap_is_pushed_out_without_launching_the_box() {
         "the push-out launched the box to {highest}"
     );
 }
+
+#[test]
+fn bodies_can_be_picked_before_the_first_step_and_bad_indices_are_errors() {
+    let mut world = World::default();
+    let square = Polygon::rectangle(0.5, 0.5);
+    let body = world
+        .add_body(&BodyDef::dynamic(square, Vec2::new(3.0, 1.0)))
+        .unwrap();
+    assert_eq!(world.body_at(Vec2::new(3.2, 1.1)), Some(body));
+    assert_eq!(world.body_at(Vec2::new(0.0, 0.0)), None);
+    let e = world.set_velocity(7, Vec2::ZERO, 0.0).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::BodyIndexOutOfRange {
+                body: 7,
+                body_count: 1
+            }
+        ),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains("body 7"), "{e}");
+    // The first step starts from the pose given, not a stale one.
+    world.step(DT, &mut CpuNarrowPhase::new()).unwrap();
+    assert!(world.center_of_mass(body).distance(Vec2::new(3.0, 1.0)) < 0.01);
+}

@@ -41,34 +41,39 @@ fn struct_size(module: &naga::Module, name: &str) -> u32 {
     }
 }
 
-#[test]
-fn storage_structs_match_their_rust_mirrors() {
-    let m = module();
-    assert_eq!(struct_size(&m, "Shape") as usize, size_of::<ShapeGpu>());
-    assert_eq!(struct_size(&m, "Pose") as usize, size_of::<PoseGpu>());
-    assert_eq!(struct_size(&m, "Params") as usize, size_of::<ParamsGpu>());
+/// The shared structs of `module` against their Rust mirrors, and the records of the
+/// contact list (`list`: "Contacts" in the kernel, "ContactList" for hosts) after the header.
+fn assert_mirrors(m: &naga::Module, list: &str) {
+    assert_eq!(struct_size(m, "Shape") as usize, size_of::<ShapeGpu>());
+    assert_eq!(struct_size(m, "Pose") as usize, size_of::<PoseGpu>());
     assert_eq!(
-        struct_size(&m, "ContactPointOut") as usize,
+        struct_size(m, "ContactPointOut") as usize,
         size_of::<ContactPointGpu>()
     );
     assert_eq!(
-        struct_size(&m, "ContactOut") as usize,
+        struct_size(m, "ContactOut") as usize,
         size_of::<ContactGpu>()
     );
-    // The records follow the header.
-    let contacts = m
+    let ty = m
         .types
         .iter()
-        .find(|(_, t)| t.name.as_deref() == Some("Contacts"))
+        .find(|(_, t)| t.name.as_deref() == Some(list))
         .unwrap();
-    let naga::TypeInner::Struct { members, .. } = &contacts.1.inner else {
-        panic!()
+    let naga::TypeInner::Struct { members, .. } = &ty.1.inner else {
+        panic!("{list}")
     };
     let records = members
         .iter()
         .find(|mm| mm.name.as_deref() == Some("records"))
         .unwrap();
     assert_eq!(records.offset as usize, size_of::<ContactsHeaderGpu>());
+}
+
+#[test]
+fn storage_structs_match_their_rust_mirrors() {
+    let m = module();
+    assert_mirrors(&m, "Contacts");
+    assert_eq!(struct_size(&m, "Params") as usize, size_of::<ParamsGpu>());
 }
 
 fn constant(module: &naga::Module, name: &str) -> naga::Literal {
@@ -144,23 +149,5 @@ fn the_published_layouts_stand_alone_and_match_the_mirrors() {
     Validator::new(ValidationFlags::all(), Capabilities::empty())
         .validate(&m)
         .unwrap();
-    assert_eq!(struct_size(&m, "Shape") as usize, size_of::<ShapeGpu>());
-    assert_eq!(struct_size(&m, "Pose") as usize, size_of::<PoseGpu>());
-    assert_eq!(
-        struct_size(&m, "ContactOut") as usize,
-        size_of::<ContactGpu>()
-    );
-    let list = m
-        .types
-        .iter()
-        .find(|(_, t)| t.name.as_deref() == Some("ContactList"))
-        .unwrap();
-    let naga::TypeInner::Struct { members, .. } = &list.1.inner else {
-        panic!()
-    };
-    let records = members
-        .iter()
-        .find(|mm| mm.name.as_deref() == Some("records"))
-        .unwrap();
-    assert_eq!(records.offset as usize, size_of::<ContactsHeaderGpu>());
+    assert_mirrors(&m, "ContactList");
 }

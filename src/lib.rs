@@ -109,11 +109,13 @@ pub struct ReadmeDoctests;
 
 mod aabb;
 mod broad_phase;
+mod circle;
 mod error;
 pub mod gpu;
 mod manifold;
 mod narrow_phase;
 mod sat;
+mod sat_circle;
 pub mod scenes;
 mod shape;
 mod solver;
@@ -122,6 +124,7 @@ mod world;
 
 pub use aabb::Aabb;
 pub use broad_phase::BroadPhase;
+pub use circle::Circle;
 pub use error::Error;
 pub use gpu::{GpuNarrowPhase, request_device};
 pub use manifold::{Contact, ContactPoint, Manifold, feature_id};
@@ -129,7 +132,10 @@ pub use narrow_phase::{
     Collider, CpuNarrowPhase, NarrowPhase, NarrowPhaseTimings, ParallelCpuNarrowPhase,
     validate_batch,
 };
-pub use sat::{RELATIVE_TIE_TOLERANCE, collide};
-pub use shape::{MAX_POLYGON_VERTICES, Polygon, ShapeError};
+pub use sat::{RELATIVE_TIE_TOLERANCE, collide, collide_shapes};
+pub use sat_circle::{
+    CIRCLE_FEATURE, collide_circle_polygon, collide_circles, collide_polygon_circle,
+};
+pub use shape::{MAX_POLYGON_VERTICES, Polygon, Shape, ShapeError};
 pub use transform::Transform;
 pub use world::{BodyDef, StepStats, World};

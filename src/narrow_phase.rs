@@ -2,15 +2,15 @@
 //!
 //! Both backends take the same input (a collider slice and pair indices into it), validate
 //! it the same way (see [`validate_batch`]), and return the contacts of the overlapping
-//! pairs in input order. [`CpuNarrowPhase`] is the reference: it calls [`collide`] pair by
-//! pair.
+//! pairs in input order. [`CpuNarrowPhase`] is the reference: it calls
+//! [`collide_shapes`](crate::collide_shapes) pair by pair.
 
 use std::time::Duration;
 
 use crate::error::Error;
 use crate::manifold::Contact;
-use crate::sat::collide;
-use crate::shape::Polygon;
+use crate::sat::collide_shapes;
+use crate::shape::{Polygon, Shape};
 use crate::transform::Transform;
 
 /// A collider of a batch: which shape, and where.
@@ -24,8 +24,16 @@ pub struct Collider {
 
 /// A batch narrow phase: set the shapes once, then collide pairs of colliders.
 pub trait NarrowPhase {
-    /// Replaces the shape table that [`Collider::shape`] indexes.
-    fn set_shapes(&mut self, shapes: &[Polygon]) -> Result<(), Error>;
+    /// Replaces the shape table that [`Collider::shape`] indexes with polygons only.
+    /// Equivalent to [`set_shape_table`](NarrowPhase::set_shape_table) with each polygon
+    /// wrapped in [`Shape::Polygon`].
+    fn set_shapes(&mut self, shapes: &[Polygon]) -> Result<(), Error> {
+        let table: Vec<Shape> = shapes.iter().copied().map(Shape::from).collect();
+        self.set_shape_table(&table)
+    }
+
+    /// Replaces the shape table that [`Collider::shape`] indexes: polygons and circles.
+    fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error>;
 
     /// The contacts of the pairs that overlap, in the order of `pairs`. Each pair holds two
     /// indices into `colliders`; the contact's normal points from the first to the second.
@@ -116,10 +124,10 @@ pub fn validate_batch(
     Ok(())
 }
 
-/// The CPU reference batch narrow phase: [`collide`] on one thread, pair by pair.
+/// The CPU reference batch narrow phase: [`collide_shapes`] on one thread, pair by pair.
 #[derive(Clone, Debug, Default)]
 pub struct CpuNarrowPhase {
-    shapes: Vec<Polygon>,
+    shapes: Vec<Shape>,
 }
 
 impl CpuNarrowPhase {
@@ -131,10 +139,10 @@ impl CpuNarrowPhase {
 
 /// The contact of one pair of a validated batch, if the pair overlaps.
 #[inline]
-fn collide_pair(shapes: &[Polygon], colliders: &[Collider], [a, b]: [u32; 2]) -> Option<Contact> {
+fn collide_pair(shapes: &[Shape], colliders: &[Collider], [a, b]: [u32; 2]) -> Option<Contact> {
     let ca = &colliders[a as usize];
     let cb = &colliders[b as usize];
-    let manifold = collide(
+    let manifold = collide_shapes(
         &shapes[ca.shape as usize],
         &ca.transform,
         &shapes[cb.shape as usize],
@@ -144,7 +152,7 @@ fn collide_pair(shapes: &[Polygon], colliders: &[Collider], [a, b]: [u32; 2]) ->
 }
 
 impl NarrowPhase for CpuNarrowPhase {
-    fn set_shapes(&mut self, shapes: &[Polygon]) -> Result<(), Error> {
+    fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
         self.shapes.clear();
         self.shapes.extend_from_slice(shapes);
         Ok(())
@@ -167,12 +175,12 @@ impl NarrowPhase for CpuNarrowPhase {
     }
 }
 
-/// The CPU narrow phase on every core (rayon's global pool): [`collide`] on chunks of pairs
+/// The CPU narrow phase on every core (rayon's global pool): [`collide_shapes`] on chunks of pairs
 /// in parallel, with the same results in the same order as [`CpuNarrowPhase`]. This is the
 /// CPU to measure a GPU against.
 #[derive(Clone, Debug, Default)]
 pub struct ParallelCpuNarrowPhase {
-    shapes: Vec<Polygon>,
+    shapes: Vec<Shape>,
     /// One contact buffer per chunk of pairs, reused between calls.
     chunks: Vec<Vec<Contact>>,
 }
@@ -188,7 +196,7 @@ impl ParallelCpuNarrowPhase {
 const PARALLEL_CHUNK: usize = 1024;
 
 impl NarrowPhase for ParallelCpuNarrowPhase {
-    fn set_shapes(&mut self, shapes: &[Polygon]) -> Result<(), Error> {
+    fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
         self.shapes.clear();
         self.shapes.extend_from_slice(shapes);
         Ok(())

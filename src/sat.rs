@@ -24,7 +24,8 @@
 use glam::Vec2;
 
 use crate::manifold::{ContactPoint, Manifold, feature_id};
-use crate::shape::{MAX_POLYGON_VERTICES, Polygon};
+use crate::sat_circle::{collide_circle_polygon, collide_circles, collide_polygon_circle};
+use crate::shape::{MAX_POLYGON_VERTICES, Polygon, Shape};
 use crate::transform::{Transform, inv_mul_transforms};
 
 /// Relative tolerance for preferring A's reference face over B's, as a fraction of the
@@ -83,6 +84,37 @@ pub fn collide(
         local.depth,
         &points[..local.count],
     ))
+}
+
+/// [`collide`] for any two shapes: polygons, circles, or one of each (see `sat_circle.rs`).
+/// Same conventions: `None` when separated or touching, normal from A to B.
+///
+/// ```
+/// use wgpu_sat::{collide_shapes, glam::Vec2, Circle, Polygon, Shape, Transform};
+/// let ground = Shape::from(Polygon::rectangle(5.0, 0.5));
+/// let ball = Shape::from(Circle::new(0.5)?);
+/// let m = collide_shapes(&ground, &Transform::IDENTITY,
+///                        &ball, &Transform::new(Vec2::new(0.0, 0.9), 0.0)).unwrap();
+/// assert!((m.normal - Vec2::Y).length() < 1e-6);
+/// assert!((m.depth - 0.1).abs() < 1e-5);
+/// # Ok::<(), wgpu_sat::ShapeError>(())
+/// ```
+pub fn collide_shapes(
+    a: &Shape,
+    a_transform: &Transform,
+    b: &Shape,
+    b_transform: &Transform,
+) -> Option<Manifold> {
+    match (a, b) {
+        (Shape::Polygon(a), Shape::Polygon(b)) => collide(a, a_transform, b, b_transform),
+        (Shape::Polygon(a), Shape::Circle(b)) => {
+            collide_polygon_circle(a, a_transform, b, b_transform)
+        }
+        (Shape::Circle(a), Shape::Polygon(b)) => {
+            collide_circle_polygon(a, a_transform, b, b_transform)
+        }
+        (Shape::Circle(a), Shape::Circle(b)) => collide_circles(a, a_transform, b, b_transform),
+    }
 }
 
 // The loops below run over the vertices a polygon has: scalar code pays for every slot

@@ -7,10 +7,12 @@
 use bytemuck::{Pod, Zeroable};
 
 use crate::manifold::{ContactPoint, Manifold};
-use crate::shape::{MAX_POLYGON_VERTICES, Polygon};
+use crate::shape::{MAX_POLYGON_VERTICES, Polygon, Shape};
 use crate::transform::Transform;
 
-/// WGSL `Shape`: one polygon of the shape table, in its local frame.
+/// WGSL `Shape`: one shape of the table, in its local frame. A polygon has `count` 3 to 8;
+/// a circle has `count` 1, its centre in every vertex slot, zero normals and its radius in
+/// `radius`.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct ShapeGpu {
@@ -18,9 +20,10 @@ pub struct ShapeGpu {
     pub vertices: [[f32; 2]; MAX_POLYGON_VERTICES],
     /// Outward unit edge normals; entries past `count` repeat normal 0.
     pub normals: [[f32; 2]; MAX_POLYGON_VERTICES],
-    /// Number of vertices, 3 to 8.
+    /// Number of vertices, 3 to 8; 1 for a circle.
     pub count: u32,
-    /// Centroid-to-vertex radius: scales the reference-face tie tolerance.
+    /// A polygon's centroid-to-vertex radius (it scales the reference-face tie tolerance),
+    /// or a circle's radius.
     pub radius: f32,
     /// Padding to the struct's 8-byte alignment.
     pub _pad: [u32; 2],
@@ -38,6 +41,21 @@ impl From<&Polygon> for ShapeGpu {
             count: count as u32,
             radius: polygon.radius(),
             _pad: [0; 2],
+        }
+    }
+}
+
+impl From<&Shape> for ShapeGpu {
+    fn from(shape: &Shape) -> Self {
+        match shape {
+            Shape::Polygon(polygon) => ShapeGpu::from(polygon),
+            Shape::Circle(circle) => ShapeGpu {
+                vertices: [circle.center().to_array(); MAX_POLYGON_VERTICES],
+                normals: [[0.0; 2]; MAX_POLYGON_VERTICES],
+                count: 1,
+                radius: circle.radius(),
+                _pad: [0; 2],
+            },
         }
     }
 }

@@ -33,7 +33,7 @@ use crate::error::Error;
 use crate::gpu::layout::{ContactGpu, ContactsHeaderGpu, ParamsGpu, PoseGpu, ShapeGpu};
 use crate::manifold::Contact;
 use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings, validate_batch};
-use crate::shape::Polygon;
+use crate::shape::Shape;
 
 /// The WGSL structs of the narrow phase's buffers (`shaders/layout.wgsl`), for hosts that
 /// read them in their own shaders: prepend it to your WGSL.
@@ -175,7 +175,7 @@ pub struct GpuNarrowPhase {
     prepared: Option<Prepared>,
     prepared_pairs: Vec<[u32; 2]>,
     /// The shape table as uploaded, so that setting the same table again costs no upload.
-    shapes_uploaded: Vec<Polygon>,
+    shapes_uploaded: Vec<Shape>,
     /// The collider shape ids now in `indices[0..n)`; `None` when unknown (after a
     /// reallocation of `indices`).
     uploaded_shape_ids: Option<Vec<u32>>,
@@ -891,7 +891,7 @@ fn entire(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
 impl NarrowPhase for GpuNarrowPhase {
     /// Uploads the shape table; setting the table it already holds uploads nothing, so a
     /// caller may set it before every call.
-    fn set_shapes(&mut self, shapes: &[Polygon]) -> Result<(), Error> {
+    fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
         if shapes == self.shapes_uploaded.as_slice() {
             return Ok(());
         }

@@ -108,6 +108,7 @@ pub use glam;
 pub struct ReadmeDoctests;
 
 mod aabb;
+mod body_shape;
 mod broad_phase;
 mod circle;
 mod error;
@@ -123,6 +124,7 @@ mod transform;
 mod world;
 
 pub use aabb::Aabb;
+pub use body_shape::BodyShape;
 pub use broad_phase::BroadPhase;
 pub use circle::Circle;
 pub use error::Error;

@@ -85,6 +85,9 @@ pub enum ShapeError {
         /// Index of the reflex vertex.
         index: usize,
     },
+    /// A compound body was given no pieces.
+    #[error("a compound body needs at least one piece, got none")]
+    NoPieces,
     /// A size parameter is zero, negative or not finite.
     #[error("{name} must be finite and positive, got {value}")]
     InvalidDimension {
@@ -464,6 +467,22 @@ impl Polygon {
         0.5 * (0..n)
             .map(|i| (v[i] - self.centroid).perp_dot(v[(i + 1) % n] - self.centroid))
             .sum::<f32>()
+    }
+
+    /// The polar second moment of area about the centroid (`∫ r² dA`): the rotational
+    /// inertia of the polygon at unit density.
+    pub fn polar_moment(&self) -> f32 {
+        let v = self.vertices();
+        let n = v.len();
+        // Triangle fan about the centroid: each triangle (c, p, q) contributes
+        // (p × q) (p·p + p·q + q·q) / 12, with p and q relative to c.
+        (0..n)
+            .map(|i| {
+                let p = v[i] - self.centroid;
+                let q = v[(i + 1) % n] - self.centroid;
+                p.perp_dot(q) * (p.dot(p) + p.dot(q) + q.dot(q)) / 12.0
+            })
+            .sum()
     }
 
     /// The world-frame bounding box of the polygon placed by `transform`.

@@ -78,6 +78,9 @@ struct ConstraintPoint {
 /// One manifold as a constraint between bodies `a` and `b`.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct ContactConstraint {
+    /// The colliders in touch: which pieces of the two bodies, for warm starting (two
+    /// bodies of several pieces can touch in several places with the same feature ids).
+    pub colliders: [u32; 2],
     pub a: u32,
     pub b: u32,
     normal: Vec2,
@@ -147,11 +150,13 @@ pub(crate) struct ContactSolver {
 }
 
 impl ContactSolver {
-    /// Builds this step's constraints from the narrow phase's contacts (in ascending pair
-    /// order), carrying over the impulses of points whose feature ids match last step's.
+    /// Builds this step's constraints from the narrow phase's contacts between colliders (in
+    /// ascending pair order; `collider_bodies` maps a collider to its body), carrying over
+    /// the impulses of points whose feature ids match last step's.
     pub fn prepare(
         &mut self,
         contacts: &[Contact],
+        collider_bodies: &[u32],
         centers: &[Vec2],
         states: &[BodyState],
         materials: &[BodyMaterial],
@@ -165,22 +170,24 @@ impl ContactSolver {
         let static_soft = Softness::new(2.0 * hertz, CONTACT_DAMPING_RATIO, h);
         let mut old = 0;
         for c in contacts {
-            let (ia, ib) = (c.a as usize, c.b as usize);
+            let colliders = [c.a, c.b];
+            let (a, b) = (collider_bodies[c.a as usize], collider_bodies[c.b as usize]);
+            let (ia, ib) = (a as usize, b as usize);
             let (sa, sb) = (&states[ia], &states[ib]);
             let (ma, mb) = (&materials[ia], &materials[ib]);
             let m = &c.manifold;
             let normal = m.normal;
             let tangent = Vec2::new(-normal.y, normal.x);
-            // Last step's constraint for this pair, if any: both lists are in pair order.
-            while old < self.previous.len()
-                && (self.previous[old].a, self.previous[old].b) < (c.a, c.b)
-            {
+            // Last step's constraint for this pair, if any: both lists are in collider pair
+            // order.
+            while old < self.previous.len() && self.previous[old].colliders < colliders {
                 old += 1;
             }
-            let previous = self.previous.get(old).filter(|p| (p.a, p.b) == (c.a, c.b));
+            let previous = self.previous.get(old).filter(|p| p.colliders == colliders);
             let mut constraint = ContactConstraint {
-                a: c.a,
-                b: c.b,
+                colliders,
+                a,
+                b,
                 normal,
                 friction: (ma.friction * mb.friction).sqrt(),
                 restitution: ma.restitution.max(mb.restitution),

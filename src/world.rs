@@ -1,39 +1,45 @@
-//! The simulation: rigid bodies with polygon shapes, stepped through the collision pipeline
-//! and the contact solver.
+//! The simulation: rigid bodies made of convex pieces (polygons, circles, or the pieces of
+//! a concave outline), stepped through the collision pipeline and the contact solver.
 //!
 //! ```text
 //! step(dt, narrow_phase):
-//!     pose and AABB of every body             (CPU)
-//!     BroadPhase::find_pairs, minus pairs of two static bodies
-//!     narrow_phase.collide_pairs               (CPU or GPU: same contacts)
+//!     AABB of every collider (one collider per piece of a body)          (CPU)
+//!     BroadPhase::find_pairs, minus pairs within one body and pairs of two static bodies
+//!     narrow_phase.collide_pairs                    (CPU or GPU: same contacts)
+//!     contacts mapped from colliders to bodies: a body's pieces act as one body
 //!     solver: prepare constraints (warm-started by feature id), then per substep
 //!             gravity, warm start, solve, integrate positions, relax; then restitution
+//!     continuous: bullets and bodies that moved far for their size are swept from their
+//!             start pose to their end pose; one that would pass into an obstacle stops at
+//!             the time of impact (see continuous.rs)
 //! ```
 //!
-//! Frames: each body has a centre of mass (world frame) and a rotation; its shape stays in
-//! the local frame it was given, and [`World::transform`] maps that frame to the world.
+//! Frames: each body has a centre of mass (world frame) and a rotation; its pieces stay in
+//! the local frame they were given, and [`World::transform`] maps that frame to the world.
 //! The read accessors that take a body index panic when it is out of range, as slice
 //! indexing does; [`World::set_velocity`] returns an error instead.
 
 use std::collections::HashMap;
+use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use glam::Vec2;
 
 use crate::aabb::Aabb;
+use crate::body_shape::BodyShape;
 use crate::broad_phase::BroadPhase;
 use crate::error::Error;
 use crate::manifold::Contact;
 use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings};
-use crate::shape::Polygon;
+use crate::shape::Shape;
 use crate::solver::{BodyMaterial, BodyState, ContactSolver, integrate_rotation};
 use crate::transform::Transform;
 
 /// How to make a body: its shape, pose, velocity and material.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 pub struct BodyDef {
-    /// The shape, in the body's local frame.
-    pub shape: Polygon,
+    /// The shape: one convex shape or several convex pieces, in the body's local frame.
+    pub shape: BodyShape,
     /// World position of the shape's local origin.
     pub position: Vec2,
     /// Rotation in radians, counter-clockwise.
@@ -52,13 +58,19 @@ pub struct BodyDef {
     pub restitution: f32,
     /// A static body never moves (infinite mass): grounds and walls.
     pub is_static: bool,
+    /// A bullet is swept against dynamic bodies as well as static ones every step, so that
+    /// it cannot pass through anything (see [`World::step`]). Other bodies are swept only
+    /// against static bodies, and only in steps where they move far for their size.
+    pub is_bullet: bool,
 }
 
 impl BodyDef {
     /// A dynamic body of density 1, friction 0.6, no restitution, at rest at `position`.
-    pub fn dynamic(shape: Polygon, position: Vec2) -> BodyDef {
+    /// `shape` is a [`Polygon`](crate::Polygon), a [`Circle`](crate::Circle), a
+    /// [`Shape`] or a [`BodyShape`].
+    pub fn dynamic(shape: impl Into<BodyShape>, position: Vec2) -> BodyDef {
         BodyDef {
-            shape,
+            shape: shape.into(),
             position,
             angle: 0.0,
             linear_velocity: Vec2::ZERO,
@@ -67,11 +79,12 @@ impl BodyDef {
             friction: 0.6,
             restitution: 0.0,
             is_static: false,
+            is_bullet: false,
         }
     }
 
     /// A static body at `position`.
-    pub fn fixed(shape: Polygon, position: Vec2) -> BodyDef {
+    pub fn fixed(shape: impl Into<BodyShape>, position: Vec2) -> BodyDef {
         BodyDef {
             is_static: true,
             ..BodyDef::dynamic(shape, position)
@@ -84,7 +97,10 @@ impl BodyDef {
 pub struct StepStats {
     /// Bodies in the world.
     pub bodies: usize,
-    /// Candidate pairs from the broad phase (pairs of two static bodies excluded).
+    /// Colliders: one per convex piece of every body.
+    pub colliders: usize,
+    /// Candidate collider pairs from the broad phase (pairs within one body and pairs of two
+    /// static bodies excluded).
     pub pairs: usize,
     /// Pairs that overlap: the narrow phase's manifolds.
     pub contacts: usize,
@@ -99,28 +115,58 @@ pub struct StepStats {
     pub narrow_phase_detail: Option<NarrowPhaseTimings>,
     /// Contact solver and integration.
     pub solver: Duration,
+    /// Bodies swept for continuous collision this step (bullets, and fast bodies).
+    pub swept_bodies: usize,
+    /// Swept bodies stopped at a time of impact.
+    pub impacts: usize,
+    /// The continuous collision stage.
+    pub continuous: Duration,
 }
 
-/// Hashable identity of a polygon, for sharing one shape table entry between bodies.
+/// Hashable identity of a shape, for sharing one shape table entry between bodies.
 type ShapeKey = [u32; 33];
 
-fn shape_key(p: &Polygon) -> ShapeKey {
+fn shape_key(shape: &Shape) -> ShapeKey {
     let mut key = [0u32; 33];
-    key[0] = p.vertices().len() as u32;
-    for (k, v) in p.vertices().iter().enumerate() {
-        key[1 + 2 * k] = v.x.to_bits();
-        key[2 + 2 * k] = v.y.to_bits();
+    match shape {
+        Shape::Polygon(p) => {
+            key[0] = p.vertices().len() as u32;
+            for (k, v) in p.vertices().iter().enumerate() {
+                key[1 + 2 * k] = v.x.to_bits();
+                key[2 + 2 * k] = v.y.to_bits();
+            }
+        }
+        // Count 1 marks a circle, as on the GPU.
+        Shape::Circle(c) => {
+            key[0] = 1;
+            key[1] = c.center().x.to_bits();
+            key[2] = c.center().y.to_bits();
+            key[3] = c.radius().to_bits();
+        }
     }
     key
 }
 
 /// Static properties of a body.
-#[derive(Clone, Copy, Debug)]
-struct Body {
-    shape: u32,
+#[derive(Clone, Debug)]
+pub(crate) struct Body {
+    /// Its colliders: `colliders[first_collider..first_collider + collider_count]`.
+    pub first_collider: u32,
+    pub collider_count: u32,
     /// Centre of mass in the local frame.
-    local_center: Vec2,
-    is_static: bool,
+    pub local_center: Vec2,
+    pub is_static: bool,
+    pub is_bullet: bool,
+    /// Farthest point of the body from its centre of mass.
+    pub max_extent: f32,
+    /// Thickness scale of its thinnest piece (see `BodyShape::min_extent`).
+    pub min_extent: f32,
+}
+
+impl Body {
+    pub fn colliders(&self) -> Range<usize> {
+        self.first_collider as usize..(self.first_collider + self.collider_count) as usize
+    }
 }
 
 /// A world of rigid polygon bodies. Cloning it clones the whole state, so two narrow phases
@@ -129,19 +175,26 @@ struct Body {
 pub struct World {
     gravity: Vec2,
     substeps: usize,
-    shapes: Vec<Polygon>,
+    shapes: Vec<Shape>,
     shape_index: HashMap<ShapeKey, u32>,
     bodies: Vec<Body>,
+    body_shapes: Vec<BodyShape>,
     /// World-frame centre of mass of each body.
     centers: Vec<Vec2>,
     /// Rotation of each body as (cos, sin).
     rotations: Vec<Vec2>,
     states: Vec<BodyState>,
     materials: Vec<BodyMaterial>,
+    /// One collider per piece; a body's colliders are contiguous, in body order.
     colliders: Vec<Collider>,
+    collider_bodies: Vec<u32>,
+    /// Per collider.
     aabbs: Vec<Aabb>,
     pairs: Vec<[u32; 2]>,
     broad_phase: BroadPhase,
+    /// The narrow phase's contacts, between colliders.
+    collider_contacts: Vec<Contact>,
+    /// The same contacts between bodies.
     contacts: Vec<Contact>,
     solver: ContactSolver,
 }
@@ -160,24 +213,6 @@ fn check(field: &'static str, value: f32, ok: bool, rule: &'static str) -> Resul
     }
 }
 
-/// Mass, centre of mass and rotational inertia about it, of `shape` at `density`.
-fn mass_properties(shape: &Polygon, density: f32) -> (f32, Vec2, f32) {
-    let c = shape.centroid();
-    let v = shape.vertices();
-    let n = v.len();
-    // Triangle fan about the centroid: area and polar moment of each triangle.
-    let mut area = 0.0;
-    let mut moment = 0.0;
-    for i in 0..n {
-        let p = v[i] - c;
-        let q = v[(i + 1) % n] - c;
-        let w = p.perp_dot(q);
-        area += 0.5 * w;
-        moment += w * (p.dot(p) + p.dot(q) + q.dot(q)) / 12.0;
-    }
-    (density * area, c, density * moment)
-}
-
 impl World {
     /// An empty world with the given gravity (units per second squared).
     pub fn new(gravity: Vec2) -> World {
@@ -187,14 +222,17 @@ impl World {
             shapes: Vec::new(),
             shape_index: HashMap::new(),
             bodies: Vec::new(),
+            body_shapes: Vec::new(),
             centers: Vec::new(),
             rotations: Vec::new(),
             states: Vec::new(),
             materials: Vec::new(),
             colliders: Vec::new(),
+            collider_bodies: Vec::new(),
             aabbs: Vec::new(),
             pairs: Vec::new(),
             broad_phase: BroadPhase::new(),
+            collider_contacts: Vec::new(),
             contacts: Vec::new(),
             solver: ContactSolver::default(),
         }
@@ -239,25 +277,27 @@ impl World {
             )?;
         }
 
-        let key = shape_key(&def.shape);
-        let shape = *self.shape_index.entry(key).or_insert_with(|| {
-            self.shapes.push(def.shape);
-            (self.shapes.len() - 1) as u32
-        });
-        let (mass, local_center, inertia) = mass_properties(&def.shape, def.density);
+        // A static body's mass is never used; unit density keeps the centre defined.
+        let density = if def.is_static { 1.0 } else { def.density };
+        let mass = def.shape.mass_properties(density);
         let rotation = Vec2::from_angle(def.angle);
         let (inv_mass, inv_inertia, linear_velocity, angular_velocity) = if def.is_static {
             (0.0, 0.0, Vec2::ZERO, 0.0)
         } else {
-            (1.0 / mass, 1.0 / inertia, v, w)
+            (1.0 / mass.mass, 1.0 / mass.inertia, v, w)
         };
+        let index = self.bodies.len();
         self.bodies.push(Body {
-            shape,
-            local_center,
+            first_collider: self.colliders.len() as u32,
+            collider_count: def.shape.pieces().len() as u32,
+            local_center: mass.center,
             is_static: def.is_static,
+            is_bullet: def.is_bullet && !def.is_static,
+            max_extent: def.shape.max_extent(mass.center),
+            min_extent: def.shape.min_extent(),
         });
         self.centers
-            .push(def.position + crate::transform::rotate(rotation, local_center));
+            .push(def.position + crate::transform::rotate(rotation, mass.center));
         self.rotations.push(rotation);
         self.states.push(BodyState {
             linear_velocity,
@@ -271,11 +311,18 @@ impl World {
             friction: def.friction,
             restitution: def.restitution,
         });
-        let index = self.bodies.len() - 1;
         let transform = self.transform(index);
         // Poses and boxes stay current between steps (body_at reads them; step starts from them).
-        self.aabbs.push(def.shape.aabb(&transform));
-        self.colliders.push(Collider { shape, transform });
+        for piece in def.shape.pieces() {
+            let shape = *self.shape_index.entry(shape_key(piece)).or_insert_with(|| {
+                self.shapes.push(*piece);
+                (self.shapes.len() - 1) as u32
+            });
+            self.aabbs.push(piece.aabb(&transform));
+            self.colliders.push(Collider { shape, transform });
+            self.collider_bodies.push(index as u32);
+        }
+        self.body_shapes.push(def.shape.clone());
         Ok(index)
     }
 
@@ -295,24 +342,45 @@ impl World {
         Transform::from_rotation(origin, q)
     }
 
-    /// The body's shape, in its local frame.
-    pub fn shape(&self, body: usize) -> &Polygon {
-        &self.shapes[self.bodies[body].shape as usize]
+    /// The body's shape (its convex pieces), in its local frame.
+    pub fn body_shape(&self, body: usize) -> &BodyShape {
+        &self.body_shapes[body]
     }
 
-    /// Index of the body's shape in [`World::shapes`].
-    pub fn shape_index(&self, body: usize) -> u32 {
-        self.bodies[body].shape
+    /// The body's colliders: indices into [`World::colliders`], one per piece, in the order
+    /// of [`BodyShape::pieces`].
+    pub fn body_colliders(&self, body: usize) -> Range<usize> {
+        self.bodies[body].colliders()
     }
 
-    /// The shape table: each distinct polygon once, as the narrow phase receives it.
-    pub fn shapes(&self) -> &[Polygon] {
+    /// The body a collider belongs to.
+    pub fn collider_body(&self, collider: usize) -> usize {
+        self.collider_bodies[collider] as usize
+    }
+
+    /// The body's bounding box as of the end of the last step (all its pieces).
+    pub fn body_aabb(&self, body: usize) -> Aabb {
+        self.aabbs[self.bodies[body].colliders()]
+            .iter()
+            .copied()
+            .reduce(|a, b| a.union(&b))
+            .unwrap_or_default()
+    }
+
+    /// The shape table: each distinct piece once, as the narrow phase receives it;
+    /// [`Collider::shape`] indexes it.
+    pub fn shapes(&self) -> &[Shape] {
         &self.shapes
     }
 
     /// Whether the body is static.
     pub fn is_static(&self, body: usize) -> bool {
         self.bodies[body].is_static
+    }
+
+    /// Whether the body is a bullet (see [`BodyDef::is_bullet`]).
+    pub fn is_bullet(&self, body: usize) -> bool {
+        self.bodies[body].is_bullet
     }
 
     /// World position of the body's centre of mass.
@@ -351,10 +419,15 @@ impl World {
 
     /// The topmost body whose shape holds the world point, if any (for picking).
     pub fn body_at(&self, point: Vec2) -> Option<usize> {
-        (0..self.bodies.len()).rev().find(|&i| {
-            self.aabbs[i].contains_point(point)
-                && self.shape(i).contains_point(&self.transform(i), point)
-        })
+        (0..self.colliders.len())
+            .rev()
+            .find(|&c| {
+                let collider = &self.colliders[c];
+                self.aabbs[c].contains_point(point)
+                    && self.shapes[collider.shape as usize]
+                        .contains_point(&collider.transform, point)
+            })
+            .map(|c| self.collider_bodies[c] as usize)
     }
 
     /// Gravity, units per second squared.
@@ -372,15 +445,24 @@ impl World {
         self.substeps = substeps.max(1);
     }
 
-    /// Every body as a collider (shape index and pose) as of the end of the last step: what
-    /// a renderer draws.
+    /// Every piece of every body as a collider (shape index and pose) as of the end of the
+    /// last step: what a renderer draws. A body's colliders are contiguous
+    /// ([`World::body_colliders`]) and all carry the body's pose.
     pub fn colliders(&self) -> &[Collider] {
         &self.colliders
     }
 
-    /// The contacts found by the last step, normals from `a` to `b`.
+    /// The contacts found by the last step between bodies: `a` and `b` are body indices and
+    /// normals point from `a` to `b`. A pair of bodies has one contact per pair of pieces
+    /// in touch (a box resting in a U-shaped body touches two or three of its pieces).
     pub fn contacts(&self) -> &[Contact] {
         &self.contacts
+    }
+
+    /// The same contacts between colliders (indices into [`World::colliders`]), as the
+    /// narrow phase returned them.
+    pub fn collider_contacts(&self) -> &[Contact] {
+        &self.collider_contacts
     }
 
     /// The accumulated normal impulse of each contact point of the last step, in the order
@@ -405,26 +487,43 @@ impl World {
         // Poses and boxes are current: add_body and the end of the last step keep them so.
         let start = Instant::now();
         self.pairs.clear();
-        let bodies = &self.bodies;
+        let (bodies, owner) = (&self.bodies, &self.collider_bodies);
         self.pairs.extend(
             self.broad_phase
                 .find_pairs(&self.aabbs)
                 .iter()
-                .filter(|&&[a, b]| !(bodies[a as usize].is_static && bodies[b as usize].is_static)),
+                .filter(|&&[a, b]| {
+                    let (body_a, body_b) = (owner[a as usize], owner[b as usize]);
+                    body_a != body_b
+                        && !(bodies[body_a as usize].is_static && bodies[body_b as usize].is_static)
+                }),
         );
         let broad_done = Instant::now();
 
-        // Cheap when the narrow phase already holds this table (see `set_shapes`).
-        narrow_phase.set_shapes(&self.shapes)?;
-        narrow_phase.collide_pairs_into(&self.colliders, &self.pairs, &mut self.contacts)?;
+        // Cheap when the narrow phase already holds this table (see `set_shape_table`).
+        narrow_phase.set_shape_table(&self.shapes)?;
+        narrow_phase.collide_pairs_into(
+            &self.colliders,
+            &self.pairs,
+            &mut self.collider_contacts,
+        )?;
         let narrow_done = Instant::now();
 
+        // Colliders are numbered in body order, so a < b stays a < b between bodies.
+        self.contacts.clear();
+        self.contacts
+            .extend(self.collider_contacts.iter().map(|c| Contact {
+                a: owner[c.a as usize],
+                b: owner[c.b as usize],
+                manifold: c.manifold,
+            }));
         self.solve(dt);
         self.update_colliders();
         let solve_done = Instant::now();
 
         Ok(StepStats {
             bodies: self.bodies.len(),
+            colliders: self.colliders.len(),
             pairs: self.pairs.len(),
             contacts: self.contacts.len(),
             contact_points: self
@@ -436,17 +535,26 @@ impl World {
             narrow_phase: narrow_done - broad_done,
             narrow_phase_detail: narrow_phase.timings(),
             solver: solve_done - narrow_done,
+            swept_bodies: 0,
+            impacts: 0,
+            continuous: Duration::ZERO,
         })
     }
 
-    /// Poses and AABBs from the bodies' centres and rotations.
+    /// Poses and AABBs of every collider from the bodies' centres and rotations.
     fn update_colliders(&mut self) {
-        self.aabbs.clear();
         for i in 0..self.bodies.len() {
-            let transform = self.transform(i);
-            self.colliders[i].transform = transform;
-            self.aabbs
-                .push(self.shapes[self.bodies[i].shape as usize].aabb(&transform));
+            self.update_body_colliders(i);
+        }
+    }
+
+    /// Poses and AABBs of one body's colliders.
+    fn update_body_colliders(&mut self, body: usize) {
+        let transform = self.transform(body);
+        for c in self.bodies[body].colliders() {
+            let collider = &mut self.colliders[c];
+            collider.transform = transform;
+            self.aabbs[c] = self.shapes[collider.shape as usize].aabb(&transform);
         }
     }
 
@@ -458,7 +566,8 @@ impl World {
             s.delta_rotation = Vec2::X;
         }
         self.solver.prepare(
-            &self.contacts,
+            &self.collider_contacts,
+            &self.collider_bodies,
             &self.centers,
             &self.states,
             &self.materials,

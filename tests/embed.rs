@@ -227,11 +227,11 @@ fn a_world_stepped_on_the_gpu_leaves_its_poses_where_a_renderer_reads_them() {
         world.step(1.0 / 60.0, &mut gpu).unwrap();
     }
     gpu.write_poses(world.colliders()).unwrap();
-    let n = world.body_count();
+    let n = world.colliders().len();
     let poses = read_words(&device, &queue, gpu.poses_buffer(), 4 * n);
     let shapes = read_words(&device, &queue, gpu.collider_shapes_buffer(), n);
     for i in 0..n {
-        let t = world.transform(i);
+        let t = world.transform(world.collider_body(i));
         let expected = [
             t.translation().x,
             t.translation().y,
@@ -241,9 +241,9 @@ fn a_world_stepped_on_the_gpu_leaves_its_poses_where_a_renderer_reads_them() {
         assert_eq!(
             &poses[4 * i..4 * i + 4],
             bytemuck::cast_slice::<f32, u32>(&expected),
-            "body {i}"
+            "collider {i}"
         );
-        assert_eq!(shapes[i], world.shape_index(i), "body {i}");
+        assert_eq!(shapes[i], world.colliders()[i].shape, "collider {i}");
     }
     // A bad pose is refused, naming the collider.
     let mut colliders = world.colliders().to_vec();

@@ -79,7 +79,7 @@ fn pile_stays_contained(narrow: &mut dyn NarrowPhase) {
                     continue;
                 }
                 let t = world.transform(i);
-                let aabb = world.shape(i).aabb(&t);
+                let aabb = world.body_aabb(i);
                 let center = world.center_of_mass(i);
                 assert!(
                     t.translation().is_finite() && t.angle().is_finite(),
@@ -167,49 +167,49 @@ fn bad_bodies_and_time_steps_are_errors_naming_the_field() {
             "position",
             BodyDef {
                 position: Vec2::new(f32::NAN, 0.0),
-                ..good
+                ..good.clone()
             },
         ),
         (
             "angle",
             BodyDef {
                 angle: f32::INFINITY,
-                ..good
+                ..good.clone()
             },
         ),
         (
             "linear_velocity",
             BodyDef {
                 linear_velocity: Vec2::new(0.0, f32::NAN),
-                ..good
+                ..good.clone()
             },
         ),
         (
             "friction",
             BodyDef {
                 friction: -0.1,
-                ..good
+                ..good.clone()
             },
         ),
         (
             "restitution",
             BodyDef {
                 restitution: 1.5,
-                ..good
+                ..good.clone()
             },
         ),
         (
             "density",
             BodyDef {
                 density: 0.0,
-                ..good
+                ..good.clone()
             },
         ),
         (
             "angular_velocity",
             BodyDef {
                 angular_velocity: f32::NAN,
-                ..good
+                ..good.clone()
             },
         ),
     ];

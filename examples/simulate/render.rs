@@ -12,7 +12,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use wgpu_sat::glam::{UVec2, Vec2};
-use wgpu_sat::{Aabb, MAX_POLYGON_VERTICES, Polygon, World};
+use wgpu_sat::{Aabb, MAX_POLYGON_VERTICES, Shape, World};
 
 /// Vertices per instance: a fan of `MAX_POLYGON_VERTICES - 2` triangles.
 const FAN_VERTICES: u32 = 3 * (MAX_POLYGON_VERTICES as u32 - 2);
@@ -21,17 +21,19 @@ const STATIC_BIT: u32 = 1 << 31;
 /// Background, in sRGB.
 const BACKGROUND: [f64; 3] = [0.09, 0.10, 0.12];
 
-/// One shape-table entry, as `Shape` in `render.wgsl`.
+/// One shape-table entry, as `Shape` in `render.wgsl`: a polygon's vertices, or a circle
+/// (count 1) with its centre in slot 0.
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
 struct ShapeGpu {
     vertices: [[f32; 2]; MAX_POLYGON_VERTICES],
     count: u32,
-    _pad: u32,
+    /// A circle's radius; 0 for a polygon.
+    radius: f32,
 }
 const _: () = assert!(size_of::<ShapeGpu>() == 72);
 
-/// One body's pose and shape, as `Instance` in `render.wgsl`.
+/// One collider's pose, shape and body, as `Instance` in `render.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
 struct InstanceGpu {
@@ -40,8 +42,10 @@ struct InstanceGpu {
     rotation: [f32; 2],
     /// Shape index, with [`STATIC_BIT`] for static bodies.
     shape: u32,
+    /// The body the collider is a piece of: pieces of one body share its colour.
+    body: u32,
 }
-const _: () = assert!(size_of::<InstanceGpu>() == 20);
+const _: () = assert!(size_of::<InstanceGpu>() == 24);
 
 /// As `Camera` in `render.wgsl`.
 #[repr(C)]
@@ -137,7 +141,7 @@ impl Camera {
 /// The union of all bodies' AABBs, or `None` for an empty world.
 pub fn scene_bounds(world: &World) -> Option<Aabb> {
     (0..world.body_count())
-        .map(|i| world.shape(i).aabb(&world.transform(i)))
+        .map(|i| world.body_aabb(i))
         .reduce(|a, b| a.union(&b))
 }
 
@@ -214,7 +218,7 @@ pub struct Renderer {
     instances: GrowingBuffer,
     lines: GrowingBuffer,
     /// The shape table as last uploaded: re-uploaded only when the world's differs.
-    uploaded_shapes: Vec<Polygon>,
+    uploaded_shapes: Vec<Shape>,
     instance_scratch: Vec<InstanceGpu>,
     line_scratch: Vec<LineVertex>,
     instance_count: u32,
@@ -391,11 +395,13 @@ impl Renderer {
         self.instance_scratch.clear();
         self.instance_scratch
             .extend(world.colliders().iter().enumerate().map(|(i, c)| {
-                let flag = if world.is_static(i) { STATIC_BIT } else { 0 };
+                let body = world.collider_body(i);
+                let flag = if world.is_static(body) { STATIC_BIT } else { 0 };
                 InstanceGpu {
                     translation: c.transform.translation().to_array(),
                     rotation: c.transform.rotation().to_array(),
                     shape: c.shape | flag,
+                    body: body as u32,
                 }
             }));
         replaced |= self.instances.write(
@@ -470,15 +476,27 @@ impl Renderer {
     }
 }
 
-fn shape_gpu(polygon: &Polygon) -> ShapeGpu {
+fn shape_gpu(shape: &Shape) -> ShapeGpu {
     let mut vertices = [[0.0; 2]; MAX_POLYGON_VERTICES];
-    for (slot, v) in vertices.iter_mut().zip(polygon.vertices()) {
-        *slot = v.to_array();
-    }
-    ShapeGpu {
-        vertices,
-        count: polygon.vertices().len() as u32,
-        _pad: 0,
+    match shape {
+        Shape::Polygon(polygon) => {
+            for (slot, v) in vertices.iter_mut().zip(polygon.vertices()) {
+                *slot = v.to_array();
+            }
+            ShapeGpu {
+                vertices,
+                count: polygon.vertices().len() as u32,
+                radius: 0.0,
+            }
+        }
+        Shape::Circle(circle) => {
+            vertices[0] = circle.center().to_array();
+            ShapeGpu {
+                vertices,
+                count: 1,
+                radius: circle.radius(),
+            }
+        }
     }
 }
 

@@ -15,13 +15,15 @@ struct Camera {
 };
 
 // Mirrors `ShapeGpu`: one entry of the world's shape table, local frame, counter-clockwise.
+// A circle has count 1, its centre in vertices[0] and its radius in `radius`.
 struct Shape {
     vertices: array<vec2<f32>, 8>,
     count: u32,
-    _pad: u32,
+    radius: f32,
 };
 
-// Mirrors `InstanceGpu`: 20 bytes per body, all scalars so that the stride stays 20.
+// Mirrors `InstanceGpu`: 24 bytes per collider (one piece of a body), all scalars so that
+// the stride stays 24.
 struct Instance {
     tx: f32,
     ty: f32,
@@ -30,6 +32,8 @@ struct Instance {
     s: f32,
     // Index into `shapes`; the top bit marks a static body.
     shape: u32,
+    // The body this piece belongs to: its colour and the selection go by body.
+    body: u32,
 };
 
 const STATIC_BIT: u32 = 0x80000000u;
@@ -74,8 +78,11 @@ struct PolygonOut {
     // Distance from the point to the line of each edge (0 to 3, then 4 to 7), positive
     // inside. A distance to a line is affine in the point, so interpolating the vertices'
     // values gives it exactly at every fragment, whichever fan triangle the fragment is in.
+    // For a circle instead: edges_low.xy is the point relative to the centre in the
+    // body's frame, edges_low.z the radius.
     @location(1) edges_low: vec4<f32>,
     @location(2) edges_high: vec4<f32>,
+    @location(3) @interpolate(flat) is_circle: u32,
 };
 
 // No outline for edges a shape does not have.
@@ -97,43 +104,65 @@ fn edge_distance(shape: u32, i: u32, last: u32, p: vec2<f32>) -> f32 {
 
 // A polygon of n vertices is a fan of n - 2 triangles from vertex 0. Every instance runs
 // 18 vertices (6 triangles, enough for 8 vertices); triangles past n - 2 repeat the last
-// vertex and have no area, so the rasteriser drops them.
+// vertex and have no area, so the rasteriser drops them. A circle uses the first two
+// triangles as the square around it and the fragment shader cuts the disc out of it.
 @vertex
 fn vs_polygon(
     @builtin(vertex_index) vertex: u32,
-    @builtin(instance_index) body: u32,
+    @builtin(instance_index) index: u32,
 ) -> PolygonOut {
-    let instance = instances[body];
+    let instance = instances[index];
+    let body = instance.body;
     let shape = instance.shape & ~STATIC_BIT;
-    let last = shapes[shape].count - 1u;
+    let count = shapes[shape].count;
     let triangle = vertex / 3u;
     let corner = vertex % 3u;
-    var k = 0u;
-    if corner != 0u {
-        k = min(triangle + corner, last);
+    var out: PolygonOut;
+    var local: vec2<f32>;
+    if count == 1u {
+        // Square corners (-1,-1) (1,-1) (1,1) | (-1,-1) (1,1) (-1,1); later triangles
+        // collapse onto the first corner.
+        let r = shapes[shape].radius;
+        var unit = vec2<f32>(-1.0, -1.0);
+        if triangle == 0u && corner == 1u {
+            unit = vec2<f32>(1.0, -1.0);
+        } else if triangle < 2u && corner == 2u - triangle {
+            unit = vec2<f32>(1.0, 1.0);
+        } else if triangle == 1u && corner == 2u {
+            unit = vec2<f32>(-1.0, 1.0);
+        }
+        local = shapes[shape].vertices[0] + r * unit;
+        out.edges_low = vec4<f32>(r * unit, r, 0.0);
+        out.edges_high = vec4<f32>(0.0);
+        out.is_circle = 1u;
+    } else {
+        let last = count - 1u;
+        var k = 0u;
+        if corner != 0u {
+            k = min(triangle + corner, last);
+        }
+        local = shapes[shape].vertices[k];
+        // Unrolled with constant indices: llvmpipe spills a dynamically indexed local array
+        // to memory, which made this loop cost seconds per frame for 3,000 bodies.
+        out.edges_low = vec4<f32>(
+            edge_distance(shape, 0u, last, local),
+            edge_distance(shape, 1u, last, local),
+            edge_distance(shape, 2u, last, local),
+            edge_distance(shape, 3u, last, local),
+        );
+        out.edges_high = vec4<f32>(
+            edge_distance(shape, 4u, last, local),
+            edge_distance(shape, 5u, last, local),
+            edge_distance(shape, 6u, last, local),
+            edge_distance(shape, 7u, last, local),
+        );
+        out.is_circle = 0u;
     }
-    let local = shapes[shape].vertices[k];
     let world = vec2<f32>(
         instance.c * local.x - instance.s * local.y + instance.tx,
         instance.s * local.x + instance.c * local.y + instance.ty,
     );
-
-    var out: PolygonOut;
     out.clip = to_clip(world);
-    // Unrolled with constant indices: llvmpipe spills a dynamically indexed local array to
-    // memory, which made this loop cost seconds per frame for 3,000 bodies.
-    out.edges_low = vec4<f32>(
-        edge_distance(shape, 0u, last, local),
-        edge_distance(shape, 1u, last, local),
-        edge_distance(shape, 2u, last, local),
-        edge_distance(shape, 3u, last, local),
-    );
-    out.edges_high = vec4<f32>(
-        edge_distance(shape, 4u, last, local),
-        edge_distance(shape, 5u, last, local),
-        edge_distance(shape, 6u, last, local),
-        edge_distance(shape, 7u, last, local),
-    );
 
     var color: vec3<f32>;
     if (instance.shape & STATIC_BIT) != 0u {
@@ -161,10 +190,25 @@ fn in_pixels(d: vec4<f32>) -> vec4<f32> {
 
 @fragment
 fn fs_polygon(in: PolygonOut) -> @location(0) vec4<f32> {
+    // Derivatives must be taken in uniform control flow: compute both readings, then pick.
     let m = min(in_pixels(in.edges_low), in_pixels(in.edges_high));
-    let d = min(min(m.x, m.y), min(m.z, m.w));
-    let rim = 1.0 - smoothstep(0.25, 1.25, d);
-    return output(mix(in.color, in.color * 0.35, rim));
+    let polygon = min(min(m.x, m.y), min(m.z, m.w));
+    // For a circle: distance inside the rim, and from the spoke drawn from the centre along
+    // the body's local x axis (it shows the circle roll), both in pixels. The offset is
+    // affine in the screen position, so its gradient gives world units per pixel.
+    let offset = in.edges_low.xy;
+    let per_pixel = max(length(vec2<f32>(dpdx(offset.x), dpdy(offset.x))), 1e-6);
+    let rim = (in.edges_low.z - length(offset)) / per_pixel;
+    let spoke = select(abs(offset.y) / per_pixel, FAR, offset.x < 0.0);
+    var d = polygon;
+    if in.is_circle == 1u {
+        if rim < 0.0 {
+            discard;
+        }
+        d = min(rim, spoke);
+    }
+    let edge = 1.0 - smoothstep(0.25, 1.25, d);
+    return output(mix(in.color, in.color * 0.35, edge));
 }
 
 struct LineOut {

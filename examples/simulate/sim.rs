@@ -172,14 +172,18 @@ impl Sim {
         }
         let bounds_of = |bodies: &mut dyn Iterator<Item = usize>| {
             bodies
-                .map(|i| world.shape(i).aabb(&world.transform(i)))
+                .map(|i| world.body_aabb(i))
                 .reduce(|a, b| a.union(&b))
         };
         let all = bounds_of(&mut (0..world.body_count())).expect("the world has bodies");
         let ground =
             bounds_of(&mut (0..world.body_count()).filter(|&i| world.is_static(i))).unwrap_or(all);
         let shapes: Vec<_> = (0..count)
-            .map(|_| *world.shape(dynamic[self.rng.random_range(0..dynamic.len())]))
+            .map(|_| {
+                world
+                    .body_shape(dynamic[self.rng.random_range(0..dynamic.len())])
+                    .clone()
+            })
             .collect();
         let spacing = shapes
             .iter()

@@ -109,6 +109,7 @@ pub struct ReadmeDoctests;
 
 mod aabb;
 mod broad_phase;
+mod decompose;
 mod error;
 pub mod gpu;
 mod manifold;
@@ -122,6 +123,7 @@ mod world;
 
 pub use aabb::Aabb;
 pub use broad_phase::BroadPhase;
+pub use decompose::decompose;
 pub use error::Error;
 pub use gpu::{GpuNarrowPhase, request_device};
 pub use manifold::{Contact, ContactPoint, Manifold, feature_id};

@@ -23,7 +23,7 @@ pub const MAX_POLYGON_VERTICES: usize = 8;
 /// Points closer than this are repeated, a vertex closer than this to the line through its
 /// neighbours is collinear. At 1e-5 it is about 80 f32 rounding steps of the extent: a pose
 /// transform cannot round an accepted polygon into a reflex or repeated vertex.
-const SHAPE_TOLERANCE: f32 = 1e-5;
+pub(crate) const SHAPE_TOLERANCE: f32 = 1e-5;
 
 /// Why a point list is not an acceptable polygon. Indices refer to the caller's slice.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -111,14 +111,14 @@ pub struct Polygon {
 
 /// The normalising frame of a point set: `q = (p - center) / half_extent` maps it into
 /// `[-1, 1]²`, touching the border on at least one axis.
-struct Frame {
+pub(crate) struct Frame {
     center: Vec2,
     half_extent: f32,
 }
 
 impl Frame {
     /// `None` when all points coincide. The points must be finite.
-    fn of(points: &[Vec2]) -> Option<Frame> {
+    pub(crate) fn of(points: &[Vec2]) -> Option<Frame> {
         let bounds = Aabb::from_points(points.iter().copied())?;
         // Halve before subtracting: `max - min` overflows for coordinates near f32::MAX.
         let center = bounds.min * 0.5 + bounds.max * 0.5;
@@ -129,12 +129,12 @@ impl Frame {
         })
     }
 
-    fn normalise(&self, p: Vec2) -> Vec2 {
+    pub(crate) fn normalise(&self, p: Vec2) -> Vec2 {
         (p - self.center) / self.half_extent
     }
 }
 
-fn check_finite(points: &[Vec2]) -> Result<(), ShapeError> {
+pub(crate) fn check_finite(points: &[Vec2]) -> Result<(), ShapeError> {
     match points.iter().position(|p| !p.is_finite()) {
         Some(index) => Err(ShapeError::NotFinite {
             index,
@@ -146,17 +146,17 @@ fn check_finite(points: &[Vec2]) -> Result<(), ShapeError> {
 }
 
 /// Twice the signed area of triangle `(a, b, c)`: positive when counter-clockwise.
-fn orient(a: Vec2, b: Vec2, c: Vec2) -> f32 {
+pub(crate) fn orient(a: Vec2, b: Vec2, c: Vec2) -> f32 {
     (b - a).perp_dot(c - a)
 }
 
 /// Signed distance of `p` from the line through `a` and `b`, positive to the left.
-fn distance_left_of(a: Vec2, b: Vec2, p: Vec2) -> f32 {
+pub(crate) fn distance_left_of(a: Vec2, b: Vec2, p: Vec2) -> f32 {
     orient(a, b, p) / (b - a).length()
 }
 
 /// Whether the closed segments `a0 a1` and `b0 b1` share a point (normalised coordinates).
-fn segments_intersect(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
+pub(crate) fn segments_intersect(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
     let d0 = distance_left_of(a0, a1, b0);
     let d1 = distance_left_of(a0, a1, b1);
     let d2 = distance_left_of(b0, b1, a0);
@@ -181,7 +181,7 @@ fn segments_intersect(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
 
 /// Whether the segments cross outright: each one's ends lie clearly on both sides of the
 /// other's line.
-fn segments_cross(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
+pub(crate) fn segments_cross(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
     let apart = |u: f32, v: f32| {
         (u > SHAPE_TOLERANCE && v < -SHAPE_TOLERANCE)
             || (u < -SHAPE_TOLERANCE && v > SHAPE_TOLERANCE)

@@ -39,9 +39,11 @@ use crate::shape::Shape;
 /// read them in their own shaders: prepend it to your WGSL.
 pub const LAYOUT_WGSL: &str = include_str!("../../shaders/layout.wgsl");
 
-/// The WGSL source of the narrow-phase kernels: the layouts, then `shaders/sat.wgsl`.
+/// The WGSL source of the narrow-phase kernels: the layouts, the transform helpers
+/// (`shaders/transform.wgsl`, shared with the time-of-impact kernel), then `shaders/sat.wgsl`.
 pub const SAT_WGSL: &str = concat!(
     include_str!("../../shaders/layout.wgsl"),
+    include_str!("../../shaders/transform.wgsl"),
     include_str!("../../shaders/sat.wgsl")
 );
 

@@ -72,31 +72,6 @@ struct Manifold {
     points: array<ContactPointOut, 2>,
 }
 
-fn rotate(q: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
-    return vec2<f32>(q.x * v.x - q.y * v.y, q.y * v.x + q.x * v.y);
-}
-
-fn inverse_rotate(q: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
-    return vec2<f32>(q.x * v.x + q.y * v.y, -q.y * v.x + q.x * v.y);
-}
-
-fn transform_point(t: Pose, p: vec2<f32>) -> vec2<f32> {
-    return rotate(t.rotation, p) + t.translation;
-}
-
-// a⁻¹ · b: maps b's local frame into a's.
-fn inv_mul_transforms(a: Pose, b: Pose) -> Pose {
-    let qa = a.rotation;
-    let qb = b.rotation;
-    let rotation = vec2<f32>(qa.x * qb.x + qa.y * qb.y, qa.x * qb.y - qa.y * qb.x);
-    return Pose(inverse_rotate(qa, b.translation - a.translation), rotation);
-}
-
-fn dot2(a: vec2<f32>, b: vec2<f32>) -> f32 {
-    // Written out (not dot()) so that the rounding matches glam's Vec2::dot.
-    return a.x * b.x + a.y * b.y;
-}
-
 fn feature_id(flip: bool, reference_edge: u32, incident_edge: u32, end: u32) -> u32 {
     return (select(0u, 1u, flip) << 24u) | (reference_edge << 16u) | (incident_edge << 8u) | end;
 }

@@ -28,6 +28,12 @@ pub enum Error {
         /// Index of the collider.
         collider: usize,
     },
+    /// A swept collider's sweep has a NaN or infinite field.
+    #[error("collider {collider} has a non-finite sweep")]
+    NonFiniteSweep {
+        /// Index of the collider.
+        collider: usize,
+    },
     /// A pair names a collider that does not exist.
     #[error(
         "pair {pair} refers to collider {index}, but there are only {collider_count} colliders"

@@ -85,6 +85,16 @@
 //! starting by feature id; [`scenes`] builds the worlds the examples, benches and tests
 //! share (`pile`, `pyramid`, `large_pyramid`).
 //!
+//! ## Continuous collision
+//!
+//! A body fast enough to cross a thin wall between two steps is caught by
+//! [`time_of_impact`]: given each body's motion over the step as a [`Sweep`] (its centre
+//! on a line, its angle changing linearly), it returns the first fraction of the step at
+//! which the shapes come within a small tolerance of each other, never later than they
+//! first overlap (a swept separating-axis test, refined by conservative advancement; see
+//! the function). [`time_of_impact_pairs`] runs a batch on the CPU and
+//! [`GpuTimeOfImpact`] the same batch on the GPU (`shaders/toi.wgsl`).
+//!
 //! ## Embedding in a renderer
 //!
 //! On the host's own device, without blocking its frame: [`GpuNarrowPhase::prepare`] writes
@@ -121,6 +131,7 @@ mod sat_circle;
 pub mod scenes;
 mod shape;
 mod solver;
+mod toi;
 mod transform;
 mod world;
 
@@ -130,7 +141,7 @@ pub use broad_phase::BroadPhase;
 pub use circle::Circle;
 pub use decompose::decompose;
 pub use error::Error;
-pub use gpu::{GpuNarrowPhase, request_device};
+pub use gpu::{GpuNarrowPhase, GpuTimeOfImpact, request_device};
 pub use manifold::{Contact, ContactPoint, Manifold, feature_id};
 pub use narrow_phase::{
     Collider, CpuNarrowPhase, NarrowPhase, NarrowPhaseTimings, ParallelCpuNarrowPhase,
@@ -141,5 +152,9 @@ pub use sat_circle::{
     CIRCLE_FEATURE, collide_circle_polygon, collide_circles, collide_polygon_circle,
 };
 pub use shape::{MAX_POLYGON_VERTICES, Polygon, Shape, ShapeError};
+pub use toi::{
+    MAX_TOI_ITERATIONS, Sweep, SweptCollider, TOI_RELATIVE_TOLERANCE, TOI_ROUNDING_TOLERANCE,
+    TimeOfImpact, time_of_impact, time_of_impact_pairs, toi_tolerance, validate_sweeps,
+};
 pub use transform::Transform;
 pub use world::{BodyDef, StepStats, World};

@@ -116,7 +116,7 @@ pub(crate) fn inverse_rotate(q: Vec2, v: Vec2) -> Vec2 {
     Vec2::new(q.x * v.x + q.y * v.y, -q.y * v.x + q.x * v.y)
 }
 
-/// `a⁻¹ · b`, written out so that `shaders/sat.wgsl` can repeat it operation for operation:
+/// `a⁻¹ · b`, written out so that `shaders/transform.wgsl` can repeat it operation for operation:
 /// rotation `qa⁻¹ qb`, translation `qa⁻¹ (pb - pa)`.
 #[inline]
 pub(crate) fn inv_mul_transforms(a: &Transform, b: &Transform) -> Transform {

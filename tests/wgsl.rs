@@ -1,25 +1,45 @@
-//! The kernel, validated by naga without a device, and held to its Rust mirrors.
+//! The kernels (narrow phase and time of impact), validated by naga without a device, and
+//! held to their Rust mirrors.
 
 use std::mem::size_of;
 
 use naga::valid::{Capabilities, ValidationFlags, Validator};
-use wgpu_sat::gpu::SAT_WGSL;
 use wgpu_sat::gpu::layout::{
-    ContactGpu, ContactPointGpu, ContactsHeaderGpu, NO_POINT, ParamsGpu, PoseGpu, ShapeGpu,
+    ContactGpu, ContactPointGpu, ContactsHeaderGpu, NO_HIT, NO_POINT, ParamsGpu, PoseGpu, ShapeGpu,
+    SweepGpu, SweptColliderGpu, TimeOfImpactGpu, ToiParamsGpu,
 };
-use wgpu_sat::{MAX_POLYGON_VERTICES, RELATIVE_TIE_TOLERANCE};
+use wgpu_sat::gpu::{SAT_WGSL, TOI_WGSL};
+use wgpu_sat::{
+    MAX_POLYGON_VERTICES, MAX_TOI_ITERATIONS, RELATIVE_TIE_TOLERANCE, TOI_RELATIVE_TOLERANCE,
+    TOI_ROUNDING_TOLERANCE,
+};
+
+fn parse(source: &str) -> naga::Module {
+    naga::front::wgsl::parse_str(source).unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)))
+}
 
 fn module() -> naga::Module {
-    naga::front::wgsl::parse_str(SAT_WGSL)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(SAT_WGSL)))
+    parse(SAT_WGSL)
+}
+
+fn validate(module: &naga::Module, source: &str) {
+    Validator::new(ValidationFlags::all(), Capabilities::empty())
+        .validate(module)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
+}
+
+/// The names of the functions a module defines.
+fn function_names(m: &naga::Module) -> Vec<&str> {
+    m.functions
+        .iter()
+        .filter_map(|(_, f)| f.name.as_deref())
+        .collect()
 }
 
 #[test]
 fn sat_wgsl_parses_and_validates() {
     let module = module();
-    Validator::new(ValidationFlags::all(), Capabilities::empty())
-        .validate(&module)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(SAT_WGSL)));
+    validate(&module, SAT_WGSL);
     let entry = module
         .entry_points
         .iter()
@@ -34,7 +54,7 @@ fn struct_size(module: &naga::Module, name: &str) -> u32 {
         .types
         .iter()
         .find(|(_, t)| t.name.as_deref() == Some(name))
-        .unwrap_or_else(|| panic!("no struct {name} in sat.wgsl"));
+        .unwrap_or_else(|| panic!("no struct {name} in the module"));
     match ty.1.inner {
         naga::TypeInner::Struct { span, .. } => span,
         _ => panic!("{name} is not a struct"),
@@ -81,7 +101,7 @@ fn constant(module: &naga::Module, name: &str) -> naga::Literal {
         .constants
         .iter()
         .find(|(_, c)| c.name.as_deref() == Some(name))
-        .unwrap_or_else(|| panic!("no const {name} in sat.wgsl"));
+        .unwrap_or_else(|| panic!("no const {name} in the module"));
     match module.global_expressions[c.init] {
         naga::Expression::Literal(l) => l,
         ref e => panic!("{name} is not a literal: {e:?}"),
@@ -109,11 +129,7 @@ fn constants_match_the_rust_side() {
 #[test]
 fn every_step_has_its_rust_twin_name() {
     let m = module();
-    let names: Vec<&str> = m
-        .functions
-        .iter()
-        .filter_map(|(_, f)| f.name.as_deref())
-        .collect();
+    let names = function_names(&m);
     let rust = [
         include_str!("../src/sat.rs"),
         include_str!("../src/transform.rs"),
@@ -150,4 +166,121 @@ fn the_published_layouts_stand_alone_and_match_the_mirrors() {
         .validate(&m)
         .unwrap();
     assert_mirrors(&m, "ContactList");
+}
+
+#[test]
+fn toi_wgsl_parses_and_validates() {
+    let module = parse(TOI_WGSL);
+    validate(&module, TOI_WGSL);
+    let entry = module
+        .entry_points
+        .iter()
+        .find(|e| e.name == "time_of_impact_pairs")
+        .unwrap();
+    assert_eq!(entry.stage, naga::ShaderStage::Compute);
+    assert_eq!(entry.workgroup_size, [64, 1, 1]);
+}
+
+#[test]
+fn toi_storage_structs_match_their_rust_mirrors() {
+    let m = parse(TOI_WGSL);
+    assert_eq!(struct_size(&m, "Shape") as usize, size_of::<ShapeGpu>());
+    assert_eq!(struct_size(&m, "Pose") as usize, size_of::<PoseGpu>());
+    assert_eq!(struct_size(&m, "Sweep") as usize, size_of::<SweepGpu>());
+    assert_eq!(
+        struct_size(&m, "SweptCollider") as usize,
+        size_of::<SweptColliderGpu>()
+    );
+    assert_eq!(
+        struct_size(&m, "TimeOfImpactOut") as usize,
+        size_of::<TimeOfImpactGpu>()
+    );
+    assert_eq!(
+        struct_size(&m, "ToiParams") as usize,
+        size_of::<ToiParamsGpu>()
+    );
+}
+
+#[test]
+fn toi_constants_match_the_rust_side() {
+    let m = parse(TOI_WGSL);
+    assert_eq!(
+        constant(&m, "TOI_RELATIVE_TOLERANCE"),
+        naga::Literal::F32(TOI_RELATIVE_TOLERANCE)
+    );
+    assert_eq!(
+        constant(&m, "TOI_ROUNDING_TOLERANCE"),
+        naga::Literal::F32(TOI_ROUNDING_TOLERANCE)
+    );
+    assert_eq!(
+        constant(&m, "MAX_TOI_ITERATIONS"),
+        naga::Literal::U32(MAX_TOI_ITERATIONS)
+    );
+    assert_eq!(constant(&m, "NO_HIT"), naga::Literal::F32(NO_HIT));
+}
+
+#[test]
+fn every_toi_step_has_its_rust_twin_name() {
+    let m = parse(TOI_WGSL);
+    let names = function_names(&m);
+    let rust = [
+        include_str!("../src/toi.rs"),
+        include_str!("../src/transform.rs"),
+    ]
+    .concat();
+    for name in [
+        "time_of_impact",
+        "transform_at",
+        "center_at",
+        "shifted",
+        "sweep_radius",
+        "relative_motion",
+        "tolerance",
+        "clip_window",
+        "project",
+        "separate_on_axis",
+        "swept_sat",
+        "advance",
+        "support_line",
+        "lower_separation",
+        "shape_distance",
+        "closest_on_segment",
+        "consider_closest",
+        "polygon_distance",
+        "polygon_circle_distance",
+        "circle_distance",
+        "inv_mul_transforms",
+        "rotate",
+        "inverse_rotate",
+    ] {
+        assert!(names.contains(&name), "toi.wgsl lacks fn {name}");
+        assert!(
+            rust.contains(&format!("fn {name}(")),
+            "the Rust side lacks fn {name}"
+        );
+    }
+}
+
+#[test]
+fn the_transform_helpers_are_defined_once_and_shared() {
+    // transform.wgsl holds them; neither kernel file repeats them (a repeat would not even
+    // parse, as WGSL has no overloading, but say so plainly).
+    for (file, source) in [
+        ("sat.wgsl", include_str!("../shaders/sat.wgsl")),
+        ("toi.wgsl", include_str!("../shaders/toi.wgsl")),
+    ] {
+        for name in [
+            "rotate",
+            "inverse_rotate",
+            "transform_point",
+            "inv_mul_transforms",
+        ] {
+            assert!(
+                !source.contains(&format!("fn {name}(")),
+                "{file} defines {name}; it belongs in transform.wgsl"
+            );
+        }
+    }
+    let transform = include_str!("../shaders/transform.wgsl");
+    assert!(SAT_WGSL.contains(transform) && TOI_WGSL.contains(transform));
 }

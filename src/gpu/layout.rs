@@ -1,4 +1,5 @@
-//! `#[repr(C)]` mirrors of the storage and uniform structs of `shaders/sat.wgsl`.
+//! `#[repr(C)]` mirrors of the storage and uniform structs of `shaders/sat.wgsl` and
+//! `shaders/toi.wgsl`.
 //!
 //! Each struct matches its WGSL twin byte for byte (WGSL's alignment rules: `vec2<f32>`
 //! aligns to 8, a struct to its largest member); the padding is spelled out and a
@@ -8,6 +9,7 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::manifold::{ContactPoint, Manifold};
 use crate::shape::{MAX_POLYGON_VERTICES, Polygon, Shape};
+use crate::toi::{Sweep, SweptCollider, TimeOfImpact};
 use crate::transform::Transform;
 
 /// WGSL `Shape`: one shape of the table, in its local frame. A polygon has `count` 3 to 8;
@@ -153,3 +155,95 @@ pub struct ContactsHeaderGpu {
     pub _pad: [u32; 3],
 }
 const _: () = assert!(size_of::<ContactsHeaderGpu>() == 16);
+
+/// WGSL `Sweep` (`shaders/toi.wgsl`): a body's motion over one step, as [`Sweep`].
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct SweepGpu {
+    /// Centre of rotation in the local frame.
+    pub local_center: [f32; 2],
+    /// World position of the centre at `t = 0`.
+    pub c0: [f32; 2],
+    /// World position of the centre at `t = 1`.
+    pub c1: [f32; 2],
+    /// Angle at `t = 0`, radians.
+    pub a0: f32,
+    /// Angle at `t = 1`, radians (not wrapped).
+    pub a1: f32,
+}
+const _: () = assert!(size_of::<SweepGpu>() == 32);
+
+impl From<&Sweep> for SweepGpu {
+    fn from(s: &Sweep) -> Self {
+        SweepGpu {
+            local_center: s.local_center.to_array(),
+            c0: s.c0.to_array(),
+            c1: s.c1.to_array(),
+            a0: s.a0,
+            a1: s.a1,
+        }
+    }
+}
+
+/// WGSL `SweptCollider`: a shape index and its sweep, 40 bytes per body of a
+/// time-of-impact batch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct SweptColliderGpu {
+    /// The motion.
+    pub sweep: SweepGpu,
+    /// Index into the shape table.
+    pub shape: u32,
+    /// Padding to the struct's 8-byte alignment.
+    pub _pad: u32,
+}
+const _: () = assert!(size_of::<SweptColliderGpu>() == 40);
+
+impl From<&SweptCollider> for SweptColliderGpu {
+    fn from(c: &SweptCollider) -> Self {
+        SweptColliderGpu {
+            sweep: SweepGpu::from(&c.sweep),
+            shape: c.shape,
+            _pad: 0,
+        }
+    }
+}
+
+/// The `t` of a [`TimeOfImpactGpu`] record whose pair does not hit.
+pub const NO_HIT: f32 = -1.0;
+
+/// WGSL `TimeOfImpactOut`: the result of one pair, a fixed 16-byte record per pair, in
+/// pair order.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct TimeOfImpactGpu {
+    /// Unit normal from A to B at `t`, world frame.
+    pub normal: [f32; 2],
+    /// Fraction of the step, or [`NO_HIT`] when the pair does not hit.
+    pub t: f32,
+    /// Distance between the shapes at `t` (negative: overlapping at `t = 0`).
+    pub separation: f32,
+}
+const _: () = assert!(size_of::<TimeOfImpactGpu>() == 16);
+
+impl TimeOfImpactGpu {
+    /// The result this record holds.
+    pub fn time_of_impact(&self) -> Option<TimeOfImpact> {
+        (self.t >= 0.0).then(|| TimeOfImpact {
+            t: self.t,
+            normal: self.normal.into(),
+            separation: self.separation,
+        })
+    }
+}
+
+/// WGSL `ToiParams`, the uniform of one time-of-impact dispatch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct ToiParamsGpu {
+    /// Pairs in this dispatch.
+    pub pair_count: u32,
+    /// Padding to 16 bytes, the smallest uniform binding.
+    pub _pad: [u32; 3],
+}
+const _: () = assert!(size_of::<ToiParamsGpu>() == 16);

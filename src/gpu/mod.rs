@@ -1,9 +1,12 @@
-//! The GPU narrow phase: [`GpuNarrowPhase`] runs `shaders/sat.wgsl` on a wgpu device, and
+//! The GPU narrow phase: [`GpuNarrowPhase`] runs `shaders/sat.wgsl` on a wgpu device,
+//! [`GpuTimeOfImpact`] runs `shaders/toi.wgsl` (swept collision of fast bodies), and
 //! [`request_device`] makes a device for programs that have none.
 
 mod device;
 pub mod layout;
 mod narrow_phase;
+mod toi;
 
 pub use device::request_device;
 pub use narrow_phase::{GpuNarrowPhase, LAYOUT_WGSL, SAT_WGSL};
+pub use toi::{GpuTimeOfImpact, TOI_WGSL};

@@ -39,9 +39,11 @@ use crate::shape::Shape;
 /// read them in their own shaders: prepend it to your WGSL.
 pub const LAYOUT_WGSL: &str = include_str!("../../shaders/layout.wgsl");
 
-/// The WGSL source of the narrow-phase kernels: the layouts, then `shaders/sat.wgsl`.
+/// The WGSL source of the narrow-phase kernels: the layouts, the transform helpers
+/// (`shaders/transform.wgsl`, shared with the time-of-impact kernel), then `shaders/sat.wgsl`.
 pub const SAT_WGSL: &str = concat!(
     include_str!("../../shaders/layout.wgsl"),
+    include_str!("../../shaders/transform.wgsl"),
     include_str!("../../shaders/sat.wgsl")
 );
 
@@ -88,16 +90,20 @@ struct KernelTimer {
 
 /// A buffer that grows to the next power of two when asked for more, and is otherwise
 /// reused.
-struct GrowingBuffer {
-    buffer: wgpu::Buffer,
+pub(super) struct GrowingBuffer {
+    pub(super) buffer: wgpu::Buffer,
     label: &'static str,
     usage: wgpu::BufferUsages,
     /// Buffers created for this slot so far, the first included.
-    created: u64,
+    pub(super) created: u64,
 }
 
 impl GrowingBuffer {
-    fn new(device: &wgpu::Device, label: &'static str, usage: wgpu::BufferUsages) -> Self {
+    pub(super) fn new(
+        device: &wgpu::Device,
+        label: &'static str,
+        usage: wgpu::BufferUsages,
+    ) -> Self {
         // 256 bytes: never empty (a zero-sized binding is invalid), and a whole alignment unit.
         let buffer = device.create_buffer(&wgpu::BufferDescriptor {
             label: Some(label),
@@ -115,7 +121,7 @@ impl GrowingBuffer {
 
     /// Makes room for `size` bytes, growing to at most `cap` beyond that. Returns whether
     /// the buffer was replaced (its contents are then gone).
-    fn reserve(&mut self, device: &wgpu::Device, size: u64, cap: u64) -> bool {
+    pub(super) fn reserve(&mut self, device: &wgpu::Device, size: u64, cap: u64) -> bool {
         if self.buffer.size() >= size {
             return false;
         }
@@ -860,7 +866,7 @@ fn uniform(binding: u32) -> wgpu::BindGroupLayoutEntry {
     }
 }
 
-fn compute_pipeline(
+pub(super) fn compute_pipeline(
     device: &wgpu::Device,
     module: &wgpu::ShaderModule,
     layout: &wgpu::BindGroupLayout,
@@ -881,7 +887,7 @@ fn compute_pipeline(
     })
 }
 
-fn entire(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
+pub(super) fn entire(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
     wgpu::BindGroupEntry {
         binding,
         resource: buffer.as_entire_binding(),

@@ -1,0 +1,520 @@
+// wgpu-sat time of impact: one swept test per pair of moving shapes, for continuous
+// collision of fast bodies. The library compiles this file after layout.wgsl (the Shape and
+// Pose structs) and transform.wgsl (rotate, inverse_rotate, transform_point,
+// inv_mul_transforms, dot2).
+//
+// Every function below has a twin of the same name in src/toi.rs that does the same
+// operations in the same order, so that the CPU and the GPU round alike; change both
+// together. The algorithm, in short (src/toi.rs has the reasons for each choice):
+//
+//   time_of_impact(A, sweep_a, B, sweep_b):
+//       shift both sweeps by A's start centre (small coordinates)
+//       d      = B's centre displacement - A's                    (world frame)
+//       margin = |Δangle_A|·rA + |Δangle_B|·rB     rX = sweep_radius (farthest point from
+//                                                  the centre of rotation)
+//       tol    = toi_tolerance ; target = tol / 2
+//       1. swept_sat, in A's frame at t = 0, over A's and B's face normals, the normal of d
+//          and the closest direction at t = 0: B's projection slides by (n·d)·t, both widen
+//          by margin·t (the arc a rotating point can travel); "gap <= target" on every axis
+//          gives a window [enter, exit] within [0, 1]; empty -> no hit
+//       2. advance from enter, at most MAX_TOI_ITERATIONS times:
+//              (D, n) = shape_distance at t (signed, world normal A -> B)
+//              D <= tol        -> hit at t
+//              approach = margin - n·d;  approach <= 0 -> no hit (receding along n)
+//              L(δ) = lower_separation along the fixed axis n (concave in δ)
+//              L(exit - t) > target -> no hit
+//              t += max((D - target) / approach, bisection of L = target);  t > exit -> no hit
+//          cap reached -> hit at the last t evaluated (safe, separation above tol)
+//
+// Conservative: the separation along the fixed axis n falls at most `approach` per unit t,
+// and stays above the concave bound L; the distance is never below that separation, so no
+// step passes a time of overlap.
+// Frames and signs: sweeps are world frame; the swept SAT works in A's frame at t = 0, the
+// distances in A's frame at t; the output normal is a world unit vector from A to B; a
+// negative separation means overlap (reported only at t = 0).
+//
+// Shapes: a polygon has count 3 to 8 vertices; a circle has count 1, its centre in vertex 0
+// and its radius in `radius` (see ShapeGpu in src/gpu/layout.rs). The loops run over the
+// vertices a polygon has, as on the CPU: the batches are small (fast bodies only), so
+// simplicity wins over the narrow phase's fixed-slot unrolling.
+
+// Same values as TOI_RELATIVE_TOLERANCE, TOI_ROUNDING_TOLERANCE (64 f32 epsilons) and
+// MAX_TOI_ITERATIONS in src/toi.rs (a test compares them).
+const TOI_RELATIVE_TOLERANCE: f32 = 1e-3;
+const TOI_ROUNDING_TOLERANCE: f32 = 7.6293945e-6;
+const MAX_TOI_ITERATIONS: u32 = 32u;
+// The t of a pair that does not hit (NO_HIT in src/gpu/layout.rs).
+const NO_HIT: f32 = -1.0;
+const F32_MAX: f32 = 3.40282347e38;
+
+// A body's motion over the step (Sweep in src/toi.rs).
+struct Sweep {
+    local_center: vec2<f32>,
+    c0: vec2<f32>,
+    c1: vec2<f32>,
+    a0: f32,
+    a1: f32,
+}
+
+struct SweptCollider {
+    sweep: Sweep,
+    shape: u32,
+    _pad: u32,
+}
+
+// One record per pair, in pair order; t = NO_HIT when the pair does not hit.
+struct TimeOfImpactOut {
+    normal: vec2<f32>,
+    t: f32,
+    separation: f32,
+}
+
+struct ToiParams {
+    pair_count: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+@group(0) @binding(0) var<storage, read> shapes: array<Shape>;
+@group(0) @binding(1) var<storage, read> colliders: array<SweptCollider>;
+@group(0) @binding(2) var<storage, read> pairs: array<vec2<u32>>;
+@group(0) @binding(3) var<storage, read_write> results: array<TimeOfImpactOut>;
+@group(0) @binding(4) var<uniform> params: ToiParams;
+
+struct TimeOfImpact {
+    hit: bool,
+    t: f32,
+    normal: vec2<f32>,
+    separation: f32,
+}
+
+struct Motion {
+    d: vec2<f32>,
+    margin: f32,
+    ra: f32,
+    rb: f32,
+}
+
+struct Window {
+    enter: f32,
+    exit: f32,
+}
+
+struct Distance {
+    distance: f32,
+    normal: vec2<f32>,
+}
+
+struct SegmentPoint {
+    point: vec2<f32>,
+    interior: bool,
+}
+
+struct Closest {
+    squared: f32,
+    delta: vec2<f32>,
+    interior: bool,
+    face: vec2<f32>,
+}
+
+struct Interval {
+    low: f32,
+    high: f32,
+}
+
+fn is_circle(s: Shape) -> bool {
+    return s.count == 1u;
+}
+
+// glam's Vec2::length: the square root of the written-out dot product.
+fn vec_length(v: vec2<f32>) -> f32 {
+    return sqrt(dot2(v, v));
+}
+
+fn center_at(s: Sweep, t: f32) -> vec2<f32> {
+    return s.c0 + (s.c1 - s.c0) * t;
+}
+
+fn transform_at(s: Sweep, t: f32) -> Pose {
+    let angle = s.a0 + (s.a1 - s.a0) * t;
+    let center = center_at(s, t);
+    let q = vec2<f32>(cos(angle), sin(angle));
+    return Pose(center - rotate(q, s.local_center), q);
+}
+
+fn shifted(s: Sweep, origin: vec2<f32>) -> Sweep {
+    return Sweep(s.local_center, s.c0 - origin, s.c1 - origin, s.a0, s.a1);
+}
+
+fn sweep_radius(s: Shape, local_center: vec2<f32>) -> f32 {
+    if (is_circle(s)) {
+        return vec_length(s.vertices[0] - local_center) + s.radius;
+    }
+    var v = s.vertices;
+    var r = 0.0;
+    for (var k = 0u; k < s.count; k++) {
+        let d = vec_length(v[k] - local_center);
+        r = select(r, d, d > r);
+    }
+    return r;
+}
+
+fn relative_motion(sa: Sweep, ra: f32, sb: Sweep, rb: f32) -> Motion {
+    return Motion((sb.c1 - sb.c0) - (sa.c1 - sa.c0), abs(sa.a1 - sa.a0) * ra + abs(sb.a1 - sb.a0) * rb, ra, rb);
+}
+
+fn tolerance(a: Shape, b: Shape, ra: f32, rb: f32, sb: Sweep, motion: Motion) -> f32 {
+    let relative = TOI_RELATIVE_TOLERANCE * min(a.radius, b.radius);
+    let scale = ra + rb + vec_length(sb.c0) + vec_length(motion.d);
+    let rounding_floor = TOI_ROUNDING_TOLERANCE * scale;
+    return select(relative, rounding_floor, rounding_floor > relative);
+}
+
+// Keeps the times of the window at which a + b·t <= 0.
+fn clip_window(window: Window, a: f32, b: f32) -> Window {
+    var w = window;
+    if (b < 0.0) {
+        let t = -a / b;
+        if (t > w.enter) {
+            w.enter = t;
+        }
+    } else if (b > 0.0) {
+        let t = -a / b;
+        if (t < w.exit) {
+            w.exit = t;
+        }
+    } else if (a > 0.0) {
+        w.exit = -1.0;
+    }
+    return w;
+}
+
+fn project(s: Shape, x: Pose, n: vec2<f32>) -> Interval {
+    if (is_circle(s)) {
+        let p = dot2(n, transform_point(x, s.vertices[0]));
+        return Interval(p - s.radius, p + s.radius);
+    }
+    var v = s.vertices;
+    var low = F32_MAX;
+    var high = -F32_MAX;
+    for (var k = 0u; k < s.count; k++) {
+        let p = dot2(n, transform_point(x, v[k]));
+        low = select(low, p, p < low);
+        high = select(high, p, p > high);
+    }
+    return Interval(low, high);
+}
+
+fn separate_on_axis(
+    window: Window,
+    a: Shape,
+    b: Shape,
+    relative: Pose,
+    n: vec2<f32>,
+    d: vec2<f32>,
+    margin: f32,
+    target_distance: f32,
+) -> Window {
+    let ia = project(a, Pose(vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 0.0)), n);
+    let ib = project(b, relative, n);
+    let v = dot2(n, d);
+    let w = clip_window(window, (ib.low - ia.high) - target_distance, v - margin);
+    return clip_window(w, (ia.low - ib.high) - target_distance, -(v + margin));
+}
+
+fn swept_sat(a: Shape, xa: Pose, b: Shape, xb: Pose, motion: Motion, start_normal: vec2<f32>, target_distance: f32) -> Window {
+    let relative = inv_mul_transforms(xa, xb);
+    let d = inverse_rotate(xa.rotation, motion.d);
+    let m = motion.margin;
+    var w = Window(0.0, 1.0);
+    if (!is_circle(a)) {
+        var na = a.normals;
+        for (var i = 0u; i < a.count; i++) {
+            w = separate_on_axis(w, a, b, relative, na[i], d, m, target_distance);
+        }
+    }
+    if (!is_circle(b)) {
+        var nb = b.normals;
+        for (var j = 0u; j < b.count; j++) {
+            w = separate_on_axis(w, a, b, relative, rotate(relative.rotation, nb[j]), d, m, target_distance);
+        }
+    }
+    // The normal of the motion: rejects pairs that pass side by side.
+    let d_length = vec_length(d);
+    if (d_length > 0.0) {
+        let side = vec2<f32>(-d.y, d.x) / d_length;
+        w = separate_on_axis(w, a, b, relative, side, d, m, target_distance);
+    }
+    // The closest direction at the start: a circle's only natural axis.
+    let closest = inverse_rotate(xa.rotation, start_normal);
+    return separate_on_axis(w, a, b, relative, closest, d, m, target_distance);
+}
+
+fn advance(a: Shape, sa: Sweep, b: Shape, sb: Sweep, motion: Motion, window: Window, tol: f32, target_distance: f32) -> TimeOfImpact {
+    var t = window.enter;
+    var last = TimeOfImpact(true, t, vec2<f32>(0.0, 0.0), 0.0);
+    for (var iteration = 0u; iteration < MAX_TOI_ITERATIONS; iteration++) {
+        let xa = transform_at(sa, t);
+        let xb = transform_at(sb, t);
+        let here = shape_distance(a, xa, b, xb);
+        last = TimeOfImpact(true, t, here.normal, here.distance);
+        if (here.distance <= tol) {
+            return last;
+        }
+        let n = here.normal;
+        let approach = motion.margin - dot2(n, motion.d);
+        if (approach <= 0.0) {
+            last.hit = false;
+            return last;
+        }
+        let bound = SeparationBound(
+            n,
+            dot2(n, center_at(sb, t) - center_at(sa, t)),
+            dot2(n, motion.d),
+            sa.a1 - sa.a0,
+            sb.a1 - sb.a0,
+            0.5 * (motion.ra * (sa.a1 - sa.a0) * (sa.a1 - sa.a0) + motion.rb * (sb.a1 - sb.a0) * (sb.a1 - sb.a0)),
+        );
+        let separation = lower_separation(a, xa, sa, b, xb, sb, bound, 0.0);
+        let remaining = window.exit - t;
+        if (lower_separation(a, xa, sa, b, xb, sb, bound, remaining) > target_distance) {
+            // The concave bound is above the target at both ends of the window's rest.
+            last.hit = false;
+            return last;
+        }
+        var low = 0.0;
+        var high = remaining;
+        for (var k = 0u; k < BISECTIONS; k++) {
+            let middle = 0.5 * (low + high);
+            if (lower_separation(a, xa, sa, b, xb, sb, bound, middle) > target_distance) {
+                low = middle;
+            } else {
+                high = middle;
+            }
+        }
+        let linear = (separation - target_distance) / approach;
+        t += select(low, linear, linear > low);
+        if (t > window.exit) {
+            last.hit = false;
+            return last;
+        }
+    }
+    return last;
+}
+
+// Halvings of the window's rest when bisecting the concave separation bound.
+const BISECTIONS: u32 = 20u;
+
+struct SeparationBound {
+    n: vec2<f32>,
+    centers: f32,
+    speed: f32,
+    turn_a: f32,
+    turn_b: f32,
+    curvature: f32,
+}
+
+// max over the shape's points q (world offsets from the centre of rotation at pose x) of
+// n·q + angle·(n·perp(q)); a circle adds its radius.
+fn support_line(s: Shape, x: Pose, local_center: vec2<f32>, n: vec2<f32>, angle: f32) -> f32 {
+    if (is_circle(s)) {
+        let q = rotate(x.rotation, s.vertices[0] - local_center);
+        return dot2(n, q) + angle * dot2(n, vec2<f32>(-q.y, q.x)) + s.radius;
+    }
+    var v = s.vertices;
+    var high = -F32_MAX;
+    for (var k = 0u; k < s.count; k++) {
+        let q = rotate(x.rotation, v[k] - local_center);
+        let p = dot2(n, q) + angle * dot2(n, vec2<f32>(-q.y, q.x));
+        high = select(high, p, p > high);
+    }
+    return high;
+}
+
+// A concave lower bound on the separation along the fixed axis bound.n, `delta` further into
+// the step (a point turning by δ projects to a cos δ + b sin δ <= a + b δ + |q| δ²/2).
+fn lower_separation(a: Shape, xa: Pose, sa: Sweep, b: Shape, xb: Pose, sb: Sweep, bound: SeparationBound, delta: f32) -> f32 {
+    let support_a = support_line(a, xa, sa.local_center, bound.n, bound.turn_a * delta);
+    let support_b = support_line(b, xb, sb.local_center, -bound.n, bound.turn_b * delta);
+    return bound.centers + bound.speed * delta - support_a - support_b - bound.curvature * delta * delta;
+}
+
+fn time_of_impact(a: Shape, sweep_a: Sweep, b: Shape, sweep_b: Sweep) -> TimeOfImpact {
+    let origin = sweep_a.c0;
+    let sa = shifted(sweep_a, origin);
+    let sb = shifted(sweep_b, origin);
+    let ra = sweep_radius(a, sa.local_center);
+    let rb = sweep_radius(b, sb.local_center);
+    let motion = relative_motion(sa, ra, sb, rb);
+    let tol = tolerance(a, b, ra, rb, sb, motion);
+    let target_distance = 0.5 * tol;
+    let xa = transform_at(sa, 0.0);
+    let xb = transform_at(sb, 0.0);
+    let start = shape_distance(a, xa, b, xb);
+    let window = swept_sat(a, xa, b, xb, motion, start.normal, target_distance);
+    if (window.enter > window.exit) {
+        return TimeOfImpact(false, NO_HIT, vec2<f32>(0.0, 0.0), 0.0);
+    }
+    return advance(a, sa, b, sb, motion, window, tol, target_distance);
+}
+
+fn shape_distance(a: Shape, xa: Pose, b: Shape, xb: Pose) -> Distance {
+    if (!is_circle(a) && !is_circle(b)) {
+        let r = polygon_distance(a, b, inv_mul_transforms(xa, xb));
+        return Distance(r.distance, rotate(xa.rotation, r.normal));
+    }
+    if (!is_circle(a)) {
+        let relative = inv_mul_transforms(xa, xb);
+        let r = polygon_circle_distance(a, transform_point(relative, b.vertices[0]), b.radius);
+        return Distance(r.distance, rotate(xa.rotation, r.normal));
+    }
+    if (!is_circle(b)) {
+        // In B's frame, from the polygon to the circle: reverse the normal.
+        let relative = inv_mul_transforms(xb, xa);
+        let r = polygon_circle_distance(b, transform_point(relative, a.vertices[0]), a.radius);
+        return Distance(r.distance, -rotate(xb.rotation, r.normal));
+    }
+    let r = circle_distance(a, b, inv_mul_transforms(xa, xb));
+    return Distance(r.distance, rotate(xa.rotation, r.normal));
+}
+
+fn closest_on_segment(p: vec2<f32>, s0: vec2<f32>, s1: vec2<f32>) -> SegmentPoint {
+    let e = s1 - s0;
+    let u = dot2(p - s0, e) / dot2(e, e);
+    if (u <= 0.0) {
+        return SegmentPoint(s0, false);
+    }
+    if (u >= 1.0) {
+        return SegmentPoint(s1, false);
+    }
+    return SegmentPoint(s0 + u * e, true);
+}
+
+fn consider_closest(best: Closest, delta: vec2<f32>, interior: bool, face: vec2<f32>) -> Closest {
+    let squared = dot2(delta, delta);
+    if (squared < best.squared) {
+        return Closest(squared, delta, interior, face);
+    }
+    return best;
+}
+
+fn polygon_distance(a: Shape, b: Shape, relative: Pose) -> Distance {
+    var va = a.vertices;
+    var na = a.normals;
+    var vb = b.vertices;
+    var nb = b.normals;
+    let ca = a.count;
+    let cb = b.count;
+    var separation = -F32_MAX;
+    var face_normal = na[0];
+    for (var i = 0u; i < ca; i++) {
+        var lowest = F32_MAX;
+        for (var k = 0u; k < cb; k++) {
+            let s = dot2(na[i], transform_point(relative, vb[k]) - va[i]);
+            lowest = select(lowest, s, s < lowest);
+        }
+        if (lowest > separation) {
+            separation = lowest;
+            face_normal = na[i];
+        }
+    }
+    for (var j = 0u; j < cb; j++) {
+        let n = rotate(relative.rotation, nb[j]);
+        let w = transform_point(relative, vb[j]);
+        var lowest = F32_MAX;
+        for (var k = 0u; k < ca; k++) {
+            let s = dot2(n, va[k] - w);
+            lowest = select(lowest, s, s < lowest);
+        }
+        if (lowest > separation) {
+            separation = lowest;
+            face_normal = -n;
+        }
+    }
+    if (separation < 0.0) {
+        return Distance(separation, face_normal);
+    }
+    var best = Closest(F32_MAX, vec2<f32>(0.0, 0.0), false, vec2<f32>(0.0, 0.0));
+    // B's vertices against A's edges.
+    for (var i = 0u; i < ca; i++) {
+        let next = select(0u, i + 1u, i + 1u < ca);
+        for (var k = 0u; k < cb; k++) {
+            let w = transform_point(relative, vb[k]);
+            let q = closest_on_segment(w, va[i], va[next]);
+            best = consider_closest(best, w - q.point, q.interior, na[i]);
+        }
+    }
+    // A's vertices against B's edges; B's outward normal points from B to A.
+    for (var j = 0u; j < cb; j++) {
+        let next = select(0u, j + 1u, j + 1u < cb);
+        let w0 = transform_point(relative, vb[j]);
+        let w1 = transform_point(relative, vb[next]);
+        let n = rotate(relative.rotation, nb[j]);
+        for (var k = 0u; k < ca; k++) {
+            let q = closest_on_segment(va[k], w0, w1);
+            best = consider_closest(best, q.point - va[k], q.interior, -n);
+        }
+    }
+    let dist = sqrt(best.squared);
+    var normal = face_normal;
+    if (best.interior) {
+        normal = best.face;
+    } else if (dist > 0.0) {
+        normal = best.delta / dist;
+    }
+    return Distance(dist, normal);
+}
+
+fn polygon_circle_distance(p: Shape, center: vec2<f32>, radius: f32) -> Distance {
+    var v = p.vertices;
+    var n = p.normals;
+    let count = p.count;
+    var separation = -F32_MAX;
+    var face = 0u;
+    for (var i = 0u; i < count; i++) {
+        let s = dot2(n[i], center - v[i]);
+        if (s > separation) {
+            separation = s;
+            face = i;
+        }
+    }
+    if (separation <= 0.0) {
+        return Distance(separation - radius, n[face]);
+    }
+    var best = Closest(F32_MAX, vec2<f32>(0.0, 0.0), false, vec2<f32>(0.0, 0.0));
+    for (var i = 0u; i < count; i++) {
+        let next = select(0u, i + 1u, i + 1u < count);
+        let q = closest_on_segment(center, v[i], v[next]);
+        best = consider_closest(best, center - q.point, q.interior, n[i]);
+    }
+    let dist = sqrt(best.squared);
+    var normal = best.delta / dist;
+    if (best.interior) {
+        normal = best.face;
+    }
+    return Distance(dist - radius, normal);
+}
+
+fn circle_distance(a: Shape, b: Shape, relative: Pose) -> Distance {
+    let d = transform_point(relative, b.vertices[0]) - a.vertices[0];
+    let d_length = vec_length(d);
+    var normal = vec2<f32>(0.0, 1.0);
+    if (d_length > 0.0) {
+        normal = d / d_length;
+    }
+    return Distance(d_length - a.radius - b.radius, normal);
+}
+
+@compute @workgroup_size(64)
+fn time_of_impact_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if (k >= params.pair_count) {
+        return;
+    }
+    let pair = pairs[k];
+    let ca = colliders[pair.x];
+    let cb = colliders[pair.y];
+    let r = time_of_impact(shapes[ca.shape], ca.sweep, shapes[cb.shape], cb.sweep);
+    results[k] = TimeOfImpactOut(r.normal, select(NO_HIT, r.t, r.hit), r.separation);
+}

@@ -1,0 +1,397 @@
+//! [`GpuTimeOfImpact`]: the time-of-impact test of `src/toi.rs` as a wgpu compute pass.
+//!
+//! ```text
+//! set_shape_table:      shape table -> `shapes` storage buffer (only when it changed)
+//! time_of_impact_pairs: validate the batch (same rules and errors as the CPU twin)
+//!                       swept colliders (40 B each) -> `colliders`; pairs (8 B each) -> `pairs`
+//!                       one dispatch, one invocation per pair, each writing a fixed 16-byte
+//!                       record at its pair's index (t = NO_HIT when the pair misses)
+//!                       copy the records to a mapped buffer, read them in pair order
+//! ```
+//!
+//! Why this simple shape, unlike the narrow phase's compaction: time-of-impact batches are
+//! small (only fast bodies are swept, against what the broad phase finds along their path),
+//! so a fixed record per pair costs a few kilobytes of readback at most, needs no atomic and
+//! no reordering, and the results are already in pair order.
+//!
+//! Every buffer grows on demand and is reused, so a warm call creates no buffer.
+
+use std::sync::mpsc;
+
+use crate::error::Error;
+use crate::gpu::layout::{ShapeGpu, SweptColliderGpu, TimeOfImpactGpu, ToiParamsGpu};
+use crate::gpu::narrow_phase::{GrowingBuffer, compute_pipeline, entire};
+use crate::shape::Shape;
+use crate::toi::{SweptCollider, TimeOfImpact, validate_sweeps};
+
+/// The WGSL source of the time-of-impact kernel: the layouts, the transform helpers
+/// (`shaders/transform.wgsl`, shared with the narrow phase), then `shaders/toi.wgsl`.
+pub const TOI_WGSL: &str = concat!(
+    include_str!("../../shaders/layout.wgsl"),
+    include_str!("../../shaders/transform.wgsl"),
+    include_str!("../../shaders/toi.wgsl")
+);
+
+/// Invocations per workgroup; must match `@workgroup_size` in `toi.wgsl`.
+const WORKGROUP_SIZE: u32 = 64;
+const COLLIDER_BYTES: u64 = size_of::<SweptColliderGpu>() as u64;
+const PAIR_BYTES: u64 = 8;
+const RECORD_BYTES: u64 = size_of::<TimeOfImpactGpu>() as u64;
+
+/// The time-of-impact test on a wgpu device: one compute invocation per pair of swept
+/// colliders, with the same answers as [`time_of_impact_pairs`](crate::time_of_impact_pairs)
+/// on the CPU (up to rounding; see `tests/toi_parity.rs`).
+///
+/// It borrows the host's device and queue (cheap clones of the handles), holds only its
+/// pipeline and scratch buffers, and can be dropped at any time.
+///
+/// ```no_run
+/// use wgpu_sat::{glam::Vec2, GpuTimeOfImpact, Polygon, Shape, Sweep, SweptCollider, Transform};
+/// let (device, queue) = wgpu_sat::request_device()?;
+/// let mut toi = GpuTimeOfImpact::new(&device, &queue)?;
+/// toi.set_shape_table(&[
+///     Shape::from(Polygon::rectangle(0.1, 2.0)),
+///     Shape::from(Polygon::rectangle(0.05, 0.05)),
+/// ])?;
+/// let sweeps = [
+///     SweptCollider { shape: 0, sweep: Sweep::fixed(&Transform::IDENTITY) },
+///     SweptCollider {
+///         shape: 1,
+///         sweep: Sweep::from_velocity(
+///             &Transform::new(Vec2::new(-2.0, 0.0), 0.0), Vec2::ZERO, Vec2::new(300.0, 0.0), 0.0, 1.0 / 60.0,
+///         ),
+///     },
+/// ];
+/// let hits = toi.time_of_impact_pairs(&sweeps, &[[0, 1]])?;
+/// assert!(hits[0].is_some());
+/// # Ok::<(), wgpu_sat::Error>(())
+/// ```
+pub struct GpuTimeOfImpact {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    pipeline: wgpu::ComputePipeline,
+    bind_group_layout: wgpu::BindGroupLayout,
+    bind_group: Option<wgpu::BindGroup>,
+    params: wgpu::Buffer,
+    shapes: GrowingBuffer,
+    colliders: GrowingBuffer,
+    pairs: GrowingBuffer,
+    results: GrowingBuffer,
+    readback: GrowingBuffer,
+    /// The shape table as uploaded, so that setting the same table again costs nothing.
+    shapes_uploaded: Vec<Shape>,
+    /// The swept colliders of the current batch, as uploaded.
+    collider_scratch: Vec<SweptColliderGpu>,
+    /// The largest storage binding (and buffer) the device allows, in bytes.
+    max_binding: u64,
+    max_workgroups: u32,
+}
+
+impl GpuTimeOfImpact {
+    /// Builds the pipeline on the host's device. The driver may finish compiling the WGSL on
+    /// the first dispatch.
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Self, Error> {
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("wgpu-sat toi.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(TOI_WGSL.into()),
+        });
+        let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
+            binding,
+            visibility: wgpu::ShaderStages::COMPUTE,
+            ty: wgpu::BindingType::Buffer {
+                ty: wgpu::BufferBindingType::Storage { read_only },
+                has_dynamic_offset: false,
+                min_binding_size: None,
+            },
+            count: None,
+        };
+        // Four storage buffers: the downlevel limit per shader stage.
+        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("wgpu-sat time of impact"),
+            entries: &[
+                storage(0, true),
+                storage(1, true),
+                storage(2, true),
+                storage(3, false),
+                wgpu::BindGroupLayoutEntry {
+                    binding: 4,
+                    visibility: wgpu::ShaderStages::COMPUTE,
+                    ty: wgpu::BindingType::Buffer {
+                        ty: wgpu::BufferBindingType::Uniform,
+                        has_dynamic_offset: false,
+                        min_binding_size: wgpu::BufferSize::new(size_of::<ToiParamsGpu>() as u64),
+                    },
+                    count: None,
+                },
+            ],
+        });
+        let pipeline =
+            compute_pipeline(device, &module, &bind_group_layout, "time_of_impact_pairs");
+        let params = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wgpu-sat toi params"),
+            size: size_of::<ToiParamsGpu>() as u64,
+            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            mapped_at_creation: false,
+        });
+        let storage_usage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC;
+        let shapes = GrowingBuffer::new(device, "wgpu-sat toi shapes", storage_usage);
+        let colliders = GrowingBuffer::new(device, "wgpu-sat toi colliders", storage_usage);
+        let pairs = GrowingBuffer::new(device, "wgpu-sat toi pairs", storage_usage);
+        let results = GrowingBuffer::new(device, "wgpu-sat toi results", storage_usage);
+        let readback = GrowingBuffer::new(
+            device,
+            "wgpu-sat toi readback",
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(Error::Device(error.to_string()));
+        }
+        let limits = device.limits();
+        Ok(GpuTimeOfImpact {
+            device: device.clone(),
+            queue: queue.clone(),
+            pipeline,
+            bind_group_layout,
+            bind_group: None,
+            params,
+            shapes,
+            colliders,
+            pairs,
+            results,
+            readback,
+            shapes_uploaded: Vec::new(),
+            collider_scratch: Vec::new(),
+            max_binding: limits
+                .max_storage_buffer_binding_size
+                .min(limits.max_buffer_size),
+            max_workgroups: limits.max_compute_workgroups_per_dimension,
+        })
+    }
+
+    /// The device this runs on.
+    pub fn device(&self) -> &wgpu::Device {
+        &self.device
+    }
+
+    /// How many GPU buffers this has created so far; once warm (after a call with the
+    /// largest batch) it stays the same: buffers are reused.
+    pub fn buffers_created(&self) -> u64 {
+        1 + [
+            &self.shapes,
+            &self.colliders,
+            &self.pairs,
+            &self.results,
+            &self.readback,
+        ]
+        .iter()
+        .map(|b| b.created)
+        .sum::<u64>()
+    }
+
+    /// The most pairs one call takes: the dispatch size limit, and the binding limit of the
+    /// result records.
+    pub fn max_pairs(&self) -> usize {
+        let by_dispatch = self.max_workgroups as usize * WORKGROUP_SIZE as usize;
+        let by_pairs = (self.max_binding / PAIR_BYTES) as usize;
+        let by_results = (self.max_binding / RECORD_BYTES) as usize;
+        by_dispatch.min(by_pairs).min(by_results)
+    }
+
+    /// Replaces the shape table that [`SweptCollider::shape`] indexes: polygons and circles.
+    /// Setting the table it already holds uploads nothing.
+    pub fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
+        if shapes == self.shapes_uploaded.as_slice() {
+            return Ok(());
+        }
+        let max = (self.max_binding / size_of::<ShapeGpu>() as u64) as usize;
+        if shapes.len() > max {
+            return Err(Error::TooLarge {
+                what: "shapes",
+                count: shapes.len(),
+                max,
+            });
+        }
+        let data: Vec<ShapeGpu> = shapes.iter().map(ShapeGpu::from).collect();
+        let bytes: &[u8] = bytemuck::cast_slice(&data);
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        if self
+            .shapes
+            .reserve(&self.device, bytes.len() as u64, self.max_binding)
+        {
+            self.bind_group = None;
+        }
+        if !bytes.is_empty() {
+            self.queue.write_buffer(&self.shapes.buffer, 0, bytes);
+        }
+        self.shapes_uploaded.clear();
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(Error::Device(error.to_string()));
+        }
+        self.shapes_uploaded.extend_from_slice(shapes);
+        Ok(())
+    }
+
+    /// The time of impact of each pair of swept colliders, in the order of `pairs` (`None`
+    /// for a pair that stays apart), as [`time_of_impact`](crate::time_of_impact) defines
+    /// it. Each pair holds two indices into `sweeps`; the normal points from the first to the
+    /// second.
+    ///
+    /// Errors, naming the item, for a shape index out of range, a non-finite sweep, a pair
+    /// index out of range or a pair of a collider with itself; and when the batch exceeds
+    /// [`max_pairs`](Self::max_pairs) or the device's binding limit. It stays usable.
+    pub fn time_of_impact_pairs(
+        &mut self,
+        sweeps: &[SweptCollider],
+        pairs: &[[u32; 2]],
+    ) -> Result<Vec<Option<TimeOfImpact>>, Error> {
+        let mut out = Vec::new();
+        self.time_of_impact_pairs_into(sweeps, pairs, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`time_of_impact_pairs`](Self::time_of_impact_pairs) into a vector the caller keeps
+    /// (replaced by the results; empty after an error), so that a warm caller allocates
+    /// nothing.
+    pub fn time_of_impact_pairs_into(
+        &mut self,
+        sweeps: &[SweptCollider],
+        pairs: &[[u32; 2]],
+        out: &mut Vec<Option<TimeOfImpact>>,
+    ) -> Result<(), Error> {
+        out.clear();
+        validate_sweeps(self.shapes_uploaded.len(), sweeps, pairs)?;
+        if pairs.is_empty() {
+            return Ok(());
+        }
+        let max_colliders = (self.max_binding / COLLIDER_BYTES) as usize;
+        if sweeps.len() > max_colliders {
+            return Err(Error::TooLarge {
+                what: "swept colliders",
+                count: sweeps.len(),
+                max: max_colliders,
+            });
+        }
+        if pairs.len() > self.max_pairs() {
+            return Err(Error::TooLarge {
+                what: "time-of-impact pairs",
+                count: pairs.len(),
+                max: self.max_pairs(),
+            });
+        }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let mut result = self.run(sweeps, pairs, out);
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            result = Err(Error::Device(error.to_string()));
+        }
+        if result.is_err() {
+            // Nothing half-done survives: rebuild the bind group on the next call.
+            self.bind_group = None;
+            out.clear();
+        }
+        result
+    }
+
+    /// Uploads, dispatches and reads back one validated batch.
+    fn run(
+        &mut self,
+        sweeps: &[SweptCollider],
+        pairs: &[[u32; 2]],
+        out: &mut Vec<Option<TimeOfImpact>>,
+    ) -> Result<(), Error> {
+        let cap = self.max_binding;
+        let record_bytes = RECORD_BYTES * pairs.len() as u64;
+        let mut replaced =
+            self.colliders
+                .reserve(&self.device, COLLIDER_BYTES * sweeps.len() as u64, cap);
+        replaced |= self
+            .pairs
+            .reserve(&self.device, PAIR_BYTES * pairs.len() as u64, cap);
+        replaced |= self.results.reserve(&self.device, record_bytes, cap);
+        self.readback.reserve(&self.device, record_bytes, cap);
+        if replaced || self.bind_group.is_none() {
+            self.bind_group = Some(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
+                label: Some("wgpu-sat time of impact"),
+                layout: &self.bind_group_layout,
+                entries: &[
+                    entire(0, &self.shapes.buffer),
+                    entire(1, &self.colliders.buffer),
+                    entire(2, &self.pairs.buffer),
+                    entire(3, &self.results.buffer),
+                    entire(4, &self.params),
+                ],
+            }));
+        }
+        let Some(bind_group) = &self.bind_group else {
+            return Err(Error::Device(
+                "the time-of-impact pass has no bind group".into(),
+            ));
+        };
+
+        self.collider_scratch.clear();
+        self.collider_scratch
+            .extend(sweeps.iter().map(SweptColliderGpu::from));
+        self.queue.write_buffer(
+            &self.colliders.buffer,
+            0,
+            bytemuck::cast_slice(&self.collider_scratch),
+        );
+        self.queue
+            .write_buffer(&self.pairs.buffer, 0, bytemuck::cast_slice(pairs));
+        let params = ToiParamsGpu {
+            pair_count: pairs.len() as u32,
+            _pad: [0; 3],
+        };
+        self.queue
+            .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
+
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("wgpu-sat time_of_impact_pairs"),
+            });
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("wgpu-sat time_of_impact_pairs"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(&self.pipeline);
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.dispatch_workgroups((pairs.len() as u32).div_ceil(WORKGROUP_SIZE), 1, 1);
+        }
+        encoder.copy_buffer_to_buffer(
+            &self.results.buffer,
+            0,
+            &self.readback.buffer,
+            0,
+            record_bytes,
+        );
+        self.queue.submit([encoder.finish()]);
+
+        let slice = self.readback.buffer.slice(..record_bytes);
+        let (sender, receiver) = mpsc::channel();
+        slice.map_async(wgpu::MapMode::Read, move |result| {
+            // The receiver outlives the poll below; a failed send means nobody waits.
+            let _ = sender.send(result);
+        });
+        self.device.poll(wgpu::PollType::wait_indefinitely())?;
+        receiver
+            .recv()
+            .map_err(|_| Error::Device("the readback was never completed".into()))??;
+        {
+            let view = slice
+                .get_mapped_range()
+                .map_err(|e| Error::Device(e.to_string()))?;
+            out.reserve(pairs.len());
+            out.extend(
+                view.chunks_exact(RECORD_BYTES as usize)
+                    .map(bytemuck::pod_read_unaligned::<TimeOfImpactGpu>)
+                    .map(|record| record.time_of_impact()),
+            );
+        }
+        self.readback.buffer.unmap();
+        Ok(())
+    }
+}

@@ -63,6 +63,15 @@ impl BodyShape {
         Ok(BodyShape { pieces })
     }
 
+    /// A concave (or convex) polygon outline, split into convex pieces of at most
+    /// [`MAX_POLYGON_VERTICES`](crate::MAX_POLYGON_VERTICES) vertices by
+    /// [`decompose`](crate::decompose). A self-intersecting outline is an error that names
+    /// two crossing edges.
+    pub fn concave(outline: &[Vec2]) -> Result<BodyShape, ShapeError> {
+        let pieces = crate::decompose(outline)?;
+        BodyShape::compound(pieces.into_iter().map(Shape::Polygon).collect())
+    }
+
     /// The convex pieces, in the body's local frame.
     pub fn pieces(&self) -> &[Shape] {
         &self.pieces

@@ -121,6 +121,7 @@ mod aabb;
 mod body_shape;
 mod broad_phase;
 mod circle;
+mod continuous;
 mod decompose;
 mod error;
 pub mod gpu;

@@ -8,7 +8,9 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::aabb::Aabb;
+use crate::body_shape::BodyShape;
 use crate::broad_phase::BroadPhase;
+use crate::circle::Circle;
 use crate::narrow_phase::Collider;
 use crate::shape::Polygon;
 use crate::transform::Transform;
@@ -63,6 +65,93 @@ pub fn pile_width(bodies: usize) -> f32 {
 /// `x = ±pile_width(bodies) / 2`, and the walls rise above the highest body.
 pub fn pile(bodies: usize, seed: u64) -> World {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    // A palette of shapes, so the shape table stays small however many bodies there are.
+    let palette: Vec<BodyShape> = (0..24)
+        .map(|_| BodyShape::from(random_shape(&mut rng)))
+        .collect();
+    fill_container(bodies, &palette, &mut rng)
+}
+
+/// Like [`pile`], with every kind of body: a third circles, a third convex polygons and
+/// boxes, a third concave outlines (L, U, T, arrow, star) split into convex pieces.
+pub fn mixed(bodies: usize, seed: u64) -> World {
+    let mut rng = ChaCha8Rng::seed_from_u64(seed);
+    let mut palette: Vec<BodyShape> = Vec::new();
+    for _ in 0..8 {
+        palette.push(BodyShape::from(random_shape(&mut rng)));
+        let radius = rng.random_range(0.2..0.45);
+        palette.push(BodyShape::from(circle(radius)));
+    }
+    for outline in concave_outlines() {
+        match BodyShape::concave(&outline) {
+            Ok(shape) => palette.push(shape),
+            Err(e) => unreachable!("scene outline rejected: {e}"),
+        }
+    }
+    fill_container(bodies, &palette, &mut rng)
+}
+
+/// A circle about the origin; the scenes pass only valid radii.
+fn circle(radius: f32) -> Circle {
+    match Circle::new(radius) {
+        Ok(c) => c,
+        Err(e) => unreachable!("scene circle rejected: {e}"),
+    }
+}
+
+/// Concave outlines that fit in a circle of radius 0.5 about the origin, like the convex
+/// shapes of [`pile`].
+fn concave_outlines() -> Vec<Vec<Vec2>> {
+    let p = |points: &[[f32; 2]]| points.iter().map(|&q| Vec2::from(q)).collect::<Vec<_>>();
+    let star: Vec<Vec2> = (0..10)
+        .map(|k| {
+            let r = if k % 2 == 0 { 0.5 } else { 0.22 };
+            r * Vec2::from_angle(
+                std::f32::consts::FRAC_PI_2 + std::f32::consts::TAU * k as f32 / 10.0,
+            )
+        })
+        .collect();
+    vec![
+        // L
+        p(&[
+            [-0.35, -0.35],
+            [0.35, -0.35],
+            [0.35, -0.1],
+            [-0.1, -0.1],
+            [-0.1, 0.35],
+            [-0.35, 0.35],
+        ]),
+        // U
+        p(&[
+            [-0.35, -0.35],
+            [0.35, -0.35],
+            [0.35, 0.35],
+            [0.15, 0.35],
+            [0.15, -0.15],
+            [-0.15, -0.15],
+            [-0.15, 0.35],
+            [-0.35, 0.35],
+        ]),
+        // T
+        p(&[
+            [-0.1, -0.35],
+            [0.1, -0.35],
+            [0.1, 0.15],
+            [0.35, 0.15],
+            [0.35, 0.35],
+            [-0.35, 0.35],
+            [-0.35, 0.15],
+            [-0.1, 0.15],
+        ]),
+        // arrow head
+        p(&[[0.0, 0.45], [0.4, -0.3], [0.0, -0.1], [-0.4, -0.3]]),
+        star,
+    ]
+}
+
+/// A walled container sized for `bodies`, and `bodies` bodies drawn from `palette` in a grid
+/// above its floor, at random angles.
+fn fill_container(bodies: usize, palette: &[BodyShape], rng: &mut ChaCha8Rng) -> World {
     let mut world = World::default();
     let width = pile_width(bodies);
     let spacing = 1.1;
@@ -88,14 +177,13 @@ pub fn pile(bodies: usize, seed: u64) -> World {
         );
     }
 
-    // A palette of shapes, so the shape table stays small however many bodies there are.
-    let palette: Vec<Polygon> = (0..24).map(|_| random_shape(&mut rng)).collect();
     let x0 = -0.5 * width + 0.5 * spacing;
     for k in 0..bodies {
         let (row, column) = (k / columns, k % columns);
         let jitter = Vec2::new(rng.random_range(-0.03..0.03), rng.random_range(-0.03..0.03));
         let position = Vec2::new(x0 + spacing * column as f32, 1.0 + spacing * row as f32) + jitter;
-        let mut def = BodyDef::dynamic(palette[rng.random_range(0..palette.len())], position);
+        let shape = palette[rng.random_range(0..palette.len())].clone();
+        let mut def = BodyDef::dynamic(shape, position);
         def.angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
         add(&mut world, def);
     }

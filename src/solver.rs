@@ -31,7 +31,7 @@ pub(crate) const LINEAR_SLOP: f32 = 0.005;
 /// deep overlap resolves over a few steps instead of launching the bodies.
 const MAX_PUSH_SPEED: f32 = 3.0;
 /// Approach speed below which contacts do not bounce, in length units per second.
-const RESTITUTION_THRESHOLD: f32 = 1.0;
+pub(crate) const RESTITUTION_THRESHOLD: f32 = 1.0;
 /// Damping ratio of the contact spring: far above critical, so pushing out adds no bounce.
 const CONTACT_DAMPING_RATIO: f32 = 10.0;
 /// Stiffness of the contact spring, in hertz; capped at a quarter of the substep rate.
@@ -322,6 +322,39 @@ impl ContactSolver {
             }
         }
     }
+}
+
+/// A single rigid impulse at `point` along `normal` (from A to B) that stops B approaching A
+/// there, or bounces it with `restitution`: the impact response of the continuous stage.
+/// Frames: `point` and the centres are in the world frame. Does nothing if the bodies are
+/// already separating at the point. Returns the impulse applied.
+pub(crate) fn apply_impact(
+    states: &mut [BodyState],
+    [ia, ib]: [usize; 2],
+    [center_a, center_b]: [Vec2; 2],
+    point: Vec2,
+    normal: Vec2,
+    restitution: f32,
+) -> f32 {
+    let (ra, rb) = (point - center_a, point - center_b);
+    let vn = normal.dot(relative_velocity(states, ia, ib, ra, rb));
+    if vn >= 0.0 {
+        return 0.0;
+    }
+    let (a, b) = (&states[ia], &states[ib]);
+    let (rna, rnb) = (cross(ra, normal), cross(rb, normal));
+    let k = a.inv_mass + b.inv_mass + a.inv_inertia * rna * rna + b.inv_inertia * rnb * rnb;
+    if k <= 0.0 {
+        return 0.0;
+    }
+    let e = if vn < -RESTITUTION_THRESHOLD {
+        restitution
+    } else {
+        0.0
+    };
+    let impulse = -(1.0 + e) * vn / k;
+    apply_impulse(states, ia, ib, ra, rb, impulse * normal);
+    impulse
 }
 
 fn relative_velocity(states: &[BodyState], ia: usize, ib: usize, ra: Vec2, rb: Vec2) -> Vec2 {

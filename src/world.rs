@@ -28,6 +28,7 @@ use glam::Vec2;
 use crate::aabb::Aabb;
 use crate::body_shape::BodyShape;
 use crate::broad_phase::BroadPhase;
+use crate::continuous::{Motion, Obstacles, StepStart, solve_continuous};
 use crate::error::Error;
 use crate::manifold::Contact;
 use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings};
@@ -175,6 +176,7 @@ impl Body {
 pub struct World {
     gravity: Vec2,
     substeps: usize,
+    continuous: bool,
     shapes: Vec<Shape>,
     shape_index: HashMap<ShapeKey, u32>,
     bodies: Vec<Body>,
@@ -197,6 +199,14 @@ pub struct World {
     /// The same contacts between bodies.
     contacts: Vec<Contact>,
     solver: ContactSolver,
+    /// Colliders of static bodies: the obstacles every fast body is swept against.
+    static_colliders: Vec<u32>,
+    /// Scratch of the continuous stage: poses at the start of the step, the angle each
+    /// body turned during it, and the bodies it moved.
+    start_centers: Vec<Vec2>,
+    start_rotations: Vec<Vec2>,
+    turned: Vec<f32>,
+    moved: Vec<usize>,
 }
 
 impl Default for World {
@@ -219,6 +229,7 @@ impl World {
         World {
             gravity,
             substeps: 4,
+            continuous: true,
             shapes: Vec::new(),
             shape_index: HashMap::new(),
             bodies: Vec::new(),
@@ -235,6 +246,11 @@ impl World {
             collider_contacts: Vec::new(),
             contacts: Vec::new(),
             solver: ContactSolver::default(),
+            static_colliders: Vec::new(),
+            start_centers: Vec::new(),
+            start_rotations: Vec::new(),
+            turned: Vec::new(),
+            moved: Vec::new(),
         }
     }
 
@@ -319,6 +335,9 @@ impl World {
                 (self.shapes.len() - 1) as u32
             });
             self.aabbs.push(piece.aabb(&transform));
+            if def.is_static {
+                self.static_colliders.push(self.colliders.len() as u32);
+            }
             self.colliders.push(Collider { shape, transform });
             self.collider_bodies.push(index as u32);
         }
@@ -388,6 +407,17 @@ impl World {
         self.centers[body]
     }
 
+    /// The body's mass (density times area, summed over its pieces); infinite for a
+    /// static body.
+    pub fn mass(&self, body: usize) -> f32 {
+        1.0 / self.states[body].inv_mass
+    }
+
+    /// The body's rotational inertia about its centre of mass; infinite for a static body.
+    pub fn rotational_inertia(&self, body: usize) -> f32 {
+        1.0 / self.states[body].inv_inertia
+    }
+
     /// Velocity of the body's centre of mass.
     pub fn linear_velocity(&self, body: usize) -> Vec2 {
         self.states[body].linear_velocity
@@ -443,6 +473,17 @@ impl World {
     /// Sets the solver substeps per step; at least 1.
     pub fn set_substeps(&mut self, substeps: usize) {
         self.substeps = substeps.max(1);
+    }
+
+    /// Whether the continuous stage sweeps fast bodies and bullets (default on).
+    pub fn continuous(&self) -> bool {
+        self.continuous
+    }
+
+    /// Turns the continuous stage on or off. Off, a body that moves more than its own
+    /// thickness plus an obstacle's in one step can pass through the obstacle.
+    pub fn set_continuous(&mut self, enabled: bool) {
+        self.continuous = enabled;
     }
 
     /// Every piece of every body as a collider (shape index and pose) as of the end of the
@@ -517,9 +558,43 @@ impl World {
                 b: owner[c.b as usize],
                 manifold: c.manifold,
             }));
+        self.start_centers.clone_from(&self.centers);
+        self.start_rotations.clone_from(&self.rotations);
         self.solve(dt);
         self.update_colliders();
         let solve_done = Instant::now();
+
+        self.moved.clear();
+        let continuous = if !self.continuous {
+            Default::default()
+        } else {
+            solve_continuous(
+                &StepStart {
+                    centers: &self.start_centers,
+                    rotations: &self.start_rotations,
+                    turned: &self.turned,
+                },
+                &Obstacles {
+                    bodies: &self.bodies,
+                    shapes: &self.shapes,
+                    colliders: &self.colliders,
+                    collider_bodies: &self.collider_bodies,
+                    aabbs: &self.aabbs,
+                    static_colliders: &self.static_colliders,
+                },
+                &mut Motion {
+                    centers: &mut self.centers,
+                    rotations: &mut self.rotations,
+                    states: &mut self.states,
+                    materials: &self.materials,
+                },
+                &mut self.moved,
+            )
+        };
+        for k in 0..self.moved.len() {
+            self.update_body_colliders(self.moved[k]);
+        }
+        let continuous_done = Instant::now();
 
         Ok(StepStats {
             bodies: self.bodies.len(),
@@ -535,9 +610,9 @@ impl World {
             narrow_phase: narrow_done - broad_done,
             narrow_phase_detail: narrow_phase.timings(),
             solver: solve_done - narrow_done,
-            swept_bodies: 0,
-            impacts: 0,
-            continuous: Duration::ZERO,
+            swept_bodies: continuous.swept,
+            impacts: continuous.impacts,
+            continuous: continuous_done - solve_done,
         })
     }
 
@@ -565,6 +640,8 @@ impl World {
             s.delta_position = Vec2::ZERO;
             s.delta_rotation = Vec2::X;
         }
+        self.turned.clear();
+        self.turned.resize(self.bodies.len(), 0.0);
         self.solver.prepare(
             &self.collider_contacts,
             &self.collider_bodies,
@@ -581,11 +658,12 @@ impl World {
             }
             self.solver.warm_start(&mut self.states);
             self.solver.solve(&mut self.states, inv_h, true);
-            for ((s, c), q) in self
+            for (((s, c), q), turned) in self
                 .states
                 .iter_mut()
                 .zip(&mut self.centers)
                 .zip(&mut self.rotations)
+                .zip(&mut self.turned)
             {
                 if s.inv_mass == 0.0 {
                     continue;
@@ -594,6 +672,9 @@ impl World {
                 let da = h * s.angular_velocity;
                 *c += dp;
                 *q = integrate_rotation(*q, da);
+                // integrate_rotation turns by atan(da): da bounds it, which keeps the
+                // continuous stage's rotation margin conservative.
+                *turned += da;
                 s.delta_position += dp;
                 s.delta_rotation = integrate_rotation(s.delta_rotation, da);
             }

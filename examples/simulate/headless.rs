@@ -61,7 +61,13 @@ pub fn run(args: &Args) -> Result<()> {
     );
     let mut total = StatsWindow::new();
     let mut window = StatsWindow::new();
+    let scene_middle = scene_bounds(&sim.world).map(|b| b.center());
     for frame in 1..=args.frames {
+        if let (Some(every), Some(target)) = (args.fire_every, scene_middle)
+            && frame % every.max(1) == 0
+        {
+            sim.fire(target)?;
+        }
         let stats = sim
             .advance()?
             .expect("a headless run never pauses, so every frame steps");

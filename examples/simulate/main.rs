@@ -1,8 +1,10 @@
-//! Thousands of polygons falling into a container, stepped by the wgpu-sat pipeline (GPU or
-//! CPU narrow phase) and drawn with wgpu in a winit window, or rendered headless to a PNG.
+//! Thousands of bodies (polygons, circles and concave outlines split into convex pieces)
+//! falling into a container, stepped by the wgpu-sat pipeline (GPU or CPU narrow phase) and
+//! drawn with wgpu in a winit window, or rendered headless to a PNG.
 //!
 //! ```text
 //! cargo run --example simulate                                  # 3,000 bodies, GPU narrow phase
+//! cargo run --example simulate -- --scene pile                  # convex polygons only
 //! cargo run --example simulate -- --scene pyramid --rows 30
 //! cargo run --example simulate -- --scene large_pyramid --backend cpu
 //! cargo run --example simulate -- --headless --frames 300 --screenshot out.png
@@ -17,6 +19,7 @@
 //! | S                     | one step, pausing first if running (hold to keep stepping)   |
 //! | R                     | reset the scene                                              |
 //! | N                     | drop 200 more bodies above the container                     |
+//! | B                     | fire a bullet at the cursor (swept: it cannot tunnel)        |
 //! | C                     | show contact points and normals                              |
 //! | F                     | frame the whole scene again                                  |
 //! | Esc                   | quit                                                         |
@@ -26,7 +29,8 @@
 //!
 //! The title shows, about twice a second: frames per second, bodies, candidate pairs,
 //! contacts, the mean milliseconds of each stage of `World::step` (and, for the GPU, its
-//! upload, dispatch and readback), the narrow phase in use and the adapter. On a software
+//! upload, dispatch and readback; then the continuous stage and how many bodies it swept),
+//! the narrow phase in use and the adapter. On a software
 //! adapter (Mesa's lavapipe) the "GPU" runs on the CPU, and the title says so.
 //!
 //! The world advances by a fixed 1/60 s per frame, so a slow machine shows slow motion.
@@ -48,9 +52,9 @@ use sim::SceneSpec;
 #[command(about = "Simulate and draw thousands of colliding polygons with wgpu-sat")]
 pub struct Args {
     /// The scene to simulate.
-    #[arg(long, value_enum, default_value_t = Scene::Pile)]
+    #[arg(long, value_enum, default_value_t = Scene::Mixed)]
     scene: Scene,
-    /// Bodies in the pile scene.
+    /// Bodies in the mixed and pile scenes.
     #[arg(long, default_value_t = 3000)]
     bodies: usize,
     /// Rows of the pyramid scene.
@@ -69,6 +73,10 @@ pub struct Args {
     /// Frames to simulate in headless mode.
     #[arg(long, default_value_t = 300)]
     frames: usize,
+    /// In headless mode, fire a bullet at the middle of the scene every this many frames
+    /// (as the B key does at the cursor in the window).
+    #[arg(long, requires = "headless")]
+    fire_every: Option<usize>,
     /// PNG file for the last headless frame.
     #[arg(long, requires = "headless")]
     screenshot: Option<std::path::PathBuf>,
@@ -96,6 +104,8 @@ impl Args {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub enum Scene {
+    /// Circles, convex polygons and concave bodies raining into a walled container.
+    Mixed,
     /// Random 3- to 8-gons and boxes raining into a walled container.
     Pile,
     /// A pyramid of --rows rows of boxes.

@@ -8,7 +8,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    Aabb, BodyDef, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase, StepStats, World, scenes,
+    Aabb, BodyDef, Circle, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase, StepStats, World,
+    scenes,
 };
 
 use crate::Scene;
@@ -22,6 +23,12 @@ const DRAG_GAIN: f32 = 12.0;
 /// Speed limit of a dragged body, units per second, so a flick does not tunnel.
 const DRAG_MAX_SPEED: f32 = 40.0;
 
+/// Speed of a fired bullet, units per second: five of its own diameters per step at 60 Hz,
+/// far beyond what a discrete step could catch against a thin wall.
+const BULLET_SPEED: f32 = 120.0;
+/// Radius of a fired bullet.
+const BULLET_RADIUS: f32 = 0.12;
+
 /// Which scene to build; kept so that R can rebuild it.
 #[derive(Clone, Copy, Debug)]
 pub struct SceneSpec {
@@ -34,6 +41,7 @@ pub struct SceneSpec {
 impl SceneSpec {
     pub fn build(&self) -> World {
         match self.scene {
+            Scene::Mixed => scenes::mixed(self.bodies, self.seed),
             Scene::Pile => scenes::pile(self.bodies, self.seed),
             Scene::Pyramid => scenes::pyramid(self.rows),
             Scene::LargePyramid => scenes::large_pyramid(),
@@ -160,6 +168,24 @@ impl Sim {
         self.world.set_velocity(drag.body, velocity, spin)
     }
 
+    /// Fires a heavy bullet (a swept body) from above the scene's top-left corner at `target`.
+    pub fn fire(&mut self, target: Vec2) -> Result<(), Error> {
+        let Some(bounds) = (0..self.world.body_count())
+            .map(|i| self.world.body_aabb(i))
+            .reduce(|a, b| a.union(&b))
+        else {
+            return Ok(());
+        };
+        let start = Vec2::new(bounds.min.x, bounds.max.y + 2.0);
+        let direction = (target - start).normalize_or(Vec2::NEG_Y);
+        let mut def = BodyDef::dynamic(Circle::new(BULLET_RADIUS)?, start);
+        def.linear_velocity = BULLET_SPEED * direction;
+        def.density = 20.0;
+        def.is_bullet = true;
+        self.world.add_body(&def)?;
+        Ok(())
+    }
+
     /// Drops `count` bodies, with shapes taken from existing dynamic bodies, in a grid above
     /// everything, over the static bodies (the container or the ground).
     pub fn spawn(&mut self, count: usize) -> Result<(), Error> {
@@ -223,6 +249,7 @@ pub struct StatsWindow {
     broad: Duration,
     narrow: Duration,
     solver: Duration,
+    continuous: Duration,
     /// GPU breakdown: upload, dispatch, readback, and how many steps had one.
     detail: [Duration; 3],
     detail_steps: u32,
@@ -250,6 +277,7 @@ impl StatsWindow {
             broad: Duration::ZERO,
             narrow: Duration::ZERO,
             solver: Duration::ZERO,
+            continuous: Duration::ZERO,
             detail: [Duration::ZERO; 3],
             detail_steps: 0,
             kernel: Duration::ZERO,
@@ -276,6 +304,7 @@ impl StatsWindow {
         self.broad += stats.broad_phase;
         self.narrow += stats.narrow_phase;
         self.solver += stats.solver;
+        self.continuous += stats.continuous;
         if let Some(d) = stats.narrow_phase_detail {
             self.detail[0] += d.upload;
             self.detail[1] += d.dispatch;
@@ -323,7 +352,13 @@ impl StatsWindow {
                 }
                 line.push(')');
             }
-            let _ = write!(line, ", solver {:.2} ms", ms(self.solver, self.steps));
+            let _ = write!(
+                line,
+                ", solver {:.2} ms, continuous {:.2} ms ({} swept)",
+                ms(self.solver, self.steps),
+                ms(self.continuous, self.steps),
+                self.last.swept_bodies
+            );
         }
         let _ = write!(line, " | {} narrow phase | {}", sim.backend(), adapter.name);
         if adapter.software {

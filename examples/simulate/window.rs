@@ -314,6 +314,7 @@ impl State {
                 self.camera = frame_scene(&self.sim, self.camera.viewport);
             }
             "n" => self.sim.spawn(SPAWN_COUNT)?,
+            "b" => self.sim.fire(self.camera.screen_to_world(self.cursor))?,
             "c" => self.show_contacts = !self.show_contacts,
             "f" => self.camera = frame_scene(&self.sim, self.camera.viewport),
             _ => {}

@@ -34,7 +34,7 @@ use crate::aabb::Aabb;
 use crate::circle::Circle;
 use crate::narrow_phase::Collider;
 use crate::sat::collide_shapes;
-use crate::shape::{Polygon, Shape};
+use crate::shape::{MAX_POLYGON_VERTICES, Polygon, Shape};
 use crate::solver::{BodyMaterial, BodyState, LINEAR_SLOP, apply_impact};
 use crate::toi::{Sweep, time_of_impact};
 use crate::world::Body;
@@ -97,14 +97,13 @@ fn core(shape: &Shape) -> Option<Shape> {
             // Vertex i is where the edges before and after it meet: moving both edge lines
             // in by `inset` moves it along the sum of their normals, scaled so that it keeps
             // that distance from each line.
-            let moved: Vec<Vec2> = (0..count)
-                .map(|i| {
-                    let (before, after) = (n[(i + count - 1) % count], n[i]);
-                    let bisector = before + after;
-                    v[i] - bisector * (inset / (1.0 + before.dot(after)))
-                })
-                .collect();
-            Polygon::new(&moved).map(Shape::Polygon).ok().or_else(|| {
+            let mut moved = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+            for (i, m) in moved.iter_mut().enumerate().take(count) {
+                let (before, after) = (n[(i + count - 1) % count], n[i]);
+                let bisector = before + after;
+                *m = v[i] - bisector * (inset / (1.0 + before.dot(after)));
+            }
+            Polygon::new(&moved[..count]).map(Shape::Polygon).ok().or_else(|| {
                 Circle::with_center(p.centroid(), thickness - inset)
                     .ok()
                     .map(Shape::Circle)

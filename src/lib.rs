@@ -1,12 +1,14 @@
 //! # wgpu-sat
 //!
-//! 2D collision detection for convex polygons, with the narrow phase on the GPU.
+//! 2D collision detection for convex polygons and circles, with the narrow phase on the GPU;
+//! concave outlines split into convex pieces; a swept test with a time of impact for fast
+//! bodies.
 //!
 //! ## The pipeline, one step
 //!
 //! ```text
 //! colliders (shape index + Transform)
-//!   -> Polygon::aabb per collider                      CPU
+//!   -> Shape::aabb per collider                        CPU
 //!   -> BroadPhase::find_pairs -> [[a, b]], a < b       CPU, sweep-and-prune
 //!   -> NarrowPhase::collide_pairs -> Vec<Contact>      CpuNarrowPhase (reference) or
 //!                                                      GpuNarrowPhase (shaders/sat.wgsl)
@@ -78,12 +80,23 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
+//! ## Circles and concave outlines
+//!
+//! - [`Circle`] sits beside [`Polygon`] in the [`Shape`] enum; [`collide_shapes`] handles
+//!   every pair (circle–polygon by the SAT with the polygon's normals and the axis from its
+//!   nearest vertex to the centre, circle–circle directly), and so do both narrow phases
+//!   given a mixed table ([`NarrowPhase::set_shape_table`]).
+//! - [`decompose`] splits a simple concave outline into convex pieces of at most
+//!   [`MAX_POLYGON_VERTICES`] vertices; [`BodyShape::concave`] makes a world body of them.
+//!
 //! ## Simulation
 //!
 //! [`World`] steps rigid bodies through the same pipeline ([`World::step`] takes either
 //! narrow phase) and an impulse solver with soft contacts, friction, restitution and warm
-//! starting by feature id; [`scenes`] builds the worlds the examples, benches and tests
-//! share (`pile`, `pyramid`, `large_pyramid`).
+//! starting by feature id, then sweeps bullets and fast bodies so they do not tunnel.
+//! Bodies are polygons, circles or several convex pieces ([`BodyShape`]). [`scenes`] builds
+//! the worlds the examples, benches and tests share (`mixed`, `pile`, `pyramid`,
+//! `large_pyramid`).
 //!
 //! ## Continuous collision
 //!

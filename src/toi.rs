@@ -174,7 +174,8 @@ impl Sweep {
         }
     }
 
-    /// Pose of the local frame at fraction t in [0,1]: angle a0+(a1-a0)t, centre lerp(c0,c1,t), origin = centre - R(angle)·local_center.
+    /// Pose of the local frame at fraction `t` of the step (0 to 1): angle
+    /// `a0 + (a1 - a0) t`, centre `lerp(c0, c1, t)`, origin `centre - R(angle) local_center`.
     pub fn transform_at(&self, t: f32) -> Transform {
         let angle = self.a0 + (self.a1 - self.a0) * t;
         let center = self.center_at(t);

@@ -103,11 +103,14 @@ fn core(shape: &Shape) -> Option<Shape> {
                 let bisector = before + after;
                 *m = v[i] - bisector * (inset / (1.0 + before.dot(after)));
             }
-            Polygon::new(&moved[..count]).map(Shape::Polygon).ok().or_else(|| {
-                Circle::with_center(p.centroid(), thickness - inset)
-                    .ok()
-                    .map(Shape::Circle)
-            })
+            Polygon::new(&moved[..count])
+                .map(Shape::Polygon)
+                .ok()
+                .or_else(|| {
+                    Circle::with_center(p.centroid(), thickness - inset)
+                        .ok()
+                        .map(Shape::Circle)
+                })
         }
     }
 }

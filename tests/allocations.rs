@@ -96,14 +96,20 @@ fn warm_hot_paths_do_not_allocate() {
     });
     assert_eq!(n, 0, "World::step allocated {n} times in 60 warm steps");
 
-    // The continuous stage too: a fast body bouncing between two walls is swept and stopped
-    // at an impact again and again, starting in touch after each (the core sweep).
+    // The continuous stage too: a fast elastic body in a closed box of thin walls is swept
+    // and stopped at an impact again and again, starting in touch after each (the core
+    // sweep).
     let mut world = wgpu_sat::World::new(wgpu_sat::glam::Vec2::ZERO);
-    for x in [-2.0, 2.0] {
+    for (half, at) in [
+        ([0.1, 2.1], [-2.0, 0.0]),
+        ([0.1, 2.1], [2.0, 0.0]),
+        ([2.1, 0.1], [0.0, -2.0]),
+        ([2.1, 0.1], [0.0, 2.0]),
+    ] {
         world
             .add_body(&wgpu_sat::BodyDef::fixed(
-                wgpu_sat::Polygon::rectangle(0.1, 2.0),
-                wgpu_sat::glam::Vec2::new(x, 0.0),
+                wgpu_sat::Polygon::rectangle(half[0], half[1]),
+                at.into(),
             ))
             .unwrap();
     }
@@ -114,7 +120,7 @@ fn warm_hot_paths_do_not_allocate() {
     def.linear_velocity = wgpu_sat::glam::Vec2::new(300.0, 0.0);
     def.restitution = 1.0;
     world.add_body(&def).unwrap();
-    for _ in 0..10 {
+    for _ in 0..30 {
         world.step(1.0 / 60.0, &mut cpu).unwrap();
     }
     let mut impacts = 0;

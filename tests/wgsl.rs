@@ -5,7 +5,7 @@ use std::mem::size_of;
 use naga::valid::{Capabilities, ValidationFlags, Validator};
 use wgpu_sat::gpu::SAT_WGSL;
 use wgpu_sat::gpu::layout::{
-    ContactGpu, ContactPointGpu, ContactsHeaderGpu, NO_POINT, ParamsGpu, PoseGpu, ShapeGpu,
+    ContactGpu, ContactPointGpu, ContactsHeaderGpu, NO_POINT, ParamsGpu, PoseGpu, SWAPPED, ShapeGpu,
 };
 use wgpu_sat::{MAX_POLYGON_VERTICES, RELATIVE_TIE_TOLERANCE};
 
@@ -104,6 +104,11 @@ fn constants_match_the_rust_side() {
         constant(&m, "F32_EPSILON"),
         naga::Literal::F32(f32::EPSILON)
     );
+    assert_eq!(constant(&m, "SWAPPED"), naga::Literal::U32(SWAPPED));
+    assert_eq!(
+        constant(&m, "CIRCLE_FEATURE"),
+        naga::Literal::U32(wgpu_sat::CIRCLE_FEATURE as u32)
+    );
 }
 
 #[test]
@@ -118,6 +123,7 @@ fn every_step_has_its_rust_twin_name() {
         include_str!("../src/sat.rs"),
         include_str!("../src/transform.rs"),
         include_str!("../src/manifold.rs"),
+        include_str!("../src/sat_circle.rs"),
     ]
     .concat();
     for name in [
@@ -133,6 +139,10 @@ fn every_step_has_its_rust_twin_name() {
         "rotate",
         "inverse_rotate",
         "feature_id",
+        // sat_circle.wgsl and src/sat_circle.rs
+        "find_vertex_region",
+        "vertex_axis_separation",
+        "circle_manifold",
     ] {
         assert!(names.contains(&name), "sat.wgsl lacks fn {name}");
         assert!(

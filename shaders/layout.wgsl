@@ -3,7 +3,7 @@
 //
 // Every struct has a #[repr(C)] mirror in src/gpu/layout.rs with a compile-time size check.
 // The buffers of a GpuNarrowPhase, bound read-only by a host:
-//   shapes_buffer()          array<Shape>     the shape table, as set by set_shapes
+//   shapes_buffer()          array<Shape>     the shape table, as set by set_shape_table
 //   poses_buffer()           array<Pose>      one per collider, this step's poses
 //   collider_shapes_buffer() array<u32>      words [0, collider count): each collider's
 //                                             shape index (pairs follow; ignore them)
@@ -18,7 +18,10 @@ const MAX_POLYGON_VERTICES: u32 = 8u;
 // The id of an unused second contact point (NO_POINT in src/gpu/layout.rs).
 const NO_POINT: u32 = 0xffffffffu;
 
-// A convex polygon, counter-clockwise; slots past `count` repeat vertex 0 and normal 0.
+// A shape of the table. A convex polygon: `count` 3 to 8, counter-clockwise, slots past
+// `count` repeat vertex 0 and normal 0, `radius` its centroid-to-vertex length. A circle:
+// `count` 1, its centre (local frame) in every vertex slot, zero normals, its radius in
+// `radius`.
 struct Shape {
     vertices: array<vec2<f32>, 8>,
     normals: array<vec2<f32>, 8>,

@@ -3,7 +3,14 @@
 // Every function below has a twin of the same name in src/sat.rs (or src/transform.rs)
 // that does the same operations in the same order, so the CPU reference and this kernel
 // round alike; change both together. The library compiles this file after layout.wgsl,
-// which holds the shared structs (each with a #[repr(C)] mirror in src/gpu/layout.rs).
+// which holds the shared structs (each with a #[repr(C)] mirror in src/gpu/layout.rs), and
+// before sat_circle.wgsl, the twin of src/sat_circle.rs.
+//
+// Shapes: a polygon has `count` 3 to 8; a circle has `count` 1, its centre in every vertex
+// slot (layout.wgsl). Pairs with a circle run through the same functions, with the few
+// extra steps listed at the top of sat_circle.wgsl: a branch of their own would cost every
+// polygon pair its price, since the lanes of a SIMD group run every branch any of them
+// takes.
 //
 // Frames: shapes are in their local frames; poses map local to world. The test runs in A's
 // local frame shifted to A's first vertex, and only the results go back to world.
@@ -16,15 +23,20 @@
 //
 // Registers: the per-slot work is written out with constant indices (the `consider_*`
 // steps, `lowest_projection`), and a slot chosen at run time is read through a select
-// chain (`vertex_at`, `normal_at`). One dynamic index into a function-scope array, or a
-// loop the compiler cannot unroll, puts the whole array in memory; on Mesa's lavapipe that
-// made this kernel five times slower (57 ms against 11 ms for 200,000 pairs). Lanes of a
-// SIMD group run in lockstep, so shorter loops for smaller polygons would save nothing.
+// chain (`vertex_at`, `normal_at`) or carried along from the search that chose it. One
+// dynamic index into a function-scope array, or a loop the compiler cannot unroll, puts
+// the whole array in memory; on Mesa's lavapipe that made this kernel five times slower
+// (57 ms against 11 ms for 200,000 pairs). Lanes of a SIMD group run in lockstep, so
+// shorter loops for smaller polygons would save nothing. The same rules hold in
+// sat_circle.wgsl.
 
 // Same value and meaning as RELATIVE_TIE_TOLERANCE in src/sat.rs (a test compares them).
 const RELATIVE_TIE_TOLERANCE: f32 = 5e-4;
 // Same as f32::EPSILON in Rust: the shortest incident span worth interpolating on.
 const F32_EPSILON: f32 = 1.1920929e-7;
+// Set in the first word of a pair the host wrote polygon first (SWAPPED in
+// src/gpu/layout.rs): the pair was given circle first.
+const SWAPPED: u32 = 0x80000000u;
 
 struct Params {
     pair_count: u32,
@@ -192,12 +204,20 @@ fn normal_at(poly: ptr<function, LocalPolygon>, index: u32) -> vec2<f32> {
     return select(low, high, index >= 4u);
 }
 
+// `circle_b`: poly2 is a circle (its centre in every slot) of radius `radius_b`, and poly1
+// a polygon or (`circle_a`) a circle of radius `radius_a`; then `circle_manifold` finishes
+// the contact from the reference face found here. Circles come only without `flip` (see
+// collide_polygons), so that call folds away in the flipped instance.
 fn clip_polygons(
     poly1: ptr<function, LocalPolygon>,
     poly2: ptr<function, LocalPolygon>,
     edge1: u32,
     separation: f32,
     flip: bool,
+    circle_a: bool,
+    circle_b: bool,
+    radius_a: f32,
+    radius_b: f32,
 ) -> Manifold {
     var m: Manifold;
     m.count = 0u;
@@ -213,6 +233,9 @@ fn clip_polygons(
     let i22 = select(0u, i21 + 1u, i21 + 1u < (*poly2).count);
     let v21 = vertex_at(poly2, i21);
     let v22 = vertex_at(poly2, i22);
+    if (circle_b && !flip) {
+        return circle_manifold(v11, v12, i11, i12, normal, v21, separation, circle_a, radius_a, radius_b);
+    }
 
     // The incident edge runs against the reference edge: v22 is its lower end.
     let lower1 = 0.0;
@@ -272,26 +295,38 @@ fn clip_polygons(
     return m;
 }
 
+// `a` is a circle (count 1) only when `b` is one too: the host writes the polygon of a
+// circle–polygon pair first (see collide_pairs). A circle has no faces to test (its axes
+// are the polygon's faces, or come from a vertex or A's centre in `circle_manifold`); seen
+// from A's faces, a circle B is its centre (every slot of poly_b) grown by its radius.
 fn collide_polygons(a: Shape, b: Shape, relative: Pose, origin: vec2<f32>, tolerance: f32) -> Manifold {
     var none: Manifold;
     none.count = 0u;
+    let circle_a = a.count == 1u;
+    let circle_b = b.count == 1u;
+    let radius_a = select(0.0, a.radius, circle_a);
+    let radius_b = select(0.0, b.radius, circle_b);
     var poly_a = make_local_a(a, origin);
     var poly_b = make_local_b(b, relative, origin);
     let sa = find_max_separation(&poly_a, &poly_b);
-    if (sa.separation >= 0.0) {
+    let separation_a = select(sa.separation - radius_b, -3.40282347e38, circle_a);
+    if (separation_a >= 0.0) {
         return none;
     }
     rotate_normals(&poly_b, b, relative);
     let sb = find_max_separation(&poly_b, &poly_a);
-    if (sb.separation >= 0.0) {
+    let separation_b = select(sb.separation, -3.40282347e38, circle_b);
+    if (separation_b >= 0.0) {
         return none;
     }
-    if (sb.separation > sa.separation + tolerance) {
-        return clip_polygons(&poly_b, &poly_a, sb.index, sb.separation, true);
+    if (separation_b > separation_a + tolerance) {
+        return clip_polygons(&poly_b, &poly_a, sb.index, separation_b, true, false, false, 0.0, 0.0);
     }
-    return clip_polygons(&poly_a, &poly_b, sa.index, sa.separation, false);
+    return clip_polygons(&poly_a, &poly_b, sa.index, separation_a, false, circle_a, circle_b, radius_a, radius_b);
 }
 
+// collide_shapes in src/sat.rs, for two polygons, a polygon and a circle (in that order) or
+// two circles (count 1 marks a circle).
 fn collide(a: Shape, a_transform: Pose, b: Shape, b_transform: Pose) -> Manifold {
     let origin = a.vertices[0];
     let relative = inv_mul_transforms(a_transform, b_transform);
@@ -309,11 +344,18 @@ fn collide_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
     if (pair >= params.pair_count) {
         return;
     }
-    let a = indices[params.pair_offset + 2u * pair];
+    // A circle–polygon pair comes polygon first, marked SWAPPED by the host: tested in the
+    // polygon's frame (as collide_circle_polygon does on the CPU) and flipped back.
+    let word = indices[params.pair_offset + 2u * pair];
+    let swapped = (word & SWAPPED) != 0u;
+    let a = word & ~SWAPPED;
     let b = indices[params.pair_offset + 2u * pair + 1u];
-    let m = collide(shapes[indices[a]], poses[a], shapes[indices[b]], poses[b]);
+    var m = collide(shapes[indices[a]], poses[a], shapes[indices[b]], poses[b]);
     if (m.count == 0u) {
         return;
+    }
+    if (swapped) {
+        m = flip_manifold(m);
     }
     // Compaction: overlapping pairs append; the host restores pair order by `pair`.
     let slot = atomicAdd(&contacts.count, 1u);
@@ -332,6 +374,6 @@ fn count_touching(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let pair = contacts.records[k].pair;
-    atomicAdd(&touching[indices[params.pair_offset + 2u * pair]], 1u);
+    atomicAdd(&touching[indices[params.pair_offset + 2u * pair] & ~SWAPPED], 1u);
     atomicAdd(&touching[indices[params.pair_offset + 2u * pair + 1u]], 1u);
 }

@@ -14,15 +14,20 @@
 //!                                                      GpuNarrowPhase (shaders/sat.wgsl)
 //! ```
 //!
-//! Shapes are uploaded once ([`NarrowPhase::set_shapes`]); each call then uploads only the
-//! poses (16 bytes per collider) and the pairs (8 bytes each), runs one compute invocation
-//! per pair, compacts the overlapping pairs on the GPU and reads back only those.
-//! [`CpuNarrowPhase`] runs the same algorithm ([`collide`]) on the CPU; the tests hold the two
-//! to the same answers.
+//! Shapes are uploaded once ([`NarrowPhase::set_shape_table`]); each call then uploads only
+//! the poses (16 bytes per collider) and the pairs (8 bytes each), runs one compute
+//! invocation per pair, compacts the overlapping pairs on the GPU and reads back only those.
+//! [`CpuNarrowPhase`] runs the same algorithm ([`collide_shapes`]) on the CPU; the tests hold
+//! the two to the same answers.
 //!
 //! ## Conventions
 //!
-//! - **Frames.** A [`Polygon`] lives in its local frame; a [`Transform`] maps local to world
+//! - **Shapes.** A [`Shape`] is a convex [`Polygon`] or a [`Circle`] (a centre and a radius);
+//!   a shape table ([`NarrowPhase::set_shape_table`]) may mix them, and [`collide_shapes`]
+//!   takes any two. A circle against a polygon is tested on the polygon's face normals and,
+//!   beyond a face's end, the axis from that vertex to the centre; two circles on the line
+//!   through their centres.
+//! - **Frames.** A shape lives in its local frame; a [`Transform`] maps local to world
 //!   (`world = R(angle) local + translation`). Everything a [`Manifold`] reports is in the
 //!   world frame.
 //! - **Winding.** Polygon vertices are counter-clockwise; `normals()[i]` is the outward unit
@@ -33,7 +38,10 @@
 //!   by `normal * depth` separates the pair. It is positive; polygons that only touch (zero
 //!   overlap on some axis) do not collide.
 //! - **Feature ids.** Each [`ContactPoint`] carries an id built from the features in touch
-//!   (see [`feature_id`]), stable while they stay in touch, for warm-starting a solver.
+//!   (see [`feature_id`]), stable while they stay in touch, for warm-starting a solver. A
+//!   circle's feature is [`CIRCLE_FEATURE`]; against a polygon the id names the polygon's
+//!   face (end 0) or vertex (end 1), with the flip bit set when the circle is A. Circle
+//!   contacts have one point, halfway between the surfaces.
 //!
 //! ## Example: one pair on the CPU
 //!

@@ -152,6 +152,14 @@ fn collide_pair(shapes: &[Shape], colliders: &[Collider], [a, b]: [u32; 2]) -> O
 }
 
 impl NarrowPhase for CpuNarrowPhase {
+    /// Copies the polygons into the table this narrow phase keeps, without allocating once
+    /// it has room ([`World::step`](crate::World::step) sets the shapes every step).
+    fn set_shapes(&mut self, shapes: &[Polygon]) -> Result<(), Error> {
+        self.shapes.clear();
+        self.shapes.extend(shapes.iter().copied().map(Shape::from));
+        Ok(())
+    }
+
     fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
         self.shapes.clear();
         self.shapes.extend_from_slice(shapes);
@@ -196,6 +204,13 @@ impl ParallelCpuNarrowPhase {
 const PARALLEL_CHUNK: usize = 1024;
 
 impl NarrowPhase for ParallelCpuNarrowPhase {
+    /// As [`CpuNarrowPhase`]'s: no allocation once the table has room.
+    fn set_shapes(&mut self, shapes: &[Polygon]) -> Result<(), Error> {
+        self.shapes.clear();
+        self.shapes.extend(shapes.iter().copied().map(Shape::from));
+        Ok(())
+    }
+
     fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
         self.shapes.clear();
         self.shapes.extend_from_slice(shapes);

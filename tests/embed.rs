@@ -3,33 +3,8 @@
 
 mod common;
 
-use common::assert_same_contacts;
+use common::{assert_same_contacts, host_frame, read_words};
 use wgpu_sat::{Contact, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase};
-
-/// Copies a GPU buffer's first `words` u32s back (test-side, blocking).
-fn read_words(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    buffer: &wgpu::Buffer,
-    words: usize,
-) -> Vec<u32> {
-    let staging = device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("test readback"),
-        size: (4 * words as u64).max(4),
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let mut encoder = device.create_command_encoder(&Default::default());
-    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, (4 * words as u64).max(4));
-    queue.submit([encoder.finish()]);
-    staging
-        .slice(..)
-        .map_async(wgpu::MapMode::Read, |r| r.unwrap());
-    device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
-    let words: Vec<u32> =
-        bytemuck::cast_slice(&staging.slice(..).get_mapped_range().unwrap()).to_vec();
-    words
-}
 
 /// Per collider, how many of the contacts it is in.
 fn touch_counts(contacts: &[Contact], colliders: usize) -> Vec<u32> {
@@ -41,30 +16,6 @@ fn touch_counts(contacts: &[Contact], colliders: usize) -> Vec<u32> {
     counts
 }
 
-/// One frame the way a host runs it: prepare, record into its own encoder with a readback
-/// request, submit, then poll (never wait) until the contacts arrive.
-fn host_frame(
-    gpu: &mut GpuNarrowPhase,
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    batch: &wgpu_sat::scenes::NarrowPhaseBatch,
-) -> Vec<Contact> {
-    gpu.prepare(&batch.colliders, &batch.pairs).unwrap();
-    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-        label: Some("host frame"),
-    });
-    gpu.record(&mut encoder).unwrap();
-    gpu.request_readback(&mut encoder).unwrap();
-    queue.submit([encoder.finish()]);
-    for _ in 0..100_000 {
-        if let Some(result) = gpu.poll_readback() {
-            return result.unwrap();
-        }
-        std::thread::sleep(std::time::Duration::from_micros(100));
-    }
-    panic!("the readback never arrived");
-}
-
 fn check_host_path(device: &wgpu::Device, queue: &wgpu::Queue) {
     let batch = wgpu_sat::scenes::narrow_phase_batch(30_000, 12);
     let mut cpu = CpuNarrowPhase::new();
@@ -74,7 +25,7 @@ fn check_host_path(device: &wgpu::Device, queue: &wgpu::Queue) {
 
     let mut gpu = GpuNarrowPhase::new(device, queue).unwrap();
     gpu.set_shapes(&batch.shapes).unwrap();
-    let recorded = host_frame(&mut gpu, device, queue, &batch);
+    let recorded = host_frame(&mut gpu, device, queue, &batch.colliders, &batch.pairs);
     assert_same_contacts(&expected, &recorded);
     // The blocking call on the same narrow phase agrees too.
     assert_same_contacts(
@@ -84,7 +35,7 @@ fn check_host_path(device: &wgpu::Device, queue: &wgpu::Queue) {
 
     // The touching flags, straight from the GPU buffer, against the CPU reference. Pairs
     // of near-zero depth may differ between backends; this batch has none that do.
-    let host = host_frame(&mut gpu, device, queue, &batch);
+    let host = host_frame(&mut gpu, device, queue, &batch.colliders, &batch.pairs);
     let touching = read_words(device, queue, gpu.touching_buffer(), batch.colliders.len());
     assert_eq!(touching, touch_counts(&host, batch.colliders.len()));
     assert_eq!(

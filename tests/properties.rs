@@ -3,6 +3,7 @@
 
 mod common;
 
+use common::strategies::{polygon, transform};
 use common::{brute_force_overlap, inside_margin, world_vertices};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
@@ -22,39 +23,6 @@ fn config() -> Config {
         failure_persistence: None,
         ..Config::default()
     }
-}
-
-/// Convex polygons of 3 to 8 vertices, size 0.2 to 1.5: points at sorted angles on an
-/// ellipse, or boxes.
-fn polygon() -> impl Strategy<Value = Polygon> {
-    (
-        3usize..=8,
-        prop::collection::vec(0.0f32..std::f32::consts::TAU, 8),
-        0.2f32..1.5,
-        0.2f32..1.5,
-        prop::bool::weighted(0.25),
-    )
-        .prop_filter_map("degenerate outline", |(n, mut angles, sx, sy, boxy)| {
-            if boxy {
-                return Some(Polygon::rectangle(sx, sy));
-            }
-            angles.truncate(n);
-            angles.sort_by(f32::total_cmp);
-            let points: Vec<Vec2> = angles
-                .iter()
-                .map(|&a| Vec2::from_angle(a) * Vec2::new(sx, sy))
-                .collect();
-            Polygon::new(&points).ok()
-        })
-}
-
-fn transform() -> impl Strategy<Value = Transform> {
-    (
-        -2.0f32..2.0,
-        -2.0f32..2.0,
-        -std::f32::consts::PI..std::f32::consts::PI,
-    )
-        .prop_map(|(x, y, angle)| Transform::new(Vec2::new(x, y), angle))
 }
 
 fn moved(t: &Transform, by: Vec2) -> Transform {

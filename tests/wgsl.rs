@@ -5,8 +5,8 @@ use std::mem::size_of;
 
 use naga::valid::{Capabilities, ValidationFlags, Validator};
 use wgpu_sat::gpu::layout::{
-    ContactGpu, ContactPointGpu, ContactsHeaderGpu, NO_HIT, NO_POINT, ParamsGpu, PoseGpu, ShapeGpu,
-    SweepGpu, SweptColliderGpu, TimeOfImpactGpu, ToiParamsGpu,
+    ContactGpu, ContactPointGpu, ContactsHeaderGpu, NO_HIT, NO_POINT, ParamsGpu, PoseGpu, SWAPPED,
+    ShapeGpu, SweepGpu, SweptColliderGpu, TimeOfImpactGpu, ToiParamsGpu,
 };
 use wgpu_sat::gpu::{SAT_WGSL, TOI_WGSL};
 use wgpu_sat::{
@@ -124,6 +124,11 @@ fn constants_match_the_rust_side() {
         constant(&m, "F32_EPSILON"),
         naga::Literal::F32(f32::EPSILON)
     );
+    assert_eq!(constant(&m, "SWAPPED"), naga::Literal::U32(SWAPPED));
+    assert_eq!(
+        constant(&m, "CIRCLE_FEATURE"),
+        naga::Literal::U32(wgpu_sat::CIRCLE_FEATURE as u32)
+    );
 }
 
 #[test]
@@ -134,6 +139,7 @@ fn every_step_has_its_rust_twin_name() {
         include_str!("../src/sat.rs"),
         include_str!("../src/transform.rs"),
         include_str!("../src/manifold.rs"),
+        include_str!("../src/sat_circle.rs"),
     ]
     .concat();
     for name in [
@@ -149,6 +155,10 @@ fn every_step_has_its_rust_twin_name() {
         "rotate",
         "inverse_rotate",
         "feature_id",
+        // sat_circle.wgsl and src/sat_circle.rs
+        "find_vertex_region",
+        "vertex_axis_separation",
+        "circle_manifold",
     ] {
         assert!(names.contains(&name), "sat.wgsl lacks fn {name}");
         assert!(

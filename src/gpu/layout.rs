@@ -115,6 +115,12 @@ const _: () = assert!(size_of::<ContactPointGpu>() == 16);
 /// The id of an unused contact point slot.
 pub const NO_POINT: u32 = u32::MAX;
 
+/// Set in the first word of an uploaded pair (in the `indices` buffer, after the collider
+/// shape ids) that was given circle first and is written polygon first: the kernel tests a
+/// circle against a polygon in the polygon's frame, as the CPU does, and flips the result
+/// back. Collider indices stay far below this bit (a binding holds fewer than 2^31 poses).
+pub const SWAPPED: u32 = 1 << 31;
+
 /// WGSL `ContactOut`: one overlapping pair, 48 bytes.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]

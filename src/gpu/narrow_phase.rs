@@ -30,21 +30,24 @@ use std::time::Instant;
 use bytemuck::Zeroable;
 
 use crate::error::Error;
-use crate::gpu::layout::{ContactGpu, ContactsHeaderGpu, ParamsGpu, PoseGpu, ShapeGpu};
+use crate::gpu::layout::{ContactGpu, ContactsHeaderGpu, ParamsGpu, PoseGpu, SWAPPED, ShapeGpu};
 use crate::manifold::Contact;
 use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings, validate_batch};
-use crate::shape::Shape;
+use crate::shape::{Polygon, Shape};
 
 /// The WGSL structs of the narrow phase's buffers (`shaders/layout.wgsl`), for hosts that
 /// read them in their own shaders: prepend it to your WGSL.
 pub const LAYOUT_WGSL: &str = include_str!("../../shaders/layout.wgsl");
 
 /// The WGSL source of the narrow-phase kernels: the layouts, the transform helpers
-/// (`shaders/transform.wgsl`, shared with the time-of-impact kernel), then `shaders/sat.wgsl`.
+/// (`shaders/transform.wgsl`, shared with the time-of-impact kernel), then `shaders/sat.wgsl`
+/// (the kernels and the polygon–polygon test), then `shaders/sat_circle.wgsl` (pairs with a
+/// circle).
 pub const SAT_WGSL: &str = concat!(
     include_str!("../../shaders/layout.wgsl"),
     include_str!("../../shaders/transform.wgsl"),
-    include_str!("../../shaders/sat.wgsl")
+    include_str!("../../shaders/sat.wgsl"),
+    include_str!("../../shaders/sat_circle.wgsl")
 );
 
 /// Invocations per workgroup; must match `@workgroup_size` in `sat.wgsl`.
@@ -182,6 +185,11 @@ pub struct GpuNarrowPhase {
     prepared_pairs: Vec<[u32; 2]>,
     /// The shape table as uploaded, so that setting the same table again costs no upload.
     shapes_uploaded: Vec<Shape>,
+    /// Per shape of the table, whether it is a circle; empty when none is, and pairs are
+    /// then uploaded as given.
+    circle_shapes: Vec<bool>,
+    /// The pairs of a batch with circles, as uploaded (see [`SWAPPED`]).
+    pair_scratch: Vec<[u32; 2]>,
     /// The collider shape ids now in `indices[0..n)`; `None` when unknown (after a
     /// reallocation of `indices`).
     uploaded_shape_ids: Option<Vec<u32>>,
@@ -304,6 +312,8 @@ impl GpuNarrowPhase {
             prepared: None,
             prepared_pairs: Vec::new(),
             shapes_uploaded: Vec::new(),
+            circle_shapes: Vec::new(),
+            pair_scratch: Vec::new(),
             uploaded_shape_ids: None,
             records: Vec::new(),
             slots: Vec::new(),
@@ -432,12 +442,12 @@ impl GpuNarrowPhase {
     /// Runs one dispatch over `pairs` and appends its contacts, in pair order, to `out`.
     fn run_batch(
         &mut self,
-        collider_count: usize,
+        colliders: &[Collider],
         pairs: &[[u32; 2]],
         out: &mut Vec<Contact>,
     ) -> Result<(), Error> {
         let upload_start = Instant::now();
-        self.write_batch(collider_count, pairs);
+        self.write_batch(colliders, pairs);
         let expected = self.expected_contacts.clamp(1, pairs.len());
         let mut encoder = self
             .device
@@ -519,12 +529,30 @@ impl GpuNarrowPhase {
     }
 
     /// Queues the writes of one dispatch: its pairs, its parameters, a zeroed contact count.
-    fn write_batch(&mut self, collider_count: usize, pairs: &[[u32; 2]]) {
-        if !pairs.is_empty() {
+    /// With circles in the table, a circle–polygon pair goes up polygon first, marked
+    /// [`SWAPPED`]: the kernel then needs no test of its own to put the polygon first (a
+    /// per-lane branch costs every lane of a SIMD group, and polygon pairs would pay).
+    fn write_batch(&mut self, colliders: &[Collider], pairs: &[[u32; 2]]) {
+        let collider_count = colliders.len();
+        let words = if self.circle_shapes.is_empty() {
+            pairs
+        } else {
+            let circle = |i: u32| self.circle_shapes[colliders[i as usize].shape as usize];
+            self.pair_scratch.clear();
+            self.pair_scratch.extend(pairs.iter().map(|&[a, b]| {
+                if circle(a) && !circle(b) {
+                    [b | SWAPPED, a]
+                } else {
+                    [a, b]
+                }
+            }));
+            &self.pair_scratch
+        };
+        if !words.is_empty() {
             self.queue.write_buffer(
                 &self.indices.buffer,
                 4 * collider_count as u64,
-                bytemuck::cast_slice(pairs),
+                bytemuck::cast_slice(words),
             );
         }
         let params = ParamsGpu {
@@ -615,7 +643,7 @@ impl GpuNarrowPhase {
                 max: batch,
             });
         }
-        self.write_batch(colliders.len(), pairs);
+        self.write_batch(colliders, pairs);
         if let Some(error) = pollster::block_on(scope.pop()) {
             self.bind_group = None;
             self.uploaded_shape_ids = None;
@@ -895,6 +923,21 @@ pub(super) fn entire(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntr
 }
 
 impl NarrowPhase for GpuNarrowPhase {
+    /// [`set_shape_table`](NarrowPhase::set_shape_table) for polygons; setting the
+    /// polygons it already holds neither uploads nor allocates.
+    fn set_shapes(&mut self, shapes: &[Polygon]) -> Result<(), Error> {
+        let held = shapes.len() == self.shapes_uploaded.len()
+            && shapes
+                .iter()
+                .zip(&self.shapes_uploaded)
+                .all(|(p, s)| s.as_polygon() == Some(p));
+        if held {
+            return Ok(());
+        }
+        let table: Vec<Shape> = shapes.iter().copied().map(Shape::from).collect();
+        self.set_shape_table(&table)
+    }
+
     /// Uploads the shape table; setting the table it already holds uploads nothing, so a
     /// caller may set it before every call.
     fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
@@ -920,6 +963,11 @@ impl NarrowPhase for GpuNarrowPhase {
         self.queue.write_buffer(&self.shapes.buffer, 0, bytes);
         self.shapes_uploaded.clear();
         self.shapes_uploaded.extend_from_slice(shapes);
+        self.circle_shapes.clear();
+        if shapes.iter().any(|s| s.as_circle().is_some()) {
+            self.circle_shapes
+                .extend(shapes.iter().map(|s| s.as_circle().is_some()));
+        }
         Ok(())
     }
 
@@ -943,7 +991,7 @@ impl NarrowPhase for GpuNarrowPhase {
         self.timings.upload += upload_start.elapsed();
         let mut result = Ok(());
         for chunk in pairs.chunks(batch) {
-            result = self.run_batch(colliders.len(), chunk, out);
+            result = self.run_batch(colliders, chunk, out);
             if result.is_err() {
                 break;
             }

@@ -1,11 +1,16 @@
 //! Helpers shared by the integration tests: a device (or a skip), seeded random shapes and
-//! poses, and an independent brute-force overlap test.
+//! poses, proptest strategies (`strategies`), and independent brute-force overlap and
+//! distance tests.
 #![allow(dead_code)]
+
+pub mod strategies;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::{DVec2, Vec2};
-use wgpu_sat::{Aabb, BroadPhase, Collider, Contact, Polygon, Transform};
+use wgpu_sat::{
+    Aabb, BroadPhase, Circle, Collider, Contact, GpuNarrowPhase, Polygon, Shape, Transform,
+};
 
 /// A device from `request_device`, or `None` with a message when there is no adapter.
 /// With `WGPU_SAT_REQUIRE_GPU=1` (CI sets it) a missing adapter fails the test instead.
@@ -48,6 +53,56 @@ pub fn device_with_limits(
         }))
         .unwrap(),
     )
+}
+
+/// Copies a GPU buffer's first `words` u32s back (test-side, blocking).
+pub fn read_words(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    buffer: &wgpu::Buffer,
+    words: usize,
+) -> Vec<u32> {
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("test readback"),
+        size: (4 * words as u64).max(4),
+        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        mapped_at_creation: false,
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    encoder.copy_buffer_to_buffer(buffer, 0, &staging, 0, (4 * words as u64).max(4));
+    queue.submit([encoder.finish()]);
+    staging
+        .slice(..)
+        .map_async(wgpu::MapMode::Read, |r| r.unwrap());
+    device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+    let words: Vec<u32> =
+        bytemuck::cast_slice(&staging.slice(..).get_mapped_range().unwrap()).to_vec();
+    words
+}
+
+/// One frame the way a host runs it: prepare, record into its own encoder with a readback
+/// request, submit, then poll (never wait) until the contacts arrive.
+pub fn host_frame(
+    gpu: &mut GpuNarrowPhase,
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    colliders: &[Collider],
+    pairs: &[[u32; 2]],
+) -> Vec<Contact> {
+    gpu.prepare(colliders, pairs).unwrap();
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+        label: Some("host frame"),
+    });
+    gpu.record(&mut encoder).unwrap();
+    gpu.request_readback(&mut encoder).unwrap();
+    queue.submit([encoder.finish()]);
+    for _ in 0..100_000 {
+        if let Some(result) = gpu.poll_readback() {
+            return result.unwrap();
+        }
+        std::thread::sleep(std::time::Duration::from_micros(100));
+    }
+    panic!("the readback never arrived");
 }
 
 pub fn require_gpu() -> bool {
@@ -94,9 +149,24 @@ pub fn random_transform(rng: &mut impl Rng, extent: f32) -> Transform {
     )
 }
 
-/// `shape_count` random shapes of size about 1 and `collider_count` colliders scattered over
-/// a square of half size `extent`, with the broad phase's candidate pairs, each pair's order
-/// swapped at random (so both argument orders are exercised).
+/// A random shape of size `scale`: a circle one time in three (about its local origin, or
+/// off it as a piece of a compound body would be), else a [`random_polygon`].
+pub fn random_shape(rng: &mut impl Rng, scale: f32) -> Shape {
+    if !rng.random_bool(1.0 / 3.0) {
+        return Shape::from(random_polygon(rng, scale));
+    }
+    let radius = scale * rng.random_range(0.1..1.0);
+    let center = if rng.random_bool(0.5) {
+        Vec2::ZERO
+    } else {
+        scale * Vec2::new(rng.random_range(-0.5..0.5), rng.random_range(-0.5..0.5))
+    };
+    Shape::from(Circle::with_center(center, radius).unwrap())
+}
+
+/// `shape_count` random polygons of size about 1 and `collider_count` colliders scattered
+/// over a square of half size `extent`, with the broad phase's candidate pairs, each pair's
+/// order swapped at random (so both argument orders are exercised).
 pub fn random_batch(
     seed: u64,
     shape_count: usize,
@@ -107,10 +177,38 @@ pub fn random_batch(
     let shapes: Vec<Polygon> = (0..shape_count)
         .map(|_| random_polygon(&mut rng, 1.0))
         .collect();
+    let table: Vec<Shape> = shapes.iter().copied().map(Shape::from).collect();
+    let (colliders, pairs) = scatter(&mut rng, &table, collider_count, extent);
+    (shapes, colliders, pairs)
+}
+
+/// [`random_batch`] with a mixed shape table: polygons and circles ([`random_shape`]).
+pub fn random_shape_batch(
+    seed: u64,
+    shape_count: usize,
+    collider_count: usize,
+    extent: f32,
+) -> (Vec<Shape>, Vec<Collider>, Vec<[u32; 2]>) {
+    let mut rng = rng(seed);
+    let shapes: Vec<Shape> = (0..shape_count)
+        .map(|_| random_shape(&mut rng, 1.0))
+        .collect();
+    let (colliders, pairs) = scatter(&mut rng, &shapes, collider_count, extent);
+    (shapes, colliders, pairs)
+}
+
+/// Colliders of random shapes from `shapes` at random poses, and the broad phase's pairs of
+/// them, each pair's order swapped at random.
+fn scatter(
+    rng: &mut impl Rng,
+    shapes: &[Shape],
+    collider_count: usize,
+    extent: f32,
+) -> (Vec<Collider>, Vec<[u32; 2]>) {
     let colliders: Vec<Collider> = (0..collider_count)
         .map(|_| Collider {
-            shape: rng.random_range(0..shape_count as u32),
-            transform: random_transform(&mut rng, extent),
+            shape: rng.random_range(0..shapes.len() as u32),
+            transform: random_transform(rng, extent),
         })
         .collect();
     let aabbs: Vec<Aabb> = colliders
@@ -122,7 +220,7 @@ pub fn random_batch(
         .iter()
         .map(|&[a, b]| if rng.random_bool(0.5) { [a, b] } else { [b, a] })
         .collect();
-    (shapes, colliders, pairs)
+    (colliders, pairs)
 }
 
 /// World vertices in f64.
@@ -147,6 +245,34 @@ pub fn inside_margin(poly: &[DVec2], p: DVec2) -> f64 {
             cross(b - a, p - a) / (b - a).length()
         })
         .fold(f64::INFINITY, f64::min)
+}
+
+/// World centre of a circle, in f64.
+pub fn world_center(c: &Circle, t: &Transform) -> DVec2 {
+    t.transform_point(c.center()).as_dvec2()
+}
+
+/// The point of the boundary of polygon `poly` nearest to `p`.
+pub fn closest_point(poly: &[DVec2], p: DVec2) -> DVec2 {
+    (0..poly.len())
+        .map(|i| {
+            let (a, b) = (poly[i], poly[(i + 1) % poly.len()]);
+            let ab = b - a;
+            a + ((p - a).dot(ab) / ab.length_squared()).clamp(0.0, 1.0) * ab
+        })
+        .min_by(|x, y| x.distance(p).total_cmp(&y.distance(p)))
+        .unwrap()
+}
+
+/// Signed distance from a point to convex CCW polygon `poly`: positive outside (the distance
+/// to the nearest edge segment), negative inside (minus the distance to the nearest edge
+/// line, which for a convex polygon is the distance to its boundary).
+pub fn signed_distance(poly: &[DVec2], p: DVec2) -> f64 {
+    let margin = inside_margin(poly, p);
+    if margin >= 0.0 {
+        return -margin;
+    }
+    closest_point(poly, p).distance(p)
 }
 
 /// Brute-force overlap, independent of SAT: some vertex strictly inside the other polygon,
@@ -181,12 +307,38 @@ pub fn brute_force_overlap(a: &[DVec2], b: &[DVec2]) -> (bool, f64) {
 /// of a near-touching pair, 1e-5 of the polygons' size (they are about 1 unit here).
 pub const NEAR_ZERO_DEPTH: f32 = 1e-5;
 
+/// How closely two contact lists agreed (see [`assert_same_contacts`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Agreement {
+    /// Contacts found by both and compared.
+    pub compared: usize,
+    /// Contacts of near-zero depth found by one side only.
+    pub unmatched: usize,
+    /// Largest depth difference of a compared contact.
+    pub max_depth_difference: f32,
+    /// Largest normal difference (length of the difference vector).
+    pub max_normal_difference: f32,
+    /// Largest normal difference as a fraction of the tolerance it was held to.
+    pub max_normal_fraction: f32,
+}
+
 /// Compares two contact lists from the same input: the same pairs in the same order (up to
 /// pairs of near-zero depth), the same point counts and ids, and depths, normals and points
-/// within 1e-5 relative.
-pub fn assert_same_contacts(cpu: &[Contact], gpu: &[Contact]) {
+/// within 1e-5 relative. Returns how closely they agreed.
+pub fn assert_same_contacts(cpu: &[Contact], gpu: &[Contact]) -> Agreement {
+    assert_same_contacts_with(cpu, gpu, |_| 1e-5)
+}
+
+/// [`assert_same_contacts`] with the normals of each contact (given the CPU's) allowed to
+/// differ by `normal_tolerance(contact)`.
+pub fn assert_same_contacts_with(
+    cpu: &[Contact],
+    gpu: &[Contact],
+    normal_tolerance: impl Fn(&Contact) -> f32,
+) -> Agreement {
     let (mut i, mut j) = (0, 0);
     let mut compared = 0;
+    let mut agreement = Agreement::default();
     while i < cpu.len() || j < gpu.len() {
         let c = cpu.get(i);
         let g = gpu.get(j);
@@ -202,8 +354,9 @@ pub fn assert_same_contacts(cpu: &[Contact], gpu: &[Contact]) {
                     mc.depth,
                     mg.depth
                 );
+                let normal_tol = normal_tolerance(c);
                 assert!(
-                    (mc.normal - mg.normal).length() <= 1e-5,
+                    (mc.normal - mg.normal).length() <= normal_tol,
                     "pair ({}, {}): normal cpu {} gpu {}",
                     c.a,
                     c.b,
@@ -229,14 +382,31 @@ pub fn assert_same_contacts(cpu: &[Contact], gpu: &[Contact]) {
                         pg
                     );
                 }
+                agreement.max_depth_difference = agreement
+                    .max_depth_difference
+                    .max((mc.depth - mg.depth).abs());
+                let normal_difference = (mc.normal - mg.normal).length();
+                agreement.max_normal_difference =
+                    agreement.max_normal_difference.max(normal_difference);
+                agreement.max_normal_fraction = agreement
+                    .max_normal_fraction
+                    .max(normal_difference / normal_tol);
                 compared += 1;
                 i += 1;
                 j += 1;
             }
-            (Some(c), _) if c.manifold.depth <= NEAR_ZERO_DEPTH => i += 1,
-            (_, Some(g)) if g.manifold.depth <= NEAR_ZERO_DEPTH => j += 1,
+            (Some(c), _) if c.manifold.depth <= NEAR_ZERO_DEPTH => {
+                agreement.unmatched += 1;
+                i += 1;
+            }
+            (_, Some(g)) if g.manifold.depth <= NEAR_ZERO_DEPTH => {
+                agreement.unmatched += 1;
+                j += 1;
+            }
             _ => panic!("contact lists differ at cpu[{i}] = {c:?}, gpu[{j}] = {g:?}"),
         }
     }
     assert!(compared * 100 >= cpu.len() * 99, "too few pairs matched");
+    agreement.compared = compared;
+    agreement
 }

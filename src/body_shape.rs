@@ -148,12 +148,7 @@ impl BodyShape {
         self.pieces
             .iter()
             .map(|piece| match piece {
-                Shape::Polygon(p) => p
-                    .vertices()
-                    .iter()
-                    .zip(p.normals())
-                    .map(|(v, n)| n.dot(*v - p.centroid()))
-                    .fold(f32::INFINITY, f32::min),
+                Shape::Polygon(p) => p.inner_radius(),
                 Shape::Circle(c) => c.radius(),
             })
             .fold(f32::INFINITY, f32::min)

@@ -87,11 +87,7 @@ fn core(shape: &Shape) -> Option<Shape> {
         }
         Shape::Polygon(p) => {
             let (v, n) = (p.vertices(), p.normals());
-            let thickness = v
-                .iter()
-                .zip(n)
-                .map(|(v, n)| n.dot(*v - p.centroid()))
-                .fold(f32::INFINITY, f32::min);
+            let thickness = p.inner_radius();
             let inset = CORE_INSET.min(0.5 * thickness);
             let count = v.len();
             // Vertex i is where the edges before and after it meet: moving both edge lines

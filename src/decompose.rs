@@ -35,8 +35,8 @@ use std::collections::{BinaryHeap, HashMap};
 use glam::Vec2;
 
 use crate::shape::{
-    Frame, MAX_POLYGON_VERTICES, Polygon, SHAPE_TOLERANCE, ShapeError, check_finite,
-    distance_left_of, segments_cross, segments_intersect,
+    Frame, MAX_POLYGON_VERTICES, Polygon, SHAPE_TOLERANCE, ShapeError, check_finite, check_outline,
+    distance_left_of,
 };
 
 /// Splits a simple polygon outline (either winding, no self-intersection) into convex pieces
@@ -131,36 +131,7 @@ fn validate(points: &[Vec2]) -> Result<(Vec<Vec2>, Vec<usize>), ShapeError> {
     })?;
     let q: Vec<Vec2> = points.iter().map(|&p| frame.normalise(p)).collect();
 
-    for i in 0..count {
-        for j in i + 1..count {
-            if q[i].distance(q[j]) <= SHAPE_TOLERANCE {
-                return Err(ShapeError::RepeatedPoint {
-                    first: i,
-                    second: j,
-                });
-            }
-        }
-    }
-
-    // Edges that share no vertex must not meet: the first such pair in (i, j) order.
-    let crossing = (0..count)
-        .flat_map(|i| (i + 2..count).map(move |j| (i, j)))
-        .filter(|&(i, j)| !(i == 0 && j == count - 1))
-        .find_map(|(i, j)| {
-            let (a0, a1, b0, b1) = (q[i], q[(i + 1) % count], q[j], q[(j + 1) % count]);
-            segments_intersect(a0, a1, b0, b1).then(|| (i, j, segments_cross(a0, a1, b0, b1)))
-        });
-    let twice_area: f32 = (0..count).map(|i| q[i].perp_dot(q[(i + 1) % count])).sum();
-    // As in `Polygon::new`: a flat outline's edges overlap, and that is reported as zero
-    // area unless two edges cross outright (a bow tie) or the outline has area.
-    let flat = twice_area.abs() <= 2.0 * SHAPE_TOLERANCE;
-    match crossing {
-        Some((first, second, cross)) if cross || !flat => {
-            return Err(ShapeError::SelfIntersecting { first, second });
-        }
-        _ if flat => return Err(ShapeError::ZeroArea),
-        _ => {}
-    }
+    let twice_area = check_outline(&q)?;
 
     let mut ring: Vec<usize> = if twice_area > 0.0 {
         (0..count).collect()

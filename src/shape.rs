@@ -156,7 +156,7 @@ pub(crate) fn distance_left_of(a: Vec2, b: Vec2, p: Vec2) -> f32 {
 }
 
 /// Whether the closed segments `a0 a1` and `b0 b1` share a point (normalised coordinates).
-pub(crate) fn segments_intersect(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
+fn segments_intersect(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
     let d0 = distance_left_of(a0, a1, b0);
     let d1 = distance_left_of(a0, a1, b1);
     let d2 = distance_left_of(b0, b1, a0);
@@ -181,7 +181,7 @@ pub(crate) fn segments_intersect(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool
 
 /// Whether the segments cross outright: each one's ends lie clearly on both sides of the
 /// other's line.
-pub(crate) fn segments_cross(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
+fn segments_cross(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
     let apart = |u: f32, v: f32| {
         (u > SHAPE_TOLERANCE && v < -SHAPE_TOLERANCE)
             || (u < -SHAPE_TOLERANCE && v > SHAPE_TOLERANCE)
@@ -192,6 +192,46 @@ pub(crate) fn segments_cross(a0: Vec2, a1: Vec2, b0: Vec2, b1: Vec2) -> bool {
 
 fn min_max(a: f32, b: f32) -> (f32, f32) {
     if a <= b { (a, b) } else { (b, a) }
+}
+
+/// Checks a closed outline given in the normalised frame: no two points coincide, no two
+/// edges that share no vertex meet, and it encloses area. Returns twice its signed area
+/// (positive when counter-clockwise). Indices in the errors are the outline's.
+pub(crate) fn check_outline(q: &[Vec2]) -> Result<f32, ShapeError> {
+    let count = q.len();
+    for i in 0..count {
+        for j in i + 1..count {
+            if q[i].distance(q[j]) <= SHAPE_TOLERANCE {
+                return Err(ShapeError::RepeatedPoint {
+                    first: i,
+                    second: j,
+                });
+            }
+        }
+    }
+
+    // Edges that share no vertex must not meet: the first such pair in (i, j) order. Edge i
+    // runs from point i to i + 1.
+    let crossing = (0..count)
+        .flat_map(|i| (i + 2..count).map(move |j| (i, j)))
+        .filter(|&(i, j)| !(i == 0 && j == count - 1)) // adjacent through the last vertex
+        .find_map(|(i, j)| {
+            let (a0, a1, b0, b1) = (q[i], q[(i + 1) % count], q[j], q[(j + 1) % count]);
+            segments_intersect(a0, a1, b0, b1).then(|| (i, j, segments_cross(a0, a1, b0, b1)))
+        });
+
+    let twice_area: f32 = (0..count).map(|i| q[i].perp_dot(q[(i + 1) % count])).sum();
+    // The normalised bounding box spans 2 units on its long axis: an area below the
+    // tolerance is a sliver thinner than about 1e-5 of the outline's length. A bow tie has
+    // zero net area too, but its edges cross outright: that is the better message.
+    let flat = twice_area.abs() <= 2.0 * SHAPE_TOLERANCE;
+    match crossing {
+        Some((first, second, cross)) if cross || !flat => {
+            Err(ShapeError::SelfIntersecting { first, second })
+        }
+        _ if flat => Err(ShapeError::ZeroArea),
+        _ => Ok(twice_area),
+    }
 }
 
 impl Polygon {
@@ -217,44 +257,7 @@ impl Polygon {
         }
         let q = &q[..count];
 
-        for i in 0..count {
-            for j in i + 1..count {
-                if q[i].distance(q[j]) <= SHAPE_TOLERANCE {
-                    return Err(ShapeError::RepeatedPoint {
-                        first: i,
-                        second: j,
-                    });
-                }
-            }
-        }
-
-        // Edges that share no vertex must not meet. Edge i runs from point i to i + 1.
-        let crossing = (0..count)
-            .flat_map(|i| (i + 2..count).map(move |j| (i, j)))
-            .filter(|&(i, j)| !(i == 0 && j == count - 1)) // adjacent through the last vertex
-            .map(|(i, j)| {
-                let (a0, a1, b0, b1) = (q[i], q[(i + 1) % count], q[j], q[(j + 1) % count]);
-                (
-                    i,
-                    j,
-                    segments_intersect(a0, a1, b0, b1),
-                    segments_cross(a0, a1, b0, b1),
-                )
-            })
-            .find(|&(_, _, meet, _)| meet);
-
-        let twice_area: f32 = (0..count).map(|i| q[i].perp_dot(q[(i + 1) % count])).sum();
-        // The normalised bounding box spans 2 units on its long axis: an area below the
-        // tolerance is a sliver thinner than about 1e-5 of the polygon's length. A bow tie
-        // has zero net area too, but its edges cross outright: that is the better message.
-        let flat = twice_area.abs() <= 2.0 * SHAPE_TOLERANCE;
-        match crossing {
-            Some((first, second, _, cross)) if cross || !flat => {
-                return Err(ShapeError::SelfIntersecting { first, second });
-            }
-            _ if flat => return Err(ShapeError::ZeroArea),
-            _ => {}
-        }
+        let twice_area = check_outline(q)?;
 
         // Counter-clockwise order of the caller's indices.
         let mut order = [0usize; MAX_POLYGON_VERTICES];
@@ -457,6 +460,17 @@ impl Polygon {
     /// to make the narrow phase's tolerances relative.
     pub fn radius(&self) -> f32 {
         self.radius
+    }
+
+    /// The smallest distance from the centroid to the line of an edge: how thick the polygon
+    /// is at least, as seen from its centre (the radius of the largest circle about the
+    /// centroid that fits inside).
+    pub fn inner_radius(&self) -> f32 {
+        self.vertices()
+            .iter()
+            .zip(self.normals())
+            .map(|(v, n)| n.dot(*v - self.centroid))
+            .fold(f32::INFINITY, f32::min)
     }
 
     /// The polygon's area.

@@ -930,17 +930,30 @@ fn the_gpu_matches_the_cpu_on_random_swept_pairs() {
     let (sweeps, _) = random_sweeps(&mut rng, shapes.len(), 700, 0);
     let pairs = swept_pairs(&mut rng, &shapes, &sweeps);
     assert!(pairs.len() > 5000, "{} pairs", pairs.len());
-    let cpu = time_of_impact_pairs(&shapes, &sweeps, &pairs).unwrap();
-    let mut gpu = GpuTimeOfImpact::new(&device, &queue).unwrap();
-    gpu.set_shape_table(&shapes).unwrap();
-    let got = gpu.time_of_impact_pairs(&sweeps, &pairs).unwrap();
-    let p = compare(&shapes, &sweeps, &pairs, &cpu, &got);
-    eprintln!("{p:?}");
+    let p = cpu_against_gpu(&device, &queue, &shapes, &sweeps, &pairs);
     assert!(p.hits > 2000, "too few hits to compare: {p:?}");
     // Grazing pairs only, and few of them.
     assert!(p.disagree * 1000 <= p.pairs, "{p:?}");
     assert!(p.t_apart * 200 <= p.hits, "{p:?}");
     assert!(p.normal_apart * 200 <= p.hits, "{p:?}");
+}
+
+/// Runs the batch through `time_of_impact_pairs` on the CPU and `GpuTimeOfImpact`, and
+/// compares the two.
+fn cpu_against_gpu(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    shapes: &[Shape],
+    sweeps: &[SweptCollider],
+    pairs: &[[u32; 2]],
+) -> Parity {
+    let cpu = time_of_impact_pairs(shapes, sweeps, pairs).unwrap();
+    let mut gpu = GpuTimeOfImpact::new(device, queue).unwrap();
+    gpu.set_shape_table(shapes).unwrap();
+    let got = gpu.time_of_impact_pairs(sweeps, pairs).unwrap();
+    let p = compare(shapes, sweeps, pairs, &cpu, &got);
+    eprintln!("{p:?}");
+    p
 }
 
 #[test]
@@ -957,12 +970,7 @@ fn far_from_the_origin_the_gpu_still_matches() {
         s.sweep.c0 += shift;
         s.sweep.c1 += shift;
     }
-    let cpu = time_of_impact_pairs(&shapes, &sweeps, &pairs).unwrap();
-    let mut gpu = GpuTimeOfImpact::new(&device, &queue).unwrap();
-    gpu.set_shape_table(&shapes).unwrap();
-    let got = gpu.time_of_impact_pairs(&sweeps, &pairs).unwrap();
-    let p = compare(&shapes, &sweeps, &pairs, &cpu, &got);
-    eprintln!("{p:?}");
+    let p = cpu_against_gpu(&device, &queue, &shapes, &sweeps, &pairs);
     assert!(p.hits > 500, "{p:?}");
     assert!(p.disagree * 200 <= p.pairs, "{p:?}");
     assert!(p.t_apart * 100 <= p.hits, "{p:?}");

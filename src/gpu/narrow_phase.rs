@@ -220,16 +220,6 @@ impl GpuNarrowPhase {
             label: Some("wgpu-sat sat.wgsl"),
             source: wgpu::ShaderSource::Wgsl(SAT_WGSL.into()),
         });
-        let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
         let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("wgpu-sat narrow phase"),
             entries: &[
@@ -829,27 +819,13 @@ impl GpuNarrowPhase {
         read: impl FnOnce(&[u8], &mut Vec<ContactGpu>),
     ) -> Result<(), Error> {
         self.timings.read_back_bytes += bytes;
-        let slice = self.readback.buffer.slice(..bytes);
-        let (sender, receiver) = mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |result| {
-            // The receiver outlives the poll below; a failed send means nobody waits.
-            let _ = sender.send(result);
-        });
-        self.device.poll(wgpu::PollType::wait_indefinitely())?;
-        let ready = Instant::now();
+        let records = &mut self.records;
+        let ready = read_back(&self.device, &self.readback.buffer, bytes, |view| {
+            read(view, records)
+        })?;
         // From the submit: a device may start (a software one may even finish) the work
         // before the poll.
         self.timings.dispatch += ready - self.submitted;
-        receiver
-            .recv()
-            .map_err(|_| Error::Device("the readback was never completed".into()))??;
-        {
-            let view = slice
-                .get_mapped_range()
-                .map_err(|e| Error::Device(e.to_string()))?;
-            read(&view, &mut self.records);
-        }
-        self.readback.buffer.unmap();
         self.timings.readback += ready.elapsed();
         Ok(())
     }
@@ -879,6 +855,76 @@ fn put_in_pair_order(
             out.push(Contact { a, b, manifold });
         }
     }
+}
+
+/// A compute-stage storage buffer binding of any size.
+pub(super) fn storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
+    wgpu::BindGroupLayoutEntry {
+        binding,
+        visibility: wgpu::ShaderStages::COMPUTE,
+        ty: wgpu::BindingType::Buffer {
+            ty: wgpu::BufferBindingType::Storage { read_only },
+            has_dynamic_offset: false,
+            min_binding_size: None,
+        },
+        count: None,
+    }
+}
+
+/// Writes a shape table into `buffer` (grown if needed, within `max_binding`) as
+/// `ShapeGpu` records. Returns whether the buffer was replaced (bind groups holding it
+/// must be rebuilt). Errors when the table cannot fit in one binding.
+pub(super) fn upload_shapes(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    buffer: &mut GrowingBuffer,
+    max_binding: u64,
+    shapes: &[Shape],
+) -> Result<bool, Error> {
+    let max = (max_binding / size_of::<ShapeGpu>() as u64) as usize;
+    if shapes.len() > max {
+        return Err(Error::TooLarge {
+            what: "shapes",
+            count: shapes.len(),
+            max,
+        });
+    }
+    let data: Vec<ShapeGpu> = shapes.iter().map(ShapeGpu::from).collect();
+    let bytes: &[u8] = bytemuck::cast_slice(&data);
+    let replaced = buffer.reserve(device, bytes.len() as u64, max_binding);
+    if !bytes.is_empty() {
+        queue.write_buffer(&buffer.buffer, 0, bytes);
+    }
+    Ok(replaced)
+}
+
+/// Maps the first `bytes` of a readback buffer, waits for the device, hands the bytes to
+/// `read`, and unmaps. Returns when the data became ready (after the device's work).
+pub(super) fn read_back(
+    device: &wgpu::Device,
+    buffer: &wgpu::Buffer,
+    bytes: u64,
+    read: impl FnOnce(&[u8]),
+) -> Result<Instant, Error> {
+    let slice = buffer.slice(..bytes);
+    let (sender, receiver) = mpsc::channel();
+    slice.map_async(wgpu::MapMode::Read, move |result| {
+        // The receiver outlives the poll below; a failed send means nobody waits.
+        let _ = sender.send(result);
+    });
+    device.poll(wgpu::PollType::wait_indefinitely())?;
+    let ready = Instant::now();
+    receiver
+        .recv()
+        .map_err(|_| Error::Device("the readback was never completed".into()))??;
+    {
+        let view = slice
+            .get_mapped_range()
+            .map_err(|e| Error::Device(e.to_string()))?;
+        read(&view);
+    }
+    buffer.unmap();
+    Ok(ready)
 }
 
 fn uniform(binding: u32) -> wgpu::BindGroupLayoutEntry {
@@ -944,23 +990,15 @@ impl NarrowPhase for GpuNarrowPhase {
         if shapes == self.shapes_uploaded.as_slice() {
             return Ok(());
         }
-        let max = (self.max_binding / size_of::<ShapeGpu>() as u64) as usize;
-        if shapes.len() > max {
-            return Err(Error::TooLarge {
-                what: "shapes",
-                count: shapes.len(),
-                max,
-            });
-        }
-        let data: Vec<ShapeGpu> = shapes.iter().map(ShapeGpu::from).collect();
-        let bytes: &[u8] = bytemuck::cast_slice(&data);
-        if self
-            .shapes
-            .reserve(&self.device, bytes.len() as u64, self.max_binding)
-        {
+        if upload_shapes(
+            &self.device,
+            &self.queue,
+            &mut self.shapes,
+            self.max_binding,
+            shapes,
+        )? {
             self.bind_group = None;
         }
-        self.queue.write_buffer(&self.shapes.buffer, 0, bytes);
         self.shapes_uploaded.clear();
         self.shapes_uploaded.extend_from_slice(shapes);
         self.circle_shapes.clear();

@@ -16,11 +16,11 @@
 //!
 //! Every buffer grows on demand and is reused, so a warm call creates no buffer.
 
-use std::sync::mpsc;
-
 use crate::error::Error;
-use crate::gpu::layout::{ShapeGpu, SweptColliderGpu, TimeOfImpactGpu, ToiParamsGpu};
-use crate::gpu::narrow_phase::{GrowingBuffer, compute_pipeline, entire};
+use crate::gpu::layout::{SweptColliderGpu, TimeOfImpactGpu, ToiParamsGpu};
+use crate::gpu::narrow_phase::{
+    GrowingBuffer, compute_pipeline, entire, read_back, storage, upload_shapes,
+};
 use crate::shape::Shape;
 use crate::toi::{SweptCollider, TimeOfImpact, validate_sweeps};
 
@@ -96,16 +96,6 @@ impl GpuTimeOfImpact {
             label: Some("wgpu-sat toi.wgsl"),
             source: wgpu::ShaderSource::Wgsl(TOI_WGSL.into()),
         });
-        let storage = |binding, read_only| wgpu::BindGroupLayoutEntry {
-            binding,
-            visibility: wgpu::ShaderStages::COMPUTE,
-            ty: wgpu::BindingType::Buffer {
-                ty: wgpu::BufferBindingType::Storage { read_only },
-                has_dynamic_offset: false,
-                min_binding_size: None,
-            },
-            count: None,
-        };
         // Four storage buffers: the downlevel limit per shader stage.
         let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("wgpu-sat time of impact"),
@@ -206,28 +196,22 @@ impl GpuTimeOfImpact {
         if shapes == self.shapes_uploaded.as_slice() {
             return Ok(());
         }
-        let max = (self.max_binding / size_of::<ShapeGpu>() as u64) as usize;
-        if shapes.len() > max {
-            return Err(Error::TooLarge {
-                what: "shapes",
-                count: shapes.len(),
-                max,
-            });
-        }
-        let data: Vec<ShapeGpu> = shapes.iter().map(ShapeGpu::from).collect();
-        let bytes: &[u8] = bytemuck::cast_slice(&data);
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        if self
-            .shapes
-            .reserve(&self.device, bytes.len() as u64, self.max_binding)
-        {
+        let uploaded = upload_shapes(
+            &self.device,
+            &self.queue,
+            &mut self.shapes,
+            self.max_binding,
+            shapes,
+        );
+        let device_error = pollster::block_on(scope.pop());
+        // A table too large for the device leaves the last one in place.
+        if uploaded? {
             self.bind_group = None;
         }
-        if !bytes.is_empty() {
-            self.queue.write_buffer(&self.shapes.buffer, 0, bytes);
-        }
         self.shapes_uploaded.clear();
-        if let Some(error) = pollster::block_on(scope.pop()) {
+        if let Some(error) = device_error {
+            self.bind_group = None;
             return Err(Error::Device(error.to_string()));
         }
         self.shapes_uploaded.extend_from_slice(shapes);
@@ -370,28 +354,14 @@ impl GpuTimeOfImpact {
         );
         self.queue.submit([encoder.finish()]);
 
-        let slice = self.readback.buffer.slice(..record_bytes);
-        let (sender, receiver) = mpsc::channel();
-        slice.map_async(wgpu::MapMode::Read, move |result| {
-            // The receiver outlives the poll below; a failed send means nobody waits.
-            let _ = sender.send(result);
-        });
-        self.device.poll(wgpu::PollType::wait_indefinitely())?;
-        receiver
-            .recv()
-            .map_err(|_| Error::Device("the readback was never completed".into()))??;
-        {
-            let view = slice
-                .get_mapped_range()
-                .map_err(|e| Error::Device(e.to_string()))?;
+        read_back(&self.device, &self.readback.buffer, record_bytes, |view| {
             out.reserve(pairs.len());
             out.extend(
                 view.chunks_exact(RECORD_BYTES as usize)
                     .map(bytemuck::pod_read_unaligned::<TimeOfImpactGpu>)
                     .map(|record| record.time_of_impact()),
             );
-        }
-        self.readback.buffer.unmap();
+        })?;
         Ok(())
     }
 }

@@ -8,6 +8,7 @@
 //! cargo run --example simulate -- --scene pyramid --rows 30
 //! cargo run --example simulate -- --scene large_pyramid --backend cpu
 //! cargo run --example simulate -- --headless --frames 300 --screenshot out.png
+//! cargo run --example simulate -- --headless --fire-every 20     # bullets into the pile
 //! ```
 //!
 //! Keys and mouse in the window:

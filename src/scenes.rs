@@ -72,8 +72,9 @@ pub fn pile(bodies: usize, seed: u64) -> World {
     fill_container(bodies, &palette, &mut rng)
 }
 
-/// Like [`pile`], with every kind of body: a third circles, a third convex polygons and
-/// boxes, a third concave outlines (L, U, T, arrow, star) split into convex pieces.
+/// Like [`pile`], with every kind of body, drawn from a palette of 8 circles, 8 convex
+/// polygons and boxes, and 5 concave outlines (L, U, T, arrow, star) split into convex
+/// pieces: about 38 % circles, 38 % convex polygons, 24 % concave bodies.
 pub fn mixed(bodies: usize, seed: u64) -> World {
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
     let mut palette: Vec<BodyShape> = Vec::new();

@@ -6,8 +6,8 @@
 //!     AABB of every collider (one collider per piece of a body)          (CPU)
 //!     BroadPhase::find_pairs, minus pairs within one body and pairs of two static bodies
 //!     narrow_phase.collide_pairs                    (CPU or GPU: same contacts)
-//!     contacts mapped from colliders to bodies: a body's pieces act as one body
-//!     solver: prepare constraints (warm-started by feature id), then per substep
+//!     solver: each contact between colliders acts on their bodies (a body's pieces move
+//!             as one); prepare constraints (warm-started by feature id), then per substep
 //!             gravity, warm start, solve, integrate positions, relax; then restitution
 //!     continuous: bullets and bodies that moved far for their size are swept from their
 //!             start pose to their end pose; one that would pass into an obstacle stops at
@@ -194,10 +194,9 @@ pub struct World {
     aabbs: Vec<Aabb>,
     pairs: Vec<[u32; 2]>,
     broad_phase: BroadPhase,
-    /// The narrow phase's contacts, between colliders.
+    /// The narrow phase's contacts, between colliders ([`World::contacts`] maps them to
+    /// bodies on the fly).
     collider_contacts: Vec<Contact>,
-    /// The same contacts between bodies.
-    contacts: Vec<Contact>,
     solver: ContactSolver,
     /// Colliders of static bodies: the obstacles every fast body is swept against.
     static_colliders: Vec<u32>,
@@ -244,7 +243,6 @@ impl World {
             pairs: Vec::new(),
             broad_phase: BroadPhase::new(),
             collider_contacts: Vec::new(),
-            contacts: Vec::new(),
             solver: ContactSolver::default(),
             static_colliders: Vec::new(),
             start_centers: Vec::new(),
@@ -496,8 +494,14 @@ impl World {
     /// The contacts found by the last step between bodies: `a` and `b` are body indices and
     /// normals point from `a` to `b`. A pair of bodies has one contact per pair of pieces
     /// in touch (a box resting in a U-shaped body touches two or three of its pieces).
-    pub fn contacts(&self) -> &[Contact] {
-        &self.contacts
+    /// They are [`World::collider_contacts`] with the collider indices replaced by their
+    /// bodies', in the same order (colliders are numbered in body order, so `a < b` still).
+    pub fn contacts(&self) -> impl ExactSizeIterator<Item = Contact> + '_ {
+        self.collider_contacts.iter().map(|c| Contact {
+            a: self.collider_bodies[c.a as usize],
+            b: self.collider_bodies[c.b as usize],
+            manifold: c.manifold,
+        })
     }
 
     /// The same contacts between colliders (indices into [`World::colliders`]), as the
@@ -550,16 +554,11 @@ impl World {
         )?;
         let narrow_done = Instant::now();
 
-        // Colliders are numbered in body order, so a < b stays a < b between bodies.
-        self.contacts.clear();
-        self.contacts
-            .extend(self.collider_contacts.iter().map(|c| Contact {
-                a: owner[c.a as usize],
-                b: owner[c.b as usize],
-                manifold: c.manifold,
-            }));
-        self.start_centers.clone_from(&self.centers);
-        self.start_rotations.clone_from(&self.rotations);
+        // The continuous stage sweeps from these poses.
+        if self.continuous {
+            self.start_centers.clone_from(&self.centers);
+            self.start_rotations.clone_from(&self.rotations);
+        }
         self.solve(dt);
         self.update_colliders();
         let solve_done = Instant::now();
@@ -600,9 +599,9 @@ impl World {
             bodies: self.bodies.len(),
             colliders: self.colliders.len(),
             pairs: self.pairs.len(),
-            contacts: self.contacts.len(),
+            contacts: self.collider_contacts.len(),
             contact_points: self
-                .contacts
+                .collider_contacts
                 .iter()
                 .map(|c| c.manifold.points().len())
                 .sum(),

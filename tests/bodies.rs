@@ -82,7 +82,6 @@ fn a_concave_u_catches_a_box_dropped_into_it() {
     );
     let touching = world
         .contacts()
-        .iter()
         .filter(|k| (k.a as usize, k.b as usize) == (u, box_))
         .count();
     assert!(
@@ -90,7 +89,7 @@ fn a_concave_u_catches_a_box_dropped_into_it() {
         "no contact reported between the U and the box"
     );
     // And every collider contact maps to the body contact at the same position.
-    for (body, collider) in world.contacts().iter().zip(world.collider_contacts()) {
+    for (body, collider) in world.contacts().zip(world.collider_contacts()) {
         assert_eq!(body.a as usize, world.collider_body(collider.a as usize));
         assert_eq!(body.b as usize, world.collider_body(collider.b as usize));
         assert_eq!(body.manifold, collider.manifold);

@@ -180,7 +180,6 @@ pub struct World {
     shapes: Vec<Shape>,
     shape_index: HashMap<ShapeKey, u32>,
     bodies: Vec<Body>,
-    body_shapes: Vec<BodyShape>,
     /// World-frame centre of mass of each body.
     centers: Vec<Vec2>,
     /// Rotation of each body as (cos, sin).
@@ -232,7 +231,6 @@ impl World {
             shapes: Vec::new(),
             shape_index: HashMap::new(),
             bodies: Vec::new(),
-            body_shapes: Vec::new(),
             centers: Vec::new(),
             rotations: Vec::new(),
             states: Vec::new(),
@@ -339,7 +337,6 @@ impl World {
             self.colliders.push(Collider { shape, transform });
             self.collider_bodies.push(index as u32);
         }
-        self.body_shapes.push(def.shape.clone());
         Ok(index)
     }
 
@@ -359,9 +356,12 @@ impl World {
         Transform::from_rotation(origin, q)
     }
 
-    /// The body's shape (its convex pieces), in its local frame.
-    pub fn body_shape(&self, body: usize) -> &BodyShape {
-        &self.body_shapes[body]
+    /// The body's convex pieces, in its local frame, in the order of the
+    /// [`BodyShape::pieces`] it was made from (as the shape table holds them).
+    pub fn body_pieces(&self, body: usize) -> impl ExactSizeIterator<Item = &Shape> + '_ {
+        self.colliders[self.bodies[body].colliders()]
+            .iter()
+            .map(|c| &self.shapes[c.shape as usize])
     }
 
     /// The body's colliders: indices into [`World::colliders`], one per piece, in the order

@@ -8,8 +8,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    Aabb, BodyDef, Circle, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase, StepStats, World,
-    scenes,
+    Aabb, BodyDef, BodyShape, Circle, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase,
+    StepStats, World, scenes,
 };
 
 use crate::Scene;
@@ -204,13 +204,12 @@ impl Sim {
         let all = bounds_of(&mut (0..world.body_count())).expect("the world has bodies");
         let ground =
             bounds_of(&mut (0..world.body_count()).filter(|&i| world.is_static(i))).unwrap_or(all);
-        let shapes: Vec<_> = (0..count)
+        let shapes = (0..count)
             .map(|_| {
-                world
-                    .body_shape(dynamic[self.rng.random_range(0..dynamic.len())])
-                    .clone()
+                let body = dynamic[self.rng.random_range(0..dynamic.len())];
+                BodyShape::compound(world.body_pieces(body).copied().collect())
             })
-            .collect();
+            .collect::<Result<Vec<_>, _>>()?;
         let spacing = shapes
             .iter()
             .map(|s| {

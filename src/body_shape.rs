@@ -15,7 +15,8 @@ use glam::Vec2;
 
 use crate::aabb::Aabb;
 use crate::circle::Circle;
-use crate::shape::{Polygon, Shape, ShapeError};
+use crate::polygon::{Polygon, ShapeError};
+use crate::shape::Shape;
 use crate::transform::Transform;
 
 /// The convex pieces of one body, in its local frame (at least one).

@@ -9,7 +9,7 @@
 use glam::Vec2;
 
 use crate::aabb::Aabb;
-use crate::shape::ShapeError;
+use crate::polygon::ShapeError;
 use crate::transform::Transform;
 
 /// A circle of `radius` about `center`, both in the local frame.

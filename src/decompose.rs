@@ -34,7 +34,7 @@ use std::collections::{BinaryHeap, HashMap};
 
 use glam::Vec2;
 
-use crate::shape::{
+use crate::polygon::{
     Frame, MAX_POLYGON_VERTICES, Polygon, SHAPE_TOLERANCE, ShapeError, check_finite, check_outline,
     distance_left_of,
 };

@@ -1,6 +1,6 @@
 //! The crate's error type.
 
-use crate::shape::ShapeError;
+use crate::polygon::ShapeError;
 
 /// Everything that can go wrong outside shape construction: bad batch input, and the GPU.
 ///

@@ -148,6 +148,7 @@ mod error;
 pub mod gpu;
 mod manifold;
 mod narrow_phase;
+mod polygon;
 mod sat;
 mod sat_circle;
 pub mod scenes;
@@ -169,11 +170,12 @@ pub use narrow_phase::{
     Collider, CpuNarrowPhase, NarrowPhase, NarrowPhaseTimings, ParallelCpuNarrowPhase,
     validate_batch,
 };
+pub use polygon::{MAX_POLYGON_VERTICES, Polygon, ShapeError};
 pub use sat::{RELATIVE_TIE_TOLERANCE, collide, collide_shapes};
 pub use sat_circle::{
     CIRCLE_FEATURE, collide_circle_polygon, collide_circles, collide_polygon_circle,
 };
-pub use shape::{MAX_POLYGON_VERTICES, Polygon, Shape, ShapeError};
+pub use shape::Shape;
 pub use toi::{
     MAX_TOI_ITERATIONS, Sweep, SweptCollider, TOI_RELATIVE_TOLERANCE, TOI_ROUNDING_TOLERANCE,
     TimeOfImpact, time_of_impact, time_of_impact_pairs, toi_tolerance, validate_sweeps,

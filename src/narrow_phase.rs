@@ -9,8 +9,9 @@ use std::time::Duration;
 
 use crate::error::Error;
 use crate::manifold::Contact;
+use crate::polygon::Polygon;
 use crate::sat::collide_shapes;
-use crate::shape::{Polygon, Shape};
+use crate::shape::Shape;
 use crate::transform::Transform;
 
 /// A collider of a batch: which shape, and where.

@@ -24,8 +24,9 @@
 use glam::Vec2;
 
 use crate::manifold::{ContactPoint, Manifold, feature_id};
+use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
 use crate::sat_circle::{collide_circle_polygon, collide_circles, collide_polygon_circle};
-use crate::shape::{MAX_POLYGON_VERTICES, Polygon, Shape};
+use crate::shape::Shape;
 use crate::transform::{Transform, inv_mul_transforms};
 
 /// Relative tolerance for preferring A's reference face over B's, as a fraction of the

@@ -52,7 +52,7 @@ use glam::Vec2;
 
 use crate::circle::Circle;
 use crate::manifold::{ContactPoint, Manifold, feature_id};
-use crate::shape::Polygon;
+use crate::polygon::Polygon;
 use crate::transform::{Transform, inv_mul_transforms};
 
 /// The feature index a circle takes in a [`feature_id`]: a circle has one feature, itself.

@@ -12,7 +12,7 @@ use crate::body_shape::BodyShape;
 use crate::broad_phase::BroadPhase;
 use crate::circle::Circle;
 use crate::narrow_phase::Collider;
-use crate::shape::Polygon;
+use crate::polygon::Polygon;
 use crate::transform::Transform;
 use crate::world::{BodyDef, World};
 

@@ -91,7 +91,8 @@ use glam::Vec2;
 
 use crate::circle::Circle;
 use crate::error::Error;
-use crate::shape::{Polygon, Shape};
+use crate::polygon::Polygon;
+use crate::shape::Shape;
 use crate::transform::{Transform, inv_mul_transforms, rotate};
 
 /// The distance tolerance of [`time_of_impact`], as a fraction of the smaller shape's

@@ -8,7 +8,8 @@
 use bytemuck::{Pod, Zeroable};
 
 use crate::manifold::{ContactPoint, Manifold};
-use crate::shape::{MAX_POLYGON_VERTICES, Polygon, Shape};
+use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
+use crate::shape::Shape;
 use crate::toi::{Sweep, SweptCollider, TimeOfImpact};
 use crate::transform::Transform;
 

@@ -33,7 +33,8 @@ use crate::error::Error;
 use crate::gpu::layout::{ContactGpu, ContactsHeaderGpu, ParamsGpu, PoseGpu, SWAPPED, ShapeGpu};
 use crate::manifold::Contact;
 use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings, validate_batch};
-use crate::shape::{Polygon, Shape};
+use crate::polygon::Polygon;
+use crate::shape::Shape;
 
 /// The WGSL structs of the narrow phase's buffers (`shaders/layout.wgsl`), for hosts that
 /// read them in their own shaders: prepend it to your WGSL.

@@ -65,6 +65,18 @@ impl Manifold {
     pub fn points(&self) -> &[ContactPoint] {
         &self.points[..self.point_count]
     }
+
+    /// The manifold if everything in it is finite, else `None`: what the narrow phase
+    /// reports for a pair whose contact lies beyond f32's range (shapes and poses near
+    /// `f32::MAX`, where the world-frame point or the depth overflows), rather than a
+    /// contact of infinities and NaNs that a solver would spread through its bodies.
+    pub(crate) fn finite(self) -> Option<Manifold> {
+        let points_finite = self
+            .points()
+            .iter()
+            .all(|p| p.point.is_finite() && p.depth.is_finite());
+        (self.normal.is_finite() && self.depth.is_finite() && points_finite).then_some(self)
+    }
 }
 
 /// A manifold between two colliders of a batch.

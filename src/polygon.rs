@@ -9,7 +9,7 @@
 //! divided by its half-extent, so every tolerance below is relative to the polygon's own size
 //! and coordinates anywhere from 1e-30 to 1e30 are judged alike, without overflow.
 
-use glam::Vec2;
+use glam::{DVec2, Vec2};
 
 use crate::aabb::Aabb;
 use crate::transform::Transform;
@@ -110,18 +110,24 @@ pub struct Polygon {
 
 /// The normalising frame of a point set: `q = (p - center) / half_extent` maps it into
 /// `[-1, 1]²`, touching the border on at least one axis.
+///
+/// Kept in f64, where every f32 is a normal number and no sum of two f32 overflows: `max -
+/// min` of coordinates near f32::MAX would overflow in f32, and halving subnormal
+/// coordinates in f32 rounds them (a square of half size 1e-45 would collapse to one point,
+/// and `Polygon::rectangle` would panic on it). The normalised points are rounded to f32
+/// once, from the exact value.
 pub(crate) struct Frame {
-    center: Vec2,
-    half_extent: f32,
+    center: DVec2,
+    half_extent: f64,
 }
 
 impl Frame {
     /// `None` when all points coincide. The points must be finite.
     pub(crate) fn of(points: &[Vec2]) -> Option<Frame> {
         let bounds = Aabb::from_points(points.iter().copied())?;
-        // Halve before subtracting: `max - min` overflows for coordinates near f32::MAX.
-        let center = bounds.min * 0.5 + bounds.max * 0.5;
-        let half_extent = (bounds.max * 0.5 - bounds.min * 0.5).max_element();
+        let (min, max) = (bounds.min.as_dvec2(), bounds.max.as_dvec2());
+        let center = 0.5 * (min + max);
+        let half_extent = (0.5 * (max - min)).max_element();
         (half_extent > 0.0).then_some(Frame {
             center,
             half_extent,
@@ -129,7 +135,17 @@ impl Frame {
     }
 
     pub(crate) fn normalise(&self, p: Vec2) -> Vec2 {
-        (p - self.center) / self.half_extent
+        ((p.as_dvec2() - self.center) / self.half_extent).as_vec2()
+    }
+
+    /// A normalised point back in the caller's units.
+    fn denormalise(&self, q: Vec2) -> Vec2 {
+        (self.center + q.as_dvec2() * self.half_extent).as_vec2()
+    }
+
+    /// A normalised length in the caller's units (infinite beyond f32's range).
+    fn length(&self, q: f32) -> f32 {
+        (f64::from(q) * self.half_extent) as f32
     }
 }
 
@@ -313,9 +329,9 @@ impl Polygon {
             weighted += w * (a + b);
         }
         let centroid_q = weighted / (3.0 * area2);
-        polygon.centroid = frame.center + centroid_q * frame.half_extent;
+        polygon.centroid = frame.denormalise(centroid_q);
         let radius_q = q.iter().map(|p| p.distance(centroid_q)).fold(0.0, f32::max);
-        polygon.radius = radius_q * frame.half_extent;
+        polygon.radius = frame.length(radius_q);
         Ok(polygon)
     }
 
@@ -472,30 +488,53 @@ impl Polygon {
             .fold(f32::INFINITY, f32::min)
     }
 
-    /// The polygon's area.
+    /// The polygon's area. `inf` when it exceeds f32's range (a polygon thousands of
+    /// times wider than 1e19), 0 when it is below it (one narrower than about 1e-19).
     pub fn area(&self) -> f32 {
-        let v = self.vertices();
-        let n = v.len();
-        // Relative to the centroid to keep the products small.
-        0.5 * (0..n)
-            .map(|i| (v[i] - self.centroid).perp_dot(v[(i + 1) % n] - self.centroid))
-            .sum::<f32>()
+        let (q, scale) = self.scaled_about_centroid();
+        let n = self.count;
+        let sum: f32 = (0..n).map(|i| q[i].perp_dot(q[(i + 1) % n])).sum();
+        0.5 * sum * scale * scale
     }
 
     /// The polar second moment of area about the centroid (`∫ r² dA`): the rotational
-    /// inertia of the polygon at unit density.
+    /// inertia of the polygon at unit density. `inf` or 0 beyond f32's range, as for
+    /// [`area`](Self::area).
     pub fn polar_moment(&self) -> f32 {
-        let v = self.vertices();
-        let n = v.len();
+        let (q, scale) = self.scaled_about_centroid();
+        let n = self.count;
         // Triangle fan about the centroid: each triangle (c, p, q) contributes
         // (p × q) (p·p + p·q + q·q) / 12, with p and q relative to c.
-        (0..n)
+        let sum: f32 = (0..n)
             .map(|i| {
-                let p = v[i] - self.centroid;
-                let q = v[(i + 1) % n] - self.centroid;
-                p.perp_dot(q) * (p.dot(p) + p.dot(q) + q.dot(q)) / 12.0
+                let (p, r) = (q[i], q[(i + 1) % n]);
+                p.perp_dot(r) * (p.dot(p) + p.dot(r) + r.dot(r)) / 12.0
             })
-            .sum()
+            .sum();
+        sum * scale * scale * scale * scale
+    }
+
+    /// The vertices relative to the centroid, divided by a power of two `scale` near the
+    /// polygon's half-size, and `scale`. The products that make the area and the moment are
+    /// then of numbers below 4, which neither overflow nor underflow (unscaled, a polygon
+    /// 1e30 wide gives inf - inf = NaN); and since dividing and multiplying by a power of
+    /// two is exact, the sums round exactly as the unscaled ones wherever those are finite.
+    fn scaled_about_centroid(&self) -> ([Vec2; MAX_POLYGON_VERTICES], f32) {
+        let c = self.centroid;
+        // Halved before subtracting: `v - c` overflows for a polygon wider than f32::MAX.
+        let half = self
+            .vertices()
+            .iter()
+            .map(|&v| (v * 0.5 - c * 0.5).abs().max_element())
+            .fold(0.0, f32::max);
+        // The power of two at or below `half`: its exponent bits alone (subnormal halves
+        // give 0, hence the floor at the smallest normal power).
+        let scale = f32::from_bits(half.to_bits() & 0x7f80_0000).max(f32::MIN_POSITIVE);
+        let mut q = [Vec2::ZERO; MAX_POLYGON_VERTICES];
+        for (qi, &v) in q.iter_mut().zip(self.vertices()) {
+            *qi = (v * 0.5 - c * 0.5) / scale * 2.0;
+        }
+        (q, scale)
     }
 
     /// The world-frame bounding box of the polygon placed by `transform`.

@@ -56,6 +56,10 @@ struct LocalManifold {
 /// Tests two placed polygons for overlap and returns their contact manifold, or `None` when
 /// they are separated or only touch. The normal points from A to B.
 ///
+/// Also `None` when the contact cannot be held in f32: shapes or poses so close to
+/// `f32::MAX` that a point or the depth of the manifold overflows. Every manifold returned
+/// is finite.
+///
 /// ```
 /// use wgpu_sat::{collide, glam::Vec2, Polygon, Transform};
 /// let square = Polygon::rectangle(0.5, 0.5);
@@ -80,15 +84,17 @@ pub fn collide(
         point: a_transform.transform_point(p.point + origin),
         ..p
     });
-    Some(Manifold::new(
+    Manifold::new(
         a_transform.rotate(local.normal),
         local.depth,
         &points[..local.count],
-    ))
+    )
+    .finite()
 }
 
 /// [`collide`] for any two shapes: polygons, circles, or one of each (see `sat_circle.rs`).
-/// Same conventions: `None` when separated or touching, normal from A to B.
+/// Same conventions: `None` when separated or touching (or beyond f32's range), normal
+/// from A to B, every manifold finite.
 ///
 /// ```
 /// use wgpu_sat::{collide_shapes, glam::Vec2, Circle, Polygon, Shape, Transform};

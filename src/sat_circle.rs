@@ -53,7 +53,7 @@ use glam::Vec2;
 use crate::circle::Circle;
 use crate::manifold::{ContactPoint, Manifold, feature_id};
 use crate::polygon::Polygon;
-use crate::transform::{Transform, inv_mul_transforms};
+use crate::transform::{Transform, inv_mul_transforms, length_and_direction};
 
 /// The feature index a circle takes in a [`feature_id`]: a circle has one feature, itself.
 pub const CIRCLE_FEATURE: usize = 0xff;
@@ -81,6 +81,8 @@ struct LocalContact {
 }
 
 /// Contact of a polygon (A) and a circle (B), normal from the polygon to the circle.
+/// `None` when apart or touching, or (as for [`collide`](crate::collide)) when the contact
+/// lies beyond f32's range.
 ///
 /// ```
 /// use wgpu_sat::{collide_polygon_circle, glam::Vec2, Circle, Polygon, Transform};
@@ -119,7 +121,8 @@ pub fn collide_polygon_circle(
         None,
         radius,
     )?;
-    Some(to_world(&contact, polygon_transform, origin))
+    // None, as in `collide`, when the contact lies beyond f32's range.
+    to_world(&contact, polygon_transform, origin).finite()
 }
 
 /// Contact of a circle (A) and a polygon (B), normal from the circle to the polygon: the
@@ -137,7 +140,8 @@ pub fn collide_circle_polygon(
     Some(Manifold::new(-m.normal, m.depth, &[point]))
 }
 
-/// Contact of two circles, normal from A to B.
+/// Contact of two circles, normal from A to B; `None` when apart or touching, or when the
+/// contact lies beyond f32's range.
 pub fn collide_circles(
     a: &Circle,
     a_transform: &Transform,
@@ -159,7 +163,7 @@ pub fn collide_circles(
         Some(a.radius()),
         b.radius(),
     )?;
-    Some(to_world(&contact, a_transform, origin))
+    to_world(&contact, a_transform, origin).finite()
 }
 
 /// A circle's centre in the other shape's local frame (`relative` maps the circle's frame
@@ -221,9 +225,11 @@ fn find_vertex_region(height: f32, along: f32, edge_length: f32) -> Region {
 /// One rounding of the length: a circle touching at an exactly representable distance
 /// gives exactly 0.
 fn vertex_axis_separation(offset: Vec2, radius_a: f32, radius_b: f32) -> (Vec2, f32, bool) {
-    let length = offset.length();
+    // Scaled, so that an offset below 1e-19 (tiny circles) still gives a unit axis; the
+    // same bits as `offset.length()` and `offset / length` at ordinary sizes.
+    let (length, axis) = length_and_direction(offset);
     (
-        offset / length,
+        axis,
         length - radius_a - radius_b,
         length > f32::EPSILON * radius_b,
     )

@@ -93,7 +93,7 @@ use crate::circle::Circle;
 use crate::error::Error;
 use crate::polygon::Polygon;
 use crate::shape::Shape;
-use crate::transform::{Transform, inv_mul_transforms, rotate};
+use crate::transform::{Transform, inv_mul_transforms, length_and_direction, rotate};
 
 /// The distance tolerance of [`time_of_impact`], as a fraction of the smaller shape's
 /// radius ([`Shape::radius`]). The result's shapes are at most this far apart; the
@@ -200,11 +200,28 @@ impl Sweep {
             && self.a1.is_finite()
     }
 
-    /// The same motion with both centres moved by `-origin`.
+    /// The same motion with both centres moved by `-origin`, and the start angle brought
+    /// into `(-pi, pi]` when it lies outside, the turn `a1 - a0` kept.
+    ///
+    /// Why the angle: the pose at `t` takes the sine and cosine of `a0 + (a1 - a0) t`, and
+    /// far from zero that sum has no precision left (the f32 angles near 2.7e7 are 2 radians
+    /// apart), so the pose would jump about instead of turning, and the conservative bounds,
+    /// which assume it turns, would step into overlap. `atan2` of `a0`'s own sine and cosine
+    /// (which reduce the argument exactly) is the same orientation to a rounding step.
     fn shifted(&self, origin: Vec2) -> Sweep {
+        let (a0, a1) = if self.a0.abs() <= std::f32::consts::PI {
+            (self.a0, self.a1)
+        } else {
+            let turn = self.a1 - self.a0;
+            let (sin, cos) = self.a0.sin_cos();
+            let start = sin.atan2(cos);
+            (start, start + turn)
+        };
         Sweep {
             c0: self.c0 - origin,
             c1: self.c1 - origin,
+            a0,
+            a1,
             ..*self
         }
     }
@@ -258,8 +275,10 @@ pub fn toi_tolerance(a: &Shape, sweep_a: &Sweep, b: &Shape, sweep_b: &Sweep) -> 
 /// whichever way they move, so a continuous-collision pass typically leaves those to the
 /// discrete narrow phase and acts on `t > 0`.
 ///
-/// The sweeps must be finite ([`Sweep::is_finite`]); the batch functions check it and
-/// return an error naming the collider.
+/// `None` as well for a sweep that is not finite ([`Sweep::is_finite`]; the batch
+/// functions return an error naming the collider instead), and for finite sweeps whose
+/// motion does not fit in f32 (centres or turns near `f32::MAX`): every result has a finite
+/// unit normal and a finite separation.
 ///
 /// ```
 /// use wgpu_sat::{glam::Vec2, time_of_impact, Polygon, Shape, Sweep, Transform};
@@ -288,6 +307,10 @@ pub fn time_of_impact(
     b: &Shape,
     sweep_b: &Sweep,
 ) -> Option<TimeOfImpact> {
+    // A sweep with a NaN or an infinity has no motion to follow.
+    if !(sweep_a.is_finite() && sweep_b.is_finite()) {
+        return None;
+    }
     // Everything relative to A's start centre: a translation changes no distance or
     // normal, and keeps the numbers (and their rounding) small far from the origin.
     let origin = sweep_a.c0;
@@ -297,6 +320,18 @@ pub fn time_of_impact(
     let rb = sweep_radius(b, sb.local_center);
     let motion = relative_motion(&sa, ra, &sb, rb);
     let tol = tolerance(a, b, ra, rb, &sb, &motion);
+    // Finite sweeps whose motion does not fit in f32 (centres or turns near f32::MAX, so
+    // that a displacement, a rotation margin or the tolerance overflows) cannot be swept:
+    // every bound below would be an infinity, every distance a NaN.
+    let fits = [sa.c1, sb.c0, sb.c1, motion.d]
+        .iter()
+        .all(|v| v.is_finite())
+        && [sa.a1, sb.a1, motion.margin, tol]
+            .iter()
+            .all(|x| x.is_finite());
+    if !fits {
+        return None;
+    }
     let target_distance = 0.5 * tol;
     let xa = sa.transform_at(0.0);
     let xb = sb.transform_at(0.0);
@@ -305,7 +340,10 @@ pub fn time_of_impact(
     if window.enter > window.exit {
         return None;
     }
-    advance(a, &sa, b, &sb, &motion, &window, tol, target_distance)
+    let hit = advance(a, &sa, b, &sb, &motion, &window, tol, target_distance)?;
+    // Shapes whose own coordinates come near f32::MAX can still overflow in a distance
+    // although the motion fits; such a result has no normal to report.
+    (hit.normal.is_finite() && hit.separation.is_finite()).then_some(hit)
 }
 
 /// [`time_of_impact`] for a batch of pairs of swept colliders, in input order: the CPU twin
@@ -419,11 +457,12 @@ struct Closest {
 /// The largest distance from the centre of rotation to any point of the shape.
 fn sweep_radius(shape: &Shape, local_center: Vec2) -> f32 {
     match shape {
-        Shape::Circle(c) => (c.center() - local_center).length() + c.radius(),
+        // Lengths scaled before squaring: a point 1e20 from the centre is 1e20 away, not inf.
+        Shape::Circle(c) => length_and_direction(c.center() - local_center).0 + c.radius(),
         Shape::Polygon(p) => {
             let mut r = 0.0;
             for &v in p.vertices() {
-                let d = (v - local_center).length();
+                let d = length_and_direction(v - local_center).0;
                 r = if d > r { d } else { r };
             }
             r
@@ -444,7 +483,7 @@ fn relative_motion(sa: &Sweep, ra: f32, sb: &Sweep, rb: f32) -> Motion {
 /// See [`toi_tolerance`]; `sb` is B's sweep shifted by A's start centre.
 fn tolerance(a: &Shape, b: &Shape, ra: f32, rb: f32, sb: &Sweep, motion: &Motion) -> f32 {
     let relative = TOI_RELATIVE_TOLERANCE * a.radius().min(b.radius());
-    let scale = ra + rb + sb.c0.length() + motion.d.length();
+    let scale = ra + rb + length_and_direction(sb.c0).0 + length_and_direction(motion.d).0;
     let rounding_floor = TOI_ROUNDING_TOLERANCE * scale;
     if rounding_floor > relative {
         rounding_floor
@@ -555,9 +594,9 @@ fn swept_sat(
     }
     // The normal of the motion: rejects pairs that pass side by side (the sides of a
     // circle's swept capsule).
-    let d_length = d.length();
+    let (d_length, d_direction) = length_and_direction(d);
     if d_length > 0.0 {
-        let side = Vec2::new(-d.y, d.x) / d_length;
+        let side = d_direction.perp();
         w = separate_on_axis(w, a, b, &relative, side, d, m, target_distance);
     }
     // The closest direction at the start: a circle's only natural axis.
@@ -763,7 +802,9 @@ fn closest_on_segment(p: Vec2, s0: Vec2, s1: Vec2) -> SegmentPoint {
 /// `best`, or the candidate pair (`delta` from A's point to B's) if it is closer.
 fn consider_closest(best: Closest, delta: Vec2, interior: bool, face: Vec2) -> Closest {
     let squared = delta.dot(delta);
-    if squared < best.squared {
+    // `best` starts at an infinite square; a candidate whose square overflows still
+    // replaces it, so that a pair 1e20 apart keeps a real direction.
+    if squared < best.squared || best.squared == f32::INFINITY {
         Closest {
             squared,
             delta,
@@ -822,7 +863,7 @@ fn polygon_distance(a: &Polygon, b: &Polygon, relative: &Transform) -> Distance 
         };
     }
     let mut best = Closest {
-        squared: f32::MAX,
+        squared: f32::INFINITY,
         delta: Vec2::ZERO,
         interior: false,
         face: Vec2::ZERO,
@@ -847,11 +888,13 @@ fn polygon_distance(a: &Polygon, b: &Polygon, relative: &Transform) -> Distance 
             best = consider_closest(best, q.point - v, q.interior, -n);
         }
     }
-    let dist = best.squared.sqrt();
+    // From the vector itself, not from `squared`: squares of gaps below 1e-19 are
+    // subnormal or zero, and their root would make a normal far from unit length.
+    let (dist, direction) = length_and_direction(best.delta);
     let normal = if best.interior {
         best.face
     } else if dist > 0.0 {
-        best.delta / dist
+        direction
     } else {
         face_normal
     };
@@ -884,7 +927,7 @@ fn polygon_circle_distance(p: &Polygon, center: Vec2, radius: f32) -> Distance {
         };
     }
     let mut best = Closest {
-        squared: f32::MAX,
+        squared: f32::INFINITY,
         delta: Vec2::ZERO,
         interior: false,
         face: Vec2::ZERO,
@@ -894,13 +937,10 @@ fn polygon_circle_distance(p: &Polygon, center: Vec2, radius: f32) -> Distance {
         let q = closest_on_segment(center, v[i], v[next]);
         best = consider_closest(best, center - q.point, q.interior, n[i]);
     }
-    // The centre is outside, at least `separation > 0` from the polygon.
-    let dist = best.squared.sqrt();
-    let normal = if best.interior {
-        best.face
-    } else {
-        best.delta / dist
-    };
+    // The centre is outside, at least `separation > 0` from the polygon. Length and
+    // direction from the vector, as in `polygon_distance`.
+    let (dist, direction) = length_and_direction(best.delta);
+    let normal = if best.interior { best.face } else { direction };
     Distance {
         distance: dist - radius,
         normal,
@@ -911,12 +951,8 @@ fn polygon_circle_distance(p: &Polygon, center: Vec2, radius: f32) -> Distance {
 /// Concentric circles take A's local y axis as the normal, as `collide_circles` does.
 fn circle_distance(a: &Circle, b: &Circle, relative: &Transform) -> Distance {
     let d = relative.transform_point(b.center()) - a.center();
-    let d_length = d.length();
-    let normal = if d_length > 0.0 {
-        d / d_length
-    } else {
-        Vec2::Y
-    };
+    let (d_length, direction) = length_and_direction(d);
+    let normal = if d_length > 0.0 { direction } else { Vec2::Y };
     Distance {
         distance: d_length - a.radius() - b.radius(),
         normal,

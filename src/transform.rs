@@ -46,9 +46,15 @@ impl Transform {
     /// rigid; a zero or non-finite pair gives a non-finite transform, which the narrow phases
     /// reject.
     pub fn from_rotation(translation: Vec2, rotation: Vec2) -> Transform {
+        // Scaled by a power of two before the length is taken (see `length_and_direction`):
+        // squaring a component above about 1e19 overflows (the length becomes inf and the
+        // rotation zero, a "finite" transform that is not rigid), and squaring one below
+        // about 1e-19 lands among the subnormals, where the length loses its precision. The
+        // same bits as `rotation / rotation.length()` in between. A zero pair gives 0 / 0 =
+        // NaN, and a pair with an infinity inf / inf = NaN: non-finite, as documented.
         Transform {
             translation,
-            rotation: rotation / rotation.length(),
+            rotation: length_and_direction(rotation).1,
         }
     }
 
@@ -127,4 +133,22 @@ pub(crate) fn inv_mul_transforms(a: &Transform, b: &Transform) -> Transform {
         translation: inverse_rotate(qa, b.translation - a.translation),
         rotation,
     }
+}
+
+/// `|v|` and the unit vector `v / |v|`, without the underflow of squaring tiny components or
+/// the overflow of squaring huge ones: `v` is first divided by the power of two at or below
+/// its larger component. That division is exact, so wherever `v.length()` neither underflows
+/// nor overflows this returns the same bits as `(v.length(), v / v.length())`; below about
+/// 1e-19 the plain length loses its precision among the subnormals (a normal off unit length
+/// by 1e-1 and more), and above about 1e19 it is infinite although the true length is not.
+/// A zero vector gives length 0 and a NaN direction, as the plain formula does.
+#[inline]
+pub(crate) fn length_and_direction(v: Vec2) -> (f32, Vec2) {
+    let largest = v.abs().max_element();
+    // The exponent bits alone; a subnormal (or zero) largest component takes the smallest
+    // normal power, which still scales a subnormal exactly.
+    let scale = f32::from_bits(largest.to_bits() & 0x7f80_0000).max(f32::MIN_POSITIVE);
+    let w = v / scale;
+    let length = w.length();
+    (length * scale, w / length)
 }

@@ -1,0 +1,374 @@
+//! Target `gpu`: `GpuNarrowPhase` (blocking `collide_pairs`, and the host's path `prepare`,
+//! `record`, `request_readback`, `poll_readback`) and `GpuTimeOfImpact` on the same kind of
+//! batches as `batch`, against the CPU. One device for the whole run, made once; each input
+//! costs milliseconds on a software adapter, so this target gets a small share.
+//!
+//! Invariants: the same `Err` as the CPU for a bad batch (and nothing prepared after a
+//! refused `prepare`); for a good batch the same contacts as the CPU, but for pairs whose
+//! depth is within rounding of zero, with depths, points and normals equal to rounding; the
+//! same times of impact but where one side stops within the tolerance of a grazing contact
+//! the other passes; the backends still usable after every call.
+
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use arbitrary::{Result, Unstructured};
+use wgpu_sat::{
+    Collider, Contact, CpuNarrowPhase, Error, GpuNarrowPhase, GpuTimeOfImpact, NarrowPhase, Shape,
+    SweptCollider, TimeOfImpact, time_of_impact_pairs, toi_tolerance,
+};
+
+use crate::Target;
+use crate::batch::{arbitrary_batch, expected_error, pairs, same_error, sanitised};
+use crate::hostile;
+
+struct Gpu {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    narrow: GpuNarrowPhase,
+    toi: GpuTimeOfImpact,
+}
+
+pub struct GpuTarget {
+    gpu: Option<Mutex<Gpu>>,
+    reason: String,
+}
+
+impl GpuTarget {
+    /// Makes the device and both pipelines once, or records why it could not.
+    pub fn new() -> GpuTarget {
+        let made = wgpu_sat::request_device().and_then(|(device, queue)| {
+            let narrow = GpuNarrowPhase::new(&device, &queue)?;
+            let toi = GpuTimeOfImpact::new(&device, &queue)?;
+            Ok(Gpu {
+                device,
+                queue,
+                narrow,
+                toi,
+            })
+        });
+        match made {
+            Ok(gpu) => {
+                let info = gpu.device.adapter_info();
+                let reason = format!("{} ({:?})", info.name, info.backend);
+                GpuTarget {
+                    gpu: Some(Mutex::new(gpu)),
+                    reason,
+                }
+            }
+            Err(e) => GpuTarget {
+                gpu: None,
+                reason: format!("no GPU adapter: {e}"),
+            },
+        }
+    }
+
+    pub fn available(&self) -> bool {
+        self.gpu.is_some()
+    }
+
+    pub fn skip_reason(&self) -> &str {
+        &self.reason
+    }
+
+    /// CI sets `WGPU_SAT_REQUIRE_GPU=1`: then a missing adapter fails the run.
+    pub fn required(&self) -> bool {
+        std::env::var("WGPU_SAT_REQUIRE_GPU").is_ok_and(|v| v == "1")
+    }
+}
+
+#[derive(Debug)]
+pub struct GpuInput {
+    pub shapes: Vec<Shape>,
+    pub colliders: Vec<Collider>,
+    pub pairs: Vec<[u32; 2]>,
+    /// Through `prepare`/`record`/`request_readback`/`poll_readback` rather than
+    /// `collide_pairs`.
+    pub host_path: bool,
+    pub sweeps: Vec<SweptCollider>,
+    pub toi_pairs: Vec<[u32; 2]>,
+}
+
+impl Target for GpuTarget {
+    type Input = GpuInput;
+
+    fn name(&self) -> &'static str {
+        "gpu"
+    }
+
+    fn weight(&self) -> u64 {
+        // About 1 input in 4,000: tens of seconds of the software adapter in a full run.
+        1
+    }
+
+    fn parallel(&self) -> bool {
+        false
+    }
+
+    fn generate(&self, u: &mut Unstructured) -> Result<GpuInput> {
+        let (shapes, colliders, pairs) = arbitrary_batch(u, 12, 24)?;
+        let hostile = u.ratio(1u8, 2)?;
+        let sweeps: Vec<SweptCollider> = (0..hostile::len(u, 8)?)
+            .map(|_| {
+                let shape = if hostile || shapes.is_empty() {
+                    hostile::index(u, shapes.len())?
+                } else {
+                    u.int_in_range(0..=shapes.len() as u32 - 1)?
+                };
+                Ok(SweptCollider {
+                    shape,
+                    sweep: hostile::sweep(u)?,
+                })
+            })
+            .collect::<Result<_>>()?;
+        let toi_pairs = pairs_of(u, sweeps.len(), hostile)?;
+        Ok(GpuInput {
+            shapes,
+            colliders,
+            pairs,
+            host_path: u.arbitrary()?,
+            sweeps,
+            toi_pairs,
+        })
+    }
+
+    fn check(&self, input: &GpuInput) -> std::result::Result<(), String> {
+        let Some(gpu) = &self.gpu else {
+            return Ok(());
+        };
+        // A panic inside an earlier input poisons the lock; the state is still the best
+        // there is, and a broken one shows up as failures of its own.
+        let mut gpu = gpu.lock().unwrap_or_else(|e| e.into_inner());
+        let gpu = &mut *gpu;
+        let mut cpu = CpuNarrowPhase::new();
+        cpu.set_shape_table(&input.shapes)
+            .map_err(|e| format!("cpu set_shape_table: {e}"))?;
+        gpu.narrow
+            .set_shape_table(&input.shapes)
+            .map_err(|e| format!("gpu set_shape_table: {e}"))?;
+        let want = cpu.collide_pairs(&input.colliders, &input.pairs);
+        let got = if input.host_path {
+            host_frame(gpu, &input.colliders, &input.pairs)?
+        } else {
+            gpu.narrow.collide_pairs(&input.colliders, &input.pairs)
+        };
+        compare_results(&input.shapes, &input.colliders, &input.pairs, want, got)?;
+
+        // Still usable: the repaired batch, blocking, against the CPU.
+        let (colliders, pairs) = sanitised(input.shapes.len(), &input.colliders, &input.pairs);
+        let want = cpu.collide_pairs(&colliders, &pairs);
+        let got = gpu.narrow.collide_pairs(&colliders, &pairs);
+        compare_results(&input.shapes, &colliders, &pairs, want, got)
+            .map_err(|e| format!("the valid batch after the call: {e}"))?;
+
+        gpu.toi
+            .set_shape_table(&input.shapes)
+            .map_err(|e| format!("gpu toi set_shape_table: {e}"))?;
+        let want = time_of_impact_pairs(&input.shapes, &input.sweeps, &input.toi_pairs);
+        let got = gpu
+            .toi
+            .time_of_impact_pairs(&input.sweeps, &input.toi_pairs);
+        match (&want, &got) {
+            (Err(c), Err(g)) => {
+                if format!("{c:?}") != format!("{g:?}") {
+                    return Err(format!("toi errors differ: cpu {c}, gpu {g}"));
+                }
+            }
+            (Ok(c), Ok(g)) => {
+                compare_toi(&input.shapes, &input.sweeps, &input.toi_pairs, c, g)?;
+            }
+            _ => return Err(format!("toi: cpu {want:?}, gpu {got:?}")),
+        }
+        Ok(())
+    }
+}
+
+fn pairs_of(u: &mut Unstructured, count: usize, hostile: bool) -> Result<Vec<[u32; 2]>> {
+    pairs(u, count, 12, hostile)
+}
+
+/// One frame the way a host runs it: prepare, record with a readback request into its own
+/// encoder, submit, then poll without blocking until the contacts arrive.
+fn host_frame(
+    gpu: &mut Gpu,
+    colliders: &[Collider],
+    pairs: &[[u32; 2]],
+) -> std::result::Result<std::result::Result<Vec<Contact>, Error>, String> {
+    if let Err(e) = gpu.narrow.prepare(colliders, pairs) {
+        // Nothing is prepared after a refused batch.
+        let mut encoder = gpu.device.create_command_encoder(&Default::default());
+        return match gpu.narrow.record(&mut encoder) {
+            Err(Error::NotPrepared) => Ok(Err(e)),
+            other => Err(format!(
+                "record after a refused prepare ({e}) gave {other:?}"
+            )),
+        };
+    }
+    let mut encoder = gpu
+        .device
+        .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("fuzz host frame"),
+        });
+    if let Err(e) = gpu.narrow.record(&mut encoder) {
+        return Ok(Err(e));
+    }
+    if let Err(e) = gpu.narrow.request_readback(&mut encoder) {
+        return Ok(Err(e));
+    }
+    gpu.queue.submit([encoder.finish()]);
+    let start = Instant::now();
+    loop {
+        if let Some(result) = gpu.narrow.poll_readback() {
+            return Ok(result);
+        }
+        if start.elapsed() > Duration::from_secs(30) {
+            return Err("poll_readback: no contacts after 30 s".into());
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+/// The CPU's and the GPU's answers to one batch.
+fn compare_results(
+    shapes: &[Shape],
+    colliders: &[Collider],
+    pairs: &[[u32; 2]],
+    cpu: std::result::Result<Vec<Contact>, Error>,
+    gpu: std::result::Result<Vec<Contact>, Error>,
+) -> std::result::Result<(), String> {
+    match (cpu, gpu) {
+        (Err(c), Err(g)) => {
+            // The CPU's error is the documented one; the GPU must name the same item.
+            let items: Vec<(u32, bool)> = colliders
+                .iter()
+                .map(|c| (c.shape, c.transform.is_finite()))
+                .collect();
+            match expected_error(shapes.len(), &items, pairs) {
+                Some(x) => same_error(&g, &x).map_err(|e| format!("gpu: {e} (cpu: {c})")),
+                None => Err(format!("cpu {c} on a valid batch")),
+            }
+        }
+        (Ok(c), Ok(g)) => same_contacts(shapes, colliders, &c, &g),
+        (c, g) => Err(format!("cpu {c:?}, gpu {g:?}")),
+    }
+}
+
+/// A pair's length scale, in f64: both shapes' sizes and the distance between them. The
+/// rounding of either side grows with it.
+fn pair_scale(shapes: &[Shape], colliders: &[Collider], a: u32, b: u32) -> f64 {
+    let (ca, cb) = (&colliders[a as usize], &colliders[b as usize]);
+    let (sa, sb) = (&shapes[ca.shape as usize], &shapes[cb.shape as usize]);
+    let ta = ca.transform.translation().as_dvec2();
+    let tb = cb.transform.translation().as_dvec2();
+    f64::from(sa.radius())
+        + f64::from(sb.radius())
+        + ta.distance(tb)
+        + sa.centroid().as_dvec2().length()
+        + sb.centroid().as_dvec2().length()
+}
+
+/// Contacts of the two backends: the same pairs in the same order but for pairs of
+/// near-zero depth (1e-5 of the pair's scale, the DESIGN's allowance), and the same
+/// manifolds to rounding.
+fn same_contacts(
+    shapes: &[Shape],
+    colliders: &[Collider],
+    cpu: &[Contact],
+    gpu: &[Contact],
+) -> std::result::Result<(), String> {
+    let (mut i, mut j) = (0, 0);
+    while i < cpu.len() || j < gpu.len() {
+        let (c, g) = (cpu.get(i), gpu.get(j));
+        let near_zero = |x: &Contact| {
+            f64::from(x.manifold.depth) <= 1e-5 * pair_scale(shapes, colliders, x.a, x.b)
+        };
+        match (c, g) {
+            (Some(c), Some(g)) if (c.a, c.b) == (g.a, g.b) => {
+                let scale = pair_scale(shapes, colliders, c.a, c.b);
+                let (mc, mg) = (&c.manifold, &g.manifold);
+                let tol = 1e-5 * scale;
+                let differ = |what: &str| {
+                    Err(format!(
+                        "pair ({}, {}): {what} differ: cpu {mc:?}, gpu {mg:?}",
+                        c.a, c.b
+                    ))
+                };
+                if (f64::from(mc.depth) - f64::from(mg.depth)).abs() > tol {
+                    return differ("depths");
+                }
+                // Where both depths are clearly above rounding, the normals, point counts,
+                // ids and points must agree too; a near-zero one may pick another face.
+                if !near_zero(c) {
+                    if (mc.normal - mg.normal).length() > 1e-3 {
+                        return differ("normals");
+                    }
+                    if mc.points().len() != mg.points().len() {
+                        return differ("point counts");
+                    }
+                    for (pc, pg) in mc.points().iter().zip(mg.points()) {
+                        if pc.id != pg.id {
+                            return differ("feature ids");
+                        }
+                        if pc.point.as_dvec2().distance(pg.point.as_dvec2()) > 1e-4 * scale {
+                            return differ("points");
+                        }
+                    }
+                }
+                i += 1;
+                j += 1;
+            }
+            (Some(c), _) if near_zero(c) => i += 1,
+            (_, Some(g)) if near_zero(g) => j += 1,
+            _ => {
+                return Err(format!(
+                    "contact lists differ at cpu[{i}] = {c:?}, gpu[{j}] = {g:?}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Times of impact of the two backends, by the rules of the parity tests: where both hit,
+/// `t` in [0, 1] and the separations within the tolerance (unless one side reached the
+/// iteration cap, short of contact); where only one hits, it is a grazing hit within the
+/// tolerance.
+fn compare_toi(
+    shapes: &[Shape],
+    sweeps: &[SweptCollider],
+    pairs: &[[u32; 2]],
+    cpu: &[Option<TimeOfImpact>],
+    gpu: &[Option<TimeOfImpact>],
+) -> std::result::Result<(), String> {
+    if cpu.len() != gpu.len() {
+        return Err(format!("toi: {} cpu results, {} gpu", cpu.len(), gpu.len()));
+    }
+    for ((&[i, j], c), g) in pairs.iter().zip(cpu).zip(gpu) {
+        let (a, b) = (&sweeps[i as usize], &sweeps[j as usize]);
+        let (sa, sb) = (&shapes[a.shape as usize], &shapes[b.shape as usize]);
+        let tol = toi_tolerance(sa, &a.sweep, sb, &b.sweep);
+        let fail = || {
+            Err(format!(
+                "toi pair [{i}, {j}]: cpu {c:?}, gpu {g:?}, tol {tol}"
+            ))
+        };
+        match (c, g) {
+            (Some(c), Some(g)) => {
+                let apart = (c.separation - g.separation).abs();
+                if !(0.0..=1.0).contains(&g.t)
+                    || !hostile::is_unit(g.normal)
+                    || !(apart <= tol.max(1e-5) || c.separation > tol || g.separation > tol)
+                {
+                    return fail();
+                }
+            }
+            (None, None) => {}
+            (Some(h), None) | (None, Some(h)) => {
+                if !(h.separation >= 0.0 && h.separation <= tol) {
+                    return fail();
+                }
+            }
+        }
+    }
+    Ok(())
+}

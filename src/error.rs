@@ -109,11 +109,21 @@ pub enum Error {
         /// How many bodies there are.
         body_count: usize,
     },
-    /// `World::step` was given a time step that is not finite and positive.
-    #[error("time step {dt} is invalid: it must be finite and positive")]
+    /// `World::step` was given a time step outside `TIME_STEP_RANGE`.
+    #[error("time step {dt} is invalid: it must be from 1e-6 to 10 seconds (TIME_STEP_RANGE)")]
     InvalidTimeStep {
         /// The time step given.
         dt: f32,
+    },
+    /// A world setting (gravity, substeps, speed limit) is out of range.
+    #[error("{name} = {value} is invalid: it must be {rule}")]
+    InvalidSetting {
+        /// The setting.
+        name: &'static str,
+        /// The value given (a count converted to f32).
+        value: f32,
+        /// What it must be.
+        rule: &'static str,
     },
     /// `GpuNarrowPhase::record` or `request_readback` was called with no batch prepared.
     #[error("no batch is prepared: call GpuNarrowPhase::prepare first")]

@@ -139,6 +139,7 @@ pub use glam;
 pub struct ReadmeDoctests;
 
 mod aabb;
+mod body;
 mod body_shape;
 mod broad_phase;
 mod circle;
@@ -159,6 +160,7 @@ mod transform;
 mod world;
 
 pub use aabb::Aabb;
+pub use body::BodyRef;
 pub use body_shape::BodyShape;
 pub use broad_phase::BroadPhase;
 pub use circle::Circle;
@@ -181,4 +183,7 @@ pub use toi::{
     TimeOfImpact, time_of_impact, time_of_impact_pairs, toi_tolerance, validate_sweeps,
 };
 pub use transform::Transform;
-pub use world::{BodyDef, StepStats, World};
+pub use world::{
+    BodyDef, DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT,
+    MAX_ROTATION_PER_SUBSTEP, MAX_SUBSTEPS, StepStats, TIME_STEP_RANGE, World,
+};

@@ -8,8 +8,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    Aabb, BodyDef, BodyShape, Circle, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase,
-    StepStats, World, scenes,
+    Aabb, BodyDef, BodyShape, Circle, CpuNarrowPhase, Error, GpuNarrowPhase, StepStats, World,
+    scenes,
 };
 
 use crate::Scene;

@@ -131,6 +131,8 @@
 //! an [`Error`] naming the offending pair or collider (index out of range, self pair,
 //! non-finite transform) and leave the narrow phase ready for the next call.
 
+#![warn(missing_docs)]
+
 pub use glam;
 
 /// The README's code blocks, compiled (and the CPU one run) as doctests.

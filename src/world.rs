@@ -779,6 +779,10 @@ impl World {
         narrow_phase.set_shape_table(&self.shapes)?;
         narrow_phase.collide_pairs_into(&self.colliders, &self.pairs, &mut self.contact_scratch)?;
         std::mem::swap(&mut self.collider_contacts, &mut self.contact_scratch);
+        // Both lists take turns: keep the spare one as large as the one in use, so that a
+        // warm world does not allocate when its contact count alternates between steps.
+        self.contact_scratch.clear();
+        self.contact_scratch.reserve(self.collider_contacts.len());
         let narrow_done = Instant::now();
 
         // The continuous stage sweeps from these poses.

@@ -24,6 +24,7 @@
 //! and [`GpuNarrowPhase::request_readback`] / [`GpuNarrowPhase::poll_readback`] fetch the
 //! contacts when wanted without waiting.
 
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::time::Instant;
 
@@ -70,11 +71,17 @@ struct Prepared {
 }
 
 /// The host-driven readback: recorded into the host's encoder, then mapped without waiting.
+/// The pairs it names are in `GpuNarrowPhase::readback_pairs`, not `prepared_pairs`: the
+/// host may prepare other frames before it arrives.
 enum Readback {
     Idle,
-    /// The copy of `bytes` bytes is recorded; the host still has to submit it.
+    /// The copy of `bytes` bytes is recorded into the host's encoder. `copied` is set (by the
+    /// encoder's work-done callback) once the host's submission of it has run: mapping
+    /// earlier would read stale bytes, and would leave the buffer mapped when the host
+    /// submits the copy into it, a validation error in the host's submit.
     Recorded {
         bytes: u64,
+        copied: Arc<AtomicBool>,
     },
     /// `map_async` is under way; its callback fills the slot.
     Mapping {
@@ -180,10 +187,14 @@ pub struct GpuNarrowPhase {
     /// The host-driven readback's own mappable buffer and state.
     host_readback: GrowingBuffer,
     readback_state: Readback,
-    /// The batch of the last `prepare`, and a copy of its pairs (to name the colliders of
-    /// the contacts a readback returns).
+    /// The batch of the last `prepare`, and a copy of its pairs (for `request_readback` to
+    /// take).
     prepared: Option<Prepared>,
     prepared_pairs: Vec<[u32; 2]>,
+    /// The pairs of the batch the pending readback copies, taken from `prepared_pairs` by
+    /// `request_readback`: they name the colliders of the contacts it returns, and their
+    /// count bounds the records read. Kept and reused, so a warm host allocates nothing.
+    readback_pairs: Vec<[u32; 2]>,
     /// The shape table as uploaded, so that setting the same table again costs no upload.
     shapes_uploaded: Vec<Shape>,
     /// Per shape of the table, whether it is a circle; empty when none is, and pairs are
@@ -302,6 +313,7 @@ impl GpuNarrowPhase {
             readback_state: Readback::Idle,
             prepared: None,
             prepared_pairs: Vec::new(),
+            readback_pairs: Vec::new(),
             shapes_uploaded: Vec::new(),
             circle_shapes: Vec::new(),
             pair_scratch: Vec::new(),
@@ -666,13 +678,25 @@ impl GpuNarrowPhase {
     /// Records a copy of the prepared batch's contacts into the host's encoder, to be read
     /// back without blocking: after submitting the encoder, call
     /// [`poll_readback`](Self::poll_readback) (once per frame, say) until it returns them.
-    /// A new request replaces one still under way.
+    ///
+    /// The request keeps its own copy of the batch's pairs, so the host may
+    /// [`prepare`](Self::prepare) and record further frames before the contacts arrive:
+    /// they are this batch's all the same.
+    ///
+    /// A new request replaces one still under way (its contacts are never returned), and
+    /// so does one whose encoder was dropped unsubmitted; until then, the readback of such
+    /// an encoder stays pending and [`poll_readback`](Self::poll_readback) returns `None`.
+    /// Submit encoders in the order the requests were recorded: an older request's encoder
+    /// submitted after a newer one's finds the buffer mapped, and wgpu refuses that submit.
     pub fn request_readback(&mut self, encoder: &mut wgpu::CommandEncoder) -> Result<(), Error> {
         let prepared = self.prepared.ok_or(Error::NotPrepared)?;
         if let Readback::Mapping { .. } = self.readback_state {
-            // The buffer may still be mapped; it must not be mapped when the copy runs.
-            self.host_readback.buffer.unmap();
+            // The buffer may be mapped (or its mapping pending, which this aborts); it must
+            // not be mapped when the host submits the copy into it.
+            unmap(&self.device, &self.host_readback.buffer);
         }
+        // From here on nothing of the replaced request survives, even if this one fails.
+        self.readback_state = Readback::Idle;
         let bytes = HEADER_BYTES + RECORD_BYTES * prepared.pairs as u64;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         self.host_readback
@@ -687,18 +711,43 @@ impl GpuNarrowPhase {
             0,
             bytes,
         );
-        self.readback_state = Readback::Recorded { bytes };
+        let copied = Arc::new(AtomicBool::new(false));
+        let flag = Arc::clone(&copied);
+        encoder.on_submitted_work_done(move || flag.store(true, Ordering::Release));
+        self.readback_pairs.clone_from(&self.prepared_pairs);
+        self.readback_state = Readback::Recorded { bytes, copied };
         Ok(())
     }
 
     /// The contacts of the requested readback, in pair order, as
-    /// [`collide_pairs`](NarrowPhase::collide_pairs) would return them, once the GPU has
-    /// them; `None` while they are on their way, or when no readback is pending (see
-    /// [`readback_pending`](Self::readback_pending)), so a host may call it every frame.
-    /// Never blocks: it only polls the device. Call it after submitting the encoder given
-    /// to [`request_readback`](Self::request_readback).
+    /// [`collide_pairs`](NarrowPhase::collide_pairs) returned them for the batch prepared
+    /// before [`request_readback`](Self::request_readback), once the GPU has them; `None`
+    /// while they are on their way (or the encoder holding the request is not submitted
+    /// yet), or when no readback is pending (see [`readback_pending`](Self::readback_pending)),
+    /// so a host may call it every frame. Never blocks: it only polls the device.
     pub fn poll_readback(&mut self) -> Option<Result<Vec<Contact>, Error>> {
-        if let Readback::Recorded { bytes } = self.readback_state {
+        let mut out = Vec::new();
+        self.poll_readback_into(&mut out)
+            .map(|result| result.map(|()| out))
+    }
+
+    /// [`poll_readback`](Self::poll_readback) into a vector the caller keeps: when the
+    /// readback arrives, `out` is replaced by its contacts (and emptied on an error); while
+    /// it returns `None`, `out` is left alone. A warm host that reuses `out` allocates
+    /// nothing here.
+    pub fn poll_readback_into(&mut self, out: &mut Vec<Contact>) -> Option<Result<(), Error>> {
+        if let Readback::Idle = self.readback_state {
+            return None;
+        }
+        // Runs the callbacks: the work-done one of the host's submit, then the mapping's.
+        if let Err(e) = self.device.poll(wgpu::PollType::Poll) {
+            return Some(self.fail_readback(out, e.into()));
+        }
+        if let Readback::Recorded { bytes, copied } = &self.readback_state {
+            if !copied.load(Ordering::Acquire) {
+                return None;
+            }
+            let bytes = *bytes;
             let done = Arc::new(Mutex::new(None));
             let slot = Arc::clone(&done);
             // Scoped: on a lost device the buffer is invalid, and wgpu would hand that error
@@ -713,44 +762,56 @@ impl GpuNarrowPhase {
                 },
             );
             if let Some(error) = pollster::block_on(scope.pop()) {
-                self.readback_state = Readback::Idle;
-                return Some(Err(Error::Device(error.to_string())));
+                return Some(self.fail_readback(out, Error::Device(error.to_string())));
             }
             self.readback_state = Readback::Mapping { bytes, done };
+            if let Err(e) = self.device.poll(wgpu::PollType::Poll) {
+                return Some(self.fail_readback(out, e.into()));
+            }
         }
         let Readback::Mapping { bytes, done } = &self.readback_state else {
             return None;
         };
         let bytes = *bytes;
-        if let Err(e) = self.device.poll(wgpu::PollType::Poll) {
-            self.readback_state = Readback::Idle;
-            return Some(Err(e.into()));
-        }
         let result = match done.lock() {
             Ok(mut slot) => slot.take()?,
             Err(_) => Err(wgpu::BufferAsyncError),
         };
         self.readback_state = Readback::Idle;
         if let Err(e) = result {
-            return Some(Err(e.into()));
+            return Some(self.fail_readback(out, e.into()));
         }
         let slice = self.host_readback.buffer.slice(..bytes);
-        let records = match slice.get_mapped_range() {
+        self.records.clear();
+        match slice.get_mapped_range() {
             Ok(view) => {
                 let header: ContactsHeaderGpu =
                     bytemuck::pod_read_unaligned(&view[..HEADER_BYTES as usize]);
-                let count = (header.count as usize).min(self.prepared_pairs.len());
-                view[HEADER_BYTES as usize..][..count * RECORD_BYTES as usize]
-                    .chunks_exact(RECORD_BYTES as usize)
-                    .map(bytemuck::pod_read_unaligned::<ContactGpu>)
-                    .collect::<Vec<_>>()
+                // Bounded by the request's own batch (the kernel never appends more, and
+                // the copy holds no more), whatever was prepared since.
+                let count = (header.count as usize).min(self.readback_pairs.len());
+                self.records.extend(
+                    view[HEADER_BYTES as usize..][..count * RECORD_BYTES as usize]
+                        .chunks_exact(RECORD_BYTES as usize)
+                        .map(bytemuck::pod_read_unaligned::<ContactGpu>),
+                );
             }
-            Err(e) => return Some(Err(Error::Device(e.to_string()))),
-        };
-        self.host_readback.buffer.unmap();
-        let mut out = Vec::with_capacity(records.len());
-        put_in_pair_order(&records, &mut self.slots, &self.prepared_pairs, &mut out);
-        Some(Ok(out))
+            Err(e) => return Some(self.fail_readback(out, Error::Device(e.to_string()))),
+        }
+        unmap(&self.device, &self.host_readback.buffer);
+        out.clear();
+        put_in_pair_order(&self.records, &mut self.slots, &self.readback_pairs, out);
+        Some(Ok(()))
+    }
+
+    /// Ends the pending readback with `error`: nothing is pending afterwards.
+    fn fail_readback(&mut self, out: &mut Vec<Contact>, error: Error) -> Result<(), Error> {
+        if let Readback::Mapping { .. } = self.readback_state {
+            unmap(&self.device, &self.host_readback.buffer);
+        }
+        self.readback_state = Readback::Idle;
+        out.clear();
+        Err(error)
     }
 
     /// Writes the colliders' poses (and shape indices) to [`poses_buffer`](Self::poses_buffer)
@@ -924,8 +985,17 @@ pub(super) fn read_back(
             .map_err(|e| Error::Device(e.to_string()))?;
         read(&view);
     }
-    buffer.unmap();
+    unmap(device, buffer);
     Ok(ready)
+}
+
+/// Unmaps `buffer` inside an error scope: on a destroyed device the buffer is destroyed too,
+/// and wgpu would hand the complaint to the host's uncaptured-error handler (which panics by
+/// default). There is nothing left to release then, so the error is dropped.
+pub(super) fn unmap(device: &wgpu::Device, buffer: &wgpu::Buffer) {
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    buffer.unmap();
+    drop(pollster::block_on(scope.pop()));
 }
 
 fn uniform(binding: u32) -> wgpu::BindGroupLayoutEntry {

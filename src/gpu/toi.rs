@@ -20,8 +20,8 @@
 
 use crate::error::Error;
 use crate::gpu::layout::{SweptColliderGpu, TimeOfImpactGpu, ToiParamsGpu};
-use crate::gpu::narrow_phase::{
-    GrowingBuffer, compute_pipeline, entire, read_back, storage, upload_shapes,
+use crate::gpu::plumbing::{
+    GrowingBuffer, compute_pipeline, entire, read_back, storage, uniform, upload_shapes,
 };
 use crate::shape::Shape;
 use crate::toi::{SweptCollider, TimeOfImpact, validate_sweeps};
@@ -106,16 +106,7 @@ impl GpuTimeOfImpact {
                 storage(1, true),
                 storage(2, true),
                 storage(3, false),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 4,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: wgpu::BufferSize::new(size_of::<ToiParamsGpu>() as u64),
-                    },
-                    count: None,
-                },
+                uniform(4, size_of::<ToiParamsGpu>()),
             ],
         });
         let pipeline =

@@ -61,7 +61,14 @@ impl GpuNarrowPhase {
     /// [`record`](Self::record) into the host's encoder. The batch is validated like
     /// [`collide_pairs`](crate::NarrowPhase::collide_pairs); it must fit one dispatch
     /// ([`max_pairs_per_dispatch`](Self::max_pairs_per_dispatch)), else an error names the
-    /// limit (the blocking `collide_pairs` splits larger batches instead).
+    /// limit (the blocking `collide_pairs` splits larger batches instead). An empty batch
+    /// (no pairs, or no colliders at all) is fine: it records a pass that finds nothing.
+    ///
+    /// The batch stays prepared until the next `prepare`, `collide_pairs` or
+    /// [`write_poses`](Self::write_poses): those reuse its buffers, so after them `record`
+    /// errors with [`Error::NotPrepared`] until the next `prepare`. For the same reason,
+    /// call none of them between `record` and the host's submit of that encoder: their
+    /// queue writes land before the submit, and the recorded dispatch would read them.
     pub fn prepare(&mut self, colliders: &[Collider], pairs: &[[u32; 2]]) -> Result<(), Error> {
         self.prepared = None;
         self.timings = NarrowPhaseTimings::default();
@@ -82,6 +89,7 @@ impl GpuNarrowPhase {
         }
         self.prepared_pairs.clear();
         self.prepared_pairs.extend_from_slice(pairs);
+        self.prepared_recorded.store(false, Ordering::Release);
         self.prepared = Some(Prepared {
             colliders: colliders.len(),
             pairs: pairs.len(),
@@ -92,14 +100,22 @@ impl GpuNarrowPhase {
     /// Records the prepared batch into the host's encoder: the narrow-phase dispatch, then a
     /// pass that fills [`touching_buffer`](Self::touching_buffer). Submits nothing; the
     /// results are in [`contacts_buffer`](Self::contacts_buffer) once the host's submission
-    /// has run. Errors if nothing was prepared.
+    /// has run. Errors with [`Error::NotPrepared`] if nothing is prepared.
+    ///
+    /// A prepared batch may be recorded again (the next frame, when nothing moved): each
+    /// recording starts an empty contact list.
     pub fn record(&self, encoder: &mut wgpu::CommandEncoder) -> Result<(), Error> {
         let prepared = self.prepared.ok_or(Error::NotPrepared)?;
         let touching_bytes = (4 * prepared.colliders as u64).max(4);
         encoder.clear_buffer(&self.touching.buffer, 0, Some(touching_bytes));
+        // The contact count restarts here, not only in `prepare`'s queue write: recording
+        // the same batch again (a frame whose poses did not change, or twice by mistake)
+        // then appends to an empty list instead of past a full one.
+        encoder.clear_buffer(&self.contacts.buffer, 0, Some(HEADER_BYTES));
         if prepared.pairs > 0 {
             self.encode_dispatch(encoder, prepared.pairs, true, false)?;
         }
+        self.prepared_recorded.store(true, Ordering::Release);
         Ok(())
     }
 
@@ -111,13 +127,21 @@ impl GpuNarrowPhase {
     /// [`prepare`](Self::prepare) and record further frames before the contacts arrive:
     /// they are this batch's all the same.
     ///
-    /// A new request replaces one still under way (its contacts are never returned), and
-    /// so does one whose encoder was dropped unsubmitted; until then, the readback of such
-    /// an encoder stays pending and [`poll_readback`](Self::poll_readback) returns `None`.
-    /// Submit encoders in the order the requests were recorded: an older request's encoder
-    /// submitted after a newer one's finds the buffer mapped, and wgpu refuses that submit.
+    /// A new request replaces one still under way (its contacts are never returned). The
+    /// readback of an encoder the host drops unsubmitted stays pending, and
+    /// [`poll_readback`](Self::poll_readback) returns `None`, until a new request replaces
+    /// it. Submit encoders in the order the requests were recorded: an older request's
+    /// encoder submitted after a newer one's may find the buffer mapped, and wgpu refuses
+    /// that submit.
+    ///
+    /// Errors with [`Error::NotPrepared`] if nothing is prepared, and
+    /// [`Error::NotRecorded`] if the prepared batch was not recorded (there would be no
+    /// contacts to copy).
     pub fn request_readback(&mut self, encoder: &mut wgpu::CommandEncoder) -> Result<(), Error> {
         let prepared = self.prepared.ok_or(Error::NotPrepared)?;
+        if !self.prepared_recorded.load(Ordering::Acquire) {
+            return Err(Error::NotRecorded);
+        }
         if let Readback::Mapping { .. } = self.readback_state {
             // The buffer may be mapped (or its mapping pending, which this aborts); it must
             // not be mapped when the host submits the copy into it.
@@ -153,6 +177,10 @@ impl GpuNarrowPhase {
     /// while they are on their way (or the encoder holding the request is not submitted
     /// yet), or when no readback is pending (see [`readback_pending`](Self::readback_pending)),
     /// so a host may call it every frame. Never blocks: it only polls the device.
+    ///
+    /// An error ends the readback (nothing is pending afterwards): when mapping fails, and
+    /// when the device is lost or destroyed before the contacts arrive, which they then
+    /// never would, so a host that polls until they do never waits forever.
     pub fn poll_readback(&mut self) -> Option<Result<Vec<Contact>, Error>> {
         let mut out = Vec::new();
         self.poll_readback_into(&mut out)
@@ -173,7 +201,7 @@ impl GpuNarrowPhase {
         }
         if let Readback::Recorded { bytes, copied } = &self.readback_state {
             if !copied.load(Ordering::Acquire) {
-                return None;
+                return self.still_waiting(out);
             }
             let bytes = *bytes;
             let done = Arc::new(Mutex::new(None));
@@ -202,8 +230,11 @@ impl GpuNarrowPhase {
         };
         let bytes = *bytes;
         let result = match done.lock() {
-            Ok(mut slot) => slot.take()?,
-            Err(_) => Err(wgpu::BufferAsyncError),
+            Ok(mut slot) => slot.take(),
+            Err(_) => Some(Err(wgpu::BufferAsyncError)),
+        };
+        let Some(result) = result else {
+            return self.still_waiting(out);
         };
         self.readback_state = Readback::Idle;
         if let Err(e) = result {
@@ -232,6 +263,44 @@ impl GpuNarrowPhase {
         Some(Ok(()))
     }
 
+    /// `None` while the readback is on its way, or an error if it never will arrive because
+    /// the device is lost or destroyed: its callbacks then never run (a submission on a
+    /// destroyed device never completes), and a host looping until the contacts arrive
+    /// would wait forever.
+    fn still_waiting(&mut self, out: &mut Vec<Contact>) -> Option<Result<(), Error>> {
+        if self.device_lost() {
+            return Some(self.fail_readback(
+                out,
+                Error::Device(
+                    "the device was lost or destroyed before the readback arrived".into(),
+                ),
+            ));
+        }
+        None
+    }
+
+    /// Whether the device is lost or destroyed. wgpu has no query for it, but on such a
+    /// device `map_async` fails at once, running its callback with an error before it
+    /// returns; on a live device it only queues the mapping, which the unmap right after
+    /// aborts. The probe buffer is used for nothing else, so this disturbs no work.
+    fn device_lost(&self) -> bool {
+        self.probe_refused.store(false, Ordering::Release);
+        let flag = Arc::clone(&self.probe_refused);
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        self.loss_probe
+            .slice(..)
+            .map_async(wgpu::MapMode::Read, move |result| {
+                if result.is_err() {
+                    flag.store(true, Ordering::Release);
+                }
+            });
+        let lost = self.probe_refused.load(Ordering::Acquire);
+        // Aborts the queued mapping (its callback then reports the abort: read above, before).
+        unmap(&self.device, &self.loss_probe);
+        drop(pollster::block_on(scope.pop()));
+        lost
+    }
+
     /// Ends the pending readback with `error`: nothing is pending afterwards.
     fn fail_readback(&mut self, out: &mut Vec<Contact>, error: Error) -> Result<(), Error> {
         if let Readback::Mapping { .. } = self.readback_state {
@@ -246,9 +315,11 @@ impl GpuNarrowPhase {
     /// and [`collider_shapes_buffer`](Self::collider_shapes_buffer) for a renderer, without
     /// colliding anything: after `World::step`, `write_poses(world.colliders())` puts the
     /// stepped poses where a renderer draws from (the step itself uploaded the poses it
-    /// started from). Errors, naming the collider, for a bad shape index or pose.
+    /// started from). Errors, naming the collider, for a bad shape index or pose, and with
+    /// [`Error::TooLarge`] for more colliders than a binding holds.
     pub fn write_poses(&mut self, colliders: &[Collider]) -> Result<(), Error> {
         validate_batch(self.shapes_uploaded.len(), colliders, &[])?;
+        self.fit_colliders(colliders.len())?;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         self.prepared = None;
         self.reserve(colliders.len(), 1);

@@ -22,6 +22,8 @@
 //! Every buffer grows on demand (to the next power of two, within the binding limit) and is
 //! reused, so a warm narrow phase creates no buffer per call.
 
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use bytemuck::Zeroable;
@@ -113,10 +115,16 @@ pub struct GpuNarrowPhase {
     /// The host-driven readback's own mappable buffer and state.
     pub(super) host_readback: GrowingBuffer,
     pub(super) readback_state: Readback,
+    /// A tiny mappable buffer used only to ask whether the device is lost (see
+    /// `device_lost` in `host.rs`), and the flag its mapping callback sets.
+    pub(super) loss_probe: wgpu::Buffer,
+    pub(super) probe_refused: Arc<AtomicBool>,
     /// The batch of the last `prepare`, and a copy of its pairs (for `request_readback` to
     /// take).
     pub(super) prepared: Option<Prepared>,
     pub(super) prepared_pairs: Vec<[u32; 2]>,
+    /// Whether `record` ran for the prepared batch (an atomic: `record` takes `&self`).
+    pub(super) prepared_recorded: AtomicBool,
     /// The pairs of the batch the pending readback copies, taken from `prepared_pairs` by
     /// `request_readback`: they name the colliders of the contacts it returns, and their
     /// count bounds the records read. Kept and reused, so a warm host allocates nothing.
@@ -198,6 +206,12 @@ impl GpuNarrowPhase {
         let readback = GrowingBuffer::new(device, "wgpu-sat readback", mappable);
         let host_readback = GrowingBuffer::new(device, "wgpu-sat host readback", mappable);
         let touching = GrowingBuffer::new(device, "wgpu-sat touching", storage_usage);
+        let loss_probe = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wgpu-sat device loss probe"),
+            size: wgpu::MAP_ALIGNMENT,
+            usage: wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
         let timer = device
             .features()
             .contains(wgpu::Features::TIMESTAMP_QUERY)
@@ -237,8 +251,11 @@ impl GpuNarrowPhase {
             touching,
             host_readback,
             readback_state: Readback::Idle,
+            loss_probe,
+            probe_refused: Arc::new(AtomicBool::new(false)),
             prepared: None,
             prepared_pairs: Vec::new(),
+            prepared_recorded: AtomicBool::new(false),
             readback_pairs: Vec::new(),
             shapes_uploaded: Vec::new(),
             circle_shapes: Vec::new(),
@@ -273,7 +290,8 @@ impl GpuNarrowPhase {
     /// with the largest batch), it stays the same: buffers are reused, not re-created. A
     /// host that binds the narrow phase's buffers rebuilds its bind group when it changes.
     pub fn buffers_created(&self) -> u64 {
-        1 + [
+        // The params buffer and the loss probe, then the slots that grow.
+        2 + [
             &self.shapes,
             &self.poses,
             &self.indices,
@@ -545,17 +563,25 @@ impl GpuNarrowPhase {
         pairs: &[[u32; 2]],
     ) -> Result<usize, Error> {
         validate_batch(self.shapes_uploaded.len(), colliders, pairs)?;
+        let batch = self.fit_colliders(colliders.len())?;
+        self.reserve(colliders.len(), batch.min(pairs.len()).max(1));
+        self.upload_colliders(colliders);
+        Ok(batch)
+    }
+
+    /// The pairs per dispatch with `colliders` colliders, or an error if their poses, or
+    /// their shape ids with room for one pair, exceed a binding. Checked before any buffer
+    /// grows: a buffer larger than a binding could never be bound again.
+    pub(super) fn fit_colliders(&self, colliders: usize) -> Result<usize, Error> {
         let max_colliders = (self.max_binding / size_of::<PoseGpu>() as u64) as usize;
-        let batch = self.max_pairs_per_dispatch(colliders.len());
-        if colliders.len() > max_colliders || batch == 0 {
+        let batch = self.max_pairs_per_dispatch(colliders);
+        if colliders > max_colliders || batch == 0 {
             return Err(Error::TooLarge {
                 what: "colliders",
-                count: colliders.len(),
+                count: colliders,
                 max: max_colliders.min(((self.max_binding / 4) as usize).saturating_sub(2)),
             });
         }
-        self.reserve(colliders.len(), batch.min(pairs.len()).max(1));
-        self.upload_colliders(colliders);
         Ok(batch)
     }
 
@@ -627,18 +653,29 @@ impl NarrowPhase for GpuNarrowPhase {
         if shapes == self.shapes_uploaded.as_slice() {
             return Ok(());
         }
-        if upload_shapes(
+        // Scoped: a write on a lost device must come back as an error, not reach the host's
+        // uncaptured-error handler.
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let uploaded = upload_shapes(
             &self.device,
             &self.queue,
             &mut self.shapes,
             self.max_binding,
             shapes,
-        )? {
+        );
+        let device_error = pollster::block_on(scope.pop());
+        // A table too large for the device leaves the last one in place.
+        if uploaded? {
             self.bind_group = None;
         }
         self.shapes_uploaded.clear();
-        self.shapes_uploaded.extend_from_slice(shapes);
         self.circle_shapes.clear();
+        if let Some(error) = device_error {
+            // What the buffer holds is unknown: the next call uploads whatever table it gets.
+            self.bind_group = None;
+            return Err(Error::Device(error.to_string()));
+        }
+        self.shapes_uploaded.extend_from_slice(shapes);
         if shapes.iter().any(|s| s.as_circle().is_some()) {
             self.circle_shapes
                 .extend(shapes.iter().map(|s| s.as_circle().is_some()));

@@ -16,7 +16,10 @@
 //! so a fixed record per pair costs a few kilobytes of readback at most, needs no atomic and
 //! no reordering, and the results are already in pair order.
 //!
-//! Every buffer grows on demand and is reused, so a warm call creates no buffer.
+//! Every buffer grows on demand and is reused, so a warm call creates no buffer. There is no
+//! host-encoder path (no prepare, record or deferred readback): each call uploads, dispatches
+//! and reads back before it returns, so nothing but the shape table and the buffers outlives
+//! a call, and no result can be read against another call's pairs.
 
 use crate::error::Error;
 use crate::gpu::layout::{SweptColliderGpu, TimeOfImpactGpu, ToiParamsGpu};
@@ -42,7 +45,7 @@ const RECORD_BYTES: u64 = size_of::<TimeOfImpactGpu>() as u64;
 
 /// The time-of-impact test on a wgpu device: one compute invocation per pair of swept
 /// colliders, with the same answers as [`time_of_impact_pairs`](crate::time_of_impact_pairs)
-/// on the CPU (up to rounding; see `tests/toi_parity.rs`).
+/// on the CPU (up to rounding; see the GPU tests in `tests/toi.rs`).
 ///
 /// It borrows the host's device and queue (cheap clones of the handles), holds only its
 /// pipeline and scratch buffers, and can be dropped at any time.

@@ -128,6 +128,13 @@ pub enum Error {
     /// `GpuNarrowPhase::record` or `request_readback` was called with no batch prepared.
     #[error("no batch is prepared: call GpuNarrowPhase::prepare first")]
     NotPrepared,
+    /// `GpuNarrowPhase::request_readback` was called before the prepared batch was recorded:
+    /// the copy would read a contact list no dispatch has filled.
+    #[error(
+        "the prepared batch is not recorded: call GpuNarrowPhase::record before \
+         request_readback"
+    )]
+    NotRecorded,
     /// The device reported an error while running the narrow phase (for example, it was lost).
     #[error("the GPU device reported an error: {0}")]
     Device(String),

@@ -3,7 +3,7 @@
 //! shorter run on the GPU one (skipped, with a message, when there is no adapter).
 //!
 //! ```text
-//! cargo run --release --example soak                         # 10,000 bodies: 10,000 CPU steps, 1,000 GPU
+//! cargo run --example soak      # 10,000 bodies: 10,000 steps on the CPU, then 1,000 on the GPU
 //! cargo run --example soak -- --bodies 1000 --steps 900 --gpu-steps 600   # the short form CI runs
 //! ```
 //!

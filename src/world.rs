@@ -608,8 +608,8 @@ impl World {
     }
 
     /// Sets a dynamic body's velocity (a static body stays at rest); the next step clamps
-    /// it like every speed (see [`World::max_linear_speed`]). A body index out of range or a non-finite
-    /// value is an error naming it.
+    /// it like every speed (see [`World::max_linear_speed`]). A body index out of range or a
+    /// non-finite value is an error naming it.
     pub fn set_velocity(&mut self, body: usize, linear: Vec2, angular: f32) -> Result<(), Error> {
         if body >= self.bodies.len() {
             return Err(Error::BodyIndexOutOfRange {

@@ -170,8 +170,12 @@ impl BroadPhase {
             self.band_start[k + 1] += self.band_start[k];
         }
         self.members.clear();
-        self.members
-            .resize(self.band_start[bands.count] as usize, (Aabb::default(), 0));
+        let needed = self.band_start[bands.count] as usize;
+        // Room for every box in two bands: the count moves by a few as boxes cross band
+        // boundaries (and band heights follow the boxes), and a warm broad phase should not
+        // reallocate each time that reaches a new high.
+        self.members.reserve(needed.max(2 * aabbs.len()));
+        self.members.resize(needed, (Aabb::default(), 0));
         // `band_start[k]` serves as band k's write cursor, then is restored.
         for &i in &self.order {
             let b = &aabbs[i as usize];

@@ -109,15 +109,32 @@ pub enum Error {
         /// How many bodies there are.
         body_count: usize,
     },
-    /// `World::step` was given a time step that is not finite and positive.
-    #[error("time step {dt} is invalid: it must be finite and positive")]
+    /// `World::step` was given a time step outside `TIME_STEP_RANGE`.
+    #[error("time step {dt} is invalid: it must be from 1e-6 to 10 seconds (TIME_STEP_RANGE)")]
     InvalidTimeStep {
         /// The time step given.
         dt: f32,
     },
+    /// A world setting (gravity, substeps, speed limit) is out of range.
+    #[error("{name} = {value} is invalid: it must be {rule}")]
+    InvalidSetting {
+        /// The setting.
+        name: &'static str,
+        /// The value given (a count converted to f32).
+        value: f32,
+        /// What it must be.
+        rule: &'static str,
+    },
     /// `GpuNarrowPhase::record` or `request_readback` was called with no batch prepared.
     #[error("no batch is prepared: call GpuNarrowPhase::prepare first")]
     NotPrepared,
+    /// `GpuNarrowPhase::request_readback` was called before the prepared batch was recorded:
+    /// the copy would read a contact list no dispatch has filled.
+    #[error(
+        "the prepared batch is not recorded: call GpuNarrowPhase::record before \
+         request_readback"
+    )]
+    NotRecorded,
     /// The device reported an error while running the narrow phase (for example, it was lost).
     #[error("the GPU device reported an error: {0}")]
     Device(String),

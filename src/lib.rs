@@ -131,6 +131,8 @@
 //! an [`Error`] naming the offending pair or collider (index out of range, self pair,
 //! non-finite transform) and leave the narrow phase ready for the next call.
 
+#![warn(missing_docs)]
+
 pub use glam;
 
 /// The README's code blocks, compiled (and the CPU one run) as doctests.
@@ -139,6 +141,7 @@ pub use glam;
 pub struct ReadmeDoctests;
 
 mod aabb;
+mod body;
 mod body_shape;
 mod broad_phase;
 mod circle;
@@ -159,6 +162,7 @@ mod transform;
 mod world;
 
 pub use aabb::Aabb;
+pub use body::BodyRef;
 pub use body_shape::BodyShape;
 pub use broad_phase::BroadPhase;
 pub use circle::Circle;
@@ -181,4 +185,7 @@ pub use toi::{
     TimeOfImpact, time_of_impact, time_of_impact_pairs, toi_tolerance, validate_sweeps,
 };
 pub use transform::Transform;
-pub use world::{BodyDef, StepStats, World};
+pub use world::{
+    BodyDef, DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT,
+    MAX_ROTATION_PER_SUBSTEP, MAX_SUBSTEPS, StepStats, TIME_STEP_RANGE, World,
+};

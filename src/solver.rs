@@ -189,7 +189,9 @@ impl ContactSolver {
                 a,
                 b,
                 normal,
-                friction: (ma.friction * mb.friction).sqrt(),
+                // The geometric mean, as the product of roots: the root of the product
+                // overflows to infinity for two frictions past 1.8e19.
+                friction: ma.friction.sqrt() * mb.friction.sqrt(),
                 restitution: ma.restitution.max(mb.restitution),
                 softness: if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 {
                     static_soft
@@ -291,7 +293,11 @@ impl ContactSolver {
             for p in &mut c.points[..c.count] {
                 let vt = tangent.dot(relative_velocity(states, ia, ib, p.anchor_a, p.anchor_b));
                 let limit = c.friction * p.normal_impulse;
-                let total = (p.tangent_impulse - p.tangent_mass * vt).clamp(-limit, limit);
+                // max/min rather than clamp: an infinite limit times a zero impulse would make
+                // clamp's bounds NaN, and clamp panics on that.
+                let total = (p.tangent_impulse - p.tangent_mass * vt)
+                    .max(-limit)
+                    .min(limit);
                 let applied = total - p.tangent_impulse;
                 p.tangent_impulse = total;
                 apply_impulse(states, ia, ib, p.anchor_a, p.anchor_b, applied * tangent);

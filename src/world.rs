@@ -16,8 +16,17 @@
 //!
 //! Frames: each body has a centre of mass (world frame) and a rotation; its pieces stay in
 //! the local frame they were given, and [`World::transform`] maps that frame to the world.
-//! The read accessors that take a body index panic when it is out of range, as slice
-//! indexing does; [`World::set_velocity`] returns an error instead.
+//! The read accessors that take a body index (`transform`, `linear_velocity`, ...) panic
+//! when it is out of range, as slice indexing does; [`World::body`] is their `get`-style
+//! twin, which returns `None` instead, and every call that changes the world
+//! ([`World::add_body`], [`World::set_velocity`], [`World::step`]) returns an error.
+//!
+//! What the world accepts, and what it does with extreme values (see [`World::add_body`]):
+//! every input must be finite; speeds are clamped as Box2D clamps them (to
+//! [`World::max_linear_speed`], and a quarter turn per substep), never rejected; a body
+//! whose mass or rotational inertia falls outside [`MASS_RANGE`] (a density of 1e30, say),
+//! or whose position or size exceeds [`MAX_COORDINATE`], is rejected, since f32 cannot
+//! simulate it next to ordinary bodies. What is accepted stays finite.
 
 use std::collections::HashMap;
 use std::ops::Range;
@@ -26,6 +35,7 @@ use std::time::{Duration, Instant};
 use glam::Vec2;
 
 use crate::aabb::Aabb;
+use crate::body::BodyRef;
 use crate::body_shape::BodyShape;
 use crate::broad_phase::BroadPhase;
 use crate::continuous::{Motion, Obstacles, StepStart, solve_continuous};
@@ -35,6 +45,41 @@ use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings};
 use crate::shape::Shape;
 use crate::solver::{BodyMaterial, BodyState, ContactSolver, integrate_rotation};
 use crate::transform::Transform;
+
+/// The range a dynamic body's mass and rotational inertia must lie in. Impulses scale with
+/// them: at 1e24 and a speed of some hundreds of units per second, the solver's products stay
+/// below 1e30, far from f32's limit of 3.4e38, and at 1e-24 their inverses do too. An
+/// ordinary body of density 1 and a size from 1e-5 to 1e5 units lies well inside.
+pub const MASS_RANGE: std::ops::RangeInclusive<f32> = 1e-24..=1e24;
+
+/// The largest coordinate a body's position, and the farthest reach of its shape from its
+/// origin, may have. At 1e12 the spacing of f32 values is about 65,000 units: no motion of
+/// one step survives the rounding there, and a square of two such coordinates is still far
+/// below f32's range.
+pub const MAX_COORDINATE: f32 = 1e12;
+
+/// The default of [`World::max_linear_speed`], units per second: Box2D v3's default (400
+/// meters per second), which no scene of bodies about one unit large reaches on purpose.
+pub const DEFAULT_MAX_LINEAR_SPEED: f32 = 400.0;
+
+/// The largest [`World::set_max_linear_speed`] takes, units per second: 2,500 times the
+/// default, room for worlds in millimetres, while speed times [`MASS_RANGE`]'s upper end
+/// stays far from f32's limit.
+pub const MAX_LINEAR_SPEED_LIMIT: f32 = 1e6;
+
+/// The most a body turns in one substep, radians: a quarter turn, as Box2D clamps it. A faster
+/// spin is slowed to this; it keeps the rotation's linearisation and the continuous stage's
+/// rotation margin meaningful.
+pub const MAX_ROTATION_PER_SUBSTEP: f32 = 0.25 * std::f32::consts::PI;
+
+/// The range of [`World::step`]'s time step, seconds. Below a microsecond the substep's
+/// inverse that the soft contacts use grows past 1e6 and rounding dominates; above ten
+/// seconds a body at the speed limit crosses 4,000 units in one step, and no contact would be
+/// seen in between.
+pub const TIME_STEP_RANGE: std::ops::RangeInclusive<f32> = 1e-6..=10.0;
+
+/// The most solver substeps [`World::set_substeps`] takes.
+pub const MAX_SUBSTEPS: usize = 64;
 
 /// How to make a body: its shape, pose, velocity and material.
 #[derive(Clone, Debug)]
@@ -177,6 +222,7 @@ pub struct World {
     gravity: Vec2,
     substeps: usize,
     continuous: bool,
+    max_linear_speed: f32,
     shapes: Vec<Shape>,
     shape_index: HashMap<ShapeKey, u32>,
     bodies: Vec<Body>,
@@ -196,6 +242,9 @@ pub struct World {
     /// The narrow phase's contacts, between colliders ([`World::contacts`] maps them to
     /// bodies on the fly).
     collider_contacts: Vec<Contact>,
+    /// Where the narrow phase writes; swapped with `collider_contacts` only when it
+    /// succeeded, so a failed step leaves the last step's contacts in place.
+    contact_scratch: Vec<Contact>,
     solver: ContactSolver,
     /// Colliders of static bodies: the obstacles every fast body is swept against.
     static_colliders: Vec<u32>,
@@ -221,13 +270,51 @@ fn check(field: &'static str, value: f32, ok: bool, rule: &'static str) -> Resul
     }
 }
 
+/// A gravity the step can integrate: each component finite and at most
+/// [`MAX_COORDINATE`], so that a substep's change of velocity stays finite.
+fn check_gravity(gravity: Vec2) -> Result<(), Error> {
+    for value in [gravity.x, gravity.y] {
+        if !value.is_finite() || value.abs() > MAX_COORDINATE {
+            return Err(Error::InvalidSetting {
+                name: "gravity",
+                value,
+                rule: "finite and at most MAX_COORDINATE (1e12) a component",
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Both components finite; the error names the first that is not.
+fn check_vec(field: &'static str, v: Vec2) -> Result<(), Error> {
+    check(field, v.x, v.x.is_finite(), "finite")?;
+    check(field, v.y, v.y.is_finite(), "finite")
+}
+
+/// `v` shortened to at most `max` long. Scaled by its largest component first, so that a
+/// vector whose squared length overflows f32 (components past 1.8e19) still keeps its
+/// direction instead of collapsing to zero.
+pub(crate) fn clamp_length(v: Vec2, max: f32) -> Vec2 {
+    let scale = v.abs().max_element();
+    if scale <= max {
+        // Every component within `max`: the length is at most √2 · max, so its square is
+        // finite for any `max` a world accepts.
+        return v.clamp_length_max(max);
+    }
+    let length = scale * (v / scale).length();
+    v * (max / length)
+}
+
 impl World {
-    /// An empty world with the given gravity (units per second squared).
+    /// An empty world with the given gravity (units per second squared). A gravity that is
+    /// not finite, or past [`MAX_COORDINATE`], makes [`World::step`] return an error naming it
+    /// ([`World::set_gravity`] checks at once).
     pub fn new(gravity: Vec2) -> World {
         World {
             gravity,
             substeps: 4,
             continuous: true,
+            max_linear_speed: DEFAULT_MAX_LINEAR_SPEED,
             shapes: Vec::new(),
             shape_index: HashMap::new(),
             bodies: Vec::new(),
@@ -241,6 +328,7 @@ impl World {
             pairs: Vec::new(),
             broad_phase: BroadPhase::new(),
             collider_contacts: Vec::new(),
+            contact_scratch: Vec::new(),
             solver: ContactSolver::default(),
             static_colliders: Vec::new(),
             start_centers: Vec::new(),
@@ -250,24 +338,31 @@ impl World {
         }
     }
 
-    /// Adds a body and returns its index. Errors name the field that is out of range.
+    /// Adds a body and returns its index. Errors name the field that is out of range, and a
+    /// rejected body leaves the world as it was:
+    /// - position, angle, velocities, friction and density must be finite; friction 0 or
+    ///   more, restitution from 0 to 1, density positive for a dynamic body;
+    /// - the position's coordinates and the shape's reach from its origin at most
+    ///   [`MAX_COORDINATE`];
+    /// - a dynamic body's mass and rotational inertia (from its density and shape) within
+    ///   [`MASS_RANGE`], so a density of 1e30 is rejected rather than let its impulses
+    ///   overflow into its neighbours.
+    ///
+    /// Any finite speed is accepted; the step clamps it to [`World::max_linear_speed`] (and
+    /// the spin to a quarter turn per substep) as Box2D clamps speeds.
     pub fn add_body(&mut self, def: &BodyDef) -> Result<usize, Error> {
-        check(
-            "position",
-            def.position.x,
-            def.position.x.is_finite(),
-            "finite",
-        )?;
-        check(
-            "position",
-            def.position.y,
-            def.position.y.is_finite(),
-            "finite",
-        )?;
+        check_vec("position", def.position)?;
+        for value in [def.position.x, def.position.y] {
+            check(
+                "position",
+                value,
+                value.abs() <= MAX_COORDINATE,
+                "at most MAX_COORDINATE (1e12) from the origin",
+            )?;
+        }
         check("angle", def.angle, def.angle.is_finite(), "finite")?;
         let v = def.linear_velocity;
-        check("linear_velocity", v.x, v.x.is_finite(), "finite")?;
-        check("linear_velocity", v.y, v.y.is_finite(), "finite")?;
+        check_vec("linear_velocity", v)?;
         let w = def.angular_velocity;
         check("angular_velocity", w, w.is_finite(), "finite")?;
         let f = def.friction;
@@ -288,10 +383,31 @@ impl World {
                 "finite and positive for a dynamic body",
             )?;
         }
+        let reach = def.shape.max_extent(Vec2::ZERO);
+        check(
+            "shape extent",
+            reach,
+            reach <= MAX_COORDINATE,
+            "at most MAX_COORDINATE (1e12) from the shape's origin",
+        )?;
 
         // A static body's mass is never used; unit density keeps the centre defined.
         let density = if def.is_static { 1.0 } else { def.density };
         let mass = def.shape.mass_properties(density);
+        if !def.is_static {
+            check(
+                "mass",
+                mass.mass,
+                MASS_RANGE.contains(&mass.mass),
+                "within MASS_RANGE (1e-24 to 1e24): change the density",
+            )?;
+            check(
+                "rotational inertia",
+                mass.inertia,
+                MASS_RANGE.contains(&mass.inertia),
+                "within MASS_RANGE (1e-24 to 1e24): change the density",
+            )?;
+        }
         let rotation = Vec2::from_angle(def.angle);
         let (inv_mass, inv_inertia, linear_velocity, angular_velocity) = if def.is_static {
             (0.0, 0.0, Vec2::ZERO, 0.0)
@@ -348,7 +464,8 @@ impl World {
     /// The pose of body `body`'s local frame (the frame its shape was given in).
     ///
     /// # Panics
-    /// If `body` is not below [`World::body_count`].
+    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
+    /// returns `None` instead.
     pub fn transform(&self, body: usize) -> Transform {
         let q = self.rotations[body];
         let origin =
@@ -358,6 +475,10 @@ impl World {
 
     /// The body's convex pieces, in its local frame, in the order of the
     /// [`BodyShape::pieces`] it was made from (as the shape table holds them).
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
+    /// returns `None` instead.
     pub fn body_pieces(&self, body: usize) -> impl ExactSizeIterator<Item = &Shape> + '_ {
         self.colliders[self.bodies[body].colliders()]
             .iter()
@@ -366,16 +487,48 @@ impl World {
 
     /// The body's colliders: indices into [`World::colliders`], one per piece, in the order
     /// of [`BodyShape::pieces`].
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
+    /// returns `None` instead.
     pub fn body_colliders(&self, body: usize) -> Range<usize> {
         self.bodies[body].colliders()
     }
 
     /// The body a collider belongs to.
+    ///
+    /// # Panics
+    /// If `collider` is not below the number of [`World::colliders`];
+    /// [`World::collider_owner`] returns `None` instead.
     pub fn collider_body(&self, collider: usize) -> usize {
         self.collider_bodies[collider] as usize
     }
 
+    /// The body a collider belongs to, or `None` when there is no such collider.
+    pub fn collider_owner(&self, collider: usize) -> Option<usize> {
+        self.collider_bodies.get(collider).map(|&b| b as usize)
+    }
+
+    /// Body `body`, or `None` when it is not below [`World::body_count`]: the `get`-style
+    /// form of the per-body accessors, which panic on an index out of range.
+    ///
+    /// ```
+    /// # use wgpu_sat::{glam::Vec2, BodyDef, Polygon, World};
+    /// let mut world = World::default();
+    /// let crate_ = world.add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::Y))?;
+    /// assert_eq!(world.body(crate_).map(|b| b.transform().translation()), Some(Vec2::Y));
+    /// assert!(world.body(crate_ + 1).is_none());
+    /// # Ok::<(), wgpu_sat::Error>(())
+    /// ```
+    pub fn body(&self, body: usize) -> Option<BodyRef<'_>> {
+        (body < self.bodies.len()).then(|| BodyRef::new(self, body))
+    }
+
     /// The body's bounding box as of the end of the last step (all its pieces).
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
+    /// returns `None` instead.
     pub fn body_aabb(&self, body: usize) -> Aabb {
         self.aabbs[self.bodies[body].colliders()]
             .iter()
@@ -391,43 +544,72 @@ impl World {
     }
 
     /// Whether the body is static.
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
+    /// returns `None` instead.
     pub fn is_static(&self, body: usize) -> bool {
         self.bodies[body].is_static
     }
 
     /// Whether the body is a bullet (see [`BodyDef::is_bullet`]).
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
+    /// returns `None` instead.
     pub fn is_bullet(&self, body: usize) -> bool {
         self.bodies[body].is_bullet
     }
 
     /// World position of the body's centre of mass.
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
+    /// returns `None` instead.
     pub fn center_of_mass(&self, body: usize) -> Vec2 {
         self.centers[body]
     }
 
     /// The body's mass (density times area, summed over its pieces); infinite for a
     /// static body.
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
+    /// returns `None` instead.
     pub fn mass(&self, body: usize) -> f32 {
         1.0 / self.states[body].inv_mass
     }
 
     /// The body's rotational inertia about its centre of mass; infinite for a static body.
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
+    /// returns `None` instead.
     pub fn rotational_inertia(&self, body: usize) -> f32 {
         1.0 / self.states[body].inv_inertia
     }
 
     /// Velocity of the body's centre of mass.
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
+    /// returns `None` instead.
     pub fn linear_velocity(&self, body: usize) -> Vec2 {
         self.states[body].linear_velocity
     }
 
     /// Angular velocity, radians per second.
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
+    /// returns `None` instead.
     pub fn angular_velocity(&self, body: usize) -> f32 {
         self.states[body].angular_velocity
     }
 
-    /// Sets a dynamic body's velocity (a static body stays at rest). A body index out of
-    /// range or a non-finite value is an error naming it.
+    /// Sets a dynamic body's velocity (a static body stays at rest); the next step clamps
+    /// it like every speed (see [`World::max_linear_speed`]). A body index out of range or a
+    /// non-finite value is an error naming it.
     pub fn set_velocity(&mut self, body: usize, linear: Vec2, angular: f32) -> Result<(), Error> {
         if body >= self.bodies.len() {
             return Err(Error::BodyIndexOutOfRange {
@@ -435,8 +617,7 @@ impl World {
                 body_count: self.bodies.len(),
             });
         }
-        check("linear_velocity", linear.x, linear.x.is_finite(), "finite")?;
-        check("linear_velocity", linear.y, linear.y.is_finite(), "finite")?;
+        check_vec("linear_velocity", linear)?;
         check("angular_velocity", angular, angular.is_finite(), "finite")?;
         if !self.bodies[body].is_static {
             self.states[body].linear_velocity = linear;
@@ -468,9 +649,49 @@ impl World {
         self.substeps
     }
 
-    /// Sets the solver substeps per step; at least 1.
-    pub fn set_substeps(&mut self, substeps: usize) {
-        self.substeps = substeps.max(1);
+    /// Sets the solver substeps per step, from 1 to [`MAX_SUBSTEPS`]; anything else is an
+    /// error naming it, and leaves the setting as it was.
+    pub fn set_substeps(&mut self, substeps: usize) -> Result<(), Error> {
+        if !(1..=MAX_SUBSTEPS).contains(&substeps) {
+            return Err(Error::InvalidSetting {
+                name: "substeps",
+                value: substeps as f32,
+                rule: "from 1 to MAX_SUBSTEPS (64)",
+            });
+        }
+        self.substeps = substeps;
+        Ok(())
+    }
+
+    /// The fastest a body's centre of mass moves, units per second (default
+    /// [`DEFAULT_MAX_LINEAR_SPEED`]). Faster velocities, given or reached, are scaled down to
+    /// it, keeping their direction, as in Box2D; spin is held to
+    /// [`MAX_ROTATION_PER_SUBSTEP`].
+    pub fn max_linear_speed(&self) -> f32 {
+        self.max_linear_speed
+    }
+
+    /// Sets [`World::max_linear_speed`]: positive and at most [`MAX_LINEAR_SPEED_LIMIT`],
+    /// else an error naming it. Bodies faster than the new limit are slowed to it on the
+    /// next step.
+    pub fn set_max_linear_speed(&mut self, speed: f32) -> Result<(), Error> {
+        if !(speed > 0.0 && speed <= MAX_LINEAR_SPEED_LIMIT) {
+            return Err(Error::InvalidSetting {
+                name: "max_linear_speed",
+                value: speed,
+                rule: "positive and at most MAX_LINEAR_SPEED_LIMIT (1e6)",
+            });
+        }
+        self.max_linear_speed = speed;
+        Ok(())
+    }
+
+    /// Sets the gravity, units per second squared: each component at most
+    /// [`MAX_COORDINATE`] in magnitude, else an error naming it.
+    pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), Error> {
+        check_gravity(gravity)?;
+        self.gravity = gravity;
+        Ok(())
     }
 
     /// Whether the continuous stage sweeps fast bodies and bullets (default on).
@@ -520,15 +741,22 @@ impl World {
     }
 
     /// Advances the world by `dt` seconds: broad phase, `narrow_phase`, solver. CPU and GPU
-    /// narrow phases give the same step. `dt` must be finite and positive.
+    /// narrow phases give the same step. `dt` must lie in [`TIME_STEP_RANGE`] and the
+    /// gravity given to [`World::new`] be finite, else an error names them.
+    ///
+    /// When the narrow phase fails (a GPU device lost, out of memory, a validation error),
+    /// the error is returned and the world is exactly as it was before the call: nothing of
+    /// the step is applied, and the caller can step again with another narrow phase
+    /// ([`CpuNarrowPhase`](crate::CpuNarrowPhase)) without losing a body or a contact.
     pub fn step(
         &mut self,
         dt: f32,
         narrow_phase: &mut dyn NarrowPhase,
     ) -> Result<StepStats, Error> {
-        if !(dt.is_finite() && dt > 0.0) {
+        if !TIME_STEP_RANGE.contains(&dt) {
             return Err(Error::InvalidTimeStep { dt });
         }
+        check_gravity(self.gravity)?;
         // Poses and boxes are current: add_body and the end of the last step keep them so.
         let start = Instant::now();
         self.pairs.clear();
@@ -546,12 +774,15 @@ impl World {
         let broad_done = Instant::now();
 
         // Cheap when the narrow phase already holds this table (see `set_shape_table`).
+        // Nothing above changed the world (the pairs are scratch): an error here leaves it
+        // as it was, last step's contacts included, since they are only replaced on success.
         narrow_phase.set_shape_table(&self.shapes)?;
-        narrow_phase.collide_pairs_into(
-            &self.colliders,
-            &self.pairs,
-            &mut self.collider_contacts,
-        )?;
+        narrow_phase.collide_pairs_into(&self.colliders, &self.pairs, &mut self.contact_scratch)?;
+        std::mem::swap(&mut self.collider_contacts, &mut self.contact_scratch);
+        // Both lists take turns: keep the spare one as large as the one in use, so that a
+        // warm world does not allocate when its contact count alternates between steps.
+        self.contact_scratch.clear();
+        self.contact_scratch.reserve(self.collider_contacts.len());
         let narrow_done = Instant::now();
 
         // The continuous stage sweeps from these poses.
@@ -635,9 +866,14 @@ impl World {
     fn solve(&mut self, dt: f32) {
         let h = dt / self.substeps as f32;
         let inv_h = 1.0 / h;
-        for s in &mut self.states {
+        // Speeds are clamped before anything uses them (the solver's restitution keeps the
+        // approach speed), and again each substep after gravity, as Box2D does.
+        let max_speed = self.max_linear_speed;
+        let max_turn = MAX_ROTATION_PER_SUBSTEP * inv_h;
+        for (s, body) in self.states.iter_mut().zip(&self.bodies) {
             s.delta_position = Vec2::ZERO;
             s.delta_rotation = Vec2::X;
+            clamp_velocity(s, max_speed, max_spin(body, max_speed, max_turn));
         }
         self.turned.clear();
         self.turned.resize(self.bodies.len(), 0.0);
@@ -650,9 +886,10 @@ impl World {
             h,
         );
         for _ in 0..self.substeps {
-            for s in &mut self.states {
+            for (s, body) in self.states.iter_mut().zip(&self.bodies) {
                 if s.inv_mass > 0.0 {
                     s.linear_velocity += h * self.gravity;
+                    clamp_velocity(s, max_speed, max_spin(body, max_speed, max_turn));
                 }
             }
             self.solver.warm_start(&mut self.states);
@@ -681,4 +918,22 @@ impl World {
         }
         self.solver.apply_restitution(&mut self.states);
     }
+}
+
+/// The fastest a body may spin: a quarter turn per substep (`max_turn`, radians per
+/// second), and no faster than makes its farthest point move at `max_speed` about its
+/// centre, so that no point of a body moves faster than twice the speed limit and the
+/// solver's products of speed and mass stay finite.
+fn max_spin(body: &Body, max_speed: f32, max_turn: f32) -> f32 {
+    if body.max_extent > 0.0 {
+        max_turn.min(max_speed / body.max_extent)
+    } else {
+        max_turn
+    }
+}
+
+/// Holds a body's speed to `max_speed` and its spin to `max_spin`.
+fn clamp_velocity(state: &mut BodyState, max_speed: f32, max_spin: f32) {
+    state.linear_velocity = clamp_length(state.linear_velocity, max_speed);
+    state.angular_velocity = state.angular_velocity.clamp(-max_spin, max_spin);
 }

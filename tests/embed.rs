@@ -204,3 +204,132 @@ fn a_world_stepped_on_the_gpu_leaves_its_poses_where_a_renderer_reads_them() {
         Err(Error::NonFiniteTransform { collider: 5 })
     ));
 }
+
+/// Submits an encoder with the prepared batch recorded and, with `readback`, a readback
+/// request: one host frame, without waiting for anything.
+fn submit_frame(
+    gpu: &mut GpuNarrowPhase,
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    readback: bool,
+) {
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+        label: Some("host frame"),
+    });
+    gpu.record(&mut encoder).unwrap();
+    if readback {
+        gpu.request_readback(&mut encoder).unwrap();
+    }
+    queue.submit([encoder.finish()]);
+}
+
+/// Polls (never waits) until the pending readback arrives; panics after about ten seconds.
+fn poll_until_ready(gpu: &mut GpuNarrowPhase) -> Result<Vec<Contact>, Error> {
+    for _ in 0..100_000 {
+        if let Some(result) = gpu.poll_readback() {
+            return result;
+        }
+        std::thread::sleep(std::time::Duration::from_micros(100));
+    }
+    panic!("the readback never arrived");
+}
+
+/// The host of `examples/embed.rs` prepares every frame and reads back now and then: the
+/// readback of frame 1 arrives after frame 2 was prepared (other pairs, another count). It
+/// must still name frame 1's colliders and hold all of frame 1's contacts.
+#[test]
+fn a_readback_that_arrives_after_the_next_prepare_names_its_own_batch() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let first = wgpu_sat::scenes::narrow_phase_batch(20_000, 21);
+    let mut cpu = CpuNarrowPhase::new();
+    cpu.set_shapes(&first.shapes).unwrap();
+    let expected = cpu.collide_pairs(&first.colliders, &first.pairs).unwrap();
+    assert!(expected.len() > 5_000);
+
+    let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
+    gpu.set_shapes(&first.shapes).unwrap();
+    gpu.prepare(&first.colliders, &first.pairs).unwrap();
+    submit_frame(&mut gpu, &device, &queue, true);
+
+    // Frame 2: another scene, fewer pairs, no readback requested.
+    let second = wgpu_sat::scenes::narrow_phase_batch(7_000, 22);
+    assert_ne!(second.pairs.len(), first.pairs.len());
+    gpu.set_shapes(&second.shapes).unwrap();
+    gpu.prepare(&second.colliders, &second.pairs).unwrap();
+    submit_frame(&mut gpu, &device, &queue, false);
+
+    assert_same_contacts(&expected, &poll_until_ready(&mut gpu).unwrap());
+    assert!(!gpu.readback_pending());
+}
+
+/// A second request replaces one still under way: the contacts that arrive are the second
+/// batch's, whether the first was only recorded or already polled once.
+#[test]
+fn a_second_readback_request_replaces_one_still_under_way() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let first = wgpu_sat::scenes::narrow_phase_batch(20_000, 31);
+    let second = wgpu_sat::scenes::narrow_phase_batch(9_000, 32);
+    let mut cpu = CpuNarrowPhase::new();
+    cpu.set_shapes(&second.shapes).unwrap();
+    let expected = cpu.collide_pairs(&second.colliders, &second.pairs).unwrap();
+
+    let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
+    for poll_in_between in [false, true] {
+        gpu.set_shapes(&first.shapes).unwrap();
+        gpu.prepare(&first.colliders, &first.pairs).unwrap();
+        submit_frame(&mut gpu, &device, &queue, true);
+        if poll_in_between {
+            // The first request is most likely not back yet (then this returns `None`); if
+            // it is, it is the first batch's, and nothing is pending.
+            if let Some(result) = gpu.poll_readback() {
+                assert_eq!(result.unwrap().len(), {
+                    let mut cpu = CpuNarrowPhase::new();
+                    cpu.set_shapes(&first.shapes).unwrap();
+                    cpu.collide_pairs(&first.colliders, &first.pairs)
+                        .unwrap()
+                        .len()
+                });
+            }
+        }
+        gpu.set_shapes(&second.shapes).unwrap();
+        gpu.prepare(&second.colliders, &second.pairs).unwrap();
+        submit_frame(&mut gpu, &device, &queue, true);
+        assert_same_contacts(&expected, &poll_until_ready(&mut gpu).unwrap());
+        assert!(!gpu.readback_pending() && gpu.poll_readback().is_none());
+    }
+}
+
+/// A host that polls before submitting the encoder holding the request gets `None` (the
+/// copy has not run), and after the submit the right contacts, with no validation error
+/// at its submit (the buffer must not be mapped while the copy into it is submitted).
+#[test]
+fn polling_before_the_submit_returns_nothing_and_spoils_nothing() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let batch = wgpu_sat::scenes::narrow_phase_batch(5_000, 41);
+    let mut cpu = CpuNarrowPhase::new();
+    cpu.set_shapes(&batch.shapes).unwrap();
+    let expected = cpu.collide_pairs(&batch.colliders, &batch.pairs).unwrap();
+
+    let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
+    gpu.set_shapes(&batch.shapes).unwrap();
+    gpu.prepare(&batch.colliders, &batch.pairs).unwrap();
+    let mut encoder = device.create_command_encoder(&Default::default());
+    gpu.record(&mut encoder).unwrap();
+    gpu.request_readback(&mut encoder).unwrap();
+    for _ in 0..3 {
+        assert!(gpu.poll_readback().is_none());
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    assert!(gpu.readback_pending());
+    let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+    queue.submit([encoder.finish()]);
+    let error = pollster::block_on(scope.pop());
+    assert!(error.is_none(), "the host's submit failed: {error:?}");
+    assert_same_contacts(&expected, &poll_until_ready(&mut gpu).unwrap());
+}

@@ -1041,3 +1041,72 @@ fn gpu_literature_cases_and_warm_calls() {
     }
     assert_eq!(gpu.buffers_created(), warm, "a warm call created buffers");
 }
+
+/// A device whose storage bindings hold only 64 KiB: 4,096 time-of-impact records, 1,638
+/// swept colliders.
+fn small_binding_device() -> Option<(wgpu::Device, wgpu::Queue)> {
+    let limits = wgpu::Limits {
+        max_storage_buffer_binding_size: 64 << 10,
+        ..wgpu::Limits::downlevel_defaults()
+    };
+    common::device_with_limits("small bindings", limits)
+}
+
+#[test]
+fn a_batch_larger_than_one_dispatch_is_split_and_keeps_pair_order() {
+    let Some((device, queue)) = small_binding_device() else {
+        return;
+    };
+    let mut rng = common::rng(14);
+    let shapes = shape_table(&mut rng);
+    let (sweeps, pairs) = random_sweeps(&mut rng, shapes.len(), 1_500, 18_000);
+    let mut gpu = GpuTimeOfImpact::new(&device, &queue).unwrap();
+    gpu.set_shape_table(&shapes).unwrap();
+    let per_dispatch = gpu.max_pairs();
+    assert!(
+        pairs.len() > 4 * per_dispatch,
+        "{} pairs, {per_dispatch} per dispatch: the batch must need several dispatches",
+        pairs.len()
+    );
+    let cpu = time_of_impact_pairs(&shapes, &sweeps, &pairs).unwrap();
+    let got = gpu.time_of_impact_pairs(&sweeps, &pairs).unwrap();
+    let p = compare(&shapes, &sweeps, &pairs, &cpu, &got);
+    eprintln!("{per_dispatch} pairs per dispatch: {p:?}");
+    // Hits in every dispatch, so a result out of its place would show.
+    for (k, chunk) in cpu.chunks(per_dispatch).enumerate() {
+        assert!(
+            chunk.iter().filter(|h| h.is_some()).count() > chunk.len() / 50,
+            "dispatch {k} has too few hits to check the order"
+        );
+    }
+    assert!(p.disagree * 1000 <= p.pairs, "{p:?}");
+    assert!(p.t_apart * 200 <= p.hits, "{p:?}");
+    assert!(p.normal_apart * 200 <= p.hits, "{p:?}");
+
+    // A bad pair in a later dispatch is still named by its place in the whole batch.
+    let mut bad = pairs.clone();
+    bad[3 * per_dispatch + 5] = [0, 9_999];
+    let e = gpu.time_of_impact_pairs(&sweeps, &bad).unwrap_err();
+    assert!(
+        matches!(e, Error::PairIndexOutOfRange { pair, index: 9_999, .. }
+            if pair == 3 * per_dispatch + 5),
+        "{e:?}"
+    );
+
+    // What cannot be split is still refused: more swept colliders than one binding holds.
+    let (many, few_pairs) = random_sweeps(&mut rng, shapes.len(), 2_000, 100);
+    let e = gpu.time_of_impact_pairs(&many, &few_pairs).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            Error::TooLarge {
+                what: "swept colliders",
+                count: 2_000,
+                max: 1_638
+            }
+        ),
+        "{e:?}"
+    );
+    // And it stays usable.
+    assert_eq!(gpu.time_of_impact_pairs(&sweeps, &pairs).unwrap(), got);
+}

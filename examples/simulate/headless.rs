@@ -63,6 +63,12 @@ pub fn run(args: &Args) -> Result<()> {
     let mut window = StatsWindow::new();
     let scene_middle = scene_bounds(&sim.world).map(|b| b.center());
     for frame in 1..=args.frames {
+        if let (Some(at), Some((device, _))) = (args.lose_device_at, &device)
+            && frame == at
+        {
+            println!("frame {frame:>5}: destroying the GPU device (--lose-device-at)");
+            device.destroy();
+        }
         if let (Some(every), Some(target)) = (args.fire_every, scene_middle)
             && frame % every.max(1) == 0
         {

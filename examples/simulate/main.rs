@@ -9,7 +9,12 @@
 //! cargo run --example simulate -- --scene large_pyramid --backend cpu
 //! cargo run --example simulate -- --headless --frames 300 --screenshot out.png
 //! cargo run --example simulate -- --headless --fire-every 20     # bullets into the pile
+//! cargo run --example simulate -- --headless --lose-device-at 60  # GPU lost: the CPU takes over
 //! ```
+//!
+//! If the GPU narrow phase fails mid-run (a lost device, out of memory, a validation
+//! error), the step that failed changed nothing, so the simulation says so in one line on
+//! stderr and carries on with the CPU narrow phase.
 //!
 //! Keys and mouse in the window:
 //!
@@ -81,6 +86,11 @@ pub struct Args {
     /// PNG file for the last headless frame.
     #[arg(long, requires = "headless")]
     screenshot: Option<std::path::PathBuf>,
+    /// In headless mode, destroy the GPU device before this frame, as a lost device would
+    /// be: shows the fall-back to the CPU narrow phase (the run carries on; no screenshot,
+    /// which needs the device).
+    #[arg(long, requires = "headless", conflicts_with = "screenshot")]
+    lose_device_at: Option<usize>,
     /// Start with contact points and normals drawn (C toggles them in the window).
     #[arg(long)]
     contacts: bool,

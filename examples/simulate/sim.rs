@@ -8,8 +8,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    Aabb, BodyDef, BodyShape, Circle, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase,
-    StepStats, World, scenes,
+    Aabb, BodyDef, BodyShape, Circle, CpuNarrowPhase, Error, GpuNarrowPhase, StepStats, World,
+    scenes,
 };
 
 use crate::Scene;
@@ -120,11 +120,18 @@ impl Sim {
             return Ok(None);
         }
         self.apply_drag()?;
-        let narrow: &mut dyn NarrowPhase = match (&mut self.gpu, self.use_gpu) {
-            (Some(gpu), true) => gpu,
-            _ => &mut self.cpu,
-        };
-        self.world.step(DT, narrow).map(Some)
+        if let (Some(gpu), true) = (&mut self.gpu, self.use_gpu) {
+            match self.world.step(DT, gpu) {
+                Ok(stats) => return Ok(Some(stats)),
+                // A failed step leaves the world as it was: the CPU takes the same step.
+                Err(e) => {
+                    eprintln!("simulate: the GPU narrow phase failed ({e}); continuing on the CPU");
+                    self.gpu = None;
+                    self.use_gpu = false;
+                }
+            }
+        }
+        self.world.step(DT, &mut self.cpu).map(Some)
     }
 
     /// Picks the dynamic body under a world point, if any, to drag.

@@ -3,8 +3,10 @@
 //! [`request_device`] makes a device for programs that have none.
 
 mod device;
+mod host;
 pub mod layout;
 mod narrow_phase;
+mod plumbing;
 mod toi;
 
 pub use device::request_device;

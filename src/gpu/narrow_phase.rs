@@ -1,11 +1,14 @@
-//! [`GpuNarrowPhase`]: the SAT narrow phase as a wgpu compute pass.
+//! [`GpuNarrowPhase`]: the SAT narrow phase as a wgpu compute pass, and its blocking batch
+//! path (the [`NarrowPhase`] trait). The host-encoder path (prepare, record, a readback that
+//! never waits) is in `host.rs`; the buffers, bindings and readback both kernels use are in
+//! `plumbing.rs`.
 //!
 //! ```text
-//! set_shapes:    shape table -> `shapes` storage buffer (once)
+//! set_shapes:    shape table -> `shapes` storage buffer (only when it changed)
 //! collide_pairs: validate the batch (same rules and errors as the CPU)
 //!                poses (16 B per collider) -> `poses`
 //!                collider shape ids -> `indices[0..n)`, only when they changed
-//!                per batch of pairs that fits the device's binding limits:
+//!                per run of pairs that fits the device's binding limits, in order:
 //!                    pairs (8 B each) -> `indices[n..)`
 //!                    dispatch one invocation per pair; overlapping pairs append a
 //!                    48-byte record to `contacts` (compaction with one atomic counter)
@@ -14,23 +17,23 @@
 //!                    place each record by its pair index: input order, in linear time
 //! ```
 //!
+//! Why compaction and a reorder rather than a fixed slot per pair: the readback carries
+//! only the overlapping pairs, and on a real GPU the transfers, not the kernel, dominate.
 //! Every buffer grows on demand (to the next power of two, within the binding limit) and is
 //! reused, so a warm narrow phase creates no buffer per call.
-//!
-//! Hosts with a renderer of their own use the same kernel without blocking (glyphon's
-//! shape): [`GpuNarrowPhase::prepare`] writes the frame's poses and pairs to the queue,
-//! [`GpuNarrowPhase::record`] records the dispatch and a per-collider `touching` pass into
-//! the host's encoder, the results stay in GPU buffers (layouts in `shaders/layout.wgsl`),
-//! and [`GpuNarrowPhase::request_readback`] / [`GpuNarrowPhase::poll_readback`] fetch the
-//! contacts when wanted without waiting.
 
-use std::sync::{Arc, Mutex, mpsc};
+use std::sync::Arc;
+use std::sync::atomic::AtomicBool;
 use std::time::Instant;
 
 use bytemuck::Zeroable;
 
 use crate::error::Error;
-use crate::gpu::layout::{ContactGpu, ContactsHeaderGpu, ParamsGpu, PoseGpu, SWAPPED, ShapeGpu};
+use crate::gpu::host::{Prepared, Readback};
+use crate::gpu::layout::{ContactGpu, ContactsHeaderGpu, ParamsGpu, PoseGpu, SWAPPED};
+use crate::gpu::plumbing::{
+    GrowingBuffer, compute_pipeline, entire, read_back, storage, uniform, upload_shapes,
+};
 use crate::manifold::Contact;
 use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings, validate_batch};
 use crate::polygon::Polygon;
@@ -54,34 +57,15 @@ pub const SAT_WGSL: &str = concat!(
 /// Invocations per workgroup; must match `@workgroup_size` in `sat.wgsl`.
 const WORKGROUP_SIZE: u32 = 64;
 
-const HEADER_BYTES: u64 = size_of::<ContactsHeaderGpu>() as u64;
-const RECORD_BYTES: u64 = size_of::<ContactGpu>() as u64;
+/// The contact list's header (its count), before the records.
+pub(super) const HEADER_BYTES: u64 = size_of::<ContactsHeaderGpu>() as u64;
+/// One contact record.
+pub(super) const RECORD_BYTES: u64 = size_of::<ContactGpu>() as u64;
 /// The readback buffer starts with the kernel's two timestamps (when the device has
 /// timestamp queries), then holds a copy of the contact buffer.
 const TIMESTAMP_BYTES: u64 = 16;
 /// A pair with no contact record.
 const NO_RECORD: u32 = u32::MAX;
-
-/// A batch written by `prepare`, ready for `record`.
-#[derive(Clone, Copy, Debug)]
-struct Prepared {
-    colliders: usize,
-    pairs: usize,
-}
-
-/// The host-driven readback: recorded into the host's encoder, then mapped without waiting.
-enum Readback {
-    Idle,
-    /// The copy of `bytes` bytes is recorded; the host still has to submit it.
-    Recorded {
-        bytes: u64,
-    },
-    /// `map_async` is under way; its callback fills the slot.
-    Mapping {
-        bytes: u64,
-        done: Arc<Mutex<Option<Result<(), wgpu::BufferAsyncError>>>>,
-    },
-}
 
 /// Timestamp queries around the compute pass, on devices that have them.
 struct KernelTimer {
@@ -90,55 +74,6 @@ struct KernelTimer {
     resolve: wgpu::Buffer,
     /// Nanoseconds per timestamp tick.
     period: f32,
-}
-
-/// A buffer that grows to the next power of two when asked for more, and is otherwise
-/// reused.
-pub(super) struct GrowingBuffer {
-    pub(super) buffer: wgpu::Buffer,
-    label: &'static str,
-    usage: wgpu::BufferUsages,
-    /// Buffers created for this slot so far, the first included.
-    pub(super) created: u64,
-}
-
-impl GrowingBuffer {
-    pub(super) fn new(
-        device: &wgpu::Device,
-        label: &'static str,
-        usage: wgpu::BufferUsages,
-    ) -> Self {
-        // 256 bytes: never empty (a zero-sized binding is invalid), and a whole alignment unit.
-        let buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size: 256,
-            usage,
-            mapped_at_creation: false,
-        });
-        GrowingBuffer {
-            buffer,
-            label,
-            usage,
-            created: 1,
-        }
-    }
-
-    /// Makes room for `size` bytes, growing to at most `cap` beyond that. Returns whether
-    /// the buffer was replaced (its contents are then gone).
-    pub(super) fn reserve(&mut self, device: &wgpu::Device, size: u64, cap: u64) -> bool {
-        if self.buffer.size() >= size {
-            return false;
-        }
-        let size = size.next_power_of_two().min(cap).max(size);
-        self.buffer = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(self.label),
-            size: size.next_multiple_of(wgpu::COPY_BUFFER_ALIGNMENT),
-            usage: self.usage,
-            mapped_at_creation: false,
-        });
-        self.created += 1;
-        true
-    }
 }
 
 /// The SAT narrow phase on a wgpu device: one compute invocation per candidate pair.
@@ -160,32 +95,42 @@ impl GrowingBuffer {
 /// # Ok::<(), wgpu_sat::Error>(())
 /// ```
 pub struct GpuNarrowPhase {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
+    pub(super) device: wgpu::Device,
+    pub(super) queue: wgpu::Queue,
     pipeline: wgpu::ComputePipeline,
     bind_group_layout: wgpu::BindGroupLayout,
-    bind_group: Option<wgpu::BindGroup>,
+    pub(super) bind_group: Option<wgpu::BindGroup>,
     /// The `count_touching` pass, with a layout of its own (3 storage buffers).
     touching_pipeline: wgpu::ComputePipeline,
     touching_layout: wgpu::BindGroupLayout,
     touching_bind_group: Option<wgpu::BindGroup>,
     params: wgpu::Buffer,
-    shapes: GrowingBuffer,
-    poses: GrowingBuffer,
-    indices: GrowingBuffer,
-    contacts: GrowingBuffer,
+    pub(super) shapes: GrowingBuffer,
+    pub(super) poses: GrowingBuffer,
+    pub(super) indices: GrowingBuffer,
+    pub(super) contacts: GrowingBuffer,
     readback: GrowingBuffer,
     /// Per collider, the number of contacts it is in (written by `record`).
-    touching: GrowingBuffer,
+    pub(super) touching: GrowingBuffer,
     /// The host-driven readback's own mappable buffer and state.
-    host_readback: GrowingBuffer,
-    readback_state: Readback,
-    /// The batch of the last `prepare`, and a copy of its pairs (to name the colliders of
-    /// the contacts a readback returns).
-    prepared: Option<Prepared>,
-    prepared_pairs: Vec<[u32; 2]>,
+    pub(super) host_readback: GrowingBuffer,
+    pub(super) readback_state: Readback,
+    /// A tiny mappable buffer used only to ask whether the device is lost (see
+    /// `device_lost` in `host.rs`), and the flag its mapping callback sets.
+    pub(super) loss_probe: wgpu::Buffer,
+    pub(super) probe_refused: Arc<AtomicBool>,
+    /// The batch of the last `prepare`, and a copy of its pairs (for `request_readback` to
+    /// take).
+    pub(super) prepared: Option<Prepared>,
+    pub(super) prepared_pairs: Vec<[u32; 2]>,
+    /// Whether `record` ran for the prepared batch (an atomic: `record` takes `&self`).
+    pub(super) prepared_recorded: AtomicBool,
+    /// The pairs of the batch the pending readback copies, taken from `prepared_pairs` by
+    /// `request_readback`: they name the colliders of the contacts it returns, and their
+    /// count bounds the records read. Kept and reused, so a warm host allocates nothing.
+    pub(super) readback_pairs: Vec<[u32; 2]>,
     /// The shape table as uploaded, so that setting the same table again costs no upload.
-    shapes_uploaded: Vec<Shape>,
+    pub(super) shapes_uploaded: Vec<Shape>,
     /// Per shape of the table, whether it is a circle; empty when none is, and pairs are
     /// then uploaded as given.
     circle_shapes: Vec<bool>,
@@ -193,20 +138,20 @@ pub struct GpuNarrowPhase {
     pair_scratch: Vec<[u32; 2]>,
     /// The collider shape ids now in `indices[0..n)`; `None` when unknown (after a
     /// reallocation of `indices`).
-    uploaded_shape_ids: Option<Vec<u32>>,
+    pub(super) uploaded_shape_ids: Option<Vec<u32>>,
     /// Records copied from the mapped buffer, sorted by pair.
-    records: Vec<ContactGpu>,
+    pub(super) records: Vec<ContactGpu>,
     /// For each pair of the batch, the index of its record, or `NO_RECORD`.
-    slots: Vec<u32>,
+    pub(super) slots: Vec<u32>,
     /// The poses of the current batch, as uploaded.
     pose_scratch: Vec<PoseGpu>,
     /// How many records the first readback copies: the last batch's count plus headroom.
     expected_contacts: usize,
     /// The largest storage binding (and buffer) the device allows, in bytes.
-    max_binding: u64,
+    pub(super) max_binding: u64,
     max_workgroups: u32,
     /// Where the last call spent its time.
-    timings: NarrowPhaseTimings,
+    pub(super) timings: NarrowPhaseTimings,
     timer: Option<KernelTimer>,
     /// When the last submit happened.
     submitted: Instant,
@@ -228,7 +173,7 @@ impl GpuNarrowPhase {
                 storage(1, true),
                 storage(2, true),
                 storage(3, false),
-                uniform(4),
+                uniform(4, size_of::<ParamsGpu>()),
             ],
         });
         let touching_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
@@ -236,7 +181,7 @@ impl GpuNarrowPhase {
             entries: &[
                 storage(2, true),
                 storage(3, false),
-                uniform(4),
+                uniform(4, size_of::<ParamsGpu>()),
                 storage(5, false),
             ],
         });
@@ -261,6 +206,12 @@ impl GpuNarrowPhase {
         let readback = GrowingBuffer::new(device, "wgpu-sat readback", mappable);
         let host_readback = GrowingBuffer::new(device, "wgpu-sat host readback", mappable);
         let touching = GrowingBuffer::new(device, "wgpu-sat touching", storage_usage);
+        let loss_probe = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wgpu-sat device loss probe"),
+            size: wgpu::MAP_ALIGNMENT,
+            usage: wgpu::BufferUsages::MAP_READ,
+            mapped_at_creation: false,
+        });
         let timer = device
             .features()
             .contains(wgpu::Features::TIMESTAMP_QUERY)
@@ -300,8 +251,12 @@ impl GpuNarrowPhase {
             touching,
             host_readback,
             readback_state: Readback::Idle,
+            loss_probe,
+            probe_refused: Arc::new(AtomicBool::new(false)),
             prepared: None,
             prepared_pairs: Vec::new(),
+            prepared_recorded: AtomicBool::new(false),
+            readback_pairs: Vec::new(),
             shapes_uploaded: Vec::new(),
             circle_shapes: Vec::new(),
             pair_scratch: Vec::new(),
@@ -335,7 +290,8 @@ impl GpuNarrowPhase {
     /// with the largest batch), it stays the same: buffers are reused, not re-created. A
     /// host that binds the narrow phase's buffers rebuilds its bind group when it changes.
     pub fn buffers_created(&self) -> u64 {
-        1 + [
+        // The params buffer and the loss probe, then the slots that grow.
+        2 + [
             &self.shapes,
             &self.poses,
             &self.indices,
@@ -360,7 +316,7 @@ impl GpuNarrowPhase {
     }
 
     /// Makes room for a batch, re-creating the bind group if a buffer was replaced.
-    fn reserve(&mut self, colliders: usize, batch: usize) {
+    pub(super) fn reserve(&mut self, colliders: usize, batch: usize) {
         let cap = self.max_binding;
         let mut replaced = self.poses.reserve(&self.device, 16 * colliders as u64, cap);
         if self
@@ -406,7 +362,7 @@ impl GpuNarrowPhase {
     }
 
     /// Writes the poses, and the shape ids if they changed since the last upload.
-    fn upload_colliders(&mut self, colliders: &[Collider]) {
+    pub(super) fn upload_colliders(&mut self, colliders: &[Collider]) {
         self.pose_scratch.clear();
         self.pose_scratch
             .extend(colliders.iter().map(|c| PoseGpu::from(&c.transform)));
@@ -523,7 +479,7 @@ impl GpuNarrowPhase {
     /// With circles in the table, a circle–polygon pair goes up polygon first, marked
     /// [`SWAPPED`]: the kernel then needs no test of its own to put the polygon first (a
     /// per-lane branch costs every lane of a SIMD group, and polygon pairs would pay).
-    fn write_batch(&mut self, colliders: &[Collider], pairs: &[[u32; 2]]) {
+    pub(super) fn write_batch(&mut self, colliders: &[Collider], pairs: &[[u32; 2]]) {
         let collider_count = colliders.len();
         let words = if self.circle_shapes.is_empty() {
             pairs
@@ -565,7 +521,7 @@ impl GpuNarrowPhase {
 
     /// Records the narrow-phase dispatch over `pair_count` pairs and, with `touching`, the
     /// pass that counts each collider's contacts; `timed` writes the kernel timestamps.
-    fn encode_dispatch(
+    pub(super) fn encode_dispatch(
         &self,
         encoder: &mut wgpu::CommandEncoder,
         pair_count: usize,
@@ -601,215 +557,32 @@ impl GpuNarrowPhase {
     }
 
     /// Validates a batch and makes room for it; returns the pairs per dispatch.
-    fn begin_batch(&mut self, colliders: &[Collider], pairs: &[[u32; 2]]) -> Result<usize, Error> {
+    pub(super) fn begin_batch(
+        &mut self,
+        colliders: &[Collider],
+        pairs: &[[u32; 2]],
+    ) -> Result<usize, Error> {
         validate_batch(self.shapes_uploaded.len(), colliders, pairs)?;
-        let max_colliders = (self.max_binding / size_of::<PoseGpu>() as u64) as usize;
-        let batch = self.max_pairs_per_dispatch(colliders.len());
-        if colliders.len() > max_colliders || batch == 0 {
-            return Err(Error::TooLarge {
-                what: "colliders",
-                count: colliders.len(),
-                max: max_colliders.min(((self.max_binding / 4) as usize).saturating_sub(2)),
-            });
-        }
+        let batch = self.fit_colliders(colliders.len())?;
         self.reserve(colliders.len(), batch.min(pairs.len()).max(1));
         self.upload_colliders(colliders);
         Ok(batch)
     }
 
-    /// Writes this frame's poses and pairs with `Queue::write_buffer`, for a following
-    /// [`record`](Self::record) into the host's encoder. The batch is validated like
-    /// [`collide_pairs`](NarrowPhase::collide_pairs); it must fit one dispatch
-    /// ([`max_pairs_per_dispatch`](Self::max_pairs_per_dispatch)), else an error names the
-    /// limit (the blocking `collide_pairs` splits larger batches instead).
-    pub fn prepare(&mut self, colliders: &[Collider], pairs: &[[u32; 2]]) -> Result<(), Error> {
-        self.prepared = None;
-        self.timings = NarrowPhaseTimings::default();
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let batch = self.begin_batch(colliders, pairs)?;
-        if pairs.len() > batch {
+    /// The pairs per dispatch with `colliders` colliders, or an error if their poses, or
+    /// their shape ids with room for one pair, exceed a binding. Checked before any buffer
+    /// grows: a buffer larger than a binding could never be bound again.
+    pub(super) fn fit_colliders(&self, colliders: usize) -> Result<usize, Error> {
+        let max_colliders = (self.max_binding / size_of::<PoseGpu>() as u64) as usize;
+        let batch = self.max_pairs_per_dispatch(colliders);
+        if colliders > max_colliders || batch == 0 {
             return Err(Error::TooLarge {
-                what: "pairs for one dispatch",
-                count: pairs.len(),
-                max: batch,
+                what: "colliders",
+                count: colliders,
+                max: max_colliders.min(((self.max_binding / 4) as usize).saturating_sub(2)),
             });
         }
-        self.write_batch(colliders, pairs);
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            self.bind_group = None;
-            self.uploaded_shape_ids = None;
-            return Err(Error::Device(error.to_string()));
-        }
-        self.prepared_pairs.clear();
-        self.prepared_pairs.extend_from_slice(pairs);
-        self.prepared = Some(Prepared {
-            colliders: colliders.len(),
-            pairs: pairs.len(),
-        });
-        Ok(())
-    }
-
-    /// Records the prepared batch into the host's encoder: the narrow-phase dispatch, then a
-    /// pass that fills [`touching_buffer`](Self::touching_buffer). Submits nothing; the
-    /// results are in [`contacts_buffer`](Self::contacts_buffer) once the host's submission
-    /// has run. Errors if nothing was prepared.
-    pub fn record(&self, encoder: &mut wgpu::CommandEncoder) -> Result<(), Error> {
-        let prepared = self.prepared.ok_or(Error::NotPrepared)?;
-        let touching_bytes = (4 * prepared.colliders as u64).max(4);
-        encoder.clear_buffer(&self.touching.buffer, 0, Some(touching_bytes));
-        if prepared.pairs > 0 {
-            self.encode_dispatch(encoder, prepared.pairs, true, false)?;
-        }
-        Ok(())
-    }
-
-    /// Records a copy of the prepared batch's contacts into the host's encoder, to be read
-    /// back without blocking: after submitting the encoder, call
-    /// [`poll_readback`](Self::poll_readback) (once per frame, say) until it returns them.
-    /// A new request replaces one still under way.
-    pub fn request_readback(&mut self, encoder: &mut wgpu::CommandEncoder) -> Result<(), Error> {
-        let prepared = self.prepared.ok_or(Error::NotPrepared)?;
-        if let Readback::Mapping { .. } = self.readback_state {
-            // The buffer may still be mapped; it must not be mapped when the copy runs.
-            self.host_readback.buffer.unmap();
-        }
-        let bytes = HEADER_BYTES + RECORD_BYTES * prepared.pairs as u64;
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        self.host_readback
-            .reserve(&self.device, bytes, self.max_binding);
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(Error::Device(error.to_string()));
-        }
-        encoder.copy_buffer_to_buffer(
-            &self.contacts.buffer,
-            0,
-            &self.host_readback.buffer,
-            0,
-            bytes,
-        );
-        self.readback_state = Readback::Recorded { bytes };
-        Ok(())
-    }
-
-    /// The contacts of the requested readback, in pair order, as
-    /// [`collide_pairs`](NarrowPhase::collide_pairs) would return them, once the GPU has
-    /// them; `None` while they are on their way, or when no readback is pending (see
-    /// [`readback_pending`](Self::readback_pending)), so a host may call it every frame.
-    /// Never blocks: it only polls the device. Call it after submitting the encoder given
-    /// to [`request_readback`](Self::request_readback).
-    pub fn poll_readback(&mut self) -> Option<Result<Vec<Contact>, Error>> {
-        if let Readback::Recorded { bytes } = self.readback_state {
-            let done = Arc::new(Mutex::new(None));
-            let slot = Arc::clone(&done);
-            // Scoped: on a lost device the buffer is invalid, and wgpu would hand that error
-            // to the host's uncaptured-error handler (which panics by default).
-            let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-            self.host_readback.buffer.slice(..bytes).map_async(
-                wgpu::MapMode::Read,
-                move |result| {
-                    if let Ok(mut slot) = slot.lock() {
-                        *slot = Some(result);
-                    }
-                },
-            );
-            if let Some(error) = pollster::block_on(scope.pop()) {
-                self.readback_state = Readback::Idle;
-                return Some(Err(Error::Device(error.to_string())));
-            }
-            self.readback_state = Readback::Mapping { bytes, done };
-        }
-        let Readback::Mapping { bytes, done } = &self.readback_state else {
-            return None;
-        };
-        let bytes = *bytes;
-        if let Err(e) = self.device.poll(wgpu::PollType::Poll) {
-            self.readback_state = Readback::Idle;
-            return Some(Err(e.into()));
-        }
-        let result = match done.lock() {
-            Ok(mut slot) => slot.take()?,
-            Err(_) => Err(wgpu::BufferAsyncError),
-        };
-        self.readback_state = Readback::Idle;
-        if let Err(e) = result {
-            return Some(Err(e.into()));
-        }
-        let slice = self.host_readback.buffer.slice(..bytes);
-        let records = match slice.get_mapped_range() {
-            Ok(view) => {
-                let header: ContactsHeaderGpu =
-                    bytemuck::pod_read_unaligned(&view[..HEADER_BYTES as usize]);
-                let count = (header.count as usize).min(self.prepared_pairs.len());
-                view[HEADER_BYTES as usize..][..count * RECORD_BYTES as usize]
-                    .chunks_exact(RECORD_BYTES as usize)
-                    .map(bytemuck::pod_read_unaligned::<ContactGpu>)
-                    .collect::<Vec<_>>()
-            }
-            Err(e) => return Some(Err(Error::Device(e.to_string()))),
-        };
-        self.host_readback.buffer.unmap();
-        let mut out = Vec::with_capacity(records.len());
-        put_in_pair_order(&records, &mut self.slots, &self.prepared_pairs, &mut out);
-        Some(Ok(out))
-    }
-
-    /// Writes the colliders' poses (and shape indices) to [`poses_buffer`](Self::poses_buffer)
-    /// and [`collider_shapes_buffer`](Self::collider_shapes_buffer) for a renderer, without
-    /// colliding anything: after `World::step`, `write_poses(world.colliders())` puts the
-    /// stepped poses where a renderer draws from (the step itself uploaded the poses it
-    /// started from). Errors, naming the collider, for a bad shape index or pose.
-    pub fn write_poses(&mut self, colliders: &[Collider]) -> Result<(), Error> {
-        validate_batch(self.shapes_uploaded.len(), colliders, &[])?;
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        self.prepared = None;
-        self.reserve(colliders.len(), 1);
-        self.upload_colliders(colliders);
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            self.bind_group = None;
-            self.uploaded_shape_ids = None;
-            return Err(Error::Device(error.to_string()));
-        }
-        Ok(())
-    }
-
-    /// Whether a readback was requested and has not been returned by
-    /// [`poll_readback`](Self::poll_readback) yet.
-    pub fn readback_pending(&self) -> bool {
-        !matches!(self.readback_state, Readback::Idle)
-    }
-
-    // The buffers below grow when a batch needs more room: a larger one replaces the old.
-    // A host that binds them rebuilds its bind group when one changes (`wgpu::Buffer`
-    // compares by identity), or when `buffers_created` moves.
-
-    /// The shape table (`array<Shape>` in `shaders/layout.wgsl`). Replaced when it grows:
-    /// see [`buffers_created`](Self::buffers_created).
-    pub fn shapes_buffer(&self) -> &wgpu::Buffer {
-        &self.shapes.buffer
-    }
-
-    /// This step's pose of every collider (`array<Pose>`): what a renderer draws from.
-    /// Replaced when it grows.
-    pub fn poses_buffer(&self) -> &wgpu::Buffer {
-        &self.poses.buffer
-    }
-
-    /// Each collider's shape index, in words `[0, collider count)` of this buffer
-    /// (`array<u32>`; the words after them hold the pairs).
-    pub fn collider_shapes_buffer(&self) -> &wgpu::Buffer {
-        &self.indices.buffer
-    }
-
-    /// The compacted contacts of the last dispatch (`ContactList`): a count, then that many
-    /// records in no particular order, each naming its pair.
-    pub fn contacts_buffer(&self) -> &wgpu::Buffer {
-        &self.contacts.buffer
-    }
-
-    /// Per collider, how many contacts it is in (`array<u32>`), filled by
-    /// [`record`](Self::record): nonzero means touching something.
-    pub fn touching_buffer(&self) -> &wgpu::Buffer {
-        &self.touching.buffer
+        Ok(batch)
     }
 
     /// Maps the first `bytes` of the readback buffer, hands them to `read` with the record
@@ -835,7 +608,7 @@ impl GpuNarrowPhase {
 /// Appends the contacts of `records` to `out` in the order of `pairs`. Appends happen in
 /// whatever order the invocations ran; pair indices are dense and unique, so placing each
 /// record by its pair (through `slots`, scratch) restores the order in linear time.
-fn put_in_pair_order(
+pub(super) fn put_in_pair_order(
     records: &[ContactGpu],
     slots: &mut Vec<u32>,
     pairs: &[[u32; 2]],
@@ -855,117 +628,6 @@ fn put_in_pair_order(
             let manifold = records[slot as usize].manifold();
             out.push(Contact { a, b, manifold });
         }
-    }
-}
-
-/// A compute-stage storage buffer binding of any size.
-pub(super) fn storage(binding: u32, read_only: bool) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Storage { read_only },
-            has_dynamic_offset: false,
-            min_binding_size: None,
-        },
-        count: None,
-    }
-}
-
-/// Writes a shape table into `buffer` (grown if needed, within `max_binding`) as
-/// `ShapeGpu` records. Returns whether the buffer was replaced (bind groups holding it
-/// must be rebuilt). Errors when the table cannot fit in one binding.
-pub(super) fn upload_shapes(
-    device: &wgpu::Device,
-    queue: &wgpu::Queue,
-    buffer: &mut GrowingBuffer,
-    max_binding: u64,
-    shapes: &[Shape],
-) -> Result<bool, Error> {
-    let max = (max_binding / size_of::<ShapeGpu>() as u64) as usize;
-    if shapes.len() > max {
-        return Err(Error::TooLarge {
-            what: "shapes",
-            count: shapes.len(),
-            max,
-        });
-    }
-    let data: Vec<ShapeGpu> = shapes.iter().map(ShapeGpu::from).collect();
-    let bytes: &[u8] = bytemuck::cast_slice(&data);
-    let replaced = buffer.reserve(device, bytes.len() as u64, max_binding);
-    if !bytes.is_empty() {
-        queue.write_buffer(&buffer.buffer, 0, bytes);
-    }
-    Ok(replaced)
-}
-
-/// Maps the first `bytes` of a readback buffer, waits for the device, hands the bytes to
-/// `read`, and unmaps. Returns when the data became ready (after the device's work).
-pub(super) fn read_back(
-    device: &wgpu::Device,
-    buffer: &wgpu::Buffer,
-    bytes: u64,
-    read: impl FnOnce(&[u8]),
-) -> Result<Instant, Error> {
-    let slice = buffer.slice(..bytes);
-    let (sender, receiver) = mpsc::channel();
-    slice.map_async(wgpu::MapMode::Read, move |result| {
-        // The receiver outlives the poll below; a failed send means nobody waits.
-        let _ = sender.send(result);
-    });
-    device.poll(wgpu::PollType::wait_indefinitely())?;
-    let ready = Instant::now();
-    receiver
-        .recv()
-        .map_err(|_| Error::Device("the readback was never completed".into()))??;
-    {
-        let view = slice
-            .get_mapped_range()
-            .map_err(|e| Error::Device(e.to_string()))?;
-        read(&view);
-    }
-    buffer.unmap();
-    Ok(ready)
-}
-
-fn uniform(binding: u32) -> wgpu::BindGroupLayoutEntry {
-    wgpu::BindGroupLayoutEntry {
-        binding,
-        visibility: wgpu::ShaderStages::COMPUTE,
-        ty: wgpu::BindingType::Buffer {
-            ty: wgpu::BufferBindingType::Uniform,
-            has_dynamic_offset: false,
-            min_binding_size: wgpu::BufferSize::new(size_of::<ParamsGpu>() as u64),
-        },
-        count: None,
-    }
-}
-
-pub(super) fn compute_pipeline(
-    device: &wgpu::Device,
-    module: &wgpu::ShaderModule,
-    layout: &wgpu::BindGroupLayout,
-    entry_point: &'static str,
-) -> wgpu::ComputePipeline {
-    let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
-        label: Some(entry_point),
-        bind_group_layouts: &[Some(layout)],
-        immediate_size: 0,
-    });
-    device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some(entry_point),
-        layout: Some(&pipeline_layout),
-        module,
-        entry_point: Some(entry_point),
-        compilation_options: Default::default(),
-        cache: None,
-    })
-}
-
-pub(super) fn entire(binding: u32, buffer: &wgpu::Buffer) -> wgpu::BindGroupEntry<'_> {
-    wgpu::BindGroupEntry {
-        binding,
-        resource: buffer.as_entire_binding(),
     }
 }
 
@@ -991,18 +653,29 @@ impl NarrowPhase for GpuNarrowPhase {
         if shapes == self.shapes_uploaded.as_slice() {
             return Ok(());
         }
-        if upload_shapes(
+        // Scoped: a write on a lost device must come back as an error, not reach the host's
+        // uncaptured-error handler.
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let uploaded = upload_shapes(
             &self.device,
             &self.queue,
             &mut self.shapes,
             self.max_binding,
             shapes,
-        )? {
+        );
+        let device_error = pollster::block_on(scope.pop());
+        // A table too large for the device leaves the last one in place.
+        if uploaded? {
             self.bind_group = None;
         }
         self.shapes_uploaded.clear();
-        self.shapes_uploaded.extend_from_slice(shapes);
         self.circle_shapes.clear();
+        if let Some(error) = device_error {
+            // What the buffer holds is unknown: the next call uploads whatever table it gets.
+            self.bind_group = None;
+            return Err(Error::Device(error.to_string()));
+        }
+        self.shapes_uploaded.extend_from_slice(shapes);
         if shapes.iter().any(|s| s.as_circle().is_some()) {
             self.circle_shapes
                 .extend(shapes.iter().map(|s| s.as_circle().is_some()));

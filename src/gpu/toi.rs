@@ -3,10 +3,12 @@
 //! ```text
 //! set_shape_table:      shape table -> `shapes` storage buffer (only when it changed)
 //! time_of_impact_pairs: validate the batch (same rules and errors as the CPU twin)
-//!                       swept colliders (40 B each) -> `colliders`; pairs (8 B each) -> `pairs`
-//!                       one dispatch, one invocation per pair, each writing a fixed 16-byte
-//!                       record at its pair's index (t = NO_HIT when the pair misses)
-//!                       copy the records to a mapped buffer, read them in pair order
+//!                       swept colliders (40 B each) -> `colliders`, once per call
+//!                       per run of pairs that fits one dispatch (`max_pairs`), in order:
+//!                           pairs (8 B each) -> `pairs`
+//!                           one invocation per pair, each writing a fixed 16-byte record
+//!                           at its pair's index (t = NO_HIT when the pair misses)
+//!                           copy the records to a mapped buffer, append them in pair order
 //! ```
 //!
 //! Why this simple shape, unlike the narrow phase's compaction: time-of-impact batches are
@@ -14,12 +16,15 @@
 //! so a fixed record per pair costs a few kilobytes of readback at most, needs no atomic and
 //! no reordering, and the results are already in pair order.
 //!
-//! Every buffer grows on demand and is reused, so a warm call creates no buffer.
+//! Every buffer grows on demand and is reused, so a warm call creates no buffer. There is no
+//! host-encoder path (no prepare, record or deferred readback): each call uploads, dispatches
+//! and reads back before it returns, so nothing but the shape table and the buffers outlives
+//! a call, and no result can be read against another call's pairs.
 
 use crate::error::Error;
 use crate::gpu::layout::{SweptColliderGpu, TimeOfImpactGpu, ToiParamsGpu};
-use crate::gpu::narrow_phase::{
-    GrowingBuffer, compute_pipeline, entire, read_back, storage, upload_shapes,
+use crate::gpu::plumbing::{
+    GrowingBuffer, compute_pipeline, entire, read_back, storage, uniform, upload_shapes,
 };
 use crate::shape::Shape;
 use crate::toi::{SweptCollider, TimeOfImpact, validate_sweeps};
@@ -40,7 +45,7 @@ const RECORD_BYTES: u64 = size_of::<TimeOfImpactGpu>() as u64;
 
 /// The time-of-impact test on a wgpu device: one compute invocation per pair of swept
 /// colliders, with the same answers as [`time_of_impact_pairs`](crate::time_of_impact_pairs)
-/// on the CPU (up to rounding; see `tests/toi_parity.rs`).
+/// on the CPU (up to rounding; see the GPU tests in `tests/toi.rs`).
 ///
 /// It borrows the host's device and queue (cheap clones of the handles), holds only its
 /// pipeline and scratch buffers, and can be dropped at any time.
@@ -104,16 +109,7 @@ impl GpuTimeOfImpact {
                 storage(1, true),
                 storage(2, true),
                 storage(3, false),
-                wgpu::BindGroupLayoutEntry {
-                    binding: 4,
-                    visibility: wgpu::ShaderStages::COMPUTE,
-                    ty: wgpu::BindingType::Buffer {
-                        ty: wgpu::BufferBindingType::Uniform,
-                        has_dynamic_offset: false,
-                        min_binding_size: wgpu::BufferSize::new(size_of::<ToiParamsGpu>() as u64),
-                    },
-                    count: None,
-                },
+                uniform(4, size_of::<ToiParamsGpu>()),
             ],
         });
         let pipeline =
@@ -181,8 +177,9 @@ impl GpuTimeOfImpact {
         .sum::<u64>()
     }
 
-    /// The most pairs one call takes: the dispatch size limit, and the binding limit of the
-    /// result records.
+    /// The most pairs one dispatch takes: the dispatch size limit, and the binding limit of
+    /// the pairs and of the result records. Larger batches are split into dispatches of this
+    /// size.
     pub fn max_pairs(&self) -> usize {
         let by_dispatch = self.max_workgroups as usize * WORKGROUP_SIZE as usize;
         let by_pairs = (self.max_binding / PAIR_BYTES) as usize;
@@ -221,11 +218,13 @@ impl GpuTimeOfImpact {
     /// The time of impact of each pair of swept colliders, in the order of `pairs` (`None`
     /// for a pair that stays apart), as [`time_of_impact`](crate::time_of_impact) defines
     /// it. Each pair holds two indices into `sweeps`; the normal points from the first to the
-    /// second.
+    /// second. A batch of more than [`max_pairs`](Self::max_pairs) pairs runs as several
+    /// dispatches, one after the other.
     ///
     /// Errors, naming the item, for a shape index out of range, a non-finite sweep, a pair
-    /// index out of range or a pair of a collider with itself; and when the batch exceeds
-    /// [`max_pairs`](Self::max_pairs) or the device's binding limit. It stays usable.
+    /// index out of range or a pair of a collider with itself; and when the swept colliders
+    /// alone exceed the device's storage binding limit (they are bound whole to every
+    /// dispatch, so they cannot be split). It stays usable.
     pub fn time_of_impact_pairs(
         &mut self,
         sweeps: &[SweptCollider],
@@ -258,15 +257,26 @@ impl GpuTimeOfImpact {
                 max: max_colliders,
             });
         }
-        if pairs.len() > self.max_pairs() {
+        let per_dispatch = self.max_pairs();
+        if per_dispatch == 0 {
+            // Only on a device whose binding cannot hold one record: nothing to split into.
             return Err(Error::TooLarge {
                 what: "time-of-impact pairs",
                 count: pairs.len(),
-                max: self.max_pairs(),
+                max: 0,
             });
         }
+        out.reserve(pairs.len());
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let mut result = self.run(sweeps, pairs, out);
+        // Validated as a whole above, so an error names the pair by its place in `pairs`;
+        // then the colliders go up once, and each dispatch uploads only its pairs.
+        let mut result = self.begin(sweeps, per_dispatch.min(pairs.len()));
+        for chunk in pairs.chunks(per_dispatch) {
+            if result.is_err() {
+                break;
+            }
+            result = self.run_dispatch(chunk, out);
+        }
         if let Some(error) = pollster::block_on(scope.pop()) {
             result = Err(Error::Device(error.to_string()));
         }
@@ -278,21 +288,17 @@ impl GpuTimeOfImpact {
         result
     }
 
-    /// Uploads, dispatches and reads back one validated batch.
-    fn run(
-        &mut self,
-        sweeps: &[SweptCollider],
-        pairs: &[[u32; 2]],
-        out: &mut Vec<Option<TimeOfImpact>>,
-    ) -> Result<(), Error> {
+    /// Makes room for the swept colliders and for dispatches of up to `per_dispatch` pairs,
+    /// rebuilds the bind group if a buffer was replaced, and uploads the colliders.
+    fn begin(&mut self, sweeps: &[SweptCollider], per_dispatch: usize) -> Result<(), Error> {
         let cap = self.max_binding;
-        let record_bytes = RECORD_BYTES * pairs.len() as u64;
+        let record_bytes = RECORD_BYTES * per_dispatch as u64;
         let mut replaced =
             self.colliders
                 .reserve(&self.device, COLLIDER_BYTES * sweeps.len() as u64, cap);
         replaced |= self
             .pairs
-            .reserve(&self.device, PAIR_BYTES * pairs.len() as u64, cap);
+            .reserve(&self.device, PAIR_BYTES * per_dispatch as u64, cap);
         replaced |= self.results.reserve(&self.device, record_bytes, cap);
         self.readback.reserve(&self.device, record_bytes, cap);
         if replaced || self.bind_group.is_none() {
@@ -308,12 +314,6 @@ impl GpuTimeOfImpact {
                 ],
             }));
         }
-        let Some(bind_group) = &self.bind_group else {
-            return Err(Error::Device(
-                "the time-of-impact pass has no bind group".into(),
-            ));
-        };
-
         self.collider_scratch.clear();
         self.collider_scratch
             .extend(sweeps.iter().map(SweptColliderGpu::from));
@@ -322,6 +322,22 @@ impl GpuTimeOfImpact {
             0,
             bytemuck::cast_slice(&self.collider_scratch),
         );
+        Ok(())
+    }
+
+    /// Uploads the pairs of one dispatch, runs it, and appends its results to `out`: the
+    /// dispatches run in pair order, so `out` stays in pair order.
+    fn run_dispatch(
+        &mut self,
+        pairs: &[[u32; 2]],
+        out: &mut Vec<Option<TimeOfImpact>>,
+    ) -> Result<(), Error> {
+        let Some(bind_group) = &self.bind_group else {
+            return Err(Error::Device(
+                "the time-of-impact pass has no bind group".into(),
+            ));
+        };
+        let record_bytes = RECORD_BYTES * pairs.len() as u64;
         self.queue
             .write_buffer(&self.pairs.buffer, 0, bytemuck::cast_slice(pairs));
         let params = ToiParamsGpu {
@@ -355,7 +371,6 @@ impl GpuTimeOfImpact {
         self.queue.submit([encoder.finish()]);
 
         read_back(&self.device, &self.readback.buffer, record_bytes, |view| {
-            out.reserve(pairs.len());
             out.extend(
                 view.chunks_exact(RECORD_BYTES as usize)
                     .map(bytemuck::pod_read_unaligned::<TimeOfImpactGpu>)

@@ -1,0 +1,376 @@
+//! The world against bad input and failing narrow phases: every bad value is an error that
+//! names it, extreme accepted values stay finite, a failed step changes nothing, and the
+//! `get`-style accessors return `None` where the plain ones panic.
+
+mod common;
+
+use wgpu_sat::glam::Vec2;
+use wgpu_sat::{
+    BodyDef, Circle, Collider, Contact, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase,
+    Polygon, Shape, World, scenes,
+};
+
+const DT: f32 = 1.0 / 60.0;
+
+/// Everything a caller can observe of a world, bit for bit: poses, velocities, boxes, the
+/// last step's contacts and impulses.
+fn snapshot(world: &World) -> Vec<u32> {
+    let mut bits = Vec::new();
+    let push =
+        |bits: &mut Vec<u32>, values: &[f32]| bits.extend(values.iter().map(|v| v.to_bits()));
+    for i in 0..world.body_count() {
+        let t = world.transform(i);
+        let aabb = world.body_aabb(i);
+        let v = world.linear_velocity(i);
+        push(
+            &mut bits,
+            &[
+                t.translation().x,
+                t.translation().y,
+                t.rotation().x,
+                t.rotation().y,
+                v.x,
+                v.y,
+                world.angular_velocity(i),
+                aabb.min.x,
+                aabb.min.y,
+                aabb.max.x,
+                aabb.max.y,
+            ],
+        );
+    }
+    for c in world.collider_contacts() {
+        bits.extend([c.a, c.b]);
+        push(
+            &mut bits,
+            &[c.manifold.normal.x, c.manifold.normal.y, c.manifold.depth],
+        );
+        for p in c.manifold.points() {
+            push(&mut bits, &[p.point.x, p.point.y, p.depth]);
+        }
+    }
+    bits.extend(world.contact_impulses().map(f32::to_bits));
+    bits
+}
+
+/// Every body's pose, velocity and box finite.
+fn assert_finite(world: &World) {
+    for i in 0..world.body_count() {
+        let body = world.body(i).unwrap();
+        let t = body.transform();
+        let aabb = body.aabb();
+        assert!(
+            t.translation().is_finite()
+                && t.rotation().is_finite()
+                && body.linear_velocity().is_finite()
+                && body.angular_velocity().is_finite()
+                && aabb.min.is_finite()
+                && aabb.max.is_finite(),
+            "body {i} is not finite: {t:?} {:?} {}",
+            body.linear_velocity(),
+            body.angular_velocity()
+        );
+    }
+}
+
+/// A narrow phase that fails on the step it is told to, like a device lost mid-simulation,
+/// and otherwise defers to the CPU.
+struct FailingNarrowPhase {
+    inner: CpuNarrowPhase,
+    calls: usize,
+    fail_at: usize,
+}
+
+impl NarrowPhase for FailingNarrowPhase {
+    fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
+        self.inner.set_shape_table(shapes)
+    }
+
+    fn collide_pairs_into(
+        &mut self,
+        colliders: &[Collider],
+        pairs: &[[u32; 2]],
+        out: &mut Vec<Contact>,
+    ) -> Result<(), Error> {
+        self.calls += 1;
+        // Half-written output, as a backend that failed mid-batch might leave it.
+        self.inner.collide_pairs_into(colliders, pairs, out)?;
+        if self.calls == self.fail_at {
+            out.truncate(out.len() / 2);
+            return Err(Error::Device("simulated loss of the device".into()));
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn a_failed_narrow_phase_leaves_the_world_as_it_was_and_the_cpu_carries_on() {
+    let mut world = scenes::mixed(400, 3);
+    let mut failing = FailingNarrowPhase {
+        inner: CpuNarrowPhase::new(),
+        calls: 0,
+        fail_at: 121,
+    };
+    let mut cpu = CpuNarrowPhase::new();
+    for _ in 0..120 {
+        world.step(DT, &mut failing).unwrap();
+    }
+    assert!(
+        world.collider_contacts().len() > 100,
+        "the pile has settled into contact"
+    );
+    let before = snapshot(&world);
+    let mut reference = world.clone();
+
+    let e = world.step(DT, &mut failing).unwrap_err();
+    assert!(matches!(e, Error::Device(_)), "{e}");
+    assert_eq!(snapshot(&world), before, "a failed step changed the world");
+
+    // Carrying on with the CPU gives exactly the step that never failed.
+    for _ in 0..20 {
+        world.step(DT, &mut cpu).unwrap();
+        reference.step(DT, &mut CpuNarrowPhase::new()).unwrap();
+    }
+    assert_eq!(snapshot(&world), snapshot(&reference));
+}
+
+#[test]
+fn a_destroyed_gpu_device_fails_the_step_and_the_world_carries_on_with_the_cpu() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut world = scenes::mixed(300, 8);
+    let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
+    let mut cpu = CpuNarrowPhase::new();
+    for _ in 0..120 {
+        world.step(DT, &mut gpu).unwrap();
+    }
+    assert!(
+        world.collider_contacts().len() > 50,
+        "the pile has settled into contact"
+    );
+    let before = snapshot(&world);
+    let bodies = world.body_count();
+    let mut reference = world.clone();
+
+    device.destroy();
+    let e = world.step(DT, &mut gpu).unwrap_err();
+    assert!(
+        matches!(e, Error::Readback(_) | Error::Poll(_) | Error::Device(_)),
+        "{e:?}"
+    );
+    assert_eq!(snapshot(&world), before, "a failed step changed the world");
+    assert_eq!(world.body_count(), bodies);
+
+    for _ in 0..10 {
+        world.step(DT, &mut cpu).unwrap();
+        reference.step(DT, &mut CpuNarrowPhase::new()).unwrap();
+    }
+    assert_eq!(snapshot(&world), snapshot(&reference));
+    assert_finite(&world);
+}
+
+#[test]
+fn bad_body_fields_are_errors_naming_the_field_and_change_nothing() {
+    let mut world = scenes::pyramid(3);
+    let bodies = world.body_count();
+    let before = snapshot(&world);
+    let square = Polygon::rectangle(0.5, 0.5);
+    let cases: Vec<(&str, BodyDef)> = vec![
+        (
+            "position",
+            BodyDef::dynamic(square, Vec2::new(f32::NAN, 0.0)),
+        ),
+        ("position", BodyDef::dynamic(square, Vec2::new(0.0, 2e12))),
+        (
+            "angle",
+            BodyDef {
+                angle: f32::INFINITY,
+                ..BodyDef::dynamic(square, Vec2::ZERO)
+            },
+        ),
+        (
+            "linear_velocity",
+            BodyDef {
+                linear_velocity: Vec2::new(0.0, f32::NEG_INFINITY),
+                ..BodyDef::dynamic(square, Vec2::ZERO)
+            },
+        ),
+        (
+            "density",
+            BodyDef {
+                density: 0.0,
+                ..BodyDef::dynamic(square, Vec2::ZERO)
+            },
+        ),
+        (
+            "density",
+            BodyDef {
+                density: f32::NAN,
+                ..BodyDef::dynamic(square, Vec2::ZERO)
+            },
+        ),
+        // A finite density whose mass cannot be simulated beside ordinary bodies.
+        (
+            "mass",
+            BodyDef {
+                density: 1e30,
+                ..BodyDef::dynamic(square, Vec2::ZERO)
+            },
+        ),
+        (
+            "mass",
+            BodyDef {
+                density: 1e-30,
+                ..BodyDef::dynamic(square, Vec2::ZERO)
+            },
+        ),
+        (
+            "friction",
+            BodyDef {
+                friction: -1.0,
+                ..BodyDef::dynamic(square, Vec2::ZERO)
+            },
+        ),
+        (
+            "restitution",
+            BodyDef {
+                restitution: 1.5,
+                ..BodyDef::dynamic(square, Vec2::ZERO)
+            },
+        ),
+        (
+            "shape extent",
+            BodyDef::fixed(Polygon::rectangle(1e13, 1e13), Vec2::ZERO),
+        ),
+    ];
+    for (field, def) in cases {
+        match world.add_body(&def) {
+            Err(Error::InvalidBody { field: named, .. }) => {
+                assert_eq!(named, field, "{def:?}");
+            }
+            other => panic!("{field}: expected an error naming it, got {other:?}"),
+        }
+        assert_eq!(world.body_count(), bodies);
+    }
+    assert_eq!(snapshot(&world), before);
+    // Still usable.
+    world
+        .add_body(&BodyDef::dynamic(square, Vec2::new(0.0, 10.0)))
+        .unwrap();
+    world.step(DT, &mut CpuNarrowPhase::new()).unwrap();
+}
+
+#[test]
+fn bad_settings_and_time_steps_are_errors_naming_them() {
+    let mut world = scenes::pyramid(2);
+    let mut cpu = CpuNarrowPhase::new();
+    for dt in [0.0, -DT, f32::NAN, f32::INFINITY, 1e-9, 11.0] {
+        assert!(
+            matches!(world.step(dt, &mut cpu), Err(Error::InvalidTimeStep { .. })),
+            "{dt}"
+        );
+    }
+    for substeps in [0, 65, usize::MAX] {
+        assert!(matches!(
+            world.set_substeps(substeps),
+            Err(Error::InvalidSetting {
+                name: "substeps",
+                ..
+            })
+        ));
+    }
+    assert_eq!(world.substeps(), 4);
+    for speed in [0.0, -1.0, f32::NAN, 2e6] {
+        assert!(matches!(
+            world.set_max_linear_speed(speed),
+            Err(Error::InvalidSetting {
+                name: "max_linear_speed",
+                ..
+            })
+        ));
+    }
+    assert!(matches!(
+        world.set_gravity(Vec2::new(f32::NAN, 0.0)),
+        Err(Error::InvalidSetting {
+            name: "gravity",
+            ..
+        })
+    ));
+    // A world made with a bad gravity says so at its first step.
+    let mut bad = World::new(Vec2::new(0.0, f32::INFINITY));
+    bad.add_body(&BodyDef::dynamic(Circle::new(0.5).unwrap(), Vec2::ZERO))
+        .unwrap();
+    assert!(matches!(
+        bad.step(DT, &mut cpu),
+        Err(Error::InvalidSetting {
+            name: "gravity",
+            ..
+        })
+    ));
+    assert!(bad.transform(0).translation().is_finite());
+    world.step(DT, &mut cpu).unwrap();
+}
+
+#[test]
+fn a_body_at_1e30_units_per_second_is_clamped_and_its_neighbours_stay_finite() {
+    let mut world = scenes::mixed(200, 5);
+    let mut cpu = CpuNarrowPhase::new();
+    for _ in 0..30 {
+        world.step(DT, &mut cpu).unwrap();
+    }
+    // The fastest and the heaviest bodies the world accepts, thrown into the pile.
+    let rocket = world
+        .add_body(&BodyDef {
+            linear_velocity: Vec2::new(1e30, -1e30),
+            angular_velocity: -1e30,
+            ..BodyDef::dynamic(Polygon::rectangle(0.3, 0.3), Vec2::new(-5.0, 12.0))
+        })
+        .unwrap();
+    let anvil = world
+        .add_body(&BodyDef {
+            density: 1e22,
+            linear_velocity: Vec2::new(0.0, -1e30),
+            ..BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::new(3.0, 12.0))
+        })
+        .unwrap();
+    world.set_velocity(0, Vec2::splat(3e38), 3e38).unwrap();
+    for _ in 0..120 {
+        world.step(DT, &mut cpu).unwrap();
+        assert_finite(&world);
+        for body in [rocket, anvil] {
+            let speed = world.linear_velocity(body).length();
+            // Clamped before and during each substep; the solver's last pass may add a
+            // collision's impulse on top.
+            assert!(speed <= 3.0 * world.max_linear_speed(), "{speed}");
+        }
+    }
+}
+
+#[test]
+fn the_get_style_accessors_return_none_where_the_plain_ones_panic() {
+    let world = scenes::pyramid(3);
+    let n = world.body_count();
+    let last = world.body(n - 1).expect("in range");
+    assert_eq!(last.index(), n - 1);
+    assert_eq!(last.transform(), world.transform(n - 1));
+    assert_eq!(last.colliders(), world.body_colliders(n - 1));
+    assert_eq!(last.pieces().len(), world.body_pieces(n - 1).len());
+    assert!(world.body(n).is_none());
+    assert!(world.body(usize::MAX).is_none());
+    let colliders = world.colliders().len();
+    assert_eq!(world.collider_owner(colliders - 1), Some(n - 1));
+    assert_eq!(world.collider_owner(colliders), None);
+    let mut world = world;
+    assert!(matches!(
+        world.set_velocity(n, Vec2::ZERO, 0.0),
+        Err(Error::BodyIndexOutOfRange { body, body_count }) if body == n && body_count == n
+    ));
+}
+
+#[test]
+#[should_panic(expected = "index out of bounds")]
+fn the_plain_accessors_panic_on_an_index_out_of_range_as_documented() {
+    let world = scenes::pyramid(2);
+    world.transform(world.body_count());
+}

@@ -109,7 +109,7 @@ use crate::transform::{Transform, inv_mul_transforms, length_and_direction, rota
 pub const TOI_RELATIVE_TOLERANCE: f32 = 1e-3;
 
 /// The floor of the tolerance, as a fraction of the motion's length scale (both sweep
-/// radii, the distance between the start centres and the relative displacement): 64 f32
+/// radii, the distance between the start centres and each centre's displacement): 64 f32
 /// epsilons, well above the rounding of a distance computed from such coordinates, so that
 /// rounding alone can never make the conservative steps overshoot into overlap.
 pub const TOI_ROUNDING_TOLERANCE: f32 = 64.0 * f32::EPSILON;
@@ -254,15 +254,14 @@ pub struct SweptCollider {
 /// The distance tolerance [`time_of_impact`] uses for these two sweeps:
 /// `max(TOI_RELATIVE_TOLERANCE · min(a.radius(), b.radius()), TOI_ROUNDING_TOLERANCE · scale)`
 /// with `scale` the sum of both sweep radii, the distance between the start centres and the
-/// length of the relative displacement. A result's separation is at most this (unless the
-/// iteration cap was reached).
+/// lengths of both centres' displacements. A result's separation is at most this (unless
+/// the iteration cap was reached).
 pub fn toi_tolerance(a: &Shape, sweep_a: &Sweep, b: &Shape, sweep_b: &Sweep) -> f32 {
     let sa = sweep_a.shifted(sweep_a.c0);
     let sb = sweep_b.shifted(sweep_a.c0);
     let ra = sweep_radius(a, sa.local_center);
     let rb = sweep_radius(b, sb.local_center);
-    let motion = relative_motion(&sa, ra, &sb, rb);
-    tolerance(a, b, ra, rb, &sb, &motion)
+    tolerance(a, b, ra, rb, &sa, &sb)
 }
 
 /// When shape A moving along `sweep_a` and shape B along `sweep_b` first touch, or `None`
@@ -319,7 +318,7 @@ pub fn time_of_impact(
     let ra = sweep_radius(a, sa.local_center);
     let rb = sweep_radius(b, sb.local_center);
     let motion = relative_motion(&sa, ra, &sb, rb);
-    let tol = tolerance(a, b, ra, rb, &sb, &motion);
+    let tol = tolerance(a, b, ra, rb, &sa, &sb);
     // Finite sweeps whose motion does not fit in f32 (centres or turns near f32::MAX, so
     // that a displacement, a rotation margin or the tolerance overflows) cannot be swept:
     // every bound below would be an infinity, every distance a NaN.
@@ -480,10 +479,18 @@ fn relative_motion(sa: &Sweep, ra: f32, sb: &Sweep, rb: f32) -> Motion {
     }
 }
 
-/// See [`toi_tolerance`]; `sb` is B's sweep shifted by A's start centre.
-fn tolerance(a: &Shape, b: &Shape, ra: f32, rb: f32, sb: &Sweep, motion: &Motion) -> f32 {
+/// See [`toi_tolerance`]; `sa`, `sb`: the sweeps shifted by A's start centre.
+fn tolerance(a: &Shape, b: &Shape, ra: f32, rb: f32, sa: &Sweep, sb: &Sweep) -> f32 {
     let relative = TOI_RELATIVE_TOLERANCE * a.radius().min(b.radius());
-    let scale = ra + rb + length_and_direction(sb.c0).0 + length_and_direction(motion.d).0;
+    // Each body's own displacement, not only the relative one: two bodies moving together
+    // far in one step have a small relative displacement, but their poses at `t` are
+    // rounded to their distance from the start.
+    let (sa_moved, sb_moved) = (sa.c1 - sa.c0, sb.c1 - sb.c0);
+    let scale = ra
+        + rb
+        + length_and_direction(sb.c0).0
+        + length_and_direction(sa_moved).0
+        + length_and_direction(sb_moved).0;
     let rounding_floor = TOI_ROUNDING_TOLERANCE * scale;
     if rounding_floor > relative {
         rounding_floor

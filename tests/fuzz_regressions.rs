@@ -221,3 +221,35 @@ fn a_sweep_from_a_huge_start_angle_stops_before_overlap() {
         assert_unit(hit.normal, "toi normal");
     }
 }
+
+/// collide (seed 1, input 171721): two bodies falling together to y = -3.4e38 in one step:
+/// their relative displacement is small, but their poses at `t` are rounded to 1e31, and
+/// the tolerance (which covered only the relative displacement) did not admit it, so the
+/// result was 2.7 deep at t = 0.18. The tolerance now grows with each body's own
+/// displacement.
+#[test]
+fn bodies_moving_together_far_stay_within_the_tolerance() {
+    let heptagon = Shape::Polygon(Polygon::regular(7, 2.6934745).unwrap());
+    let square = Shape::Polygon(Polygon::rectangle(0.5, 0.5));
+    let sa = Sweep {
+        local_center: v(6.728771, 4.028535),
+        c0: v(-5.1198597, -1.9630983e-18),
+        c1: v(5.4616007e-13, -3.4028235e38),
+        a0: 1.5800714,
+        a1: 2.9576569,
+    };
+    let sb = Sweep {
+        local_center: v(2.8796842e-20, 7.0),
+        c0: v(0.16342354, 2.0),
+        c1: v(9.555266e-39, -3.4028235e38),
+        a0: 4.0,
+        a1: -2.0,
+    };
+    let tol = toi_tolerance(&heptagon, &sa, &square, &sb);
+    if let Some(hit) = time_of_impact(&heptagon, &sa, &square, &sb) {
+        assert!(
+            hit.t == 0.0 || hit.separation >= -tol,
+            "{hit:?}, tolerance {tol}"
+        );
+    }
+}

@@ -1,16 +1,21 @@
 //! Target `world`: arbitrary sequences of calls on a `World` stepped with the CPU narrow
 //! phase: `add_body` with any `BodyDef` (NaN and infinite fields, any shape), `set_velocity`
-//! (indices out of range included), `step` with any `dt`, `set_substeps`, `set_continuous`,
-//! and the accessors.
+//! (indices out of range included), `step` with any `dt`, `set_substeps`, `set_gravity`,
+//! `set_max_linear_speed`, `set_continuous`, and `World::body` with any index.
 //!
-//! Invariants: a bad value is an `Err` (and a rejected `add_body` leaves the body count as it
-//! was); a valid body definition is accepted unless its mass properties cannot be held; the
-//! world is still usable after every rejected call (a plain step succeeds); after every `Ok`
-//! step every body's transform, velocities and bounding box are finite.
+//! Invariants: a value outside its documented range is an `Err` and one inside it is not
+//! (a body definition may also be refused for what follows from its shape: mass, inertia or
+//! extent out of range); a rejected `add_body` leaves the body count as it was; the world is
+//! still usable after every rejected call (a plain step succeeds); `World::body` is `None`
+//! exactly out of range and agrees with the panicking accessors; after every `Ok` step every
+//! body's transform, velocities and bounding box are finite.
 
 use arbitrary::{Result, Unstructured};
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::{BodyDef, BodyShape, Circle, CpuNarrowPhase, Error, Polygon, Shape, World};
+use wgpu_sat::{
+    BodyDef, BodyShape, Circle, CpuNarrowPhase, Error, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT,
+    MAX_SUBSTEPS, Polygon, Shape, TIME_STEP_RANGE, World,
+};
 
 use crate::Target;
 use crate::hostile;
@@ -29,6 +34,8 @@ pub enum Op {
         dt: f32,
     },
     Substeps(usize),
+    Gravity(Vec2),
+    MaxLinearSpeed(f32),
     Continuous(bool),
     Query {
         body: usize,
@@ -113,7 +120,8 @@ impl Target for WorldTarget {
     }
 
     fn weight(&self) -> u64 {
-        2
+        // A sequence of up to 40 calls with steps: some hundred times a pair test.
+        5
     }
 
     fn generate(&self, u: &mut Unstructured) -> Result<WorldInput> {
@@ -123,8 +131,8 @@ impl Target for WorldTarget {
             Vec2::new(0.0, -10.0)
         };
         let mut ops = Vec::new();
-        for _ in 0..hostile::len(u, 24)? {
-            ops.push(match u.int_in_range(0u8..=11)? {
+        for _ in 0..hostile::len(u, 40)? {
+            ops.push(match u.int_in_range(0u8..=13)? {
                 0..=3 => Op::Add(Box::new(body_def(u)?)),
                 4 => Op::SetVelocity {
                     body: match u.int_in_range(0u8..=3)? {
@@ -141,7 +149,16 @@ impl Target for WorldTarget {
                         hostile::uniform(u, 0.001, 0.1)?
                     },
                 },
-                9 => Op::Substeps(u.int_in_range(0..=16)?),
+                9 => Op::Substeps(match u.int_in_range(0u8..=3)? {
+                    0 => u.arbitrary()?,
+                    _ => u.int_in_range(0..=80)?,
+                }),
+                12 => Op::Gravity(if u.ratio(1u8, 2)? {
+                    Vec2::new(mostly(u, -20.0, 20.0)?, mostly(u, -20.0, 20.0)?)
+                } else {
+                    hostile::vec2(u)?
+                }),
+                13 => Op::MaxLinearSpeed(mostly(u, 1.0, 2000.0)?),
                 10 => Op::Continuous(u.arbitrary()?),
                 _ => Op::Query {
                     body: match u.int_in_range(0u8..=3)? {
@@ -174,6 +191,14 @@ impl Target for WorldTarget {
                                 return Err(at(format!(
                                     "add_body returned {index}, count {} (was {before})",
                                     world.body_count()
+                                )));
+                            }
+                            // "What is accepted stays finite" (World's documentation).
+                            let body = world.body(index).expect("just added");
+                            let (x, b) = (body.transform(), body.aabb());
+                            if !(x.is_finite() && b.min.is_finite() && b.max.is_finite()) {
+                                return Err(at(format!(
+                                    "add_body accepted a body that is not finite: {x:?}, {b:?}"
                                 )));
                             }
                         }
@@ -228,20 +253,43 @@ impl Target for WorldTarget {
                     }
                 }
                 Op::Step { dt } => {
-                    let valid = dt.is_finite() && *dt > 0.0;
+                    let dt_valid = TIME_STEP_RANGE.contains(dt);
+                    let gravity_valid = gravity_ok(world.gravity());
                     match world.step(*dt, &mut narrow) {
-                        Ok(_) if !valid => return Err(at("step accepted a bad dt".into())),
+                        Ok(_) if !(dt_valid && gravity_valid) => {
+                            return Err(at("step accepted a bad dt or gravity".into()));
+                        }
                         Ok(_) => all_finite(&world).map_err(at)?,
-                        Err(Error::InvalidTimeStep { .. }) if !valid => rejected = true,
-                        // Gravity that is not finite may be refused at the step.
-                        Err(e) if !input.gravity.is_finite() => {
-                            let _ = e;
+                        Err(Error::InvalidTimeStep { .. }) if !dt_valid => rejected = true,
+                        Err(Error::InvalidSetting {
+                            name: "gravity", ..
+                        }) if !gravity_valid => {
                             rejected = true;
                         }
                         Err(e) => return Err(at(format!("step failed: {e}"))),
                     }
                 }
-                Op::Substeps(n) => world.set_substeps(*n),
+                Op::Substeps(n) => {
+                    let valid = (1..=MAX_SUBSTEPS).contains(n);
+                    match world.set_substeps(*n) {
+                        Ok(()) if valid && world.substeps() == *n => {}
+                        Err(_) if !valid => rejected = true,
+                        other => return Err(at(format!("set_substeps gave {other:?}"))),
+                    }
+                }
+                Op::Gravity(g) => match world.set_gravity(*g) {
+                    Ok(()) if gravity_ok(*g) && world.gravity() == *g => {}
+                    Err(_) if !gravity_ok(*g) => rejected = true,
+                    other => return Err(at(format!("set_gravity gave {other:?}"))),
+                },
+                Op::MaxLinearSpeed(speed) => {
+                    let valid = *speed > 0.0 && *speed <= MAX_LINEAR_SPEED_LIMIT;
+                    match world.set_max_linear_speed(*speed) {
+                        Ok(()) if valid => {}
+                        Err(_) if !valid => rejected = true,
+                        other => return Err(at(format!("set_max_linear_speed gave {other:?}"))),
+                    }
+                }
                 Op::Continuous(on) => world.set_continuous(*on),
                 Op::Query { body } => query(&world, *body).map_err(at)?,
             }
@@ -251,7 +299,7 @@ impl Target for WorldTarget {
                 match world.step(1.0 / 60.0, &mut narrow) {
                     Ok(_) => all_finite(&world)
                         .map_err(|e| at(format!("after a rejected call, a step: {e}")))?,
-                    Err(_) if !input.gravity.is_finite() => {}
+                    Err(_) if !gravity_ok(world.gravity()) => {}
                     Err(e) => return Err(at(format!("after a rejected call, a step failed: {e}"))),
                 }
             }
@@ -271,9 +319,14 @@ const CHECKED_FIELDS: [&str; 7] = [
     "density",
 ];
 
+/// A gravity `World::step` takes: finite, at most `MAX_COORDINATE` a component.
+fn gravity_ok(g: Vec2) -> bool {
+    g.is_finite() && g.abs().max_element() <= MAX_COORDINATE
+}
+
 /// The first field out of its documented range, if any.
 fn bad_field(def: &BodyDef) -> Option<&'static str> {
-    if !def.position.is_finite() {
+    if !(def.position.is_finite() && def.position.abs().max_element() <= MAX_COORDINATE) {
         Some("position")
     } else if !def.angle.is_finite() {
         Some("angle")
@@ -295,11 +348,13 @@ fn bad_field(def: &BodyDef) -> Option<&'static str> {
 /// After an `Ok` step: every body's pose, velocities and box are finite.
 fn all_finite(world: &World) -> std::result::Result<(), String> {
     for i in 0..world.body_count() {
-        // Where `world.body(i)` lands, read these through the `BodyRef` it returns.
-        let x = world.transform(i);
-        let v = world.linear_velocity(i);
-        let w = world.angular_velocity(i);
-        let b = world.body_aabb(i);
+        let Some(body) = world.body(i) else {
+            return Err(format!("World::body({i}) is None below the body count"));
+        };
+        let x = body.transform();
+        let v = body.linear_velocity();
+        let w = body.angular_velocity();
+        let b = body.aabb();
         if !(x.is_finite()
             && v.is_finite()
             && w.is_finite()
@@ -315,31 +370,63 @@ fn all_finite(world: &World) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// Every accessor on one body. Today's accessors panic on an index out of range (as
-/// documented), so only in-range indices reach them.
-fn query(world: &World, body: usize) -> std::result::Result<(), String> {
-    // TODO(world.body): `world.body(body)` must be `None` out of range and a `BodyRef` in
-    // range; switch to it when it lands, and query out-of-range indices too.
-    if body >= world.body_count() {
+/// `World::body` with any index: `None` exactly out of range, and in range the same answers
+/// as the panicking accessors (which are called only in range, as documented).
+fn query(world: &World, index: usize) -> std::result::Result<(), String> {
+    let Some(body) = world.body(index) else {
+        if index < world.body_count() {
+            return Err(format!("World::body({index}) is None below the body count"));
+        }
         return Ok(());
+    };
+    if index >= world.body_count() {
+        return Err(format!("World::body({index}) is Some past the body count"));
     }
-    let _ = world.transform(body);
-    let _ = world.center_of_mass(body);
-    let _ = world.mass(body);
-    let _ = world.rotational_inertia(body);
-    let _ = world.is_static(body);
-    let _ = world.is_bullet(body);
-    let _ = world.body_pieces(body).count();
-    let colliders = world.body_colliders(body);
-    for c in colliders {
-        if world.collider_body(c) != body {
+    let bits = |v: wgpu_sat::glam::Vec2| v.to_array().map(f32::to_bits);
+    let checks = [
+        ("index", body.index() == index),
+        ("transform", body.transform() == world.transform(index)),
+        (
+            "center_of_mass",
+            bits(body.center_of_mass()) == bits(world.center_of_mass(index)),
+        ),
+        (
+            "linear_velocity",
+            bits(body.linear_velocity()) == bits(world.linear_velocity(index)),
+        ),
+        (
+            "angular_velocity",
+            body.angular_velocity().to_bits() == world.angular_velocity(index).to_bits(),
+        ),
+        ("mass", body.mass().to_bits() == world.mass(index).to_bits()),
+        (
+            "rotational_inertia",
+            body.rotational_inertia().to_bits() == world.rotational_inertia(index).to_bits(),
+        ),
+        ("is_static", body.is_static() == world.is_static(index)),
+        ("is_bullet", body.is_bullet() == world.is_bullet(index)),
+        ("aabb", body.aabb() == world.body_aabb(index)),
+        ("colliders", body.colliders() == world.body_colliders(index)),
+        (
+            "pieces",
+            body.pieces().count() == world.body_pieces(index).count(),
+        ),
+    ];
+    if let Some((name, _)) = checks.iter().find(|(_, same)| !same) {
+        return Err(format!(
+            "World::body({index}).{name} disagrees with World::{name}: {:?} vs the accessors",
+            (body.transform(), body.aabb(), body.mass())
+        ));
+    }
+    for c in body.colliders() {
+        if world.collider_body(c) != index {
             return Err(format!(
-                "collider {c} of body {body} says body {}",
+                "collider {c} of body {index} says body {}",
                 world.collider_body(c)
             ));
         }
     }
-    let _ = world.body_at(world.center_of_mass(body));
+    let _ = world.body_at(body.center_of_mass());
     let _ = world.contacts().count();
     let _ = world.contact_impulses().count();
     Ok(())

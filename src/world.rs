@@ -408,6 +408,14 @@ impl World {
                 "within MASS_RANGE (1e-24 to 1e24): change the density",
             )?;
         }
+        // A static body's centre only places its pose; a shape whose area rounds to zero in
+        // f32 (a circle of radius 1e-44, say) has no area-weighted centre (0 / 0), and its
+        // own origin serves. A dynamic body got here only with a mass in MASS_RANGE.
+        let center = if mass.center.is_finite() {
+            mass.center
+        } else {
+            Vec2::ZERO
+        };
         let rotation = Vec2::from_angle(def.angle);
         let (inv_mass, inv_inertia, linear_velocity, angular_velocity) = if def.is_static {
             (0.0, 0.0, Vec2::ZERO, 0.0)
@@ -418,14 +426,14 @@ impl World {
         self.bodies.push(Body {
             first_collider: self.colliders.len() as u32,
             collider_count: def.shape.pieces().len() as u32,
-            local_center: mass.center,
+            local_center: center,
             is_static: def.is_static,
             is_bullet: def.is_bullet && !def.is_static,
-            max_extent: def.shape.max_extent(mass.center),
+            max_extent: def.shape.max_extent(center),
             min_extent: def.shape.min_extent(),
         });
         self.centers
-            .push(def.position + crate::transform::rotate(rotation, mass.center));
+            .push(def.position + crate::transform::rotate(rotation, center));
         self.rotations.push(rotation);
         self.states.push(BodyState {
             linear_velocity,

@@ -253,3 +253,26 @@ fn bodies_moving_together_far_stay_within_the_tolerance() {
         );
     }
 }
+
+/// `--replay world:1:191`: a static body whose only piece is a circle of radius 6e-45 has an
+/// area that rounds to zero, so its area-weighted centre was 0 / 0 and its pose and box NaN.
+#[test]
+fn a_static_body_of_zero_area_has_a_finite_pose() {
+    let mut world = wgpu_sat::World::default();
+    let speck = wgpu_sat::Circle::new(6e-45).unwrap();
+    let body = world
+        .add_body(&wgpu_sat::BodyDef {
+            angle: -0.89,
+            ..wgpu_sat::BodyDef::fixed(speck, v(-1.74, 18.9))
+        })
+        .unwrap();
+    let t = world.transform(body);
+    assert!(t.translation().is_finite(), "{t:?}");
+    assert!((t.translation() - v(-1.74, 18.9)).length() < 1e-6);
+    let aabb = world.body_aabb(body);
+    assert!(aabb.min.is_finite() && aabb.max.is_finite(), "{aabb:?}");
+    world
+        .step(1.0 / 60.0, &mut wgpu_sat::CpuNarrowPhase::new())
+        .unwrap();
+    assert!(world.transform(body).translation().is_finite());
+}

@@ -139,7 +139,15 @@ fn center_at(s: Sweep, t: f32) -> vec2<f32> {
 fn transform_at(s: Sweep, t: f32) -> Pose {
     let angle = s.a0 + (s.a1 - s.a0) * t;
     let center = center_at(s, t);
-    let q = vec2<f32>(cos(angle), sin(angle));
+    let raw = vec2<f32>(cos(angle), sin(angle));
+    // WGSL specifies sin and cos only within [-pi, pi]; far outside (a turn of 1e30 in one
+    // step) a software adapter returns a pair up to sqrt(2) long, a pose that is no
+    // rotation, with normals and distances scaled by it. Such a pair is made unit again:
+    // the angle is lost either way (f32 angles that large are far apart), but the pose
+    // stays rigid. Where sin and cos are accurate the pair is unit to rounding and is
+    // kept as it is, bit for bit the CPU's.
+    let squared = dot2(raw, raw);
+    let q = select(raw, raw / sqrt(squared), abs(squared - 1.0) > 1e-3);
     return Pose(center - rotate(q, s.local_center), q);
 }
 

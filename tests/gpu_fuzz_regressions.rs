@@ -185,3 +185,78 @@ fn a_contact_beyond_f32_range_is_none_on_the_gpu() {
     assert!(cpu.is_empty(), "{cpu:?}");
     assert!(gpu.is_empty(), "{gpu:?}");
 }
+
+/// gpu (seed 1, input 2665): a box starting at -5.5e28 radians against one at rest it
+/// overlaps. The CPU reduces the start angle with an exact sine and cosine; the kernel's
+/// (WGSL's are specified only within [-pi, pi]) gave another start pose, apart by 0.28 where
+/// the CPU's overlapped by 0.17. The host now reduces it before the upload.
+#[test]
+fn a_start_angle_of_1e28_is_the_same_pose_on_the_gpu() {
+    let shapes = [Shape::Polygon(Polygon::rectangle(0.5, 0.5))];
+    let sweeps = [
+        SweptCollider {
+            shape: 0,
+            sweep: Sweep {
+                local_center: v(-6.567051e-39, -1.2672615),
+                c0: v(-3.0, 1.1754944e-38),
+                c1: v(-1.590614e-22, -38598.527),
+                a0: -5.4679847e28,
+                a1: -5.0,
+            },
+        },
+        SweptCollider {
+            shape: 0,
+            sweep: Sweep::fixed(&Transform::new(v(-2.8649576, -1.8049439), -1.2831852)),
+        },
+    ];
+    let Some((cpu, gpu)) = both_toi(&shapes, &sweeps, &[[0, 1]]) else {
+        return;
+    };
+    let (c, g) = (cpu[0].expect("overlapping at the start"), gpu[0]);
+    let g = g.unwrap_or_else(|| panic!("cpu {c:?}, gpu None"));
+    assert_eq!((c.t, g.t), (0.0, 0.0), "cpu {c:?}, gpu {g:?}");
+    assert!(
+        (c.separation - g.separation).abs() <= 1e-4,
+        "cpu {c:?}, gpu {g:?}"
+    );
+}
+
+/// gpu (seed 1, input 4851): a heptagon turning 4.6e36 radians in one step against one
+/// whose centre of rotation lies 1.5e28 away. Far outside [-pi, pi] the software adapter's
+/// sine and cosine were both near 1, a "rotation" sqrt(2) long, and the result's normal was
+/// 1.41 long. The pair is made unit again in `transform_at`.
+#[test]
+fn a_huge_turn_keeps_a_unit_normal_on_the_gpu() {
+    let shapes = [Shape::Polygon(Polygon::regular(7, 4.9395747).unwrap())];
+    let sweeps = [
+        SweptCollider {
+            shape: 0,
+            sweep: Sweep {
+                local_center: v(1.5278949e28, -2.9192038),
+                c0: v(-1.1754944e-38, 6.1293964),
+                c1: v(-0.0, -1.1754944e-38),
+                a0: -9.921259e-14,
+                a1: 5.9209585,
+            },
+        },
+        SweptCollider {
+            shape: 0,
+            sweep: Sweep {
+                local_center: v(1.942626, -5.0),
+                c0: v(-2.6289768, -3e-45),
+                c1: v(-1.4e-44, -3.00033e-13),
+                a0: 6.719921,
+                a1: 4.619679e36,
+            },
+        },
+    ];
+    let Some((cpu, gpu)) = both_toi(&shapes, &sweeps, &[[0, 1], [1, 0]]) else {
+        return;
+    };
+    assert!(gpu.iter().any(Option::is_some), "cpu {cpu:?}, gpu {gpu:?}");
+    for hit in gpu.iter().flatten() {
+        let length = hit.normal.length();
+        assert!((length - 1.0).abs() <= 1e-4, "gpu {hit:?}, cpu {cpu:?}");
+        assert!((0.0..=1.0).contains(&hit.t), "gpu {hit:?}");
+    }
+}

@@ -335,7 +335,23 @@ fn collide(a: Shape, a_transform: Pose, b: Shape, b_transform: Pose) -> Manifold
     m.normal = rotate(a_transform.rotation, m.normal);
     m.points[0].point = transform_point(a_transform, m.points[0].point + origin);
     m.points[1].point = transform_point(a_transform, m.points[1].point + origin);
-    return m;
+    return finite(m);
+}
+
+// Manifold::finite in src/manifold.rs: no contact (count 0) when anything the manifold
+// reports is not finite, i.e. the contact lies beyond f32's range (shapes and poses near
+// f32::MAX), rather than infinities and NaNs a solver would spread through its bodies.
+// Once per pair after the search, outside the hot loops. The second point counts only
+// when there is one, as on the CPU, where a one-point manifold holds no second point.
+fn finite(m: Manifold) -> Manifold {
+    let first = is_finite_vec2(m.points[0].point) && is_finite_f32(m.points[0].depth);
+    let second = m.count < 2u
+        || (is_finite_vec2(m.points[1].point) && is_finite_f32(m.points[1].depth));
+    var checked = m;
+    if (!(is_finite_vec2(m.normal) && is_finite_f32(m.depth) && first && second)) {
+        checked.count = 0u;
+    }
+    return checked;
 }
 
 @compute @workgroup_size(64)

@@ -55,10 +55,13 @@ fn find_vertex_region(height: f32, along: f32, edge_length: f32) -> u32 {
 }
 
 // The unit axis along `offset` (vertex or A's centre to B's centre) and the separation
-// |offset| - rA - rB along it (rA is 0 for a polygon).
+// |offset| - rA - rB along it (rA is 0 for a polygon). The length is scaled before it is
+// squared (length_and_direction), so that an offset below 1e-19 (tiny circles) still gives
+// a unit axis and one above 1e19 a finite length; the plain length's bits in between.
 fn vertex_axis_separation(offset: vec2<f32>, radius_a: f32, radius_b: f32) -> AxisSeparation {
-    let length = sqrt(dot2(offset, offset));
-    return AxisSeparation(offset / length, length - radius_a - radius_b, length > F32_EPSILON * radius_b);
+    let ld = length_and_direction(offset);
+    let length = ld.length;
+    return AxisSeparation(ld.direction, length - radius_a - radius_b, length > F32_EPSILON * radius_b);
 }
 
 // The contact of a circle B (centre `center`, radius `radius_b`) with the reference face

@@ -46,6 +46,11 @@ const MAX_TOI_ITERATIONS: u32 = 32u;
 // The t of a pair that does not hit (NO_HIT in src/gpu/layout.rs).
 const NO_HIT: f32 = -1.0;
 const F32_MAX: f32 = 3.40282347e38;
+// The bits of f32::INFINITY: the start of a search for the smallest square (WGSL has no
+// infinite literal).
+const INFINITY_BITS: u32 = 0x7f800000u;
+// std::f32::consts::PI.
+const PI: f32 = 3.14159265;
 
 // A body's motion over the step (Sweep in src/toi.rs).
 struct Sweep {
@@ -127,11 +132,6 @@ fn is_circle(s: Shape) -> bool {
     return s.count == 1u;
 }
 
-// glam's Vec2::length: the square root of the written-out dot product.
-fn vec_length(v: vec2<f32>) -> f32 {
-    return sqrt(dot2(v, v));
-}
-
 fn center_at(s: Sweep, t: f32) -> vec2<f32> {
     return s.c0 + (s.c1 - s.c0) * t;
 }
@@ -139,22 +139,48 @@ fn center_at(s: Sweep, t: f32) -> vec2<f32> {
 fn transform_at(s: Sweep, t: f32) -> Pose {
     let angle = s.a0 + (s.a1 - s.a0) * t;
     let center = center_at(s, t);
-    let q = vec2<f32>(cos(angle), sin(angle));
+    let raw = vec2<f32>(cos(angle), sin(angle));
+    // WGSL specifies sin and cos only within [-pi, pi]; far outside (a turn of 1e30 in one
+    // step) a software adapter returns a pair up to sqrt(2) long, a pose that is no
+    // rotation, with normals and distances scaled by it. Such a pair is made unit again:
+    // the angle is lost either way (f32 angles that large are far apart), but the pose
+    // stays rigid. Where sin and cos are accurate the pair is unit to rounding and is
+    // kept as it is, bit for bit the CPU's.
+    let squared = dot2(raw, raw);
+    let q = select(raw, raw / sqrt(squared), abs(squared - 1.0) > 1e-3);
     return Pose(center - rotate(q, s.local_center), q);
 }
 
+// The same motion with both centres moved by -origin, and the start angle brought into
+// (-pi, pi] when it lies outside, the turn a1 - a0 kept: far from zero a0 + (a1 - a0)·t has
+// no precision left, so the pose would jump instead of turning (see Sweep::shifted).
 fn shifted(s: Sweep, origin: vec2<f32>) -> Sweep {
-    return Sweep(s.local_center, s.c0 - origin, s.c1 - origin, s.a0, s.a1);
+    var a0 = s.a0;
+    var a1 = s.a1;
+    if (abs(s.a0) > PI) {
+        let turn = s.a1 - s.a0;
+        let start = atan2(sin(s.a0), cos(s.a0));
+        a0 = start;
+        a1 = start + turn;
+    }
+    return Sweep(s.local_center, s.c0 - origin, s.c1 - origin, a0, a1);
+}
+
+// Sweep::is_finite.
+fn sweep_is_finite(s: Sweep) -> bool {
+    return is_finite_vec2(s.local_center) && is_finite_vec2(s.c0) && is_finite_vec2(s.c1)
+        && is_finite_f32(s.a0) && is_finite_f32(s.a1);
 }
 
 fn sweep_radius(s: Shape, local_center: vec2<f32>) -> f32 {
     if (is_circle(s)) {
-        return vec_length(s.vertices[0] - local_center) + s.radius;
+        // Lengths scaled before squaring: a point 1e20 from the centre is 1e20 away, not inf.
+        return length_and_direction(s.vertices[0] - local_center).length + s.radius;
     }
     var v = s.vertices;
     var r = 0.0;
     for (var k = 0u; k < s.count; k++) {
-        let d = vec_length(v[k] - local_center);
+        let d = length_and_direction(v[k] - local_center).length;
         r = select(r, d, d > r);
     }
     return r;
@@ -164,9 +190,16 @@ fn relative_motion(sa: Sweep, ra: f32, sb: Sweep, rb: f32) -> Motion {
     return Motion((sb.c1 - sb.c0) - (sa.c1 - sa.c0), abs(sa.a1 - sa.a0) * ra + abs(sb.a1 - sb.a0) * rb, ra, rb);
 }
 
-fn tolerance(a: Shape, b: Shape, ra: f32, rb: f32, sb: Sweep, motion: Motion) -> f32 {
+// sa, sb: the sweeps shifted by A's start centre. The floor counts each body's own
+// displacement, not only the relative one: two bodies moving far together have a small
+// relative displacement, but their poses at t are rounded to their distance from the start.
+fn tolerance(a: Shape, b: Shape, ra: f32, rb: f32, sa: Sweep, sb: Sweep) -> f32 {
     let relative = TOI_RELATIVE_TOLERANCE * min(a.radius, b.radius);
-    let scale = ra + rb + vec_length(sb.c0) + vec_length(motion.d);
+    let scale = ra
+        + rb
+        + length_and_direction(sb.c0).length
+        + length_and_direction(sa.c1 - sa.c0).length
+        + length_and_direction(sb.c1 - sb.c0).length;
     let rounding_floor = TOI_ROUNDING_TOLERANCE * scale;
     return select(relative, rounding_floor, rounding_floor > relative);
 }
@@ -241,9 +274,9 @@ fn swept_sat(a: Shape, xa: Pose, b: Shape, xb: Pose, motion: Motion, start_norma
         }
     }
     // The normal of the motion: rejects pairs that pass side by side.
-    let d_length = vec_length(d);
-    if (d_length > 0.0) {
-        let side = vec2<f32>(-d.y, d.x) / d_length;
+    let d_ld = length_and_direction(d);
+    if (d_ld.length > 0.0) {
+        let side = vec2<f32>(-d_ld.direction.y, d_ld.direction.x);
         w = separate_on_axis(w, a, b, relative, side, d, m, target_distance);
     }
     // The closest direction at the start: a circle's only natural axis.
@@ -341,22 +374,42 @@ fn lower_separation(a: Shape, xa: Pose, sa: Sweep, b: Shape, xb: Pose, sb: Sweep
 }
 
 fn time_of_impact(a: Shape, sweep_a: Sweep, b: Shape, sweep_b: Sweep) -> TimeOfImpact {
+    let none = TimeOfImpact(false, NO_HIT, vec2<f32>(0.0, 0.0), 0.0);
+    // A sweep with a NaN or an infinity has no motion to follow (the host rejects them
+    // first; kept so that the kernel never follows one).
+    if (!(sweep_is_finite(sweep_a) && sweep_is_finite(sweep_b))) {
+        return none;
+    }
     let origin = sweep_a.c0;
     let sa = shifted(sweep_a, origin);
     let sb = shifted(sweep_b, origin);
     let ra = sweep_radius(a, sa.local_center);
     let rb = sweep_radius(b, sb.local_center);
     let motion = relative_motion(sa, ra, sb, rb);
-    let tol = tolerance(a, b, ra, rb, sb, motion);
+    let tol = tolerance(a, b, ra, rb, sa, sb);
+    // Finite sweeps whose motion does not fit in f32 (centres or turns near f32::MAX)
+    // cannot be swept: every bound below would be an infinity, every distance a NaN.
+    let fits = is_finite_vec2(sa.c1) && is_finite_vec2(sb.c0) && is_finite_vec2(sb.c1)
+        && is_finite_vec2(motion.d) && is_finite_f32(sa.a1) && is_finite_f32(sb.a1)
+        && is_finite_f32(motion.margin) && is_finite_f32(tol);
+    if (!fits) {
+        return none;
+    }
     let target_distance = 0.5 * tol;
     let xa = transform_at(sa, 0.0);
     let xb = transform_at(sb, 0.0);
     let start = shape_distance(a, xa, b, xb);
     let window = swept_sat(a, xa, b, xb, motion, start.normal, target_distance);
     if (window.enter > window.exit) {
-        return TimeOfImpact(false, NO_HIT, vec2<f32>(0.0, 0.0), 0.0);
+        return none;
     }
-    return advance(a, sa, b, sb, motion, window, tol, target_distance);
+    let hit = advance(a, sa, b, sb, motion, window, tol, target_distance);
+    // Shapes whose own coordinates come near f32::MAX can still overflow in a distance
+    // although the motion fits; such a result has no normal to report.
+    if (!(is_finite_vec2(hit.normal) && is_finite_f32(hit.separation))) {
+        return none;
+    }
+    return hit;
 }
 
 fn shape_distance(a: Shape, xa: Pose, b: Shape, xb: Pose) -> Distance {
@@ -393,7 +446,9 @@ fn closest_on_segment(p: vec2<f32>, s0: vec2<f32>, s1: vec2<f32>) -> SegmentPoin
 
 fn consider_closest(best: Closest, delta: vec2<f32>, interior: bool, face: vec2<f32>) -> Closest {
     let squared = dot2(delta, delta);
-    if (squared < best.squared) {
+    // `best` starts at an infinite square; a candidate whose square overflows still
+    // replaces it, so that a pair 1e20 apart keeps a real direction.
+    if (squared < best.squared || !is_finite_f32(best.squared)) {
         return Closest(squared, delta, interior, face);
     }
     return best;
@@ -435,7 +490,7 @@ fn polygon_distance(a: Shape, b: Shape, relative: Pose) -> Distance {
     if (separation < 0.0) {
         return Distance(separation, face_normal);
     }
-    var best = Closest(F32_MAX, vec2<f32>(0.0, 0.0), false, vec2<f32>(0.0, 0.0));
+    var best = Closest(bitcast<f32>(INFINITY_BITS), vec2<f32>(0.0, 0.0), false, vec2<f32>(0.0, 0.0));
     // B's vertices against A's edges.
     for (var i = 0u; i < ca; i++) {
         let next = select(0u, i + 1u, i + 1u < ca);
@@ -456,12 +511,15 @@ fn polygon_distance(a: Shape, b: Shape, relative: Pose) -> Distance {
             best = consider_closest(best, q.point - va[k], q.interior, -n);
         }
     }
-    let dist = sqrt(best.squared);
+    // From the vector itself, not from `squared`: squares of gaps below 1e-19 are
+    // subnormal or zero, and their root would make a normal far from unit length.
+    let closest = length_and_direction(best.delta);
+    let dist = closest.length;
     var normal = face_normal;
     if (best.interior) {
         normal = best.face;
     } else if (dist > 0.0) {
-        normal = best.delta / dist;
+        normal = closest.direction;
     }
     return Distance(dist, normal);
 }
@@ -482,14 +540,16 @@ fn polygon_circle_distance(p: Shape, center: vec2<f32>, radius: f32) -> Distance
     if (separation <= 0.0) {
         return Distance(separation - radius, n[face]);
     }
-    var best = Closest(F32_MAX, vec2<f32>(0.0, 0.0), false, vec2<f32>(0.0, 0.0));
+    var best = Closest(bitcast<f32>(INFINITY_BITS), vec2<f32>(0.0, 0.0), false, vec2<f32>(0.0, 0.0));
     for (var i = 0u; i < count; i++) {
         let next = select(0u, i + 1u, i + 1u < count);
         let q = closest_on_segment(center, v[i], v[next]);
         best = consider_closest(best, center - q.point, q.interior, n[i]);
     }
-    let dist = sqrt(best.squared);
-    var normal = best.delta / dist;
+    // Length and direction from the vector, as in polygon_distance.
+    let closest = length_and_direction(best.delta);
+    let dist = closest.length;
+    var normal = closest.direction;
     if (best.interior) {
         normal = best.face;
     }
@@ -498,10 +558,11 @@ fn polygon_circle_distance(p: Shape, center: vec2<f32>, radius: f32) -> Distance
 
 fn circle_distance(a: Shape, b: Shape, relative: Pose) -> Distance {
     let d = transform_point(relative, b.vertices[0]) - a.vertices[0];
-    let d_length = vec_length(d);
+    let ld = length_and_direction(d);
+    let d_length = ld.length;
     var normal = vec2<f32>(0.0, 1.0);
     if (d_length > 0.0) {
-        normal = d / d_length;
+        normal = ld.direction;
     }
     return Distance(d_length - a.radius - b.radius, normal);
 }

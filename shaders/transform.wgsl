@@ -32,3 +32,35 @@ fn dot2(a: vec2<f32>, b: vec2<f32>) -> f32 {
     // Written out (not dot()) so that the rounding matches glam's Vec2::dot.
     return a.x * b.x + a.y * b.y;
 }
+
+// Whether x is neither an infinity nor a NaN, read from the exponent bits: WGSL lets an
+// implementation assume that no float is infinite or NaN, so a comparison such as
+// `abs(x) <= F32_MAX` may be folded to true; an integer test of the bits cannot be.
+fn is_finite_f32(x: f32) -> bool {
+    return (bitcast<u32>(x) & 0x7f800000u) != 0x7f800000u;
+}
+
+fn is_finite_vec2(v: vec2<f32>) -> bool {
+    return is_finite_f32(v.x) && is_finite_f32(v.y);
+}
+
+// |v| and v / |v| (length_and_direction's tuple).
+struct LengthDirection {
+    length: f32,
+    direction: vec2<f32>,
+}
+
+// |v| and the unit vector v / |v| without the underflow of squaring tiny components (below
+// about 1e-19 the plain length loses its precision among the subnormals) or the overflow
+// of squaring huge ones (above about 1e19 it is infinite): v is first divided by the power
+// of two at or below its larger component, which is exact, so at ordinary sizes this is
+// the plain length to the bit. Branch-free, so no lane of a SIMD group waits on it.
+fn length_and_direction(v: vec2<f32>) -> LengthDirection {
+    let largest = max(abs(v.x), abs(v.y));
+    // The exponent bits alone; a subnormal (or zero) largest component takes the smallest
+    // normal power, which still scales a subnormal exactly.
+    let scale = max(bitcast<f32>(bitcast<u32>(largest) & 0x7f800000u), 1.17549435e-38);
+    let w = v / scale;
+    let length = sqrt(dot2(w, w));
+    return LengthDirection(length * scale, w / length);
+}

@@ -209,14 +209,7 @@ impl Sweep {
     /// which assume it turns, would step into overlap. `atan2` of `a0`'s own sine and cosine
     /// (which reduce the argument exactly) is the same orientation to a rounding step.
     fn shifted(&self, origin: Vec2) -> Sweep {
-        let (a0, a1) = if self.a0.abs() <= std::f32::consts::PI {
-            (self.a0, self.a1)
-        } else {
-            let turn = self.a1 - self.a0;
-            let (sin, cos) = self.a0.sin_cos();
-            let start = sin.atan2(cos);
-            (start, start + turn)
-        };
+        let (a0, a1) = reduced_start_angle(self.a0, self.a1);
         Sweep {
             c0: self.c0 - origin,
             c1: self.c1 - origin,
@@ -224,6 +217,22 @@ impl Sweep {
             a1,
             ..*self
         }
+    }
+}
+
+/// `(a0, a1)` with the start angle brought into `(-pi, pi]` when it lies outside, the turn
+/// `a1 - a0` kept (see [`Sweep::shifted`] for why). The GPU's host applies it before the
+/// upload (`SweepGpu::from`), since WGSL's `sin` and `cos` are specified only within
+/// `[-pi, pi]` and a software adapter's are neither accurate nor a rotation far beyond it;
+/// a sweep so reduced passes through here unchanged, so both sides start from one angle.
+pub(crate) fn reduced_start_angle(a0: f32, a1: f32) -> (f32, f32) {
+    if a0.abs() <= std::f32::consts::PI {
+        (a0, a1)
+    } else {
+        let turn = a1 - a0;
+        let (sin, cos) = a0.sin_cos();
+        let start = sin.atan2(cos);
+        (start, start + turn)
     }
 }
 

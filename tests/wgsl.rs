@@ -155,6 +155,8 @@ fn every_step_has_its_rust_twin_name() {
         "rotate",
         "inverse_rotate",
         "feature_id",
+        "finite",
+        "length_and_direction",
         // sat_circle.wgsl and src/sat_circle.rs
         "find_vertex_region",
         "vertex_axis_separation",
@@ -259,6 +261,7 @@ fn every_toi_step_has_its_rust_twin_name() {
         "polygon_distance",
         "polygon_circle_distance",
         "circle_distance",
+        "length_and_direction",
         "inv_mul_transforms",
         "rotate",
         "inverse_rotate",

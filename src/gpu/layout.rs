@@ -10,7 +10,7 @@ use bytemuck::{Pod, Zeroable};
 use crate::manifold::{ContactPoint, Manifold};
 use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
 use crate::shape::Shape;
-use crate::toi::{Sweep, SweptCollider, TimeOfImpact};
+use crate::toi::{Sweep, SweptCollider, TimeOfImpact, reduced_start_angle};
 use crate::transform::Transform;
 
 /// WGSL `Shape`: one shape of the table, in its local frame. A polygon has `count` 3 to 8;
@@ -182,12 +182,16 @@ const _: () = assert!(size_of::<SweepGpu>() == 32);
 
 impl From<&Sweep> for SweepGpu {
     fn from(s: &Sweep) -> Self {
+        // The start angle reduced here, exactly as the CPU's `Sweep::shifted` does: the
+        // kernel's sin and cos are not accurate far outside [-pi, pi] (see
+        // `reduced_start_angle`); the kernel's own `shifted` then leaves it as it is.
+        let (a0, a1) = reduced_start_angle(s.a0, s.a1);
         SweepGpu {
             local_center: s.local_center.to_array(),
             c0: s.c0.to_array(),
             c1: s.c1.to_array(),
-            a0: s.a0,
-            a1: s.a1,
+            a0,
+            a1,
         }
     }
 }

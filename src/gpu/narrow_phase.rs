@@ -21,6 +21,12 @@
 //! only the overlapping pairs, and on a real GPU the transfers, not the kernel, dominate.
 //! Every buffer grows on demand (to the next power of two, within the binding limit) and is
 //! reused, so a warm narrow phase creates no buffer per call.
+//!
+//! Parity with the CPU: the same contacts to rounding, a tie between axes of equal overlap
+//! (within [`RELATIVE_TIE_TOLERANCE`](crate::RELATIVE_TIE_TOLERANCE)) possibly broken
+//! towards the other axis, and none promised in the overflow zone (a depth, contact
+//! coordinate or pair size beyond 1e30), where each backend still reports only finite
+//! contacts with unit normals, or none; `examples/fuzz/gpu.rs` checks exactly this.
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;

@@ -199,7 +199,9 @@ fn tolerance(a: Shape, b: Shape, ra: f32, rb: f32, sa: Sweep, sb: Sweep) -> f32 
         + rb
         + length_and_direction(sb.c0).length
         + length_and_direction(sa.c1 - sa.c0).length
-        + length_and_direction(sb.c1 - sb.c0).length;
+        + length_and_direction(sb.c1 - sb.c0).length
+        + length_and_direction(sa.local_center).length
+        + length_and_direction(sb.local_center).length;
     let rounding_floor = TOI_ROUNDING_TOLERANCE * scale;
     return select(relative, rounding_floor, rounding_floor > relative);
 }

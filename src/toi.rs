@@ -262,9 +262,9 @@ pub struct SweptCollider {
 
 /// The distance tolerance [`time_of_impact`] uses for these two sweeps:
 /// `max(TOI_RELATIVE_TOLERANCE · min(a.radius(), b.radius()), TOI_ROUNDING_TOLERANCE · scale)`
-/// with `scale` the sum of both sweep radii, the distance between the start centres and the
-/// lengths of both centres' displacements. A result's separation is at most this (unless
-/// the iteration cap was reached).
+/// with `scale` the sum of both sweep radii, the distance between the start centres, the
+/// lengths of both centres' displacements and of both sweeps' `local_center`. A result's
+/// separation is at most this (unless the iteration cap was reached).
 pub fn toi_tolerance(a: &Shape, sweep_a: &Sweep, b: &Shape, sweep_b: &Sweep) -> f32 {
     let sa = sweep_a.shifted(sweep_a.c0);
     let sb = sweep_b.shifted(sweep_a.c0);
@@ -494,12 +494,17 @@ fn tolerance(a: &Shape, b: &Shape, ra: f32, rb: f32, sa: &Sweep, sb: &Sweep) -> 
     // Each body's own displacement, not only the relative one: two bodies moving together
     // far in one step have a small relative displacement, but their poses at `t` are
     // rounded to their distance from the start.
+    // And each sweep's lever, its centre of rotation in the shape's frame: the pose at `t`
+    // is rebuilt as c(t) - R(t)·local_center, rounded to the size of `local_center` (a
+    // centre of rotation 3e38 from a shape's vertices leaves no precision in the pose).
     let (sa_moved, sb_moved) = (sa.c1 - sa.c0, sb.c1 - sb.c0);
     let scale = ra
         + rb
         + length_and_direction(sb.c0).0
         + length_and_direction(sa_moved).0
-        + length_and_direction(sb_moved).0;
+        + length_and_direction(sb_moved).0
+        + length_and_direction(sa.local_center).0
+        + length_and_direction(sb.local_center).0;
     let rounding_floor = TOI_ROUNDING_TOLERANCE * scale;
     if rounding_floor > relative {
         rounding_floor

@@ -72,6 +72,28 @@ pub fn arbitrary_batch(
     Ok((shapes, colliders, pairs))
 }
 
+/// Up to 8 swept colliders with hostile sweeps; their shape indices are in range unless
+/// `hostile` (or there is no shape), then anything [`hostile::index`] makes.
+pub fn arbitrary_sweeps(
+    u: &mut Unstructured,
+    shape_count: usize,
+    hostile: bool,
+) -> Result<Vec<SweptCollider>> {
+    (0..hostile::len(u, 8)?)
+        .map(|_| {
+            let shape = if hostile || shape_count == 0 {
+                hostile::index(u, shape_count)?
+            } else {
+                u.int_in_range(0..=shape_count as u32 - 1)?
+            };
+            Ok(SweptCollider {
+                shape,
+                sweep: hostile::sweep(u)?,
+            })
+        })
+        .collect()
+}
+
 /// Pairs of indices below `count`, or anything when `hostile`.
 pub fn pairs(
     u: &mut Unstructured,
@@ -118,19 +140,7 @@ impl Target for Batch {
         let max_pairs = if u.ratio(1u8, 64)? { 3000 } else { 16 };
         let (shapes, colliders, pairs) = arbitrary_batch(u, 12, max_pairs)?;
         let hostile = u.ratio(1u8, 2)?;
-        let sweeps: Vec<SweptCollider> = (0..hostile::len(u, 8)?)
-            .map(|_| {
-                let shape = if hostile || shapes.is_empty() {
-                    hostile::index(u, shapes.len())?
-                } else {
-                    u.int_in_range(0..=shapes.len() as u32 - 1)?
-                };
-                Ok(SweptCollider {
-                    shape,
-                    sweep: hostile::sweep(u)?,
-                })
-            })
-            .collect::<Result<_>>()?;
+        let sweeps = arbitrary_sweeps(u, shapes.len(), hostile)?;
         let toi_pairs = self::pairs(u, sweeps.len(), 12, hostile)?;
         Ok(BatchInput {
             shapes,

@@ -45,7 +45,9 @@ use wgpu_sat::{
 };
 
 use crate::Target;
-use crate::batch::{arbitrary_batch, expected_error, pairs, same_error, sanitised};
+use crate::batch::{
+    arbitrary_batch, arbitrary_sweeps, expected_error, pairs, same_error, sanitised,
+};
 use crate::hostile;
 
 struct Gpu {
@@ -134,19 +136,7 @@ impl Target for GpuTarget {
     fn generate(&self, u: &mut Unstructured) -> Result<GpuInput> {
         let (shapes, colliders, pairs) = arbitrary_batch(u, 12, 24)?;
         let hostile = u.ratio(1u8, 2)?;
-        let sweeps: Vec<SweptCollider> = (0..hostile::len(u, 8)?)
-            .map(|_| {
-                let shape = if hostile || shapes.is_empty() {
-                    hostile::index(u, shapes.len())?
-                } else {
-                    u.int_in_range(0..=shapes.len() as u32 - 1)?
-                };
-                Ok(SweptCollider {
-                    shape,
-                    sweep: hostile::sweep(u)?,
-                })
-            })
-            .collect::<Result<_>>()?;
+        let sweeps = arbitrary_sweeps(u, shapes.len(), hostile)?;
         let toi_pairs = pairs_of(u, sweeps.len(), hostile)?;
         Ok(GpuInput {
             shapes,

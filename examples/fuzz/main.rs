@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! cargo run --example fuzz -- --inputs 10000000          # the full run
-//! cargo run --example fuzz -- --inputs 1000000           # CI's slice
+//! cargo run --example fuzz -- --inputs 3000000 --seed 2  # CI's slice (another stream)
 //! cargo run --example fuzz -- --target collide --inputs 100000 --seed 7
 //! cargo run --example fuzz -- --replay world:1:12345     # one input again, printed
 //! ```

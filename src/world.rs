@@ -44,7 +44,7 @@ use crate::manifold::Contact;
 use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings};
 use crate::shape::Shape;
 use crate::solver::{BodyMaterial, BodyState, ContactSolver, integrate_rotation};
-use crate::transform::Transform;
+use crate::transform::{Transform, length_and_direction};
 
 /// The range a dynamic body's mass and rotational inertia must lie in. Impulses scale with
 /// them: at 1e24 and a speed of some hundreds of units per second, the solver's products stay
@@ -291,18 +291,12 @@ fn check_vec(field: &'static str, v: Vec2) -> Result<(), Error> {
     check(field, v.y, v.y.is_finite(), "finite")
 }
 
-/// `v` shortened to at most `max` long. Scaled by its largest component first, so that a
-/// vector whose squared length overflows f32 (components past 1.8e19) still keeps its
-/// direction instead of collapsing to zero.
-pub(crate) fn clamp_length(v: Vec2, max: f32) -> Vec2 {
-    let scale = v.abs().max_element();
-    if scale <= max {
-        // Every component within `max`: the length is at most √2 · max, so its square is
-        // finite for any `max` a world accepts.
-        return v.clamp_length_max(max);
-    }
-    let length = scale * (v / scale).length();
-    v * (max / length)
+/// `v` shortened to at most `max` long, keeping its direction. The length is taken without
+/// squaring the components (see `length_and_direction`): a velocity past 1.8e19 has a
+/// square that overflows f32, and would otherwise collapse to zero instead of to `max`.
+fn clamp_length(v: Vec2, max: f32) -> Vec2 {
+    let (length, direction) = length_and_direction(v);
+    if length <= max { v } else { direction * max }
 }
 
 impl World {

@@ -1,8 +1,9 @@
-//! [`BodyRef`]: one body of a [`World`], read through an index that is known to be valid.
+//! A body of the world: its static record ([`Body`], what the world and the continuous stage
+//! keep per body) and [`BodyRef`], one body read through an index known to be valid.
 //!
-//! [`World::body`] checks the index once and hands out this view; its accessors then cannot
-//! fail. The world's own per-body accessors (`World::transform(index)`, ...) panic on an
-//! index out of range, as slice indexing does; this is their `get`-style twin.
+//! [`World::body`] checks the index once and hands out a [`BodyRef`]; its accessors then
+//! cannot fail. The world's own per-body accessors (`World::transform(index)`, ...) panic on
+//! an index out of range, as slice indexing does; this is their `get`-style twin.
 
 use std::ops::Range;
 
@@ -12,6 +13,28 @@ use crate::aabb::Aabb;
 use crate::shape::Shape;
 use crate::transform::Transform;
 use crate::world::World;
+
+/// Static properties of a body.
+#[derive(Clone, Debug)]
+pub(crate) struct Body {
+    /// Its colliders: `colliders[first_collider..first_collider + collider_count]`.
+    pub first_collider: u32,
+    pub collider_count: u32,
+    /// Centre of mass in the local frame.
+    pub local_center: Vec2,
+    pub is_static: bool,
+    pub is_bullet: bool,
+    /// Farthest point of the body from its centre of mass.
+    pub max_extent: f32,
+    /// Thickness scale of its thinnest piece (see `BodyShape::min_extent`).
+    pub min_extent: f32,
+}
+
+impl Body {
+    pub fn colliders(&self) -> Range<usize> {
+        self.first_collider as usize..(self.first_collider + self.collider_count) as usize
+    }
+}
 
 /// A body of a [`World`], borrowed: what [`World::body`] returns for an index in range.
 #[derive(Clone, Copy, Debug)]

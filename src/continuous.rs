@@ -31,6 +31,7 @@
 use glam::Vec2;
 
 use crate::aabb::Aabb;
+use crate::body::Body;
 use crate::circle::Circle;
 use crate::narrow_phase::Collider;
 use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
@@ -38,7 +39,6 @@ use crate::sat::collide_shapes;
 use crate::shape::Shape;
 use crate::solver::{BodyMaterial, BodyState, LINEAR_SLOP, apply_impact};
 use crate::toi::{Sweep, time_of_impact};
-use crate::world::Body;
 
 /// A body that moves more than this fraction of its thinnest piece's thickness scale in a
 /// step is swept. Half: a body that covers less than half its own thickness per step meets

@@ -180,6 +180,7 @@ pub use sat_circle::{
     CIRCLE_FEATURE, collide_circle_polygon, collide_circles, collide_polygon_circle,
 };
 pub use shape::Shape;
+pub use solver::MAX_ROTATION_PER_SUBSTEP;
 pub use toi::{
     MAX_TOI_ITERATIONS, Sweep, SweptCollider, TOI_RELATIVE_TOLERANCE, TOI_ROUNDING_TOLERANCE,
     TimeOfImpact, time_of_impact, time_of_impact_pairs, toi_tolerance, validate_sweeps,
@@ -187,5 +188,5 @@ pub use toi::{
 pub use transform::Transform;
 pub use world::{
     BodyDef, DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT,
-    MAX_ROTATION_PER_SUBSTEP, MAX_SUBSTEPS, StepStats, TIME_STEP_RANGE, World,
+    MAX_SUBSTEPS, StepStats, TIME_STEP_RANGE, World,
 };

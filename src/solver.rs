@@ -2,11 +2,12 @@
 //! substeps, warm-started by feature id.
 //!
 //! ```text
+//! step(dt): speeds clamped (World::max_linear_speed; a quarter turn per substep)
 //! prepare:  per contact point: anchors from each body's centre of mass (world frame, fixed
 //!           for the step), effective masses, the separation at the start of the step,
 //!           last step's impulses where the same feature ids touch again
 //! per substep h = dt / substeps:
-//!     integrate velocities (gravity)
+//!     integrate velocities (gravity), clamp them again
 //!     warm start: apply the accumulated impulses
 //!     solve with bias: normal impulses push the separation towards -LINEAR_SLOP through a
 //!         soft spring (stiff, heavily damped: no energy added), friction clamped to mu * normal
@@ -21,7 +22,39 @@
 
 use glam::Vec2;
 
+use crate::body::Body;
 use crate::manifold::Contact;
+use crate::transform::length_and_direction;
+
+/// The most a body turns in one substep, radians: a quarter turn, as Box2D clamps it. A faster
+/// spin is slowed to this; it keeps the rotation's linearisation and the continuous stage's
+/// rotation margin meaningful.
+pub const MAX_ROTATION_PER_SUBSTEP: f32 = 0.25 * std::f32::consts::PI;
+
+/// The settings of a step's substeps.
+pub(crate) struct Substeps {
+    /// Substeps per step, 1 or more.
+    pub count: usize,
+    /// Units per second squared.
+    pub gravity: Vec2,
+    /// The speed every body is held to (see `World::max_linear_speed`).
+    pub max_linear_speed: f32,
+}
+
+/// The bodies as one step moves them, by body index: static records and materials to read,
+/// poses and velocities to advance.
+pub(crate) struct BodyMotion<'a> {
+    pub bodies: &'a [Body],
+    pub materials: &'a [BodyMaterial],
+    /// World-frame centres of mass.
+    pub centers: &'a mut [Vec2],
+    /// Rotations as (cos, sin).
+    pub rotations: &'a mut [Vec2],
+    pub states: &'a mut [BodyState],
+    /// The angle each body turned during the step, accumulated here (zeroed by the caller):
+    /// the continuous stage's rotation margin.
+    pub turned: &'a mut [f32],
+}
 
 /// Penetration the solver leaves in a resting contact, in length units (bodies are about
 /// one unit). Keeping a little overlap keeps resting contacts reported by the narrow phase
@@ -153,7 +186,7 @@ impl ContactSolver {
     /// Builds this step's constraints from the narrow phase's contacts between colliders (in
     /// ascending pair order; `collider_bodies` maps a collider to its body), carrying over
     /// the impulses of points whose feature ids match last step's.
-    pub fn prepare(
+    fn prepare(
         &mut self,
         contacts: &[Contact],
         collider_bodies: &[u32],
@@ -243,8 +276,72 @@ impl ContactSolver {
         }
     }
 
+    /// One step of `dt` seconds over the bodies: speeds clamped, constraints prepared from
+    /// `contacts` (between colliders; `collider_bodies` maps a collider to its body), then
+    /// per substep gravity, warm start, solve, integrate positions, relax; then restitution.
+    pub fn step(
+        &mut self,
+        dt: f32,
+        substeps: &Substeps,
+        contacts: &[Contact],
+        collider_bodies: &[u32],
+        motion: &mut BodyMotion<'_>,
+    ) {
+        let h = dt / substeps.count as f32;
+        let inv_h = 1.0 / h;
+        // Speeds are clamped before anything uses them (the solver's restitution keeps the
+        // approach speed), and again each substep after gravity, as Box2D does.
+        let max_speed = substeps.max_linear_speed;
+        let max_turn = MAX_ROTATION_PER_SUBSTEP * inv_h;
+        for (s, body) in motion.states.iter_mut().zip(motion.bodies) {
+            s.delta_position = Vec2::ZERO;
+            s.delta_rotation = Vec2::X;
+            clamp_velocity(s, max_speed, max_spin(body, max_speed, max_turn));
+        }
+        self.prepare(
+            contacts,
+            collider_bodies,
+            motion.centers,
+            motion.states,
+            motion.materials,
+            h,
+        );
+        for _ in 0..substeps.count {
+            for (s, body) in motion.states.iter_mut().zip(motion.bodies) {
+                if s.inv_mass > 0.0 {
+                    s.linear_velocity += h * substeps.gravity;
+                    clamp_velocity(s, max_speed, max_spin(body, max_speed, max_turn));
+                }
+            }
+            self.warm_start(motion.states);
+            self.solve(motion.states, inv_h, true);
+            for (((s, c), q), turned) in motion
+                .states
+                .iter_mut()
+                .zip(motion.centers.iter_mut())
+                .zip(motion.rotations.iter_mut())
+                .zip(motion.turned.iter_mut())
+            {
+                if s.inv_mass == 0.0 {
+                    continue;
+                }
+                let dp = h * s.linear_velocity;
+                let da = h * s.angular_velocity;
+                *c += dp;
+                *q = integrate_rotation(*q, da);
+                // integrate_rotation turns by atan(da): da bounds it, which keeps the
+                // continuous stage's rotation margin conservative.
+                *turned += da;
+                s.delta_position += dp;
+                s.delta_rotation = integrate_rotation(s.delta_rotation, da);
+            }
+            self.solve(motion.states, inv_h, false);
+        }
+        self.apply_restitution(motion.states);
+    }
+
     /// Applies the accumulated impulses (last step's, carried over) to the velocities.
-    pub fn warm_start(&self, states: &mut [BodyState]) {
+    fn warm_start(&self, states: &mut [BodyState]) {
         for c in &self.constraints {
             let tangent = Vec2::new(-c.normal.y, c.normal.x);
             let (ia, ib) = (c.a as usize, c.b as usize);
@@ -257,7 +354,7 @@ impl ContactSolver {
 
     /// One pass over all contacts: normal impulses (with the soft push-out when `use_bias`),
     /// then friction.
-    pub fn solve(&mut self, states: &mut [BodyState], inv_h: f32, use_bias: bool) {
+    fn solve(&mut self, states: &mut [BodyState], inv_h: f32, use_bias: bool) {
         for c in &mut self.constraints {
             let (ia, ib) = (c.a as usize, c.b as usize);
             let normal = c.normal;
@@ -307,7 +404,7 @@ impl ContactSolver {
 
     /// Bounces the points that approached faster than the threshold at the start of the step
     /// and were pushed apart during it.
-    pub fn apply_restitution(&mut self, states: &mut [BodyState]) {
+    fn apply_restitution(&mut self, states: &mut [BodyState]) {
         for c in &mut self.constraints {
             if c.restitution == 0.0 {
                 continue;
@@ -385,4 +482,30 @@ fn apply_impulse(
     let b = &mut states[ib];
     b.linear_velocity += b.inv_mass * impulse;
     b.angular_velocity += b.inv_inertia * cross(rb, impulse);
+}
+
+/// The fastest a body may spin: a quarter turn per substep (`max_turn`, radians per
+/// second), and no faster than makes its farthest point move at `max_speed` about its
+/// centre, so that no point of a body moves faster than twice the speed limit and the
+/// solver's products of speed and mass stay finite.
+fn max_spin(body: &Body, max_speed: f32, max_turn: f32) -> f32 {
+    if body.max_extent > 0.0 {
+        max_turn.min(max_speed / body.max_extent)
+    } else {
+        max_turn
+    }
+}
+
+/// Holds a body's speed to `max_speed` and its spin to `max_spin`.
+fn clamp_velocity(state: &mut BodyState, max_speed: f32, max_spin: f32) {
+    state.linear_velocity = clamp_length(state.linear_velocity, max_speed);
+    state.angular_velocity = state.angular_velocity.clamp(-max_spin, max_spin);
+}
+
+/// `v` shortened to at most `max` long, keeping its direction. The length is taken without
+/// squaring the components (see `length_and_direction`): a velocity past 1.8e19 has a
+/// square that overflows f32, and would otherwise collapse to zero instead of to `max`.
+fn clamp_length(v: Vec2, max: f32) -> Vec2 {
+    let (length, direction) = length_and_direction(v);
+    if length <= max { v } else { direction * max }
 }

@@ -35,7 +35,7 @@ use std::time::{Duration, Instant};
 use glam::Vec2;
 
 use crate::aabb::Aabb;
-use crate::body::BodyRef;
+use crate::body::{Body, BodyRef};
 use crate::body_shape::BodyShape;
 use crate::broad_phase::BroadPhase;
 use crate::continuous::{Motion, Obstacles, StepStart, solve_continuous};
@@ -43,8 +43,8 @@ use crate::error::Error;
 use crate::manifold::Contact;
 use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings};
 use crate::shape::Shape;
-use crate::solver::{BodyMaterial, BodyState, ContactSolver, integrate_rotation};
-use crate::transform::{Transform, length_and_direction};
+use crate::solver::{BodyMaterial, BodyMotion, BodyState, ContactSolver, Substeps};
+use crate::transform::Transform;
 
 /// The range a dynamic body's mass and rotational inertia must lie in. Impulses scale with
 /// them: at 1e24 and a speed of some hundreds of units per second, the solver's products stay
@@ -66,11 +66,6 @@ pub const DEFAULT_MAX_LINEAR_SPEED: f32 = 400.0;
 /// default, room for worlds in millimetres, while speed times [`MASS_RANGE`]'s upper end
 /// stays far from f32's limit.
 pub const MAX_LINEAR_SPEED_LIMIT: f32 = 1e6;
-
-/// The most a body turns in one substep, radians: a quarter turn, as Box2D clamps it. A faster
-/// spin is slowed to this; it keeps the rotation's linearisation and the continuous stage's
-/// rotation margin meaningful.
-pub const MAX_ROTATION_PER_SUBSTEP: f32 = 0.25 * std::f32::consts::PI;
 
 /// The range of [`World::step`]'s time step, seconds. Below a microsecond the substep's
 /// inverse that the soft contacts use grows past 1e6 and rounding dominates; above ten
@@ -193,28 +188,6 @@ fn shape_key(shape: &Shape) -> ShapeKey {
     key
 }
 
-/// Static properties of a body.
-#[derive(Clone, Debug)]
-pub(crate) struct Body {
-    /// Its colliders: `colliders[first_collider..first_collider + collider_count]`.
-    pub first_collider: u32,
-    pub collider_count: u32,
-    /// Centre of mass in the local frame.
-    pub local_center: Vec2,
-    pub is_static: bool,
-    pub is_bullet: bool,
-    /// Farthest point of the body from its centre of mass.
-    pub max_extent: f32,
-    /// Thickness scale of its thinnest piece (see `BodyShape::min_extent`).
-    pub min_extent: f32,
-}
-
-impl Body {
-    pub fn colliders(&self) -> Range<usize> {
-        self.first_collider as usize..(self.first_collider + self.collider_count) as usize
-    }
-}
-
 /// A world of rigid polygon bodies. Cloning it clones the whole state, so two narrow phases
 /// can be compared from the same starting point.
 #[derive(Clone, Debug)]
@@ -289,14 +262,6 @@ fn check_gravity(gravity: Vec2) -> Result<(), Error> {
 fn check_vec(field: &'static str, v: Vec2) -> Result<(), Error> {
     check(field, v.x, v.x.is_finite(), "finite")?;
     check(field, v.y, v.y.is_finite(), "finite")
-}
-
-/// `v` shortened to at most `max` long, keeping its direction. The length is taken without
-/// squaring the components (see `length_and_direction`): a velocity past 1.8e19 has a
-/// square that overflows f32, and would otherwise collapse to zero instead of to `max`.
-fn clamp_length(v: Vec2, max: f32) -> Vec2 {
-    let (length, direction) = length_and_direction(v);
-    if length <= max { v } else { direction * max }
 }
 
 impl World {
@@ -668,7 +633,7 @@ impl World {
     /// The fastest a body's centre of mass moves, units per second (default
     /// [`DEFAULT_MAX_LINEAR_SPEED`]). Faster velocities, given or reached, are scaled down to
     /// it, keeping their direction, as in Box2D; spin is held to
-    /// [`MAX_ROTATION_PER_SUBSTEP`].
+    /// [`MAX_ROTATION_PER_SUBSTEP`](crate::MAX_ROTATION_PER_SUBSTEP).
     pub fn max_linear_speed(&self) -> f32 {
         self.max_linear_speed
     }
@@ -792,7 +757,26 @@ impl World {
             self.start_centers.clone_from(&self.centers);
             self.start_rotations.clone_from(&self.rotations);
         }
-        self.solve(dt);
+        self.turned.clear();
+        self.turned.resize(self.bodies.len(), 0.0);
+        self.solver.step(
+            dt,
+            &Substeps {
+                count: self.substeps,
+                gravity: self.gravity,
+                max_linear_speed: self.max_linear_speed,
+            },
+            &self.collider_contacts,
+            &self.collider_bodies,
+            &mut BodyMotion {
+                bodies: &self.bodies,
+                materials: &self.materials,
+                centers: &mut self.centers,
+                rotations: &mut self.rotations,
+                states: &mut self.states,
+                turned: &mut self.turned,
+            },
+        );
         self.update_colliders();
         let solve_done = Instant::now();
 
@@ -864,78 +848,4 @@ impl World {
             self.aabbs[c] = self.shapes[collider.shape as usize].aabb(&transform);
         }
     }
-
-    fn solve(&mut self, dt: f32) {
-        let h = dt / self.substeps as f32;
-        let inv_h = 1.0 / h;
-        // Speeds are clamped before anything uses them (the solver's restitution keeps the
-        // approach speed), and again each substep after gravity, as Box2D does.
-        let max_speed = self.max_linear_speed;
-        let max_turn = MAX_ROTATION_PER_SUBSTEP * inv_h;
-        for (s, body) in self.states.iter_mut().zip(&self.bodies) {
-            s.delta_position = Vec2::ZERO;
-            s.delta_rotation = Vec2::X;
-            clamp_velocity(s, max_speed, max_spin(body, max_speed, max_turn));
-        }
-        self.turned.clear();
-        self.turned.resize(self.bodies.len(), 0.0);
-        self.solver.prepare(
-            &self.collider_contacts,
-            &self.collider_bodies,
-            &self.centers,
-            &self.states,
-            &self.materials,
-            h,
-        );
-        for _ in 0..self.substeps {
-            for (s, body) in self.states.iter_mut().zip(&self.bodies) {
-                if s.inv_mass > 0.0 {
-                    s.linear_velocity += h * self.gravity;
-                    clamp_velocity(s, max_speed, max_spin(body, max_speed, max_turn));
-                }
-            }
-            self.solver.warm_start(&mut self.states);
-            self.solver.solve(&mut self.states, inv_h, true);
-            for (((s, c), q), turned) in self
-                .states
-                .iter_mut()
-                .zip(&mut self.centers)
-                .zip(&mut self.rotations)
-                .zip(&mut self.turned)
-            {
-                if s.inv_mass == 0.0 {
-                    continue;
-                }
-                let dp = h * s.linear_velocity;
-                let da = h * s.angular_velocity;
-                *c += dp;
-                *q = integrate_rotation(*q, da);
-                // integrate_rotation turns by atan(da): da bounds it, which keeps the
-                // continuous stage's rotation margin conservative.
-                *turned += da;
-                s.delta_position += dp;
-                s.delta_rotation = integrate_rotation(s.delta_rotation, da);
-            }
-            self.solver.solve(&mut self.states, inv_h, false);
-        }
-        self.solver.apply_restitution(&mut self.states);
-    }
-}
-
-/// The fastest a body may spin: a quarter turn per substep (`max_turn`, radians per
-/// second), and no faster than makes its farthest point move at `max_speed` about its
-/// centre, so that no point of a body moves faster than twice the speed limit and the
-/// solver's products of speed and mass stay finite.
-fn max_spin(body: &Body, max_speed: f32, max_turn: f32) -> f32 {
-    if body.max_extent > 0.0 {
-        max_turn.min(max_speed / body.max_extent)
-    } else {
-        max_turn
-    }
-}
-
-/// Holds a body's speed to `max_speed` and its spin to `max_spin`.
-fn clamp_velocity(state: &mut BodyState, max_speed: f32, max_spin: f32) {
-    state.linear_velocity = clamp_length(state.linear_velocity, max_speed);
-    state.angular_velocity = state.angular_velocity.clamp(-max_spin, max_spin);
 }

@@ -38,7 +38,7 @@ use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
 use crate::sat::collide_shapes;
 use crate::shape::Shape;
 use crate::solver::{BodyMaterial, BodyState, LINEAR_SLOP, apply_impact};
-use crate::toi::{Sweep, time_of_impact};
+use crate::toi::{Sweep, TimeOfImpact, time_of_impact};
 
 /// A body that moves more than this fraction of its thinnest piece's thickness scale in a
 /// step is swept. Half: a body that covers less than half its own thickness per step meets
@@ -136,122 +136,187 @@ pub(crate) fn solve_continuous(
     motion: &mut Motion<'_>,
     moved: &mut Vec<usize>,
 ) -> ContinuousStats {
-    let Motion {
-        centers,
-        rotations,
-        states,
-        materials,
-    } = motion;
     let mut stats = ContinuousStats::default();
     for (index, body) in world.bodies.iter().enumerate() {
-        if body.is_static {
+        let Some(swept) = swept_body(start, motion.centers, index, body) else {
             continue;
-        }
-        let (c0, c1, turned) = (start.centers[index], centers[index], start.turned[index]);
-        let travel = c0.distance(c1) + turned.abs() * body.max_extent;
-        if travel == 0.0 || !(body.is_bullet || travel > FAST_FRACTION * body.min_extent) {
-            continue;
-        }
+        };
         stats.swept += 1;
-        let a0 = start.rotations[index].to_angle();
-        let sweep = Sweep {
+        let Some(hit) = earliest_hit(world, index, body, &swept) else {
+            continue;
+        };
+        if hit.t >= 1.0 {
+            continue;
+        }
+        stop_at_impact(world, motion, index, body, &swept, &hit);
+        stats.impacts += 1;
+        moved.push(index);
+    }
+    stats
+}
+
+/// A body the stage sweeps: its motion over the step and the box that motion stays in.
+struct SweptBody {
+    sweep: Sweep,
+    /// The angle turned over the step, as the solver accumulated it (`a1 - a0` would round).
+    turned: f32,
+    swept_box: Aabb,
+}
+
+/// The sweep of body `index` from its start pose to its end pose, if it is to be swept: a
+/// dynamic body that moved, and is a bullet or moved more than `FAST_FRACTION` of its
+/// thinnest piece.
+fn swept_body(
+    start: &StepStart<'_>,
+    centers: &[Vec2],
+    index: usize,
+    body: &Body,
+) -> Option<SweptBody> {
+    if body.is_static {
+        return None;
+    }
+    let (c0, c1, turned) = (start.centers[index], centers[index], start.turned[index]);
+    let travel = c0.distance(c1) + turned.abs() * body.max_extent;
+    if travel == 0.0 || !(body.is_bullet || travel > FAST_FRACTION * body.min_extent) {
+        return None;
+    }
+    let a0 = start.rotations[index].to_angle();
+    // Every point of the body stays within max_extent of its centre, and the centre moves on
+    // the segment c0 c1: the boxes of the two end discs bound the sweep.
+    let reach = Vec2::splat(body.max_extent);
+    Some(SweptBody {
+        sweep: Sweep {
             local_center: body.local_center,
             c0,
             c1,
             a0,
             a1: a0 + turned,
-        };
-        // Every point of the body stays within max_extent of its centre, and the centre
-        // moves on the segment c0 c1: the boxes of the two end discs bound the sweep.
-        let reach = Vec2::splat(body.max_extent);
-        let swept_box = Aabb::new(c0.min(c1) - reach, c0.max(c1) + reach);
+        },
+        turned,
+        swept_box: Aabb::new(c0.min(c1) - reach, c0.max(c1) + reach),
+    })
+}
 
-        // (t, normal, how far to move along it at t, piece collider, obstacle collider) of
-        // the earliest hit.
-        let mut first: Option<(f32, Vec2, f32, usize, usize)> = None;
-        let mut consider = |obstacle: usize| {
-            if !world.aabbs[obstacle].overlaps(&swept_box) {
-                return;
-            }
-            let other = &world.colliders[obstacle];
-            let other_sweep = Sweep::fixed(&other.transform);
-            for piece in body.colliders() {
-                let shape = &world.shapes[world.colliders[piece].shape as usize];
-                let obstacle_shape = &world.shapes[other.shape as usize];
-                let Some(mut hit) = time_of_impact(shape, &sweep, obstacle_shape, &other_sweep)
-                else {
-                    continue;
-                };
-                // Close the gap the time of impact leaves, and overlap by IMPACT_OVERLAP.
-                let mut push = hit.separation.max(0.0) + IMPACT_OVERLAP;
-                if hit.t == 0.0 {
-                    // Already in touch: sweep the core instead. It is CORE_INSET inside the
-                    // piece, so its contact means that depth of overlap; place it touching.
-                    match core(shape)
-                        .and_then(|c| time_of_impact(&c, &sweep, obstacle_shape, &other_sweep))
-                    {
-                        Some(core_hit) if core_hit.t > 0.0 => {
-                            hit = core_hit;
-                            push = hit.separation.max(0.0);
-                        }
-                        _ => continue,
-                    }
-                }
-                if first.is_none_or(|(t, ..)| hit.t < t) {
-                    first = Some((hit.t, hit.normal, push, piece, obstacle));
-                }
-            }
-        };
-        for &obstacle in world.static_colliders {
-            consider(obstacle as usize);
-        }
-        if body.is_bullet {
-            for (obstacle, &owner) in world.collider_bodies.iter().enumerate() {
-                let other = &world.bodies[owner as usize];
-                if owner as usize != index && !other.is_static && !other.is_bullet {
-                    consider(obstacle);
-                }
-            }
-        }
-        let Some((t, normal, push, piece, obstacle)) = first else {
-            continue;
-        };
-        if t >= 1.0 {
-            continue;
-        }
-        // The normal points from the swept piece (A) to the obstacle (B).
-        centers[index] = c0.lerp(c1, t) + push * normal;
-        rotations[index] = Vec2::from_angle(a0 + turned * t);
-        stats.impacts += 1;
-        moved.push(index);
+/// The earliest time a swept body meets an obstacle.
+struct Hit {
+    /// Fraction of the step.
+    t: f32,
+    /// From the swept piece (A) to the obstacle (B), world frame.
+    normal: Vec2,
+    /// How far to move the body along `normal` at `t`: the gap the time of impact leaves,
+    /// plus the overlap that makes the contact exist.
+    push: f32,
+    /// The swept body's collider that hits, and the obstacle's collider.
+    piece: usize,
+    obstacle: usize,
+}
 
-        // The contact at the new pose: the manifold's middle is where the impulse goes.
-        let q = rotations[index];
-        let origin = centers[index] - crate::transform::rotate(q, body.local_center);
-        let pose = crate::transform::Transform::from_rotation(origin, q);
+/// The earliest hit of body `index` against the static colliders and, for a bullet, the
+/// non-bullet dynamic ones, at their end-of-step poses (held still).
+fn earliest_hit(
+    world: &Obstacles<'_>,
+    index: usize,
+    body: &Body,
+    swept: &SweptBody,
+) -> Option<Hit> {
+    let mut first: Option<Hit> = None;
+    let mut consider = |obstacle: usize| {
+        if !world.aabbs[obstacle].overlaps(&swept.swept_box) {
+            return;
+        }
         let other = &world.colliders[obstacle];
-        let Some(manifold) = collide_shapes(
-            &world.shapes[world.colliders[piece].shape as usize],
-            &pose,
-            &world.shapes[other.shape as usize],
-            &other.transform,
-        ) else {
-            continue;
-        };
-        let points = manifold.points();
-        let middle = points.iter().map(|p| p.point).sum::<Vec2>() / points.len() as f32;
-        let owner = world.collider_bodies[obstacle] as usize;
-        let restitution = materials[index]
-            .restitution
-            .max(materials[owner].restitution);
-        apply_impact(
-            states,
-            [index, owner],
-            [centers[index], centers[owner]],
-            middle,
-            manifold.normal,
-            restitution,
-        );
+        let other_sweep = Sweep::fixed(&other.transform);
+        let obstacle_shape = &world.shapes[other.shape as usize];
+        for piece in body.colliders() {
+            let shape = &world.shapes[world.colliders[piece].shape as usize];
+            let Some((hit, push)) = piece_hit(shape, &swept.sweep, obstacle_shape, &other_sweep)
+            else {
+                continue;
+            };
+            if first.as_ref().is_none_or(|f| hit.t < f.t) {
+                first = Some(Hit {
+                    t: hit.t,
+                    normal: hit.normal,
+                    push,
+                    piece,
+                    obstacle,
+                });
+            }
+        }
+    };
+    for &obstacle in world.static_colliders {
+        consider(obstacle as usize);
     }
-    stats
+    if body.is_bullet {
+        for (obstacle, &owner) in world.collider_bodies.iter().enumerate() {
+            let other = &world.bodies[owner as usize];
+            if owner as usize != index && !other.is_static && !other.is_bullet {
+                consider(obstacle);
+            }
+        }
+    }
+    first
+}
+
+/// When one piece on its sweep meets a still obstacle, and how far to push it along the
+/// normal there. A piece already in touch at the start is swept as its core instead.
+fn piece_hit(
+    shape: &Shape,
+    sweep: &Sweep,
+    obstacle: &Shape,
+    obstacle_sweep: &Sweep,
+) -> Option<(TimeOfImpact, f32)> {
+    let hit = time_of_impact(shape, sweep, obstacle, obstacle_sweep)?;
+    if hit.t > 0.0 {
+        // Close the gap the time of impact leaves, and overlap by IMPACT_OVERLAP.
+        return Some((hit, hit.separation.max(0.0) + IMPACT_OVERLAP));
+    }
+    // Already in touch: sweep the core instead. It is CORE_INSET inside the piece, so its
+    // contact means that depth of overlap; place it touching.
+    let core_hit = core(shape).and_then(|c| time_of_impact(&c, sweep, obstacle, obstacle_sweep))?;
+    (core_hit.t > 0.0).then(|| (core_hit, core_hit.separation.max(0.0)))
+}
+
+/// Puts body `index` back at its pose at the hit, pushed along the normal, and stops its
+/// approach with one rigid impulse through the middle of the contact there (or bounces it,
+/// with the pair's restitution).
+fn stop_at_impact(
+    world: &Obstacles<'_>,
+    motion: &mut Motion<'_>,
+    index: usize,
+    body: &Body,
+    swept: &SweptBody,
+    hit: &Hit,
+) {
+    let sweep = &swept.sweep;
+    motion.centers[index] = sweep.c0.lerp(sweep.c1, hit.t) + hit.push * hit.normal;
+    motion.rotations[index] = Vec2::from_angle(sweep.a0 + swept.turned * hit.t);
+
+    // The contact at the new pose: the manifold's middle is where the impulse goes.
+    let q = motion.rotations[index];
+    let origin = motion.centers[index] - crate::transform::rotate(q, body.local_center);
+    let pose = crate::transform::Transform::from_rotation(origin, q);
+    let other = &world.colliders[hit.obstacle];
+    let Some(manifold) = collide_shapes(
+        &world.shapes[world.colliders[hit.piece].shape as usize],
+        &pose,
+        &world.shapes[other.shape as usize],
+        &other.transform,
+    ) else {
+        return;
+    };
+    let points = manifold.points();
+    let middle = points.iter().map(|p| p.point).sum::<Vec2>() / points.len() as f32;
+    let owner = world.collider_bodies[hit.obstacle] as usize;
+    let restitution = motion.materials[index]
+        .restitution
+        .max(motion.materials[owner].restitution);
+    apply_impact(
+        motion.states,
+        [index, owner],
+        [motion.centers[index], motion.centers[owner]],
+        middle,
+        manifold.normal,
+        restitution,
+    );
 }

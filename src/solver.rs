@@ -296,7 +296,7 @@ impl ContactSolver {
         for (s, body) in motion.states.iter_mut().zip(motion.bodies) {
             s.delta_position = Vec2::ZERO;
             s.delta_rotation = Vec2::X;
-            clamp_velocity(s, max_speed, max_spin(body, max_speed, max_turn));
+            clamp_velocity(s, body, max_speed, max_turn);
         }
         self.prepare(
             contacts,
@@ -310,7 +310,7 @@ impl ContactSolver {
             for (s, body) in motion.states.iter_mut().zip(motion.bodies) {
                 if s.inv_mass > 0.0 {
                     s.linear_velocity += h * substeps.gravity;
-                    clamp_velocity(s, max_speed, max_spin(body, max_speed, max_turn));
+                    clamp_velocity(s, body, max_speed, max_turn);
                 }
             }
             self.warm_start(motion.states);
@@ -390,11 +390,11 @@ impl ContactSolver {
             for p in &mut c.points[..c.count] {
                 let vt = tangent.dot(relative_velocity(states, ia, ib, p.anchor_a, p.anchor_b));
                 let limit = c.friction * p.normal_impulse;
-                // max/min rather than clamp: an infinite limit times a zero impulse would make
-                // clamp's bounds NaN, and clamp panics on that.
-                let total = (p.tangent_impulse - p.tangent_mass * vt)
-                    .max(-limit)
-                    .min(limit);
+                // `limit` is never NaN and never negative: friction is finite and 0 or more
+                // (its mix is a product of roots, which cannot overflow to infinity) and the
+                // normal impulse is finite and 0 or more, so clamp cannot panic. It is also
+                // cheaper here than max/min, which must order NaNs.
+                let total = (p.tangent_impulse - p.tangent_mass * vt).clamp(-limit, limit);
                 let applied = total - p.tangent_impulse;
                 p.tangent_impulse = total;
                 apply_impulse(states, ia, ib, p.anchor_a, p.anchor_b, applied * tangent);
@@ -496,10 +496,20 @@ fn max_spin(body: &Body, max_speed: f32, max_turn: f32) -> f32 {
     }
 }
 
-/// Holds a body's speed to `max_speed` and its spin to `max_spin`.
-fn clamp_velocity(state: &mut BodyState, max_speed: f32, max_spin: f32) {
-    state.linear_velocity = clamp_length(state.linear_velocity, max_speed);
-    state.angular_velocity = state.angular_velocity.clamp(-max_spin, max_spin);
+/// Holds a body's speed to `max_speed` and its spin to its `max_spin`. This runs for every
+/// body on every substep, and nearly every body is far below both limits: a product and a
+/// comparison each decide that, and only a body over a limit pays for a length and a
+/// division. (A square or product that overflows is infinite, so it still takes the clamp.)
+fn clamp_velocity(state: &mut BodyState, body: &Body, max_speed: f32, max_turn: f32) {
+    let v = state.linear_velocity;
+    if v.length_squared() > max_speed * max_speed {
+        state.linear_velocity = clamp_length(v, max_speed);
+    }
+    let spin = state.angular_velocity.abs();
+    if spin > max_turn || spin * body.max_extent > max_speed {
+        let limit = max_spin(body, max_speed, max_turn);
+        state.angular_velocity = state.angular_velocity.clamp(-limit, limit);
+    }
 }
 
 /// `v` shortened to at most `max` long, keeping its direction. The length is taken without

@@ -701,10 +701,7 @@ impl World {
     /// The accumulated normal impulse of each contact point of the last step, in the order
     /// of [`World::contacts`] and their points.
     pub fn contact_impulses(&self) -> impl Iterator<Item = f32> + '_ {
-        self.solver
-            .constraints
-            .iter()
-            .flat_map(|c| c.normal_impulses())
+        self.solver.normal_impulses()
     }
 
     /// Advances the world by `dt` seconds: broad phase, `narrow_phase`, solver. CPU and GPU

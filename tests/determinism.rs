@@ -1,7 +1,8 @@
-//! The step is deterministic: the same world, stepped with the parallel CPU narrow phase on
-//! one thread and on two, and with the single-threaded one, ends bit for bit the same.
-//! Contacts come back in pair order whatever the threads did, and the solver runs on one
-//! thread, so nothing may depend on scheduling.
+//! The step is deterministic: the same world, stepped on one thread and on two (the parallel
+//! CPU narrow phase and the solver's coloured passes), and with the single-threaded narrow
+//! phase, ends bit for bit the same. Contacts come back in pair order whatever the threads
+//! did, and the solver's colours fix the order of its work, so nothing may depend on
+//! scheduling.
 
 use wgpu_sat::{CpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, World, scenes};
 

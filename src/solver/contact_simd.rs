@@ -1,0 +1,430 @@
+//! The contact constraints of one colour group, [`LANES`] manifolds side by side in SIMD
+//! lanes: prepare, warm start, solve (with or without the soft push), restitution.
+//!
+//! ```text
+//! gather: each lane's two bodies' velocities and motion since the step began
+//!         (an empty lane, or a lane's static body, reads a body at rest)
+//! per point, all lanes at once: the same arithmetic as one scalar constraint
+//! scatter: velocities back, only for bodies that move
+//! ```
+//!
+//! The math is the scalar soft step's (see the parent module), written over `f32x4`. A
+//! manifold with one point fills its second point with zero masses, which makes every
+//! impulse on it zero; an empty lane has zero masses everywhere. Only `+ - * max min` are
+//! used, never a fused multiply-add, so a lane gives the same bits whichever group or thread
+//! solves it.
+
+use glam::Vec2;
+use wide::f32x4;
+
+use super::colouring::{LANES, NO_INDEX};
+use super::{BodyState, LINEAR_SLOP, MAX_PUSH_SPEED, RESTITUTION_THRESHOLD, Softness};
+
+/// Shared, unsynchronised access to the body states while one colour is solved.
+///
+/// Safety rests on the colouring: within one colour no moving body is in two groups, a group
+/// reads and writes only its own lanes' bodies, and a body that does not move (inverse mass
+/// zero) is only ever read. So no two threads touch the same state while one of them writes.
+#[derive(Clone, Copy)]
+pub(crate) struct StatePtr {
+    states: *mut BodyState,
+    len: usize,
+}
+
+// SAFETY: see the type's docs: the colouring keeps the accesses of concurrent groups apart.
+unsafe impl Send for StatePtr {}
+// SAFETY: as above.
+unsafe impl Sync for StatePtr {}
+
+impl StatePtr {
+    pub fn new(states: &mut [BodyState]) -> StatePtr {
+        StatePtr {
+            states: states.as_mut_ptr(),
+            len: states.len(),
+        }
+    }
+}
+
+/// Four bodies' velocities and motion since the start of the step, one body per lane.
+struct WideBody {
+    vx: f32x4,
+    vy: f32x4,
+    w: f32x4,
+    /// Inverse mass: read with the velocities' row and written back unchanged.
+    inv_mass: f32x4,
+    dpx: f32x4,
+    dpy: f32x4,
+    /// Rotation since the start of the step, (cos, sin).
+    qc: f32x4,
+    qs: f32x4,
+}
+
+/// A body at rest, for an empty lane: no velocity, no motion, no rotation.
+const REST: BodyState = BodyState {
+    linear_velocity: Vec2::ZERO,
+    angular_velocity: 0.0,
+    inv_mass: 0.0,
+    delta_position: Vec2::ZERO,
+    delta_rotation: Vec2::X,
+    inv_inertia: 0.0,
+};
+
+/// Row `k` (floats `4k..4k + 4`) of a body's state.
+#[inline(always)]
+fn row(s: &BodyState, k: usize) -> f32x4 {
+    let floats: &[f32; 9] = bytemuck::cast_ref(s);
+    f32x4::new([
+        floats[4 * k],
+        floats[4 * k + 1],
+        floats[4 * k + 2],
+        floats[4 * k + 3],
+    ])
+}
+
+/// Reads the states of `bodies` (one per lane) into lanes: two four-float rows per body,
+/// transposed into columns.
+///
+/// # Safety
+/// No other thread writes these bodies meanwhile (see [`StatePtr`]).
+#[inline(always)]
+unsafe fn gather(states: StatePtr, bodies: &[u32; LANES]) -> WideBody {
+    let state = |lane: usize| {
+        let i = bodies[lane];
+        if i == NO_INDEX || i as usize >= states.len {
+            &REST
+        } else {
+            // SAFETY: in bounds (checked above); not written concurrently (the caller's
+            // promise).
+            unsafe { &*states.states.add(i as usize) }
+        }
+    };
+    let s = [state(0), state(1), state(2), state(3)];
+    let [vx, vy, w, inv_mass] = f32x4::transpose(s.map(|s| row(s, 0)));
+    let [dpx, dpy, qc, qs] = f32x4::transpose(s.map(|s| row(s, 1)));
+    WideBody {
+        vx,
+        vy,
+        w,
+        inv_mass,
+        dpx,
+        dpy,
+        qc,
+        qs,
+    }
+}
+
+/// Writes the velocities of the lanes whose bit is set in `moving` back to `bodies`.
+///
+/// # Safety
+/// No other thread reads or writes these bodies meanwhile (see [`StatePtr`]).
+#[inline(always)]
+unsafe fn scatter(states: StatePtr, bodies: &[u32; LANES], moving: u8, body: &WideBody) {
+    let rows = f32x4::transpose([body.vx, body.vy, body.w, body.inv_mass]);
+    for (lane, &i) in bodies.iter().enumerate() {
+        if moving & (1 << lane) == 0 || i as usize >= states.len {
+            continue;
+        }
+        // SAFETY: in bounds (checked above); this group owns the body (the caller's promise).
+        let s = unsafe { &mut *states.states.add(i as usize) };
+        let floats: &mut [f32; 9] = bytemuck::cast_mut(s);
+        floats[..4].copy_from_slice(rows[lane].as_array());
+    }
+}
+
+/// One manifold point, per lane.
+#[derive(Clone, Copy, Debug, Default)]
+struct WidePoint {
+    /// Contact point minus each centre of mass, world frame, at the start of the step.
+    anchor_ax: f32x4,
+    anchor_ay: f32x4,
+    anchor_bx: f32x4,
+    anchor_by: f32x4,
+    /// Separation at the start of the step minus `normal · (anchor_b - anchor_a)`.
+    base_separation: f32x4,
+    normal_mass: f32x4,
+    tangent_mass: f32x4,
+    normal_impulse: f32x4,
+    tangent_impulse: f32x4,
+    /// The largest normal impulse one solve applied: restitution only bounces points that
+    /// were pushed.
+    max_normal_impulse: f32x4,
+    /// Normal velocity at the start of the step, negative when approaching.
+    relative_velocity: f32x4,
+}
+
+/// Up to [`LANES`] contact constraints between disjoint moving bodies.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct WideContact {
+    /// Each lane's constraint index (`NO_INDEX` when empty) and bodies.
+    pub constraints: [u32; LANES],
+    body_a: [u32; LANES],
+    body_b: [u32; LANES],
+    /// Bit `lane` set when that lane's body A (B) moves, so its velocity is written back.
+    moving_a: u8,
+    moving_b: u8,
+    normal_x: f32x4,
+    normal_y: f32x4,
+    friction: f32x4,
+    restitution: f32x4,
+    bias_rate: f32x4,
+    mass_scale: f32x4,
+    impulse_scale: f32x4,
+    inv_mass_a: f32x4,
+    inv_inertia_a: f32x4,
+    inv_mass_b: f32x4,
+    inv_inertia_b: f32x4,
+    points: [WidePoint; 2],
+}
+
+/// One constraint as the scalar prepare computes it: the values of one lane.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LaneContact {
+    pub body_a: u32,
+    pub body_b: u32,
+    pub moving_a: bool,
+    pub moving_b: bool,
+    pub normal: Vec2,
+    pub friction: f32,
+    pub restitution: f32,
+    pub softness: Softness,
+    pub inv_mass_a: f32,
+    pub inv_inertia_a: f32,
+    pub inv_mass_b: f32,
+    pub inv_inertia_b: f32,
+    pub points: [LanePoint; 2],
+}
+
+/// One point of a [`LaneContact`]. A missing second point is all zeros: no mass, no impulse.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct LanePoint {
+    pub anchor_a: Vec2,
+    pub anchor_b: Vec2,
+    pub base_separation: f32,
+    pub normal_mass: f32,
+    pub tangent_mass: f32,
+    pub normal_impulse: f32,
+    pub tangent_impulse: f32,
+    pub relative_velocity: f32,
+}
+
+/// Builds `[f32; LANES]` from one field of each lane.
+fn lanes(c: &[LaneContact; LANES], f: impl Fn(&LaneContact) -> f32) -> f32x4 {
+    f32x4::new([f(&c[0]), f(&c[1]), f(&c[2]), f(&c[3])])
+}
+
+impl WideContact {
+    /// Packs the lanes (`constraints[lane] == NO_INDEX` for an empty lane, whose values are
+    /// ignored and replaced by zeros).
+    pub fn pack(constraints: [u32; LANES], mut c: [LaneContact; LANES]) -> WideContact {
+        let (mut moving_a, mut moving_b) = (0u8, 0u8);
+        let (mut body_a, mut body_b) = ([NO_INDEX; LANES], [NO_INDEX; LANES]);
+        for lane in 0..LANES {
+            if constraints[lane] == NO_INDEX {
+                c[lane] = LaneContact::default();
+                continue;
+            }
+            body_a[lane] = c[lane].body_a;
+            body_b[lane] = c[lane].body_b;
+            moving_a |= u8::from(c[lane].moving_a) << lane;
+            moving_b |= u8::from(c[lane].moving_b) << lane;
+        }
+        let point = |k: usize| WidePoint {
+            anchor_ax: lanes(&c, |l| l.points[k].anchor_a.x),
+            anchor_ay: lanes(&c, |l| l.points[k].anchor_a.y),
+            anchor_bx: lanes(&c, |l| l.points[k].anchor_b.x),
+            anchor_by: lanes(&c, |l| l.points[k].anchor_b.y),
+            base_separation: lanes(&c, |l| l.points[k].base_separation),
+            normal_mass: lanes(&c, |l| l.points[k].normal_mass),
+            tangent_mass: lanes(&c, |l| l.points[k].tangent_mass),
+            normal_impulse: lanes(&c, |l| l.points[k].normal_impulse),
+            tangent_impulse: lanes(&c, |l| l.points[k].tangent_impulse),
+            max_normal_impulse: f32x4::ZERO,
+            relative_velocity: lanes(&c, |l| l.points[k].relative_velocity),
+        };
+        WideContact {
+            constraints,
+            body_a,
+            body_b,
+            moving_a,
+            moving_b,
+            normal_x: lanes(&c, |l| l.normal.x),
+            normal_y: lanes(&c, |l| l.normal.y),
+            friction: lanes(&c, |l| l.friction),
+            restitution: lanes(&c, |l| l.restitution),
+            bias_rate: lanes(&c, |l| l.softness.bias_rate),
+            mass_scale: lanes(&c, |l| l.softness.mass_scale),
+            impulse_scale: lanes(&c, |l| l.softness.impulse_scale),
+            inv_mass_a: lanes(&c, |l| l.inv_mass_a),
+            inv_inertia_a: lanes(&c, |l| l.inv_inertia_a),
+            inv_mass_b: lanes(&c, |l| l.inv_mass_b),
+            inv_inertia_b: lanes(&c, |l| l.inv_inertia_b),
+            points: [point(0), point(1)],
+        }
+    }
+
+    /// Each lane's accumulated (normal, tangent) impulses of its two points.
+    pub fn impulses(&self) -> [[[f32; 2]; 2]; LANES] {
+        let mut out = [[[0.0; 2]; 2]; LANES];
+        for (k, p) in self.points.iter().enumerate() {
+            let (n, t) = (p.normal_impulse.to_array(), p.tangent_impulse.to_array());
+            for lane in 0..LANES {
+                out[lane][k] = [n[lane], t[lane]];
+            }
+        }
+        out
+    }
+
+    /// Applies the accumulated impulses (last step's, carried over) to the velocities.
+    ///
+    /// # Safety
+    /// This group's moving bodies are touched by no other thread meanwhile ([`StatePtr`]).
+    pub unsafe fn warm_start(&self, states: StatePtr) {
+        // SAFETY: the caller's promise.
+        let (mut a, mut b) =
+            unsafe { (gather(states, &self.body_a), gather(states, &self.body_b)) };
+        let (nx, ny) = (self.normal_x, self.normal_y);
+        for p in &self.points {
+            // impulse = normal_impulse * normal + tangent_impulse * tangent, tangent = perp(normal)
+            let px = p.normal_impulse * nx - p.tangent_impulse * ny;
+            let py = p.normal_impulse * ny + p.tangent_impulse * nx;
+            self.apply(&mut a, &mut b, p, px, py);
+        }
+        // SAFETY: the caller's promise.
+        unsafe {
+            scatter(states, &self.body_a, self.moving_a, &a);
+            scatter(states, &self.body_b, self.moving_b, &b);
+        }
+    }
+
+    /// One pass over the lanes' points: normal impulses (with the soft push-out when
+    /// `use_bias`), then friction. `inv_h` is the substep rate.
+    ///
+    /// # Safety
+    /// This group's moving bodies are touched by no other thread meanwhile ([`StatePtr`]).
+    pub unsafe fn solve(&mut self, states: StatePtr, inv_h: f32, use_bias: bool) {
+        // SAFETY: the caller's promise.
+        let (mut a, mut b) =
+            unsafe { (gather(states, &self.body_a), gather(states, &self.body_b)) };
+        let (nx, ny) = (self.normal_x, self.normal_y);
+        let zero = f32x4::ZERO;
+        let one = f32x4::ONE;
+        let inv_h = f32x4::splat(inv_h);
+        let slop = f32x4::splat(LINEAR_SLOP);
+        let max_push = f32x4::splat(-MAX_PUSH_SPEED);
+        // Motion of B relative to A since the start of the step.
+        let (dx, dy) = (b.dpx - a.dpx, b.dpy - a.dpy);
+        for k in 0..2 {
+            let p = self.points[k];
+            // Current separation from the bodies' motion since the start of the step: the
+            // anchors turn with each body's rotation since then.
+            let rbx = b.qc * p.anchor_bx - b.qs * p.anchor_by;
+            let rby = b.qs * p.anchor_bx + b.qc * p.anchor_by;
+            let rax = a.qc * p.anchor_ax - a.qs * p.anchor_ay;
+            let ray = a.qs * p.anchor_ax + a.qc * p.anchor_ay;
+            let s = nx * (dx + rbx - rax) + ny * (dy + rby - ray) + p.base_separation + slop;
+            // Not yet at the slop depth: allow closing the gap within this substep.
+            let open = s.simd_gt(zero);
+            let (bias, mass_scale, impulse_scale) = if use_bias {
+                (
+                    open.select(s * inv_h, (self.bias_rate * s).max(max_push)),
+                    open.select(one, self.mass_scale),
+                    open.select(zero, self.impulse_scale),
+                )
+            } else {
+                (open.select(s * inv_h, zero), one, zero)
+            };
+            let vn = self.normal_velocity(&a, &b, &p, nx, ny);
+            let impulse =
+                -p.normal_mass * mass_scale * (vn + bias) - impulse_scale * p.normal_impulse;
+            let total = (p.normal_impulse + impulse).max(zero);
+            let applied = total - p.normal_impulse;
+            let point = &mut self.points[k];
+            point.normal_impulse = total;
+            point.max_normal_impulse = point.max_normal_impulse.max(applied);
+            let point = *point;
+            self.apply(&mut a, &mut b, &point, applied * nx, applied * ny);
+        }
+        let (tx, ty) = (-ny, nx);
+        for k in 0..2 {
+            let p = self.points[k];
+            let vt = self.normal_velocity(&a, &b, &p, tx, ty);
+            // Friction, finite and 0 or more, times a normal impulse, finite and 0 or more:
+            // the limit is never NaN, so max/min clamp it as f32::clamp would.
+            let limit = self.friction * p.normal_impulse;
+            let total = (p.tangent_impulse - p.tangent_mass * vt)
+                .max(-limit)
+                .min(limit);
+            let applied = total - p.tangent_impulse;
+            self.points[k].tangent_impulse = total;
+            self.apply(&mut a, &mut b, &p, applied * tx, applied * ty);
+        }
+        // SAFETY: the caller's promise.
+        unsafe {
+            scatter(states, &self.body_a, self.moving_a, &a);
+            scatter(states, &self.body_b, self.moving_b, &b);
+        }
+    }
+
+    /// Bounces the points that approached faster than the threshold at the start of the step
+    /// and were pushed apart during it.
+    ///
+    /// # Safety
+    /// This group's moving bodies are touched by no other thread meanwhile ([`StatePtr`]).
+    pub unsafe fn apply_restitution(&mut self, states: StatePtr) {
+        let zero = f32x4::ZERO;
+        let threshold = f32x4::splat(-RESTITUTION_THRESHOLD);
+        let bouncy = self.restitution.simd_gt(zero);
+        if !bouncy.any() {
+            return;
+        }
+        // SAFETY: the caller's promise.
+        let (mut a, mut b) =
+            unsafe { (gather(states, &self.body_a), gather(states, &self.body_b)) };
+        let (nx, ny) = (self.normal_x, self.normal_y);
+        for k in 0..2 {
+            let p = self.points[k];
+            let bounce = bouncy
+                & p.relative_velocity.simd_le(threshold)
+                & p.max_normal_impulse.simd_gt(zero);
+            if !bounce.any() {
+                continue;
+            }
+            let vn = self.normal_velocity(&a, &b, &p, nx, ny);
+            let impulse = -p.normal_mass * (vn + self.restitution * p.relative_velocity);
+            let total = (p.normal_impulse + impulse).max(zero);
+            let applied = bounce.select(total - p.normal_impulse, zero);
+            self.points[k].normal_impulse = p.normal_impulse + applied;
+            self.apply(&mut a, &mut b, &p, applied * nx, applied * ny);
+        }
+        // SAFETY: the caller's promise.
+        unsafe {
+            scatter(states, &self.body_a, self.moving_a, &a);
+            scatter(states, &self.body_b, self.moving_b, &b);
+        }
+    }
+
+    /// The relative velocity of B's point to A's along `(ux, uy)`, at the fixed anchors.
+    fn normal_velocity(
+        &self,
+        a: &WideBody,
+        b: &WideBody,
+        p: &WidePoint,
+        ux: f32x4,
+        uy: f32x4,
+    ) -> f32x4 {
+        // v + w × r, with w × r = (-w r.y, w r.x)
+        let dvx = (b.vx - b.w * p.anchor_by) - (a.vx - a.w * p.anchor_ay);
+        let dvy = (b.vy + b.w * p.anchor_bx) - (a.vy + a.w * p.anchor_ax);
+        dvx * ux + dvy * uy
+    }
+
+    /// Applies the impulse `(px, py)` to B at its anchor and its opposite to A at its anchor.
+    fn apply(&self, a: &mut WideBody, b: &mut WideBody, p: &WidePoint, px: f32x4, py: f32x4) {
+        a.vx -= self.inv_mass_a * px;
+        a.vy -= self.inv_mass_a * py;
+        a.w -= self.inv_inertia_a * (p.anchor_ax * py - p.anchor_ay * px);
+        b.vx += self.inv_mass_b * px;
+        b.vy += self.inv_mass_b * py;
+        b.w += self.inv_inertia_b * (p.anchor_bx * py - p.anchor_by * px);
+    }
+}

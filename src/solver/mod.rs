@@ -1,0 +1,620 @@
+//! The contact solver: soft contact constraints solved with sequential impulses over
+//! substeps, warm-started by feature id.
+//!
+//! ```text
+//! step(dt): speeds clamped (World::max_linear_speed; a quarter turn per substep)
+//! prepare:  per contact point: anchors from each body's centre of mass (world frame, fixed
+//!           for the step), effective masses, the separation at the start of the step,
+//!           last step's impulses where the same feature ids touch again
+//! per substep h = dt / substeps:
+//!     integrate velocities (gravity), clamp them again
+//!     warm start: apply the accumulated impulses
+//!     solve with bias: normal impulses push the separation towards -LINEAR_SLOP through a
+//!         soft spring (stiff, heavily damped: no energy added), friction clamped to mu * normal
+//!     integrate positions
+//!     relax: solve again without bias, removing the velocity the push added
+//! restitution: bounce the points that approached faster than a threshold
+//! ```
+//!
+//! The separation during the substeps is tracked from the bodies' motion since the start of
+//! the step, so the narrow phase runs once per step. The scheme is the "soft step" of Box2D
+//! v3 (Catto, "Solver2D", 2024), written here from its description.
+//!
+//! Layout for speed, as Box2D v3 lays its solver out: the constraints are coloured
+//! (`colouring.rs`) so that no two of one colour share a moving body, then packed four to a
+//! group of SIMD lanes (`contact_simd.rs`); a pass runs colour after colour, and a colour's
+//! groups at once, over the rayon pool's threads. The colours fix the order in which
+//! constraints see each other's impulses, so the step is the same bits on one thread or
+//! many (tests/determinism.rs). Bodies that do not move (inverse mass zero: static) are
+//! read by any number of constraints of a colour and written by none.
+
+mod colouring;
+mod contact_simd;
+
+use glam::Vec2;
+use rayon::prelude::*;
+
+use crate::body::Body;
+use crate::manifold::Contact;
+use crate::transform::length_and_direction;
+use colouring::{ConstraintGraph, LANES, NO_INDEX};
+use contact_simd::{LaneContact, LanePoint, StatePtr, WideContact};
+
+/// The most a body turns in one substep, radians: a quarter turn, as Box2D clamps it. A faster
+/// spin is slowed to this; it keeps the rotation's linearisation and the continuous stage's
+/// rotation margin meaningful.
+pub const MAX_ROTATION_PER_SUBSTEP: f32 = 0.25 * std::f32::consts::PI;
+
+/// The settings of a step's substeps.
+pub(crate) struct Substeps {
+    /// Substeps per step, 1 or more.
+    pub count: usize,
+    /// Units per second squared.
+    pub gravity: Vec2,
+    /// The speed every body is held to (see `World::max_linear_speed`).
+    pub max_linear_speed: f32,
+}
+
+/// The bodies as one step moves them, by body index: static records and materials to read,
+/// poses and velocities to advance.
+pub(crate) struct BodyMotion<'a> {
+    pub bodies: &'a [Body],
+    pub materials: &'a [BodyMaterial],
+    /// World-frame centres of mass.
+    pub centers: &'a mut [Vec2],
+    /// Rotations as (cos, sin).
+    pub rotations: &'a mut [Vec2],
+    pub states: &'a mut [BodyState],
+    /// The angle each body turned during the step, accumulated here (zeroed by the caller):
+    /// the continuous stage's rotation margin.
+    pub turned: &'a mut [f32],
+}
+
+/// Penetration the solver leaves in a resting contact, in length units (bodies are about
+/// one unit). Keeping a little overlap keeps resting contacts reported by the narrow phase
+/// (touching is not overlapping), so stacks do not lose and regain contact every step.
+pub(crate) const LINEAR_SLOP: f32 = 0.005;
+/// The fastest the solver pushes overlapping bodies apart, in length units per second: a
+/// deep overlap resolves over a few steps instead of launching the bodies.
+const MAX_PUSH_SPEED: f32 = 3.0;
+/// Approach speed below which contacts do not bounce, in length units per second.
+pub(crate) const RESTITUTION_THRESHOLD: f32 = 1.0;
+/// Damping ratio of the contact spring: far above critical, so pushing out adds no bounce.
+const CONTACT_DAMPING_RATIO: f32 = 10.0;
+/// Stiffness of the contact spring, in hertz; capped at a quarter of the substep rate.
+const CONTACT_HERTZ: f32 = 30.0;
+
+/// The velocity state of a body during a step.
+///
+/// The field order is the SIMD passes' layout (`contact_simd::gather`): the first four
+/// floats (velocity, spin, inverse mass) and the next four (motion since the step began)
+/// each load as one four-lane row.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct BodyState {
+    pub linear_velocity: Vec2,
+    pub angular_velocity: f32,
+    pub inv_mass: f32,
+    /// Translation of the centre of mass since the start of the step.
+    pub delta_position: Vec2,
+    /// Rotation since the start of the step, as (cos, sin).
+    pub delta_rotation: Vec2,
+    pub inv_inertia: f32,
+}
+
+const _: () = assert!(std::mem::size_of::<BodyState>() == 9 * 4);
+
+/// How a body's mass and material enter the solver.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodyMaterial {
+    pub friction: f32,
+    pub restitution: f32,
+}
+
+/// One contact's warm-starting record, in contact order: which colliders and bodies, its
+/// points' feature ids, and their accumulated impulses once the step is solved.
+#[derive(Clone, Copy, Debug, Default)]
+struct ContactImpulses {
+    /// The colliders in touch: which pieces of the two bodies, for warm starting (two
+    /// bodies of several pieces can touch in several places with the same feature ids).
+    colliders: [u32; 2],
+    bodies: [u32; 2],
+    count: usize,
+    ids: [u32; 2],
+    normal: [f32; 2],
+    tangent: [f32; 2],
+}
+
+/// A soft constraint's coefficients for a spring of `hertz` and damping ratio `zeta`,
+/// integrated implicitly over a substep `h` (see "Solver2D").
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Softness {
+    pub bias_rate: f32,
+    pub mass_scale: f32,
+    pub impulse_scale: f32,
+}
+
+impl Softness {
+    fn new(hertz: f32, zeta: f32, h: f32) -> Softness {
+        let omega = 2.0 * std::f32::consts::PI * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Softness {
+            bias_rate: omega / a1,
+            mass_scale: a2 * a3,
+            impulse_scale: a3,
+        }
+    }
+}
+
+fn cross(a: Vec2, b: Vec2) -> f32 {
+    a.perp_dot(b)
+}
+
+/// `w × r` for a scalar angular velocity.
+fn cross_sv(w: f32, r: Vec2) -> Vec2 {
+    Vec2::new(-w * r.y, w * r.x)
+}
+
+/// Integrates a rotation `(cos, sin)` by the angle `angle` (small), renormalised.
+pub(crate) fn integrate_rotation(q: Vec2, angle: f32) -> Vec2 {
+    let q2 = Vec2::new(q.x - angle * q.y, q.y + angle * q.x);
+    let len = q2.length();
+    if len > 0.0 { q2 / len } else { Vec2::X }
+}
+
+/// Bodies per rayon task in the per-body passes: enough work to pay for a task.
+const BODIES_PER_TASK: usize = 1024;
+/// Lane groups per rayon task in a colour's pass (4 constraints each).
+const GROUPS_PER_TASK: usize = 32;
+
+/// The solver's scratch, reused between steps: this step's constraints in colour groups, and
+/// the impulses of this step and the last, for warm starting.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ContactSolver {
+    /// This step's records, in contact order; after the step, its impulses.
+    impulses: Vec<ContactImpulses>,
+    /// Last step's, in contact order (ascending collider pairs).
+    previous: Vec<ContactImpulses>,
+    graph: ConstraintGraph,
+    wide: Vec<WideContact>,
+}
+
+/// What `prepare_lane` reads besides the contact.
+struct PrepareInput<'a> {
+    centers: &'a [Vec2],
+    states: &'a [BodyState],
+    materials: &'a [BodyMaterial],
+    soft: Softness,
+    static_soft: Softness,
+}
+
+/// One constraint's lane values from its manifold, bodies and warm-start record.
+fn prepare_lane(
+    contact: &Contact,
+    record: &ContactImpulses,
+    input: &PrepareInput<'_>,
+) -> LaneContact {
+    let [a, b] = record.bodies;
+    let (ia, ib) = (a as usize, b as usize);
+    let (sa, sb) = (&input.states[ia], &input.states[ib]);
+    let (ma, mb) = (&input.materials[ia], &input.materials[ib]);
+    let m = &contact.manifold;
+    let normal = m.normal;
+    let tangent = Vec2::new(-normal.y, normal.x);
+    let mut lane = LaneContact {
+        body_a: a,
+        body_b: b,
+        moving_a: sa.inv_mass > 0.0,
+        moving_b: sb.inv_mass > 0.0,
+        normal,
+        // The geometric mean, as the product of roots: the root of the product overflows to
+        // infinity for two frictions past 1.8e19.
+        friction: ma.friction.sqrt() * mb.friction.sqrt(),
+        restitution: ma.restitution.max(mb.restitution),
+        // Against a static body only one side moves: a stiffer spring gives the same feel.
+        softness: if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 {
+            input.static_soft
+        } else {
+            input.soft
+        },
+        inv_mass_a: sa.inv_mass,
+        inv_inertia_a: sa.inv_inertia,
+        inv_mass_b: sb.inv_mass,
+        inv_inertia_b: sb.inv_inertia,
+        points: [LanePoint::default(); 2],
+    };
+    for (k, p) in m.points().iter().enumerate() {
+        let ra = p.point - input.centers[ia];
+        let rb = p.point - input.centers[ib];
+        let rna = cross(ra, normal);
+        let rnb = cross(rb, normal);
+        let k_normal =
+            sa.inv_mass + sb.inv_mass + sa.inv_inertia * rna * rna + sb.inv_inertia * rnb * rnb;
+        let rta = cross(ra, tangent);
+        let rtb = cross(rb, tangent);
+        let k_tangent =
+            sa.inv_mass + sb.inv_mass + sa.inv_inertia * rta * rta + sb.inv_inertia * rtb * rtb;
+        let dv = sb.linear_velocity + cross_sv(sb.angular_velocity, rb)
+            - sa.linear_velocity
+            - cross_sv(sa.angular_velocity, ra);
+        lane.points[k] = LanePoint {
+            anchor_a: ra,
+            anchor_b: rb,
+            base_separation: -p.depth - normal.dot(rb - ra),
+            normal_mass: if k_normal > 0.0 { 1.0 / k_normal } else { 0.0 },
+            tangent_mass: if k_tangent > 0.0 {
+                1.0 / k_tangent
+            } else {
+                0.0
+            },
+            normal_impulse: record.normal[k],
+            tangent_impulse: record.tangent[k],
+            relative_velocity: normal.dot(dv),
+        };
+    }
+    lane
+}
+
+impl ContactSolver {
+    /// The accumulated normal impulse of each contact point of the last step, in contact
+    /// order and point order: for tests and drawing.
+    pub fn normal_impulses(&self) -> impl Iterator<Item = f32> + '_ {
+        self.impulses
+            .iter()
+            .flat_map(|r| r.normal[..r.count].iter().copied())
+    }
+
+    /// Builds this step's constraints from the narrow phase's contacts between colliders (in
+    /// ascending pair order; `collider_bodies` maps a collider to its body), carrying over
+    /// the impulses of points whose feature ids match last step's, coloured and packed into
+    /// lane groups.
+    fn prepare(
+        &mut self,
+        contacts: &[Contact],
+        collider_bodies: &[u32],
+        motion: &BodyMotion<'_>,
+        h: f32,
+        parallel: bool,
+    ) {
+        let (centers, states, materials) = (&*motion.centers, &*motion.states, motion.materials);
+        std::mem::swap(&mut self.impulses, &mut self.previous);
+        self.impulses.clear();
+        let mut old = 0;
+        for c in contacts {
+            let colliders = [c.a, c.b];
+            // Last step's record for this pair, if any: both lists are in collider pair order.
+            while old < self.previous.len() && self.previous[old].colliders < colliders {
+                old += 1;
+            }
+            let previous = self.previous.get(old).filter(|p| p.colliders == colliders);
+            let mut record = ContactImpulses {
+                colliders,
+                bodies: [collider_bodies[c.a as usize], collider_bodies[c.b as usize]],
+                count: c.manifold.points().len(),
+                ..Default::default()
+            };
+            for (k, p) in c.manifold.points().iter().enumerate() {
+                record.ids[k] = p.id;
+                if let Some(prev) = previous {
+                    if let Some(j) = prev.ids[..prev.count].iter().position(|&id| id == p.id) {
+                        record.normal[k] = prev.normal[j];
+                        record.tangent[k] = prev.tangent[j];
+                    }
+                }
+            }
+            self.impulses.push(record);
+        }
+
+        self.graph.colour(
+            states.len(),
+            self.impulses.iter().map(|r| r.bodies),
+            |body| states[body as usize].inv_mass > 0.0,
+        );
+
+        let hertz = CONTACT_HERTZ.min(0.25 / h);
+        let input = PrepareInput {
+            centers,
+            states,
+            materials,
+            soft: Softness::new(hertz, CONTACT_DAMPING_RATIO, h),
+            static_soft: Softness::new(2.0 * hertz, CONTACT_DAMPING_RATIO, h),
+        };
+        let records = &self.impulses;
+        let pack = |lanes: &[u32; LANES]| {
+            WideContact::pack(
+                *lanes,
+                lanes.map(|k| {
+                    if k == NO_INDEX {
+                        LaneContact::default()
+                    } else {
+                        prepare_lane(&contacts[k as usize], &records[k as usize], &input)
+                    }
+                }),
+            )
+        };
+        self.wide.clear();
+        // As the graph's groups: room for the most groups, not only this step's.
+        self.wide.reserve(self.graph.groups.capacity());
+        if parallel {
+            self.graph
+                .groups
+                .par_iter()
+                .with_min_len(GROUPS_PER_TASK)
+                .map(pack)
+                .collect_into_vec(&mut self.wide);
+        } else {
+            self.wide.extend(self.graph.groups.iter().map(pack));
+        }
+    }
+
+    /// Runs `pass` over every lane group: colour after colour (a colour's groups at once, on
+    /// several threads when `parallel`), then the overflow one group at a time.
+    fn for_each_group(
+        &mut self,
+        states: &mut [BodyState],
+        parallel: bool,
+        pass: impl Fn(&mut WideContact, StatePtr) + Sync,
+    ) {
+        let states = StatePtr::new(states);
+        let wide = &mut self.wide;
+        for range in &self.graph.colour_groups {
+            let groups = &mut wide[range.clone()];
+            if parallel && groups.len() >= 2 * GROUPS_PER_TASK {
+                groups
+                    .par_iter_mut()
+                    .with_min_len(GROUPS_PER_TASK)
+                    .for_each(|g| pass(g, states));
+            } else {
+                groups.iter_mut().for_each(|g| pass(g, states));
+            }
+        }
+        for g in &mut wide[self.graph.overflow_groups.clone()] {
+            pass(g, states);
+        }
+    }
+
+    /// Copies each lane's accumulated impulses into its contact's record, for the next
+    /// step's warm start.
+    fn store_impulses(&mut self) {
+        for g in &self.wide {
+            for (lane, point_impulses) in g.impulses().iter().enumerate() {
+                let k = g.constraints[lane];
+                if k == NO_INDEX {
+                    continue;
+                }
+                let record = &mut self.impulses[k as usize];
+                for (p, [normal, tangent]) in point_impulses.iter().enumerate() {
+                    record.normal[p] = *normal;
+                    record.tangent[p] = *tangent;
+                }
+            }
+        }
+    }
+
+    /// One step of `dt` seconds over the bodies: speeds clamped, constraints prepared from
+    /// `contacts` (between colliders; `collider_bodies` maps a collider to its body), then
+    /// per substep gravity, warm start, solve, integrate positions, relax; then restitution.
+    /// Runs on the current rayon pool; the result is the same bits on any number of threads.
+    pub fn step(
+        &mut self,
+        dt: f32,
+        substeps: &Substeps,
+        contacts: &[Contact],
+        collider_bodies: &[u32],
+        motion: &mut BodyMotion<'_>,
+    ) {
+        if rayon::current_num_threads() > 1 && rayon::current_thread_index().is_none() {
+            // Called from outside the pool: move the whole step onto a worker with one
+            // hand-over. Each parallel pass started from outside would otherwise send a job
+            // into the pool and put this thread to sleep until it is done (a hundred or so
+            // per step), and rayon allocates a queue block per 63 jobs sent in.
+            rayon::scope(|_| self.step_on(dt, substeps, contacts, collider_bodies, motion, true));
+        } else {
+            let parallel = rayon::current_num_threads() > 1;
+            self.step_on(dt, substeps, contacts, collider_bodies, motion, parallel);
+        }
+    }
+
+    /// [`ContactSolver::step`] on the current thread, its passes spread over the pool when
+    /// `parallel`.
+    fn step_on(
+        &mut self,
+        dt: f32,
+        substeps: &Substeps,
+        contacts: &[Contact],
+        collider_bodies: &[u32],
+        motion: &mut BodyMotion<'_>,
+        parallel: bool,
+    ) {
+        let h = dt / substeps.count as f32;
+        let inv_h = 1.0 / h;
+        // Speeds are clamped before anything uses them (the solver's restitution keeps the
+        // approach speed), and again each substep after gravity, as Box2D does.
+        let max_speed = substeps.max_linear_speed;
+        let max_turn = MAX_ROTATION_PER_SUBSTEP * inv_h;
+        for_each_body(motion.states, motion.bodies, parallel, |s, body| {
+            s.delta_position = Vec2::ZERO;
+            s.delta_rotation = Vec2::X;
+            clamp_velocity(s, body, max_speed, max_turn);
+        });
+        self.prepare(contacts, collider_bodies, motion, h, parallel);
+        let gravity = substeps.gravity;
+        for _ in 0..substeps.count {
+            for_each_body(motion.states, motion.bodies, parallel, |s, body| {
+                if s.inv_mass > 0.0 {
+                    s.linear_velocity += h * gravity;
+                    clamp_velocity(s, body, max_speed, max_turn);
+                }
+            });
+            // SAFETY (all three passes): for_each_group runs one colour at a time, and a
+            // colour's groups share no moving body (see StatePtr).
+            self.for_each_group(motion.states, parallel, |g, s| unsafe { g.warm_start(s) });
+            self.for_each_group(motion.states, parallel, |g, s| unsafe {
+                g.solve(s, inv_h, true)
+            });
+            integrate_positions(motion, h, parallel);
+            self.for_each_group(motion.states, parallel, |g, s| unsafe {
+                g.solve(s, inv_h, false)
+            });
+        }
+        // SAFETY: as above.
+        self.for_each_group(motion.states, parallel, |g, s| unsafe {
+            g.apply_restitution(s)
+        });
+        self.store_impulses();
+    }
+}
+
+/// Runs `f` on every body's state, on several threads when `parallel` (each body alone: the
+/// same bits either way).
+fn for_each_body(
+    states: &mut [BodyState],
+    bodies: &[Body],
+    parallel: bool,
+    f: impl Fn(&mut BodyState, &Body) + Sync,
+) {
+    if parallel {
+        states
+            .par_iter_mut()
+            .zip(bodies.par_iter())
+            .with_min_len(BODIES_PER_TASK)
+            .for_each(|(s, body)| f(s, body));
+    } else {
+        states
+            .iter_mut()
+            .zip(bodies)
+            .for_each(|(s, body)| f(s, body));
+    }
+}
+
+/// Moves every moving body by its velocity over the substep `h`.
+fn integrate_positions(motion: &mut BodyMotion<'_>, h: f32, parallel: bool) {
+    let integrate =
+        |(((s, c), q), turned): (((&mut BodyState, &mut Vec2), &mut Vec2), &mut f32)| {
+            if s.inv_mass == 0.0 {
+                return;
+            }
+            let dp = h * s.linear_velocity;
+            let da = h * s.angular_velocity;
+            *c += dp;
+            *q = integrate_rotation(*q, da);
+            // integrate_rotation turns by atan(da): da bounds it, which keeps the continuous
+            // stage's rotation margin conservative.
+            *turned += da;
+            s.delta_position += dp;
+            s.delta_rotation = integrate_rotation(s.delta_rotation, da);
+        };
+    if parallel {
+        motion
+            .states
+            .par_iter_mut()
+            .zip(motion.centers.par_iter_mut())
+            .zip(motion.rotations.par_iter_mut())
+            .zip(motion.turned.par_iter_mut())
+            .with_min_len(BODIES_PER_TASK)
+            .for_each(integrate);
+    } else {
+        motion
+            .states
+            .iter_mut()
+            .zip(motion.centers.iter_mut())
+            .zip(motion.rotations.iter_mut())
+            .zip(motion.turned.iter_mut())
+            .for_each(integrate);
+    }
+}
+
+/// A single rigid impulse at `point` along `normal` (from A to B) that stops B approaching A
+/// there, or bounces it with `restitution`: the impact response of the continuous stage.
+/// Frames: `point` and the centres are in the world frame. Does nothing if the bodies are
+/// already separating at the point. Returns the impulse applied.
+pub(crate) fn apply_impact(
+    states: &mut [BodyState],
+    [ia, ib]: [usize; 2],
+    [center_a, center_b]: [Vec2; 2],
+    point: Vec2,
+    normal: Vec2,
+    restitution: f32,
+) -> f32 {
+    let (ra, rb) = (point - center_a, point - center_b);
+    let vn = normal.dot(relative_velocity(states, ia, ib, ra, rb));
+    if vn >= 0.0 {
+        return 0.0;
+    }
+    let (a, b) = (&states[ia], &states[ib]);
+    let (rna, rnb) = (cross(ra, normal), cross(rb, normal));
+    let k = a.inv_mass + b.inv_mass + a.inv_inertia * rna * rna + b.inv_inertia * rnb * rnb;
+    if k <= 0.0 {
+        return 0.0;
+    }
+    let e = if vn < -RESTITUTION_THRESHOLD {
+        restitution
+    } else {
+        0.0
+    };
+    let impulse = -(1.0 + e) * vn / k;
+    apply_impulse(states, ia, ib, ra, rb, impulse * normal);
+    impulse
+}
+
+fn relative_velocity(states: &[BodyState], ia: usize, ib: usize, ra: Vec2, rb: Vec2) -> Vec2 {
+    let (a, b) = (&states[ia], &states[ib]);
+    b.linear_velocity + cross_sv(b.angular_velocity, rb)
+        - a.linear_velocity
+        - cross_sv(a.angular_velocity, ra)
+}
+
+/// Applies `impulse` to B at `rb` and its opposite to A at `ra`.
+fn apply_impulse(
+    states: &mut [BodyState],
+    ia: usize,
+    ib: usize,
+    ra: Vec2,
+    rb: Vec2,
+    impulse: Vec2,
+) {
+    let a = &mut states[ia];
+    a.linear_velocity -= a.inv_mass * impulse;
+    a.angular_velocity -= a.inv_inertia * cross(ra, impulse);
+    let b = &mut states[ib];
+    b.linear_velocity += b.inv_mass * impulse;
+    b.angular_velocity += b.inv_inertia * cross(rb, impulse);
+}
+
+/// The fastest a body may spin: a quarter turn per substep (`max_turn`, radians per
+/// second), and no faster than makes its farthest point move at `max_speed` about its
+/// centre, so that no point of a body moves faster than twice the speed limit and the
+/// solver's products of speed and mass stay finite.
+fn max_spin(body: &Body, max_speed: f32, max_turn: f32) -> f32 {
+    if body.max_extent > 0.0 {
+        max_turn.min(max_speed / body.max_extent)
+    } else {
+        max_turn
+    }
+}
+
+/// Holds a body's speed to `max_speed` and its spin to its `max_spin`. This runs for every
+/// body on every substep, and nearly every body is far below both limits: a product and a
+/// comparison each decide that, and only a body over a limit pays for a length and a
+/// division. (A square or product that overflows is infinite, so it still takes the clamp.)
+fn clamp_velocity(state: &mut BodyState, body: &Body, max_speed: f32, max_turn: f32) {
+    let v = state.linear_velocity;
+    if v.length_squared() > max_speed * max_speed {
+        state.linear_velocity = clamp_length(v, max_speed);
+    }
+    let spin = state.angular_velocity.abs();
+    if spin > max_turn || spin * body.max_extent > max_speed {
+        let limit = max_spin(body, max_speed, max_turn);
+        state.angular_velocity = state.angular_velocity.clamp(-limit, limit);
+    }
+}
+
+/// `v` shortened to at most `max` long, keeping its direction. The length is taken without
+/// squaring the components (see `length_and_direction`): a velocity past 1.8e19 has a
+/// square that overflows f32, and would otherwise collapse to zero instead of to `max`.
+fn clamp_length(v: Vec2, max: f32) -> Vec2 {
+    let (length, direction) = length_and_direction(v);
+    if length <= max { v } else { direction * max }
+}

@@ -43,6 +43,16 @@ impl StatePtr {
             len: states.len(),
         }
     }
+
+    /// The state of body `i`, to write.
+    ///
+    /// # Safety
+    /// `i` is in bounds, and no other thread touches that body while the reference lives.
+    pub unsafe fn get_mut<'a>(self, i: usize) -> &'a mut BodyState {
+        debug_assert!(i < self.len);
+        // SAFETY: the caller's promise.
+        unsafe { &mut *self.states.add(i) }
+    }
 }
 
 /// Four bodies' velocities and motion since the start of the step, one body per lane.
@@ -207,58 +217,48 @@ pub(crate) struct LanePoint {
     pub relative_velocity: f32,
 }
 
-/// Builds `[f32; LANES]` from one field of each lane.
-fn lanes(c: &[LaneContact; LANES], f: impl Fn(&LaneContact) -> f32) -> f32x4 {
-    f32x4::new([f(&c[0]), f(&c[1]), f(&c[2]), f(&c[3])])
-}
-
 impl WideContact {
-    /// Packs the lanes (`constraints[lane] == NO_INDEX` for an empty lane, whose values are
-    /// ignored and replaced by zeros).
-    pub fn pack(constraints: [u32; LANES], mut c: [LaneContact; LANES]) -> WideContact {
-        let (mut moving_a, mut moving_b) = (0u8, 0u8);
-        let (mut body_a, mut body_b) = ([NO_INDEX; LANES], [NO_INDEX; LANES]);
-        for lane in 0..LANES {
-            if constraints[lane] == NO_INDEX {
-                c[lane] = LaneContact::default();
-                continue;
-            }
-            body_a[lane] = c[lane].body_a;
-            body_b[lane] = c[lane].body_b;
-            moving_a |= u8::from(c[lane].moving_a) << lane;
-            moving_b |= u8::from(c[lane].moving_b) << lane;
-        }
-        let point = |k: usize| WidePoint {
-            anchor_ax: lanes(&c, |l| l.points[k].anchor_a.x),
-            anchor_ay: lanes(&c, |l| l.points[k].anchor_a.y),
-            anchor_bx: lanes(&c, |l| l.points[k].anchor_b.x),
-            anchor_by: lanes(&c, |l| l.points[k].anchor_b.y),
-            base_separation: lanes(&c, |l| l.points[k].base_separation),
-            normal_mass: lanes(&c, |l| l.points[k].normal_mass),
-            tangent_mass: lanes(&c, |l| l.points[k].tangent_mass),
-            normal_impulse: lanes(&c, |l| l.points[k].normal_impulse),
-            tangent_impulse: lanes(&c, |l| l.points[k].tangent_impulse),
-            max_normal_impulse: f32x4::ZERO,
-            relative_velocity: lanes(&c, |l| l.points[k].relative_velocity),
-        };
+    /// A group of empty lanes: no bodies, zero masses, so every impulse on it is zero.
+    pub fn empty() -> WideContact {
         WideContact {
-            constraints,
-            body_a,
-            body_b,
-            moving_a,
-            moving_b,
-            normal_x: lanes(&c, |l| l.normal.x),
-            normal_y: lanes(&c, |l| l.normal.y),
-            friction: lanes(&c, |l| l.friction),
-            restitution: lanes(&c, |l| l.restitution),
-            bias_rate: lanes(&c, |l| l.softness.bias_rate),
-            mass_scale: lanes(&c, |l| l.softness.mass_scale),
-            impulse_scale: lanes(&c, |l| l.softness.impulse_scale),
-            inv_mass_a: lanes(&c, |l| l.inv_mass_a),
-            inv_inertia_a: lanes(&c, |l| l.inv_inertia_a),
-            inv_mass_b: lanes(&c, |l| l.inv_mass_b),
-            inv_inertia_b: lanes(&c, |l| l.inv_inertia_b),
-            points: [point(0), point(1)],
+            constraints: [NO_INDEX; LANES],
+            body_a: [NO_INDEX; LANES],
+            body_b: [NO_INDEX; LANES],
+            ..WideContact::default()
+        }
+    }
+
+    /// Fills lane `lane` with constraint `constraint`'s values (on an [`WideContact::empty`]
+    /// group: a one-point manifold leaves its second point's zeros).
+    pub fn set_lane(&mut self, lane: usize, constraint: u32, c: &LaneContact) {
+        self.constraints[lane] = constraint;
+        self.body_a[lane] = c.body_a;
+        self.body_b[lane] = c.body_b;
+        self.moving_a |= u8::from(c.moving_a) << lane;
+        self.moving_b |= u8::from(c.moving_b) << lane;
+        let set = |field: &mut f32x4, value: f32| field.as_mut_array()[lane] = value;
+        set(&mut self.normal_x, c.normal.x);
+        set(&mut self.normal_y, c.normal.y);
+        set(&mut self.friction, c.friction);
+        set(&mut self.restitution, c.restitution);
+        set(&mut self.bias_rate, c.softness.bias_rate);
+        set(&mut self.mass_scale, c.softness.mass_scale);
+        set(&mut self.impulse_scale, c.softness.impulse_scale);
+        set(&mut self.inv_mass_a, c.inv_mass_a);
+        set(&mut self.inv_inertia_a, c.inv_inertia_a);
+        set(&mut self.inv_mass_b, c.inv_mass_b);
+        set(&mut self.inv_inertia_b, c.inv_inertia_b);
+        for (wide, p) in self.points.iter_mut().zip(&c.points) {
+            set(&mut wide.anchor_ax, p.anchor_a.x);
+            set(&mut wide.anchor_ay, p.anchor_a.y);
+            set(&mut wide.anchor_bx, p.anchor_b.x);
+            set(&mut wide.anchor_by, p.anchor_b.y);
+            set(&mut wide.base_separation, p.base_separation);
+            set(&mut wide.normal_mass, p.normal_mass);
+            set(&mut wide.tangent_mass, p.tangent_mass);
+            set(&mut wide.normal_impulse, p.normal_impulse);
+            set(&mut wide.tangent_impulse, p.tangent_impulse);
+            set(&mut wide.relative_velocity, p.relative_velocity);
         }
     }
 

@@ -30,6 +30,7 @@
 
 mod colouring;
 mod contact_simd;
+mod stages;
 
 use glam::Vec2;
 use rayon::prelude::*;
@@ -39,6 +40,7 @@ use crate::manifold::Contact;
 use crate::transform::length_and_direction;
 use colouring::{ConstraintGraph, LANES, NO_INDEX};
 use contact_simd::{LaneContact, LanePoint, StatePtr, WideContact};
+use stages::{StageData, StagePlan, StepConstants};
 
 /// The most a body turns in one substep, radians: a quarter turn, as Box2D clamps it. A faster
 /// spin is slowed to this; it keeps the rotation's linearisation and the continuous stage's
@@ -164,9 +166,10 @@ pub(crate) fn integrate_rotation(q: Vec2, angle: f32) -> Vec2 {
     if len > 0.0 { q2 / len } else { Vec2::X }
 }
 
-/// Bodies per rayon task in the per-body passes: enough work to pay for a task.
+/// Bodies per rayon task in the per-body passes outside the stages: enough work to pay for
+/// a task.
 const BODIES_PER_TASK: usize = 1024;
-/// Lane groups per rayon task in a colour's pass (4 constraints each).
+/// Lane groups per rayon task when packing the constraints.
 const GROUPS_PER_TASK: usize = 32;
 
 /// The solver's scratch, reused between steps: this step's constraints in colour groups, and
@@ -179,6 +182,7 @@ pub(crate) struct ContactSolver {
     previous: Vec<ContactImpulses>,
     graph: ConstraintGraph,
     wide: Vec<WideContact>,
+    plan: StagePlan,
 }
 
 /// What `prepare_lane` reads besides the contact.
@@ -322,56 +326,27 @@ impl ContactSolver {
             static_soft: Softness::new(2.0 * hertz, CONTACT_DAMPING_RATIO, h),
         };
         let records = &self.impulses;
-        let pack = |lanes: &[u32; LANES]| {
-            WideContact::pack(
-                *lanes,
-                lanes.map(|k| {
-                    if k == NO_INDEX {
-                        LaneContact::default()
-                    } else {
-                        prepare_lane(&contacts[k as usize], &records[k as usize], &input)
-                    }
-                }),
-            )
-        };
-        self.wide.clear();
-        // As the graph's groups: room for the most groups, not only this step's.
-        self.wide.reserve(self.graph.groups.capacity());
-        if parallel {
-            self.graph
-                .groups
-                .par_iter()
-                .with_min_len(GROUPS_PER_TASK)
-                .map(pack)
-                .collect_into_vec(&mut self.wide);
-        } else {
-            self.wide.extend(self.graph.groups.iter().map(pack));
-        }
-    }
-
-    /// Runs `pass` over every lane group: colour after colour (a colour's groups at once, on
-    /// several threads when `parallel`), then the overflow one group at a time.
-    fn for_each_group(
-        &mut self,
-        states: &mut [BodyState],
-        parallel: bool,
-        pass: impl Fn(&mut WideContact, StatePtr) + Sync,
-    ) {
-        let states = StatePtr::new(states);
-        let wide = &mut self.wide;
-        for range in &self.graph.colour_groups {
-            let groups = &mut wide[range.clone()];
-            if parallel && groups.len() >= 2 * GROUPS_PER_TASK {
-                groups
-                    .par_iter_mut()
-                    .with_min_len(GROUPS_PER_TASK)
-                    .for_each(|g| pass(g, states));
-            } else {
-                groups.iter_mut().for_each(|g| pass(g, states));
+        let pack = |(wide, lanes): (&mut WideContact, &[u32; LANES])| {
+            *wide = WideContact::empty();
+            for (lane, &k) in lanes.iter().enumerate() {
+                if k != NO_INDEX {
+                    let c = prepare_lane(&contacts[k as usize], &records[k as usize], &input);
+                    wide.set_lane(lane, k, &c);
+                }
             }
-        }
-        for g in &mut wide[self.graph.overflow_groups.clone()] {
-            pass(g, states);
+        };
+        // Room for the most groups, not only this step's (see ConstraintGraph::colour).
+        self.wide.reserve(self.graph.groups.capacity());
+        self.wide
+            .resize(self.graph.groups.len(), WideContact::default());
+        if parallel {
+            self.wide
+                .par_iter_mut()
+                .zip(self.graph.groups.par_iter())
+                .with_min_len(GROUPS_PER_TASK)
+                .for_each(pack);
+        } else {
+            self.wide.iter_mut().zip(&self.graph.groups).for_each(pack);
         }
     }
 
@@ -407,18 +382,15 @@ impl ContactSolver {
     ) {
         if rayon::current_num_threads() > 1 && rayon::current_thread_index().is_none() {
             // Called from outside the pool: move the whole step onto a worker with one
-            // hand-over. Each parallel pass started from outside would otherwise send a job
-            // into the pool and put this thread to sleep until it is done (a hundred or so
-            // per step), and rayon allocates a queue block per 63 jobs sent in.
-            rayon::scope(|_| self.step_on(dt, substeps, contacts, collider_bodies, motion, true));
+            // hand-over, so that its parallel parts start from inside the pool (rayon also
+            // allocates a queue block per 63 jobs sent in from outside).
+            rayon::scope(|_| self.step_on(dt, substeps, contacts, collider_bodies, motion));
         } else {
-            let parallel = rayon::current_num_threads() > 1;
-            self.step_on(dt, substeps, contacts, collider_bodies, motion, parallel);
+            self.step_on(dt, substeps, contacts, collider_bodies, motion);
         }
     }
 
-    /// [`ContactSolver::step`] on the current thread, its passes spread over the pool when
-    /// `parallel`.
+    /// [`ContactSolver::step`] from the current thread, with the rest of the current pool.
     fn step_on(
         &mut self,
         dt: f32,
@@ -426,43 +398,42 @@ impl ContactSolver {
         contacts: &[Contact],
         collider_bodies: &[u32],
         motion: &mut BodyMotion<'_>,
-        parallel: bool,
     ) {
+        let threads = rayon::current_num_threads();
+        let parallel = threads > 1;
         let h = dt / substeps.count as f32;
-        let inv_h = 1.0 / h;
+        let constants = StepConstants {
+            h,
+            gravity: substeps.gravity,
+            max_speed: substeps.max_linear_speed,
+            max_turn: MAX_ROTATION_PER_SUBSTEP / h,
+        };
         // Speeds are clamped before anything uses them (the solver's restitution keeps the
         // approach speed), and again each substep after gravity, as Box2D does.
-        let max_speed = substeps.max_linear_speed;
-        let max_turn = MAX_ROTATION_PER_SUBSTEP * inv_h;
         for_each_body(motion.states, motion.bodies, parallel, |s, body| {
             s.delta_position = Vec2::ZERO;
             s.delta_rotation = Vec2::X;
-            clamp_velocity(s, body, max_speed, max_turn);
+            clamp_velocity(s, body, constants.max_speed, constants.max_turn);
         });
         self.prepare(contacts, collider_bodies, motion, h, parallel);
-        let gravity = substeps.gravity;
-        for _ in 0..substeps.count {
-            for_each_body(motion.states, motion.bodies, parallel, |s, body| {
-                if s.inv_mass > 0.0 {
-                    s.linear_velocity += h * gravity;
-                    clamp_velocity(s, body, max_speed, max_turn);
-                }
-            });
-            // SAFETY (all three passes): for_each_group runs one colour at a time, and a
-            // colour's groups share no moving body (see StatePtr).
-            self.for_each_group(motion.states, parallel, |g, s| unsafe { g.warm_start(s) });
-            self.for_each_group(motion.states, parallel, |g, s| unsafe {
-                g.solve(s, inv_h, true)
-            });
-            integrate_positions(motion, h, parallel);
-            self.for_each_group(motion.states, parallel, |g, s| unsafe {
-                g.solve(s, inv_h, false)
-            });
-        }
-        // SAFETY: as above.
-        self.for_each_group(motion.states, parallel, |g, s| unsafe {
-            g.apply_restitution(s)
-        });
+        self.plan.build(
+            threads,
+            substeps.count,
+            motion.states.len(),
+            &self.graph.colour_groups,
+            self.graph.overflow_groups.clone(),
+        );
+        let data = StageData {
+            wide: self.wide.as_mut_ptr(),
+            wide_len: self.wide.len(),
+            states: StatePtr::new(motion.states),
+            bodies: motion.bodies,
+            centers: motion.centers.as_mut_ptr(),
+            rotations: motion.rotations.as_mut_ptr(),
+            turned: motion.turned.as_mut_ptr(),
+            constants,
+        };
+        self.plan.run(threads, &data);
         self.store_impulses();
     }
 }
@@ -486,43 +457,6 @@ fn for_each_body(
             .iter_mut()
             .zip(bodies)
             .for_each(|(s, body)| f(s, body));
-    }
-}
-
-/// Moves every moving body by its velocity over the substep `h`.
-fn integrate_positions(motion: &mut BodyMotion<'_>, h: f32, parallel: bool) {
-    let integrate =
-        |(((s, c), q), turned): (((&mut BodyState, &mut Vec2), &mut Vec2), &mut f32)| {
-            if s.inv_mass == 0.0 {
-                return;
-            }
-            let dp = h * s.linear_velocity;
-            let da = h * s.angular_velocity;
-            *c += dp;
-            *q = integrate_rotation(*q, da);
-            // integrate_rotation turns by atan(da): da bounds it, which keeps the continuous
-            // stage's rotation margin conservative.
-            *turned += da;
-            s.delta_position += dp;
-            s.delta_rotation = integrate_rotation(s.delta_rotation, da);
-        };
-    if parallel {
-        motion
-            .states
-            .par_iter_mut()
-            .zip(motion.centers.par_iter_mut())
-            .zip(motion.rotations.par_iter_mut())
-            .zip(motion.turned.par_iter_mut())
-            .with_min_len(BODIES_PER_TASK)
-            .for_each(integrate);
-    } else {
-        motion
-            .states
-            .iter_mut()
-            .zip(motion.centers.iter_mut())
-            .zip(motion.rotations.iter_mut())
-            .zip(motion.turned.iter_mut())
-            .for_each(integrate);
     }
 }
 

@@ -1,0 +1,317 @@
+//! The solver's passes as one list of stages that every thread of the pool runs together,
+//! as Box2D v3 runs its solver: a fork and a join per step, not per pass.
+//!
+//! ```text
+//! stages: per substep: integrate velocities, warm start (one stage per colour),
+//!         solve (per colour), integrate positions, relax (per colour); then restitution
+//!         (per colour). The overflow is one more stage after each colour run, one block.
+//! every thread, for each stage in order:
+//!     claim blocks (a range of bodies, or of one colour's groups) from the stage's counter
+//!         and run them
+//!     when none is left: wait until every claimed block of the stage is done
+//! ```
+//!
+//! A thread only ever waits for blocks that a running thread has claimed, never for a thread
+//! to arrive: a worker that starts late finds the early stages done and passes through, and
+//! if no worker ever starts (the pool is busy elsewhere) the calling thread runs every block
+//! itself. So the plan cannot deadlock on a busy pool, and it needs no thread count to be
+//! right. Which thread runs a block never changes what the block computes: the result is the
+//! same bits on any number of threads.
+
+use std::ops::Range;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use glam::Vec2;
+
+use super::contact_simd::{StatePtr, WideContact};
+use super::{BodyState, clamp_velocity, integrate_rotation};
+use crate::body::Body;
+
+/// Blocks per thread in a stage: a few, so that a thread slowed down can be helped, but
+/// each a long run of neighbouring items, so that two threads seldom write the same cache
+/// line (neighbouring groups touch neighbouring bodies).
+const BLOCKS_PER_THREAD: usize = 4;
+/// The fewest bodies in a block of a per-body stage.
+const MIN_BODIES_PER_BLOCK: usize = 256;
+/// The fewest lane groups (four constraints each) in a block of a colour's stage.
+const MIN_GROUPS_PER_BLOCK: usize = 8;
+/// Spins before a waiting thread yields its core: a stage takes microseconds, so a short
+/// spin usually sees it finish; yielding keeps a preempted block's thread from being starved
+/// by the spinner on a loaded machine.
+const SPINS_BEFORE_YIELD: u32 = 2_000;
+
+/// What a stage does to each item of its blocks.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Pass {
+    /// Per body: gravity and the speed clamps.
+    IntegrateVelocities,
+    /// Per body: move by the velocity.
+    IntegratePositions,
+    /// Per group: apply last step's impulses.
+    WarmStart,
+    /// Per group: solve with the soft push.
+    Solve,
+    /// Per group: solve without it.
+    Relax,
+    /// Per group: bounce.
+    Restitution,
+}
+
+/// One stage: a pass over `items` (bodies, or groups of one colour), `block` at a time.
+#[derive(Clone, Debug)]
+struct Stage {
+    pass: Pass,
+    items: Range<usize>,
+    block: usize,
+}
+
+impl Stage {
+    fn blocks(&self) -> usize {
+        self.items.len().div_ceil(self.block)
+    }
+}
+
+/// The stages of one step and their counters, kept between steps (no allocation once warm).
+///
+/// A stage's blocks are split into one contiguous share per thread. Thread `t` takes its own
+/// share first, then helps with the others': so, pass after pass, each thread works on the
+/// same constraints and bodies, which stay in its core's cache.
+#[derive(Debug, Default)]
+pub(crate) struct StagePlan {
+    stages: Vec<Stage>,
+    threads: usize,
+    /// Per stage and thread share: blocks of that share handed out so far.
+    claimed: Vec<AtomicUsize>,
+    /// Per stage: blocks finished.
+    done: Vec<AtomicUsize>,
+}
+
+impl Clone for StagePlan {
+    /// A plan is rebuilt every step: a clone starts empty.
+    fn clone(&self) -> Self {
+        StagePlan::default()
+    }
+}
+
+/// The constants of a step's stages.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct StepConstants {
+    /// The substep, seconds.
+    pub h: f32,
+    pub gravity: Vec2,
+    pub max_speed: f32,
+    /// Radians per second.
+    pub max_turn: f32,
+}
+
+/// Everything the stages read and write, shared by the threads that run them.
+///
+/// Safety: each stage's blocks write disjoint items (a body stage: its bodies' states and
+/// poses; a colour stage: its groups and their moving bodies, which no other group of the
+/// colour touches, see `StatePtr`), and a stage starts only when every block of the one
+/// before it is done.
+pub(crate) struct StageData<'a> {
+    pub wide: *mut WideContact,
+    pub wide_len: usize,
+    pub states: StatePtr,
+    pub bodies: &'a [Body],
+    pub centers: *mut Vec2,
+    pub rotations: *mut Vec2,
+    pub turned: *mut f32,
+    pub constants: StepConstants,
+}
+
+// SAFETY: see the type's docs: blocks of one stage write disjoint items, stages run in order.
+unsafe impl Sync for StageData<'_> {}
+
+impl StagePlan {
+    /// Lays out one step's stages: `substeps` substeps over `body_count` bodies, the
+    /// constraints' colours at `colour_groups` and the overflow at `overflow`.
+    pub fn build(
+        &mut self,
+        threads: usize,
+        substeps: usize,
+        body_count: usize,
+        colour_groups: &[Range<usize>],
+        overflow: Range<usize>,
+    ) {
+        self.stages.clear();
+        let block_of = |len: usize, min: usize| len.div_ceil(threads * BLOCKS_PER_THREAD).max(min);
+        let bodies = |pass| Stage {
+            pass,
+            items: 0..body_count,
+            block: block_of(body_count, MIN_BODIES_PER_BLOCK),
+        };
+        let colours = |stages: &mut Vec<Stage>, pass| {
+            for range in colour_groups {
+                stages.push(Stage {
+                    pass,
+                    items: range.clone(),
+                    block: block_of(range.len(), MIN_GROUPS_PER_BLOCK),
+                });
+            }
+            if !overflow.is_empty() {
+                // Overflow constraints may share bodies: one block, one thread, in order.
+                stages.push(Stage {
+                    pass,
+                    items: overflow.clone(),
+                    block: overflow.len(),
+                });
+            }
+        };
+        for _ in 0..substeps {
+            self.stages.push(bodies(Pass::IntegrateVelocities));
+            colours(&mut self.stages, Pass::WarmStart);
+            colours(&mut self.stages, Pass::Solve);
+            self.stages.push(bodies(Pass::IntegratePositions));
+            colours(&mut self.stages, Pass::Relax);
+        }
+        colours(&mut self.stages, Pass::Restitution);
+        self.threads = threads.max(1);
+        let shares = self.stages.len() * self.threads;
+        self.claimed.resize_with(shares, AtomicUsize::default);
+        self.done
+            .resize_with(self.stages.len(), AtomicUsize::default);
+        for counter in self.claimed.iter().chain(&self.done) {
+            counter.store(0, Ordering::Relaxed);
+        }
+    }
+
+    /// Share `share` of stage `stage`'s blocks: `[start, end)`.
+    fn share(&self, blocks: usize, share: usize) -> (usize, usize) {
+        (
+            blocks * share / self.threads,
+            blocks * (share + 1) / self.threads,
+        )
+    }
+
+    /// Runs every stage on the current thread and, when `threads > 1`, on `threads - 1`
+    /// more of the rayon pool.
+    pub fn run(&self, threads: usize, data: &StageData<'_>) {
+        if threads <= 1 {
+            self.run_stages(0, data);
+            return;
+        }
+        self.run_threads(0..threads.min(self.threads), data);
+    }
+
+    /// Runs the parts of `threads` (indices), halving the range with `rayon::join`: a join
+    /// keeps its jobs on the stack, where a scope's spawn would allocate one per thread and
+    /// step. A half nobody steals runs here after the other, and finds its work done.
+    fn run_threads(&self, threads: Range<usize>, data: &StageData<'_>) {
+        if threads.len() <= 1 {
+            self.run_stages(threads.start, data);
+        } else {
+            let mid = threads.start + threads.len() / 2;
+            rayon::join(
+                || self.run_threads(threads.start..mid, data),
+                || self.run_threads(mid..threads.end, data),
+            );
+        }
+    }
+
+    /// Thread `thread`'s part: every stage in order, its own share of blocks first, then
+    /// what is left of the others'.
+    fn run_stages(&self, thread: usize, data: &StageData<'_>) {
+        for (index, stage) in self.stages.iter().enumerate() {
+            let blocks = stage.blocks();
+            let done = &self.done[index];
+            for k in 0..self.threads {
+                let share = (thread + k) % self.threads;
+                let (first, end) = self.share(blocks, share);
+                let cursor = &self.claimed[index * self.threads + share];
+                loop {
+                    let b = first + cursor.fetch_add(1, Ordering::Relaxed);
+                    if b >= end {
+                        break;
+                    }
+                    let start = stage.items.start + b * stage.block;
+                    let stop = (start + stage.block).min(stage.items.end);
+                    // SAFETY: this block was handed to this thread alone (the cursor), and
+                    // the stage before it is complete (the wait below): see StageData.
+                    unsafe { run_block(stage.pass, start..stop, data) };
+                    // Release: the block's writes are visible to whoever sees it counted.
+                    done.fetch_add(1, Ordering::Release);
+                }
+            }
+            let mut spins = 0;
+            // Acquire: every block's writes are visible before the next stage reads them.
+            while done.load(Ordering::Acquire) < blocks {
+                if spins < SPINS_BEFORE_YIELD {
+                    std::hint::spin_loop();
+                    spins += 1;
+                } else {
+                    std::thread::yield_now();
+                }
+            }
+        }
+    }
+}
+
+/// Runs `pass` over `items`.
+///
+/// # Safety
+/// No other thread touches these items (or, for groups, their moving bodies) meanwhile.
+unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
+    let k = data.constants;
+    let inv_h = 1.0 / k.h;
+    match pass {
+        Pass::IntegrateVelocities => {
+            for i in items {
+                // SAFETY: a body of this block alone (the caller's promise).
+                let s = unsafe { data.states.get_mut(i) };
+                if s.inv_mass > 0.0 {
+                    s.linear_velocity += k.h * k.gravity;
+                    clamp_velocity(s, &data.bodies[i], k.max_speed, k.max_turn);
+                }
+            }
+        }
+        Pass::IntegratePositions => {
+            for i in items {
+                // SAFETY: a body of this block alone (the caller's promise); `i` is below the
+                // body count, the length of every per-body array.
+                let (s, c, q, turned) = unsafe {
+                    (
+                        data.states.get_mut(i),
+                        &mut *data.centers.add(i),
+                        &mut *data.rotations.add(i),
+                        &mut *data.turned.add(i),
+                    )
+                };
+                integrate_position(s, c, q, turned, k.h);
+            }
+        }
+        Pass::WarmStart | Pass::Solve | Pass::Relax | Pass::Restitution => {
+            debug_assert!(items.end <= data.wide_len);
+            for g in items {
+                // SAFETY: a group of this block alone, whose moving bodies no other group of
+                // the colour touches (the caller's promise and the colouring).
+                unsafe {
+                    let group = &mut *data.wide.add(g);
+                    match pass {
+                        Pass::WarmStart => group.warm_start(data.states),
+                        Pass::Solve => group.solve(data.states, inv_h, true),
+                        Pass::Relax => group.solve(data.states, inv_h, false),
+                        _ => group.apply_restitution(data.states),
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Moves a body by its velocity over the substep `h`; a body that does not move stays.
+fn integrate_position(s: &mut BodyState, c: &mut Vec2, q: &mut Vec2, turned: &mut f32, h: f32) {
+    if s.inv_mass == 0.0 {
+        return;
+    }
+    let dp = h * s.linear_velocity;
+    let da = h * s.angular_velocity;
+    *c += dp;
+    *q = integrate_rotation(*q, da);
+    // integrate_rotation turns by atan(da): da bounds it, which keeps the continuous stage's
+    // rotation margin conservative.
+    *turned += da;
+    s.delta_position += dp;
+    s.delta_rotation = integrate_rotation(s.delta_rotation, da);
+}

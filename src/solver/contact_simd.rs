@@ -44,6 +44,16 @@ impl StatePtr {
         }
     }
 
+    /// The state of body `i`, to read.
+    ///
+    /// # Safety
+    /// `i` is in bounds, and no other thread writes that body while the reference lives.
+    pub unsafe fn get<'a>(self, i: usize) -> &'a BodyState {
+        debug_assert!(i < self.len);
+        // SAFETY: the caller's promise.
+        unsafe { &*self.states.add(i) }
+    }
+
     /// The state of body `i`, to write.
     ///
     /// # Safety

@@ -33,12 +33,11 @@ mod contact_simd;
 mod stages;
 
 use glam::Vec2;
-use rayon::prelude::*;
 
 use crate::body::Body;
 use crate::manifold::Contact;
 use crate::transform::length_and_direction;
-use colouring::{ConstraintGraph, LANES, NO_INDEX};
+use colouring::{ConstraintGraph, NO_INDEX};
 use contact_simd::{LaneContact, LanePoint, StatePtr, WideContact};
 use stages::{StageData, StagePlan, StepConstants};
 
@@ -116,7 +115,7 @@ pub(crate) struct BodyMaterial {
 /// One contact's warm-starting record, in contact order: which colliders and bodies, its
 /// points' feature ids, and their accumulated impulses once the step is solved.
 #[derive(Clone, Copy, Debug, Default)]
-struct ContactImpulses {
+pub(crate) struct ContactImpulses {
     /// The colliders in touch: which pieces of the two bodies, for warm starting (two
     /// bodies of several pieces can touch in several places with the same feature ids).
     colliders: [u32; 2],
@@ -166,12 +165,6 @@ pub(crate) fn integrate_rotation(q: Vec2, angle: f32) -> Vec2 {
     if len > 0.0 { q2 / len } else { Vec2::X }
 }
 
-/// Bodies per rayon task in the per-body passes outside the stages: enough work to pay for
-/// a task.
-const BODIES_PER_TASK: usize = 1024;
-/// Lane groups per rayon task when packing the constraints.
-const GROUPS_PER_TASK: usize = 32;
-
 /// The solver's scratch, reused between steps: this step's constraints in colour groups, and
 /// the impulses of this step and the last, for warm starting.
 #[derive(Clone, Debug, Default)]
@@ -185,24 +178,24 @@ pub(crate) struct ContactSolver {
     plan: StagePlan,
 }
 
-/// What `prepare_lane` reads besides the contact.
-struct PrepareInput<'a> {
-    centers: &'a [Vec2],
-    states: &'a [BodyState],
-    materials: &'a [BodyMaterial],
-    soft: Softness,
-    static_soft: Softness,
+/// What the prepare stage reads besides the contacts and the bodies' motion.
+pub(crate) struct PrepareInput<'a> {
+    pub materials: &'a [BodyMaterial],
+    pub soft: Softness,
+    pub static_soft: Softness,
 }
 
-/// One constraint's lane values from its manifold, bodies and warm-start record.
+/// One constraint's lane values from its manifold, its bodies' states and centres (`[a,
+/// b]`) and its warm-start record.
 fn prepare_lane(
     contact: &Contact,
     record: &ContactImpulses,
+    [sa, sb]: [&BodyState; 2],
+    centers: [Vec2; 2],
     input: &PrepareInput<'_>,
 ) -> LaneContact {
     let [a, b] = record.bodies;
     let (ia, ib) = (a as usize, b as usize);
-    let (sa, sb) = (&input.states[ia], &input.states[ib]);
     let (ma, mb) = (&input.materials[ia], &input.materials[ib]);
     let m = &contact.manifold;
     let normal = m.normal;
@@ -230,8 +223,8 @@ fn prepare_lane(
         points: [LanePoint::default(); 2],
     };
     for (k, p) in m.points().iter().enumerate() {
-        let ra = p.point - input.centers[ia];
-        let rb = p.point - input.centers[ib];
+        let ra = p.point - centers[0];
+        let rb = p.point - centers[1];
         let rna = cross(ra, normal);
         let rnb = cross(rb, normal);
         let k_normal =
@@ -270,19 +263,16 @@ impl ContactSolver {
             .flat_map(|r| r.normal[..r.count].iter().copied())
     }
 
-    /// Builds this step's constraints from the narrow phase's contacts between colliders (in
-    /// ascending pair order; `collider_bodies` maps a collider to its body), carrying over
-    /// the impulses of points whose feature ids match last step's, coloured and packed into
-    /// lane groups.
-    fn prepare(
+    /// Matches this step's contacts (between colliders, in ascending pair order;
+    /// `collider_bodies` maps a collider to its body) with last step's, carrying over the
+    /// impulses of points whose feature ids touch again, and colours them into lane groups.
+    /// The prepare stage then fills the groups.
+    fn match_and_colour(
         &mut self,
         contacts: &[Contact],
         collider_bodies: &[u32],
-        motion: &BodyMotion<'_>,
-        h: f32,
-        parallel: bool,
+        states: &[BodyState],
     ) {
-        let (centers, states, materials) = (&*motion.centers, &*motion.states, motion.materials);
         std::mem::swap(&mut self.impulses, &mut self.previous);
         self.impulses.clear();
         let mut old = 0;
@@ -317,55 +307,10 @@ impl ContactSolver {
             |body| states[body as usize].inv_mass > 0.0,
         );
 
-        let hertz = CONTACT_HERTZ.min(0.25 / h);
-        let input = PrepareInput {
-            centers,
-            states,
-            materials,
-            soft: Softness::new(hertz, CONTACT_DAMPING_RATIO, h),
-            static_soft: Softness::new(2.0 * hertz, CONTACT_DAMPING_RATIO, h),
-        };
-        let records = &self.impulses;
-        let pack = |(wide, lanes): (&mut WideContact, &[u32; LANES])| {
-            *wide = WideContact::empty();
-            for (lane, &k) in lanes.iter().enumerate() {
-                if k != NO_INDEX {
-                    let c = prepare_lane(&contacts[k as usize], &records[k as usize], &input);
-                    wide.set_lane(lane, k, &c);
-                }
-            }
-        };
         // Room for the most groups, not only this step's (see ConstraintGraph::colour).
         self.wide.reserve(self.graph.groups.capacity());
         self.wide
             .resize(self.graph.groups.len(), WideContact::default());
-        if parallel {
-            self.wide
-                .par_iter_mut()
-                .zip(self.graph.groups.par_iter())
-                .with_min_len(GROUPS_PER_TASK)
-                .for_each(pack);
-        } else {
-            self.wide.iter_mut().zip(&self.graph.groups).for_each(pack);
-        }
-    }
-
-    /// Copies each lane's accumulated impulses into its contact's record, for the next
-    /// step's warm start.
-    fn store_impulses(&mut self) {
-        for g in &self.wide {
-            for (lane, point_impulses) in g.impulses().iter().enumerate() {
-                let k = g.constraints[lane];
-                if k == NO_INDEX {
-                    continue;
-                }
-                let record = &mut self.impulses[k as usize];
-                for (p, [normal, tangent]) in point_impulses.iter().enumerate() {
-                    record.normal[p] = *normal;
-                    record.tangent[p] = *tangent;
-                }
-            }
-        }
     }
 
     /// One step of `dt` seconds over the bodies: speeds clamped, constraints prepared from
@@ -400,7 +345,6 @@ impl ContactSolver {
         motion: &mut BodyMotion<'_>,
     ) {
         let threads = rayon::current_num_threads();
-        let parallel = threads > 1;
         let h = dt / substeps.count as f32;
         let constants = StepConstants {
             h,
@@ -408,14 +352,7 @@ impl ContactSolver {
             max_speed: substeps.max_linear_speed,
             max_turn: MAX_ROTATION_PER_SUBSTEP / h,
         };
-        // Speeds are clamped before anything uses them (the solver's restitution keeps the
-        // approach speed), and again each substep after gravity, as Box2D does.
-        for_each_body(motion.states, motion.bodies, parallel, |s, body| {
-            s.delta_position = Vec2::ZERO;
-            s.delta_rotation = Vec2::X;
-            clamp_velocity(s, body, constants.max_speed, constants.max_turn);
-        });
-        self.prepare(contacts, collider_bodies, motion, h, parallel);
+        self.match_and_colour(contacts, collider_bodies, motion.states);
         self.plan.build(
             threads,
             substeps.count,
@@ -423,9 +360,20 @@ impl ContactSolver {
             &self.graph.colour_groups,
             self.graph.overflow_groups.clone(),
         );
+        let hertz = CONTACT_HERTZ.min(0.25 / h);
         let data = StageData {
             wide: self.wide.as_mut_ptr(),
             wide_len: self.wide.len(),
+            groups: &self.graph.groups,
+            contacts,
+            records: self.impulses.as_mut_ptr(),
+            prepare: PrepareInput {
+                materials: motion.materials,
+                soft: Softness::new(hertz, CONTACT_DAMPING_RATIO, h),
+                // Against a static body only one side moves: a stiffer spring gives the
+                // same feel.
+                static_soft: Softness::new(2.0 * hertz, CONTACT_DAMPING_RATIO, h),
+            },
             states: StatePtr::new(motion.states),
             bodies: motion.bodies,
             centers: motion.centers.as_mut_ptr(),
@@ -434,29 +382,62 @@ impl ContactSolver {
             constants,
         };
         self.plan.run(threads, &data);
-        self.store_impulses();
     }
 }
 
-/// Runs `f` on every body's state, on several threads when `parallel` (each body alone: the
-/// same bits either way).
-fn for_each_body(
-    states: &mut [BodyState],
-    bodies: &[Body],
-    parallel: bool,
-    f: impl Fn(&mut BodyState, &Body) + Sync,
-) {
-    if parallel {
-        states
-            .par_iter_mut()
-            .zip(bodies.par_iter())
-            .with_min_len(BODIES_PER_TASK)
-            .for_each(|(s, body)| f(s, body));
-    } else {
-        states
-            .iter_mut()
-            .zip(bodies)
-            .for_each(|(s, body)| f(s, body));
+/// Fills lane group `g` from its constraints' contacts, records and bodies (the prepare
+/// stage).
+///
+/// # Safety
+/// No other thread touches group `g` meanwhile, and no thread writes a body state or centre.
+pub(crate) unsafe fn prepare_group(g: usize, data: &StageData<'_>) {
+    // SAFETY: the caller's promise; `g` indexes `groups`, which has `wide`'s length.
+    let wide = unsafe { &mut *data.wide.add(g) };
+    *wide = WideContact::empty();
+    for (lane, &k) in data.groups[g].iter().enumerate() {
+        if k == NO_INDEX {
+            continue;
+        }
+        // SAFETY: records are only read in this stage; `k` indexes the contacts.
+        let record = unsafe { &*data.records.add(k as usize) };
+        let [a, b] = record.bodies.map(|i| i as usize);
+        // SAFETY: bodies and centres are only read in this stage (the caller's promise).
+        let (states, centers) = unsafe {
+            (
+                [data.states.get(a), data.states.get(b)],
+                [*data.centers.add(a), *data.centers.add(b)],
+            )
+        };
+        let c = prepare_lane(
+            &data.contacts[k as usize],
+            record,
+            states,
+            centers,
+            &data.prepare,
+        );
+        wide.set_lane(lane, k, &c);
+    }
+}
+
+/// Copies group `g`'s accumulated impulses into its constraints' records, for the next
+/// step's warm start (the store stage).
+///
+/// # Safety
+/// No other thread touches group `g` or its constraints' records meanwhile.
+pub(crate) unsafe fn store_group(g: usize, data: &StageData<'_>) {
+    // SAFETY: the caller's promise.
+    let wide = unsafe { &*data.wide.add(g) };
+    for (lane, point_impulses) in wide.impulses().iter().enumerate() {
+        let k = wide.constraints[lane];
+        if k == NO_INDEX {
+            continue;
+        }
+        // SAFETY: each constraint is in one lane of one group: this record is this lane's.
+        let record = unsafe { &mut *data.records.add(k as usize) };
+        for (p, [normal, tangent]) in point_impulses.iter().enumerate() {
+            record.normal[p] = *normal;
+            record.tangent[p] = *tangent;
+        }
     }
 }
 

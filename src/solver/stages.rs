@@ -2,9 +2,11 @@
 //! as Box2D v3 runs its solver: a fork and a join per step, not per pass.
 //!
 //! ```text
-//! stages: per substep: integrate velocities, warm start (one stage per colour),
-//!         solve (per colour), integrate positions, relax (per colour); then restitution
-//!         (per colour). The overflow is one more stage after each colour run, one block.
+//! stages: clamp the speeds, prepare the constraints (every lane group), then per substep:
+//!         integrate velocities, warm start (one stage per colour), solve (per colour),
+//!         integrate positions, relax (per colour); then restitution (per colour), and store
+//!         the impulses (every group). The overflow is one more stage after each colour run,
+//!         one block.
 //! every thread, for each stage in order:
 //!     claim blocks (a range of bodies, or of one colour's groups) from the stage's counter
 //!         and run them
@@ -23,9 +25,14 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glam::Vec2;
 
+use super::colouring::LANES;
 use super::contact_simd::{StatePtr, WideContact};
-use super::{BodyState, clamp_velocity, integrate_rotation};
+use super::{
+    BodyState, ContactImpulses, PrepareInput, clamp_velocity, integrate_rotation, prepare_group,
+    store_group,
+};
 use crate::body::Body;
+use crate::manifold::Contact;
 
 /// Blocks per thread in a stage: a few, so that a thread slowed down can be helped, but
 /// each a long run of neighbouring items, so that two threads seldom write the same cache
@@ -43,6 +50,10 @@ const SPINS_BEFORE_YIELD: u32 = 2_000;
 /// What a stage does to each item of its blocks.
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Pass {
+    /// Per body: reset the motion since the step began; the speed clamps.
+    Clamp,
+    /// Per group: fill the lanes from the contacts (`prepare_group`).
+    Prepare,
     /// Per body: gravity and the speed clamps.
     IntegrateVelocities,
     /// Per body: move by the velocity.
@@ -55,6 +66,8 @@ enum Pass {
     Relax,
     /// Per group: bounce.
     Restitution,
+    /// Per group: impulses into the warm-start records (`store_group`).
+    Store,
 }
 
 /// One stage: a pass over `items` (bodies, or groups of one colour), `block` at a time.
@@ -111,8 +124,15 @@ pub(crate) struct StepConstants {
 /// colour touches, see `StatePtr`), and a stage starts only when every block of the one
 /// before it is done.
 pub(crate) struct StageData<'a> {
+    /// The lane groups, filled by the prepare stage.
     pub wide: *mut WideContact,
     pub wide_len: usize,
+    /// Each group's constraint indices, from the colouring.
+    pub groups: &'a [[u32; LANES]],
+    pub contacts: &'a [Contact],
+    /// Per constraint: warm-start impulses in, accumulated impulses out (the store stage).
+    pub records: *mut ContactImpulses,
+    pub prepare: PrepareInput<'a>,
     pub states: StatePtr,
     pub bodies: &'a [Body],
     pub centers: *mut Vec2,
@@ -142,6 +162,14 @@ impl StagePlan {
             items: 0..body_count,
             block: block_of(body_count, MIN_BODIES_PER_BLOCK),
         };
+        let groups = colour_groups.iter().chain([&overflow]).map(|r| r.end).max();
+        let all_groups = |pass| Stage {
+            pass,
+            items: 0..groups.unwrap_or(0),
+            block: block_of(groups.unwrap_or(0), MIN_GROUPS_PER_BLOCK),
+        };
+        self.stages.push(bodies(Pass::Clamp));
+        self.stages.push(all_groups(Pass::Prepare));
         let colours = |stages: &mut Vec<Stage>, pass| {
             for range in colour_groups {
                 stages.push(Stage {
@@ -167,6 +195,7 @@ impl StagePlan {
             colours(&mut self.stages, Pass::Relax);
         }
         colours(&mut self.stages, Pass::Restitution);
+        self.stages.push(all_groups(Pass::Store));
         self.threads = threads.max(1);
         let shares = self.stages.len() * self.threads;
         self.claimed.resize_with(shares, AtomicUsize::default);
@@ -256,6 +285,27 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
     let k = data.constants;
     let inv_h = 1.0 / k.h;
     match pass {
+        Pass::Clamp => {
+            for i in items {
+                // SAFETY: a body of this block alone (the caller's promise).
+                let s = unsafe { data.states.get_mut(i) };
+                s.delta_position = Vec2::ZERO;
+                s.delta_rotation = Vec2::X;
+                clamp_velocity(s, &data.bodies[i], k.max_speed, k.max_turn);
+            }
+        }
+        Pass::Prepare => {
+            for g in items {
+                // SAFETY: a group of this block alone; this stage writes no body.
+                unsafe { prepare_group(g, data) };
+            }
+        }
+        Pass::Store => {
+            for g in items {
+                // SAFETY: a group of this block alone, and its constraints' records.
+                unsafe { store_group(g, data) };
+            }
+        }
         Pass::IntegrateVelocities => {
             for i in items {
                 // SAFETY: a body of this block alone (the caller's promise).

@@ -33,6 +33,7 @@ use std::ops::Range;
 use std::time::{Duration, Instant};
 
 use glam::Vec2;
+use rayon::prelude::*;
 
 use crate::aabb::Aabb;
 use crate::body::{Body, BodyRef};
@@ -434,10 +435,7 @@ impl World {
     /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
     /// returns `None` instead.
     pub fn transform(&self, body: usize) -> Transform {
-        let q = self.rotations[body];
-        let origin =
-            self.centers[body] - crate::transform::rotate(q, self.bodies[body].local_center);
-        Transform::from_rotation(origin, q)
+        body_transform(&self.bodies[body], self.centers[body], self.rotations[body])
     }
 
     /// The body's convex pieces, in its local frame, in the order of the
@@ -829,11 +827,24 @@ impl World {
         })
     }
 
-    /// Poses and AABBs of every collider from the bodies' centres and rotations.
+    /// Poses and AABBs of every collider from the bodies' centres and rotations, collider by
+    /// collider over the rayon pool (each is written alone: the same bits on any threads).
     fn update_colliders(&mut self) {
-        for i in 0..self.bodies.len() {
-            self.update_body_colliders(i);
-        }
+        /// Colliders per task: a pose and a box each, about 0.1 µs.
+        const COLLIDERS_PER_TASK: usize = 1024;
+        let (bodies, centers, rotations) = (&self.bodies, &self.centers, &self.rotations);
+        let (shapes, owner) = (&self.shapes, &self.collider_bodies);
+        self.colliders
+            .par_iter_mut()
+            .zip(self.aabbs.par_iter_mut())
+            .zip(owner.par_iter())
+            .with_min_len(COLLIDERS_PER_TASK)
+            .for_each(|((collider, aabb), &body)| {
+                let b = body as usize;
+                let transform = body_transform(&bodies[b], centers[b], rotations[b]);
+                collider.transform = transform;
+                *aabb = shapes[collider.shape as usize].aabb(&transform);
+            });
     }
 
     /// Poses and AABBs of one body's colliders.
@@ -845,4 +856,10 @@ impl World {
             self.aabbs[c] = self.shapes[collider.shape as usize].aabb(&transform);
         }
     }
+}
+
+/// The pose of a body's local frame from its centre of mass (world frame) and rotation.
+fn body_transform(body: &Body, center: Vec2, rotation: Vec2) -> Transform {
+    let origin = center - crate::transform::rotate(rotation, body.local_center);
+    Transform::from_rotation(origin, rotation)
 }

@@ -705,8 +705,10 @@ fn versus_series(rows: &[Row]) -> Vec<Series> {
             }),
         }
     }
-    for s in &mut out {
-        s.points.sort_by(|a, b| a.0.total_cmp(&b.0));
+    // Markers alone: the points are different scenes, and a line between them would read
+    // as a trend with size. Smaller for each later series, so equal times stay visible.
+    for (i, s) in out.iter_mut().enumerate() {
+        s.triangles = Some(11u32.saturating_sub(2 * i as u32).max(3));
     }
     out
 }
@@ -741,7 +743,7 @@ fn chart(rows: &[Row], adapter: &str, path: &Path) -> Result<(), Box<dyn std::er
         ),
         ("world_step (pile; triangles: large_pyramid): bodies", world),
         (
-            "world_step vs Box2D, ms per step: scene bodies",
+            "world_step vs Box2D, ms per step (one scene per body count)",
             versus_series(rows),
         ),
     ];

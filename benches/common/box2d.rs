@@ -101,7 +101,6 @@ pub fn box2d_world(ours: &World, workers: usize) -> Result<Box2dScene, boxdd::Er
                 }
             }
         }
-        drop(body);
         bodies.push(id);
     }
     Ok(Box2dScene { world, bodies })

@@ -7,12 +7,23 @@
 //! - `large_pyramid`: `scenes::large_pyramid()`, Box2D's 5,050-box pyramid, after 60 frames
 //!   (resting contact everywhere),
 //!
-//! with the `cpu_1_thread`, `cpu_parallel` and `gpu` narrow phases. Throughput is in bodies.
+//! - `many_pyramids`: `scenes::many_pyramids()`, Box2D's 22,000 boxes in 400 pyramids, after
+//!   60 frames,
+//!
+//! with the `cpu_1_thread`, `cpu_parallel` and `gpu` narrow phases, and Box2D v3 (through
+//! `boxdd`, built from the same world by `common::box2d`) with one worker (`box2d_1_thread`)
+//! and two (`box2d_2_threads`, its built-in scheduler), 4 substeps, sleeping off. Throughput
+//! is in bodies.
 //!
 //! Every timed step starts from a clone of the same warm world (made outside the timing,
 //! with `iter_batched`), so every backend steps the identical state and the state does not
 //! drift while criterion samples: the numbers are "one step of this scene at this moment".
 //! The warm-start caches and the broad phase's sort order are part of the clone.
+//! A Box2D world cannot be cloned: it is stepped the same number of frames from the scene's
+//! start, and then each timed step continues from the last (these scenes are at rest or
+//! settling by then, so the state changes little while criterion samples). Only
+//! `cargo bench` (Cargo's bench profile) compiles Box2D optimised (`-O2`); see
+//! `benches/common/box2d.rs` for the instruction set.
 //!
 //! ```text
 //! CARGO_TARGET_DIR=... cargo bench --bench world_step
@@ -20,6 +31,8 @@
 //! ```
 
 mod common;
+
+use common::box2d;
 
 use std::hint::black_box;
 
@@ -59,13 +72,14 @@ fn world_step(c: &mut Criterion) {
 
     // (name, scene, frames to step before timing), built one at a time to keep memory low.
     type Scene = (&'static str, fn() -> World, usize);
-    let scenes: [Scene; 2] = [
+    let scenes: [Scene; 3] = [
         (
             "pile_10000",
             || scenes::pile(10_000, common::SEED),
             common::pile_warm_frames(10_000),
         ),
         ("large_pyramid", scenes::large_pyramid, 60),
+        ("many_pyramids", scenes::many_pyramids, 60),
     ];
     let mut group = c.benchmark_group("world_step");
     // A step takes tens of milliseconds: ten samples are plenty.
@@ -98,6 +112,30 @@ fn world_step(c: &mut Criterion) {
         );
         if let Some(narrow) = gpu_narrow.as_mut() {
             bench_step(&mut group, BenchmarkId::new("gpu", name), &warm, narrow);
+        }
+        drop(warm);
+        for (workers, id) in [(1, "box2d_1_thread"), (2, "box2d_2_threads")] {
+            let mut scene = box2d::box2d_world(&make(), workers).expect("Box2D builds the scene");
+            for _ in 0..frames {
+                drop(
+                    scene
+                        .world
+                        .step(common::DT, box2d::SUBSTEPS as i32)
+                        .unwrap(),
+                );
+            }
+            group.bench_function(BenchmarkId::new(id, name), |b| {
+                b.iter(|| {
+                    drop(
+                        scene
+                            .world
+                            .step(black_box(common::DT), box2d::SUBSTEPS as i32)
+                            .unwrap()
+                            .into_result()
+                            .unwrap(),
+                    );
+                })
+            });
         }
     }
     group.finish();

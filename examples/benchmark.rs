@@ -26,6 +26,8 @@
 #[path = "../benches/common/mod.rs"]
 mod common;
 
+use common::box2d;
+
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -58,11 +60,14 @@ struct Plan {
     narrow_sizes: &'static [usize],
     broad_sizes: &'static [usize],
     pile_sizes: &'static [usize],
+    /// Timed steps of the Box2D comparison: `None` for Box2D's benchmark program's counts
+    /// (N - 1 after an untimed first step).
+    versus_steps: Option<usize>,
 }
 
 /// One row of the table.
 struct Row {
-    stage: &'static str,
+    stage: String,
     backend: &'static str,
     size: usize,
     /// What `size` and the rate count: pairs, boxes or bodies.
@@ -127,6 +132,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             narrow_sizes: &[1_000, 10_000, 100_000],
             broad_sizes: &[1_000, 10_000, 100_000],
             pile_sizes: &[1_000, 3_000, 10_000],
+            versus_steps: Some(10),
         }
     } else {
         Plan {
@@ -135,6 +141,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             narrow_sizes: &[1_000, 3_000, 10_000, 30_000, 100_000, 200_000, 1_000_000],
             broad_sizes: &[1_000, 3_000, 10_000, 50_000, 100_000],
             pile_sizes: &[1_000, 3_000, 10_000, 30_000],
+            versus_steps: None,
         }
     };
     let run_start = Instant::now();
@@ -154,9 +161,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     narrow_phase(&plan, gpu.as_ref(), &mut rows)?;
     broad_phase(&plan, &mut rows);
     world_step(&plan, gpu.as_ref(), &mut rows)?;
+    let versus = versus_box2d(&plan, &mut rows)?;
 
     println!();
     print!("{}", table(&rows));
+    println!();
+    print!("{}", versus_table(&versus));
     targets(&rows);
     if gpu.as_ref().is_some_and(|g| g.is_software()) {
         println!("software adapter: GPU times are CPU times, not GPU speed");
@@ -191,7 +201,7 @@ fn narrow_phase(
         let batch = scenes::narrow_phase_batch(n, common::SEED);
         let (colliders, pairs) = (&batch.colliders, &batch.pairs);
         let row = |backend, median, upload, readback, kernel| Row {
-            stage: "narrow_phase",
+            stage: "narrow_phase".to_string(),
             backend,
             size: pairs.len(),
             unit: "pairs",
@@ -291,7 +301,7 @@ fn broad_phase(plan: &Plan, rows: &mut Vec<Row>) {
         common::assert_same_pairs("refit", &ours, &theirs);
 
         let row = |backend, median| Row {
-            stage: "broad_phase",
+            stage: "broad_phase".to_string(),
             backend,
             size: n,
             unit: "boxes",
@@ -380,7 +390,7 @@ fn world_step(
             let stats = last.expect("at least one step");
             let is_gpu = backend == "gpu";
             rows.push(Row {
-                stage,
+                stage: stage.to_string(),
                 backend,
                 size: stats.bodies,
                 unit: "bodies",
@@ -399,6 +409,139 @@ fn world_step(
         }
     }
     Ok(())
+}
+
+/// One scene at one thread count, in both engines.
+struct Versus {
+    scene: &'static str,
+    threads: usize,
+    bodies: usize,
+    ours: box2d::Run,
+    theirs: box2d::Run,
+}
+
+/// The backend names of the comparison's rows, by engine and thread count.
+fn versus_backend(box2d: bool, threads: usize, cores: usize) -> &'static str {
+    match (box2d, threads) {
+        (false, 1) => "wgpu_sat_1_thread",
+        (false, 2) => "wgpu_sat_2_threads",
+        (true, 1) => "box2d_1_thread",
+        (true, 2) => "box2d_2_threads",
+        _ if cores != threads => unreachable!("the comparison runs 1, 2 and all cores"),
+        (false, _) => "wgpu_sat_all_cores",
+        (true, _) => "box2d_all_cores",
+    }
+}
+
+/// Each scene of `box2d::SCENES` in both engines on 1 and 2 threads (and all cores, where
+/// there are more), with Box2D's benchmark protocol (see `benches/common/box2d.rs`): rows
+/// `world_step_vs_box2d/<scene>` (ms per step) and `world_step_vs_box2d_collision/<scene>`
+/// (ours broad + narrow phase, Box2D's pairs + collide, ms per step).
+fn versus_box2d(
+    plan: &Plan,
+    rows: &mut Vec<Row>,
+) -> Result<Vec<Versus>, Box<dyn std::error::Error>> {
+    let cores = std::thread::available_parallelism()
+        .map_or(1, |n| n.get())
+        .min(usize::from(boxdd::WorkerCount::MAX));
+    let mut thread_counts = vec![1, 2];
+    if cores > 2 {
+        thread_counts.push(cores);
+    }
+    if cfg!(debug_assertions) {
+        eprintln!(
+            "NOTE: a debug build: boxdd-sys compiles Box2D at -O0 for Cargo's dev profile; \
+             compare the engines with --release"
+        );
+    }
+    let mut out = Vec::new();
+    for scene in &box2d::SCENES {
+        let steps = plan.versus_steps.unwrap_or(scene.steps - 1);
+        for &threads in &thread_counts {
+            let mut ours = (scene.make)(common::SEED);
+            let bodies = ours.body_count();
+            // Built from our world before it moves: both start from the same state.
+            let mut theirs = box2d::box2d_world(&ours, threads)?;
+            let ours_run = box2d::time_ours(&mut ours, threads, steps)?;
+            drop(ours);
+            let theirs_run = box2d::time_box2d(&mut theirs.world, steps)?;
+            drop(theirs);
+            for (is_box2d, run) in [(false, ours_run), (true, theirs_run)] {
+                let backend = versus_backend(is_box2d, threads, cores);
+                let row = |stage: &str, per_step: f64| Row {
+                    stage: format!("{stage}/{}", scene.name),
+                    backend,
+                    size: bodies,
+                    unit: "bodies",
+                    median: Duration::from_secs_f64(per_step * 1e-3),
+                    upload: None,
+                    readback: None,
+                    kernel: None,
+                };
+                rows.push(row("world_step_vs_box2d", run.ms_per_step()));
+                rows.push(row(
+                    "world_step_vs_box2d_collision",
+                    run.collision_ms_per_step(),
+                ));
+            }
+            eprintln!(
+                "world_step_vs_box2d {} ({bodies} bodies), {threads} thread(s), {steps} steps: \
+                 wgpu-sat {:.3} ms, Box2D {:.3} ms per step",
+                scene.name,
+                ours_run.ms_per_step(),
+                theirs_run.ms_per_step()
+            );
+            out.push(Versus {
+                scene: scene.name,
+                threads,
+                bodies,
+                ours: ours_run,
+                theirs: theirs_run,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// The comparison's own table: ms per step of each engine and their ratio, whole step and
+/// collision stages.
+fn versus_table(versus: &[Versus]) -> String {
+    let mut s = String::from(
+        "world_step vs Box2D (Box2D's benchmark protocol: 60 Hz, 4 substeps, sleeping off; \
+         steps 1..N timed after step 0)\n",
+    );
+    let _ = writeln!(
+        s,
+        "{:<15} {:>7} {:>7} {:>6} {:>12} {:>12} {:>7} {:>13} {:>13} {:>7}",
+        "scene",
+        "bodies",
+        "threads",
+        "steps",
+        "wgpu-sat ms",
+        "Box2D ms",
+        "ratio",
+        "broad+narrow",
+        "pairs+collide",
+        "ratio"
+    );
+    for v in versus {
+        let _ = writeln!(
+            s,
+            "{:<15} {:>7} {:>7} {:>6} {:>12.3} {:>12.3} {:>7.2} {:>13.3} {:>13.3} {:>7.2}",
+            v.scene,
+            v.bodies,
+            v.threads,
+            v.ours.steps,
+            v.ours.ms_per_step(),
+            v.theirs.ms_per_step(),
+            v.ours.ms_per_step() / v.theirs.ms_per_step(),
+            v.ours.collision_ms_per_step(),
+            v.theirs.collision_ms_per_step(),
+            v.ours.collision_ms_per_step() / v.theirs.collision_ms_per_step(),
+        );
+    }
+    s.push_str("(ratio: wgpu-sat's time over Box2D's; below 1 is faster than Box2D)\n");
+    s
 }
 
 fn si(x: f64) -> String {
@@ -437,7 +580,8 @@ fn table(rows: &[Row]) -> String {
         "readback B",
         "kernel ms"
     );
-    for r in rows {
+    // The Box2D comparison has a table of its own (`versus_table`).
+    for r in rows.iter().filter(|r| !is_versus(r)) {
         let opt = |b: Option<u64>| b.map_or("-".to_string(), |b| format!("{}B", si(b as f64)));
         let _ = writeln!(
             s,
@@ -454,6 +598,11 @@ fn table(rows: &[Row]) -> String {
         );
     }
     s
+}
+
+/// Whether a row belongs to the Box2D comparison.
+fn is_versus(r: &Row) -> bool {
+    r.stage.starts_with("world_step_vs_box2d")
 }
 
 fn csv(rows: &[Row]) -> String {
@@ -493,6 +642,13 @@ fn colour(backend: &str) -> RGBColor {
         "gpu" => RGBColor(214, 39, 40),
         "gpu_kernel" => RGBColor(255, 127, 14),
         "parry2d" | "parry2d_bvh_rebuild" => RGBColor(148, 103, 189),
+        // The Box2D comparison: ours in blues and greens, Box2D in oranges and reds.
+        "wgpu_sat_1_thread" => RGBColor(31, 119, 180),
+        "wgpu_sat_2_threads" => RGBColor(44, 160, 44),
+        "wgpu_sat_all_cores" => RGBColor(23, 190, 207),
+        "box2d_1_thread" => RGBColor(255, 127, 14),
+        "box2d_2_threads" => RGBColor(214, 39, 40),
+        "box2d_all_cores" => RGBColor(227, 119, 194),
         _ => RGBColor(140, 86, 75), // parry2d_bvh_refit
     }
 }
@@ -530,14 +686,41 @@ fn series(rows: &[Row], stage: &str, kernel: bool) -> Vec<Series> {
     out
 }
 
+/// The Box2D comparison's whole steps: one line per engine and thread count through the
+/// scenes, by body count.
+fn versus_series(rows: &[Row]) -> Vec<Series> {
+    let mut out: Vec<Series> = Vec::new();
+    for r in rows
+        .iter()
+        .filter(|r| r.stage.starts_with("world_step_vs_box2d/"))
+    {
+        let point = (r.size as f64, ms(r.median));
+        match out.iter_mut().find(|s| s.label == r.backend) {
+            Some(s) => s.points.push(point),
+            None => out.push(Series {
+                label: r.backend.to_string(),
+                colour: colour(r.backend),
+                points: vec![point],
+                triangles: None,
+            }),
+        }
+    }
+    // Markers alone: the points are different scenes, and a line between them would read
+    // as a trend with size. Smaller for each later series, so equal times stay visible.
+    for (i, s) in out.iter_mut().enumerate() {
+        s.triangles = Some(11u32.saturating_sub(2 * i as u32).max(3));
+    }
+    out
+}
+
 fn chart(rows: &[Row], adapter: &str, path: &Path) -> Result<(), Box<dyn std::error::Error>> {
-    let root = BitMapBackend::new(path, (1800, 640)).into_drawing_area();
+    let root = BitMapBackend::new(path, (2400, 640)).into_drawing_area();
     root.fill(&WHITE)?;
     // The adapter line carries the software-adapter warning where it applies.
     let title = format!("wgpu-sat: median time per call, log-log. {adapter}");
     let (top, body) = root.split_vertically(50);
     top.titled(&title, ("sans-serif", 20))?;
-    let panels = body.split_evenly((1, 3));
+    let panels = body.split_evenly((1, 4));
 
     // Whole steps only: the kernel time of a step's narrow phase is in the table, but next
     // to whole-step times it would read as one.
@@ -559,6 +742,10 @@ fn chart(rows: &[Row], adapter: &str, path: &Path) -> Result<(), Box<dyn std::er
             series(rows, "broad_phase", false),
         ),
         ("world_step (pile; triangles: large_pyramid): bodies", world),
+        (
+            "world_step vs Box2D, ms per step (one scene per body count)",
+            versus_series(rows),
+        ),
     ];
     for (area, (caption, data)) in panels.iter().zip(stages) {
         panel(area, caption, &data)?;

@@ -554,6 +554,24 @@ impl World {
         1.0 / self.states[body].inv_inertia
     }
 
+    /// The body's friction coefficient ([`BodyDef::friction`]).
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
+    /// returns `None` instead.
+    pub fn friction(&self, body: usize) -> f32 {
+        self.materials[body].friction
+    }
+
+    /// The body's restitution ([`BodyDef::restitution`]).
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
+    /// returns `None` instead.
+    pub fn restitution(&self, body: usize) -> f32 {
+        self.materials[body].restitution
+    }
+
     /// Velocity of the body's centre of mass.
     ///
     /// # Panics

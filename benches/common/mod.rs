@@ -9,6 +9,8 @@
 // Each bench uses only part of this module; the example uses another part.
 #![allow(dead_code)]
 
+pub mod box2d;
+
 use parry2d::bounding_volume::Aabb as ParryAabb;
 use parry2d::math::{Pose, Rotation, Vector};
 use parry2d::partitioning::{Bvh, BvhBuildStrategy, BvhWorkspace};

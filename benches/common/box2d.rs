@@ -1,0 +1,224 @@
+//! Box2D v3 (through the `boxdd` bindings) on our scenes, and the timing protocol both
+//! engines are measured with. Shared by `benches/world_step.rs`, the `benchmark` example and
+//! `tests/box2d_scenes.rs` (each includes this file, directly or through `common`).
+//!
+//! [`box2d_world`] rebuilds one of our `World`s in Box2D, generically: every body with its
+//! type, pose (the pose of its local frame), velocity and bullet flag, and every convex piece
+//! in that local frame (polygons by their vertices, circles by centre and radius), with the
+//! body's density (its mass over its area), friction and restitution, and the world's
+//! gravity. Sleeping is off, as in Box2D's benchmark scenes (and ours have none); continuous
+//! collision stays on in both (the default of both). Both engines mix friction as the
+//! geometric mean and restitution as the larger of a contact's two bodies'.
+//!
+//! [`time_ours`] and [`time_box2d`] follow Box2D's benchmark program (`benchmark/main.c`):
+//! the scene is built, stepped once untimed (the first step builds every pair), then steps
+//! 1..N are timed as one stretch at 60 Hz with 4 substeps. The collision stages are summed
+//! over the same steps: ours `StepStats::broad_phase + narrow_phase`, Box2D's profile
+//! `pairs + collide` (finding new pairs in its broad-phase tree, then updating every
+//! contact's manifold).
+//!
+//! Instruction set: boxdd-sys compiles Box2D with `cc` and no `-m` flag, which on x86_64
+//! selects Box2D's SSE2 path (AVX2 only with boxdd's `simd-avx2` feature, not enabled here);
+//! our code builds for the default x86_64 target, SSE2 as well. Optimisation: boxdd-sys
+//! passes `-O2` for Cargo's release and bench profiles and `-O0` for the dev profile, so only
+//! `--release` (or `cargo bench`) numbers compare the engines.
+
+// Each user takes part of this module.
+#![allow(dead_code)]
+
+use std::time::{Duration, Instant};
+
+use boxdd::{BodyType, Foundation, ShapeDef, WorkerCount, shapes};
+use wgpu_sat::{CpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, Shape, World};
+
+/// Time step of the comparison: one 60 Hz frame, as in Box2D's benchmark program.
+pub const DT: f32 = 1.0 / 60.0;
+
+/// Substeps per step, Box2D's benchmark setting (and our default).
+pub const SUBSTEPS: usize = 4;
+
+/// A Box2D world built from one of ours, with its bodies in our body order.
+pub struct Box2dScene {
+    /// The Box2D world.
+    pub world: boxdd::World,
+    /// Box2D's id of each of our bodies, by our body index.
+    pub bodies: Vec<boxdd::BodyId>,
+}
+
+/// Builds `ours` in Box2D with `workers` worker threads (1: Box2D's serial path; more: its
+/// built-in scheduler with that many threads, the calling thread included).
+pub fn box2d_world(ours: &World, workers: usize) -> Result<Box2dScene, boxdd::Error> {
+    let foundation = Foundation::initialize_default()?;
+    let gravity = ours.gravity();
+    let def = foundation
+        .world_builder()
+        .gravity([gravity.x, gravity.y])
+        .enable_sleep(false)
+        .worker_count(WorkerCount::new(workers as u32)?)
+        .build()?;
+    let mut world = foundation.create_world(def)?;
+    let mut bodies = Vec::with_capacity(ours.body_count());
+    for b in 0..ours.body_count() {
+        let pose = ours.transform(b);
+        let (origin, velocity) = (pose.translation(), ours.linear_velocity(b));
+        let is_static = ours.is_static(b);
+        let body_def = world
+            .body_builder()
+            .body_type(if is_static {
+                BodyType::Static
+            } else {
+                BodyType::Dynamic
+            })
+            .position([origin.x, origin.y])
+            .angle(pose.angle())
+            .linear_velocity([velocity.x, velocity.y])
+            .angular_velocity(ours.angular_velocity(b))
+            .bullet(ours.is_bullet(b))
+            .enable_sleep(false)
+            .build()?;
+        let id = world.create_body(body_def)?;
+        // Our mass is density times area, summed over the pieces: one density per body.
+        let area: f32 = ours.body_pieces(b).map(Shape::area).sum();
+        let density = if is_static { 1.0 } else { ours.mass(b) / area };
+        let material = boxdd::SurfaceMaterial::new()
+            .with_friction(ours.friction(b))?
+            .with_restitution(ours.restitution(b))?;
+        let shape_def = ShapeDef::builder()
+            .density(density)
+            .material(material)
+            .build()?;
+        let mut body = world.body(id)?;
+        for piece in ours.body_pieces(b) {
+            match piece {
+                Shape::Polygon(p) => {
+                    let points = p.vertices().iter().map(|v| [v.x, v.y]);
+                    body.create_polygon(&shape_def, &shapes::polygon_from_points(points, 0.0)?)?;
+                }
+                Shape::Circle(c) => {
+                    let center = c.center();
+                    let circle = shapes::circle([center.x, center.y], c.radius())?;
+                    body.create_circle(&shape_def, &circle)?;
+                }
+            }
+        }
+        bodies.push(id);
+    }
+    Ok(Box2dScene { world, bodies })
+}
+
+/// A timed stretch of steps.
+#[derive(Clone, Copy, Debug)]
+pub struct Run {
+    /// Steps timed (the first, untimed step not counted).
+    pub steps: usize,
+    /// Wall time of the timed steps, back to back.
+    pub total: Duration,
+    /// The collision stages summed over the timed steps: ours broad + narrow phase,
+    /// Box2D's profile pairs + collide.
+    pub collision: Duration,
+}
+
+impl Run {
+    /// Milliseconds per step.
+    pub fn ms_per_step(&self) -> f64 {
+        self.total.as_secs_f64() * 1e3 / self.steps as f64
+    }
+
+    /// Milliseconds per step in the collision stages.
+    pub fn collision_ms_per_step(&self) -> f64 {
+        self.collision.as_secs_f64() * 1e3 / self.steps as f64
+    }
+}
+
+/// Steps `world` once untimed, then `steps` more, timed, on a rayon pool of `threads`
+/// threads (the whole stretch runs inside the pool, as Box2D's workers live for the whole
+/// world): `CpuNarrowPhase` for one thread, `ParallelCpuNarrowPhase` for more.
+pub fn time_ours(world: &mut World, threads: usize, steps: usize) -> Result<Run, wgpu_sat::Error> {
+    world.set_substeps(SUBSTEPS)?;
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a rayon pool of a few threads builds");
+    if threads == 1 {
+        pool.install(|| run_ours(world, &mut CpuNarrowPhase::new(), steps))
+    } else {
+        pool.install(|| run_ours(world, &mut ParallelCpuNarrowPhase::new(), steps))
+    }
+}
+
+/// [`time_ours`]'s stretch of steps, inside the pool.
+fn run_ours(
+    world: &mut World,
+    narrow: &mut impl NarrowPhase,
+    steps: usize,
+) -> Result<Run, wgpu_sat::Error> {
+    world.step(DT, narrow)?;
+    let mut collision = Duration::ZERO;
+    let start = Instant::now();
+    for _ in 0..steps {
+        let stats = world.step(DT, narrow)?;
+        collision += stats.broad_phase + stats.narrow_phase;
+    }
+    Ok(Run {
+        steps,
+        total: start.elapsed(),
+        collision,
+    })
+}
+
+/// Steps a Box2D world once untimed, then `steps` more, timed, with 4 substeps; its worker
+/// count was set when it was built ([`box2d_world`]).
+pub fn time_box2d(world: &mut boxdd::World, steps: usize) -> Result<Run, boxdd::Error> {
+    drop(world.step(DT, SUBSTEPS as i32)?.into_result()?);
+    let mut collision_ms = 0.0f64;
+    let start = Instant::now();
+    for _ in 0..steps {
+        // The completed step carries events, which these scenes do not ask for.
+        drop(world.step(DT, SUBSTEPS as i32)?.into_result()?);
+        // The profile holds the last step's stage times in milliseconds.
+        let profile = world.profile()?;
+        collision_ms += f64::from(profile.pairs) + f64::from(profile.collide);
+    }
+    let total = start.elapsed();
+    Ok(Run {
+        steps,
+        total,
+        collision: Duration::from_secs_f64(collision_ms * 1e-3),
+    })
+}
+
+/// One scene of the comparison.
+pub struct Scene {
+    /// Its name in tables and CSV rows.
+    pub name: &'static str,
+    /// Builds it (our world; [`box2d_world`] makes Box2D's from it).
+    pub make: fn(u64) -> World,
+    /// Box2D's benchmark program's step count N: step 0 untimed, steps 1..N-1 timed.
+    pub steps: usize,
+}
+
+/// The scenes of the comparison: Box2D's `large_pyramid` (N = 500) and `many_pyramids`
+/// (N = 200) benchmarks, and our `pile(10_000)` and `mixed(3_000)` (the `simulate` example's
+/// default scene), N = 200, seeded with the given seed.
+pub const SCENES: [Scene; 4] = [
+    Scene {
+        name: "large_pyramid",
+        make: |_| wgpu_sat::scenes::large_pyramid(),
+        steps: 500,
+    },
+    Scene {
+        name: "many_pyramids",
+        make: |_| wgpu_sat::scenes::many_pyramids(),
+        steps: 200,
+    },
+    Scene {
+        name: "pile_10000",
+        make: |seed| wgpu_sat::scenes::pile(10_000, seed),
+        steps: 200,
+    },
+    Scene {
+        name: "mixed_3000",
+        make: |seed| wgpu_sat::scenes::mixed(3_000, seed),
+        steps: 200,
+    },
+];

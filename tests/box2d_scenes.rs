@@ -1,0 +1,101 @@
+//! The Box2D comparison builds the same worlds in Box2D (`benches/common/box2d.rs`): for
+//! every scene of the comparison, Box2D holds as many bodies and shapes as ours, the same
+//! total mass, and each dynamic body's centre of mass where ours is. And `many_pyramids`
+//! has the layout of Box2D's benchmark scene.
+
+#[path = "../benches/common/box2d.rs"]
+mod box2d;
+
+use wgpu_sat::scenes;
+
+/// The seed the benchmark example and the benches use (`benches/common/mod.rs`).
+const SEED: u64 = 0x5a7_2024;
+
+#[test]
+fn box2d_builds_every_scene_with_our_bodies_and_masses() {
+    for scene in &box2d::SCENES {
+        let ours = (scene.make)(SEED);
+        let theirs = box2d::box2d_world(&ours, 1).expect("Box2D accepts the scene");
+        let counters = theirs.world.counters().expect("a live world");
+        let name = scene.name;
+        assert_eq!(
+            counters.body_count as usize,
+            ours.body_count(),
+            "{name}: bodies"
+        );
+        assert_eq!(
+            counters.shape_count as usize,
+            ours.colliders().len(),
+            "{name}: shapes (one per convex piece)"
+        );
+
+        let mut world = theirs.world;
+        let (mut our_mass, mut their_mass) = (0.0f64, 0.0f64);
+        let (mut worst_mass, mut worst_center) = (0.0f32, 0.0f32);
+        for (b, &id) in theirs.bodies.iter().enumerate() {
+            let body = world.body(id).expect("a live body");
+            if ours.is_static(b) {
+                // Box2D gives a static body no mass.
+                assert_eq!(body.mass().expect("mass"), 0.0, "{name}: static body {b}");
+                continue;
+            }
+            let (m_ours, m_theirs) = (ours.mass(b), body.mass().expect("mass"));
+            our_mass += f64::from(m_ours);
+            their_mass += f64::from(m_theirs);
+            worst_mass = worst_mass.max((m_theirs - m_ours).abs() / m_ours);
+            let c = body.world_center_of_mass().expect("centre");
+            let ours_c = ours.center_of_mass(b);
+            worst_center = worst_center.max((c.x - ours_c.x).abs().max((c.y - ours_c.y).abs()));
+        }
+        // Both sum density times the pieces' areas in f32, in different orders: a few
+        // units of f32 rounding (1e-7) apart per body, far below 1e-4, while a piece lost or
+        // reshaped in translation changes a body's mass by a tenth or more.
+        assert!(
+            worst_mass < 1e-4,
+            "{name}: a body's mass differs by {worst_mass} (relative)"
+        );
+        let relative = (their_mass - our_mass).abs() / our_mass;
+        assert!(
+            relative < 1e-3,
+            "{name}: Box2D's total mass {their_mass} against ours {our_mass}"
+        );
+        // Centres of mass agree to f32 rounding of coordinates up to about 200.
+        assert!(
+            worst_center < 1e-3,
+            "{name}: a centre of mass {worst_center} from ours"
+        );
+    }
+}
+
+#[test]
+fn many_pyramids_is_box2ds_layout() {
+    let world = scenes::many_pyramids();
+    // 20 grounds, then 20 x 20 pyramids of 10 + 9 + ... + 1 = 55 boxes.
+    assert_eq!(world.body_count(), 20 + 20 * 20 * 55);
+    let statics = (0..world.body_count())
+        .filter(|&b| world.is_static(b))
+        .count();
+    assert_eq!(statics, 20);
+    // Grounds 11 apart with tops at y = 0, 11, ..., 209; 220 wide.
+    for g in 0..20 {
+        let aabb = world.body_aabb(g);
+        assert!(
+            (aabb.max.y - 11.0 * g as f32).abs() < 1e-4,
+            "ground {g}: {aabb:?}"
+        );
+        assert!((aabb.min.x + 110.0).abs() < 1e-4 && (aabb.max.x - 110.0).abs() < 1e-4);
+    }
+    // Box2D's first pyramid: bottom boxes centred at x = -109 .. -100, y = 0.5; its top box
+    // at x = -104.5, y = 9.5.
+    let first: Vec<_> = (20..75).map(|b| world.center_of_mass(b)).collect();
+    for (k, c) in first[..10].iter().enumerate() {
+        assert!((c.x - (-109.0 + k as f32)).abs() < 1e-4 && (c.y - 0.5).abs() < 1e-4);
+    }
+    assert!((first[54].x + 104.5).abs() < 1e-4 && (first[54].y - 9.5).abs() < 1e-4);
+    // The last pyramid's top box: column 19 of row 19, x = -109 + 19 * 11 + 4.5.
+    let top = world.center_of_mass(world.body_count() - 1);
+    assert!((top.x - 104.5).abs() < 1e-4 && (top.y - (19.0 * 11.0 + 9.5)).abs() < 1e-4);
+    assert!(
+        (0..world.body_count()).all(|b| world.is_static(b) || (world.mass(b) - 1.0).abs() < 1e-6)
+    );
+}

@@ -43,7 +43,8 @@ struct Params {
     // Word offset of the first pair in `indices`; words before it are collider shape ids.
     pair_offset: u32,
     contact_capacity: u32,
-    _pad: u32,
+    // NarrowPhase::set_speculative_distance: pairs apart by less get a manifold too.
+    speculative_distance: f32,
 }
 
 // The contact buffer as the kernel writes it: the same bytes as `ContactList` in
@@ -86,6 +87,10 @@ struct Manifold {
 
 fn feature_id(flip: bool, reference_edge: u32, incident_edge: u32, end: u32) -> u32 {
     return (select(0u, 1u, flip) << 24u) | (reference_edge << 16u) | (incident_edge << 8u) | end;
+}
+
+fn vertex_pair_id(vertex_a: u32, vertex_b: u32) -> u32 {
+    return (vertex_a << 16u) | (vertex_b << 8u);
 }
 
 fn make_local_a(a: Shape, origin: vec2<f32>) -> LocalPolygon {
@@ -218,6 +223,7 @@ fn clip_polygons(
     circle_b: bool,
     radius_a: f32,
     radius_b: f32,
+    margin: f32,
 ) -> Manifold {
     var m: Manifold;
     m.count = 0u;
@@ -234,7 +240,7 @@ fn clip_polygons(
     let v21 = vertex_at(poly2, i21);
     let v22 = vertex_at(poly2, i22);
     if (circle_b && !flip) {
-        return circle_manifold(v11, v12, i11, i12, normal, v21, separation, circle_a, radius_a, radius_b);
+        return circle_manifold(v11, v12, i11, i12, normal, v21, separation, circle_a, radius_a, radius_b, margin);
     }
 
     // The incident edge runs against the reference edge: v22 is its lower end.
@@ -255,13 +261,19 @@ fn clip_polygons(
     let separation_lower = dot2(normal, v_lower - v11);
     let separation_upper = dot2(normal, v_upper - v11);
 
+    // Each point named by the vertex of A and of B at its end of the clipped edges (the
+    // lower end towards v11 and v22, the upper towards v12 and v21), whichever polygon
+    // holds the reference face.
+    let lower_id = select(vertex_pair_id(i11, i22), vertex_pair_id(i22, i11), flip);
+    let upper_id = select(vertex_pair_id(i12, i21), vertex_pair_id(i21, i12), flip);
     // Each point halfway between the incident surface and the reference face.
-    let lower = ContactPointOut(v_lower - (0.5 * separation_lower) * normal, -separation_lower, feature_id(flip, i11, i21, 1u));
-    let upper = ContactPointOut(v_upper - (0.5 * separation_upper) * normal, -separation_upper, feature_id(flip, i11, i21, 0u));
+    let lower = ContactPointOut(v_lower - (0.5 * separation_lower) * normal, -separation_lower, lower_id);
+    let upper = ContactPointOut(v_upper - (0.5 * separation_upper) * normal, -separation_upper, upper_id);
 
-    // Keep the points below the face, lower first: [lower, upper], [lower], [upper] or none.
-    let keep_lower = lower.depth > 0.0;
-    let keep_upper = upper.depth > 0.0;
+    // Keep the points less than the margin above the face, lower first: [lower, upper],
+    // [lower], [upper] or none.
+    let keep_lower = lower.depth > -margin;
+    let keep_upper = upper.depth > -margin;
     m.points[0] = upper;
     m.points[1] = ContactPointOut(vec2<f32>(0.0), 0.0, NO_POINT);
     if (keep_lower) {
@@ -278,16 +290,16 @@ fn clip_polygons(
         let separation22 = dot2(normal, v22 - v11);
         var v = v21;
         var s = separation21;
-        var end = 0u;
+        var id = upper_id;
         if (separation22 <= separation21) {
             v = v22;
             s = separation22;
-            end = 1u;
+            id = lower_id;
         }
-        if (s >= 0.0) {
+        if (s >= margin) {
             return m;
         }
-        m.points[0] = ContactPointOut(v - (0.5 * s) * normal, -s, feature_id(flip, i11, i21, end));
+        m.points[0] = ContactPointOut(v - (0.5 * s) * normal, -s, id);
         m.count = 1u;
     }
     m.normal = select(normal, -normal, flip);
@@ -299,7 +311,7 @@ fn clip_polygons(
 // circle–polygon pair first (see collide_pairs). A circle has no faces to test (its axes
 // are the polygon's faces, or come from a vertex or A's centre in `circle_manifold`); seen
 // from A's faces, a circle B is its centre (every slot of poly_b) grown by its radius.
-fn collide_polygons(a: Shape, b: Shape, relative: Pose, origin: vec2<f32>, tolerance: f32) -> Manifold {
+fn collide_polygons(a: Shape, b: Shape, relative: Pose, origin: vec2<f32>, tolerance: f32, margin: f32) -> Manifold {
     var none: Manifold;
     none.count = 0u;
     let circle_a = a.count == 1u;
@@ -310,28 +322,29 @@ fn collide_polygons(a: Shape, b: Shape, relative: Pose, origin: vec2<f32>, toler
     var poly_b = make_local_b(b, relative, origin);
     let sa = find_max_separation(&poly_a, &poly_b);
     let separation_a = select(sa.separation - radius_b, -3.40282347e38, circle_a);
-    if (separation_a >= 0.0) {
+    if (separation_a >= margin) {
         return none;
     }
     rotate_normals(&poly_b, b, relative);
     let sb = find_max_separation(&poly_b, &poly_a);
     let separation_b = select(sb.separation, -3.40282347e38, circle_b);
-    if (separation_b >= 0.0) {
+    if (separation_b >= margin) {
         return none;
     }
     if (separation_b > separation_a + tolerance) {
-        return clip_polygons(&poly_b, &poly_a, sb.index, separation_b, true, false, false, 0.0, 0.0);
+        return clip_polygons(&poly_b, &poly_a, sb.index, separation_b, true, false, false, 0.0, 0.0, margin);
     }
-    return clip_polygons(&poly_a, &poly_b, sa.index, separation_a, false, circle_a, circle_b, radius_a, radius_b);
+    return clip_polygons(&poly_a, &poly_b, sa.index, separation_a, false, circle_a, circle_b, radius_a, radius_b, margin);
 }
 
-// collide_shapes in src/sat.rs, for two polygons, a polygon and a circle (in that order) or
-// two circles (count 1 marks a circle).
-fn collide(a: Shape, a_transform: Pose, b: Shape, b_transform: Pose) -> Manifold {
+// collide_within in src/sat.rs (collide_shapes_speculative's polygon case; its circle cases
+// ride along as described in sat_circle.wgsl), for two polygons, a polygon and a circle (in
+// that order) or two circles (count 1 marks a circle); `margin` the speculative distance.
+fn collide_within(a: Shape, a_transform: Pose, b: Shape, b_transform: Pose, margin: f32) -> Manifold {
     let origin = a.vertices[0];
     let relative = inv_mul_transforms(a_transform, b_transform);
     let tolerance = RELATIVE_TIE_TOLERANCE * min(a.radius, b.radius);
-    var m = collide_polygons(a, b, relative, origin, tolerance);
+    var m = collide_polygons(a, b, relative, origin, tolerance, margin);
     m.normal = rotate(a_transform.rotation, m.normal);
     m.points[0].point = transform_point(a_transform, m.points[0].point + origin);
     m.points[1].point = transform_point(a_transform, m.points[1].point + origin);
@@ -366,7 +379,7 @@ fn collide_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
     let swapped = (word & SWAPPED) != 0u;
     let a = word & ~SWAPPED;
     let b = indices[params.pair_offset + 2u * pair + 1u];
-    var m = collide(shapes[indices[a]], poses[a], shapes[indices[b]], poses[b]);
+    var m = collide_within(shapes[indices[a]], poses[a], shapes[indices[b]], poses[b], params.speculative_distance);
     if (m.count == 0u) {
         return;
     }

@@ -68,7 +68,7 @@ fn vertex_axis_separation(offset: vec2<f32>, radius_a: f32, radius_b: f32) -> Ax
 // from v1 to v2 (slots i1, i2, outward `normal`, separation `face_separation`) of polygon
 // A, or with circle A (`circle_a`: centre v1, radius `radius_a`). Everything in A's shifted
 // frame; the normal points from A to B.
-fn circle_manifold(v1: vec2<f32>, v2: vec2<f32>, i1: u32, i2: u32, normal: vec2<f32>, center: vec2<f32>, face_separation: f32, circle_a: bool, radius_a: f32, radius_b: f32) -> Manifold {
+fn circle_manifold(v1: vec2<f32>, v2: vec2<f32>, i1: u32, i2: u32, normal: vec2<f32>, center: vec2<f32>, face_separation: f32, circle_a: bool, radius_a: f32, radius_b: f32, margin: f32) -> Manifold {
     // The edge runs along the normal turned a quarter counter-clockwise.
     let tangent = vec2<f32>(-normal.y, normal.x);
     let offset = center - v1;
@@ -94,7 +94,7 @@ fn circle_manifold(v1: vec2<f32>, v2: vec2<f32>, i1: u32, i2: u32, normal: vec2<
     }
     var m: Manifold;
     m.count = 0u;
-    if (separation >= 0.0) {
+    if (separation >= margin) {
         return m;
     }
     // Halfway between B's deepest point and A's surface.

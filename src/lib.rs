@@ -169,13 +169,13 @@ pub use circle::Circle;
 pub use decompose::decompose;
 pub use error::Error;
 pub use gpu::{GpuNarrowPhase, GpuTimeOfImpact, request_device};
-pub use manifold::{Contact, ContactPoint, Manifold, feature_id};
+pub use manifold::{Contact, ContactPoint, Manifold, feature_id, vertex_pair_id};
 pub use narrow_phase::{
-    Collider, CpuNarrowPhase, NarrowPhase, NarrowPhaseTimings, ParallelCpuNarrowPhase,
-    validate_batch,
+    Collider, CpuNarrowPhase, MAX_SPECULATIVE_DISTANCE, NarrowPhase, NarrowPhaseTimings,
+    ParallelCpuNarrowPhase, validate_batch,
 };
 pub use polygon::{MAX_POLYGON_VERTICES, Polygon, ShapeError};
-pub use sat::{RELATIVE_TIE_TOLERANCE, collide, collide_shapes};
+pub use sat::{RELATIVE_TIE_TOLERANCE, collide, collide_shapes, collide_shapes_speculative};
 pub use sat_circle::{
     CIRCLE_FEATURE, collide_circle_polygon, collide_circles, collide_polygon_circle,
 };
@@ -188,5 +188,5 @@ pub use toi::{
 pub use transform::Transform;
 pub use world::{
     BodyDef, DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT,
-    MAX_SUBSTEPS, StepStats, TIME_STEP_RANGE, World,
+    MAX_SUBSTEPS, SPECULATIVE_DISTANCE, StepStats, TIME_STEP_RANGE, World,
 };

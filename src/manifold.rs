@@ -9,15 +9,21 @@ pub struct ContactPoint {
     pub point: Vec2,
     /// Penetration at this point along the manifold normal; positive means overlapping.
     pub depth: f32,
-    /// Feature id: stays the same while the same pair of features (reference edge, incident
-    /// edge and end of it) touch, so a solver can match points across steps and warm-start.
-    /// Layout (see [`feature_id`]): bit 24 set when B's edge is the reference face,
-    /// bits 16..24 the reference edge, bits 8..16 the incident edge, bits 0..8 which end of
-    /// the incident edge (0 its first vertex, 1 its second) the point comes from.
+    /// Feature id: stays the same while the same pair of features touch, so a solver can
+    /// match points across steps and warm-start.
+    ///
+    /// Between two polygons ([`vertex_pair_id`]) it names the vertex of A and the vertex of
+    /// B at the end of the clipped edges the point comes from, whichever polygon holds the
+    /// reference face: two faces resting flat on each other trade the reference role on
+    /// rounding noise, and the point keeps its id (and its warm start) through the trade.
+    /// With a circle ([`feature_id`]): bit 24 set when the pair was given circle first,
+    /// bits 16..24 the polygon's face or vertex (0xff for a circle A), bits 8..16 0xff (the
+    /// circle), bits 0..8 1 for a vertex feature, 0 for a face.
     pub id: u32,
 }
 
-/// Builds a [`ContactPoint::id`]. `flip` is true when polygon B holds the reference face.
+/// Builds the [`ContactPoint::id`] of a contact with a circle. `flip` is true when the pair
+/// was given circle first (the polygon, which holds the reference feature, is B).
 #[inline]
 pub const fn feature_id(
     flip: bool,
@@ -29,6 +35,14 @@ pub const fn feature_id(
         | ((reference_edge as u32) << 16)
         | ((incident_edge as u32) << 8)
         | end as u32
+}
+
+/// Builds the [`ContactPoint::id`] of a contact point between two polygons: the vertex of A
+/// and the vertex of B that bound the point's clipped edges (slots, 0..8). The same for
+/// either choice of reference face.
+#[inline]
+pub const fn vertex_pair_id(vertex_a: usize, vertex_b: usize) -> u32 {
+    ((vertex_a as u32) << 16) | ((vertex_b as u32) << 8)
 }
 
 /// The contact between two overlapping convex polygons A and B.

@@ -10,7 +10,7 @@ use std::time::Duration;
 use crate::error::Error;
 use crate::manifold::Contact;
 use crate::polygon::Polygon;
-use crate::sat::collide_shapes;
+use crate::sat::collide_shapes_speculative;
 use crate::shape::Shape;
 use crate::transform::Transform;
 
@@ -62,10 +62,42 @@ pub trait NarrowPhase {
         out: &mut Vec<Contact>,
     ) -> Result<(), Error>;
 
+    /// Asks for speculative contacts from the next call on: a pair apart by less than
+    /// `margin` (world units) also gets a manifold, whose points' depths are negative (minus
+    /// the gap), as [`collide_shapes_speculative`](crate::collide_shapes_speculative)
+    /// computes them. 0, every narrow phase's start, reports overlapping pairs only.
+    /// [`World::step`](crate::World::step) asks for
+    /// [`SPECULATIVE_DISTANCE`](crate::SPECULATIVE_DISTANCE) before each step.
+    ///
+    /// Errors (`Error::InvalidSetting`) for a margin that is negative, not finite or above
+    /// [`MAX_SPECULATIVE_DISTANCE`]. The provided method checks the value and keeps
+    /// nothing: a narrow phase that does not override it reports overlapping pairs only.
+    fn set_speculative_distance(&mut self, margin: f32) -> Result<(), Error> {
+        check_speculative_distance(margin)
+    }
+
     /// Where the last [`collide_pairs`](NarrowPhase::collide_pairs) spent its time, for
     /// backends that can tell (the GPU: upload, dispatch, readback). `None` by default.
     fn timings(&self) -> Option<NarrowPhaseTimings> {
         None
+    }
+}
+
+/// The largest speculative distance a narrow phase accepts, in world units: the margin is
+/// meant to be a few times the solver's slop (the world's is 0.02), far below a body's
+/// size; a margin this large would make every nearby pair a contact.
+pub const MAX_SPECULATIVE_DISTANCE: f32 = 1.0e3;
+
+/// Checks a speculative distance ([`NarrowPhase::set_speculative_distance`]).
+pub(crate) fn check_speculative_distance(margin: f32) -> Result<(), Error> {
+    if (0.0..=MAX_SPECULATIVE_DISTANCE).contains(&margin) {
+        Ok(())
+    } else {
+        Err(Error::InvalidSetting {
+            name: "speculative_distance",
+            value: margin,
+            rule: "finite, 0 or more and at most MAX_SPECULATIVE_DISTANCE (1e3)",
+        })
     }
 }
 
@@ -125,10 +157,13 @@ pub fn validate_batch(
     Ok(())
 }
 
-/// The CPU reference batch narrow phase: [`collide_shapes`] on one thread, pair by pair.
+/// The CPU reference batch narrow phase: [`collide_shapes`](crate::collide_shapes) on one
+/// thread, pair by pair.
 #[derive(Clone, Debug, Default)]
 pub struct CpuNarrowPhase {
     shapes: Vec<Shape>,
+    /// See [`NarrowPhase::set_speculative_distance`].
+    margin: f32,
 }
 
 impl CpuNarrowPhase {
@@ -138,16 +173,23 @@ impl CpuNarrowPhase {
     }
 }
 
-/// The contact of one pair of a validated batch, if the pair overlaps.
+/// The contact of one pair of a validated batch, if the pair overlaps (or lies within the
+/// speculative distance `margin`).
 #[inline]
-fn collide_pair(shapes: &[Shape], colliders: &[Collider], [a, b]: [u32; 2]) -> Option<Contact> {
+fn collide_pair(
+    shapes: &[Shape],
+    colliders: &[Collider],
+    [a, b]: [u32; 2],
+    margin: f32,
+) -> Option<Contact> {
     let ca = &colliders[a as usize];
     let cb = &colliders[b as usize];
-    let manifold = collide_shapes(
+    let manifold = collide_shapes_speculative(
         &shapes[ca.shape as usize],
         &ca.transform,
         &shapes[cb.shape as usize],
         &cb.transform,
+        margin,
     )?;
     Some(Contact { a, b, manifold })
 }
@@ -178,13 +220,19 @@ impl NarrowPhase for CpuNarrowPhase {
         out.extend(
             pairs
                 .iter()
-                .filter_map(|&pair| collide_pair(&self.shapes, colliders, pair)),
+                .filter_map(|&pair| collide_pair(&self.shapes, colliders, pair, self.margin)),
         );
+        Ok(())
+    }
+
+    fn set_speculative_distance(&mut self, margin: f32) -> Result<(), Error> {
+        check_speculative_distance(margin)?;
+        self.margin = margin;
         Ok(())
     }
 }
 
-/// The CPU narrow phase on every core (rayon's global pool): [`collide_shapes`] on chunks of pairs
+/// The CPU narrow phase on every core (rayon's global pool): [`collide_shapes`](crate::collide_shapes) on chunks of pairs
 /// in parallel, with the same results in the same order as [`CpuNarrowPhase`]. This is the
 /// CPU to measure a GPU against.
 #[derive(Clone, Debug, Default)]
@@ -192,6 +240,8 @@ pub struct ParallelCpuNarrowPhase {
     shapes: Vec<Shape>,
     /// One contact buffer per chunk of pairs, reused between calls.
     chunks: Vec<Vec<Contact>>,
+    /// See [`NarrowPhase::set_speculative_distance`].
+    margin: f32,
 }
 
 impl ParallelCpuNarrowPhase {
@@ -233,7 +283,7 @@ impl NarrowPhase for ParallelCpuNarrowPhase {
         if self.chunks.len() < count {
             self.chunks.resize_with(count, Vec::new);
         }
-        let shapes = &self.shapes;
+        let (shapes, margin) = (&self.shapes, self.margin);
         self.chunks[..count]
             .par_iter_mut()
             .zip(pairs.par_chunks(PARALLEL_CHUNK))
@@ -242,12 +292,18 @@ impl NarrowPhase for ParallelCpuNarrowPhase {
                 buffer.extend(
                     chunk
                         .iter()
-                        .filter_map(|&pair| collide_pair(shapes, colliders, pair)),
+                        .filter_map(|&pair| collide_pair(shapes, colliders, pair, margin)),
                 );
             });
         for buffer in &self.chunks[..count] {
             out.extend_from_slice(buffer);
         }
+        Ok(())
+    }
+
+    fn set_speculative_distance(&mut self, margin: f32) -> Result<(), Error> {
+        check_speculative_distance(margin)?;
+        self.margin = margin;
         Ok(())
     }
 }

@@ -2,19 +2,23 @@
 //! manifold, for two convex polygons.
 //!
 //! ```text
-//! collide(A, xfA, B, xfB):
+//! collide(A, xfA, B, xfB), speculative distance m (0 for `collide`):
 //!     express B in A's local frame, shifted so that A's first vertex is the origin
 //!     (small coordinates keep the rounding small and equal on CPU and GPU)
-//!     (edgeA, sA) = find_max_separation(A, B)     // A's normals; stop at the first separating one
-//!     if sA >= 0: return none                      // touching is not overlapping
+//!     (edgeA, sA) = find_max_separation(A, B)     // A's normals; stop at the first sA >= m
+//!     if sA >= m: return none                      // m = 0: touching is not overlapping
 //!     (edgeB, sB) = find_max_separation(B, A)
-//!     if sB >= 0: return none
+//!     if sB >= m: return none
 //!     if sB > sA + tolerance: reference = B's edgeB  (flip), else A's edgeA
 //!     clip_polygons: clip the incident edge (the other polygon's edge most anti-parallel to
 //!     the reference normal) to the side planes of the reference edge; keep the clipped
-//!     points below the reference face: 1 or 2 contact points
+//!     points less than m above the reference face: 1 or 2 contact points, each named by
+//!     the vertex of A and of B at its end (the same name whichever face is the reference)
 //!     map normal and points back to the world frame
 //! ```
+//!
+//! With m > 0 (the world's speculative contacts) a pair up to m apart gets a manifold whose
+//! depths are negative: minus the gap.
 //!
 //! `separation` is negative when overlapping: the depth of the minimum translation vector is
 //! `-max(sA, sB)`, the smallest projection overlap over both polygons' edge normals.
@@ -23,9 +27,9 @@
 
 use glam::Vec2;
 
-use crate::manifold::{ContactPoint, Manifold, feature_id};
+use crate::manifold::{ContactPoint, Manifold, vertex_pair_id};
 use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
-use crate::sat_circle::{collide_circle_polygon, collide_circles, collide_polygon_circle};
+use crate::sat_circle::{circle_polygon_within, circles_within, polygon_circle_within};
 use crate::shape::Shape;
 use crate::transform::{Transform, inv_mul_transforms};
 
@@ -75,10 +79,23 @@ pub fn collide(
     b: &Polygon,
     b_transform: &Transform,
 ) -> Option<Manifold> {
+    collide_within(a, a_transform, b, b_transform, 0.0)
+}
+
+/// [`collide`] with a speculative distance `margin` (0 or more): also a pair apart by less
+/// than `margin` along its best axis gets a manifold, whose points lie within `margin` of
+/// the reference face. Such a point's `depth` is negative: minus the gap.
+fn collide_within(
+    a: &Polygon,
+    a_transform: &Transform,
+    b: &Polygon,
+    b_transform: &Transform,
+    margin: f32,
+) -> Option<Manifold> {
     let origin = a.vertices()[0];
     let relative = inv_mul_transforms(a_transform, b_transform);
     let tolerance = RELATIVE_TIE_TOLERANCE * a.radius().min(b.radius());
-    let local = collide_polygons(a, b, &relative, origin, tolerance)?;
+    let local = collide_polygons(a, b, &relative, origin, tolerance, margin)?;
 
     let points: [ContactPoint; 2] = local.points.map(|p| ContactPoint {
         point: a_transform.transform_point(p.point + origin),
@@ -112,15 +129,48 @@ pub fn collide_shapes(
     b: &Shape,
     b_transform: &Transform,
 ) -> Option<Manifold> {
+    collide_shapes_speculative(a, a_transform, b, b_transform, 0.0)
+}
+
+/// [`collide_shapes`] with a speculative distance, as [`World`](crate::World) asks for it:
+/// shapes apart by less than `margin` (0 or more, finite) also get a manifold, and a point
+/// of it that is `g` apart has `depth = -g`. A solver lets such a contact close its gap but
+/// not pass it, so a body resting on another keeps its contact (and its warm start) from
+/// step to step instead of losing it each time it is pushed out to the surface. With
+/// `margin` 0 this is [`collide_shapes`]: touching is not overlapping.
+///
+/// ```
+/// use wgpu_sat::{collide_shapes_speculative, glam::Vec2, Polygon, Shape, Transform};
+/// let ground = Shape::from(Polygon::rectangle(5.0, 0.5));
+/// let crate_ = Shape::from(Polygon::rectangle(0.5, 0.5));
+/// let above = Transform::new(Vec2::new(0.0, 1.01), 0.0); // 0.01 above the ground
+/// let m = collide_shapes_speculative(&ground, &Transform::IDENTITY, &crate_, &above, 0.02)
+///     .unwrap();
+/// assert!((m.depth + 0.01).abs() < 1e-5 && m.points().len() == 2);
+/// assert!(collide_shapes_speculative(&ground, &Transform::IDENTITY, &crate_, &above, 0.005)
+///     .is_none());
+/// # Ok::<(), wgpu_sat::ShapeError>(())
+/// ```
+pub fn collide_shapes_speculative(
+    a: &Shape,
+    a_transform: &Transform,
+    b: &Shape,
+    b_transform: &Transform,
+    margin: f32,
+) -> Option<Manifold> {
     match (a, b) {
-        (Shape::Polygon(a), Shape::Polygon(b)) => collide(a, a_transform, b, b_transform),
+        (Shape::Polygon(a), Shape::Polygon(b)) => {
+            collide_within(a, a_transform, b, b_transform, margin)
+        }
         (Shape::Polygon(a), Shape::Circle(b)) => {
-            collide_polygon_circle(a, a_transform, b, b_transform)
+            polygon_circle_within(a, a_transform, b, b_transform, margin)
         }
         (Shape::Circle(a), Shape::Polygon(b)) => {
-            collide_circle_polygon(a, a_transform, b, b_transform)
+            circle_polygon_within(a, a_transform, b, b_transform, margin)
         }
-        (Shape::Circle(a), Shape::Circle(b)) => collide_circles(a, a_transform, b, b_transform),
+        (Shape::Circle(a), Shape::Circle(b)) => {
+            circles_within(a, a_transform, b, b_transform, margin)
+        }
     }
 }
 
@@ -171,30 +221,31 @@ fn collide_polygons(
     relative: &Transform,
     origin: Vec2,
     tolerance: f32,
+    margin: f32,
 ) -> Option<LocalManifold> {
     let poly_a = make_local_a(a, origin);
     let mut poly_b = make_local_b(b, relative, origin);
-    let (edge_a, separation_a) = find_max_separation(&poly_a, &poly_b);
-    if separation_a >= 0.0 {
+    let (edge_a, separation_a) = find_max_separation(&poly_a, &poly_b, margin);
+    if separation_a >= margin {
         return None;
     }
-    // Only now, with A's axes all overlapping, are B's normals needed.
+    // Only now, with A's axes all within the margin, are B's normals needed.
     rotate_normals(&mut poly_b, b, relative);
-    let (edge_b, separation_b) = find_max_separation(&poly_b, &poly_a);
-    if separation_b >= 0.0 {
+    let (edge_b, separation_b) = find_max_separation(&poly_b, &poly_a, margin);
+    if separation_b >= margin {
         return None;
     }
     if separation_b > separation_a + tolerance {
-        clip_polygons(&poly_b, &poly_a, edge_b, separation_b, true)
+        clip_polygons(&poly_b, &poly_a, edge_b, separation_b, true, margin)
     } else {
-        clip_polygons(&poly_a, &poly_b, edge_a, separation_a, false)
+        clip_polygons(&poly_a, &poly_b, edge_a, separation_a, false, margin)
     }
 }
 
 /// The edge normal of `poly1` along which `poly2` lies farthest out, and that separation:
-/// `max_i min_j n1_i · (v2_j - v1_i)`. Returns at the first non-negative separation, which
-/// already proves the pair apart.
-fn find_max_separation(poly1: &LocalPolygon, poly2: &LocalPolygon) -> (usize, f32) {
+/// `max_i min_j n1_i · (v2_j - v1_i)`. Returns at the first separation of `margin` or more,
+/// which already proves the pair apart by that much.
+fn find_max_separation(poly1: &LocalPolygon, poly2: &LocalPolygon, margin: f32) -> (usize, f32) {
     let mut best_index = 0;
     let mut max_separation = f32::NEG_INFINITY;
     for i in 0..poly1.count {
@@ -210,7 +261,7 @@ fn find_max_separation(poly1: &LocalPolygon, poly2: &LocalPolygon) -> (usize, f3
             max_separation = si;
             best_index = i;
         }
-        if si >= 0.0 {
+        if si >= margin {
             break;
         }
     }
@@ -242,6 +293,7 @@ fn clip_polygons(
     edge1: usize,
     separation: f32,
     flip: bool,
+    margin: f32,
 ) -> Option<LocalManifold> {
     let i11 = edge1;
     let i12 = if edge1 + 1 < poly1.count {
@@ -282,22 +334,34 @@ fn clip_polygons(
     let separation_lower = normal.dot(v_lower - v11);
     let separation_upper = normal.dot(v_upper - v11);
 
+    // Each point is named by the vertex of each polygon at its end of the clipped edges:
+    // the lower end lies towards v11 and v22, the upper towards v12 and v21. Named as (A's
+    // vertex, B's vertex), a point keeps its id when the other polygon takes the reference
+    // role (see ContactPoint::id).
+    let id = |poly1_vertex, poly2_vertex| {
+        if flip {
+            vertex_pair_id(poly2_vertex, poly1_vertex)
+        } else {
+            vertex_pair_id(poly1_vertex, poly2_vertex)
+        }
+    };
     // Report each point halfway between the incident surface and the reference face.
     let lower = ContactPoint {
         point: v_lower - (0.5 * separation_lower) * normal,
         depth: -separation_lower,
-        id: feature_id(flip, i11, i21, 1),
+        id: id(i11, i22),
     };
     let upper = ContactPoint {
         point: v_upper - (0.5 * separation_upper) * normal,
         depth: -separation_upper,
-        id: feature_id(flip, i11, i21, 0),
+        id: id(i12, i21),
     };
 
     let mut points = [lower; 2];
     let mut count = 0;
     for p in [lower, upper] {
-        if p.depth > 0.0 {
+        // Within the margin: separation below it (with margin 0, overlapping).
+        if p.depth > -margin {
             points[count] = p;
             count += 1;
         }
@@ -308,18 +372,18 @@ fn clip_polygons(
         // that vertex rather than drop an overlapping pair.
         let separation21 = normal.dot(v21 - v11);
         let separation22 = normal.dot(v22 - v11);
-        let (v, s, end) = if separation22 <= separation21 {
-            (v22, separation22, 1)
+        let (v, s, point_id) = if separation22 <= separation21 {
+            (v22, separation22, lower.id)
         } else {
-            (v21, separation21, 0)
+            (v21, separation21, upper.id)
         };
-        if s >= 0.0 {
+        if s >= margin {
             return None;
         }
         points[0] = ContactPoint {
             point: v - (0.5 * s) * normal,
             depth: -s,
-            id: feature_id(flip, i11, i21, end),
+            id: point_id,
         };
         count = 1;
     }

@@ -8,14 +8,14 @@
 //! collide_polygon_circle(P, xfP, C, xfC):
 //!     c = C's centre in P's local frame, shifted so that P's first vertex is the origin
 //!     (f, s) = find_face_separation(P, c, r)   // max_i (n_i · c - n_i · v_i) - r
-//!     if s >= 0: return none
+//!     if s >= m: return none                   // speculative distance m, 0 by default
 //!     circle_manifold(face f from v_f to v_f+1, c, r):
 //!         region = find_vertex_region(height of c above the face's line, position of c
 //!                                     along the edge, the edge's length)
 //!         beyond an end (and c off that vertex): (n, s) = vertex_axis_separation(c - v)
 //!                                                 // n = (c - v) / |c - v|, s = |c - v| - r
 //!         otherwise: (n, s) = (n_f, s)
-//!         if s >= 0: return none
+//!         if s >= m: return none
 //!         one point: c - (r + s/2) n, depth -s
 //! collide_circle_polygon: the same in the polygon's frame, normal reversed, flip bit set
 //!
@@ -101,13 +101,25 @@ pub fn collide_polygon_circle(
     circle: &Circle,
     circle_transform: &Transform,
 ) -> Option<Manifold> {
+    polygon_circle_within(polygon, polygon_transform, circle, circle_transform, 0.0)
+}
+
+/// [`collide_polygon_circle`] with a speculative distance `margin` (see
+/// [`collide_shapes_speculative`](crate::collide_shapes_speculative)).
+pub(crate) fn polygon_circle_within(
+    polygon: &Polygon,
+    polygon_transform: &Transform,
+    circle: &Circle,
+    circle_transform: &Transform,
+    margin: f32,
+) -> Option<Manifold> {
     let origin = polygon.vertices()[0];
     let relative = inv_mul_transforms(polygon_transform, circle_transform);
     let center = local_center(circle, &relative, origin);
     let radius = circle.radius();
     let (vertices, normals, count) = polygon.raw();
     let (face, separation) = find_face_separation(vertices, normals, count, origin, center, radius);
-    if separation >= 0.0 {
+    if separation >= margin {
         return None;
     }
     let next = if face + 1 < count { face + 1 } else { 0 };
@@ -120,6 +132,7 @@ pub fn collide_polygon_circle(
         separation,
         None,
         radius,
+        margin,
     )?;
     // None, as in `collide`, when the contact lies beyond f32's range.
     to_world(&contact, polygon_transform, origin).finite()
@@ -134,7 +147,18 @@ pub fn collide_circle_polygon(
     polygon: &Polygon,
     polygon_transform: &Transform,
 ) -> Option<Manifold> {
-    let m = collide_polygon_circle(polygon, polygon_transform, circle, circle_transform)?;
+    circle_polygon_within(circle, circle_transform, polygon, polygon_transform, 0.0)
+}
+
+/// [`collide_circle_polygon`] with a speculative distance `margin`.
+pub(crate) fn circle_polygon_within(
+    circle: &Circle,
+    circle_transform: &Transform,
+    polygon: &Polygon,
+    polygon_transform: &Transform,
+    margin: f32,
+) -> Option<Manifold> {
+    let m = polygon_circle_within(polygon, polygon_transform, circle, circle_transform, margin)?;
     let mut point = m.points()[0];
     point.id |= FLIP;
     Some(Manifold::new(-m.normal, m.depth, &[point]))
@@ -147,6 +171,17 @@ pub fn collide_circles(
     a_transform: &Transform,
     b: &Circle,
     b_transform: &Transform,
+) -> Option<Manifold> {
+    circles_within(a, a_transform, b, b_transform, 0.0)
+}
+
+/// [`collide_circles`] with a speculative distance `margin`.
+pub(crate) fn circles_within(
+    a: &Circle,
+    a_transform: &Transform,
+    b: &Circle,
+    b_transform: &Transform,
+    margin: f32,
 ) -> Option<Manifold> {
     // A's frame shifted to A's centre, where A's centre is exactly zero.
     let origin = a.center();
@@ -162,6 +197,7 @@ pub fn collide_circles(
         f32::MIN,
         Some(a.radius()),
         b.radius(),
+        margin,
     )?;
     to_world(&contact, a_transform, origin).finite()
 }
@@ -238,7 +274,8 @@ fn vertex_axis_separation(offset: Vec2, radius_a: f32, radius_b: f32) -> (Vec2, 
 /// The contact of circle B (`center`, `radius_b`) with the reference face from `v1` to `v2`
 /// (slots `slots`, outward `normal`, separation `face_separation`) of polygon A, or, with
 /// `circle_a` = A's radius, with circle A centred on `v1`. Everything in A's shifted frame;
-/// the normal points from A to B. `None` when separated or touching.
+/// the normal points from A to B. `None` when apart by `margin` or more (with margin 0,
+/// separated or touching).
 #[allow(clippy::too_many_arguments)]
 fn circle_manifold(
     v1: Vec2,
@@ -249,6 +286,7 @@ fn circle_manifold(
     face_separation: f32,
     circle_a: Option<f32>,
     radius_b: f32,
+    margin: f32,
 ) -> Option<LocalContact> {
     // The edge runs along the normal turned a quarter counter-clockwise.
     let tangent = Vec2::new(-normal.y, normal.x);
@@ -273,7 +311,7 @@ fn circle_manifold(
     } else {
         (normal, face_separation, slots[0], 0)
     };
-    if separation >= 0.0 {
+    if separation >= margin {
         return None;
     }
     Some(LocalContact {

@@ -59,6 +59,15 @@ pub const MASS_RANGE: std::ops::RangeInclusive<f32> = 1e-24..=1e24;
 /// below f32's range.
 pub const MAX_COORDINATE: f32 = 1e12;
 
+/// How far apart two pieces may be and still have a contact, world units: four times the
+/// solver's linear slop (0.005), Box2D v3's value. A contact within it is speculative (its
+/// depth is minus the gap): the solver lets the bodies close the gap within the step but not
+/// pass it. Resting bodies pushed out to the surface so keep their contact, and its warm-
+/// started impulse, from step to step, which is what lets a 100-row pyramid stand; a body
+/// approaching at up to `SPECULATIVE_DISTANCE / dt` (1.2 units per second at 60 Hz) is
+/// stopped at the surface instead of inside it.
+pub const SPECULATIVE_DISTANCE: f32 = 4.0 * crate::solver::LINEAR_SLOP;
+
 /// The default of [`World::max_linear_speed`], units per second: Box2D v3's default (400
 /// meters per second), which no scene of bodies about one unit large reaches on purpose.
 pub const DEFAULT_MAX_LINEAR_SPEED: f32 = 400.0;
@@ -211,6 +220,9 @@ pub struct World {
     collider_bodies: Vec<u32>,
     /// Per collider.
     aabbs: Vec<Aabb>,
+    /// `aabbs` grown by half the speculative distance each, as the broad phase sees them
+    /// (scratch, rebuilt each step).
+    broad_boxes: Vec<Aabb>,
     pairs: Vec<[u32; 2]>,
     broad_phase: BroadPhase,
     /// The narrow phase's contacts, between colliders ([`World::contacts`] maps them to
@@ -285,6 +297,7 @@ impl World {
             colliders: Vec::new(),
             collider_bodies: Vec::new(),
             aabbs: Vec::new(),
+            broad_boxes: Vec::new(),
             pairs: Vec::new(),
             broad_phase: BroadPhase::new(),
             collider_contacts: Vec::new(),
@@ -698,6 +711,8 @@ impl World {
     /// The contacts found by the last step between bodies: `a` and `b` are body indices and
     /// normals point from `a` to `b`. A pair of bodies has one contact per pair of pieces
     /// in touch (a box resting in a U-shaped body touches two or three of its pieces).
+    /// Pieces less than [`SPECULATIVE_DISTANCE`] apart count: such a contact is speculative,
+    /// its depths negative (minus the gap); a resting contact stays about at depth 0.
     /// They are [`World::collider_contacts`] with the collider indices replaced by their
     /// bodies', in the same order (colliders are numbered in body order, so `a < b` still).
     pub fn contacts(&self) -> impl ExactSizeIterator<Item = Contact> + '_ {
@@ -739,11 +754,20 @@ impl World {
         check_gravity(self.gravity)?;
         // Poses and boxes are current: add_body and the end of the last step keep them so.
         let start = Instant::now();
+        // Each box grown by half the speculative distance: two colliders pair up when their
+        // boxes come within the whole distance, so the narrow phase sees every pair it could
+        // report a speculative contact for.
+        self.broad_boxes.clear();
+        self.broad_boxes.extend(
+            self.aabbs
+                .iter()
+                .map(|b| b.expanded(0.5 * SPECULATIVE_DISTANCE)),
+        );
         self.pairs.clear();
         let (bodies, owner) = (&self.bodies, &self.collider_bodies);
         self.pairs.extend(
             self.broad_phase
-                .find_pairs(&self.aabbs)
+                .find_pairs(&self.broad_boxes)
                 .iter()
                 .filter(|&&[a, b]| {
                     let (body_a, body_b) = (owner[a as usize], owner[b as usize]);
@@ -757,6 +781,7 @@ impl World {
         // Nothing above changed the world (the pairs are scratch): an error here leaves it
         // as it was, last step's contacts included, since they are only replaced on success.
         narrow_phase.set_shape_table(&self.shapes)?;
+        narrow_phase.set_speculative_distance(SPECULATIVE_DISTANCE)?;
         narrow_phase.collide_pairs_into(&self.colliders, &self.pairs, &mut self.contact_scratch)?;
         std::mem::swap(&mut self.collider_contacts, &mut self.contact_scratch);
         // Both lists take turns: keep the spare one as large as the one in use, so that a

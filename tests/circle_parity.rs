@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{Agreement, assert_same_contacts_with, host_frame, read_words};
+use common::{Agreement, assert_same_contacts_with, host_frame, normal_tolerance, read_words};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     CIRCLE_FEATURE, Circle, Collider, Contact, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase,
@@ -37,33 +37,6 @@ fn count_vertex_contacts(contacts: &[Contact]) -> usize {
             (id >> 8) & 0xff == CIRCLE_FEATURE as u32 && (id >> 16) & 0xff != 0xff && id & 1 == 1
         })
         .count()
-}
-
-/// How far the two backends' normals may differ for contact `c`. A face normal is a
-/// polygon's stored normal, rotated: 1e-5. The normal of a contact on a polygon's vertex, or
-/// between two circles, is the direction of the vector from the vertex (or A's centre) to
-/// the circle's centre; both ends come out of the transforms with about 1e-7 of rounding,
-/// which another device (fusing multiplies and adds, say) rounds differently, so the
-/// direction of a vector of length `l` agrees only to about that over `l`: 1e-6 / l when
-/// that is larger (a centre closer than 0.1 to the vertex or the other centre).
-fn normal_tolerance<'a>(
-    shapes: &'a [Shape],
-    colliders: &'a [Collider],
-) -> impl Fn(&Contact) -> f32 + 'a {
-    move |c| {
-        let shape = |i: u32| &shapes[colliders[i as usize].shape as usize];
-        let vertex = c.manifold.points()[0].id & 1 == 1;
-        let length = match (shape(c.a), shape(c.b)) {
-            (Shape::Circle(a), Shape::Circle(b)) => a.radius() + b.radius() - c.manifold.depth,
-            (Shape::Polygon(_), Shape::Circle(r)) | (Shape::Circle(r), Shape::Polygon(_))
-                if vertex =>
-            {
-                r.radius() - c.manifold.depth
-            }
-            _ => return 1e-5,
-        };
-        (1e-6 / length).max(1e-5)
-    }
 }
 
 /// Both narrow phases on one batch; returns the CPU's contacts and the agreement.

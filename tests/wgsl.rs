@@ -143,7 +143,7 @@ fn every_step_has_its_rust_twin_name() {
     ]
     .concat();
     for name in [
-        "collide",
+        "collide_within",
         "make_local_a",
         "make_local_b",
         "rotate_normals",
@@ -155,6 +155,7 @@ fn every_step_has_its_rust_twin_name() {
         "rotate",
         "inverse_rotate",
         "feature_id",
+        "vertex_pair_id",
         "finite",
         "length_and_direction",
         // sat_circle.wgsl and src/sat_circle.rs

@@ -95,8 +95,8 @@ pub struct ParamsGpu {
     pub pair_offset: u32,
     /// Records the `contacts` buffer can hold.
     pub contact_capacity: u32,
-    /// Padding to 16 bytes, the smallest uniform binding.
-    pub _pad: u32,
+    /// The speculative distance (`NarrowPhase::set_speculative_distance`), world units.
+    pub speculative_distance: f32,
 }
 const _: () = assert!(size_of::<ParamsGpu>() == 16);
 

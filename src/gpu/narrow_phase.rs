@@ -137,6 +137,8 @@ pub struct GpuNarrowPhase {
     pub(super) readback_pairs: Vec<[u32; 2]>,
     /// The shape table as uploaded, so that setting the same table again costs no upload.
     pub(super) shapes_uploaded: Vec<Shape>,
+    /// See [`NarrowPhase::set_speculative_distance`]; written with each batch's params.
+    speculative_distance: f32,
     /// Per shape of the table, whether it is a circle; empty when none is, and pairs are
     /// then uploaded as given.
     circle_shapes: Vec<bool>,
@@ -264,6 +266,7 @@ impl GpuNarrowPhase {
             prepared_recorded: AtomicBool::new(false),
             readback_pairs: Vec::new(),
             shapes_uploaded: Vec::new(),
+            speculative_distance: 0.0,
             circle_shapes: Vec::new(),
             pair_scratch: Vec::new(),
             uploaded_shape_ids: None,
@@ -512,7 +515,7 @@ impl GpuNarrowPhase {
             pair_count: pairs.len() as u32,
             pair_offset: collider_count as u32,
             contact_capacity: pairs.len() as u32,
-            _pad: 0,
+            speculative_distance: self.speculative_distance,
         };
         self.queue
             .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
@@ -638,6 +641,14 @@ pub(super) fn put_in_pair_order(
 }
 
 impl NarrowPhase for GpuNarrowPhase {
+    /// Kept and written to the GPU with each batch's parameters (4 bytes that the uniform
+    /// already carries as padding).
+    fn set_speculative_distance(&mut self, margin: f32) -> Result<(), Error> {
+        crate::narrow_phase::check_speculative_distance(margin)?;
+        self.speculative_distance = margin;
+        Ok(())
+    }
+
     /// [`set_shape_table`](NarrowPhase::set_shape_table) for polygons; setting the
     /// polygons it already holds neither uploads nor allocates.
     fn set_shapes(&mut self, shapes: &[Polygon]) -> Result<(), Error> {

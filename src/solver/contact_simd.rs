@@ -18,7 +18,7 @@ use glam::Vec2;
 use wide::f32x4;
 
 use super::colouring::{LANES, NO_INDEX};
-use super::{BodyState, LINEAR_SLOP, MAX_PUSH_SPEED, RESTITUTION_THRESHOLD, Softness};
+use super::{BodyState, MAX_PUSH_SPEED, RESTITUTION_THRESHOLD, Softness};
 
 /// Shared, unsynchronised access to the body states while one colour is solved.
 ///
@@ -319,7 +319,6 @@ impl WideContact {
         let zero = f32x4::ZERO;
         let one = f32x4::ONE;
         let inv_h = f32x4::splat(inv_h);
-        let slop = f32x4::splat(LINEAR_SLOP);
         let max_push = f32x4::splat(-MAX_PUSH_SPEED);
         // Motion of B relative to A since the start of the step.
         let (dx, dy) = (b.dpx - a.dpx, b.dpy - a.dpy);
@@ -331,8 +330,8 @@ impl WideContact {
             let rby = b.qs * p.anchor_bx + b.qc * p.anchor_by;
             let rax = a.qc * p.anchor_ax - a.qs * p.anchor_ay;
             let ray = a.qs * p.anchor_ax + a.qc * p.anchor_ay;
-            let s = nx * (dx + rbx - rax) + ny * (dy + rby - ray) + p.base_separation + slop;
-            // Not yet at the slop depth: allow closing the gap within this substep.
+            let s = nx * (dx + rbx - rax) + ny * (dy + rby - ray) + p.base_separation;
+            // Apart (a speculative contact): allow closing the gap within this substep.
             let open = s.simd_gt(zero);
             let (bias, mass_scale, impulse_scale) = if use_bias {
                 (

@@ -9,8 +9,10 @@
 //! per substep h = dt / substeps:
 //!     integrate velocities (gravity), clamp them again
 //!     warm start: apply the accumulated impulses
-//!     solve with bias: normal impulses push the separation towards -LINEAR_SLOP through a
-//!         soft spring (stiff, heavily damped: no energy added), friction clamped to mu * normal
+//!     solve with bias: a point still apart (a speculative contact, separation s > 0) may
+//!         close its gap within the substep and no more (bias s / h, rigid); an overlapping
+//!         one is pushed towards separation 0 through a soft spring (stiff, heavily damped:
+//!         no energy added); friction clamped to mu * normal
 //!     integrate positions
 //!     relax: solve again without bias, removing the velocity the push added
 //! restitution: bounce the points that approached faster than a threshold
@@ -71,9 +73,11 @@ pub(crate) struct BodyMotion<'a> {
     pub turned: &'a mut [f32],
 }
 
-/// Penetration the solver leaves in a resting contact, in length units (bodies are about
-/// one unit). Keeping a little overlap keeps resting contacts reported by the narrow phase
-/// (touching is not overlapping), so stacks do not lose and regain contact every step.
+/// The solver's length tolerance, in length units (bodies are about one unit), Box2D v3's:
+/// the world's speculative distance is four of it, and the continuous stage leaves a body
+/// half of it into the obstacle it stops at. Resting contacts settle near separation 0: the
+/// speculative contacts (see `World`'s `SPECULATIVE_DISTANCE`) keep them reported when the
+/// solver has pushed them out to the surface, so no standing overlap is needed for that.
 pub(crate) const LINEAR_SLOP: f32 = 0.005;
 /// The fastest the solver pushes overlapping bodies apart, in length units per second: a
 /// deep overlap resolves over a few steps instead of launching the bodies.

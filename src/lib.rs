@@ -152,6 +152,7 @@ pub mod gpu;
 mod manifold;
 mod narrow_phase;
 mod polygon;
+mod recycle;
 mod sat;
 mod sat_circle;
 pub mod scenes;
@@ -175,6 +176,7 @@ pub use narrow_phase::{
     ParallelCpuNarrowPhase, validate_batch,
 };
 pub use polygon::{MAX_POLYGON_VERTICES, Polygon, ShapeError};
+pub use recycle::{RECYCLE_ANGLE, RECYCLE_TRANSLATION};
 pub use sat::{RELATIVE_TIE_TOLERANCE, collide, collide_shapes, collide_shapes_speculative};
 pub use sat_circle::{
     CIRCLE_FEATURE, collide_circle_polygon, collide_circles, collide_polygon_circle,

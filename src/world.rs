@@ -43,6 +43,7 @@ use crate::continuous::{Motion, Obstacles, StepStart, solve_continuous};
 use crate::error::Error;
 use crate::manifold::Contact;
 use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings};
+use crate::recycle::KeptManifold;
 use crate::shape::Shape;
 use crate::solver::{BodyMaterial, BodyMotion, BodyState, ContactSolver, Substeps};
 use crate::transform::Transform;
@@ -153,6 +154,9 @@ pub struct StepStats {
     /// Candidate collider pairs from the broad phase (pairs within one body and pairs of two
     /// static bodies excluded).
     pub pairs: usize,
+    /// Of those, pairs whose last manifold was recycled instead of going to the narrow
+    /// phase (see [`World::set_contact_recycling`]); the narrow phase saw the others.
+    pub recycled: usize,
     /// Pairs that overlap: the narrow phase's manifolds.
     pub contacts: usize,
     /// Contact points over all manifolds.
@@ -228,9 +232,21 @@ pub struct World {
     /// The narrow phase's contacts, between colliders ([`World::contacts`] maps them to
     /// bodies on the fly).
     collider_contacts: Vec<Contact>,
-    /// Where the narrow phase writes; swapped with `collider_contacts` only when it
-    /// succeeded, so a failed step leaves the last step's contacts in place.
+    /// Where the narrow phase writes (scratch).
     contact_scratch: Vec<Contact>,
+    /// Per contact of `collider_contacts`, its manifold as computed, for recycling.
+    kept: Vec<KeptManifold>,
+    /// This step's contacts and kept manifolds while they are merged; swapped with
+    /// `collider_contacts` and `kept` only when the narrow phase succeeded, so a failed step
+    /// leaves the last step's in place.
+    contacts_next: Vec<Contact>,
+    kept_next: Vec<KeptManifold>,
+    /// The pairs that go to the narrow phase, and the recycled contacts (scratch).
+    fresh_pairs: Vec<[u32; 2]>,
+    /// Each recycled contact with the index of its kept manifold in `kept`.
+    recycled: Vec<(Contact, u32)>,
+    /// See [`World::set_contact_recycling`].
+    recycling: bool,
     solver: ContactSolver,
     /// Colliders of static bodies: the obstacles every fast body is swept against.
     static_colliders: Vec<u32>,
@@ -302,6 +318,12 @@ impl World {
             broad_phase: BroadPhase::new(),
             collider_contacts: Vec::new(),
             contact_scratch: Vec::new(),
+            kept: Vec::new(),
+            contacts_next: Vec::new(),
+            kept_next: Vec::new(),
+            fresh_pairs: Vec::new(),
+            recycled: Vec::new(),
+            recycling: true,
             solver: ContactSolver::default(),
             static_colliders: Vec::new(),
             start_centers: Vec::new(),
@@ -690,6 +712,21 @@ impl World {
         Ok(())
     }
 
+    /// Whether contact recycling is on ([`World::set_contact_recycling`]).
+    pub fn contact_recycling(&self) -> bool {
+        self.recycling
+    }
+
+    /// Turns contact recycling on (the default) or off. On, a pair whose relative pose has
+    /// moved less than [`RECYCLE_TRANSLATION`](crate::RECYCLE_TRANSLATION) and turned less
+    /// than [`RECYCLE_ANGLE`](crate::RECYCLE_ANGLE) since its manifold was computed keeps
+    /// that manifold, carried to the current poses, and does not go to the narrow phase
+    /// ([`StepStats::recycled`] counts them): a settled pile or pyramid sends few pairs to
+    /// it, and a GPU narrow phase uploads only those. Off, every pair is collided every step.
+    pub fn set_contact_recycling(&mut self, enabled: bool) {
+        self.recycling = enabled;
+    }
+
     /// Whether the continuous stage sweeps fast bodies and bullets (default on).
     pub fn continuous(&self) -> bool {
         self.continuous
@@ -777,17 +814,19 @@ impl World {
         );
         let broad_done = Instant::now();
 
+        self.sort_out_recycled();
+
         // Cheap when the narrow phase already holds this table (see `set_shape_table`).
         // Nothing above changed the world (the pairs are scratch): an error here leaves it
         // as it was, last step's contacts included, since they are only replaced on success.
         narrow_phase.set_shape_table(&self.shapes)?;
         narrow_phase.set_speculative_distance(SPECULATIVE_DISTANCE)?;
-        narrow_phase.collide_pairs_into(&self.colliders, &self.pairs, &mut self.contact_scratch)?;
-        std::mem::swap(&mut self.collider_contacts, &mut self.contact_scratch);
-        // Both lists take turns: keep the spare one as large as the one in use, so that a
-        // warm world does not allocate when its contact count alternates between steps.
-        self.contact_scratch.clear();
-        self.contact_scratch.reserve(self.collider_contacts.len());
+        narrow_phase.collide_pairs_into(
+            &self.colliders,
+            &self.fresh_pairs,
+            &mut self.contact_scratch,
+        )?;
+        self.merge_contacts();
         let narrow_done = Instant::now();
 
         // The continuous stage sweeps from these poses.
@@ -854,6 +893,7 @@ impl World {
             bodies: self.bodies.len(),
             colliders: self.colliders.len(),
             pairs: self.pairs.len(),
+            recycled: self.recycled.len(),
             contacts: self.collider_contacts.len(),
             contact_points: self
                 .collider_contacts
@@ -868,6 +908,62 @@ impl World {
             impacts: continuous.impacts,
             continuous: continuous_done - solve_done,
         })
+    }
+
+    /// Splits this step's pairs into those whose last manifold is recycled (`recycled`) and
+    /// those for the narrow phase (`fresh_pairs`). Both lists and last step's contacts are in
+    /// ascending pair order, so one merge walk finds each pair's last contact.
+    fn sort_out_recycled(&mut self) {
+        self.fresh_pairs.clear();
+        self.recycled.clear();
+        let (previous, kept, colliders) = (&self.collider_contacts, &self.kept, &self.colliders);
+        let mut old = 0;
+        for &pair in &self.pairs {
+            if self.recycling {
+                while old < previous.len() && [previous[old].a, previous[old].b] < pair {
+                    old += 1;
+                }
+                if old < previous.len() && [previous[old].a, previous[old].b] == pair {
+                    if let Some(contact) = kept[old].recycle(pair[0], pair[1], colliders) {
+                        self.recycled.push((contact, old as u32));
+                        continue;
+                    }
+                }
+            }
+            self.fresh_pairs.push(pair);
+        }
+    }
+
+    /// Merges the recycled contacts and the narrow phase's (each in pair order) into this
+    /// step's contacts, keeping each fresh manifold for later recycling, and makes them the
+    /// world's.
+    fn merge_contacts(&mut self) {
+        self.contacts_next.clear();
+        self.kept_next.clear();
+        let (recycled, fresh) = (&self.recycled, &self.contact_scratch);
+        let (mut i, mut j) = (0, 0);
+        while i < recycled.len() || j < fresh.len() {
+            let take_recycled = j == fresh.len()
+                || (i < recycled.len()
+                    && [recycled[i].0.a, recycled[i].0.b] < [fresh[j].a, fresh[j].b]);
+            if take_recycled {
+                let (contact, old) = recycled[i];
+                self.contacts_next.push(contact);
+                self.kept_next.push(self.kept[old as usize]);
+                i += 1;
+            } else {
+                self.contacts_next.push(fresh[j]);
+                self.kept_next
+                    .push(KeptManifold::keep(&fresh[j], &self.colliders));
+                j += 1;
+            }
+        }
+        std::mem::swap(&mut self.collider_contacts, &mut self.contacts_next);
+        std::mem::swap(&mut self.kept, &mut self.kept_next);
+        // The lists take turns: keep the spare ones as large as the ones in use, so that a
+        // warm world does not allocate when its contact count alternates between steps.
+        self.contacts_next.reserve(self.collider_contacts.len());
+        self.kept_next.reserve(self.kept.len());
     }
 
     /// Poses and AABBs of every collider from the bodies' centres and rotations, collider by

@@ -836,25 +836,17 @@ impl World {
         }
         self.turned.clear();
         self.turned.resize(self.bodies.len(), 0.0);
-        self.solver.step(
-            dt,
-            &Substeps {
-                count: self.substeps,
-                gravity: self.gravity,
-                max_linear_speed: self.max_linear_speed,
-            },
-            &self.collider_contacts,
-            &self.collider_bodies,
-            &mut BodyMotion {
-                bodies: &self.bodies,
-                materials: &self.materials,
-                centers: &mut self.centers,
-                rotations: &mut self.rotations,
-                states: &mut self.states,
-                turned: &mut self.turned,
-            },
-        );
-        self.update_colliders();
+        if rayon::current_num_threads() > 1 && rayon::current_thread_index().is_none() {
+            // Called from outside the rayon pool: hand the solver and the collider update to
+            // the pool as one job, so that their parallel passes start from a worker.
+            // Otherwise each would send its own job in and put this thread to sleep until
+            // it is done, and wake the workers again (measured on large_pyramid, two
+            // threads: 0.44 ms a step more for the solver alone); rayon also allocates a
+            // queue block per 63 jobs sent in from outside.
+            rayon::scope(|_| self.solve_and_update(dt));
+        } else {
+            self.solve_and_update(dt);
+        }
         let solve_done = Instant::now();
 
         self.moved.clear();
@@ -908,6 +900,29 @@ impl World {
             impacts: continuous.impacts,
             continuous: continuous_done - solve_done,
         })
+    }
+
+    /// The solver's step over this step's contacts, then every collider's pose and box.
+    fn solve_and_update(&mut self, dt: f32) {
+        self.solver.step(
+            dt,
+            &Substeps {
+                count: self.substeps,
+                gravity: self.gravity,
+                max_linear_speed: self.max_linear_speed,
+            },
+            &self.collider_contacts,
+            &self.collider_bodies,
+            &mut BodyMotion {
+                bodies: &self.bodies,
+                materials: &self.materials,
+                centers: &mut self.centers,
+                rotations: &mut self.rotations,
+                states: &mut self.states,
+                turned: &mut self.turned,
+            },
+        );
+        self.update_colliders();
     }
 
     /// Splits this step's pairs into those whose last manifold is recycled (`recycled`) and

@@ -320,27 +320,9 @@ impl ContactSolver {
     /// One step of `dt` seconds over the bodies: speeds clamped, constraints prepared from
     /// `contacts` (between colliders; `collider_bodies` maps a collider to its body), then
     /// per substep gravity, warm start, solve, integrate positions, relax; then restitution.
-    /// Runs on the current rayon pool; the result is the same bits on any number of threads.
+    /// Runs on the current rayon pool (best started from one of its workers: see
+    /// `World::step`); the result is the same bits on any number of threads.
     pub fn step(
-        &mut self,
-        dt: f32,
-        substeps: &Substeps,
-        contacts: &[Contact],
-        collider_bodies: &[u32],
-        motion: &mut BodyMotion<'_>,
-    ) {
-        if rayon::current_num_threads() > 1 && rayon::current_thread_index().is_none() {
-            // Called from outside the pool: move the whole step onto a worker with one
-            // hand-over, so that its parallel parts start from inside the pool (rayon also
-            // allocates a queue block per 63 jobs sent in from outside).
-            rayon::scope(|_| self.step_on(dt, substeps, contacts, collider_bodies, motion));
-        } else {
-            self.step_on(dt, substeps, contacts, collider_bodies, motion);
-        }
-    }
-
-    /// [`ContactSolver::step`] from the current thread, with the rest of the current pool.
-    fn step_on(
         &mut self,
         dt: f32,
         substeps: &Substeps,

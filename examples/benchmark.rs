@@ -47,6 +47,10 @@ struct Args {
     /// Directory for benchmark.csv and benchmark.png.
     #[arg(long, default_value = "bench-out")]
     out: PathBuf,
+    /// Only the world step against Box2D (its table, CSV rows and chart panel): the quick
+    /// way to compare the engines while working on the step.
+    #[arg(long)]
+    versus_only: bool,
     /// Samples per measurement (the median is reported); default 5 with --quick, else 11.
     #[arg(long)]
     samples: Option<usize>,
@@ -158,9 +162,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{adapter_line}");
 
     let mut rows = Vec::new();
-    narrow_phase(&plan, gpu.as_ref(), &mut rows)?;
-    broad_phase(&plan, &mut rows);
-    world_step(&plan, gpu.as_ref(), &mut rows)?;
+    if !args.versus_only {
+        narrow_phase(&plan, gpu.as_ref(), &mut rows)?;
+        broad_phase(&plan, &mut rows);
+        world_step(&plan, gpu.as_ref(), &mut rows)?;
+    }
     let versus = versus_box2d(&plan, &mut rows)?;
 
     println!();

@@ -38,6 +38,16 @@ impl Aabb {
             && other.min.y <= self.max.y
     }
 
+    /// Whether the closed box holds all of `other` (a box holds itself). False when either
+    /// has a NaN coordinate.
+    #[inline]
+    pub fn contains(&self, other: &Aabb) -> bool {
+        self.min.x <= other.min.x
+            && self.min.y <= other.min.y
+            && other.max.x <= self.max.x
+            && other.max.y <= self.max.y
+    }
+
     /// The smallest box holding both.
     pub fn union(&self, other: &Aabb) -> Aabb {
         Aabb::new(self.min.min(other.min), self.max.max(other.max))

@@ -151,6 +151,7 @@ mod error;
 pub mod gpu;
 mod manifold;
 mod narrow_phase;
+mod pair_set;
 mod polygon;
 mod recycle;
 mod sat;
@@ -175,6 +176,7 @@ pub use narrow_phase::{
     Collider, CpuNarrowPhase, MAX_SPECULATIVE_DISTANCE, NarrowPhase, NarrowPhaseTimings,
     ParallelCpuNarrowPhase, validate_batch,
 };
+pub use pair_set::FAT_MARGIN;
 pub use polygon::{MAX_POLYGON_VERTICES, Polygon, ShapeError};
 pub use recycle::{RECYCLE_ANGLE, RECYCLE_TRANSLATION};
 pub use sat::{RELATIVE_TIE_TOLERANCE, collide, collide_shapes, collide_shapes_speculative};

@@ -38,11 +38,11 @@ use rayon::prelude::*;
 use crate::aabb::Aabb;
 use crate::body::{Body, BodyRef};
 use crate::body_shape::BodyShape;
-use crate::broad_phase::BroadPhase;
 use crate::continuous::{Motion, Obstacles, StepStart, solve_continuous};
 use crate::error::Error;
 use crate::manifold::Contact;
 use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings};
+use crate::pair_set::PairSet;
 use crate::recycle::KeptManifold;
 use crate::shape::Shape;
 use crate::solver::{BodyMaterial, BodyMotion, BodyState, ContactSolver, Substeps};
@@ -151,10 +151,20 @@ pub struct StepStats {
     pub bodies: usize,
     /// Colliders: one per convex piece of every body.
     pub colliders: usize,
-    /// Candidate collider pairs from the broad phase (pairs within one body and pairs of two
-    /// static bodies excluded).
+    /// Candidate collider pairs from the broad phase: pairs whose boxes, grown by half the
+    /// speculative distance, overlap (pairs within one body and pairs of two static bodies
+    /// excluded).
     pub pairs: usize,
-    /// Of those, pairs whose last manifold was recycled instead of going to the narrow
+    /// The persistent pairs: colliders whose fat boxes ([`FAT_MARGIN`] beyond their
+    /// boxes) overlap. A pair stays in the set from the step its fat boxes meet until the
+    /// step they part; the candidates above are those of them whose boxes overlap.
+    ///
+    /// [`FAT_MARGIN`]: crate::FAT_MARGIN
+    pub persistent_pairs: usize,
+    /// Colliders whose box left its fat box this step (each new collider counts once): the
+    /// broad phase swept the fat boxes again only when this is not 0.
+    pub proxy_moves: usize,
+    /// Of the candidates, pairs whose last manifold was recycled instead of going to the narrow
     /// phase (see [`World::set_contact_recycling`]); the narrow phase saw the others.
     pub recycled: usize,
     /// Pairs that overlap: the narrow phase's manifolds.
@@ -227,24 +237,24 @@ pub struct World {
     /// `aabbs` grown by half the speculative distance each, as the broad phase sees them
     /// (scratch, rebuilt each step).
     broad_boxes: Vec<Aabb>,
-    pairs: Vec<[u32; 2]>,
-    broad_phase: BroadPhase,
+    /// The persistent pairs (fat boxes overlap), each with its manifold as the narrow phase
+    /// last computed it, for recycling (`None` when it found none).
+    pair_set: PairSet<Option<KeptManifold>>,
+    /// This step's candidate pairs: those of `pair_set` whose `broad_boxes` overlap.
+    candidates: usize,
     /// The narrow phase's contacts, between colliders ([`World::contacts`] maps them to
     /// bodies on the fly).
     collider_contacts: Vec<Contact>,
     /// Where the narrow phase writes (scratch).
     contact_scratch: Vec<Contact>,
-    /// Per contact of `collider_contacts`, its manifold as computed, for recycling.
-    kept: Vec<KeptManifold>,
-    /// This step's contacts and kept manifolds while they are merged; swapped with
-    /// `collider_contacts` and `kept` only when the narrow phase succeeded, so a failed step
-    /// leaves the last step's in place.
+    /// This step's contacts while they are merged; swapped with `collider_contacts` only
+    /// when the narrow phase succeeded, so a failed step leaves the last step's in place.
     contacts_next: Vec<Contact>,
-    kept_next: Vec<KeptManifold>,
-    /// The pairs that go to the narrow phase, and the recycled contacts (scratch).
+    /// The pairs that go to the narrow phase, each with its index in `pair_set`, and the
+    /// recycled contacts (scratch).
     fresh_pairs: Vec<[u32; 2]>,
-    /// Each recycled contact with the index of its kept manifold in `kept`.
-    recycled: Vec<(Contact, u32)>,
+    fresh_slots: Vec<u32>,
+    recycled: Vec<Contact>,
     /// See [`World::set_contact_recycling`].
     recycling: bool,
     solver: ContactSolver,
@@ -314,14 +324,13 @@ impl World {
             collider_bodies: Vec::new(),
             aabbs: Vec::new(),
             broad_boxes: Vec::new(),
-            pairs: Vec::new(),
-            broad_phase: BroadPhase::new(),
+            pair_set: PairSet::default(),
+            candidates: 0,
             collider_contacts: Vec::new(),
             contact_scratch: Vec::new(),
-            kept: Vec::new(),
             contacts_next: Vec::new(),
-            kept_next: Vec::new(),
             fresh_pairs: Vec::new(),
+            fresh_slots: Vec::new(),
             recycled: Vec::new(),
             recycling: true,
             solver: ContactSolver::default(),
@@ -800,18 +809,12 @@ impl World {
                 .iter()
                 .map(|b| b.expanded(0.5 * SPECULATIVE_DISTANCE)),
         );
-        self.pairs.clear();
         let (bodies, owner) = (&self.bodies, &self.collider_bodies);
-        self.pairs.extend(
-            self.broad_phase
-                .find_pairs(&self.broad_boxes)
-                .iter()
-                .filter(|&&[a, b]| {
-                    let (body_a, body_b) = (owner[a as usize], owner[b as usize]);
-                    body_a != body_b
-                        && !(bodies[body_a as usize].is_static && bodies[body_b as usize].is_static)
-                }),
-        );
+        let proxy_moves = self.pair_set.update(&self.broad_boxes, |[a, b]| {
+            let (body_a, body_b) = (owner[a as usize], owner[b as usize]);
+            body_a != body_b
+                && !(bodies[body_a as usize].is_static && bodies[body_b as usize].is_static)
+        });
         let broad_done = Instant::now();
 
         self.sort_out_recycled();
@@ -884,7 +887,9 @@ impl World {
         Ok(StepStats {
             bodies: self.bodies.len(),
             colliders: self.colliders.len(),
-            pairs: self.pairs.len(),
+            pairs: self.candidates,
+            persistent_pairs: self.pair_set.pairs().len(),
+            proxy_moves,
             recycled: self.recycled.len(),
             contacts: self.collider_contacts.len(),
             contact_points: self
@@ -925,60 +930,70 @@ impl World {
         self.update_colliders();
     }
 
-    /// Splits this step's pairs into those whose last manifold is recycled (`recycled`) and
-    /// those for the narrow phase (`fresh_pairs`). Both lists and last step's contacts are in
-    /// ascending pair order, so one merge walk finds each pair's last contact.
+    /// Splits this step's candidates, the persistent pairs whose boxes overlap, into those
+    /// whose kept manifold is recycled (`recycled`) and those for the narrow phase
+    /// (`fresh_pairs`, with their slots in the pair set). Both come out in ascending pair
+    /// order, as the pair set holds them.
     fn sort_out_recycled(&mut self) {
         self.fresh_pairs.clear();
+        self.fresh_slots.clear();
         self.recycled.clear();
-        let (previous, kept, colliders) = (&self.collider_contacts, &self.kept, &self.colliders);
-        let mut old = 0;
-        for &pair in &self.pairs {
+        self.candidates = 0;
+        let (boxes, colliders) = (&self.broad_boxes, &self.colliders);
+        let (pairs, kept) = self.pair_set.pairs_and_data_mut();
+        for (slot, (&[a, b], kept)) in pairs.iter().zip(kept.iter()).enumerate() {
+            if !boxes[a as usize].overlaps(&boxes[b as usize]) {
+                continue;
+            }
+            self.candidates += 1;
             if self.recycling {
-                while old < previous.len() && [previous[old].a, previous[old].b] < pair {
-                    old += 1;
-                }
-                if old < previous.len() && [previous[old].a, previous[old].b] == pair {
-                    if let Some(contact) = kept[old].recycle(pair[0], pair[1], colliders) {
-                        self.recycled.push((contact, old as u32));
-                        continue;
-                    }
+                if let Some(contact) = kept.and_then(|k| k.recycle(a, b, colliders)) {
+                    self.recycled.push(contact);
+                    continue;
                 }
             }
-            self.fresh_pairs.push(pair);
+            self.fresh_pairs.push([a, b]);
+            self.fresh_slots.push(slot as u32);
         }
     }
 
-    /// Merges the recycled contacts and the narrow phase's (each in pair order) into this
-    /// step's contacts, keeping each fresh manifold for later recycling, and makes them the
-    /// world's.
+    /// Keeps each fresh pair's manifold (or its absence) in its slot of the pair set, then
+    /// merges the recycled contacts and the narrow phase's (each in pair order) into this
+    /// step's contacts and makes them the world's.
     fn merge_contacts(&mut self) {
+        let (fresh, colliders) = (&self.contact_scratch, &self.colliders);
+        let (_, kept) = self.pair_set.pairs_and_data_mut();
+        let mut next = 0;
+        for (&pair, &slot) in self.fresh_pairs.iter().zip(&self.fresh_slots) {
+            // The narrow phase reports a subset of its pairs, in their order.
+            kept[slot as usize] = match fresh.get(next) {
+                Some(c) if [c.a, c.b] == pair => {
+                    next += 1;
+                    Some(KeptManifold::keep(c, colliders))
+                }
+                _ => None,
+            };
+        }
+
         self.contacts_next.clear();
-        self.kept_next.clear();
-        let (recycled, fresh) = (&self.recycled, &self.contact_scratch);
+        let recycled = &self.recycled;
         let (mut i, mut j) = (0, 0);
         while i < recycled.len() || j < fresh.len() {
             let take_recycled = j == fresh.len()
                 || (i < recycled.len()
-                    && [recycled[i].0.a, recycled[i].0.b] < [fresh[j].a, fresh[j].b]);
+                    && [recycled[i].a, recycled[i].b] < [fresh[j].a, fresh[j].b]);
             if take_recycled {
-                let (contact, old) = recycled[i];
-                self.contacts_next.push(contact);
-                self.kept_next.push(self.kept[old as usize]);
+                self.contacts_next.push(recycled[i]);
                 i += 1;
             } else {
                 self.contacts_next.push(fresh[j]);
-                self.kept_next
-                    .push(KeptManifold::keep(&fresh[j], &self.colliders));
                 j += 1;
             }
         }
         std::mem::swap(&mut self.collider_contacts, &mut self.contacts_next);
-        std::mem::swap(&mut self.kept, &mut self.kept_next);
-        // The lists take turns: keep the spare ones as large as the ones in use, so that a
+        // The lists take turns: keep the spare one as large as the one in use, so that a
         // warm world does not allocate when its contact count alternates between steps.
         self.contacts_next.reserve(self.collider_contacts.len());
-        self.kept_next.reserve(self.kept.len());
     }
 
     /// Poses and AABBs of every collider from the bodies' centres and rotations, collider by

@@ -1,0 +1,361 @@
+//! Persistent pairs over enlarged ("fat") boxes: the world's incremental broad phase.
+//!
+//! ```text
+//! update(boxes):
+//!     for each collider c:
+//!         if fat[c] does not hold boxes[c]:     c left its fat box (or is new)
+//!             fat[c] = boxes[c] grown by FAT_MARGIN on every side; moved += 1
+//!     if nothing moved: the pairs (and each pair's data) stay as they are
+//!     few moved: drop the pairs of a moved collider whose fat boxes parted; query each
+//!           moved fat box against the others for new pairs (default data)
+//!     many moved: pairs = the sweep-and-prune pairs of the fat boxes that pass `keep`,
+//!           each carrying its data over from the last list when it was there
+//!     (both ways are merge walks: every list is in ascending pair order)
+//! ```
+//!
+//! A pair is in the set from the step its fat boxes first overlap until the step they part,
+//! whatever the tight boxes do meanwhile: that lifetime is what per-pair data (a kept
+//! manifold) hangs on. Bodies at rest, the bulk of a settled pile or pyramid, stay inside
+//! their fat boxes, so a settled world's broad phase is one containment test per collider.
+//! When a few colliders moved, only they are queried: the fat boxes are kept in x order,
+//! each moved box scans its neighbours in that order (boxes far wider than the mean, the
+//! grounds, are tested one by one), and the pairs of a moved collider whose fat boxes parted
+//! leave. When many moved (a falling pile), sweep-and-prune over every fat box is cheaper
+//! than that many queries, and runs instead.
+
+use crate::aabb::Aabb;
+use crate::broad_phase::BroadPhase;
+
+/// How far a fat box reaches beyond the tight one on every side, world units. Box2D's margin
+/// (0.1 m) for pieces about a unit across: a body at rest or creeping stays inside for many
+/// steps, while a fat box stays small enough that the extra pairs it makes (fat boxes overlap,
+/// tight ones do not) are few; those cost one box test a step each.
+pub const FAT_MARGIN: f32 = 0.1;
+
+/// The persistent pair set: fat boxes, the pairs whose fat boxes overlap in ascending order,
+/// and one `T` per pair that lives as long as the pair. Warm, it allocates nothing.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct PairSet<T> {
+    /// Each collider's fat box: its tight box grown by `FAT_MARGIN` when it last moved.
+    fat: Vec<Aabb>,
+    broad_phase: BroadPhase,
+    pairs: Vec<[u32; 2]>,
+    data: Vec<T>,
+    /// The lists being built while the old ones are read; they take turns.
+    pairs_next: Vec<[u32; 2]>,
+    data_next: Vec<T>,
+    /// This update's moved colliders, as a list and as a flag per collider.
+    moved: Vec<u32>,
+    is_moved: Vec<bool>,
+    /// The incremental path's scratch: every collider in x order of its fat box's min.x
+    /// (valid after an incremental update; a sweep of all leaves it stale), the colliders
+    /// whose fat boxes are far wider than the mean, and the pairs the queries found.
+    order: Vec<u32>,
+    order_valid: bool,
+    wide: Vec<u32>,
+    found: Vec<[u32; 2]>,
+}
+
+/// When more than one collider in `FULL_SWEEP_SHARE` moved, the update sweeps every fat box
+/// again rather than query the moved ones: a sweep is linear in the colliders, a query
+/// costs a search and a scan of the neighbours per moved collider.
+const FULL_SWEEP_SHARE: usize = 4;
+
+/// A fat box wider than this many times the mean width is queried against one by one
+/// rather than found by the x scan (whose reach is the widest box's width).
+const WIDE_FACTOR: f32 = 4.0;
+
+impl<T: Copy + Default> PairSet<T> {
+    /// Brings the fat boxes and the pairs up to date with the colliders' `boxes`, keeping
+    /// only the pairs `keep` accepts; returns how many colliders left their fat boxes (all
+    /// of them the first time, and the new ones when colliders were added).
+    pub fn update(&mut self, boxes: &[Aabb], keep: impl Fn([u32; 2]) -> bool) -> usize {
+        let count_changed = self.fat.len() != boxes.len();
+        let old_count = self.fat.len().min(boxes.len());
+        self.fat.truncate(boxes.len());
+        self.is_moved.clear();
+        self.is_moved.resize(boxes.len(), false);
+        self.moved.clear();
+        for (i, (fat, tight)) in self.fat.iter_mut().zip(boxes).enumerate() {
+            if !fat.contains(tight) {
+                *fat = tight.expanded(FAT_MARGIN);
+                self.is_moved[i] = true;
+                self.moved.push(i as u32);
+            }
+        }
+        for (i, tight) in boxes.iter().enumerate().skip(old_count) {
+            self.fat.push(tight.expanded(FAT_MARGIN));
+            self.is_moved[i] = true;
+            self.moved.push(i as u32);
+        }
+        let moved = self.moved.len();
+        if moved == 0 {
+            return 0;
+        }
+        if count_changed || moved * FULL_SWEEP_SHARE > boxes.len() {
+            self.sweep_all(&keep);
+            self.order_valid = false;
+        } else {
+            self.query_moved(&keep);
+        }
+        // The lists take turns: keep the spare ones as large as the ones in use, so that a
+        // warm set does not allocate when its pair count alternates between updates.
+        std::mem::swap(&mut self.pairs, &mut self.pairs_next);
+        std::mem::swap(&mut self.data, &mut self.data_next);
+        self.pairs_next.reserve(self.pairs.len());
+        self.data_next.reserve(self.data.len());
+        moved
+    }
+
+    /// The new pair list from sweep-and-prune over every fat box, each pair's data carried
+    /// over from the old list where it was there.
+    fn sweep_all(&mut self, keep: &impl Fn([u32; 2]) -> bool) {
+        self.pairs_next.clear();
+        self.data_next.clear();
+        let mut old = 0;
+        for &pair in self.broad_phase.find_pairs(&self.fat) {
+            if !keep(pair) {
+                continue;
+            }
+            while old < self.pairs.len() && self.pairs[old] < pair {
+                old += 1;
+            }
+            let carried = if old < self.pairs.len() && self.pairs[old] == pair {
+                self.data[old]
+            } else {
+                T::default()
+            };
+            self.pairs_next.push(pair);
+            self.data_next.push(carried);
+        }
+    }
+
+    /// The new pair list from the old one: pairs of a moved collider whose fat boxes parted
+    /// leave, and each moved collider's fat box is queried against the others for new ones.
+    fn query_moved(&mut self, keep: &impl Fn([u32; 2]) -> bool) {
+        let fat = &self.fat;
+        let min_x = |i: u32| fat[i as usize].min.x;
+        // The x order of the fat boxes, brought up to date: insertion sort while it is
+        // nearly sorted (few boxes moved since it was), a full sort after a sweep-all.
+        if self.order_valid {
+            for k in 1..self.order.len() {
+                let item = self.order[k];
+                let x = min_x(item);
+                let mut m = k;
+                while m > 0 && min_x(self.order[m - 1]).total_cmp(&x).is_gt() {
+                    self.order[m] = self.order[m - 1];
+                    m -= 1;
+                }
+                self.order[m] = item;
+            }
+        } else {
+            self.order.clear();
+            self.order.extend(0..fat.len() as u32);
+            self.order
+                .sort_unstable_by(|&i, &j| min_x(i).total_cmp(&min_x(j)));
+            self.order_valid = true;
+        }
+        // A query scans the boxes whose min.x lies within the widest box's width left of
+        // its own: one wide box (a ground) would make that everything, so boxes far wider
+        // than the mean are tested apart, one by one.
+        let width = |b: &Aabb| b.max.x - b.min.x;
+        let (sum, finite) = fat
+            .iter()
+            .map(width)
+            .filter(|w| w.is_finite())
+            .fold((0.0f64, 0usize), |(s, n), w| (s + w as f64, n + 1));
+        let wide_above = WIDE_FACTOR * (sum / finite.max(1) as f64) as f32;
+        self.wide.clear();
+        let mut max_width = 0.0f32;
+        for (i, b) in fat.iter().enumerate() {
+            let w = width(b);
+            if w > wide_above {
+                self.wide.push(i as u32);
+            } else {
+                max_width = max_width.max(w);
+            }
+        }
+
+        self.found.clear();
+        for &m in &self.moved {
+            let q = &fat[m as usize];
+            let mut test = |o: u32| {
+                // A pair of two moved colliders is found from its first one only.
+                if o != m && (!self.is_moved[o as usize] || m < o) && q.overlaps(&fat[o as usize]) {
+                    let pair = if m < o { [m, o] } else { [o, m] };
+                    if keep(pair) {
+                        self.found.push(pair);
+                    }
+                }
+            };
+            if width(q) > wide_above {
+                self.order.iter().for_each(|&o| test(o));
+                continue;
+            }
+            let lo = q.min.x - max_width;
+            let start = self.order.partition_point(|&o| min_x(o) < lo);
+            for &o in &self.order[start..] {
+                if min_x(o) > q.max.x {
+                    break;
+                }
+                if width(&fat[o as usize]) <= wide_above {
+                    test(o);
+                }
+            }
+            for &o in &self.wide {
+                test(o);
+            }
+        }
+        self.found.sort_unstable();
+        self.found.dedup();
+
+        // Merge: the old pairs that still hold, and the found ones not already there.
+        self.pairs_next.clear();
+        self.data_next.clear();
+        let (mut old, mut new) = (0, 0);
+        while old < self.pairs.len() || new < self.found.len() {
+            let take_old = new == self.found.len()
+                || (old < self.pairs.len() && self.pairs[old] <= self.found[new]);
+            if take_old {
+                let [a, b] = self.pairs[old];
+                if new < self.found.len() && self.found[new] == [a, b] {
+                    new += 1;
+                }
+                let moved = self.is_moved[a as usize] || self.is_moved[b as usize];
+                if !moved || fat[a as usize].overlaps(&fat[b as usize]) {
+                    self.pairs_next.push([a, b]);
+                    self.data_next.push(self.data[old]);
+                }
+                old += 1;
+            } else {
+                self.pairs_next.push(self.found[new]);
+                self.data_next.push(T::default());
+                new += 1;
+            }
+        }
+    }
+
+    /// The pairs `[a, b]`, `a < b`, whose fat boxes overlap, in ascending order.
+    pub fn pairs(&self) -> &[[u32; 2]] {
+        &self.pairs
+    }
+
+    /// The pairs with each pair's data, which the caller may change.
+    pub fn pairs_and_data_mut(&mut self) -> (&[[u32; 2]], &mut [T]) {
+        (&self.pairs, &mut self.data)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use glam::Vec2;
+
+    fn unit_box(x: f32, y: f32) -> Aabb {
+        Aabb::new(Vec2::new(x, y), Vec2::new(x + 1.0, y + 1.0))
+    }
+
+    #[test]
+    fn a_pair_lives_while_its_fat_boxes_overlap_and_keeps_its_data() {
+        let mut set = PairSet::<u32>::default();
+        let mut boxes = vec![unit_box(0.0, 0.0), unit_box(0.5, 0.0), unit_box(5.0, 0.0)];
+        assert_eq!(set.update(&boxes, |_| true), 3);
+        assert_eq!(set.pairs(), &[[0, 1]]);
+        set.pairs_and_data_mut().1[0] = 7;
+
+        // A creep inside the fat box moves nothing.
+        boxes[1] = unit_box(0.55, 0.02);
+        assert_eq!(set.update(&boxes, |_| true), 0);
+        assert_eq!(set.pairs_and_data_mut().1, &[7]);
+
+        // Box 2 leaves its fat box and meets box 1: a new pair, with default data, and the
+        // old pair keeps its own.
+        boxes[2] = unit_box(1.0, 0.0);
+        assert_eq!(set.update(&boxes, |_| true), 1);
+        assert_eq!(set.pairs(), &[[0, 1], [0, 2], [1, 2]]);
+        assert_eq!(set.pairs_and_data_mut().1, &[7, 0, 0]);
+
+        // Tight boxes 0 and 2 part but their fat boxes still overlap: the pair stays.
+        boxes[0] = unit_box(0.35, 0.0);
+        boxes[2] = unit_box(1.45, 0.0);
+        set.update(&boxes, |_| true);
+        assert!(set.pairs().contains(&[0, 2]));
+
+        // Far apart: the pair ends, and comes back afresh.
+        boxes[2] = unit_box(9.0, 0.0);
+        set.update(&boxes, |_| true);
+        assert_eq!(set.pairs(), &[[0, 1]]);
+        assert_eq!(set.pairs_and_data_mut().1, &[7]);
+        boxes[2] = unit_box(1.0, 0.0);
+        set.update(&boxes, |_| true);
+        assert_eq!(set.pairs_and_data_mut().1, &[7, 0, 0]);
+    }
+
+    #[test]
+    fn queries_and_sweeps_keep_exactly_the_overlapping_fat_boxes_and_their_data() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand::rngs::StdRng::seed_from_u64(5);
+        // A ground far wider than the rest, and 400 small boxes in a strip.
+        let mut boxes = vec![Aabb::new(Vec2::new(-50.0, -1.0), Vec2::new(50.0, 0.0))];
+        for _ in 0..400 {
+            let (x, y) = (rng.random_range(-40.0..40.0), rng.random_range(0.0..8.0));
+            boxes.push(Aabb::new(Vec2::new(x, y), Vec2::new(x + 0.5, y + 0.5)));
+        }
+        let keep = |[a, b]: [u32; 2]| (a + b) % 7 != 0;
+        let tag = |[a, b]: [u32; 2]| a * 100_000 + b + 1;
+        let mut set = PairSet::<u32>::default();
+        let (mut queried, mut swept) = (0, 0);
+        let mut before: Vec<[u32; 2]> = Vec::new();
+        for update in 0..300 {
+            // Most updates move a few boxes (queries), some move most (sweeps); each moves
+            // by a step or a jump.
+            let share = if update % 10 == 0 { 0.8 } else { 0.03 };
+            for b in boxes.iter_mut().skip(1) {
+                if rng.random_bool(share) {
+                    let step = if rng.random_bool(0.1) { 3.0 } else { 0.15 };
+                    let d = Vec2::new(rng.random_range(-step..step), rng.random_range(-step..step));
+                    *b = Aabb::new(b.min + d, b.max + d);
+                }
+            }
+            let moved = set.update(&boxes, keep);
+            if moved * FULL_SWEEP_SHARE > boxes.len() {
+                swept += 1;
+            } else if moved > 0 {
+                queried += 1;
+            }
+            let mut expected = Vec::new();
+            for a in 0..boxes.len() as u32 {
+                for b in a + 1..boxes.len() as u32 {
+                    if keep([a, b]) && set.fat[a as usize].overlaps(&set.fat[b as usize]) {
+                        expected.push([a, b]);
+                    }
+                }
+            }
+            assert_eq!(set.pairs(), &expected[..], "update {update}");
+            let (pairs, data) = set.pairs_and_data_mut();
+            for (&pair, d) in pairs.iter().zip(data.iter_mut()) {
+                // A pair that stayed has the tag it got when it came; a new one has none.
+                let stayed = before.binary_search(&pair).is_ok();
+                let wanted = if stayed { tag(pair) } else { 0 };
+                assert_eq!(*d, wanted, "update {update}: {pair:?} (stayed: {stayed})");
+                *d = tag(pair);
+            }
+            before = pairs.to_vec();
+        }
+        assert!(
+            queried > 200 && swept > 20,
+            "{queried} queried, {swept} swept"
+        );
+    }
+
+    #[test]
+    fn keep_filters_pairs_and_new_colliders_join() {
+        let mut set = PairSet::<u8>::default();
+        let mut boxes = vec![unit_box(0.0, 0.0), unit_box(0.5, 0.5)];
+        set.update(&boxes, |[a, _]| a != 0);
+        assert!(set.pairs().is_empty());
+        boxes.push(unit_box(1.0, 1.0));
+        assert_eq!(set.update(&boxes, |[a, _]| a != 0), 1);
+        assert_eq!(set.pairs(), &[[1, 2]]);
+    }
+}

@@ -1,0 +1,109 @@
+//! The world's persistent pairs (fat boxes, an incremental broad phase): no contact is lost
+//! to them, and a settled world leaves its broad phase alone.
+
+use wgpu_sat::{
+    CpuNarrowPhase, NarrowPhase, SPECULATIVE_DISTANCE, World, collide_shapes_speculative, scenes,
+};
+
+/// Every contact the narrow phase finds among all collider pairs (of two bodies, not both
+/// static) at the colliders' poses `at`, in ascending pair order: the broad phase's answer
+/// by brute force.
+fn all_contacts(world: &World, at: &[wgpu_sat::Collider]) -> Vec<wgpu_sat::Contact> {
+    let mut contacts = Vec::new();
+    for a in 0..at.len() {
+        for b in a + 1..at.len() {
+            let (body_a, body_b) = (world.collider_body(a), world.collider_body(b));
+            if body_a == body_b || (world.is_static(body_a) && world.is_static(body_b)) {
+                continue;
+            }
+            let (ca, cb) = (&at[a], &at[b]);
+            if let Some(manifold) = collide_shapes_speculative(
+                &world.shapes()[ca.shape as usize],
+                &ca.transform,
+                &world.shapes()[cb.shape as usize],
+                &cb.transform,
+                SPECULATIVE_DISTANCE,
+            ) {
+                contacts.push(wgpu_sat::Contact {
+                    a: a as u32,
+                    b: b as u32,
+                    manifold,
+                });
+            }
+        }
+    }
+    contacts
+}
+
+#[test]
+fn the_persistent_pairs_find_every_contact_of_a_falling_pile() {
+    // Recycling off, so each contact is the narrow phase's own and comparable bit for bit.
+    let mut world = scenes::mixed(300, 7);
+    world.set_contact_recycling(false);
+    let mut narrow = CpuNarrowPhase::new();
+    narrow
+        .set_speculative_distance(SPECULATIVE_DISTANCE)
+        .unwrap();
+    let (mut quiet_colliders, mut moved_colliders, mut checked) = (0, 0, 0);
+    for step in 0..240 {
+        let at = world.colliders().to_vec();
+        let stats = world.step(1.0 / 60.0, &mut narrow).unwrap();
+        assert!(stats.persistent_pairs >= stats.pairs);
+        if step > 0 {
+            moved_colliders += stats.proxy_moves;
+            quiet_colliders += stats.colliders - stats.proxy_moves;
+        }
+        if step % 8 == 0 {
+            let expected = all_contacts(&world, &at);
+            let got = world.collider_contacts();
+            // The first contact that differs, not both lists (thousands of lines).
+            if let Some(k) =
+                (0..got.len().max(expected.len())).find(|&k| got.get(k) != expected.get(k))
+            {
+                panic!(
+                    "step {step}: {} contacts, brute force {}; the first that differs: {:?} \
+                     against {:?}",
+                    got.len(),
+                    expected.len(),
+                    got.get(k),
+                    expected.get(k)
+                );
+            }
+            checked += expected.len();
+        }
+    }
+    eprintln!(
+        "{checked} contacts checked; after the first step {moved_colliders} collider moves \
+         out of fat boxes against {quiet_colliders} collider-steps inside them"
+    );
+    assert!(checked > 1000, "the pile should touch: {checked}");
+    // A falling pile moves most of its colliders out of their fat boxes early on, and its
+    // settling bodies then stay in them.
+    assert!(moved_colliders > 0 && quiet_colliders > moved_colliders);
+}
+
+#[test]
+fn a_settled_pyramid_moves_no_proxy_and_keeps_its_pairs() {
+    let mut world = scenes::pyramid(20);
+    let mut narrow = CpuNarrowPhase::new();
+    let first = world.step(1.0 / 60.0, &mut narrow).unwrap();
+    assert_eq!(
+        first.proxy_moves, first.colliders,
+        "the first step places every box"
+    );
+    let mut settled = Vec::new();
+    for _ in 0..300 {
+        settled.push(world.step(1.0 / 60.0, &mut narrow).unwrap());
+    }
+    let last = &settled[settled.len() - 100..];
+    let moves: usize = last.iter().map(|s| s.proxy_moves).sum();
+    assert_eq!(
+        moves, 0,
+        "a standing pyramid's boxes stay in their fat boxes"
+    );
+    assert!(
+        last.iter()
+            .all(|s| s.persistent_pairs == last[0].persistent_pairs && s.pairs > 0),
+        "the pair set stays the same while nothing moves"
+    );
+}

@@ -407,7 +407,14 @@ impl WideContact {
             let total = (p.normal_impulse + impulse).fast_max(zero);
             let applied = bounce.select(total - p.normal_impulse, zero);
             self.points[k].normal_impulse = p.normal_impulse + applied;
-            apply(&self.masses(), &mut a, &mut b, &p, applied * nx, applied * ny);
+            apply(
+                &self.masses(),
+                &mut a,
+                &mut b,
+                &p,
+                applied * nx,
+                applied * ny,
+            );
         }
         // SAFETY: the caller's promise.
         unsafe {

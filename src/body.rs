@@ -28,6 +28,10 @@ pub(crate) struct Body {
     pub max_extent: f32,
     /// Thickness scale of its thinnest piece (see `BodyShape::min_extent`).
     pub min_extent: f32,
+    /// Inverse mass and rotational inertia, 0 for a static body. The solver's state holds
+    /// them too, and 0 while the body sleeps; these restore them when it wakes.
+    pub inv_mass: f32,
+    pub inv_inertia: f32,
 }
 
 impl Body {
@@ -92,6 +96,12 @@ impl<'w> BodyRef<'w> {
     /// Whether the body is a bullet: [`World::is_bullet`].
     pub fn is_bullet(&self) -> bool {
         self.world.is_bullet(self.index)
+    }
+
+    /// Whether the body is simulated: false while it sleeps, and always for a static body
+    /// (see [`World::is_awake`]).
+    pub fn is_awake(&self) -> bool {
+        self.world.is_awake(self.index)
     }
 
     /// The bounding box of all its pieces: [`World::body_aabb`].

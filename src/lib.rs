@@ -158,6 +158,7 @@ mod sat;
 mod sat_circle;
 pub mod scenes;
 mod shape;
+mod sleep;
 mod solver;
 mod toi;
 mod transform;
@@ -184,6 +185,7 @@ pub use sat_circle::{
     CIRCLE_FEATURE, collide_circle_polygon, collide_circles, collide_polygon_circle,
 };
 pub use shape::Shape;
+pub use sleep::{SLEEP_SPEED, TIME_TO_SLEEP};
 pub use solver::MAX_ROTATION_PER_SUBSTEP;
 pub use toi::{
     MAX_TOI_ITERATIONS, Sweep, SweptCollider, TOI_RELATIVE_TOLERANCE, TOI_ROUNDING_TOLERANCE,

@@ -45,6 +45,7 @@ use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings};
 use crate::pair_set::PairSet;
 use crate::recycle::KeptManifold;
 use crate::shape::Shape;
+use crate::sleep::Sleep;
 use crate::solver::{BodyMaterial, BodyMotion, BodyState, ContactSolver, Substeps};
 use crate::transform::Transform;
 
@@ -149,6 +150,8 @@ impl BodyDef {
 pub struct StepStats {
     /// Bodies in the world.
     pub bodies: usize,
+    /// Dynamic bodies awake after the step (see [`World::set_sleeping`]).
+    pub awake_bodies: usize,
     /// Colliders: one per convex piece of every body.
     pub colliders: usize,
     /// Candidate collider pairs from the broad phase: pairs whose boxes, grown by half the
@@ -262,6 +265,7 @@ pub struct World {
     recycled: usize,
     /// See [`World::set_contact_recycling`].
     recycling: bool,
+    sleep: Sleep,
     solver: ContactSolver,
     /// Colliders of static bodies: the obstacles every fast body is swept against.
     static_colliders: Vec<u32>,
@@ -341,6 +345,7 @@ impl World {
             block_starts: Vec::new(),
             recycled: 0,
             recycling: true,
+            sleep: Sleep::default(),
             solver: ContactSolver::default(),
             static_colliders: Vec::new(),
             start_centers: Vec::new(),
@@ -443,7 +448,10 @@ impl World {
             is_bullet: def.is_bullet && !def.is_static,
             max_extent: def.shape.max_extent(center),
             min_extent: def.shape.min_extent(),
+            inv_mass,
+            inv_inertia,
         });
+        self.sleep.add_body(def.is_static);
         self.centers
             .push(def.position + crate::transform::rotate(rotation, center));
         self.rotations.push(rotation);
@@ -594,7 +602,7 @@ impl World {
     /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
     /// returns `None` instead.
     pub fn mass(&self, body: usize) -> f32 {
-        1.0 / self.states[body].inv_mass
+        1.0 / self.bodies[body].inv_mass
     }
 
     /// The body's rotational inertia about its centre of mass; infinite for a static body.
@@ -603,7 +611,7 @@ impl World {
     /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
     /// returns `None` instead.
     pub fn rotational_inertia(&self, body: usize) -> f32 {
-        1.0 / self.states[body].inv_inertia
+        1.0 / self.bodies[body].inv_inertia
     }
 
     /// The body's friction coefficient ([`BodyDef::friction`]).
@@ -655,6 +663,7 @@ impl World {
         check_vec("linear_velocity", linear)?;
         check("angular_velocity", angular, angular.is_finite(), "finite")?;
         if !self.bodies[body].is_static {
+            self.sleep.wake(body, &self.bodies, &mut self.states);
             self.states[body].linear_velocity = linear;
             self.states[body].angular_velocity = angular;
         }
@@ -726,7 +735,50 @@ impl World {
     pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), Error> {
         check_gravity(gravity)?;
         self.gravity = gravity;
+        // Resting bodies rest under the old gravity only.
+        self.sleep.wake_all(&self.bodies, &mut self.states);
         Ok(())
+    }
+
+    /// Whether islands of resting bodies may fall asleep ([`World::set_sleeping`]).
+    pub fn sleeping(&self) -> bool {
+        self.sleep.enabled()
+    }
+
+    /// Turns sleeping on (the default) or off; off wakes every body. With it on, an island
+    /// of touching dynamic bodies whose every body has moved slower than [`SLEEP_SPEED`]
+    /// for [`TIME_TO_SLEEP`] stops being simulated (velocities 0; its contacts stay) until
+    /// an awake body touches it, or [`World::wake`], [`World::set_velocity`] or
+    /// [`World::set_gravity`] wakes it. Box2D's benchmark scenes run with it off.
+    ///
+    /// [`SLEEP_SPEED`]: crate::SLEEP_SPEED
+    /// [`TIME_TO_SLEEP`]: crate::TIME_TO_SLEEP
+    pub fn set_sleeping(&mut self, enabled: bool) {
+        self.sleep
+            .set_enabled(enabled, &self.bodies, &mut self.states);
+    }
+
+    /// Whether the body is simulated: false while it sleeps (see [`World::set_sleeping`]),
+    /// and always for a static body, which never moves.
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
+    /// returns `None` instead.
+    pub fn is_awake(&self, body: usize) -> bool {
+        !self.bodies[body].is_static && !self.sleep.is_asleep(body)
+    }
+
+    /// Wakes the body and the island it sleeps with, and restarts its rest timer, so it
+    /// sleeps again only after resting [`TIME_TO_SLEEP`] more. Nothing for a static body.
+    ///
+    /// [`TIME_TO_SLEEP`]: crate::TIME_TO_SLEEP
+    ///
+    /// # Panics
+    /// If `body` is not below [`World::body_count`].
+    pub fn wake(&mut self, body: usize) {
+        if !self.bodies[body].is_static {
+            self.sleep.wake(body, &self.bodies, &mut self.states);
+        }
     }
 
     /// Whether contact recycling is on ([`World::set_contact_recycling`]).
@@ -838,6 +890,13 @@ impl World {
             &mut self.contact_scratch,
         )?;
         self.merge_contacts();
+        // A body woken here takes part in this step's solve.
+        self.sleep.wake_touched(
+            &self.collider_contacts,
+            &self.collider_bodies,
+            &self.bodies,
+            &mut self.states,
+        );
         let narrow_done = Instant::now();
 
         // The continuous stage sweeps from these poses.
@@ -890,10 +949,18 @@ impl World {
         for k in 0..self.moved.len() {
             self.update_body_colliders(self.moved[k]);
         }
+        self.sleep.update(
+            dt,
+            &self.collider_contacts,
+            &self.collider_bodies,
+            &self.bodies,
+            &mut self.states,
+        );
         let continuous_done = Instant::now();
 
         Ok(StepStats {
             bodies: self.bodies.len(),
+            awake_bodies: self.sleep.awake_count(),
             colliders: self.colliders.len(),
             pairs: self.candidates,
             persistent_pairs: self.pair_set.pairs().len(),

@@ -135,6 +135,9 @@ impl Run {
 /// world): `CpuNarrowPhase` for one thread, `ParallelCpuNarrowPhase` for more.
 pub fn time_ours(world: &mut World, threads: usize, steps: usize) -> Result<Run, wgpu_sat::Error> {
     world.set_substeps(SUBSTEPS)?;
+    // Box2D's benchmark scenes run with sleeping off; so do ours (`box2d_world` turns it off
+    // in Box2D).
+    world.set_sleeping(false);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

@@ -358,8 +358,10 @@ pub fn pile_warm_frames(bodies: usize) -> usize {
 
 /// A world stepped `frames` times with the CPU narrow phase, so that a bench starts from a
 /// realistic state (bodies landed and in contact, warm-start caches filled) rather than the
-/// scene's initial grid.
+/// scene's initial grid. Sleeping is off: a bench times the step of bodies being simulated,
+/// not of an island at rest.
 pub fn warm_world(mut world: wgpu_sat::World, frames: usize) -> wgpu_sat::World {
+    world.set_sleeping(false);
     let mut narrow = wgpu_sat::ParallelCpuNarrowPhase::new();
     for _ in 0..frames {
         world.step(DT, &mut narrow).expect("a scene steps");

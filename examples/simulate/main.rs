@@ -33,7 +33,11 @@
 //! | right or middle drag  | pan                                                          |
 //! | left drag on a body   | pull it; let go to throw it                                  |
 //!
-//! The title shows, about twice a second: frames per second, bodies, candidate pairs,
+//! Sleeping bodies (an island at rest, see `World::set_sleeping`) are drawn dimmed; they
+//! wake when something touches them or you drag them.
+//!
+//! The title shows, about twice a second: frames per second, bodies (and how many are
+//! awake), candidate pairs,
 //! contacts, the mean milliseconds of each stage of `World::step` (and, for the GPU, its
 //! upload, dispatch and readback; then the continuous stage and how many bodies it swept),
 //! the narrow phase in use and the adapter. On a software

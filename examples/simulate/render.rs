@@ -18,6 +18,8 @@ use wgpu_sat::{Aabb, MAX_POLYGON_VERTICES, Shape, World};
 const FAN_VERTICES: u32 = 3 * (MAX_POLYGON_VERTICES as u32 - 2);
 /// Top bit of [`InstanceGpu::shape`]: the body is static (drawn grey).
 const STATIC_BIT: u32 = 1 << 31;
+/// Next bit of [`InstanceGpu::shape`]: the body sleeps (drawn dimmed).
+const SLEEPING_BIT: u32 = 1 << 30;
 /// Background, in sRGB.
 const BACKGROUND: [f64; 3] = [0.09, 0.10, 0.12];
 
@@ -40,7 +42,8 @@ struct InstanceGpu {
     translation: [f32; 2],
     /// `(cos, sin)` of the rotation.
     rotation: [f32; 2],
-    /// Shape index, with [`STATIC_BIT`] for static bodies.
+    /// Shape index, with [`STATIC_BIT`] for static bodies and [`SLEEPING_BIT`] for
+    /// sleeping ones.
     shape: u32,
     /// The body the collider is a piece of: pieces of one body share its colour.
     body: u32,
@@ -396,7 +399,13 @@ impl Renderer {
         self.instance_scratch
             .extend(world.colliders().iter().enumerate().map(|(i, c)| {
                 let body = world.collider_body(i);
-                let flag = if world.is_static(body) { STATIC_BIT } else { 0 };
+                let flag = if world.is_static(body) {
+                    STATIC_BIT
+                } else if !world.is_awake(body) {
+                    SLEEPING_BIT
+                } else {
+                    0
+                };
                 InstanceGpu {
                     translation: c.transform.translation().to_array(),
                     rotation: c.transform.rotation().to_array(),

@@ -30,13 +30,14 @@ struct Instance {
     // The rotation as (cos, sin), as `Transform::rotation` gives it.
     c: f32,
     s: f32,
-    // Index into `shapes`; the top bit marks a static body.
+    // Index into `shapes`; the top bit marks a static body, the next a sleeping one.
     shape: u32,
     // The body this piece belongs to: its colour and the selection go by body.
     body: u32,
 };
 
 const STATIC_BIT: u32 = 0x80000000u;
+const SLEEPING_BIT: u32 = 0x40000000u;
 
 @group(0) @binding(0) var<uniform> camera: Camera;
 @group(0) @binding(1) var<storage, read> shapes: array<Shape>;
@@ -113,7 +114,7 @@ fn vs_polygon(
 ) -> PolygonOut {
     let instance = instances[index];
     let body = instance.body;
-    let shape = instance.shape & ~STATIC_BIT;
+    let shape = instance.shape & ~(STATIC_BIT | SLEEPING_BIT);
     let count = shapes[shape].count;
     let triangle = vertex / 3u;
     let corner = vertex % 3u;
@@ -172,6 +173,10 @@ fn vs_polygon(
         let hue = f32(h & 0xffffu) / 65536.0;
         let value = 0.75 + 0.2 * f32((h >> 16u) & 0xffu) / 255.0;
         color = hsv(hue, 0.6, value);
+    }
+    if (instance.shape & SLEEPING_BIT) != 0u {
+        // Asleep: the same hue, dimmed towards the background.
+        color = mix(color, vec3<f32>(0.09, 0.10, 0.12), 0.55);
     }
     if body == camera.selected {
         color = mix(color, vec3<f32>(1.0), 0.6);

@@ -330,9 +330,10 @@ impl StatsWindow {
         let seconds = self.started.elapsed().as_secs_f64().max(1e-9);
         let ms = |d: Duration, n: u32| 1e3 * d.as_secs_f64() / n.max(1) as f64;
         let mut line = format!(
-            "{:.1} {rate_unit} | {} bodies, {} pairs, {} contacts | ",
+            "{:.1} {rate_unit} | {} bodies ({} awake), {} pairs, {} contacts | ",
             self.frames as f64 / seconds,
             sim.world.body_count(),
+            self.last.awake_bodies,
             self.last.pairs,
             self.last.contacts,
         );

@@ -4,6 +4,7 @@
 //! ```text
 //! per body: a bit mask of the colours its constraints already use
 //! per constraint (in contact order):
+//!     neither body moves -> left out     // static or asleep: no impulse changes anything
 //!     free = !(mask[a] | mask[b])        // a body that does not move adds no bits
 //!     colour = lowest set bit of free    // greedy: the first colour both bodies lack
 //!     none free -> overflow              // solved alone, one at a time
@@ -28,6 +29,9 @@ pub(crate) const COLOUR_COUNT: usize = 24;
 /// x86_64, so the default target needs no flag.
 pub(crate) const LANES: usize = 4;
 
+/// The colour of a constraint left out: both its bodies stay still.
+const UNSOLVED: u8 = u8::MAX;
+
 /// An empty lane (or a lane's missing body).
 pub(crate) const NO_INDEX: u32 = u32::MAX;
 
@@ -36,7 +40,7 @@ pub(crate) const NO_INDEX: u32 = u32::MAX;
 pub(crate) struct ConstraintGraph {
     /// Per body: the colours its constraints use this step.
     masks: Vec<u32>,
-    /// Per constraint: its colour, or `COLOUR_COUNT` for the overflow.
+    /// Per constraint: its colour, `COLOUR_COUNT` for the overflow, or `UNSOLVED`.
     colours: Vec<u8>,
     /// Per colour (and the overflow last): constraints counted, then fill positions.
     offsets: [usize; COLOUR_COUNT + 2],
@@ -65,6 +69,12 @@ impl ConstraintGraph {
         self.offsets = [0; COLOUR_COUNT + 2];
         for [a, b] in pairs.clone() {
             let (move_a, move_b) = (moves(a), moves(b));
+            if !move_a && !move_b {
+                // Between two bodies that do not move (static, or asleep): no impulse can
+                // change anything, so it is in no group.
+                self.colours.push(UNSOLVED);
+                continue;
+            }
             let used_a = if move_a { self.masks[a as usize] } else { 0 };
             let used_b = if move_b { self.masks[b as usize] } else { 0 };
             let free = !(used_a | used_b) & ((1u32 << COLOUR_COUNT) - 1);
@@ -90,8 +100,11 @@ impl ConstraintGraph {
         }
         let mut fill = self.offsets;
         self.order.clear();
-        self.order.resize(pairs.len(), 0);
+        self.order.resize(self.offsets[COLOUR_COUNT + 1], 0);
         for (i, &colour) in self.colours.iter().enumerate() {
+            if colour == UNSOLVED {
+                continue;
+            }
             let slot = &mut fill[colour as usize];
             self.order[*slot] = i as u32;
             *slot += 1;
@@ -159,7 +172,12 @@ mod tests {
             assert_eq!(lanes[1..], [NO_INDEX; LANES - 1]);
             seen[lanes[0] as usize] += 1;
         }
-        assert!(seen.iter().all(|&n| n == 1), "{seen:?}");
+        for (i, &n) in seen.iter().enumerate() {
+            let [a, b] = pairs[i];
+            // Every constraint with a moving body once; one between still bodies never.
+            let wanted = usize::from(moves(a) || moves(b));
+            assert_eq!(n, wanted, "constraint {i} placed {n} times");
+        }
     }
 
     #[test]
@@ -179,6 +197,22 @@ mod tests {
         assert_eq!(graph.colour_groups.len(), COLOUR_COUNT);
         assert_eq!(graph.overflow_groups.len(), 30 - COLOUR_COUNT);
         check(&pairs, 31, |_| true);
+    }
+
+    #[test]
+    fn constraints_between_still_bodies_are_left_out() {
+        // Bodies 1 and 2 asleep on static 0; body 3 moves on 0 and 2 (waking is the
+        // world's business: here 2 stays still).
+        let pairs = [[0, 1], [0, 2], [1, 2], [0, 3], [2, 3]];
+        let moves = |b: u32| b == 3;
+        let mut graph = ConstraintGraph::default();
+        graph.colour(4, pairs.iter().copied(), moves);
+        let placed: usize = graph.groups[..]
+            .iter()
+            .map(|g| g.iter().filter(|&&i| i != NO_INDEX).count())
+            .sum();
+        assert_eq!(placed, 2);
+        check(&pairs, 4, moves);
     }
 
     #[test]

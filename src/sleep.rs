@@ -1,0 +1,266 @@
+//! Sleeping: an island of touching bodies that has stayed slow for a while stops being
+//! simulated until something touches it or the API wakes it.
+//!
+//! ```text
+//! after each step, per awake dynamic body:
+//!     slow = |v| < SLEEP_SPEED and |w| * max_extent < SLEEP_SPEED
+//!     timer = slow ? timer + dt : 0
+//! if some timer reached TIME_TO_SLEEP:
+//!     islands = union-find over the contacts between two awake dynamic bodies
+//!               (static bodies do not join islands: a floor does not tie its boxes together)
+//!     an island whose every timer reached TIME_TO_SLEEP sleeps: velocities 0, inverse mass
+//!     and inertia 0 in the solver's state (it neither moves nor takes impulses), labelled
+//!     with the island so that it wakes as one
+//! before each solve, per contact: an awake dynamic body touching a sleeping one wakes the
+//! sleeping one's island (its inverse masses back, timers 0)
+//! ```
+//!
+//! A sleeping body costs no solver work: a constraint between two bodies that do not move is
+//! left out of the colouring (see `ConstraintGraph::colour`), and its warm-start impulses
+//! stay for when it wakes. Its pairs still pass the broad phase and the recycling test (it
+//! does not move, so its kept manifolds are reused as they are). The decisions read only
+//! the bodies' states and the contact list, in order: the same on any thread count and with
+//! any narrow phase.
+
+use glam::Vec2;
+
+use crate::body::Body;
+use crate::manifold::Contact;
+use crate::solver::BodyState;
+
+/// A body slower than this, in units per second, counts as resting (and so does its spin,
+/// as the speed of its farthest point about its centre). Box2D's default sleep threshold
+/// (0.05 m/s) for the pieces about a unit across this crate is tuned for.
+pub const SLEEP_SPEED: f32 = 0.05;
+
+/// How long, in seconds, every body of an island must have rested before the island sleeps:
+/// Box2D's `b2_timeToSleep`. Long enough that a body at the top of its bounce (speed 0 for
+/// an instant) does not sleep there.
+pub const TIME_TO_SLEEP: f32 = 0.5;
+
+/// No island: the label of an awake body.
+const AWAKE: u32 = u32::MAX;
+
+/// The world's sleeping state: per body, how long it has rested, and the island it sleeps
+/// with. Warm, it allocates nothing.
+#[derive(Clone, Debug)]
+pub(crate) struct Sleep {
+    enabled: bool,
+    /// Per body: seconds it has rested (awake bodies).
+    timers: Vec<f32>,
+    /// Per body: the island it sleeps with (the index of one of its bodies), or `AWAKE`.
+    islands: Vec<u32>,
+    /// Scratch: union-find parents, the least timer of each island root, and the islands
+    /// to wake.
+    parents: Vec<u32>,
+    least: Vec<f32>,
+    to_wake: Vec<u32>,
+    /// Dynamic bodies, and of them those asleep.
+    dynamic: usize,
+    asleep: usize,
+}
+
+impl Default for Sleep {
+    fn default() -> Self {
+        Sleep {
+            enabled: true,
+            timers: Vec::new(),
+            islands: Vec::new(),
+            parents: Vec::new(),
+            least: Vec::new(),
+            to_wake: Vec::new(),
+            dynamic: 0,
+            asleep: 0,
+        }
+    }
+}
+
+impl Sleep {
+    /// Whether islands may fall asleep.
+    pub fn enabled(&self) -> bool {
+        self.enabled
+    }
+
+    /// A new body: awake (static bodies count as neither).
+    pub fn add_body(&mut self, is_static: bool) {
+        self.timers.push(0.0);
+        self.islands.push(AWAKE);
+        self.dynamic += usize::from(!is_static);
+    }
+
+    /// Whether `body` sleeps.
+    pub fn is_asleep(&self, body: usize) -> bool {
+        self.islands[body] != AWAKE
+    }
+
+    /// Dynamic bodies awake.
+    pub fn awake_count(&self) -> usize {
+        self.dynamic - self.asleep
+    }
+
+    /// Turns sleeping on or off; off wakes every body.
+    pub fn set_enabled(&mut self, enabled: bool, bodies: &[Body], states: &mut [BodyState]) {
+        self.enabled = enabled;
+        if !enabled {
+            self.wake_all(bodies, states);
+        }
+    }
+
+    /// Wakes every sleeping body and restarts every timer.
+    pub fn wake_all(&mut self, bodies: &[Body], states: &mut [BodyState]) {
+        if self.asleep == 0 {
+            self.timers.iter_mut().for_each(|t| *t = 0.0);
+            return;
+        }
+        for body in 0..self.islands.len() {
+            if self.islands[body] != AWAKE {
+                self.wake_body(body, bodies, states);
+            }
+            self.timers[body] = 0.0;
+        }
+    }
+
+    /// Wakes the island `body` sleeps with (nothing if it is awake, or static), and restarts
+    /// `body`'s timer.
+    pub fn wake(&mut self, body: usize, bodies: &[Body], states: &mut [BodyState]) {
+        self.timers[body] = 0.0;
+        let island = self.islands[body];
+        if island == AWAKE {
+            return;
+        }
+        self.to_wake.clear();
+        self.to_wake.push(island);
+        self.wake_islands(bodies, states);
+    }
+
+    /// Wakes the island of every sleeping body that touches an awake dynamic body in
+    /// `contacts` (between colliders; `owners` maps a collider to its body). Run between the
+    /// narrow phase and the solver, so that a body woken this way takes part in this step.
+    pub fn wake_touched(
+        &mut self,
+        contacts: &[Contact],
+        owners: &[u32],
+        bodies: &[Body],
+        states: &mut [BodyState],
+    ) {
+        if self.asleep == 0 {
+            return;
+        }
+        self.to_wake.clear();
+        for c in contacts {
+            let (a, b) = (owners[c.a as usize] as usize, owners[c.b as usize] as usize);
+            for (sleeper, other) in [(a, b), (b, a)] {
+                let island = self.islands[sleeper];
+                if island != AWAKE && self.islands[other] == AWAKE && !bodies[other].is_static {
+                    self.to_wake.push(island);
+                }
+            }
+        }
+        if !self.to_wake.is_empty() {
+            self.wake_islands(bodies, states);
+        }
+    }
+
+    /// Advances the timers by `dt` from the bodies' speeds, then puts to sleep every island
+    /// (of awake dynamic bodies joined by `contacts`) whose bodies have all rested for
+    /// [`TIME_TO_SLEEP`].
+    pub fn update(
+        &mut self,
+        dt: f32,
+        contacts: &[Contact],
+        owners: &[u32],
+        bodies: &[Body],
+        states: &mut [BodyState],
+    ) {
+        if !self.enabled {
+            return;
+        }
+        let limit = SLEEP_SPEED * SLEEP_SPEED;
+        let mut sleepy = false;
+        for (body, (b, s)) in bodies.iter().zip(states.iter()).enumerate() {
+            if b.is_static || self.islands[body] != AWAKE {
+                continue;
+            }
+            let spin = s.angular_velocity * b.max_extent;
+            let timer = &mut self.timers[body];
+            if s.linear_velocity.length_squared() > limit || spin * spin > limit {
+                *timer = 0.0;
+            } else {
+                *timer += dt;
+                sleepy |= *timer >= TIME_TO_SLEEP;
+            }
+        }
+        if !sleepy {
+            return;
+        }
+
+        // Islands: union-find over the contacts between two awake dynamic bodies.
+        let n = bodies.len();
+        self.parents.clear();
+        self.parents.extend(0..n as u32);
+        let moving = |body: usize| !bodies[body].is_static && self.islands[body] == AWAKE;
+        for c in contacts {
+            let (a, b) = (owners[c.a as usize] as usize, owners[c.b as usize] as usize);
+            if moving(a) && moving(b) {
+                let (ra, rb) = (find(&mut self.parents, a), find(&mut self.parents, b));
+                // The smaller index roots: the labels do not depend on the contact order.
+                let (low, high) = (ra.min(rb), ra.max(rb));
+                self.parents[high as usize] = low;
+            }
+        }
+        self.least.clear();
+        self.least.resize(n, f32::INFINITY);
+        for body in 0..n {
+            if moving(body) {
+                let root = find(&mut self.parents, body) as usize;
+                self.least[root] = self.least[root].min(self.timers[body]);
+            }
+        }
+        for body in 0..n {
+            // `moving` borrows the labels this loop writes: the same test, spelled out.
+            if bodies[body].is_static || self.islands[body] != AWAKE {
+                continue;
+            }
+            let root = find(&mut self.parents, body);
+            if self.least[root as usize] >= TIME_TO_SLEEP {
+                self.islands[body] = root;
+                self.asleep += 1;
+                let s = &mut states[body];
+                s.linear_velocity = Vec2::ZERO;
+                s.angular_velocity = 0.0;
+                s.inv_mass = 0.0;
+                s.inv_inertia = 0.0;
+            }
+        }
+    }
+
+    /// Wakes every body whose island is in `to_wake`.
+    fn wake_islands(&mut self, bodies: &[Body], states: &mut [BodyState]) {
+        self.to_wake.sort_unstable();
+        self.to_wake.dedup();
+        for body in 0..self.islands.len() {
+            let island = self.islands[body];
+            if island != AWAKE && self.to_wake.binary_search(&island).is_ok() {
+                self.wake_body(body, bodies, states);
+            }
+        }
+    }
+
+    fn wake_body(&mut self, body: usize, bodies: &[Body], states: &mut [BodyState]) {
+        self.islands[body] = AWAKE;
+        self.timers[body] = 0.0;
+        self.asleep -= 1;
+        states[body].inv_mass = bodies[body].inv_mass;
+        states[body].inv_inertia = bodies[body].inv_inertia;
+    }
+}
+
+/// The root of `i`'s set, halving the path on the way.
+fn find(parents: &mut [u32], mut i: usize) -> u32 {
+    while parents[i] as usize != i {
+        let grand = parents[parents[i] as usize];
+        parents[i] = grand;
+        i = grand as usize;
+    }
+    i as u32
+}

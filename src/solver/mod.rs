@@ -377,6 +377,7 @@ impl ContactSolver {
 /// # Safety
 /// No other thread touches group `g` meanwhile, and no thread writes a body state or centre.
 pub(crate) unsafe fn prepare_group(g: usize, data: &StageData<'_>) {
+    prefetch_group(g + PREFETCH_AHEAD, data);
     // SAFETY: the caller's promise; `g` indexes `groups`, which has `wide`'s length.
     let wide = unsafe { &mut *data.wide.add(g) };
     *wide = WideContact::empty();
@@ -402,6 +403,30 @@ pub(crate) unsafe fn prepare_group(g: usize, data: &StageData<'_>) {
             &data.prepare,
         );
         wide.set_lane(lane, k, &c);
+    }
+}
+
+/// How many groups ahead the prepare stage asks for its reads.
+const PREFETCH_AHEAD: usize = 2;
+
+/// Asks the CPU to start loading the contacts and warm-start records that preparing group
+/// `g` reads (if there is such a group). A colour's constraints are scattered over the
+/// contact list, so these reads miss the cache and the prepare stage waits on them; the
+/// request lets them overlap with the groups before.
+#[inline(always)]
+fn prefetch_group(g: usize, data: &StageData<'_>) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(lanes) = data.groups.get(g) {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        for &k in lanes.iter().filter(|&&k| k != NO_INDEX) {
+            let k = k as usize;
+            // SAFETY: a prefetch only hints the cache and never faults; `k` indexes both
+            // lists anyway (a constraint index of the colouring).
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(data.contacts.as_ptr().add(k).cast());
+                _mm_prefetch::<_MM_HINT_T0>(data.records.add(k).cast::<i8>().cast_const());
+            }
+        }
     }
 }
 

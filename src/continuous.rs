@@ -313,6 +313,7 @@ fn stop_at_impact(
         .max(motion.materials[owner].restitution);
     apply_impact(
         motion.states,
+        motion.materials,
         [index, owner],
         [motion.centers[index], motion.centers[owner]],
         middle,

@@ -228,8 +228,8 @@ impl Sleep {
                 let s = &mut states[body];
                 s.linear_velocity = Vec2::ZERO;
                 s.angular_velocity = 0.0;
+                // A zero inverse mass marks the body still; its inverse inertia follows.
                 s.inv_mass = 0.0;
-                s.inv_inertia = 0.0;
             }
         }
     }
@@ -251,7 +251,6 @@ impl Sleep {
         self.timers[body] = 0.0;
         self.asleep -= 1;
         states[body].inv_mass = bodies[body].inv_mass;
-        states[body].inv_inertia = bodies[body].inv_inertia;
     }
 }
 

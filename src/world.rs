@@ -461,11 +461,11 @@ impl World {
             delta_position: Vec2::ZERO,
             delta_rotation: Vec2::X,
             inv_mass,
-            inv_inertia,
         });
         self.materials.push(BodyMaterial {
             friction: def.friction,
             restitution: def.restitution,
+            inv_inertia,
         });
         let transform = self.transform(index);
         // Poses and boxes stay current between steps (body_at reads them; step starts from them).

@@ -90,19 +90,13 @@ const REST: BodyState = BodyState {
     inv_mass: 0.0,
     delta_position: Vec2::ZERO,
     delta_rotation: Vec2::X,
-    inv_inertia: 0.0,
 };
 
-/// Row `k` (floats `4k..4k + 4`) of a body's state.
+/// Row `k` (floats `4k..4k + 4`) of a body's state: one aligned load.
 #[inline(always)]
 fn row(s: &BodyState, k: usize) -> f32x4 {
-    let floats: &[f32; 9] = bytemuck::cast_ref(s);
-    f32x4::new([
-        floats[4 * k],
-        floats[4 * k + 1],
-        floats[4 * k + 2],
-        floats[4 * k + 3],
-    ])
+    let rows: &[f32x4; 2] = bytemuck::cast_ref(s);
+    rows[k]
 }
 
 /// Reads the states of `bodies` (one per lane) into lanes: two four-float rows per body,
@@ -150,8 +144,8 @@ unsafe fn scatter(states: StatePtr, bodies: &[u32; LANES], moving: u8, body: &Wi
         }
         // SAFETY: in bounds (checked above); this group owns the body (the caller's promise).
         let s = unsafe { &mut *states.states.add(i as usize) };
-        let floats: &mut [f32; 9] = bytemuck::cast_mut(s);
-        floats[..4].copy_from_slice(rows[lane].as_array());
+        let state_rows: &mut [f32x4; 2] = bytemuck::cast_mut(s);
+        state_rows[0] = rows[lane];
     }
 }
 

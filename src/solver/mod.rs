@@ -91,29 +91,55 @@ const CONTACT_HERTZ: f32 = 30.0;
 
 /// The velocity state of a body during a step.
 ///
-/// The field order is the SIMD passes' layout (`contact_simd::gather`): the first four
-/// floats (velocity, spin, inverse mass) and the next four (motion since the step began)
-/// each load as one four-lane row.
-#[repr(C)]
+/// The layout is the SIMD passes' (`contact_simd::gather`): the first four floats
+/// (velocity, spin, inverse mass) and the last four (motion since the step began) each load
+/// as one four-lane row, and a state is 32 bytes aligned to 32, so that it never straddles
+/// a cache line: the passes read and write a pair of states per constraint, scattered over
+/// the body list, and a straddling state cost a second line on each.
+#[repr(C, align(32))]
 #[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
 pub(crate) struct BodyState {
     pub linear_velocity: Vec2,
     pub angular_velocity: f32,
+    /// The solver's inverse mass: the body's own while it moves, zero while it is static or
+    /// asleep (see [`BodyState::inv_inertia`]).
     pub inv_mass: f32,
     /// Translation of the centre of mass since the start of the step.
     pub delta_position: Vec2,
     /// Rotation since the start of the step, as (cos, sin).
     pub delta_rotation: Vec2,
-    pub inv_inertia: f32,
 }
 
-const _: () = assert!(std::mem::size_of::<BodyState>() == 9 * 4);
+const _: () = assert!(std::mem::size_of::<BodyState>() == 8 * 4);
+
+impl BodyState {
+    /// Whether the solver moves this body: dynamic and awake. (A dynamic body's mass is
+    /// finite and positive, so its inverse mass is too.)
+    pub fn moves(&self) -> bool {
+        self.inv_mass > 0.0
+    }
+
+    /// The solver's inverse rotational inertia of the body whose state this is and whose
+    /// material is `material`: its own while it moves, zero while it is static or asleep.
+    /// Kept out of the state so that the state fits 32 bytes; the inverse mass in the state
+    /// says whether it moves.
+    pub fn inv_inertia(&self, material: &BodyMaterial) -> f32 {
+        if self.moves() {
+            material.inv_inertia
+        } else {
+            0.0
+        }
+    }
+}
 
 /// How a body's mass and material enter the solver.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BodyMaterial {
     pub friction: f32,
     pub restitution: f32,
+    /// The body's own inverse rotational inertia (zero for a static body); the solver's
+    /// is [`BodyState::inv_inertia`], zero while the body sleeps.
+    pub inv_inertia: f32,
 }
 
 /// One contact's warm-starting record, in contact order: which colliders and bodies, its
@@ -204,6 +230,7 @@ fn prepare_lane(
     let m = &contact.manifold;
     let normal = m.normal;
     let tangent = Vec2::new(-normal.y, normal.x);
+    let (inv_inertia_a, inv_inertia_b) = (sa.inv_inertia(ma), sb.inv_inertia(mb));
     let mut lane = LaneContact {
         body_a: a,
         body_b: b,
@@ -221,9 +248,9 @@ fn prepare_lane(
             input.soft
         },
         inv_mass_a: sa.inv_mass,
-        inv_inertia_a: sa.inv_inertia,
+        inv_inertia_a,
         inv_mass_b: sb.inv_mass,
-        inv_inertia_b: sb.inv_inertia,
+        inv_inertia_b,
         points: [LanePoint::default(); 2],
     };
     for (k, p) in m.points().iter().enumerate() {
@@ -232,11 +259,11 @@ fn prepare_lane(
         let rna = cross(ra, normal);
         let rnb = cross(rb, normal);
         let k_normal =
-            sa.inv_mass + sb.inv_mass + sa.inv_inertia * rna * rna + sb.inv_inertia * rnb * rnb;
+            sa.inv_mass + sb.inv_mass + inv_inertia_a * rna * rna + inv_inertia_b * rnb * rnb;
         let rta = cross(ra, tangent);
         let rtb = cross(rb, tangent);
         let k_tangent =
-            sa.inv_mass + sb.inv_mass + sa.inv_inertia * rta * rta + sb.inv_inertia * rtb * rtb;
+            sa.inv_mass + sb.inv_mass + inv_inertia_a * rta * rta + inv_inertia_b * rtb * rtb;
         let dv = sb.linear_velocity + cross_sv(sb.angular_velocity, rb)
             - sa.linear_velocity
             - cross_sv(sa.angular_velocity, ra);
@@ -458,6 +485,7 @@ pub(crate) unsafe fn store_group(g: usize, data: &StageData<'_>) {
 /// already separating at the point. Returns the impulse applied.
 pub(crate) fn apply_impact(
     states: &mut [BodyState],
+    materials: &[BodyMaterial],
     [ia, ib]: [usize; 2],
     [center_a, center_b]: [Vec2; 2],
     point: Vec2,
@@ -470,8 +498,9 @@ pub(crate) fn apply_impact(
         return 0.0;
     }
     let (a, b) = (&states[ia], &states[ib]);
+    let inertias = [a.inv_inertia(&materials[ia]), b.inv_inertia(&materials[ib])];
     let (rna, rnb) = (cross(ra, normal), cross(rb, normal));
-    let k = a.inv_mass + b.inv_mass + a.inv_inertia * rna * rna + b.inv_inertia * rnb * rnb;
+    let k = a.inv_mass + b.inv_mass + inertias[0] * rna * rna + inertias[1] * rnb * rnb;
     if k <= 0.0 {
         return 0.0;
     }
@@ -481,7 +510,7 @@ pub(crate) fn apply_impact(
         0.0
     };
     let impulse = -(1.0 + e) * vn / k;
-    apply_impulse(states, ia, ib, ra, rb, impulse * normal);
+    apply_impulse(states, [ia, ib], inertias, [ra, rb], impulse * normal);
     impulse
 }
 
@@ -492,21 +521,21 @@ fn relative_velocity(states: &[BodyState], ia: usize, ib: usize, ra: Vec2, rb: V
         - cross_sv(a.angular_velocity, ra)
 }
 
-/// Applies `impulse` to B at `rb` and its opposite to A at `ra`.
+/// Applies `impulse` to B at `rb` and its opposite to A at `ra`; `inv_inertias` are the
+/// solver's (A's, B's).
 fn apply_impulse(
     states: &mut [BodyState],
-    ia: usize,
-    ib: usize,
-    ra: Vec2,
-    rb: Vec2,
+    [ia, ib]: [usize; 2],
+    [inv_inertia_a, inv_inertia_b]: [f32; 2],
+    [ra, rb]: [Vec2; 2],
     impulse: Vec2,
 ) {
     let a = &mut states[ia];
     a.linear_velocity -= a.inv_mass * impulse;
-    a.angular_velocity -= a.inv_inertia * cross(ra, impulse);
+    a.angular_velocity -= inv_inertia_a * cross(ra, impulse);
     let b = &mut states[ib];
     b.linear_velocity += b.inv_mass * impulse;
-    b.angular_velocity += b.inv_inertia * cross(rb, impulse);
+    b.angular_velocity += inv_inertia_b * cross(rb, impulse);
 }
 
 /// The fastest a body may spin: a quarter turn per substep (`max_turn`, radians per

@@ -7,7 +7,8 @@
 //!     travel = |c1 - c0| + |angle change| * (farthest point of b from its centre)
 //!     swept if b is a bullet, or travel > FAST_FRACTION * (thickness of b's thinnest piece)
 //!     obstacles: colliders of static bodies; for a bullet also those of non-bullet dynamic
-//!                bodies, at their end-of-step poses (held still)
+//!                bodies, at their end-of-step poses (held still); never a sensor, and
+//!                only those each piece's collision filter lets it touch
 //!     candidates: obstacles whose box meets the box of b's whole sweep
 //!     t = min over b's pieces and candidates of time_of_impact(piece, sweep, obstacle);
 //!         a piece already touching the obstacle at the start (a hit at t = 0) is swept
@@ -33,6 +34,8 @@ use glam::Vec2;
 use crate::aabb::Aabb;
 use crate::body::Body;
 use crate::circle::Circle;
+use crate::events::ContactHit;
+use crate::filter::Filter;
 use crate::narrow_phase::Collider;
 use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
 use crate::sat::collide_shapes;
@@ -67,8 +70,12 @@ pub(crate) struct Obstacles<'a> {
     pub colliders: &'a [Collider],
     pub collider_bodies: &'a [u32],
     pub aabbs: &'a [Aabb],
-    /// Colliders of static bodies, the obstacles of every swept body.
+    /// Colliders of static bodies, the obstacles of every swept body (sensors left out).
     pub static_colliders: &'a [u32],
+    /// Per collider: its collision filter (a swept piece only stops at an obstacle it may
+    /// touch), and whether it is a sensor (never an obstacle, never swept).
+    pub filters: &'a [Filter],
+    pub sensors: &'a [bool],
 }
 
 /// How far inside a piece its core lies (see `core`): twice the solver's slop, so the
@@ -129,13 +136,17 @@ pub(crate) struct Motion<'a> {
 }
 
 /// Sweeps the fast bodies, moves those that hit something back to their time of impact and
-/// applies the impact. The bodies that moved are appended to `moved`.
+/// applies the impact. The bodies that moved are appended to `moved`, and the impacts
+/// faster than `hits.0` to `hits.1` (the solver never sees their approach: the impact's
+/// impulse has stopped it before the next step).
 pub(crate) fn solve_continuous(
     start: &StepStart<'_>,
     world: &Obstacles<'_>,
     motion: &mut Motion<'_>,
     moved: &mut Vec<usize>,
+    hits: (Option<f32>, &mut Vec<ContactHit>),
 ) -> ContinuousStats {
+    let (threshold, hits) = hits;
     let mut stats = ContinuousStats::default();
     for (index, body) in world.bodies.iter().enumerate() {
         let Some(swept) = swept_body(start, motion.centers, index, body) else {
@@ -148,7 +159,10 @@ pub(crate) fn solve_continuous(
         if hit.t >= 1.0 {
             continue;
         }
-        stop_at_impact(world, motion, index, body, &swept, &hit);
+        let impact = stop_at_impact(world, motion, index, body, &swept, &hit);
+        if let Some(impact) = impact.filter(|i| threshold.is_some_and(|t| i.speed > t)) {
+            hits.push(impact);
+        }
         stats.impacts += 1;
         moved.push(index);
     }
@@ -228,6 +242,11 @@ fn earliest_hit(
         let other_sweep = Sweep::fixed(&other.transform);
         let obstacle_shape = &world.shapes[other.shape as usize];
         for piece in body.colliders() {
+            if world.sensors[piece]
+                || !world.filters[piece].should_collide(&world.filters[obstacle])
+            {
+                continue;
+            }
             let shape = &world.shapes[world.colliders[piece].shape as usize];
             let Some((hit, push)) = piece_hit(shape, &swept.sweep, obstacle_shape, &other_sweep)
             else {
@@ -250,7 +269,11 @@ fn earliest_hit(
     if body.is_bullet {
         for (obstacle, &owner) in world.collider_bodies.iter().enumerate() {
             let other = &world.bodies[owner as usize];
-            if owner as usize != index && !other.is_static && !other.is_bullet {
+            if owner as usize != index
+                && !other.is_static
+                && !other.is_bullet
+                && !world.sensors[obstacle]
+            {
                 consider(obstacle);
             }
         }
@@ -279,7 +302,7 @@ fn piece_hit(
 
 /// Puts body `index` back at its pose at the hit, pushed along the normal, and stops its
 /// approach with one rigid impulse through the middle of the contact there (or bounces it,
-/// with the pair's restitution).
+/// with the pair's restitution). Returns the impact as a hit event, if there was one.
 fn stop_at_impact(
     world: &Obstacles<'_>,
     motion: &mut Motion<'_>,
@@ -287,7 +310,7 @@ fn stop_at_impact(
     body: &Body,
     swept: &SweptBody,
     hit: &Hit,
-) {
+) -> Option<ContactHit> {
     let sweep = &swept.sweep;
     motion.centers[index] = sweep.c0.lerp(sweep.c1, hit.t) + hit.push * hit.normal;
     motion.rotations[index] = Vec2::from_angle(sweep.a0 + swept.turned * hit.t);
@@ -297,21 +320,19 @@ fn stop_at_impact(
     let origin = motion.centers[index] - crate::transform::rotate(q, body.local_center);
     let pose = crate::transform::Transform::from_rotation(origin, q);
     let other = &world.colliders[hit.obstacle];
-    let Some(manifold) = collide_shapes(
+    let manifold = collide_shapes(
         &world.shapes[world.colliders[hit.piece].shape as usize],
         &pose,
         &world.shapes[other.shape as usize],
         &other.transform,
-    ) else {
-        return;
-    };
+    )?;
     let points = manifold.points();
     let middle = points.iter().map(|p| p.point).sum::<Vec2>() / points.len() as f32;
     let owner = world.collider_bodies[hit.obstacle] as usize;
     let restitution = motion.materials[index]
         .restitution
         .max(motion.materials[owner].restitution);
-    apply_impact(
+    let speed = apply_impact(
         motion.states,
         motion.materials,
         [index, owner],
@@ -320,4 +341,19 @@ fn stop_at_impact(
         manifold.normal,
         restitution,
     );
+    // Events name colliders in ascending order, the normal pointing from the first's body
+    // to the second's; the manifold's normal points from the swept piece to the obstacle.
+    let (piece, obstacle) = (hit.piece, hit.obstacle);
+    let (colliders, bodies, normal) = if piece < obstacle {
+        ([piece, obstacle], [index, owner], manifold.normal)
+    } else {
+        ([obstacle, piece], [owner, index], -manifold.normal)
+    };
+    (speed > 0.0).then_some(ContactHit {
+        bodies,
+        colliders,
+        point: middle,
+        normal,
+        speed,
+    })
 }

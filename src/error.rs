@@ -109,6 +109,22 @@ pub enum Error {
         /// How many bodies there are.
         body_count: usize,
     },
+    /// A collider index is not below the world's collider count.
+    #[error("collider {collider} does not exist: the world has {collider_count} colliders")]
+    ColliderIndexOutOfRange {
+        /// The index given.
+        collider: usize,
+        /// How many colliders there are.
+        collider_count: usize,
+    },
+    /// A collision filter that cannot be meant (see `Filter`).
+    #[error("filter {filter:?} is invalid: {rule}")]
+    InvalidFilter {
+        /// The filter given.
+        filter: crate::filter::Filter,
+        /// What is wrong with it.
+        rule: &'static str,
+    },
     /// `World::step` was given a time step outside `TIME_STEP_RANGE`.
     #[error("time step {dt} is invalid: it must be from 1e-6 to 10 seconds (TIME_STEP_RANGE)")]
     InvalidTimeStep {

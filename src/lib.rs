@@ -148,6 +148,8 @@ mod circle;
 mod continuous;
 mod decompose;
 mod error;
+mod events;
+mod filter;
 pub mod gpu;
 mod manifold;
 mod narrow_phase;
@@ -171,6 +173,8 @@ pub use broad_phase::BroadPhase;
 pub use circle::Circle;
 pub use decompose::decompose;
 pub use error::Error;
+pub use events::{ContactBegin, ContactEnd, ContactHit, Events, SensorEvent};
+pub use filter::{DEFAULT_CATEGORY, Filter};
 pub use gpu::{GpuNarrowPhase, GpuTimeOfImpact, request_device};
 pub use manifold::{Contact, ContactPoint, Manifold, feature_id, vertex_pair_id};
 pub use narrow_phase::{

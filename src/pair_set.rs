@@ -23,6 +23,8 @@
 //! leave. When many moved (a falling pile), sweep-and-prune over every fat box is cheaper
 //! than that many queries, and runs instead.
 
+use glam::Vec2;
+
 use crate::aabb::Aabb;
 use crate::broad_phase::BroadPhase;
 
@@ -54,6 +56,8 @@ pub(crate) struct PairSet<T> {
     order_valid: bool,
     wide: Vec<u32>,
     found: Vec<[u32; 2]>,
+    /// The pairs the last update removed, with their data.
+    dropped: Vec<([u32; 2], T)>,
 }
 
 /// When more than one collider in `FULL_SWEEP_SHARE` moved, the update sweeps every fat box
@@ -76,6 +80,7 @@ impl<T: Copy + Default> PairSet<T> {
         self.is_moved.clear();
         self.is_moved.resize(boxes.len(), false);
         self.moved.clear();
+        self.dropped.clear();
         for (i, (fat, tight)) in self.fat.iter_mut().zip(boxes).enumerate() {
             if !fat.contains(tight) {
                 *fat = tight.expanded(FAT_MARGIN);
@@ -118,16 +123,20 @@ impl<T: Copy + Default> PairSet<T> {
                 continue;
             }
             while old < self.pairs.len() && self.pairs[old] < pair {
+                self.dropped.push((self.pairs[old], self.data[old]));
                 old += 1;
             }
             let carried = if old < self.pairs.len() && self.pairs[old] == pair {
-                self.data[old]
+                old += 1;
+                self.data[old - 1]
             } else {
                 T::default()
             };
             self.pairs_next.push(pair);
             self.data_next.push(carried);
         }
+        let rest = self.pairs[old..].iter().zip(&self.data[old..]);
+        self.dropped.extend(rest.map(|(&pair, &data)| (pair, data)));
     }
 
     /// The new pair list from the old one: pairs of a moved collider whose fat boxes parted
@@ -221,10 +230,14 @@ impl<T: Copy + Default> PairSet<T> {
                 if new < self.found.len() && self.found[new] == [a, b] {
                     new += 1;
                 }
+                // A moved collider's pairs are tested again: its fat box moved, or its
+                // filter changed (see `invalidate`).
                 let moved = self.is_moved[a as usize] || self.is_moved[b as usize];
-                if !moved || fat[a as usize].overlaps(&fat[b as usize]) {
+                if !moved || (fat[a as usize].overlaps(&fat[b as usize]) && keep([a, b])) {
                     self.pairs_next.push([a, b]);
                     self.data_next.push(self.data[old]);
+                } else {
+                    self.dropped.push(([a, b], self.data[old]));
                 }
                 old += 1;
             } else {
@@ -233,6 +246,25 @@ impl<T: Copy + Default> PairSet<T> {
                 new += 1;
             }
         }
+    }
+
+    /// Makes the next update treat `collider` as moved: its fat box is made again and its
+    /// pairs are tested again against the boxes and `keep` (which may say otherwise now: a
+    /// collision filter changed). Out of range, nothing.
+    pub fn invalidate(&mut self, collider: usize) {
+        if let Some(fat) = self.fat.get_mut(collider) {
+            // A box no tight box is inside: min above max.
+            *fat = Aabb {
+                min: Vec2::splat(f32::INFINITY),
+                max: Vec2::splat(f32::NEG_INFINITY),
+            };
+        }
+    }
+
+    /// The pairs the last update removed (their fat boxes parted, or `keep` refused them
+    /// after an `invalidate`), in ascending order, with the data they held.
+    pub fn dropped(&self) -> &[([u32; 2], T)] {
+        &self.dropped
     }
 
     /// The pairs `[a, b]`, `a < b`, whose fat boxes overlap, in ascending order.

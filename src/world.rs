@@ -40,6 +40,8 @@ use crate::body::{Body, BodyRef};
 use crate::body_shape::BodyShape;
 use crate::continuous::{Motion, Obstacles, StepStart, solve_continuous};
 use crate::error::Error;
+use crate::events::{ContactHit, EventLists, Events};
+use crate::filter::Filter;
 use crate::manifold::{Contact, ContactPoint, Manifold};
 use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings};
 use crate::pair_set::PairSet;
@@ -115,6 +117,14 @@ pub struct BodyDef {
     /// it cannot pass through anything (see [`World::step`]). Other bodies are swept only
     /// against static bodies, and only in steps where they move far for their size.
     pub is_bullet: bool,
+    /// Which colliders the body's pieces may touch (see [`Filter`]); by default every
+    /// other. Change it later with [`World::set_filter`].
+    pub filter: Filter,
+    /// A sensor's pieces detect the colliders that overlap them ([`World::events`]'s
+    /// `sensor_begin` and `sensor_end`) and never push back: no contact, no impulse, no
+    /// obstacle for the continuous stage. Any body may be one; a dynamic sensor still falls
+    /// under gravity (through everything). Sensors do not detect each other.
+    pub is_sensor: bool,
 }
 
 impl BodyDef {
@@ -133,6 +143,8 @@ impl BodyDef {
             restitution: 0.0,
             is_static: false,
             is_bullet: false,
+            filter: Filter::default(),
+            is_sensor: false,
         }
     }
 
@@ -235,6 +247,9 @@ pub struct World {
     /// One collider per piece; a body's colliders are contiguous, in body order.
     colliders: Vec<Collider>,
     collider_bodies: Vec<u32>,
+    /// Per collider: its collision filter, and whether it is a sensor.
+    filters: Vec<Filter>,
+    sensors: Vec<bool>,
     /// Per collider.
     aabbs: Vec<Aabb>,
     /// `aabbs` grown by half the speculative distance each, as the broad phase sees them
@@ -242,7 +257,7 @@ pub struct World {
     broad_boxes: Vec<Aabb>,
     /// The persistent pairs (fat boxes overlap), each with its manifold as the narrow phase
     /// last computed it, for recycling (`None` when it found none).
-    pair_set: PairSet<Option<KeptManifold>>,
+    pair_set: PairSet<PairState>,
     /// This step's candidate pairs: those of `pair_set` whose `broad_boxes` overlap.
     candidates: usize,
     /// The narrow phase's contacts, between colliders ([`World::contacts`] maps them to
@@ -257,6 +272,15 @@ pub struct World {
     /// (`SlotOutcome`), and its recycled contact where it has one.
     slot_outcomes: Vec<SlotOutcome>,
     slot_contacts: Vec<Contact>,
+    /// Per slot of `pair_set` this step (scratch): whether the pair began or stopped
+    /// touching (`Change`).
+    slot_changes: Vec<Change>,
+    /// The last step's events, and the next step's while it runs (a pair that leaves the
+    /// set before a step fails keeps its end event there for the step that succeeds).
+    events: EventLists,
+    events_next: EventLists,
+    /// See [`World::set_hit_event_threshold`].
+    hit_threshold: Option<f32>,
     /// Per block of slots, where its contacts start in this step's list (scratch).
     block_starts: Vec<usize>,
     /// The pairs that go to the narrow phase, each with its index in `pair_set` (scratch).
@@ -331,6 +355,8 @@ impl World {
             materials: Vec::new(),
             colliders: Vec::new(),
             collider_bodies: Vec::new(),
+            filters: Vec::new(),
+            sensors: Vec::new(),
             aabbs: Vec::new(),
             broad_boxes: Vec::new(),
             pair_set: PairSet::default(),
@@ -342,6 +368,10 @@ impl World {
             fresh_slots: Vec::new(),
             slot_outcomes: Vec::new(),
             slot_contacts: Vec::new(),
+            slot_changes: Vec::new(),
+            events: EventLists::default(),
+            events_next: EventLists::default(),
+            hit_threshold: None,
             block_starts: Vec::new(),
             recycled: 0,
             recycling: true,
@@ -368,6 +398,7 @@ impl World {
     /// Any finite speed is accepted; the step clamps it to [`World::max_linear_speed`] (and
     /// the spin to a quarter turn per substep) as Box2D clamps speeds.
     pub fn add_body(&mut self, def: &BodyDef) -> Result<usize, Error> {
+        let filter = def.filter.checked()?;
         check_vec("position", def.position)?;
         for value in [def.position.x, def.position.y] {
             check(
@@ -475,11 +506,14 @@ impl World {
                 (self.shapes.len() - 1) as u32
             });
             self.aabbs.push(piece.aabb(&transform));
-            if def.is_static {
+            // A sensor is no obstacle.
+            if def.is_static && !def.is_sensor {
                 self.static_colliders.push(self.colliders.len() as u32);
             }
             self.colliders.push(Collider { shape, transform });
             self.collider_bodies.push(index as u32);
+            self.filters.push(filter);
+            self.sensors.push(def.is_sensor);
         }
         Ok(index)
     }
@@ -807,6 +841,89 @@ impl World {
         self.continuous = enabled;
     }
 
+    /// Sets the collision filter of every collider of `body`; it takes effect from the next
+    /// step, which drops the body's pairs the filter now refuses (with a contact end event
+    /// for those that touched) and finds those it now allows. Wakes the body. An index out
+    /// of range or a filter in no category is an error naming it.
+    pub fn set_filter(&mut self, body: usize, filter: Filter) -> Result<(), Error> {
+        if body >= self.bodies.len() {
+            return Err(Error::BodyIndexOutOfRange {
+                body,
+                body_count: self.bodies.len(),
+            });
+        }
+        let filter = filter.checked()?;
+        for collider in self.bodies[body].colliders() {
+            self.set_collider_filter(collider, filter)?;
+        }
+        Ok(())
+    }
+
+    /// Sets one collider's filter, as [`World::set_filter`] does a whole body's.
+    pub fn set_collider_filter(&mut self, collider: usize, filter: Filter) -> Result<(), Error> {
+        let Some(&body) = self.collider_bodies.get(collider) else {
+            return Err(Error::ColliderIndexOutOfRange {
+                collider,
+                collider_count: self.colliders.len(),
+            });
+        };
+        self.filters[collider] = filter.checked()?;
+        self.pair_set.invalidate(collider);
+        // The body and all it touches wake: a body asleep on this one may lose its support.
+        self.wake(body as usize);
+        let c = collider as u32;
+        for k in 0..self.collider_contacts.len() {
+            let Contact { a, b, .. } = self.collider_contacts[k];
+            if a == c || b == c {
+                let other = if a == c { b } else { a };
+                self.wake(self.collider_bodies[other as usize] as usize);
+            }
+        }
+        Ok(())
+    }
+
+    /// A collider's filter, or `None` when there is no such collider.
+    pub fn collider_filter(&self, collider: usize) -> Option<Filter> {
+        self.filters.get(collider).copied()
+    }
+
+    /// Whether the collider is a sensor ([`BodyDef::is_sensor`]), or `None` when there is
+    /// no such collider.
+    pub fn is_sensor(&self, collider: usize) -> Option<bool> {
+        self.sensors.get(collider).copied()
+    }
+
+    /// Hit events: with `Some(speed)`, each step reports in [`Events::contact_hit`] the
+    /// contacts whose bodies approached faster than `speed` (units per second) at the start
+    /// of the step and that the solver pushed apart, at their fastest point (Box2D's rule);
+    /// `None` (the default) reports none and costs nothing. A speed that is negative or not
+    /// finite is an error naming it.
+    pub fn set_hit_event_threshold(&mut self, speed: Option<f32>) -> Result<(), Error> {
+        if let Some(v) = speed {
+            if !(v.is_finite() && v >= 0.0) {
+                return Err(Error::InvalidSetting {
+                    name: "hit_event_threshold",
+                    value: v,
+                    rule: "finite and 0 or more",
+                });
+            }
+        }
+        self.hit_threshold = speed;
+        Ok(())
+    }
+
+    /// The hit event threshold ([`World::set_hit_event_threshold`]).
+    pub fn hit_event_threshold(&self) -> Option<f32> {
+        self.hit_threshold
+    }
+
+    /// What began, ended and hit in the last step (see [`Events`]): contact begin and end
+    /// between solid colliders, hits, and sensor begin and end. Borrowed, not copied: the
+    /// lists are rebuilt by each step into buffers the world keeps.
+    pub fn events(&self) -> Events<'_> {
+        self.events.view()
+    }
+
     /// Every piece of every body as a collider (shape index and pose) as of the end of the
     /// last step: what a renderer draws. A body's colliders are contiguous
     /// ([`World::body_colliders`]) and all carry the body's pose.
@@ -870,11 +987,24 @@ impl World {
                 .map(|b| b.expanded(0.5 * SPECULATIVE_DISTANCE)),
         );
         let (bodies, owner) = (&self.bodies, &self.collider_bodies);
+        let (filters, sensors) = (&self.filters, &self.sensors);
         let proxy_moves = self.pair_set.update(&self.broad_boxes, |[a, b]| {
-            let (body_a, body_b) = (owner[a as usize], owner[b as usize]);
+            let (a, b) = (a as usize, b as usize);
+            let (body_a, body_b) = (owner[a] as usize, owner[b] as usize);
             body_a != body_b
-                && !(bodies[body_a as usize].is_static && bodies[body_b as usize].is_static)
+                && !(bodies[body_a].is_static && bodies[body_b].is_static)
+                && !(sensors[a] && sensors[b])
+                && filters[a].should_collide(&filters[b])
         });
+        // Pairs that left the set while touching end here (kept for the step that
+        // succeeds, should this one fail).
+        for &(pair, state) in self.pair_set.dropped() {
+            if state.touching {
+                let sensor = sensor_side(&self.sensors, pair);
+                let bodies = pair.map(|c| owner[c as usize]);
+                self.events_next.record_change(pair, bodies, sensor, None);
+            }
+        }
         let broad_done = Instant::now();
 
         self.sort_out_recycled();
@@ -890,6 +1020,7 @@ impl World {
             &mut self.contact_scratch,
         )?;
         self.merge_contacts();
+        self.record_pair_events();
         // A body woken here takes part in this step's solve.
         self.sleep.wake_touched(
             &self.collider_contacts,
@@ -918,6 +1049,9 @@ impl World {
             self.solve_and_update(dt);
         }
         let solve_done = Instant::now();
+        if let Some(threshold) = self.hit_threshold {
+            self.record_hits(threshold);
+        }
 
         self.moved.clear();
         let continuous = if !self.continuous {
@@ -936,6 +1070,8 @@ impl World {
                     collider_bodies: &self.collider_bodies,
                     aabbs: &self.aabbs,
                     static_colliders: &self.static_colliders,
+                    filters: &self.filters,
+                    sensors: &self.sensors,
                 },
                 &mut Motion {
                     centers: &mut self.centers,
@@ -944,6 +1080,7 @@ impl World {
                     materials: &self.materials,
                 },
                 &mut self.moved,
+                (self.hit_threshold, &mut self.events_next.contact_hit),
             )
         };
         for k in 0..self.moved.len() {
@@ -957,6 +1094,9 @@ impl World {
             &mut self.states,
         );
         let continuous_done = Instant::now();
+        // The step succeeded: its events become the world's, and the old lists are next.
+        std::mem::swap(&mut self.events, &mut self.events_next);
+        self.events_next.clear();
 
         Ok(StepStats {
             bodies: self.bodies.len(),
@@ -1015,7 +1155,8 @@ impl World {
         /// Pairs per task: a box test and a recycling test each, about 25 ns.
         const PAIRS_PER_TASK: usize = 2048;
         let (boxes, colliders, recycling) = (&self.broad_boxes, &self.colliders, self.recycling);
-        let (pairs, kept) = self.pair_set.pairs_and_data_mut();
+        let sensors = &self.sensors;
+        let (pairs, states) = self.pair_set.pairs_and_data_mut();
         let filler = Contact {
             a: 0,
             b: 0,
@@ -1031,23 +1172,34 @@ impl World {
         };
         self.slot_outcomes.resize(pairs.len(), SlotOutcome::Apart);
         self.slot_contacts.resize(pairs.len(), filler);
+        self.slot_changes.resize(pairs.len(), Change::Same);
         pairs
             .par_iter()
-            .zip(kept.par_iter())
+            .zip(states.par_iter())
             .zip(self.slot_outcomes.par_iter_mut())
             .zip(self.slot_contacts.par_iter_mut())
+            .zip(self.slot_changes.par_iter_mut())
             .with_min_len(PAIRS_PER_TASK)
-            .for_each(|(((&[a, b], kept), outcome), contact)| {
-                *outcome = if !boxes[a as usize].overlaps(&boxes[b as usize]) {
-                    SlotOutcome::Apart
-                } else if let Some(c) = kept
+            .for_each(|((((&[a, b], state), outcome), contact), change)| {
+                let sensor = sensors[a as usize] || sensors[b as usize];
+                (*outcome, *change) = if !boxes[a as usize].overlaps(&boxes[b as usize]) {
+                    (SlotOutcome::Apart, Change::of(state.touching, false))
+                } else if let Some(c) = state
+                    .kept
                     .filter(|_| recycling)
                     .and_then(|k| k.recycle(a, b, colliders))
                 {
                     *contact = c;
-                    SlotOutcome::Recycled
+                    let now = !sensor || overlaps(&c);
+                    let outcome = if sensor {
+                        SlotOutcome::Sensor
+                    } else {
+                        SlotOutcome::Recycled
+                    };
+                    (outcome, Change::of(state.touching, now))
                 } else {
-                    SlotOutcome::Fresh
+                    // Decided once the narrow phase has run (`merge_contacts`).
+                    (SlotOutcome::Fresh, Change::Same)
                 };
             });
         self.fresh_pairs.clear();
@@ -1057,7 +1209,7 @@ impl World {
         for (slot, (&outcome, &pair)) in self.slot_outcomes.iter().zip(pairs).enumerate() {
             match outcome {
                 SlotOutcome::Apart => continue,
-                SlotOutcome::Recycled => self.recycled += 1,
+                SlotOutcome::Recycled | SlotOutcome::Sensor => self.recycled += 1,
                 SlotOutcome::Fresh => {
                     self.fresh_pairs.push(pair);
                     self.fresh_slots.push(slot as u32);
@@ -1075,25 +1227,34 @@ impl World {
         /// Slots per task: a byte test and a 64-byte copy each.
         const SLOTS_PER_TASK: usize = 4096;
         let (fresh, colliders) = (&self.contact_scratch, &self.colliders);
-        let (pairs, kept) = self.pair_set.pairs_and_data_mut();
+        let (pairs, states) = self.pair_set.pairs_and_data_mut();
         let mut next = 0;
         for &slot in &self.fresh_slots {
             let slot = slot as usize;
+            let [a, b] = pairs[slot];
+            let sensor = self.sensors[a as usize] || self.sensors[b as usize];
+            let state = &mut states[slot];
             // The narrow phase reports a subset of its pairs, in their order.
-            kept[slot] = match fresh.get(next) {
+            state.kept = match fresh.get(next) {
                 Some(c) if [c.a, c.b] == pairs[slot] => {
                     next += 1;
                     self.slot_contacts[slot] = *c;
+                    if sensor {
+                        self.slot_outcomes[slot] = SlotOutcome::Sensor;
+                    }
+                    self.slot_changes[slot] = Change::of(state.touching, !sensor || overlaps(c));
                     Some(KeptManifold::keep(c, colliders))
                 }
                 _ => {
                     self.slot_outcomes[slot] = SlotOutcome::Apart;
+                    self.slot_changes[slot] = Change::of(state.touching, false);
                     None
                 }
             };
         }
 
-        let touching = |o: &SlotOutcome| *o != SlotOutcome::Apart;
+        // Sensor pairs are no contacts: the solver never sees them.
+        let touching = |o: &SlotOutcome| matches!(o, SlotOutcome::Recycled | SlotOutcome::Fresh);
         self.block_starts.clear();
         self.block_starts
             .resize(self.slot_outcomes.len().div_ceil(SLOTS_PER_TASK), 0);
@@ -1131,6 +1292,41 @@ impl World {
         // The lists take turns: keep the spare one as large as the one in use, so that a
         // warm world does not allocate when its contact count alternates between steps.
         self.contacts_next.reserve(self.collider_contacts.len());
+    }
+
+    /// The begin and end events of this step's pairs, in pair order, from the changes the
+    /// recycling pass and `merge_contacts` found; each changed pair's touching flag is
+    /// brought up to date. (A scan of one byte per pair: a settled world has no change.)
+    fn record_pair_events(&mut self) {
+        let (pairs, states) = self.pair_set.pairs_and_data_mut();
+        for (slot, &change) in self.slot_changes.iter().enumerate() {
+            if change == Change::Same {
+                continue;
+            }
+            let pair = pairs[slot];
+            let began = change == Change::Began;
+            states[slot].touching = began;
+            let bodies = pair.map(|c| self.collider_bodies[c as usize]);
+            let sensor = sensor_side(&self.sensors, pair);
+            let contact = began.then_some(&self.slot_contacts[slot]);
+            self.events_next
+                .record_change(pair, bodies, sensor, contact);
+        }
+    }
+
+    /// This step's hit events: per contact the solver pushed, the point that approached
+    /// fastest, when faster than `threshold`.
+    fn record_hits(&mut self, threshold: f32) {
+        for (k, point, speed) in self.solver.hits(threshold) {
+            let c = &self.collider_contacts[k];
+            self.events_next.contact_hit.push(ContactHit {
+                bodies: [c.a, c.b].map(|i| self.collider_bodies[i as usize] as usize),
+                colliders: [c.a as usize, c.b as usize],
+                point: c.manifold.points()[point].point,
+                normal: c.manifold.normal,
+                speed,
+            });
+        }
     }
 
     /// Poses and AABBs of every collider from the bodies' centres and rotations, collider by
@@ -1191,8 +1387,53 @@ enum SlotOutcome {
     /// Its kept manifold was recycled; after the narrow phase, also a fresh pair it
     /// reported a contact for. Either way the contact is in `slot_contacts`.
     Recycled,
-    /// It goes to the narrow phase (until it reports, see `World::merge_contacts`).
+    /// It goes to the narrow phase (until it reports, see `World::merge_contacts`); after
+    /// it, a pair it reported a contact for.
     Fresh,
+    /// A sensor pair whose contact (recycled or fresh) is in `slot_contacts`: it makes
+    /// events, not a contact.
+    Sensor,
+}
+
+/// What the world keeps per persistent pair.
+#[derive(Clone, Copy, Debug, Default)]
+struct PairState {
+    /// Its manifold as the narrow phase last computed it, for recycling (`None` when it
+    /// found none).
+    kept: Option<KeptManifold>,
+    /// Whether it touched after the last step (a sensor pair: overlapped): what its next
+    /// begin or end event is measured against.
+    touching: bool,
+}
+
+/// Whether a pair began or stopped touching this step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Change {
+    Same,
+    Began,
+    Ended,
+}
+
+impl Change {
+    fn of(was: bool, now: bool) -> Change {
+        match (was, now) {
+            (false, true) => Change::Began,
+            (true, false) => Change::Ended,
+            _ => Change::Same,
+        }
+    }
+}
+
+/// Whether a sensor pair's contact is an overlap: a point of positive depth. (A
+/// speculative point, apart by less than `SPECULATIVE_DISTANCE`, is not.)
+fn overlaps(contact: &Contact) -> bool {
+    contact.manifold.points().iter().any(|p| p.depth > 0.0)
+}
+
+/// Which collider of `pair` is the sensor (0 or 1), if either is. (Sensors never pair
+/// with sensors.)
+fn sensor_side(sensors: &[bool], pair: [u32; 2]) -> Option<usize> {
+    pair.iter().position(|&c| sensors[c as usize])
 }
 
 /// The pose of a body's local frame from its centre of mass (world frame) and rotation.

@@ -138,18 +138,29 @@ fn continuous_stage_does_not_allocate(cpu: &mut CpuNarrowPhase) {
     def.linear_velocity = wgpu_sat::glam::Vec2::new(300.0, 0.0);
     def.restitution = 1.0;
     world.add_body(&def).unwrap();
+    // Each impact also begins and ends a contact and is a hit: the event lists fill and
+    // empty step after step, and reading them allocates nothing either.
+    world.set_hit_event_threshold(Some(1.0)).unwrap();
     for _ in 0..30 {
         world.step(1.0 / 60.0, cpu).unwrap();
     }
-    let mut impacts = 0;
+    let (mut impacts, mut events) = (0, [0; 3]);
     let n = allocations_during(|| {
         for _ in 0..60 {
             impacts += world.step(1.0 / 60.0, cpu).unwrap().impacts;
+            let e = world.events();
+            events[0] += e.contact_begin.len();
+            events[1] += e.contact_end.len();
+            events[2] += e.contact_hit.len();
         }
     });
     assert!(
         impacts >= 5,
         "the body should keep hitting the walls: {impacts}"
+    );
+    assert!(
+        events.iter().all(|&n| n >= 5),
+        "begin, end and hit events on every impact: {events:?}"
     );
     assert_eq!(
         n, 0,

@@ -109,6 +109,9 @@ fn body_def(u: &mut Unstructured) -> Result<BodyDef> {
         restitution: mostly(u, 0.0, 1.0)?,
         is_static: u.ratio(1u8, 4)?,
         is_bullet: u.ratio(1u8, 6)?,
+        // Filters and sensors are left at their defaults, so that the saved inputs of
+        // tests/fuzz_regressions.rs keep building the worlds they were found with.
+        ..BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::ZERO)
     })
 }
 

@@ -282,6 +282,20 @@ impl WideContact {
         out
     }
 
+    /// Each lane's (approach speed at the start of the step, largest normal impulse of one
+    /// pass) of its two points: what a hit event is judged by.
+    pub fn hit_measures(&self) -> [[[f32; 2]; 2]; LANES] {
+        let mut out = [[[0.0; 2]; 2]; LANES];
+        for (k, p) in self.points.iter().enumerate() {
+            let v = p.relative_velocity.to_array();
+            let m = p.max_normal_impulse.to_array();
+            for lane in 0..LANES {
+                out[lane][k] = [-v[lane], m[lane]];
+            }
+        }
+        out
+    }
+
     /// Applies the accumulated impulses (last step's, carried over) to the velocities.
     ///
     /// # Safety

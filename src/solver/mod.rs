@@ -155,6 +155,11 @@ pub(crate) struct ContactImpulses {
     ids: [u32; 2],
     normal: [f32; 2],
     tangent: [f32; 2],
+    /// Per point, once solved: how fast the bodies approached there at the start of the
+    /// step (minus the normal relative velocity), and the largest normal impulse one pass
+    /// applied (the hit events' test).
+    approach: [f32; 2],
+    max_normal: [f32; 2],
 }
 
 /// A soft constraint's coefficients for a spring of `hertz` and damping ratio `zeta`,
@@ -293,6 +298,20 @@ impl ContactSolver {
         self.impulses
             .iter()
             .flat_map(|r| r.normal[..r.count].iter().copied())
+    }
+
+    /// The contacts of the last step that hit: per contact the solver pushed (a normal
+    /// impulse above 0 at some point), its point that approached fastest, if faster than
+    /// `threshold`, as (contact index, point index, approach speed).
+    pub fn hits(&self, threshold: f32) -> impl Iterator<Item = (usize, usize, f32)> + '_ {
+        self.impulses.iter().enumerate().filter_map(move |(k, r)| {
+            let pushed = |&p: &usize| r.max_normal[p] > 0.0;
+            let fastest = (0..r.count)
+                .filter(pushed)
+                .max_by(|&p, &q| r.approach[p].total_cmp(&r.approach[q]))?;
+            let speed = r.approach[fastest];
+            (speed > threshold).then_some((k, fastest, speed))
+        })
     }
 
     /// Matches this step's contacts (between colliders, in ascending pair order;
@@ -493,6 +512,7 @@ fn prefetch_group(g: usize, data: &StageData<'_>) {
 pub(crate) unsafe fn store_group(g: usize, data: &StageData<'_>) {
     // SAFETY: the caller's promise.
     let wide = unsafe { &*data.wide.add(g) };
+    let hits = wide.hit_measures();
     for (lane, point_impulses) in wide.impulses().iter().enumerate() {
         let k = wide.constraints[lane];
         if k == NO_INDEX {
@@ -503,6 +523,7 @@ pub(crate) unsafe fn store_group(g: usize, data: &StageData<'_>) {
         for (p, [normal, tangent]) in point_impulses.iter().enumerate() {
             record.normal[p] = *normal;
             record.tangent[p] = *tangent;
+            [record.approach[p], record.max_normal[p]] = hits[lane][p];
         }
     }
 }
@@ -510,7 +531,8 @@ pub(crate) unsafe fn store_group(g: usize, data: &StageData<'_>) {
 /// A single rigid impulse at `point` along `normal` (from A to B) that stops B approaching A
 /// there, or bounces it with `restitution`: the impact response of the continuous stage.
 /// Frames: `point` and the centres are in the world frame. Does nothing if the bodies are
-/// already separating at the point. Returns the impulse applied.
+/// already separating at the point. Returns the speed at which they approached there
+/// (0 when nothing was applied).
 pub(crate) fn apply_impact(
     states: &mut [BodyState],
     materials: &[BodyMaterial],
@@ -539,7 +561,7 @@ pub(crate) fn apply_impact(
     };
     let impulse = -(1.0 + e) * vn / k;
     apply_impulse(states, [ia, ib], inertias, [ra, rb], impulse * normal);
-    impulse
+    -vn
 }
 
 fn relative_velocity(states: &[BodyState], ia: usize, ib: usize, ra: Vec2, rb: Vec2) -> Vec2 {

@@ -48,8 +48,12 @@ pub(crate) struct KeptManifold {
     /// The depth of the manifold and of each point then.
     depth: f32,
     points: [ContactPoint; 2],
-    count: usize,
+    /// Points in use (u32, not usize: with it the whole record is 64 bytes, and the pair
+    /// set moves one per pair).
+    count: u32,
 }
+
+const _: () = assert!(std::mem::size_of::<KeptManifold>() == 64);
 
 impl KeptManifold {
     /// Keeps `contact`, computed for the colliders' current poses.
@@ -73,7 +77,7 @@ impl KeptManifold {
             normal: a.inverse_rotate(m.normal),
             depth: m.depth,
             points,
-            count: m.points().len(),
+            count: m.points().len() as u32,
         }
     }
 
@@ -96,7 +100,7 @@ impl KeptManifold {
         // B moving along the normal (away from A) by s opens every point by s.
         let opened = self.normal.dot(moved);
         let mut points = [self.points[0]; 2];
-        for (p, kept) in points.iter_mut().zip(&self.points[..self.count]) {
+        for (p, kept) in points.iter_mut().zip(&self.points[..self.count as usize]) {
             *p = ContactPoint {
                 point: ta.transform_point(kept.point),
                 depth: kept.depth - opened,
@@ -106,7 +110,7 @@ impl KeptManifold {
         let manifold = Manifold::new(
             ta.rotate(self.normal),
             self.depth - opened,
-            &points[..self.count],
+            &points[..self.count as usize],
         );
         Some(Contact { a, b, manifold })
     }

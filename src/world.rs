@@ -250,6 +250,10 @@ pub struct World {
     /// Per collider: its collision filter, and whether it is a sensor.
     filters: Vec<Filter>,
     sensors: Vec<bool>,
+    /// Whether any collider is a sensor, or has a filter other than the default: without,
+    /// the broad phase and the pair passes skip those tests.
+    has_sensors: bool,
+    has_filters: bool,
     /// Per collider.
     aabbs: Vec<Aabb>,
     /// `aabbs` grown by half the speculative distance each, as the broad phase sees them
@@ -283,6 +287,8 @@ pub struct World {
     hit_threshold: Option<f32>,
     /// Per block of slots, where its contacts start in this step's list (scratch).
     block_starts: Vec<usize>,
+    /// Per block of slots, whether a pair in it began or stopped touching (scratch).
+    block_changed: Vec<bool>,
     /// The pairs that go to the narrow phase, each with its index in `pair_set` (scratch).
     fresh_pairs: Vec<[u32; 2]>,
     fresh_slots: Vec<u32>,
@@ -357,6 +363,8 @@ impl World {
             collider_bodies: Vec::new(),
             filters: Vec::new(),
             sensors: Vec::new(),
+            has_sensors: false,
+            has_filters: false,
             aabbs: Vec::new(),
             broad_boxes: Vec::new(),
             pair_set: PairSet::default(),
@@ -373,6 +381,7 @@ impl World {
             events_next: EventLists::default(),
             hit_threshold: None,
             block_starts: Vec::new(),
+            block_changed: Vec::new(),
             recycled: 0,
             recycling: true,
             sleep: Sleep::default(),
@@ -514,6 +523,8 @@ impl World {
             self.collider_bodies.push(index as u32);
             self.filters.push(filter);
             self.sensors.push(def.is_sensor);
+            self.has_sensors |= def.is_sensor;
+            self.has_filters |= filter != Filter::default();
         }
         Ok(index)
     }
@@ -868,6 +879,7 @@ impl World {
             });
         };
         self.filters[collider] = filter.checked()?;
+        self.has_filters |= filter != Filter::default();
         self.pair_set.invalidate(collider);
         // The body and all it touches wake: a body asleep on this one may lose its support.
         self.wake(body as usize);
@@ -988,13 +1000,14 @@ impl World {
         );
         let (bodies, owner) = (&self.bodies, &self.collider_bodies);
         let (filters, sensors) = (&self.filters, &self.sensors);
+        let (has_filters, has_sensors) = (self.has_filters, self.has_sensors);
         let proxy_moves = self.pair_set.update(&self.broad_boxes, |[a, b]| {
             let (a, b) = (a as usize, b as usize);
             let (body_a, body_b) = (owner[a] as usize, owner[b] as usize);
             body_a != body_b
                 && !(bodies[body_a].is_static && bodies[body_b].is_static)
-                && !(sensors[a] && sensors[b])
-                && filters[a].should_collide(&filters[b])
+                && !(has_sensors && sensors[a] && sensors[b])
+                && (!has_filters || filters[a].should_collide(&filters[b]))
         });
         // Pairs that left the set while touching end here (kept for the step that
         // succeeds, should this one fail).
@@ -1141,6 +1154,7 @@ impl World {
                 states: &mut self.states,
                 turned: &mut self.turned,
             },
+            self.hit_threshold.is_some(),
         );
         self.update_colliders();
     }
@@ -1155,7 +1169,7 @@ impl World {
         /// Pairs per task: a box test and a recycling test each, about 25 ns.
         const PAIRS_PER_TASK: usize = 2048;
         let (boxes, colliders, recycling) = (&self.broad_boxes, &self.colliders, self.recycling);
-        let sensors = &self.sensors;
+        let (sensors, has_sensors) = (&self.sensors, self.has_sensors);
         let (pairs, states) = self.pair_set.pairs_and_data_mut();
         let filler = Contact {
             a: 0,
@@ -1181,7 +1195,7 @@ impl World {
             .zip(self.slot_changes.par_iter_mut())
             .with_min_len(PAIRS_PER_TASK)
             .for_each(|((((&[a, b], state), outcome), contact), change)| {
-                let sensor = sensors[a as usize] || sensors[b as usize];
+                let sensor = has_sensors && (sensors[a as usize] || sensors[b as usize]);
                 (*outcome, *change) = if !boxes[a as usize].overlaps(&boxes[b as usize]) {
                     (SlotOutcome::Apart, Change::of(state.touching, false))
                 } else if let Some(c) = state
@@ -1224,15 +1238,13 @@ impl World {
     /// into the world's: each block of slots counts its contacts, a prefix sum gives each
     /// block where its contacts go, and the blocks copy them there over the rayon pool.
     fn merge_contacts(&mut self) {
-        /// Slots per task: a byte test and a 64-byte copy each.
-        const SLOTS_PER_TASK: usize = 4096;
         let (fresh, colliders) = (&self.contact_scratch, &self.colliders);
         let (pairs, states) = self.pair_set.pairs_and_data_mut();
         let mut next = 0;
         for &slot in &self.fresh_slots {
             let slot = slot as usize;
             let [a, b] = pairs[slot];
-            let sensor = self.sensors[a as usize] || self.sensors[b as usize];
+            let sensor = self.has_sensors && (self.sensors[a as usize] || self.sensors[b as usize]);
             let state = &mut states[slot];
             // The narrow phase reports a subset of its pairs, in their order.
             state.kept = match fresh.get(next) {
@@ -1255,13 +1267,20 @@ impl World {
 
         // Sensor pairs are no contacts: the solver never sees them.
         let touching = |o: &SlotOutcome| matches!(o, SlotOutcome::Recycled | SlotOutcome::Fresh);
+        let blocks = self.slot_outcomes.len().div_ceil(SLOTS_PER_TASK);
         self.block_starts.clear();
-        self.block_starts
-            .resize(self.slot_outcomes.len().div_ceil(SLOTS_PER_TASK), 0);
+        self.block_starts.resize(blocks, 0);
+        self.block_changed.clear();
+        self.block_changed.resize(blocks, false);
         self.slot_outcomes
             .par_chunks(SLOTS_PER_TASK)
+            .zip(self.slot_changes.par_chunks(SLOTS_PER_TASK))
             .zip(self.block_starts.par_iter_mut())
-            .for_each(|(outcomes, count)| *count = outcomes.iter().filter(|o| touching(o)).count());
+            .zip(self.block_changed.par_iter_mut())
+            .for_each(|(((outcomes, changes), count), changed)| {
+                *count = outcomes.iter().filter(|o| touching(o)).count();
+                *changed = changes.iter().any(|&c| c != Change::Same);
+            });
         let mut total = 0;
         for start in &mut self.block_starts {
             (*start, total) = (total, total + *start);
@@ -1296,10 +1315,17 @@ impl World {
 
     /// The begin and end events of this step's pairs, in pair order, from the changes the
     /// recycling pass and `merge_contacts` found; each changed pair's touching flag is
-    /// brought up to date. (A scan of one byte per pair: a settled world has no change.)
+    /// brought up to date. Only the blocks of slots `merge_contacts` saw a change in are
+    /// scanned: a settled world's cost nothing here.
     fn record_pair_events(&mut self) {
         let (pairs, states) = self.pair_set.pairs_and_data_mut();
-        for (slot, &change) in self.slot_changes.iter().enumerate() {
+        let changed_blocks = self.block_changed.iter().enumerate().filter(|(_, c)| **c);
+        let changed_slots = changed_blocks.flat_map(|(block, _)| {
+            let start = block * SLOTS_PER_TASK;
+            start..(start + SLOTS_PER_TASK).min(pairs.len())
+        });
+        for slot in changed_slots {
+            let change = self.slot_changes[slot];
             if change == Change::Same {
                 continue;
             }
@@ -1359,6 +1385,10 @@ impl World {
         }
     }
 }
+
+/// Pair slots per block of `World::merge_contacts` (and of `record_pair_events`, which
+/// scans the blocks it saw a change in): a byte test and a 64-byte copy each.
+const SLOTS_PER_TASK: usize = 4096;
 
 /// Where the blocks of `World::merge_contacts` write their contacts, shared between them.
 struct ContactsOut(*mut Contact);

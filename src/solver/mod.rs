@@ -155,12 +155,13 @@ pub(crate) struct ContactImpulses {
     ids: [u32; 2],
     normal: [f32; 2],
     tangent: [f32; 2],
-    /// Per point, once solved: how fast the bodies approached there at the start of the
-    /// step (minus the normal relative velocity), and the largest normal impulse one pass
-    /// applied (the hit events' test).
-    approach: [f32; 2],
-    max_normal: [f32; 2],
 }
+
+/// Per point of one contact, once solved: how fast the bodies approached there at the start
+/// of the step (minus the normal relative velocity), and the largest normal impulse one
+/// pass applied: the hit events' test. Kept apart from the warm-start records, and written
+/// only when hit events are asked for.
+pub(crate) type HitRecord = [[f32; 2]; 2];
 
 /// A soft constraint's coefficients for a spring of `hertz` and damping ratio `zeta`,
 /// integrated implicitly over a substep `h` (see "Solver2D").
@@ -209,6 +210,8 @@ pub(crate) struct ContactSolver {
     impulses: Vec<ContactImpulses>,
     /// Last step's, in contact order (ascending collider pairs).
     previous: Vec<ContactImpulses>,
+    /// This step's hit records, in contact order, when asked for (else empty).
+    hit_records: Vec<HitRecord>,
     graph: ConstraintGraph,
     wide: Vec<WideContact>,
     plan: StagePlan,
@@ -303,13 +306,16 @@ impl ContactSolver {
     /// The contacts of the last step that hit: per contact the solver pushed (a normal
     /// impulse above 0 at some point), its point that approached fastest, if faster than
     /// `threshold`, as (contact index, point index, approach speed).
+    /// (Empty unless the step was asked to record hits.)
     pub fn hits(&self, threshold: f32) -> impl Iterator<Item = (usize, usize, f32)> + '_ {
-        self.impulses.iter().enumerate().filter_map(move |(k, r)| {
-            let pushed = |&p: &usize| r.max_normal[p] > 0.0;
+        let records = self.impulses.iter().zip(&self.hit_records);
+        records.enumerate().filter_map(move |(k, (r, hit))| {
+            // Unsolved contacts (between still bodies) keep the zeros of the step's start.
+            let pushed = |&p: &usize| hit[p][1] > 0.0;
             let fastest = (0..r.count)
                 .filter(pushed)
-                .max_by(|&p, &q| r.approach[p].total_cmp(&r.approach[q]))?;
-            let speed = r.approach[fastest];
+                .max_by(|&p, &q| hit[p][0].total_cmp(&hit[q][0]))?;
+            let speed = hit[fastest][0];
             (speed > threshold).then_some((k, fastest, speed))
         })
     }
@@ -348,6 +354,7 @@ impl ContactSolver {
     /// One step of `dt` seconds over the bodies: speeds clamped, constraints prepared from
     /// `contacts` (between colliders; `collider_bodies` maps a collider to its body), then
     /// per substep gravity, warm start, solve, integrate positions, relax; then restitution.
+    /// With `record_hits`, [`ContactSolver::hits`] can tell the step's hits afterwards.
     /// Runs on the current rayon pool (best started from one of its workers: see
     /// `World::step`); the result is the same bits on any number of threads.
     pub fn step(
@@ -357,6 +364,7 @@ impl ContactSolver {
         contacts: &[Contact],
         collider_bodies: &[u32],
         motion: &mut BodyMotion<'_>,
+        record_hits: bool,
     ) {
         let threads = rayon::current_num_threads();
         let h = dt / substeps.count as f32;
@@ -367,6 +375,11 @@ impl ContactSolver {
             max_turn: MAX_ROTATION_PER_SUBSTEP / h,
         };
         self.match_and_colour(contacts, collider_bodies, motion.states);
+        self.hit_records.clear();
+        if record_hits {
+            // Zeros for the contacts no group solves (between still bodies): no hit.
+            self.hit_records.resize(contacts.len(), [[0.0; 2]; 2]);
+        }
         self.plan.build(
             threads,
             substeps.count,
@@ -381,6 +394,11 @@ impl ContactSolver {
             groups: &self.graph.groups,
             contacts,
             records: self.impulses.as_mut_ptr(),
+            hit_records: if record_hits {
+                self.hit_records.as_mut_ptr()
+            } else {
+                std::ptr::null_mut()
+            },
             prepare: PrepareInput {
                 materials: motion.materials,
                 soft: Softness::new(hertz, CONTACT_DAMPING_RATIO, h),
@@ -512,7 +530,7 @@ fn prefetch_group(g: usize, data: &StageData<'_>) {
 pub(crate) unsafe fn store_group(g: usize, data: &StageData<'_>) {
     // SAFETY: the caller's promise.
     let wide = unsafe { &*data.wide.add(g) };
-    let hits = wide.hit_measures();
+    let hits = (!data.hit_records.is_null()).then(|| wide.hit_measures());
     for (lane, point_impulses) in wide.impulses().iter().enumerate() {
         let k = wide.constraints[lane];
         if k == NO_INDEX {
@@ -523,7 +541,10 @@ pub(crate) unsafe fn store_group(g: usize, data: &StageData<'_>) {
         for (p, [normal, tangent]) in point_impulses.iter().enumerate() {
             record.normal[p] = *normal;
             record.tangent[p] = *tangent;
-            [record.approach[p], record.max_normal[p]] = hits[lane][p];
+        }
+        if let Some(hits) = &hits {
+            // SAFETY: as the record above; the caller made this list as long as it.
+            unsafe { *data.hit_records.add(k as usize) = hits[lane] };
         }
     }
 }

@@ -28,8 +28,8 @@ use glam::Vec2;
 use super::colouring::LANES;
 use super::contact_simd::{StatePtr, WideContact};
 use super::{
-    BodyState, ContactImpulses, PrepareInput, clamp_velocity, integrate_rotation, prepare_group,
-    store_group,
+    BodyState, ContactImpulses, HitRecord, PrepareInput, clamp_velocity, integrate_rotation,
+    prepare_group, store_group,
 };
 use crate::body::Body;
 use crate::manifold::Contact;
@@ -132,6 +132,9 @@ pub(crate) struct StageData<'a> {
     pub contacts: &'a [Contact],
     /// Per constraint: warm-start impulses in, accumulated impulses out (the store stage).
     pub records: *mut ContactImpulses,
+    /// Per constraint, when hit events are asked for (else null): per point, the approach
+    /// speed and the largest normal impulse of one pass (the store stage).
+    pub hit_records: *mut HitRecord,
     pub prepare: PrepareInput<'a>,
     pub states: StatePtr,
     pub bodies: &'a [Body],

@@ -125,6 +125,16 @@ pub enum Error {
         /// What is wrong with it.
         rule: &'static str,
     },
+    /// A query's input is out of range (a ray, a point, a box).
+    #[error("{field} = {value} is invalid: it must be {rule}")]
+    InvalidQuery {
+        /// The input.
+        field: &'static str,
+        /// Its value.
+        value: glam::Vec2,
+        /// What it must be.
+        rule: &'static str,
+    },
     /// `World::step` was given a time step outside `TIME_STEP_RANGE`.
     #[error("time step {dt} is invalid: it must be from 1e-6 to 10 seconds (TIME_STEP_RANGE)")]
     InvalidTimeStep {

@@ -155,6 +155,8 @@ mod manifold;
 mod narrow_phase;
 mod pair_set;
 mod polygon;
+mod query_tree;
+mod ray;
 mod recycle;
 mod sat;
 mod sat_circle;
@@ -183,6 +185,7 @@ pub use narrow_phase::{
 };
 pub use pair_set::FAT_MARGIN;
 pub use polygon::{MAX_POLYGON_VERTICES, Polygon, ShapeError};
+pub use ray::{RayHit, cast_ray};
 pub use recycle::{RECYCLE_ANGLE, RECYCLE_TRANSLATION};
 pub use sat::{RELATIVE_TIE_TOLERANCE, collide, collide_shapes, collide_shapes_speculative};
 pub use sat_circle::{
@@ -198,5 +201,5 @@ pub use toi::{
 pub use transform::Transform;
 pub use world::{
     BodyDef, DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT,
-    MAX_SUBSTEPS, SPECULATIVE_DISTANCE, StepStats, TIME_STEP_RANGE, World,
+    MAX_SUBSTEPS, SPECULATIVE_DISTANCE, StepStats, TIME_STEP_RANGE, World, WorldRayHit,
 };

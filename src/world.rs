@@ -51,6 +51,10 @@ use crate::sleep::Sleep;
 use crate::solver::{BodyMaterial, BodyMotion, BodyState, ContactSolver, Substeps};
 use crate::transform::Transform;
 
+mod queries;
+
+pub use queries::WorldRayHit;
+
 /// The range a dynamic body's mass and rotational inertia must lie in. Impulses scale with
 /// them: at 1e24 and a speed of some hundreds of units per second, the solver's products stay
 /// below 1e30, far from f32's limit of 3.4e38, and at 1e-24 their inverses do too. An
@@ -305,6 +309,10 @@ pub struct World {
     start_rotations: Vec<Vec2>,
     turned: Vec<f32>,
     moved: Vec<usize>,
+    /// Counts the changes to the colliders' poses (steps and added bodies): the query tree
+    /// is rebuilt when it was built for another revision.
+    revision: u64,
+    queries: queries::QueryCache,
 }
 
 impl Default for World {
@@ -391,6 +399,8 @@ impl World {
             start_rotations: Vec::new(),
             turned: Vec::new(),
             moved: Vec::new(),
+            revision: 0,
+            queries: queries::QueryCache::default(),
         }
     }
 
@@ -526,6 +536,7 @@ impl World {
             self.has_sensors |= def.is_sensor;
             self.has_filters |= filter != Filter::default();
         }
+        self.revision += 1;
         Ok(index)
     }
 
@@ -713,19 +724,6 @@ impl World {
             self.states[body].angular_velocity = angular;
         }
         Ok(())
-    }
-
-    /// The topmost body whose shape holds the world point, if any (for picking).
-    pub fn body_at(&self, point: Vec2) -> Option<usize> {
-        (0..self.colliders.len())
-            .rev()
-            .find(|&c| {
-                let collider = &self.colliders[c];
-                self.aabbs[c].contains_point(point)
-                    && self.shapes[collider.shape as usize]
-                        .contains_point(&collider.transform, point)
-            })
-            .map(|c| self.collider_bodies[c] as usize)
     }
 
     /// Gravity, units per second squared.
@@ -1107,6 +1105,7 @@ impl World {
             &mut self.states,
         );
         let continuous_done = Instant::now();
+        self.revision += 1;
         // The step succeeded: its events become the world's, and the old lists are next.
         std::mem::swap(&mut self.events, &mut self.events_next);
         self.events_next.clear();

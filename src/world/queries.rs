@@ -1,0 +1,303 @@
+//! Queries against a world: ray casts (closest hit, all hits), point and box queries,
+//! answered from a bounding volume hierarchy over the colliders' boxes (`query_tree.rs`),
+//! built on the first query after the colliders moved.
+//!
+//! ```text
+//! cast_ray_closest: the tree's ray walk, nearer boxes first; each collider the ray's box
+//!                   test lets through is cast against (ray.rs); a hit shortens the ray,
+//!                   so boxes beyond it are never visited
+//! cast_ray_all:     the same walk at full length; hits sorted by fraction
+//! colliders_at:     the colliders whose boxes hold the point, then the shape test
+//! colliders_in_aabb: the colliders whose boxes overlap the box
+//! ```
+//!
+//! Every query takes a [`Filter`]: a collider is seen when the query's filter and the
+//! collider's would let them touch ([`Filter::should_collide`]; `Filter::default()` sees
+//! every collider whose mask holds the default category). Ray casts pass through sensors,
+//! as in Box2D; point and box queries report them ([`World::is_sensor`] tells them apart).
+//! Queries read the world as the last step (or `add_body`) left it.
+
+use std::sync::RwLock;
+
+use glam::Vec2;
+
+use super::World;
+use crate::aabb::Aabb;
+use crate::error::Error;
+use crate::filter::Filter;
+use crate::query_tree::QueryTree;
+use crate::ray::{RayHit, cast_ray};
+
+/// A ray's hit in a world: the body and the collider (piece) hit, and where.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldRayHit {
+    /// The body hit.
+    pub body: usize,
+    /// Its collider hit (an index into [`World::colliders`]).
+    pub collider: usize,
+    /// Where, and the collider's outward normal there.
+    pub hit: RayHit,
+}
+
+/// The world's query tree and the world revision it was built for. Cloning a world clones
+/// the tree as it is.
+#[derive(Debug, Default)]
+pub(crate) struct QueryCache {
+    tree: RwLock<(Option<u64>, QueryTree)>,
+}
+
+impl Clone for QueryCache {
+    fn clone(&self) -> QueryCache {
+        // A poisoned lock only means a panic elsewhere while it was held; the tree is
+        // rebuilt before any use that finds it stale anyway.
+        let guard = self.tree.read().unwrap_or_else(|e| e.into_inner());
+        QueryCache {
+            tree: RwLock::new(guard.clone()),
+        }
+    }
+}
+
+impl QueryCache {
+    /// Runs `query` on the tree over `boxes`, building it first if it was built for
+    /// another `revision` of the world. Concurrent queries share the tree (read locks);
+    /// only a rebuild takes the write lock.
+    fn with_tree<R>(
+        &self,
+        revision: u64,
+        boxes: &[Aabb],
+        query: impl FnOnce(&QueryTree) -> R,
+    ) -> R {
+        {
+            let guard = self.tree.read().unwrap_or_else(|e| e.into_inner());
+            if guard.0 == Some(revision) {
+                return query(&guard.1);
+            }
+        }
+        let mut guard = self.tree.write().unwrap_or_else(|e| e.into_inner());
+        if guard.0 != Some(revision) {
+            guard.1.build(boxes);
+            guard.0 = Some(revision);
+        }
+        query(&guard.1)
+    }
+}
+
+/// An error naming a query input that is not finite.
+fn check_finite(field: &'static str, value: Vec2) -> Result<(), Error> {
+    if value.is_finite() {
+        Ok(())
+    } else {
+        Err(Error::InvalidQuery {
+            field,
+            value,
+            rule: "finite",
+        })
+    }
+}
+
+/// The checks every ray cast makes: a finite origin, a finite non-zero translation.
+fn check_ray(origin: Vec2, translation: Vec2) -> Result<(), Error> {
+    check_finite("ray origin", origin)?;
+    check_finite("ray translation", translation)?;
+    if translation == Vec2::ZERO {
+        return Err(Error::InvalidQuery {
+            field: "ray translation",
+            value: translation,
+            rule: "non-zero (its length is the ray's reach)",
+        });
+    }
+    Ok(())
+}
+
+impl World {
+    /// The closest body a ray from `origin` along `translation` (world frame; its length is
+    /// the reach) hits, with the hit: [`World::cast_ray_closest`] with the default filter.
+    /// A ray with a non-finite component or no length hits nothing here; the `Result`
+    /// forms say why.
+    ///
+    /// ```
+    /// # use wgpu_sat::{glam::Vec2, BodyDef, Polygon, World};
+    /// let mut world = World::default();
+    /// let wall = world.add_body(&BodyDef::fixed(Polygon::rectangle(0.5, 2.0), Vec2::new(3.0, 0.0)))?;
+    /// let (body, hit) = world.cast_ray(Vec2::ZERO, Vec2::new(10.0, 0.0)).unwrap();
+    /// assert_eq!(body, wall);
+    /// assert_eq!(hit.point, Vec2::new(2.5, 0.0));
+    /// assert_eq!(hit.normal, Vec2::new(-1.0, 0.0));
+    /// # Ok::<(), wgpu_sat::Error>(())
+    /// ```
+    pub fn cast_ray(&self, origin: Vec2, translation: Vec2) -> Option<(usize, RayHit)> {
+        let hit = self.cast_ray_closest(origin, translation, &Filter::default());
+        hit.ok().flatten().map(|h| (h.body, h.hit))
+    }
+
+    /// The closest collider the ray hits among those `filter` sees (sensors never), or
+    /// `None`. Ties go to the lower collider index. An origin or translation that is not
+    /// finite, a zero translation, or a filter in no category is an error naming it.
+    pub fn cast_ray_closest(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        filter: &Filter,
+    ) -> Result<Option<WorldRayHit>, Error> {
+        check_ray(origin, translation)?;
+        let filter = filter.checked()?;
+        let mut best: Option<WorldRayHit> = None;
+        self.with_query_tree(|tree| {
+            tree.ray(origin, translation, 1.0, |collider| {
+                let hit = self.cast_ray_collider(collider, &filter, origin, translation)?;
+                let better =
+                    best.is_none_or(|b| (hit.fraction, collider) < (b.hit.fraction, b.collider));
+                if better {
+                    best = Some(self.world_hit(collider, hit));
+                }
+                Some(hit.fraction)
+            });
+        });
+        Ok(best)
+    }
+
+    /// Every collider the ray hits among those `filter` sees (sensors never), nearest
+    /// first (ties by collider index), into `hits` (cleared first; reuse it and a warm
+    /// query allocates nothing). Errors as [`World::cast_ray_closest`].
+    pub fn cast_ray_all(
+        &self,
+        origin: Vec2,
+        translation: Vec2,
+        filter: &Filter,
+        hits: &mut Vec<WorldRayHit>,
+    ) -> Result<(), Error> {
+        check_ray(origin, translation)?;
+        let filter = filter.checked()?;
+        hits.clear();
+        self.with_query_tree(|tree| {
+            tree.ray(origin, translation, 1.0, |collider| {
+                let hit = self.cast_ray_collider(collider, &filter, origin, translation);
+                if let Some(hit) = hit {
+                    hits.push(self.world_hit(collider, hit));
+                }
+                None
+            });
+        });
+        hits.sort_unstable_by(|a, b| {
+            (a.hit.fraction, a.collider)
+                .partial_cmp(&(b.hit.fraction, b.collider))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        Ok(())
+    }
+
+    /// The colliders whose shapes hold `point` (boundary included) among those `filter`
+    /// sees, sensors included, in ascending order, into `colliders` (cleared first). A
+    /// point that is not finite, or a filter in no category, is an error naming it.
+    pub fn colliders_at(
+        &self,
+        point: Vec2,
+        filter: &Filter,
+        colliders: &mut Vec<usize>,
+    ) -> Result<(), Error> {
+        check_finite("point", point)?;
+        let filter = filter.checked()?;
+        colliders.clear();
+        self.with_query_tree(|tree| {
+            tree.boxes(&Aabb::new(point, point), |c| {
+                let collider = &self.colliders[c];
+                if filter.should_collide(&self.filters[c])
+                    && self.shapes[collider.shape as usize]
+                        .contains_point(&collider.transform, point)
+                {
+                    colliders.push(c);
+                }
+                true
+            });
+        });
+        colliders.sort_unstable();
+        Ok(())
+    }
+
+    /// The colliders whose boxes overlap `aabb` (touching counts) among those `filter`
+    /// sees, sensors included, in ascending order, into `colliders` (cleared first). A box
+    /// that is not finite or whose `min` exceeds its `max`, or a filter in no category, is
+    /// an error naming it.
+    pub fn colliders_in_aabb(
+        &self,
+        aabb: &Aabb,
+        filter: &Filter,
+        colliders: &mut Vec<usize>,
+    ) -> Result<(), Error> {
+        check_finite("aabb min", aabb.min)?;
+        check_finite("aabb max", aabb.max)?;
+        if aabb.min.cmpgt(aabb.max).any() {
+            return Err(Error::InvalidQuery {
+                field: "aabb min",
+                value: aabb.min,
+                rule: "at most aabb max on each axis",
+            });
+        }
+        let filter = filter.checked()?;
+        colliders.clear();
+        self.with_query_tree(|tree| {
+            tree.boxes(aabb, |c| {
+                if filter.should_collide(&self.filters[c]) {
+                    colliders.push(c);
+                }
+                true
+            });
+        });
+        colliders.sort_unstable();
+        Ok(())
+    }
+
+    /// The topmost body (the one added last) whose shape holds the world point, if any:
+    /// for picking. A point that is not finite holds no body.
+    pub fn body_at(&self, point: Vec2) -> Option<usize> {
+        let mut top: Option<usize> = None;
+        if point.is_finite() {
+            self.with_query_tree(|tree| {
+                tree.boxes(&Aabb::new(point, point), |c| {
+                    let collider = &self.colliders[c];
+                    if top.is_none_or(|t| c > t)
+                        && self.shapes[collider.shape as usize]
+                            .contains_point(&collider.transform, point)
+                    {
+                        top = Some(c);
+                    }
+                    true
+                });
+            });
+        }
+        top.map(|c| self.collider_bodies[c] as usize)
+    }
+
+    /// `query` on the query tree, brought up to date with the colliders first.
+    fn with_query_tree<R>(&self, query: impl FnOnce(&QueryTree) -> R) -> R {
+        self.queries.with_tree(self.revision, &self.aabbs, query)
+    }
+
+    /// The ray's hit on collider `c`, if `filter` sees it and it is no sensor.
+    fn cast_ray_collider(
+        &self,
+        c: usize,
+        filter: &Filter,
+        origin: Vec2,
+        translation: Vec2,
+    ) -> Option<RayHit> {
+        if self.sensors[c] || !filter.should_collide(&self.filters[c]) {
+            return None;
+        }
+        let collider = &self.colliders[c];
+        cast_ray(
+            &self.shapes[collider.shape as usize],
+            &collider.transform,
+            origin,
+            translation,
+        )
+    }
+
+    fn world_hit(&self, collider: usize, hit: RayHit) -> WorldRayHit {
+        WorldRayHit {
+            body: self.collider_bodies[collider] as usize,
+            collider,
+            hit,
+        }
+    }
+}

@@ -202,4 +202,5 @@ pub use transform::Transform;
 pub use world::{
     BodyDef, DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT,
     MAX_SUBSTEPS, SPECULATIVE_DISTANCE, StepStats, TIME_STEP_RANGE, World, WorldRayHit,
+    WorldShapeHit,
 };

@@ -53,7 +53,7 @@ use crate::transform::Transform;
 
 mod queries;
 
-pub use queries::WorldRayHit;
+pub use queries::{WorldRayHit, WorldShapeHit};
 
 /// The range a dynamic body's mass and rotational inertia must lie in. Impulses scale with
 /// them: at 1e24 and a speed of some hundreds of units per second, the solver's products stay

@@ -9,8 +9,8 @@ use parry2d::shape::{Ball, ConvexPolygon};
 use rand::Rng;
 use wgpu_sat::glam::{DVec2, Vec2};
 use wgpu_sat::{
-    Aabb, BodyDef, CpuNarrowPhase, Error, Filter, Polygon, Shape, Transform, World, cast_ray,
-    scenes,
+    Aabb, BodyDef, CpuNarrowPhase, Error, Filter, Polygon, Shape, Sweep, Transform, World,
+    cast_ray, collide_shapes, scenes, time_of_impact,
 };
 
 fn to_parry(v: Vec2) -> Vector {
@@ -354,9 +354,84 @@ fn world_queries_equal_brute_force_over_every_collider() {
         }
     }
     assert!(hit_rays > 1000, "only {hit_rays} rays hit");
+    shape_queries_equal_brute_force(&world, &mut rng);
     assert!(
         found_points > 50,
         "only {found_points} points inside bodies"
+    );
+}
+
+/// `overlap_shape` and `cast_shape` against collide_shapes and time_of_impact over every
+/// collider.
+fn shape_queries_equal_brute_force(world: &World, rng: &mut impl Rng) {
+    let colliders = world.colliders();
+    let (mut found, mut overlaps, mut casts) = (Vec::new(), 0, 0);
+    for case in 0..400 {
+        let size = rng.random_range(0.2..1.5);
+        let shape = common::random_shape(rng, size);
+        let at = Transform::new(
+            Vec2::new(rng.random_range(-22.0..22.0), rng.random_range(-2.0..25.0)),
+            rng.random_range(-3.0..3.0),
+        );
+        world
+            .overlap_shape(&shape, &at, &Filter::default(), &mut found)
+            .unwrap();
+        let brute: Vec<usize> = (0..colliders.len())
+            .filter(|&c| {
+                let other = &colliders[c];
+                collide_shapes(
+                    &shape,
+                    &at,
+                    &world.shapes()[other.shape as usize],
+                    &other.transform,
+                )
+                .is_some()
+            })
+            .collect();
+        assert_eq!(found, brute, "case {case}: overlap");
+        overlaps += found.len();
+
+        let translation = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU))
+            * rng.random_range(0.5..15.0);
+        let sweep = Sweep {
+            local_center: Vec2::ZERO,
+            c0: at.translation(),
+            c1: at.translation() + translation,
+            a0: at.angle(),
+            a1: at.angle(),
+        };
+        let brute = (0..colliders.len())
+            .filter(|&c| !world.is_sensor(c).unwrap())
+            .filter_map(|c| {
+                let other = &colliders[c];
+                let fixed = Sweep::fixed(&other.transform);
+                time_of_impact(
+                    &shape,
+                    &sweep,
+                    &world.shapes()[other.shape as usize],
+                    &fixed,
+                )
+                .filter(|h| h.t <= 1.0)
+                .map(|h| (h.t, c))
+            })
+            .min_by(|a, b| a.partial_cmp(b).unwrap());
+        let hit = world
+            .cast_shape(&shape, &at, translation, &Filter::default())
+            .unwrap();
+        assert_eq!(
+            hit.map(|h| (h.fraction, h.collider)),
+            brute,
+            "case {case}: cast"
+        );
+        if let Some(h) = hit {
+            casts += 1;
+            assert_eq!(h.body, world.collider_body(h.collider));
+            assert!((h.normal.length() - 1.0).abs() < 1e-4);
+        }
+    }
+    assert!(
+        overlaps > 20 && casts > 100,
+        "{overlaps} overlaps, {casts} casts hit"
     );
 }
 
@@ -374,7 +449,23 @@ fn bad_queries_are_errors_naming_the_input() {
     let any = Filter::default();
     let mut out = Vec::new();
     let mut hits = Vec::new();
-    let cases: [(&str, Result<(), Error>); 6] = [
+    let square = Shape::from(Polygon::rectangle(0.5, 0.5));
+    let cases: [(&str, Result<(), Error>); 8] = [
+        (
+            "shape translation",
+            world
+                .cast_shape(&square, &Transform::IDENTITY, Vec2::ZERO, &any)
+                .map(|_| ()),
+        ),
+        (
+            "shape position",
+            world.overlap_shape(
+                &square,
+                &Transform::new(Vec2::new(f32::NAN, 0.0), 0.0),
+                &any,
+                &mut out,
+            ),
+        ),
         (
             "ray origin",
             world

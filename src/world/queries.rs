@@ -9,12 +9,16 @@
 //! cast_ray_all:     the same walk at full length; hits sorted by fraction
 //! colliders_at:     the colliders whose boxes hold the point, then the shape test
 //! colliders_in_aabb: the colliders whose boxes overlap the box
+//! overlap_shape:    the colliders whose boxes overlap the shape's, then collide_shapes
+//! cast_shape:       the colliders whose boxes overlap the box of the shape's whole
+//!                   translation, then time_of_impact (toi.rs) against each, held still
 //! ```
 //!
 //! Every query takes a [`Filter`]: a collider is seen when the query's filter and the
 //! collider's would let them touch ([`Filter::should_collide`]; `Filter::default()` sees
-//! every collider whose mask holds the default category). Ray casts pass through sensors,
-//! as in Box2D; point and box queries report them ([`World::is_sensor`] tells them apart).
+//! every collider whose mask holds the default category). Ray and shape casts pass through
+//! sensors, as in Box2D; point, box and overlap queries report them ([`World::is_sensor`]
+//! tells them apart).
 //! Queries read the world as the last step (or `add_body`) left it.
 
 use std::sync::RwLock;
@@ -27,6 +31,10 @@ use crate::error::Error;
 use crate::filter::Filter;
 use crate::query_tree::QueryTree;
 use crate::ray::{RayHit, cast_ray};
+use crate::sat::collide_shapes;
+use crate::shape::Shape;
+use crate::toi::{Sweep, time_of_impact};
+use crate::transform::Transform;
 
 /// A ray's hit in a world: the body and the collider (piece) hit, and where.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -37,6 +45,22 @@ pub struct WorldRayHit {
     pub collider: usize,
     /// Where, and the collider's outward normal there.
     pub hit: RayHit,
+}
+
+/// A shape cast's first hit in a world.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldShapeHit {
+    /// The body hit.
+    pub body: usize,
+    /// Its collider hit (an index into [`World::colliders`]).
+    pub collider: usize,
+    /// How far along the translation the shape first touches it, from 0 to 1 (a
+    /// conservative time of impact: the shape placed there does not overlap it yet). 0
+    /// when the shape overlaps it at the start.
+    pub fraction: f32,
+    /// The collider's outward unit normal at the contact, world frame: from the collider
+    /// towards the cast shape.
+    pub normal: Vec2,
 }
 
 /// The world's query tree and the world revision it was built for. Cloning a world clones
@@ -95,15 +119,26 @@ fn check_finite(field: &'static str, value: Vec2) -> Result<(), Error> {
     }
 }
 
+/// An error naming a query pose that is not finite.
+fn check_transform(transform: &Transform) -> Result<(), Error> {
+    check_finite("shape position", transform.translation())?;
+    check_finite("shape rotation", transform.rotation())
+}
+
 /// The checks every ray cast makes: a finite origin, a finite non-zero translation.
 fn check_ray(origin: Vec2, translation: Vec2) -> Result<(), Error> {
     check_finite("ray origin", origin)?;
-    check_finite("ray translation", translation)?;
+    check_translation("ray translation", translation)
+}
+
+/// A translation a cast can follow: finite and not zero (its length is the cast's reach).
+fn check_translation(field: &'static str, translation: Vec2) -> Result<(), Error> {
+    check_finite(field, translation)?;
     if translation == Vec2::ZERO {
         return Err(Error::InvalidQuery {
-            field: "ray translation",
+            field,
             value: translation,
-            rule: "non-zero (its length is the ray's reach)",
+            rule: "non-zero (its length is the cast's reach)",
         });
     }
     Ok(())
@@ -245,6 +280,123 @@ impl World {
         });
         colliders.sort_unstable();
         Ok(())
+    }
+
+    /// The colliders whose shapes overlap `shape` placed by `transform` (touching is not
+    /// overlapping) among those `filter` sees, sensors included, in ascending order, into
+    /// `colliders` (cleared first). A transform that is not finite, or a filter in no
+    /// category, is an error naming it.
+    ///
+    /// ```
+    /// # use wgpu_sat::{glam::Vec2, BodyDef, Filter, Polygon, Shape, Transform, World};
+    /// let mut world = World::default();
+    /// let post = world.add_body(&BodyDef::fixed(Polygon::rectangle(0.5, 2.0), Vec2::ZERO))?;
+    /// let crate_ = Shape::from(Polygon::rectangle(0.5, 0.5));
+    /// let mut found = Vec::new();
+    /// world.overlap_shape(&crate_, &Transform::new(Vec2::new(0.8, 0.0), 0.3), &Filter::default(), &mut found)?;
+    /// assert_eq!(found, world.body_colliders(post).collect::<Vec<_>>());
+    /// # Ok::<(), wgpu_sat::Error>(())
+    /// ```
+    pub fn overlap_shape(
+        &self,
+        shape: &Shape,
+        transform: &Transform,
+        filter: &Filter,
+        colliders: &mut Vec<usize>,
+    ) -> Result<(), Error> {
+        check_transform(transform)?;
+        let filter = filter.checked()?;
+        colliders.clear();
+        self.with_query_tree(|tree| {
+            tree.boxes(&shape.aabb(transform), |c| {
+                let other = &self.colliders[c];
+                if filter.should_collide(&self.filters[c])
+                    && collide_shapes(
+                        shape,
+                        transform,
+                        &self.shapes[other.shape as usize],
+                        &other.transform,
+                    )
+                    .is_some()
+                {
+                    colliders.push(c);
+                }
+                true
+            });
+        });
+        colliders.sort_unstable();
+        Ok(())
+    }
+
+    /// The first collider `shape` meets when it moves from `transform` by `translation`
+    /// (world frame, without turning) among those `filter` sees (sensors never), with the
+    /// fraction of the translation it gets before touching: what a character controller
+    /// or a thrown object's preview asks. Built on [`time_of_impact`](crate::time_of_impact)
+    /// with the colliders held still. Ties go to the lower collider index. A transform or
+    /// translation that is not finite, a zero translation, or a filter in no category is an
+    /// error naming it.
+    ///
+    /// ```
+    /// # use wgpu_sat::{glam::Vec2, BodyDef, Filter, Polygon, Shape, Transform, World};
+    /// let mut world = World::default();
+    /// let wall = world.add_body(&BodyDef::fixed(Polygon::rectangle(0.5, 2.0), Vec2::new(5.0, 0.0)))?;
+    /// let crate_ = Shape::from(Polygon::rectangle(0.5, 0.5));
+    /// let hit = world
+    ///     .cast_shape(&crate_, &Transform::IDENTITY, Vec2::new(10.0, 0.0), &Filter::default())?
+    ///     .unwrap();
+    /// assert_eq!(hit.body, wall);
+    /// // The crate's right face (x = 0.5) meets the wall's left face (x = 4.5) after 4 units.
+    /// assert!((hit.fraction - 0.4).abs() < 1e-3 && hit.fraction <= 0.4);
+    /// assert!((hit.normal - Vec2::new(-1.0, 0.0)).length() < 1e-5);
+    /// # Ok::<(), wgpu_sat::Error>(())
+    /// ```
+    pub fn cast_shape(
+        &self,
+        shape: &Shape,
+        transform: &Transform,
+        translation: Vec2,
+        filter: &Filter,
+    ) -> Result<Option<WorldShapeHit>, Error> {
+        check_transform(transform)?;
+        check_translation("shape translation", translation)?;
+        let filter = filter.checked()?;
+        let sweep = Sweep {
+            local_center: Vec2::ZERO,
+            c0: transform.translation(),
+            c1: transform.translation() + translation,
+            a0: transform.angle(),
+            a1: transform.angle(),
+        };
+        let start = shape.aabb(transform);
+        let end = shape.aabb(&Transform::from_rotation(
+            transform.translation() + translation,
+            transform.rotation(),
+        ));
+        let mut best: Option<WorldShapeHit> = None;
+        self.with_query_tree(|tree| {
+            tree.boxes(&start.union(&end), |c| {
+                if self.sensors[c] || !filter.should_collide(&self.filters[c]) {
+                    return true;
+                }
+                let other = &self.colliders[c];
+                let other_shape = &self.shapes[other.shape as usize];
+                let fixed = Sweep::fixed(&other.transform);
+                if let Some(hit) = time_of_impact(shape, &sweep, other_shape, &fixed) {
+                    let better = best.is_none_or(|b| (hit.t, c) < (b.fraction, b.collider));
+                    if hit.t <= 1.0 && better {
+                        best = Some(WorldShapeHit {
+                            body: self.collider_bodies[c] as usize,
+                            collider: c,
+                            fraction: hit.t,
+                            // time_of_impact's normal points from the cast shape (A).
+                            normal: -hit.normal,
+                        });
+                    }
+                }
+                true
+            });
+        });
+        Ok(best)
     }
 
     /// The topmost body (the one added last) whose shape holds the world point, if any:

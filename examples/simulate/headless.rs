@@ -79,14 +79,14 @@ pub fn run(args: &Args) -> Result<()> {
             .expect("a headless run never pauses, so every frame steps");
         for s in [&mut total, &mut window] {
             s.frame();
-            s.step(&stats);
+            s.step(&stats, &sim.world);
         }
         if frame % REPORT_EVERY == 0 && frame != args.frames {
             println!(
                 "frame {frame:>5}: {}",
                 window.summary("steps/s", &sim, &adapter)
             );
-            window = StatsWindow::after(window.last());
+            window = StatsWindow::after(&window);
         }
     }
     println!(
@@ -101,7 +101,12 @@ pub fn run(args: &Args) -> Result<()> {
             .as_ref()
             .expect("a device was requested for the screenshot");
         let camera = camera.ok_or("the scene is empty: nothing to frame")?;
-        screenshot(device, queue, &sim, &camera, args.contacts, path)?;
+        let options = DrawOptions {
+            show_contacts: args.contacts,
+            selected: None,
+            ray_fan: args.ray_fan.then_some(camera.center),
+        };
+        screenshot(device, queue, &sim, &camera, &options, path)?;
         println!("wrote {} ({}x{})", path.display(), viewport.x, viewport.y);
     }
     Ok(())
@@ -113,7 +118,7 @@ fn screenshot(
     queue: &wgpu::Queue,
     sim: &Sim,
     camera: &Camera,
-    show_contacts: bool,
+    options: &DrawOptions,
     path: &Path,
 ) -> Result<()> {
     let UVec2 {
@@ -136,11 +141,7 @@ fn screenshot(
     });
     let view = texture.create_view(&Default::default());
     let mut renderer = Renderer::new(device, queue, FORMAT);
-    let options = DrawOptions {
-        show_contacts,
-        selected: None,
-    };
-    renderer.prepare(&sim.world, camera, &options);
+    renderer.prepare(&sim.world, camera, options);
 
     // Texture-to-buffer copies need rows padded to a multiple of 256 bytes.
     let row_bytes = 4 * width;

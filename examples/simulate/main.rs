@@ -27,6 +27,7 @@
 //! | N                     | drop 200 more bodies above the container                     |
 //! | B                     | fire a bullet at the cursor (swept: it cannot tunnel)        |
 //! | C                     | show contact points and normals                              |
+//! | L                     | cast a fan of 90 rays from the cursor, drawn to their hits   |
 //! | F                     | frame the whole scene again                                  |
 //! | Esc                   | quit                                                         |
 //! | scroll                | zoom about the cursor                                        |
@@ -34,11 +35,13 @@
 //! | left drag on a body   | pull it; let go to throw it                                  |
 //!
 //! Sleeping bodies (an island at rest, see `World::set_sleeping`) are drawn dimmed; they
-//! wake when something touches them or you drag them.
+//! wake when something touches them or you drag them. The mixed and pile scenes have a
+//! sensor band across the container, drawn as an outline: bodies fall through it, and it
+//! counts them in and out. Picking (the left drag) is the world's point query.
 //!
 //! The title shows, about twice a second: frames per second, bodies (and how many are
-//! awake), candidate pairs,
-//! contacts, the mean milliseconds of each stage of `World::step` (and, for the GPU, its
+//! awake), candidate pairs, contacts, the last step's events (contacts begun and ended,
+//! hits faster than 2 units per second, bodies into and out of the sensor), the mean milliseconds of each stage of `World::step` (and, for the GPU, its
 //! upload, dispatch and readback; then the continuous stage and how many bodies it swept),
 //! the narrow phase in use and the adapter. On a software
 //! adapter (Mesa's lavapipe) the "GPU" runs on the CPU, and the title says so.
@@ -98,6 +101,10 @@ pub struct Args {
     /// Start with contact points and normals drawn (C toggles them in the window).
     #[arg(long)]
     contacts: bool,
+    /// In headless mode, draw a fan of rays cast from the middle of the scene into the
+    /// screenshot (the L key casts it from the cursor in the window).
+    #[arg(long, requires = "headless")]
+    ray_fan: bool,
     /// Window (or screenshot) width in pixels.
     #[arg(long, default_value_t = 1280)]
     width: u32,

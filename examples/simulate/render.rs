@@ -73,6 +73,14 @@ struct LineVertex {
 
 const POINT_COLOR: [u8; 4] = [255, 70, 40, 255];
 const NORMAL_COLOR: [u8; 4] = [255, 225, 40, 255];
+/// Sensor outlines, and the ray fan's rays (to their hit, or their full reach when they
+/// hit nothing) and hit normals.
+const SENSOR_COLOR: [u8; 4] = [90, 220, 255, 255];
+const RAY_COLOR: [u8; 4] = [120, 255, 140, 255];
+const RAY_MISS_COLOR: [u8; 4] = [60, 110, 70, 255];
+/// Rays in the fan, and their reach in world units.
+const FAN_RAYS: usize = 90;
+const FAN_REACH: f32 = 40.0;
 
 /// A 2D camera, y up. `half_height` world units fit between the centre and the top edge;
 /// the width follows from the viewport's aspect ratio, so resizing never stretches.
@@ -155,6 +163,8 @@ pub struct DrawOptions {
     pub show_contacts: bool,
     /// A body to highlight: the one being dragged.
     pub selected: Option<usize>,
+    /// Where to cast a fan of rays from (world frame), drawing each to its first hit.
+    pub ray_fan: Option<Vec2>,
 }
 
 /// A GPU buffer that is replaced by a larger one when it runs out of room, and otherwise
@@ -396,23 +406,32 @@ impl Renderer {
         }
 
         self.instance_scratch.clear();
-        self.instance_scratch
-            .extend(world.colliders().iter().enumerate().map(|(i, c)| {
-                let body = world.collider_body(i);
-                let flag = if world.is_static(body) {
-                    STATIC_BIT
-                } else if !world.is_awake(body) {
-                    SLEEPING_BIT
-                } else {
-                    0
-                };
-                InstanceGpu {
-                    translation: c.transform.translation().to_array(),
-                    rotation: c.transform.rotation().to_array(),
-                    shape: c.shape | flag,
-                    body: body as u32,
-                }
-            }));
+        self.instance_scratch.extend(
+            world
+                .colliders()
+                .iter()
+                .enumerate()
+                .filter(|&(i, _)| {
+                    // Sensors are drawn as outlines (below), not filled.
+                    world.is_sensor(i) != Some(true)
+                })
+                .map(|(i, c)| {
+                    let body = world.collider_body(i);
+                    let flag = if world.is_static(body) {
+                        STATIC_BIT
+                    } else if !world.is_awake(body) {
+                        SLEEPING_BIT
+                    } else {
+                        0
+                    };
+                    InstanceGpu {
+                        translation: c.transform.translation().to_array(),
+                        rotation: c.transform.rotation().to_array(),
+                        shape: c.shape | flag,
+                        body: body as u32,
+                    }
+                }),
+        );
         replaced |= self.instances.write(
             &self.device,
             &self.queue,
@@ -434,8 +453,14 @@ impl Renderer {
             .write_buffer(&self.camera, 0, bytemuck::bytes_of(&uniform));
 
         self.line_scratch.clear();
+        sensor_lines(world, &mut self.line_scratch);
         if options.show_contacts {
             contact_lines(world, camera, &mut self.line_scratch);
+        }
+        if let Some(origin) = options.ray_fan {
+            ray_fan_lines(world, camera, origin, &mut self.line_scratch);
+        }
+        if !self.line_scratch.is_empty() {
             self.lines.write(
                 &self.device,
                 &self.queue,
@@ -540,6 +565,68 @@ fn contact_lines(world: &World, camera: &Camera, out: &mut Vec<LineVertex>) {
                 POINT_COLOR,
             );
             line(p, p + normal * normal_length, NORMAL_COLOR);
+        }
+    }
+}
+
+/// Pushes the segment from `a` to `b` as two line-list vertices.
+fn push_line(out: &mut Vec<LineVertex>, a: Vec2, b: Vec2, color: [u8; 4]) {
+    for p in [a, b] {
+        out.push(LineVertex {
+            position: p.to_array(),
+            color,
+        });
+    }
+}
+
+/// The outlines of the sensor colliders: a polygon's edges, a circle as 32 chords.
+fn sensor_lines(world: &World, out: &mut Vec<LineVertex>) {
+    for (i, c) in world.colliders().iter().enumerate() {
+        if world.is_sensor(i) != Some(true) {
+            continue;
+        }
+        let t = &c.transform;
+        match &world.shapes()[c.shape as usize] {
+            Shape::Polygon(p) => {
+                let v = p.vertices();
+                for k in 0..v.len() {
+                    let (a, b) = (v[k], v[(k + 1) % v.len()]);
+                    push_line(
+                        out,
+                        t.transform_point(a),
+                        t.transform_point(b),
+                        SENSOR_COLOR,
+                    );
+                }
+            }
+            Shape::Circle(circle) => {
+                let center = t.transform_point(circle.center());
+                let at = |k: usize| {
+                    center
+                        + circle.radius()
+                            * Vec2::from_angle(k as f32 * std::f32::consts::TAU / 32.0)
+                };
+                for k in 0..32 {
+                    push_line(out, at(k), at(k + 1), SENSOR_COLOR);
+                }
+            }
+        }
+    }
+}
+
+/// A fan of [`FAN_RAYS`] rays from `origin` (through the world's query tree: sensors
+/// are passed through), each drawn to its first hit with a tick along the normal there, or
+/// dimmed to its full reach when it hits nothing.
+fn ray_fan_lines(world: &World, camera: &Camera, origin: Vec2, out: &mut Vec<LineVertex>) {
+    let tick = 0.3f32.max(4.0 * camera.world_per_pixel());
+    for k in 0..FAN_RAYS {
+        let direction = Vec2::from_angle(k as f32 * std::f32::consts::TAU / FAN_RAYS as f32);
+        match world.cast_ray(origin, direction * FAN_REACH) {
+            Some((_, hit)) => {
+                push_line(out, origin, hit.point, RAY_COLOR);
+                push_line(out, hit.point, hit.point + tick * hit.normal, NORMAL_COLOR);
+            }
+            None => push_line(out, origin, origin + direction * FAN_REACH, RAY_MISS_COLOR),
         }
     }
 }

@@ -8,8 +8,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    Aabb, BodyDef, BodyShape, Circle, CpuNarrowPhase, Error, GpuNarrowPhase, StepStats, World,
-    scenes,
+    Aabb, BodyDef, BodyShape, Circle, CpuNarrowPhase, Error, GpuNarrowPhase, Polygon, StepStats,
+    World, scenes,
 };
 
 use crate::Scene;
@@ -39,13 +39,48 @@ pub struct SceneSpec {
 }
 
 impl SceneSpec {
+    /// The scene, with hit events on; the container scenes get a sensor band across them.
     pub fn build(&self) -> World {
-        match self.scene {
+        let mut world = match self.scene {
             Scene::Mixed => scenes::mixed(self.bodies, self.seed),
             Scene::Pile => scenes::pile(self.bodies, self.seed),
             Scene::Pyramid => scenes::pyramid(self.rows),
             Scene::LargePyramid => scenes::large_pyramid(),
+        };
+        if matches!(self.scene, Scene::Mixed | Scene::Pile) {
+            add_sensor_band(&mut world);
         }
+        world
+            .set_hit_event_threshold(Some(HIT_SPEED))
+            .expect("a finite, positive threshold");
+        world
+    }
+}
+
+/// The hit events the title counts: contacts that approached faster than this, units per
+/// second.
+const HIT_SPEED: f32 = 2.0;
+
+/// A static sensor across the container (the static bodies' box), a fifth of the way up:
+/// the falling bodies pass through it, and its events count them in and out.
+fn add_sensor_band(world: &mut World) {
+    let Some(container) = (0..world.body_count())
+        .filter(|&b| world.is_static(b))
+        .map(|b| world.body_aabb(b))
+        .reduce(|a, b| a.union(&b))
+    else {
+        return;
+    };
+    let size = container.size();
+    let center = Vec2::new(container.center().x, container.min.y + 0.2 * size.y);
+    let band = Polygon::rectangle(0.4 * size.x, 0.3);
+    let def = BodyDef {
+        is_sensor: true,
+        ..BodyDef::fixed(band, center)
+    };
+    // Built from the container's own finite box: within every limit add_body checks.
+    if let Err(e) = world.add_body(&def) {
+        eprintln!("simulate: no sensor band ({e})");
     }
 }
 
@@ -263,14 +298,17 @@ pub struct StatsWindow {
     kernel: Duration,
     kernel_steps: u32,
     last: StepStats,
+    /// The last step's events: contacts begun, ended, hits, sensor entries, exits.
+    last_events: [usize; 5],
 }
 
 impl StatsWindow {
-    /// A window that starts now, showing `last`'s counts until a step replaces them (so a
-    /// paused world still shows its pairs and contacts).
-    pub fn after(last: StepStats) -> StatsWindow {
+    /// A window that starts now, showing `previous`'s last counts and events until a step
+    /// replaces them (so a paused world still shows its pairs and contacts).
+    pub fn after(previous: &StatsWindow) -> StatsWindow {
         StatsWindow {
-            last,
+            last: previous.last,
+            last_events: previous.last_events,
             ..StatsWindow::new()
         }
     }
@@ -289,6 +327,7 @@ impl StatsWindow {
             kernel: Duration::ZERO,
             kernel_steps: 0,
             last: StepStats::default(),
+            last_events: [0; 5],
         }
     }
 
@@ -300,12 +339,16 @@ impl StatsWindow {
         self.frames += 1;
     }
 
-    /// The counts of the last step recorded.
-    pub fn last(&self) -> StepStats {
-        self.last
-    }
-
-    pub fn step(&mut self, stats: &StepStats) {
+    /// Adds a step's times and keeps its counts and its events (read from `world`).
+    pub fn step(&mut self, stats: &StepStats, world: &World) {
+        let events = world.events();
+        self.last_events = [
+            events.contact_begin.len(),
+            events.contact_end.len(),
+            events.contact_hit.len(),
+            events.sensor_begin.len(),
+            events.sensor_end.len(),
+        ];
         self.steps += 1;
         self.broad += stats.broad_phase;
         self.narrow += stats.narrow_phase;
@@ -336,6 +379,11 @@ impl StatsWindow {
             self.last.awake_bodies,
             self.last.pairs,
             self.last.contacts,
+        );
+        let [begun, ended, hits, entered, left] = self.last_events;
+        let _ = write!(
+            line,
+            "events +{begun} -{ended} contacts, {hits} hits, +{entered} -{left} sensor | "
         );
         if self.steps == 0 {
             line.push_str("no steps");

@@ -153,6 +153,8 @@ struct State {
     adapter: AdapterLabel,
     stats: StatsWindow,
     show_contacts: bool,
+    /// Whether a fan of rays follows the cursor (the L key).
+    ray_fan: bool,
     /// Cursor position in physical pixels.
     cursor: Vec2,
     /// Set while the right or middle button pans the view.
@@ -214,6 +216,7 @@ impl State {
             adapter,
             stats: StatsWindow::new(),
             show_contacts: args.contacts,
+            ray_fan: false,
             cursor: Vec2::ZERO,
             panning: false,
         })
@@ -242,14 +245,14 @@ impl State {
             .advance()
             .map_err(|e| format!("simulation step failed: {e}"))?
         {
-            self.stats.step(&stats);
+            self.stats.step(&stats, &self.sim.world);
         }
         self.stats.frame();
         if self.stats.elapsed() >= TITLE_PERIOD {
             let summary = self.stats.summary("fps", &self.sim, &self.adapter);
             self.window
                 .set_title(&format!("wgpu-sat simulate | {summary}"));
-            self.stats = StatsWindow::after(self.stats.last());
+            self.stats = StatsWindow::after(&self.stats);
         }
 
         // Suboptimal: draw this frame, then reconfigure (not while its texture is held).
@@ -267,6 +270,9 @@ impl State {
         let options = DrawOptions {
             show_contacts: self.show_contacts,
             selected: self.sim.dragged_body(),
+            ray_fan: self
+                .ray_fan
+                .then(|| self.camera.screen_to_world(self.cursor)),
         };
         self.renderer
             .prepare(&self.sim.world, &self.camera, &options);
@@ -316,6 +322,7 @@ impl State {
             "n" => self.sim.spawn(SPAWN_COUNT)?,
             "b" => self.sim.fire(self.camera.screen_to_world(self.cursor))?,
             "c" => self.show_contacts = !self.show_contacts,
+            "l" => self.ray_fan = !self.ray_fan,
             "f" => self.camera = frame_scene(&self.sim, self.camera.viewport),
             _ => {}
         }

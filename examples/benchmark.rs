@@ -64,6 +64,8 @@ struct Plan {
     narrow_sizes: &'static [usize],
     broad_sizes: &'static [usize],
     pile_sizes: &'static [usize],
+    /// Colliders in the ray-cast worlds.
+    query_sizes: &'static [usize],
     /// Timed steps of the Box2D comparison: `None` for Box2D's benchmark program's counts
     /// (N - 1 after an untimed first step).
     versus_steps: Option<usize>,
@@ -136,6 +138,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             narrow_sizes: &[1_000, 10_000, 100_000],
             broad_sizes: &[1_000, 10_000, 100_000],
             pile_sizes: &[1_000, 3_000, 10_000],
+            query_sizes: &[10_000, 100_000],
             versus_steps: Some(10),
         }
     } else {
@@ -145,6 +148,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             narrow_sizes: &[1_000, 3_000, 10_000, 30_000, 100_000, 200_000, 1_000_000],
             broad_sizes: &[1_000, 3_000, 10_000, 50_000, 100_000],
             pile_sizes: &[1_000, 3_000, 10_000, 30_000],
+            query_sizes: &[10_000, 100_000],
             versus_steps: None,
         }
     };
@@ -166,6 +170,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         narrow_phase(&plan, gpu.as_ref(), &mut rows)?;
         broad_phase(&plan, &mut rows);
         world_step(&plan, gpu.as_ref(), &mut rows)?;
+        queries(&plan, &mut rows);
     }
     let versus = versus_box2d(&plan, &mut rows)?;
 
@@ -289,6 +294,38 @@ fn narrow_phase(
         );
     }
     Ok(())
+}
+
+/// Closest-hit ray casts against worlds of static colliders, ours and parry2d's BVH on the
+/// same shapes (see `benches/common/queries.rs`): one row per side and world size, the
+/// size being the rays of a call.
+fn queries(plan: &Plan, rows: &mut Vec<Row>) {
+    use common::queries::{RAYS_PER_CALL, RayScene};
+    for &n in plan.query_sizes {
+        let scene = RayScene::new(n, common::SEED);
+        let (differ, hits) = scene.check();
+        eprintln!("ray_cast {n}: {hits} of {RAYS_PER_CALL} rays hit; parry2d differs on {differ}");
+        let row = |backend, median| Row {
+            stage: format!("ray_cast/{n}"),
+            backend,
+            size: RAYS_PER_CALL,
+            unit: "rays",
+            median,
+            upload: None,
+            readback: None,
+            kernel: None,
+        };
+        let (t, _) = measure(plan, || {
+            std::hint::black_box(scene.cast_ours());
+            None
+        });
+        rows.push(row("cpu_1_thread", t));
+        let (t, _) = measure(plan, || {
+            std::hint::black_box(scene.cast_parry());
+            None
+        });
+        rows.push(row("parry2d", t));
+    }
 }
 
 fn broad_phase(plan: &Plan, rows: &mut Vec<Row>) {
@@ -872,6 +909,23 @@ fn targets(rows: &[Row]) {
             bvh / ours,
             verdict(ours <= bvh)
         );
+    }
+    for colliders in [10_000, 100_000] {
+        let stage = format!("ray_cast/{colliders}");
+        if let (Some(ours), Some(parry)) = (
+            find(&stage, "cpu_1_thread", common::queries::RAYS_PER_CALL),
+            find(&stage, "parry2d", common::queries::RAYS_PER_CALL),
+        ) {
+            let rate = |t: f64| common::queries::RAYS_PER_CALL as f64 / t;
+            println!(
+                "  ray casts, {colliders} colliders, one thread: {} rays/s against parry2d's BVH \
+                 {} rays/s ({:.2}x): {}",
+                si(rate(ours)),
+                si(rate(parry)),
+                parry / ours,
+                verdict(ours <= parry)
+            );
+        }
     }
     if let (Some(gpu), Some(cpu)) = (
         find("narrow_phase", "gpu", n),

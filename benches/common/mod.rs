@@ -10,6 +10,7 @@
 #![allow(dead_code)]
 
 pub mod box2d;
+pub mod queries;
 
 use parry2d::bounding_volume::Aabb as ParryAabb;
 use parry2d::math::{Pose, Rotation, Vector};

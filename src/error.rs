@@ -28,6 +28,29 @@ pub enum Error {
         /// Index of the collider.
         collider: usize,
     },
+    /// A ray of a batch has a NaN or infinite component.
+    #[error("ray {ray} has a non-finite origin or translation")]
+    NonFiniteRay {
+        /// Index of the ray.
+        ray: usize,
+    },
+    /// A (ray, collider) pair of a ray batch names a ray or a collider that does not exist.
+    #[error(
+        "ray pair {pair} is ({ray}, {collider}), but there are {ray_count} rays and \
+         {collider_count} colliders"
+    )]
+    RayPairIndexOutOfRange {
+        /// Index of the pair.
+        pair: usize,
+        /// The ray index it holds.
+        ray: u32,
+        /// The collider index it holds.
+        collider: u32,
+        /// How many rays there are.
+        ray_count: usize,
+        /// How many colliders there are.
+        collider_count: usize,
+    },
     /// A swept collider's sweep has a NaN or infinite field.
     #[error("collider {collider} has a non-finite sweep")]
     NonFiniteSweep {

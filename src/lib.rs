@@ -177,7 +177,7 @@ pub use decompose::decompose;
 pub use error::Error;
 pub use events::{ContactBegin, ContactEnd, ContactHit, Events, SensorEvent};
 pub use filter::{DEFAULT_CATEGORY, Filter};
-pub use gpu::{GpuNarrowPhase, GpuTimeOfImpact, request_device};
+pub use gpu::{GpuNarrowPhase, GpuRayCast, GpuTimeOfImpact, request_device};
 pub use manifold::{Contact, ContactPoint, Manifold, feature_id, vertex_pair_id};
 pub use narrow_phase::{
     Collider, CpuNarrowPhase, MAX_SPECULATIVE_DISTANCE, NarrowPhase, NarrowPhaseTimings,
@@ -185,7 +185,7 @@ pub use narrow_phase::{
 };
 pub use pair_set::FAT_MARGIN;
 pub use polygon::{MAX_POLYGON_VERTICES, Polygon, ShapeError};
-pub use ray::{RayHit, cast_ray};
+pub use ray::{Ray, RayHit, cast_ray, cast_ray_pairs, validate_rays};
 pub use recycle::{RECYCLE_ANGLE, RECYCLE_TRANSLATION};
 pub use sat::{RELATIVE_TIE_TOLERANCE, collide, collide_shapes, collide_shapes_speculative};
 pub use sat_circle::{

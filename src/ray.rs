@@ -18,13 +18,29 @@
 //! where a ray enters a shape, and one that starts in it never enters (Box2D's rule too, so
 //! a ray from inside a pile finds the next body rather than the one it starts in). A ray
 //! with a non-finite component, or no length, hits nothing.
+//!
+//! `shaders/ray.wgsl` is the twin of this file for batches of rays on the GPU
+//! ([`GpuRayCast`](crate::GpuRayCast)): the same functions, named alike, doing the same
+//! operations in the same order (products and sums written out, not `dot` or `length`).
 
 use glam::Vec2;
 
 use crate::circle::Circle;
+use crate::error::Error;
+use crate::narrow_phase::Collider;
 use crate::polygon::Polygon;
 use crate::shape::Shape;
 use crate::transform::Transform;
+
+/// A ray of a batch: from `origin` along `translation` (world frame; its length is the
+/// reach).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Ray {
+    /// Where it starts.
+    pub origin: Vec2,
+    /// Where it goes from there: it ends at `origin + translation`.
+    pub translation: Vec2,
+}
 
 /// Where a ray first enters a shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -84,8 +100,8 @@ pub(crate) fn cast_ray_polygon(polygon: &Polygon, p: Vec2, d: Vec2) -> Option<(f
         // Inside the edge's half-plane where n · (x - v) <= 0. At p, `numerator` is how
         // far inside (negative: outside); along d the distance falls by `denominator` per
         // unit of t, so the ray meets the edge's line at t = numerator / denominator.
-        let numerator = n.dot(v - p);
-        let denominator = n.dot(d);
+        let numerator = dot2(n, v - p);
+        let denominator = dot2(n, d);
         if denominator == 0.0 {
             // Parallel: never crosses this line, so outside it means outside throughout.
             if numerator < 0.0 {
@@ -116,20 +132,20 @@ pub(crate) fn cast_ray_polygon(polygon: &Polygon, p: Vec2, d: Vec2) -> Option<(f
 pub(crate) fn cast_ray_circle(circle: &Circle, p: Vec2, d: Vec2) -> Option<(f32, Vec2)> {
     let s = p - circle.center();
     let r = circle.radius();
-    if s.length_squared() <= r * r {
+    if dot2(s, s) <= r * r {
         // Starts inside or on the circle: no entry.
         return None;
     }
-    let length = d.length();
+    let length = dot2(d, d).sqrt();
     if !(length > 0.0 && length.is_finite()) {
         return None;
     }
     let u = d / length;
     // The point of closest approach is at distance `closest` along the ray; `offset` is
     // the ray's distance from the centre there. The entry lies half a chord before it.
-    let closest = -s.dot(u);
+    let closest = -dot2(s, u);
     let offset = s + closest * u;
-    let half_chord_squared = r * r - offset.length_squared();
+    let half_chord_squared = r * r - dot2(offset, offset);
     if half_chord_squared < 0.0 {
         return None;
     }
@@ -137,8 +153,80 @@ pub(crate) fn cast_ray_circle(circle: &Circle, p: Vec2, d: Vec2) -> Option<(f32,
     if distance < 0.0 || distance > length {
         return None;
     }
-    let normal = (s + distance * u).normalize_or_zero();
-    (normal != Vec2::ZERO).then_some((distance / length, normal))
+    let outward = s + distance * u;
+    let outward_length = dot2(outward, outward).sqrt();
+    if outward_length <= 0.0 {
+        return None;
+    }
+    Some((distance / length, outward / outward_length))
+}
+
+/// `a · b` written out, as `shaders/ray.wgsl` writes it.
+fn dot2(a: Vec2, b: Vec2) -> f32 {
+    a.x * b.x + a.y * b.y
+}
+
+/// Checks a ray batch as [`cast_ray_pairs`] and [`GpuRayCast`](crate::GpuRayCast) take it:
+/// every pair names a ray and a collider that exist, every collider a shape of the table,
+/// every ray and pose is finite. The error names the first bad item.
+pub fn validate_rays(
+    shape_count: usize,
+    colliders: &[Collider],
+    rays: &[Ray],
+    pairs: &[[u32; 2]],
+) -> Result<(), Error> {
+    for (index, c) in colliders.iter().enumerate() {
+        if c.shape as usize >= shape_count {
+            return Err(Error::ShapeIndexOutOfRange {
+                collider: index,
+                shape: c.shape,
+                shape_count,
+            });
+        }
+        if !c.transform.is_finite() {
+            return Err(Error::NonFiniteTransform { collider: index });
+        }
+    }
+    for (index, ray) in rays.iter().enumerate() {
+        if !(ray.origin.is_finite() && ray.translation.is_finite()) {
+            return Err(Error::NonFiniteRay { ray: index });
+        }
+    }
+    for (index, &[ray, collider]) in pairs.iter().enumerate() {
+        if ray as usize >= rays.len() || collider as usize >= colliders.len() {
+            return Err(Error::RayPairIndexOutOfRange {
+                pair: index,
+                ray,
+                collider,
+                ray_count: rays.len(),
+                collider_count: colliders.len(),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Casts each `(ray, collider)` pair of `pairs` (indices into `rays` and `colliders`;
+/// colliders index `shapes`): the CPU twin of [`GpuRayCast::cast_ray_pairs`], with the same
+/// answers up to rounding. One result per pair, in order; `None` for a miss. Bad input is an
+/// error naming the item (see [`validate_rays`]).
+///
+/// [`GpuRayCast::cast_ray_pairs`]: crate::GpuRayCast::cast_ray_pairs
+pub fn cast_ray_pairs(
+    shapes: &[Shape],
+    colliders: &[Collider],
+    rays: &[Ray],
+    pairs: &[[u32; 2]],
+) -> Result<Vec<Option<RayHit>>, Error> {
+    validate_rays(shapes.len(), colliders, rays, pairs)?;
+    Ok(pairs
+        .iter()
+        .map(|&[r, c]| {
+            let (ray, collider) = (&rays[r as usize], &colliders[c as usize]);
+            let shape = &shapes[collider.shape as usize];
+            cast_ray(shape, &collider.transform, ray.origin, ray.translation)
+        })
+        .collect())
 }
 
 #[cfg(test)]

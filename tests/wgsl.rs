@@ -1,4 +1,4 @@
-//! The kernels (narrow phase and time of impact), validated by naga without a device, and
+//! The kernels (narrow phase, time of impact, ray casts), validated by naga without a device, and
 //! held to their Rust mirrors.
 
 use std::mem::size_of;
@@ -8,7 +8,8 @@ use wgpu_sat::gpu::layout::{
     ContactGpu, ContactPointGpu, ContactsHeaderGpu, NO_HIT, NO_POINT, ParamsGpu, PoseGpu, SWAPPED,
     ShapeGpu, SweepGpu, SweptColliderGpu, TimeOfImpactGpu, ToiParamsGpu,
 };
-use wgpu_sat::gpu::{SAT_WGSL, TOI_WGSL};
+use wgpu_sat::gpu::layout::{NO_RAY_HIT, RayHitGpu, RayPairGpu, RayParamsGpu};
+use wgpu_sat::gpu::{RAY_WGSL, SAT_WGSL, TOI_WGSL};
 use wgpu_sat::{
     MAX_POLYGON_VERTICES, MAX_TOI_ITERATIONS, RELATIVE_TIE_TOLERANCE, TOI_RELATIVE_TOLERANCE,
     TOI_ROUNDING_TOLERANCE,
@@ -297,4 +298,39 @@ fn the_transform_helpers_are_defined_once_and_shared() {
     }
     let transform = include_str!("../shaders/transform.wgsl");
     assert!(SAT_WGSL.contains(transform) && TOI_WGSL.contains(transform));
+}
+
+#[test]
+fn ray_wgsl_parses_validates_and_mirrors_the_rust_side() {
+    let m = parse(RAY_WGSL);
+    validate(&m, RAY_WGSL);
+    let entry = m
+        .entry_points
+        .iter()
+        .find(|e| e.name == "cast_ray_pairs")
+        .unwrap();
+    assert_eq!(entry.stage, naga::ShaderStage::Compute);
+    assert_eq!(entry.workgroup_size, [64, 1, 1]);
+    assert_eq!(struct_size(&m, "Shape") as usize, size_of::<ShapeGpu>());
+    assert_eq!(struct_size(&m, "Pose") as usize, size_of::<PoseGpu>());
+    assert_eq!(struct_size(&m, "RayPair") as usize, size_of::<RayPairGpu>());
+    assert_eq!(
+        struct_size(&m, "RayHitOut") as usize,
+        size_of::<RayHitGpu>()
+    );
+    assert_eq!(
+        struct_size(&m, "RayParams") as usize,
+        size_of::<RayParamsGpu>()
+    );
+    assert_eq!(constant(&m, "NO_RAY_HIT"), naga::Literal::F32(NO_RAY_HIT));
+    // The same steps under the same names as src/ray.rs.
+    let names = function_names(&m);
+    let rust = include_str!("../src/ray.rs");
+    for name in ["cast_ray", "cast_ray_polygon", "cast_ray_circle"] {
+        assert!(names.contains(&name), "ray.wgsl lacks fn {name}");
+        assert!(
+            rust.contains(&format!("fn {name}(")),
+            "src/ray.rs lacks fn {name}"
+        );
+    }
 }

@@ -9,6 +9,7 @@ use bytemuck::{Pod, Zeroable};
 
 use crate::manifold::{ContactPoint, Manifold};
 use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
+use crate::ray::RayHit;
 use crate::shape::Shape;
 use crate::toi::{Sweep, SweptCollider, TimeOfImpact, reduced_start_angle};
 use crate::transform::Transform;
@@ -258,3 +259,59 @@ pub struct ToiParamsGpu {
     pub _pad: [u32; 3],
 }
 const _: () = assert!(size_of::<ToiParamsGpu>() == 16);
+
+/// The `fraction` of a [`RayHitGpu`] record whose pair does not hit.
+pub const NO_RAY_HIT: f32 = -1.0;
+
+/// WGSL `RayPair` (`shaders/ray.wgsl`): one (ray, collider) pair of a ray batch, the ray
+/// inline and the collider's shape index beside its pose index, 24 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct RayPairGpu {
+    /// The ray's start, world frame.
+    pub origin: [f32; 2],
+    /// The ray's translation (its end minus its start), world frame.
+    pub translation: [f32; 2],
+    /// The collider: an index into the poses.
+    pub collider: u32,
+    /// The collider's shape: an index into the shape table.
+    pub shape: u32,
+}
+const _: () = assert!(size_of::<RayPairGpu>() == 24);
+
+/// WGSL `RayHitOut`: the result of one pair, a fixed 16-byte record per pair, in pair
+/// order.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct RayHitGpu {
+    /// The shape's outward unit normal at the hit, world frame.
+    pub normal: [f32; 2],
+    /// The fraction of the ray, or [`NO_RAY_HIT`].
+    pub fraction: f32,
+    /// Padding to 16 bytes.
+    pub _pad: u32,
+}
+const _: () = assert!(size_of::<RayHitGpu>() == 16);
+
+impl RayHitGpu {
+    /// The hit this record holds for the ray from `origin` along `translation`: the point
+    /// is computed here, as `cast_ray` computes it.
+    pub fn hit(&self, origin: glam::Vec2, translation: glam::Vec2) -> Option<RayHit> {
+        (self.fraction >= 0.0).then(|| RayHit {
+            fraction: self.fraction,
+            point: origin + self.fraction * translation,
+            normal: self.normal.into(),
+        })
+    }
+}
+
+/// WGSL `RayParams`, the uniform of one ray dispatch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct RayParamsGpu {
+    /// Pairs in this dispatch.
+    pub pair_count: u32,
+    /// Padding to 16 bytes, the smallest uniform binding.
+    pub _pad: [u32; 3],
+}
+const _: () = assert!(size_of::<RayParamsGpu>() == 16);

@@ -7,8 +7,10 @@ mod host;
 pub mod layout;
 mod narrow_phase;
 mod plumbing;
+mod ray;
 mod toi;
 
 pub use device::request_device;
 pub use narrow_phase::{GpuNarrowPhase, LAYOUT_WGSL, SAT_WGSL};
+pub use ray::{GpuRayCast, RAY_WGSL};
 pub use toi::{GpuTimeOfImpact, TOI_WGSL};

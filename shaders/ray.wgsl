@@ -1,0 +1,165 @@
+// wgpu-sat ray casts: one invocation per (ray, collider) pair of a batch, for many rays at
+// once (a sensor sweep, the lidars of many agents). The library compiles this file after
+// layout.wgsl (Shape, Pose) and transform.wgsl (rotate, inverse_rotate, dot2).
+//
+// Every function below has a twin of the same name in src/ray.rs that does the same
+// operations in the same order, so that the CPU and the GPU round alike; change both
+// together. In short (src/ray.rs has the reasons):
+//
+//   cast_ray(shape, pose, origin, translation):
+//       p, d = origin and translation in the shape's frame
+//       polygon: clip [0, 1] by each edge's half-plane (Cyrus-Beck); the entry is where
+//                the last entering edge was crossed, its normal the hit normal
+//       circle:  the entry half a chord before the point of closest approach
+//       a ray that starts inside or on the boundary does not hit
+//   back to the world frame: normal rotated; the host computes the point
+//
+// Shapes: a polygon has count 3 to 8 vertices; a circle has count 1, its centre in vertex
+// slot 0 and its radius in `radius` (see ShapeGpu in src/gpu/layout.rs).
+
+// The fraction of a pair that does not hit (NO_RAY_HIT in src/gpu/layout.rs).
+const NO_RAY_HIT: f32 = -1.0;
+
+// One (ray, collider) pair, with the ray inline and the collider's shape index, so that the
+// pass binds four storage buffers (the downlevel limit): RayPairGpu in src/gpu/layout.rs.
+struct RayPair {
+    origin: vec2<f32>,
+    translation: vec2<f32>,
+    collider: u32,
+    shape: u32,
+}
+
+// The result of one pair: the world-frame normal and the fraction, or NO_RAY_HIT.
+struct RayHitOut {
+    normal: vec2<f32>,
+    fraction: f32,
+    _pad: u32,
+}
+
+struct RayParams {
+    pair_count: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+// A hit in the shape's frame (`hit` false: a miss).
+struct LocalHit {
+    hit: bool,
+    fraction: f32,
+    normal: vec2<f32>,
+}
+
+@group(0) @binding(0) var<storage, read> shapes: array<Shape>;
+@group(0) @binding(1) var<storage, read> poses: array<Pose>;
+@group(0) @binding(2) var<storage, read> ray_pairs: array<RayPair>;
+@group(0) @binding(3) var<storage, read_write> results: array<RayHitOut>;
+@group(0) @binding(4) var<uniform> params: RayParams;
+
+fn miss() -> LocalHit {
+    return LocalHit(false, 0.0, vec2<f32>(0.0, 0.0));
+}
+
+fn cast_ray_polygon(shape: Shape, p: vec2<f32>, d: vec2<f32>) -> LocalHit {
+    var lower = 0.0;
+    var upper = 1.0;
+    var entered = false;
+    var normal = vec2<f32>(0.0, 0.0);
+    for (var i = 0u; i < shape.count; i++) {
+        let v = shape.vertices[i];
+        let n = shape.normals[i];
+        // Inside the edge's half-plane where n · (x - v) <= 0.
+        let numerator = dot2(n, v - p);
+        let denominator = dot2(n, d);
+        if denominator == 0.0 {
+            // Parallel: outside this edge's line means outside throughout.
+            if numerator < 0.0 {
+                return miss();
+            }
+            continue;
+        }
+        let t = numerator / denominator;
+        if denominator < 0.0 {
+            // Entering; strictly later than the last entry (a start on the boundary
+            // does not enter).
+            if t > lower {
+                lower = t;
+                entered = true;
+                normal = n;
+            }
+        } else if t < upper {
+            upper = t;
+        }
+        if upper < lower {
+            return miss();
+        }
+    }
+    if !entered {
+        return miss();
+    }
+    return LocalHit(true, lower, normal);
+}
+
+fn cast_ray_circle(shape: Shape, p: vec2<f32>, d: vec2<f32>) -> LocalHit {
+    let s = p - shape.vertices[0];
+    let r = shape.radius;
+    if dot2(s, s) <= r * r {
+        return miss();
+    }
+    let length = sqrt(dot2(d, d));
+    if !(length > 0.0 && is_finite_f32(length)) {
+        return miss();
+    }
+    let u = d / length;
+    let closest = -dot2(s, u);
+    let offset = s + closest * u;
+    let half_chord_squared = r * r - dot2(offset, offset);
+    if half_chord_squared < 0.0 {
+        return miss();
+    }
+    let distance = closest - sqrt(half_chord_squared);
+    if distance < 0.0 || distance > length {
+        return miss();
+    }
+    let outward = s + distance * u;
+    let outward_length = sqrt(dot2(outward, outward));
+    if outward_length <= 0.0 {
+        return miss();
+    }
+    return LocalHit(true, distance / length, outward / outward_length);
+}
+
+fn cast_ray(shape: Shape, pose: Pose, origin: vec2<f32>, translation: vec2<f32>) -> LocalHit {
+    if !(is_finite_vec2(origin) && is_finite_vec2(translation))
+        || (translation.x == 0.0 && translation.y == 0.0) {
+        return miss();
+    }
+    // The shape's frame: inverse_transform_point and inverse_rotate of src/transform.rs.
+    let p = inverse_rotate(pose.rotation, origin - pose.translation);
+    let d = inverse_rotate(pose.rotation, translation);
+    var local: LocalHit;
+    if shape.count == 1u {
+        local = cast_ray_circle(shape, p, d);
+    } else {
+        local = cast_ray_polygon(shape, p, d);
+    }
+    if !local.hit {
+        return local;
+    }
+    return LocalHit(true, local.fraction, rotate(pose.rotation, local.normal));
+}
+
+@compute @workgroup_size(64)
+fn cast_ray_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
+    let index = id.x;
+    if index >= params.pair_count {
+        return;
+    }
+    let pair = ray_pairs[index];
+    let hit = cast_ray(shapes[pair.shape], poses[pair.collider], pair.origin, pair.translation);
+    if hit.hit {
+        results[index] = RayHitOut(hit.normal, hit.fraction, 0u);
+    } else {
+        results[index] = RayHitOut(vec2<f32>(0.0, 0.0), NO_RAY_HIT, 0u);
+    }
+}

@@ -170,7 +170,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         narrow_phase(&plan, gpu.as_ref(), &mut rows)?;
         broad_phase(&plan, &mut rows);
         world_step(&plan, gpu.as_ref(), &mut rows)?;
-        queries(&plan, &mut rows);
+        queries(&plan, gpu.as_ref(), &mut rows)?;
     }
     let versus = versus_box2d(&plan, &mut rows)?;
 
@@ -299,8 +299,16 @@ fn narrow_phase(
 /// Closest-hit ray casts against worlds of static colliders, ours and parry2d's BVH on the
 /// same shapes (see `benches/common/queries.rs`): one row per side and world size, the
 /// size being the rays of a call.
-fn queries(plan: &Plan, rows: &mut Vec<Row>) {
+fn queries(
+    plan: &Plan,
+    gpu: Option<&common::Gpu>,
+    rows: &mut Vec<Row>,
+) -> Result<(), wgpu_sat::Error> {
     use common::queries::{RAYS_PER_CALL, RayScene};
+    let mut gpu_rays = match gpu {
+        Some(g) => Some(wgpu_sat::GpuRayCast::new(&g.device, &g.queue)?),
+        None => None,
+    };
     for &n in plan.query_sizes {
         let scene = RayScene::new(n, common::SEED);
         let (differ, hits) = scene.check();
@@ -325,7 +333,56 @@ fn queries(plan: &Plan, rows: &mut Vec<Row>) {
             None
         });
         rows.push(row("parry2d", t));
+
+        // The batch form: every (ray, collider) pair whose boxes meet, on the GPU and on
+        // one CPU thread; the size is the pairs of a call.
+        let (colliders, rays, pairs) = scene.batch();
+        let shapes = scene.world.shapes();
+        let batch_row = |backend, median| Row {
+            stage: format!("ray_batch/{n}"),
+            backend,
+            size: pairs.len(),
+            unit: "pairs",
+            median,
+            upload: None,
+            readback: None,
+            kernel: None,
+        };
+        let reference = wgpu_sat::cast_ray_pairs(shapes, &colliders, &rays, &pairs)?;
+        let (t, _) = measure(plan, || {
+            let hits = wgpu_sat::cast_ray_pairs(shapes, &colliders, &rays, &pairs).unwrap();
+            std::hint::black_box(hits.len());
+            None
+        });
+        rows.push(batch_row("cpu_1_thread", t));
+        if let Some(gpu_rays) = gpu_rays.as_mut() {
+            gpu_rays.set_shape_table(shapes)?;
+            let mut out = Vec::new();
+            gpu_rays.cast_ray_pairs_into(&colliders, &rays, &pairs, &mut out)?;
+            let differ = out
+                .iter()
+                .zip(&reference)
+                .filter(|(a, b)| a.is_some() != b.is_some())
+                .count();
+            eprintln!(
+                "ray_batch {n}: {} pairs; the GPU differs from the CPU on {differ}",
+                pairs.len()
+            );
+            let (t, _) = measure(plan, || {
+                gpu_rays
+                    .cast_ray_pairs_into(&colliders, &rays, &pairs, &mut out)
+                    .unwrap();
+                std::hint::black_box(out.len());
+                None
+            });
+            let mut r = batch_row("gpu", t);
+            // Per call: the poses, 24 bytes per pair up; a 16-byte record per pair back.
+            r.upload = Some(16 * colliders.len() as u64 + 24 * pairs.len() as u64);
+            r.readback = Some(16 * pairs.len() as u64);
+            rows.push(r);
+        }
     }
+    Ok(())
 }
 
 fn broad_phase(plan: &Plan, rows: &mut Vec<Row>) {
@@ -924,6 +981,22 @@ fn targets(rows: &[Row]) {
                 si(rate(parry)),
                 parry / ours,
                 verdict(ours <= parry)
+            );
+        }
+        let stage = format!("ray_batch/{colliders}");
+        let size = rows.iter().find(|r| r.stage == stage).map(|r| r.size);
+        if let Some(size) = size
+            && let (Some(gpu), Some(cpu)) = (
+                find(&stage, "gpu", size),
+                find(&stage, "cpu_1_thread", size),
+            )
+        {
+            println!(
+                "  ray batch, {size} (ray, collider) pairs of {colliders} colliders: GPU {:.2} ms \
+                 against one CPU thread {:.2} ms ({:.2}x)",
+                gpu * 1e3,
+                cpu * 1e3,
+                gpu / cpu
             );
         }
     }

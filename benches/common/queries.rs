@@ -15,7 +15,9 @@ use parry2d::shape::{Ball, ConvexPolygon};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::{BodyDef, Filter, Polygon, Shape, World, WorldRayHit};
+use wgpu_sat::{
+    Aabb, BodyDef, Collider, Filter, Polygon, Ray as SatRay, Shape, World, WorldRayHit,
+};
 
 /// Rays per timed call.
 pub const RAYS_PER_CALL: usize = 1_000;
@@ -146,6 +148,32 @@ impl RayScene {
         (0..self.rays.len())
             .filter(|&i| self.theirs(i).is_some())
             .count()
+    }
+
+    /// The batch form of the same rays, for `GpuRayCast` and `cast_ray_pairs`: the world's
+    /// colliders, the rays, and each ray paired with every collider whose box meets the
+    /// ray's box (the world's box query as the broad phase).
+    pub fn batch(&self) -> (Vec<Collider>, Vec<SatRay>, Vec<[u32; 2]>) {
+        let colliders = self.world.colliders().to_vec();
+        let rays: Vec<SatRay> = self
+            .rays
+            .iter()
+            .map(|&(origin, translation)| SatRay {
+                origin,
+                translation,
+            })
+            .collect();
+        let mut pairs = Vec::new();
+        let mut found = Vec::new();
+        for (r, ray) in rays.iter().enumerate() {
+            let end = ray.origin + ray.translation;
+            let bounds = Aabb::new(ray.origin.min(end), ray.origin.max(end));
+            self.world
+                .colliders_in_aabb(&bounds, &Filter::default(), &mut found)
+                .expect("a finite box");
+            pairs.extend(found.iter().map(|&c| [r as u32, c as u32]));
+        }
+        (colliders, rays, pairs)
     }
 
     /// How many rays the two answer differently (another collider, or a fraction more than

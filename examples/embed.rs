@@ -47,7 +47,7 @@
 //! The polygons follow Lissajous paths with spin (no physics): calm blue when free, orange
 //! when touching one polygon, red when touching three or more.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -83,7 +83,12 @@ struct Args {
     count: usize,
 }
 
-type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+#[path = "shared/mod.rs"]
+mod shared;
+
+use shared::{
+    OFFSCREEN_FORMAT, Offscreen, Result, request_adapter, srgb_surface_config, write_png,
+};
 
 /// The polygons move inside [-HALF_WORLD, HALF_WORLD].
 const HALF_WORLD: Vec2 = Vec2::new(80.0, 50.0);
@@ -91,7 +96,6 @@ const HALF_WORLD: Vec2 = Vec2::new(80.0, 50.0);
 const FAN_VERTICES: u32 = 3 * (wgpu_sat::MAX_POLYGON_VERTICES as u32 - 2);
 const READBACK_PERIOD: Duration = Duration::from_secs(1);
 const TITLE_PERIOD: Duration = Duration::from_millis(500);
-const OFFSCREEN_FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 const NO_DISPLAY: &str = "no display found; run with --headless --screenshot PATH, or under \
                           xvfb-run";
 
@@ -210,27 +214,6 @@ fn request_device(adapter: &wgpu::Adapter) -> Result<(wgpu::Device, wgpu::Queue)
         ..Default::default()
     };
     Ok(pollster::block_on(adapter.request_device(&descriptor))?)
-}
-
-/// The default adapter (able to present to `surface`, if given), else a software one.
-fn request_adapter(
-    instance: &wgpu::Instance,
-    surface: Option<&wgpu::Surface>,
-) -> Result<wgpu::Adapter> {
-    let mut options = wgpu::RequestAdapterOptions {
-        compatible_surface: surface,
-        ..Default::default()
-    };
-    pollster::block_on(instance.request_adapter(&options)).or_else(|first| {
-        options.force_fallback_adapter = true;
-        pollster::block_on(instance.request_adapter(&options)).map_err(|_| {
-            format!(
-                "no graphics adapter ({first}); on Debian or Ubuntu \
-                 `apt-get install mesa-vulkan-drivers` provides a software one"
-            )
-            .into()
-        })
-    })
 }
 
 /// STEP 3: the host's renderer. It owns no polygon data: it binds the narrow phase's buffers.
@@ -471,28 +454,11 @@ fn headless(args: &Args) -> Result<()> {
     let (device, queue) = request_device(&adapter)?;
     let mut host = Host::new(device.clone(), queue.clone(), OFFSCREEN_FORMAT, args.count)?;
     let (width, height) = (1280u32, 800u32);
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("embed offscreen"),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: OFFSCREEN_FORMAT,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
-    let target = texture.create_view(&Default::default());
-    // Texture-to-buffer copies need rows padded to 256 bytes.
-    let row = 4 * width;
-    let padded_row = row.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
+    let offscreen = Offscreen::new(&device, "embed offscreen", width, height);
     let touching_bytes = 4 * args.count.max(1) as u64;
     let staging = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("embed staging"),
-        size: touching_bytes + padded_row as u64 * height as u64,
+        size: touching_bytes + offscreen.copy_bytes(),
         usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
         mapped_at_creation: false,
     });
@@ -502,7 +468,7 @@ fn headless(args: &Args) -> Result<()> {
     for frame in 1..=frames {
         let last = frame == frames;
         let t = frame as f32 / 60.0;
-        let mut encoder = host.encode_frame(t, &target, (width, height), last)?;
+        let mut encoder = host.encode_frame(t, &offscreen.view, (width, height), last)?;
         if last {
             // The summary's one-off readback: the touching flags and the picture.
             encoder.copy_buffer_to_buffer(
@@ -512,18 +478,7 @@ fn headless(args: &Args) -> Result<()> {
                 0,
                 touching_bytes,
             );
-            encoder.copy_texture_to_buffer(
-                texture.as_image_copy(),
-                wgpu::TexelCopyBufferInfo {
-                    buffer: &staging,
-                    layout: wgpu::TexelCopyBufferLayout {
-                        offset: touching_bytes,
-                        bytes_per_row: Some(padded_row),
-                        rows_per_image: Some(height),
-                    },
-                },
-                texture.size(),
-            );
+            offscreen.copy_to(&mut encoder, &staging, touching_bytes);
         }
         queue.submit([encoder.finish()]);
     }
@@ -537,12 +492,7 @@ fn headless(args: &Args) -> Result<()> {
         let mapped = slice.get_mapped_range()?;
         let (flags, image) = mapped.split_at(touching_bytes as usize);
         let flags: Vec<u32> = bytemuck::pod_collect_to_vec(flags);
-        let pixels: Vec<u8> = image
-            .chunks_exact(padded_row as usize)
-            .flat_map(|r| &r[..row as usize])
-            .copied()
-            .collect();
-        (flags, pixels)
+        (flags, offscreen.unpad(image))
     };
     staging.unmap();
     // The non-blocking readback requested in the last frame: poll, waiting in between.
@@ -585,18 +535,6 @@ fn headless(args: &Args) -> Result<()> {
         write_png(path, width, height, &pixels)?;
         println!("embed: wrote {} ({width}x{height})", path.display());
     }
-    Ok(())
-}
-
-fn write_png(path: &Path, width: u32, height: u32, rgba: &[u8]) -> Result<()> {
-    let file = std::fs::File::create(path)
-        .map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-    let mut encoder = png::Encoder::new(std::io::BufWriter::new(file), width, height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header()?;
-    writer.write_image_data(rgba)?;
-    writer.finish()?;
     Ok(())
 }
 
@@ -657,14 +595,8 @@ impl WindowState {
         let adapter = request_adapter(instance, Some(&surface))?;
         let (device, queue) = request_device(&adapter)?;
         let size = window.inner_size();
-        let mut config = surface
-            .get_default_config(&adapter, size.width.max(1), size.height.max(1))
-            .ok_or("the adapter cannot present to this window")?;
         // An sRGB format if there is one; the shader handles either.
-        let formats = surface.get_capabilities(&adapter).formats;
-        if let Some(&srgb) = formats.iter().find(|f| f.is_srgb()) {
-            config.format = srgb;
-        }
+        let config = srgb_surface_config(&surface, &adapter, size.width, size.height)?;
         surface.configure(&device, &config);
         println!(
             "embed: {count} polygons on {}, surface {:?}",

@@ -2,18 +2,15 @@
 //! created, so no display is needed), print statistics, and render the last frame offscreen
 //! to a PNG with the same renderer the window uses.
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::Path;
 
 use wgpu_sat::glam::UVec2;
 
 use crate::render::{Camera, DrawOptions, Renderer, scene_bounds};
+use crate::shared::{OFFSCREEN_FORMAT, Offscreen, write_png};
 use crate::sim::{AdapterLabel, Sim, StatsWindow};
 use crate::{Args, Backend, Result};
 
-/// The offscreen target's format: what PNG stores (8-bit RGBA, sRGB-encoded).
-const FORMAT: wgpu::TextureFormat = wgpu::TextureFormat::Rgba8UnormSrgb;
 /// Print a line of statistics every this many frames.
 const REPORT_EVERY: usize = 60;
 
@@ -125,49 +122,20 @@ fn screenshot(
         x: width,
         y: height,
     } = camera.viewport;
-    let texture = device.create_texture(&wgpu::TextureDescriptor {
-        label: Some("simulate screenshot"),
-        size: wgpu::Extent3d {
-            width,
-            height,
-            depth_or_array_layers: 1,
-        },
-        mip_level_count: 1,
-        sample_count: 1,
-        dimension: wgpu::TextureDimension::D2,
-        format: FORMAT,
-        usage: wgpu::TextureUsages::RENDER_ATTACHMENT | wgpu::TextureUsages::COPY_SRC,
-        view_formats: &[],
-    });
-    let view = texture.create_view(&Default::default());
-    let mut renderer = Renderer::new(device, queue, FORMAT);
+    let target = Offscreen::new(device, "simulate screenshot", width, height);
+    let mut renderer = Renderer::new(device, queue, OFFSCREEN_FORMAT);
     renderer.prepare(&sim.world, camera, options);
-
-    // Texture-to-buffer copies need rows padded to a multiple of 256 bytes.
-    let row_bytes = 4 * width;
-    let padded_row_bytes = row_bytes.next_multiple_of(wgpu::COPY_BYTES_PER_ROW_ALIGNMENT);
     let readback = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("simulate screenshot readback"),
-        size: padded_row_bytes as u64 * height as u64,
+        size: target.copy_bytes(),
         usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
         mapped_at_creation: false,
     });
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
         label: Some("simulate screenshot"),
     });
-    renderer.render(&mut encoder, &view);
-    encoder.copy_texture_to_buffer(
-        texture.as_image_copy(),
-        wgpu::TexelCopyBufferInfo {
-            buffer: &readback,
-            layout: wgpu::TexelCopyBufferLayout {
-                offset: 0,
-                bytes_per_row: Some(padded_row_bytes),
-                rows_per_image: Some(height),
-            },
-        },
-        texture.size(),
-    );
+    renderer.render(&mut encoder, &target.view);
+    target.copy_to(&mut encoder, &readback, 0);
     queue.submit([encoder.finish()]);
 
     let slice = readback.slice(..);
@@ -177,22 +145,7 @@ fn screenshot(
     });
     device.poll(wgpu::PollType::wait_indefinitely())?;
     receiver.recv()??;
-    let pixels: Vec<u8> = {
-        let mapped = slice.get_mapped_range()?;
-        mapped
-            .chunks_exact(padded_row_bytes as usize)
-            .flat_map(|row| &row[..row_bytes as usize])
-            .copied()
-            .collect()
-    };
+    let pixels = target.unpad(&slice.get_mapped_range()?);
     readback.unmap();
-
-    let file = File::create(path).map_err(|e| format!("cannot create {}: {e}", path.display()))?;
-    let mut encoder = png::Encoder::new(BufWriter::new(file), width, height);
-    encoder.set_color(png::ColorType::Rgba);
-    encoder.set_depth(png::BitDepth::Eight);
-    let mut writer = encoder.write_header()?;
-    writer.write_image_data(&pixels)?;
-    writer.finish()?;
-    Ok(())
+    write_png(path, width, height, &pixels)
 }

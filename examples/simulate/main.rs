@@ -52,6 +52,8 @@
 
 mod headless;
 mod render;
+#[path = "../shared/mod.rs"]
+mod shared;
 mod sim;
 mod window;
 
@@ -143,8 +145,7 @@ pub enum Backend {
     Gpu,
 }
 
-/// A failure to tell the user about, in one line.
-type Result<T> = std::result::Result<T, Box<dyn std::error::Error>>;
+use shared::Result;
 
 fn main() -> ExitCode {
     let args = Args::parse();

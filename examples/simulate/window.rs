@@ -13,6 +13,7 @@ use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
 use crate::render::{Camera, DrawOptions, Renderer, scene_bounds};
+use crate::shared::{request_adapter, srgb_surface_config};
 use crate::sim::{AdapterLabel, Sim, StatsWindow};
 use crate::{Args, Result};
 
@@ -175,20 +176,13 @@ impl State {
                  `apt-get install mesa-vulkan-drivers` provides a software one)"
             )
         })?;
-        let adapter = pollster::block_on(request_adapter(instance, &surface))?;
+        let adapter = request_adapter(instance, Some(&surface))?;
         let (device, queue) =
             pollster::block_on(adapter.request_device(&crate::device_descriptor(&adapter)))?;
 
         let size = window.inner_size();
-        let mut config = surface
-            .get_default_config(&adapter, size.width.max(1), size.height.max(1))
-            .ok_or("the adapter cannot present to this window")?;
-        // Prefer an sRGB format, so that colours blend and look as picked; the shaders
-        // handle either kind (see `srgb_target` in render.wgsl).
-        let formats = surface.get_capabilities(&adapter).formats;
-        if let Some(&srgb) = formats.iter().find(|f| f.is_srgb()) {
-            config.format = srgb;
-        }
+        // sRGB when offered; the shaders handle either (see `srgb_target` in render.wgsl).
+        let config = srgb_surface_config(&surface, &adapter, size.width, size.height)?;
         surface.configure(&device, &config);
 
         let (gpu, use_gpu) = crate::gpu_narrow_phase(&device, &queue, args.backend)?;
@@ -371,50 +365,4 @@ fn frame_scene(sim: &Sim, viewport: UVec2) -> Camera {
     let bounds = scene_bounds(&sim.world)
         .unwrap_or(wgpu_sat::Aabb::new(Vec2::splat(-10.0), Vec2::splat(10.0)));
     Camera::framing(bounds, viewport)
-}
-
-/// An adapter that can present to `surface`: the one named by `WGPU_ADAPTER_NAME` if set,
-/// else the default one, else a fallback (software) one.
-async fn request_adapter(
-    instance: &wgpu::Instance,
-    surface: &wgpu::Surface<'_>,
-) -> Result<wgpu::Adapter> {
-    if let Ok(name) = std::env::var("WGPU_ADAPTER_NAME") {
-        // wgpu's own lookup panics when nothing matches: look ourselves and list what exists.
-        let wanted = name.to_lowercase();
-        let adapters = instance.enumerate_adapters(wgpu::Backends::all()).await;
-        let names: Vec<String> = adapters.iter().map(|a| a.get_info().name).collect();
-        return adapters
-            .into_iter()
-            .find(|a| {
-                a.get_info().name.to_lowercase().contains(&wanted)
-                    && a.is_surface_supported(surface)
-            })
-            .ok_or_else(|| {
-                format!(
-                    "WGPU_ADAPTER_NAME={name:?} matches no adapter that can draw to this window; \
-                     adapters present: {names:?}"
-                )
-                .into()
-            });
-    }
-    let mut options = wgpu::RequestAdapterOptions {
-        power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
-        compatible_surface: Some(surface),
-        ..Default::default()
-    };
-    match instance.request_adapter(&options).await {
-        Ok(adapter) => Ok(adapter),
-        Err(first) => {
-            options.force_fallback_adapter = true;
-            instance.request_adapter(&options).await.map_err(|_| {
-                format!(
-                    "no graphics adapter can draw to this window ({first}), and rendering needs \
-                     one even for the CPU narrow phase. Install a Vulkan driver: on Debian or \
-                     Ubuntu `apt-get install mesa-vulkan-drivers` provides a software one"
-                )
-                .into()
-            })
-        }
-    }
 }

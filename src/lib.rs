@@ -125,6 +125,42 @@
 //! [`GpuNarrowPhase::request_readback`] / [`GpuNarrowPhase::poll_readback`] bring the
 //! contacts back when wanted, without waiting.
 //!
+//! ## Events, sensors, filters and queries
+//!
+//! After each [`World::step`], [`World::events`] lists the contacts that began (with their
+//! manifolds) and ended, the hits faster than [`World::set_hit_event_threshold`], and what
+//! entered and left each sensor ([`BodyDef::is_sensor`]); [`Filter`]s decide in the broad
+//! phase which colliders may touch; [`World::cast_ray`], [`World::cast_ray_all`],
+//! [`World::colliders_at`], [`World::colliders_in_aabb`], [`World::overlap_shape`] and
+//! [`World::cast_shape`] query the world through a bounding volume hierarchy, and
+//! [`GpuRayCast`] casts batches of rays on the GPU. A sensor that counts crates:
+//!
+//! ```
+//! use wgpu_sat::{glam::Vec2, BodyDef, CpuNarrowPhase, Filter, Polygon, World};
+//! let mut world = World::default();
+//! world.add_body(&BodyDef::fixed(Polygon::rectangle(10.0, 0.5), Vec2::new(0.0, -0.5)))?;
+//! let gate = world.add_body(&BodyDef {
+//!     is_sensor: true,
+//!     ..BodyDef::fixed(Polygon::rectangle(3.0, 0.1), Vec2::new(0.0, 2.0))
+//! })?;
+//! // Ghosts are in category 2 and touch nothing of category 1 (the ground, the crate).
+//! let ghost = Filter { category_bits: 2, mask_bits: 2, group_index: 0 };
+//! world.add_body(&BodyDef::dynamic(Polygon::rectangle(0.4, 0.4), Vec2::new(-1.0, 4.0)))?;
+//! world.add_body(&BodyDef { filter: ghost, ..BodyDef::dynamic(Polygon::rectangle(0.4, 0.4), Vec2::new(1.0, 4.0)) })?;
+//! let (mut entered, mut left) = (0, 0);
+//! let mut narrow = CpuNarrowPhase::new();
+//! for _ in 0..90 {
+//!     world.step(1.0 / 60.0, &mut narrow)?;
+//!     entered += world.events().sensor_begin.iter().filter(|e| e.sensor_body == gate).count();
+//!     left += world.events().sensor_end.len();
+//! }
+//! // The crate passed the gate and landed; the ghost fell through the gate unseen (a
+//! // sensor's filter applies as any collider's) and through the ground.
+//! assert_eq!((entered, left), (1, 1));
+//! assert!(world.center_of_mass(2).y > 0.0 && world.center_of_mass(3).y < -2.0);
+//! # Ok::<(), wgpu_sat::Error>(())
+//! ```
+//!
 //! ## Errors
 //!
 //! Shape constructors return a [`ShapeError`] naming the offending point. Batch calls return

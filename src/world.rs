@@ -127,7 +127,8 @@ pub struct BodyDef {
     /// A sensor's pieces detect the colliders that overlap them ([`World::events`]'s
     /// `sensor_begin` and `sensor_end`) and never push back: no contact, no impulse, no
     /// obstacle for the continuous stage. Any body may be one; a dynamic sensor still falls
-    /// under gravity (through everything). Sensors do not detect each other.
+    /// under gravity (through everything). Sensors do not detect each other, and a sensor's
+    /// [`Filter`] decides what it sees, as any collider's decides what it touches.
     pub is_sensor: bool,
 }
 

@@ -509,3 +509,54 @@ fn the_continuous_stage_reports_its_impacts_and_respects_sensors_and_filters() {
         assert!(world.center_of_mass(shot).x > 10.0, "{what} stopped it");
     }
 }
+
+#[test]
+fn a_sensor_the_user_moves_sees_sleeping_boxes_in_turn_and_wakes_none() {
+    let mut world = ground();
+    let boxes: Vec<usize> = (0..3)
+        .map(|k| {
+            world
+                .add_body(&unit_box(Vec2::new(-4.0 + 4.0 * k as f32, 0.5)))
+                .unwrap()
+        })
+        .collect();
+    let mut narrow = CpuNarrowPhase::new();
+    for _ in 0..90 {
+        world.step(DT, &mut narrow).unwrap();
+    }
+    assert!(boxes.iter().all(|&b| !world.is_awake(b)), "the boxes sleep");
+    // A sensor the user drives: its velocity set before every step, across the boxes'
+    // tops (gravity still pulls it down a little within each step: it sinks about 0.3
+    // over the crossing, and stays clear of the ground).
+    let scanner = world
+        .add_body(&BodyDef {
+            is_sensor: true,
+            ..BodyDef::dynamic(Polygon::rectangle(0.3, 0.3), Vec2::new(-8.0, 0.9))
+        })
+        .unwrap();
+    let mut seen = Vec::new();
+    let mut left = Vec::new();
+    for _ in 0..120 {
+        world
+            .set_velocity(scanner, Vec2::new(8.0, 0.0), 0.0)
+            .unwrap();
+        world.step(DT, &mut narrow).unwrap();
+        let events = world.events();
+        for e in events.sensor_begin {
+            assert_eq!(e.sensor_body, scanner);
+            seen.push(e.visitor_body);
+        }
+        left.extend(events.sensor_end.iter().map(|e| e.visitor_body));
+    }
+    let end = world.center_of_mass(scanner);
+    assert!(
+        end.x > 6.0 && end.y > 0.4,
+        "it crossed above the ground: {end}"
+    );
+    assert_eq!(seen, boxes, "each box entered once, in the order passed");
+    assert_eq!(left, boxes, "and left once");
+    assert!(
+        boxes.iter().all(|&b| !world.is_awake(b)),
+        "a sensor wakes nothing"
+    );
+}

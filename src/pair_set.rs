@@ -11,6 +11,10 @@
 //!     many moved: pairs = the sweep-and-prune pairs of the fat boxes that pass `keep`,
 //!           each carrying its data over from the last list when it was there
 //!     (both ways are merge walks: every list is in ascending pair order)
+//!     the pairs that left, with their data, are kept for the caller (`dropped`): the
+//!     world's contact end events
+//! invalidate(c): c counts as moved at the next update, so its pairs face `keep` again
+//!     (a collision filter changed)
 //! ```
 //!
 //! A pair is in the set from the step its fat boxes first overlap until the step they part,

@@ -4,14 +4,22 @@
 //! ```text
 //! step(dt, narrow_phase):
 //!     AABB of every collider (one collider per piece of a body)          (CPU)
-//!     BroadPhase::find_pairs, minus pairs within one body and pairs of two static bodies
-//!     narrow_phase.collide_pairs                    (CPU or GPU: same contacts)
+//!     persistent pairs over fat boxes (pair_set.rs), minus pairs within one body, pairs of
+//!         two static bodies, of two sensors, and pairs their Filters refuse
+//!     recycled manifolds where a pair barely moved; narrow_phase.collide_pairs for the
+//!         rest                                      (CPU or GPU: same contacts)
+//!     events: begin/end per pair from its touching flag (sensor pairs: overlap; they
+//!         make no contact)
 //!     solver: each contact between colliders acts on their bodies (a body's pieces move
 //!             as one); prepare constraints (warm-started by feature id), then per substep
-//!             gravity, warm start, solve, integrate positions, relax; then restitution
+//!             gravity, warm start, solve, integrate positions, relax; then restitution;
+//!             contacts that approached faster than the hit threshold -> hit events
 //!     continuous: bullets and bodies that moved far for their size are swept from their
 //!             start pose to their end pose; one that would pass into an obstacle stops at
-//!             the time of impact (see continuous.rs)
+//!             the time of impact (see continuous.rs); its fast impacts -> hit events
+//!     sleep: islands at rest fall asleep (sleep.rs)
+//! queries (world/queries.rs): a bounding volume hierarchy over the colliders' boxes, built
+//!     by the first query after the colliders moved
 //! ```
 //!
 //! Frames: each body has a centre of mass (world frame) and a rotation; its pieces stay in
@@ -127,7 +135,8 @@ pub struct BodyDef {
     /// A sensor's pieces detect the colliders that overlap them ([`World::events`]'s
     /// `sensor_begin` and `sensor_end`) and never push back: no contact, no impulse, no
     /// obstacle for the continuous stage. Any body may be one; a dynamic sensor still falls
-    /// under gravity (through everything). Sensors do not detect each other, and a sensor's
+    /// under gravity (through everything), and a static sensor sees no static body (pairs
+    /// of two static bodies are never made). Sensors do not detect each other, and a sensor's
     /// [`Filter`] decides what it sees, as any collider's decides what it touches.
     pub is_sensor: bool,
 }

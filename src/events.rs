@@ -143,9 +143,9 @@ impl EventLists {
         }
     }
 
-    /// Records that collider pair `pair` (bodies `bodies`) began (`now`) or stopped
-    /// touching; `sensor` is the pair's sensor side when it is a sensor pair (0 or 1), and
-    /// `contact` its contact when it began.
+    /// Records that collider pair `pair` (of bodies `bodies`) began touching (`began` holds
+    /// its contact) or stopped (`began` is `None`); `sensor` is which of the two is the
+    /// sensor (0 or 1) when it is a sensor pair.
     pub fn record_change(
         &mut self,
         pair: [u32; 2],

@@ -38,8 +38,11 @@ pub(crate) struct QueryTree {
     nodes: Vec<Node>,
     /// Item indices, leaves' items contiguous.
     items: Vec<u32>,
-    /// The boxes it was built over, by item.
+    /// The boxes it was built over, by item (the build's input).
     boxes: Vec<Aabb>,
+    /// The same boxes in the order of `items`, so that a leaf reads its items' boxes from
+    /// one run of memory rather than from all over the list.
+    leaf_boxes: Vec<Aabb>,
     /// Box centres, by item (the build's split keys).
     centers: Vec<Vec2>,
 }
@@ -57,6 +60,10 @@ impl QueryTree {
         if !boxes.is_empty() {
             self.build_node(0, boxes.len());
         }
+        self.leaf_boxes.clear();
+        let (items, all) = (&self.items, &self.boxes);
+        self.leaf_boxes
+            .extend(items.iter().map(|&i| all[i as usize]));
     }
 
     /// Appends the node over `items[start..end]` and its subtree; returns its index.
@@ -128,9 +135,10 @@ impl QueryTree {
             let node = &self.nodes[stack[depth] as usize];
             if node.count > 0 {
                 let (start, count) = (node.start as usize, node.count as usize);
-                for &item in &self.items[start..start + count] {
+                let leaf = start..start + count;
+                for (&item, aabb) in self.items[leaf.clone()].iter().zip(&self.leaf_boxes[leaf]) {
                     let item = item as usize;
-                    if !enter(&self.boxes[item]).is_some_and(|t| t <= reach) {
+                    if !enter(aabb).is_some_and(|t| t <= reach) {
                         continue;
                     }
                     if let Some(r) = visit(item) {
@@ -176,8 +184,9 @@ impl QueryTree {
             }
             if node.count > 0 {
                 let (start, count) = (node.start as usize, node.count as usize);
-                for &item in &self.items[start..start + count] {
-                    if self.boxes[item as usize].overlaps(query) && !visit(item as usize) {
+                let leaf = start..start + count;
+                for (&item, aabb) in self.items[leaf.clone()].iter().zip(&self.leaf_boxes[leaf]) {
+                    if aabb.overlaps(query) && !visit(item as usize) {
                         return;
                     }
                 }

@@ -1,6 +1,7 @@
 //! Queries against a world: ray casts (closest hit, all hits), point and box queries,
 //! answered from a bounding volume hierarchy over the colliders' boxes (`query_tree.rs`),
-//! built on the first query after the colliders moved.
+//! brought up to date on the first query after the colliders moved (refitted, and built
+//! anew every `REBUILD_EVERY`-th time or when bodies were added).
 //!
 //! ```text
 //! cast_ray_closest: the tree's ray walk, nearer boxes first; each collider the ray's box
@@ -63,11 +64,24 @@ pub struct WorldShapeHit {
     pub normal: Vec2,
 }
 
-/// The world's query tree and the world revision it was built for. Cloning a world clones
-/// the tree as it is.
+/// How many times in a row the query tree is refitted to moved colliders before it is built
+/// anew: a refit costs a tenth of a build or less (10,000 colliders: a build takes 1.7 ms
+/// here), while the tree's split choices grow stale as bodies move far from where it was
+/// built; a pile or a pyramid moves little in half a second at 60 Hz.
+const REBUILD_EVERY: u32 = 30;
+
+/// The world's query tree, the world revision it is up to date with, and how many refits
+/// it has had since it was built. Cloning a world clones the tree as it is.
 #[derive(Debug, Default)]
 pub(crate) struct QueryCache {
-    tree: RwLock<(Option<u64>, QueryTree)>,
+    tree: RwLock<TreeState>,
+}
+
+#[derive(Clone, Debug, Default)]
+struct TreeState {
+    revision: Option<u64>,
+    refits: u32,
+    tree: QueryTree,
 }
 
 impl Clone for QueryCache {
@@ -93,16 +107,26 @@ impl QueryCache {
     ) -> R {
         {
             let guard = self.tree.read().unwrap_or_else(|e| e.into_inner());
-            if guard.0 == Some(revision) {
-                return query(&guard.1);
+            if guard.revision == Some(revision) {
+                return query(&guard.tree);
             }
         }
         let mut guard = self.tree.write().unwrap_or_else(|e| e.into_inner());
-        if guard.0 != Some(revision) {
-            guard.1.build(boxes);
-            guard.0 = Some(revision);
+        if guard.revision != Some(revision) {
+            let state = &mut *guard;
+            if state.revision.is_some()
+                && state.tree.len() == boxes.len()
+                && state.refits < REBUILD_EVERY
+            {
+                state.tree.refit(boxes);
+                state.refits += 1;
+            } else {
+                state.tree.build(boxes);
+                state.refits = 0;
+            }
+            state.revision = Some(revision);
         }
-        query(&guard.1)
+        query(&guard.tree)
     }
 }
 

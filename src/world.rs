@@ -18,8 +18,8 @@
 //!             start pose to their end pose; one that would pass into an obstacle stops at
 //!             the time of impact (see continuous.rs); its fast impacts -> hit events
 //!     sleep: islands at rest fall asleep (sleep.rs)
-//! queries (world/queries.rs): a bounding volume hierarchy over the colliders' boxes, built
-//!     by the first query after the colliders moved
+//! queries (world/queries.rs): a bounding volume hierarchy over the colliders' boxes,
+//!     refitted (or built anew) by the first query after the colliders moved
 //! ```
 //!
 //! Frames: each body has a centre of mass (world frame) and a rotation; its pieces stay in
@@ -319,8 +319,8 @@ pub struct World {
     start_rotations: Vec<Vec2>,
     turned: Vec<f32>,
     moved: Vec<usize>,
-    /// Counts the changes to the colliders' poses (steps and added bodies): the query tree
-    /// is rebuilt when it was built for another revision.
+    /// Counts the changes to the colliders' poses (steps and added bodies): a query finding
+    /// the query tree at another revision brings it up to date first.
     revision: u64,
     queries: queries::QueryCache,
 }

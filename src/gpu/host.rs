@@ -318,7 +318,7 @@ impl GpuNarrowPhase {
     /// started from). Errors, naming the collider, for a bad shape index or pose, and with
     /// [`Error::TooLarge`] for more colliders than a binding holds.
     pub fn write_poses(&mut self, colliders: &[Collider]) -> Result<(), Error> {
-        validate_batch(self.shapes_uploaded.len(), colliders, &[])?;
+        validate_batch(self.shapes.shapes().len(), colliders, &[])?;
         self.fit_colliders(colliders.len())?;
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         self.prepared = None;
@@ -345,7 +345,7 @@ impl GpuNarrowPhase {
     /// The shape table (`array<Shape>` in `shaders/layout.wgsl`). Replaced when it grows:
     /// see [`buffers_created`](Self::buffers_created).
     pub fn shapes_buffer(&self) -> &wgpu::Buffer {
-        &self.shapes.buffer
+        &self.shapes.buffer.buffer
     }
 
     /// This step's pose of every collider (`array<Pose>`): what a renderer draws from.

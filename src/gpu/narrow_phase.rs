@@ -38,7 +38,7 @@ use crate::error::Error;
 use crate::gpu::host::{Prepared, Readback};
 use crate::gpu::layout::{ContactGpu, ContactsHeaderGpu, ParamsGpu, PoseGpu, SWAPPED};
 use crate::gpu::plumbing::{
-    GrowingBuffer, compute_pipeline, entire, read_back, storage, uniform, upload_shapes,
+    GrowingBuffer, ShapeTable, compute_pipeline, entire, read_back, storage, uniform,
 };
 use crate::manifold::Contact;
 use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings, validate_batch};
@@ -111,7 +111,7 @@ pub struct GpuNarrowPhase {
     touching_layout: wgpu::BindGroupLayout,
     touching_bind_group: Option<wgpu::BindGroup>,
     params: wgpu::Buffer,
-    pub(super) shapes: GrowingBuffer,
+    pub(super) shapes: ShapeTable,
     pub(super) poses: GrowingBuffer,
     pub(super) indices: GrowingBuffer,
     pub(super) contacts: GrowingBuffer,
@@ -135,8 +135,6 @@ pub struct GpuNarrowPhase {
     /// `request_readback`: they name the colliders of the contacts it returns, and their
     /// count bounds the records read. Kept and reused, so a warm host allocates nothing.
     pub(super) readback_pairs: Vec<[u32; 2]>,
-    /// The shape table as uploaded, so that setting the same table again costs no upload.
-    pub(super) shapes_uploaded: Vec<Shape>,
     /// See [`NarrowPhase::set_speculative_distance`]; written with each batch's params.
     speculative_distance: f32,
     /// Per shape of the table, whether it is a circle; empty when none is, and pairs are
@@ -206,7 +204,7 @@ impl GpuNarrowPhase {
         let storage_usage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_DST
             | wgpu::BufferUsages::COPY_SRC;
-        let shapes = GrowingBuffer::new(device, "wgpu-sat shapes", storage_usage);
+        let shapes = ShapeTable::new(device, "wgpu-sat shapes");
         let poses = GrowingBuffer::new(device, "wgpu-sat poses", storage_usage);
         let indices = GrowingBuffer::new(device, "wgpu-sat indices", storage_usage);
         let contacts = GrowingBuffer::new(device, "wgpu-sat contacts", storage_usage);
@@ -265,7 +263,6 @@ impl GpuNarrowPhase {
             prepared_pairs: Vec::new(),
             prepared_recorded: AtomicBool::new(false),
             readback_pairs: Vec::new(),
-            shapes_uploaded: Vec::new(),
             speculative_distance: 0.0,
             circle_shapes: Vec::new(),
             pair_scratch: Vec::new(),
@@ -301,7 +298,7 @@ impl GpuNarrowPhase {
     pub fn buffers_created(&self) -> u64 {
         // The params buffer and the loss probe, then the slots that grow.
         2 + [
-            &self.shapes,
+            &self.shapes.buffer,
             &self.poses,
             &self.indices,
             &self.contacts,
@@ -360,7 +357,7 @@ impl GpuNarrowPhase {
                 label: Some("wgpu-sat narrow phase"),
                 layout: &self.bind_group_layout,
                 entries: &[
-                    entire(0, &self.shapes.buffer),
+                    entire(0, &self.shapes.buffer.buffer),
                     entire(1, &self.poses.buffer),
                     entire(2, &self.indices.buffer),
                     entire(3, &self.contacts.buffer),
@@ -571,7 +568,7 @@ impl GpuNarrowPhase {
         colliders: &[Collider],
         pairs: &[[u32; 2]],
     ) -> Result<usize, Error> {
-        validate_batch(self.shapes_uploaded.len(), colliders, pairs)?;
+        validate_batch(self.shapes.shapes().len(), colliders, pairs)?;
         let batch = self.fit_colliders(colliders.len())?;
         self.reserve(colliders.len(), batch.min(pairs.len()).max(1));
         self.upload_colliders(colliders);
@@ -652,10 +649,10 @@ impl NarrowPhase for GpuNarrowPhase {
     /// [`set_shape_table`](NarrowPhase::set_shape_table) for polygons; setting the
     /// polygons it already holds neither uploads nor allocates.
     fn set_shapes(&mut self, shapes: &[Polygon]) -> Result<(), Error> {
-        let held = shapes.len() == self.shapes_uploaded.len()
+        let held = shapes.len() == self.shapes.shapes().len()
             && shapes
                 .iter()
-                .zip(&self.shapes_uploaded)
+                .zip(self.shapes.shapes())
                 .all(|(p, s)| s.as_polygon() == Some(p));
         if held {
             return Ok(());
@@ -667,37 +664,25 @@ impl NarrowPhase for GpuNarrowPhase {
     /// Uploads the shape table; setting the table it already holds uploads nothing, so a
     /// caller may set it before every call.
     fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
-        if shapes == self.shapes_uploaded.as_slice() {
-            return Ok(());
-        }
-        // Scoped: a write on a lost device must come back as an error, not reach the host's
-        // uncaptured-error handler.
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let uploaded = upload_shapes(
-            &self.device,
-            &self.queue,
-            &mut self.shapes,
+        let (device, queue) = (&self.device, &self.queue);
+        let result = self.shapes.set(
+            device,
+            queue,
             self.max_binding,
             shapes,
+            &mut self.bind_group,
         );
-        let device_error = pollster::block_on(scope.pop());
-        // A table too large for the device leaves the last one in place.
-        if uploaded? {
-            self.bind_group = None;
+        if !matches!(result, Ok(false)) {
+            // Which shapes are circles, for the kernel's per-pair branch: none noted when the
+            // table has none, or when it is unknown after a device error.
+            let table = self.shapes.shapes();
+            self.circle_shapes.clear();
+            if table.iter().any(|s| s.as_circle().is_some()) {
+                self.circle_shapes
+                    .extend(table.iter().map(|s| s.as_circle().is_some()));
+            }
         }
-        self.shapes_uploaded.clear();
-        self.circle_shapes.clear();
-        if let Some(error) = device_error {
-            // What the buffer holds is unknown: the next call uploads whatever table it gets.
-            self.bind_group = None;
-            return Err(Error::Device(error.to_string()));
-        }
-        self.shapes_uploaded.extend_from_slice(shapes);
-        if shapes.iter().any(|s| s.as_circle().is_some()) {
-            self.circle_shapes
-                .extend(shapes.iter().map(|s| s.as_circle().is_some()));
-        }
-        Ok(())
+        result.map(|_| ())
     }
 
     fn collide_pairs_into(
@@ -710,7 +695,7 @@ impl NarrowPhase for GpuNarrowPhase {
         self.timings = NarrowPhaseTimings::default();
         let upload_start = Instant::now();
         if pairs.is_empty() {
-            validate_batch(self.shapes_uploaded.len(), colliders, pairs)?;
+            validate_batch(self.shapes.shapes().len(), colliders, pairs)?;
             return Ok(());
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);

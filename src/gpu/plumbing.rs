@@ -160,6 +160,63 @@ pub(super) fn upload_shapes(
     Ok(replaced)
 }
 
+/// A shape table on the device: its storage buffer and the table it holds, shared by every
+/// kernel that reads shapes (the narrow phase, time of impact, ray casts).
+pub(super) struct ShapeTable {
+    pub(super) buffer: GrowingBuffer,
+    uploaded: Vec<Shape>,
+}
+
+impl ShapeTable {
+    pub(super) fn new(device: &wgpu::Device, label: &'static str) -> ShapeTable {
+        let usage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC;
+        ShapeTable {
+            buffer: GrowingBuffer::new(device, label, usage),
+            uploaded: Vec::new(),
+        }
+    }
+
+    /// The table the buffer holds (empty after a device error: unknown).
+    pub(super) fn shapes(&self) -> &[Shape] {
+        &self.uploaded
+    }
+
+    /// Makes the buffer hold `shapes`, uploading only when it holds another table; returns
+    /// whether the table changed. The write runs in an error scope, so that a lost device
+    /// comes back as an error rather than reaching the host's uncaptured-error handler.
+    /// `bind_group` (the caller's, holding the buffer) is dropped when the buffer was
+    /// replaced or its contents became unknown (a device error: the next call uploads
+    /// whatever table it gets). A table too large for one binding is an error that leaves
+    /// the last one in place.
+    pub(super) fn set(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        max_binding: u64,
+        shapes: &[Shape],
+        bind_group: &mut Option<wgpu::BindGroup>,
+    ) -> Result<bool, Error> {
+        if shapes == self.uploaded.as_slice() {
+            return Ok(false);
+        }
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let uploaded = upload_shapes(device, queue, &mut self.buffer, max_binding, shapes);
+        let device_error = pollster::block_on(scope.pop());
+        if uploaded? {
+            *bind_group = None;
+        }
+        self.uploaded.clear();
+        if let Some(error) = device_error {
+            *bind_group = None;
+            return Err(Error::Device(error.to_string()));
+        }
+        self.uploaded.extend_from_slice(shapes);
+        Ok(true)
+    }
+}
+
 /// Maps the first `bytes` of a readback buffer, waits for the device, hands the bytes to
 /// `read`, and unmaps. Returns when the data became ready (after the device's work).
 pub(super) fn read_back(

@@ -20,7 +20,7 @@
 use crate::error::Error;
 use crate::gpu::layout::{PoseGpu, RayHitGpu, RayPairGpu, RayParamsGpu};
 use crate::gpu::plumbing::{
-    GrowingBuffer, compute_pipeline, entire, read_back, storage, uniform, upload_shapes,
+    GrowingBuffer, ShapeTable, compute_pipeline, entire, read_back, storage, uniform,
 };
 use crate::narrow_phase::Collider;
 use crate::ray::{Ray, RayHit, validate_rays};
@@ -68,13 +68,11 @@ pub struct GpuRayCast {
     bind_group_layout: wgpu::BindGroupLayout,
     bind_group: Option<wgpu::BindGroup>,
     params: wgpu::Buffer,
-    shapes: GrowingBuffer,
+    shapes: ShapeTable,
     poses: GrowingBuffer,
     pairs: GrowingBuffer,
     results: GrowingBuffer,
     readback: GrowingBuffer,
-    /// The shape table as uploaded, so that setting the same table again costs nothing.
-    shapes_uploaded: Vec<Shape>,
     /// The current batch's poses and pairs, as uploaded.
     pose_scratch: Vec<PoseGpu>,
     pair_scratch: Vec<RayPairGpu>,
@@ -112,7 +110,7 @@ impl GpuRayCast {
         let storage_usage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_DST
             | wgpu::BufferUsages::COPY_SRC;
-        let shapes = GrowingBuffer::new(device, "wgpu-sat ray shapes", storage_usage);
+        let shapes = ShapeTable::new(device, "wgpu-sat ray shapes");
         let poses = GrowingBuffer::new(device, "wgpu-sat ray poses", storage_usage);
         let pairs = GrowingBuffer::new(device, "wgpu-sat ray pairs", storage_usage);
         let results = GrowingBuffer::new(device, "wgpu-sat ray results", storage_usage);
@@ -137,7 +135,6 @@ impl GpuRayCast {
             pairs,
             results,
             readback,
-            shapes_uploaded: Vec::new(),
             pose_scratch: Vec::new(),
             pair_scratch: Vec::new(),
             max_binding: limits
@@ -156,7 +153,7 @@ impl GpuRayCast {
     /// largest batch) it stays the same: buffers are reused.
     pub fn buffers_created(&self) -> u64 {
         1 + [
-            &self.shapes,
+            &self.shapes.buffer,
             &self.poses,
             &self.pairs,
             &self.results,
@@ -179,29 +176,16 @@ impl GpuRayCast {
     /// Replaces the shape table that [`Collider::shape`] indexes: polygons and circles.
     /// Setting the table it already holds uploads nothing.
     pub fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
-        if shapes == self.shapes_uploaded.as_slice() {
-            return Ok(());
-        }
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let uploaded = upload_shapes(
-            &self.device,
-            &self.queue,
-            &mut self.shapes,
-            self.max_binding,
-            shapes,
-        );
-        let device_error = pollster::block_on(scope.pop());
-        // A table too large for the device leaves the last one in place.
-        if uploaded? {
-            self.bind_group = None;
-        }
-        self.shapes_uploaded.clear();
-        if let Some(error) = device_error {
-            self.bind_group = None;
-            return Err(Error::Device(error.to_string()));
-        }
-        self.shapes_uploaded.extend_from_slice(shapes);
-        Ok(())
+        let (device, queue) = (&self.device, &self.queue);
+        self.shapes
+            .set(
+                device,
+                queue,
+                self.max_binding,
+                shapes,
+                &mut self.bind_group,
+            )
+            .map(|_| ())
     }
 
     /// The hit of each `(ray, collider)` pair of `pairs` (indices into `rays` and
@@ -233,7 +217,7 @@ impl GpuRayCast {
         out: &mut Vec<Option<RayHit>>,
     ) -> Result<(), Error> {
         out.clear();
-        validate_rays(self.shapes_uploaded.len(), colliders, rays, pairs)?;
+        validate_rays(self.shapes.shapes().len(), colliders, rays, pairs)?;
         if pairs.is_empty() {
             return Ok(());
         }
@@ -292,7 +276,7 @@ impl GpuRayCast {
                 label: Some("wgpu-sat ray casts"),
                 layout: &self.bind_group_layout,
                 entries: &[
-                    entire(0, &self.shapes.buffer),
+                    entire(0, &self.shapes.buffer.buffer),
                     entire(1, &self.poses.buffer),
                     entire(2, &self.pairs.buffer),
                     entire(3, &self.results.buffer),

@@ -24,7 +24,7 @@
 use crate::error::Error;
 use crate::gpu::layout::{SweptColliderGpu, TimeOfImpactGpu, ToiParamsGpu};
 use crate::gpu::plumbing::{
-    GrowingBuffer, compute_pipeline, entire, read_back, storage, uniform, upload_shapes,
+    GrowingBuffer, ShapeTable, compute_pipeline, entire, read_back, storage, uniform,
 };
 use crate::shape::Shape;
 use crate::toi::{SweptCollider, TimeOfImpact, validate_sweeps};
@@ -78,13 +78,11 @@ pub struct GpuTimeOfImpact {
     bind_group_layout: wgpu::BindGroupLayout,
     bind_group: Option<wgpu::BindGroup>,
     params: wgpu::Buffer,
-    shapes: GrowingBuffer,
+    shapes: ShapeTable,
     colliders: GrowingBuffer,
     pairs: GrowingBuffer,
     results: GrowingBuffer,
     readback: GrowingBuffer,
-    /// The shape table as uploaded, so that setting the same table again costs nothing.
-    shapes_uploaded: Vec<Shape>,
     /// The swept colliders of the current batch, as uploaded.
     collider_scratch: Vec<SweptColliderGpu>,
     /// The largest storage binding (and buffer) the device allows, in bytes.
@@ -123,7 +121,7 @@ impl GpuTimeOfImpact {
         let storage_usage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_DST
             | wgpu::BufferUsages::COPY_SRC;
-        let shapes = GrowingBuffer::new(device, "wgpu-sat toi shapes", storage_usage);
+        let shapes = ShapeTable::new(device, "wgpu-sat toi shapes");
         let colliders = GrowingBuffer::new(device, "wgpu-sat toi colliders", storage_usage);
         let pairs = GrowingBuffer::new(device, "wgpu-sat toi pairs", storage_usage);
         let results = GrowingBuffer::new(device, "wgpu-sat toi results", storage_usage);
@@ -148,7 +146,6 @@ impl GpuTimeOfImpact {
             pairs,
             results,
             readback,
-            shapes_uploaded: Vec::new(),
             collider_scratch: Vec::new(),
             max_binding: limits
                 .max_storage_buffer_binding_size
@@ -166,7 +163,7 @@ impl GpuTimeOfImpact {
     /// largest batch) it stays the same: buffers are reused.
     pub fn buffers_created(&self) -> u64 {
         1 + [
-            &self.shapes,
+            &self.shapes.buffer,
             &self.colliders,
             &self.pairs,
             &self.results,
@@ -190,29 +187,16 @@ impl GpuTimeOfImpact {
     /// Replaces the shape table that [`SweptCollider::shape`] indexes: polygons and circles.
     /// Setting the table it already holds uploads nothing.
     pub fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
-        if shapes == self.shapes_uploaded.as_slice() {
-            return Ok(());
-        }
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let uploaded = upload_shapes(
-            &self.device,
-            &self.queue,
-            &mut self.shapes,
-            self.max_binding,
-            shapes,
-        );
-        let device_error = pollster::block_on(scope.pop());
-        // A table too large for the device leaves the last one in place.
-        if uploaded? {
-            self.bind_group = None;
-        }
-        self.shapes_uploaded.clear();
-        if let Some(error) = device_error {
-            self.bind_group = None;
-            return Err(Error::Device(error.to_string()));
-        }
-        self.shapes_uploaded.extend_from_slice(shapes);
-        Ok(())
+        let (device, queue) = (&self.device, &self.queue);
+        self.shapes
+            .set(
+                device,
+                queue,
+                self.max_binding,
+                shapes,
+                &mut self.bind_group,
+            )
+            .map(|_| ())
     }
 
     /// The time of impact of each pair of swept colliders, in the order of `pairs` (`None`
@@ -245,7 +229,7 @@ impl GpuTimeOfImpact {
         out: &mut Vec<Option<TimeOfImpact>>,
     ) -> Result<(), Error> {
         out.clear();
-        validate_sweeps(self.shapes_uploaded.len(), sweeps, pairs)?;
+        validate_sweeps(self.shapes.shapes().len(), sweeps, pairs)?;
         if pairs.is_empty() {
             return Ok(());
         }
@@ -306,7 +290,7 @@ impl GpuTimeOfImpact {
                 label: Some("wgpu-sat time of impact"),
                 layout: &self.bind_group_layout,
                 entries: &[
-                    entire(0, &self.shapes.buffer),
+                    entire(0, &self.shapes.buffer.buffer),
                     entire(1, &self.colliders.buffer),
                     entire(2, &self.pairs.buffer),
                     entire(3, &self.results.buffer),

@@ -12,9 +12,11 @@
 //!     solve with bias: a point still apart (a speculative contact, separation s > 0) may
 //!         close its gap within the substep and no more (bias s / h, rigid); an overlapping
 //!         one is pushed towards separation 0 through a soft spring (stiff, heavily damped:
-//!         no energy added); friction clamped to mu * normal
+//!         no energy added); normal impulses only
 //!     integrate positions
-//!     relax: solve again without bias, removing the velocity the push added
+//!     relax: normal impulses again without bias, removing the velocity the push added,
+//!         then friction, clamped to mu * normal (friction once per substep, as Box2D v3
+//!         now solves it)
 //! restitution: bounce the points that approached faster than a threshold
 //! ```
 //!

@@ -343,8 +343,8 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
                     let group = &mut *data.wide.add(g);
                     match pass {
                         Pass::WarmStart => group.warm_start(data.states),
-                        Pass::Solve => group.solve(data.states, inv_h, true),
-                        Pass::Relax => group.solve(data.states, inv_h, false),
+                        Pass::Solve => group.solve::<true>(data.states, inv_h),
+                        Pass::Relax => group.solve::<false>(data.states, inv_h),
                         _ => group.apply_restitution(data.states),
                     }
                 }

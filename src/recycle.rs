@@ -9,7 +9,8 @@
 //!     d = B's pose in A's frame now, against the kept one (translation, angle)
 //!     |d.translation| <= RECYCLE_TRANSLATION and |d.angle| <= RECYCLE_ANGLE:
 //!         normal, points = the kept ones carried by A's current pose
-//!         depth of each point -= normal · d.translation     (B moved along the normal)
+//!         each point: B's side of it moved by d_p (B's translation and turn in A's frame)
+//!             depth -= normal · d_p, point += d_p / 2       (halfway between the surfaces)
 //!     otherwise: the narrow phase computes it afresh (and it is kept anew)
 //! ```
 //!
@@ -97,19 +98,31 @@ impl KeptManifold {
         {
             return None;
         }
-        // B moving along the normal (away from A) by s opens every point by s.
-        let opened = self.normal.dot(moved);
+        // Each point follows B's side of it: the piece of B that was at the point (A's frame)
+        // when the manifold was computed has moved by `d` since, with B's translation and
+        // turn; moving along the normal (away from A) by s opens the point by s, and the
+        // point, halfway between the surfaces, moves by half of `d`. (With the translation
+        // alone, a turn left each point's depth off by the angle times its lever, and a box
+        // rocking on its neighbour by less than RECYCLE_ANGLE saw no change in either
+        // point: the solver kept pushing on the stale pair and the box chattered, too fast
+        // to fall asleep.)
         let mut points = [self.points[0]; 2];
+        let mut deepest = [f32::NEG_INFINITY; 2];
         for (p, kept) in points.iter_mut().zip(&self.points[..self.count as usize]) {
+            let d =
+                now.transform_point(self.relative.inverse_transform_point(kept.point)) - kept.point;
+            let depth = kept.depth - self.normal.dot(d);
+            deepest = [deepest[0].max(kept.depth), deepest[1].max(depth)];
             *p = ContactPoint {
-                point: ta.transform_point(kept.point),
-                depth: kept.depth - opened,
+                point: ta.transform_point(kept.point + 0.5 * d),
+                depth,
                 id: kept.id,
             };
         }
+        // The manifold's depth moves with its deepest point.
         let manifold = Manifold::new(
             ta.rotate(self.normal),
-            self.depth - opened,
+            self.depth + (deepest[1] - deepest[0]),
             &points[..self.count as usize],
         );
         Some(Contact { a, b, manifold })

@@ -1264,7 +1264,15 @@ impl World {
                         self.slot_outcomes[slot] = SlotOutcome::Sensor;
                     }
                     self.slot_changes[slot] = Change::of(state.touching, !sensor || overlaps(c));
-                    Some(KeptManifold::keep(c, colliders))
+                    // A circle's normal turns as the other piece slides along it: recycling
+                    // assumes flat features (see recycle.rs), so pairs with a circle are
+                    // collided afresh every step (a circle's manifold is the cheapest to
+                    // compute anyway).
+                    let curved = |i: u32| {
+                        let shape = colliders[i as usize].shape as usize;
+                        matches!(self.shapes[shape], Shape::Circle(_))
+                    };
+                    (!curved(a) && !curved(b)).then(|| KeptManifold::keep(c, colliders))
                 }
                 _ => {
                     self.slot_outcomes[slot] = SlotOutcome::Apart;

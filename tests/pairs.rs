@@ -6,14 +6,30 @@ use wgpu_sat::{
 };
 
 /// Every contact the narrow phase finds among all collider pairs (of two bodies, not both
-/// static) at the colliders' poses `at`, in ascending pair order: the broad phase's answer
-/// by brute force.
+/// static) at the colliders' poses `at` whose boxes, grown by half the speculative distance,
+/// overlap, in ascending pair order: the broad phase's answer by brute force.
+///
+/// (The box test is the broad phase's contract (`StepStats::pairs`), not a shortcut: the
+/// narrow phase may report two corners as a speculative contact when their separation
+/// along a face normal is under the speculative distance while the boxes are farther apart,
+/// a face's plane running on past its corner towards the other piece.)
 fn all_contacts(world: &World, at: &[wgpu_sat::Collider]) -> Vec<wgpu_sat::Contact> {
+    let boxes: Vec<_> = at
+        .iter()
+        .map(|c| {
+            world.shapes()[c.shape as usize]
+                .aabb(&c.transform)
+                .expanded(0.5 * SPECULATIVE_DISTANCE)
+        })
+        .collect();
     let mut contacts = Vec::new();
     for a in 0..at.len() {
         for b in a + 1..at.len() {
             let (body_a, body_b) = (world.collider_body(a), world.collider_body(b));
-            if body_a == body_b || (world.is_static(body_a) && world.is_static(body_b)) {
+            if body_a == body_b
+                || (world.is_static(body_a) && world.is_static(body_b))
+                || !boxes[a].overlaps(&boxes[b])
+            {
                 continue;
             }
             let (ca, cb) = (&at[a], &at[b]);

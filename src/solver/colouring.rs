@@ -3,7 +3,9 @@
 //!
 //! ```text
 //! per body: a bit mask of the colours its constraints already use
-//! per constraint, in a fixed pseudo-random order (see below):
+//! per constraint that was coloured last step too (same collider pair, in ascending order):
+//!     keep its colour if both its moving bodies still lack it
+//! the others, in a shuffled order (see below):
 //!     neither body moves -> left out     // static or asleep: no impulse changes anything
 //!     free = !(mask[a] | mask[b])        // a body that does not move adds no bits
 //!     colour = lowest set bit of free    // greedy: the first colour both bodies lack
@@ -14,21 +16,25 @@
 //!
 //! Two constraints of one colour share no moving body, so they write disjoint velocities; a
 //! static body (or any body with zero inverse mass) is only read, so it may appear in any
-//! number of them. The colouring depends only on the contact list and which bodies move, never
-//! on threads: the solve order, and so the result, is the same on any thread count.
-//! Greedy colouring needs at most (most constraints on one body + 1) colours; a resting box
-//! touches about six bodies, so a pile uses ten or so of the `COLOUR_COUNT`.
+//! number of them. The colouring depends only on the contact lists of this step and the
+//! last (and which bodies move), never on threads: the solve order, and so the result, is
+//! the same on any thread count. Greedy colouring needs at most (most constraints on one
+//! body + 1) colours; a resting box touches about six bodies, so a pile uses ten or so of
+//! the `COLOUR_COUNT`.
 //!
-//! Why the visit order is shuffled: the colours are solved one after another, so the
-//! colouring fixes which constraints see which others' impulses first. Visited in contact
-//! order (ascending collider pairs: in a stack, row by row and left to right), the greedy
-//! gives the first colours to the left end of every row, the same way every step, and the
-//! solver's small error leans one way: `scenes::large_pyramid` (Box2D's 100 rows) swayed
-//! by up to 0.23 units at its top between steps 120 and 500, with friction solved once per
+//! Colours persist, as Box2D v3's do: a settled scene's contacts keep theirs, and a step
+//! colours only its new contacts (a merge with last step's list finds the old ones), which
+//! costs a tenth of colouring all of them.
+//!
+//! Why new contacts are visited in a shuffled order: the colours are solved one after
+//! another, so the colouring fixes which constraints see which others' impulses first.
+//! Visited in contact order (ascending collider pairs: in a stack, row by row and left to
+//! right), the greedy gives the first colours to the left end of every row, and the
+//! solver's small error leans one way: `scenes::large_pyramid` (Box2D's 100 rows) swayed by
+//! up to 0.23 units at its top between steps 120 and 500, with friction solved once per
 //! substep. Visited in a random order, the error has no side to lean to: the same pyramid
-//! sways by 0.02 (Box2D's own, in the same scene: 0.05). The order is a fixed permutation of the
-//! constraint indices (seeded, made again only when the count passes a power of two), so
-//! the colouring is still a function of the contact list alone.
+//! sways by 0.02 (Box2D's own, in the same scene: 0.05). The shuffle is seeded with a
+//! fixed number, so the colouring stays a function of the contact lists.
 
 use std::ops::Range;
 
@@ -44,11 +50,13 @@ pub(crate) const COLOUR_COUNT: usize = 24;
 /// x86_64, so the default target needs no flag.
 pub(crate) const LANES: usize = 4;
 
-/// The seed of the visit order's permutation: any fixed number (a random draw).
+/// The seed of the shuffle of each step's new constraints: any fixed number.
 const VISIT_SEED: u64 = 0x5eed_c010_0b1e;
 
 /// The colour of a constraint left out: both its bodies stay still.
 const UNSOLVED: u8 = u8::MAX;
+/// The colour of a constraint still to be coloured this step (new, or its old colour taken).
+const FRESH: u8 = u8::MAX - 1;
 
 /// An empty lane (or a lane's missing body).
 pub(crate) const NO_INDEX: u32 = u32::MAX;
@@ -58,13 +66,16 @@ pub(crate) const NO_INDEX: u32 = u32::MAX;
 pub(crate) struct ConstraintGraph {
     /// Per body: the colours its constraints use this step.
     masks: Vec<u32>,
-    /// Per constraint: its colour, `COLOUR_COUNT` for the overflow, or `UNSOLVED`.
-    colours: Vec<u8>,
-    /// Per constraint: its two bodies, copied in contact order for the shuffled visits.
+    /// Per constraint: its key (the collider pair; keys ascend), its two bodies and its
+    /// colour (`COLOUR_COUNT` for the overflow, or `UNSOLVED`).
+    keys: Vec<[u32; 2]>,
     pairs: Vec<[u32; 2]>,
-    /// The visit order: a fixed permutation of `0..2^k`, the smallest power of two at least
-    /// the constraint count (indices past the count are skipped).
-    visits: Vec<u32>,
+    colours: Vec<u8>,
+    /// Last step's keys and colours: the colours that may persist.
+    previous_keys: Vec<[u32; 2]>,
+    previous_colours: Vec<u8>,
+    /// This step's constraints to colour afresh, shuffled.
+    fresh: Vec<u32>,
     /// Per colour (and the overflow last): constraints counted, then fill positions.
     offsets: [usize; COLOUR_COUNT + 2],
     /// Constraint indices by colour, in contact order within a colour.
@@ -75,54 +86,63 @@ pub(crate) struct ConstraintGraph {
     pub colour_groups: Vec<Range<usize>>,
     /// The overflow's groups: one constraint each, solved one after another.
     pub overflow_groups: Range<usize>,
+    /// Every group, ordered by its first constraint: the order the store stage copies the
+    /// impulses out in. A colour's constraints are spread over the whole contact list, so
+    /// storing colour after colour would write all over the list once per colour; in this
+    /// order it is written about once, front to back (on `many_pyramids`, 0.46 ms a step
+    /// became 0.28). (The prepare stage, whose writes are the groups, 600 bytes each, fills
+    /// them in their own order: in this one it took twice as long.)
+    pub store_order: Vec<u32>,
+    /// Per constraint: the group it starts (its first lane), or `NO_INDEX`.
+    group_starts: Vec<u32>,
 }
 
 impl ConstraintGraph {
-    /// Colours constraints between bodies `pairs[i] = [a, b]` and packs them into groups.
-    /// `moves(body)` says whether a body's velocity is written by the solver.
+    /// Colours constraints given as (key, bodies `[a, b]`), keys ascending (the colliders in
+    /// touch), and packs them into groups; a constraint whose key was coloured last step keeps
+    /// its colour where it can. `moves(body)` says whether a body's velocity is written by the
+    /// solver.
     pub fn colour(
         &mut self,
         body_count: usize,
-        pairs: impl Iterator<Item = [u32; 2]>,
+        constraints: impl Iterator<Item = ([u32; 2], [u32; 2])>,
         moves: impl Fn(u32) -> bool,
     ) {
         self.masks.clear();
         self.masks.resize(body_count, 0);
+        std::mem::swap(&mut self.keys, &mut self.previous_keys);
+        std::mem::swap(&mut self.colours, &mut self.previous_colours);
+        self.keys.clear();
         self.pairs.clear();
-        self.pairs.extend(pairs);
-        let count = self.pairs.len();
+        for (key, bodies) in constraints {
+            self.keys.push(key);
+            self.pairs.push(bodies);
+        }
+        let count = self.keys.len();
         self.colours.clear();
         self.colours.resize(count, UNSOLVED);
-        self.offsets = [0; COLOUR_COUNT + 2];
-        self.shuffle_visits(count);
-        for &i in &self.visits {
-            let Some(&[a, b]) = self.pairs.get(i as usize) else {
-                continue;
-            };
-            let (move_a, move_b) = (moves(a), moves(b));
-            if !move_a && !move_b {
-                // Between two bodies that do not move (static, or asleep): no impulse can
-                // change anything, so it is in no group (its colour stays UNSOLVED).
-                continue;
-            }
-            let used_a = if move_a { self.masks[a as usize] } else { 0 };
-            let used_b = if move_b { self.masks[b as usize] } else { 0 };
-            let free = !(used_a | used_b) & ((1u32 << COLOUR_COUNT) - 1);
-            let colour = if free == 0 {
-                COLOUR_COUNT
+        self.keep_colours(&moves);
+        self.fresh
+            .shuffle(&mut ChaCha8Rng::seed_from_u64(VISIT_SEED));
+        for k in 0..self.fresh.len() {
+            let i = self.fresh[k];
+            let [a, b] = self.pairs[i as usize];
+            let moving = [moves(a), moves(b)];
+            let used = self.used([a, b], moving);
+            let free = !used & ((1u32 << COLOUR_COUNT) - 1);
+            self.colours[i as usize] = if free == 0 {
+                COLOUR_COUNT as u8
             } else {
-                let colour = free.trailing_zeros() as usize;
-                let bit = 1u32 << colour;
-                if move_a {
-                    self.masks[a as usize] |= bit;
-                }
-                if move_b {
-                    self.masks[b as usize] |= bit;
-                }
+                let colour = free.trailing_zeros() as u8;
+                self.take([a, b], moving, colour);
                 colour
             };
-            self.colours[i as usize] = colour as u8;
-            self.offsets[colour + 1] += 1;
+        }
+        self.offsets = [0; COLOUR_COUNT + 2];
+        for &colour in &self.colours {
+            if colour != UNSOLVED {
+                self.offsets[colour as usize + 1] += 1;
+            }
         }
         // Counts to starting positions (a prefix sum); offsets[c] is where colour c begins.
         for c in 1..self.offsets.len() {
@@ -168,20 +188,68 @@ impl ConstraintGraph {
             self.groups.push(lanes);
         }
         self.overflow_groups = start..self.groups.len();
+
+        self.group_starts.clear();
+        self.group_starts.resize(count, NO_INDEX);
+        for (g, lanes) in self.groups.iter().enumerate() {
+            self.group_starts[lanes[0] as usize] = g as u32;
+        }
+        self.store_order.clear();
+        self.store_order
+            .extend(self.group_starts.iter().copied().filter(|&g| g != NO_INDEX));
     }
 
-    /// Makes `visits` the permutation for `count` constraints, if it is not already: the
-    /// same permutation of `0..count.next_power_of_two()` every time, so a count that stays
-    /// within one power of two keeps its order (and no step of it shuffles again).
-    fn shuffle_visits(&mut self, count: usize) {
-        let size = count.next_power_of_two();
-        if self.visits.len() == size {
-            return;
+    /// Gives each constraint that was coloured last step (found by a merge of the two
+    /// ascending key lists) its old colour, where both its moving bodies still lack it; the
+    /// other constraints with a moving body go to `fresh`, in contact order.
+    fn keep_colours(&mut self, moves: &impl Fn(u32) -> bool) {
+        self.fresh.clear();
+        let mut old = 0;
+        for i in 0..self.keys.len() {
+            let [a, b] = self.pairs[i];
+            let moving = [moves(a), moves(b)];
+            if moving == [false; 2] {
+                // Between two bodies that do not move (static, or asleep): no impulse can
+                // change anything, so it is in no group.
+                continue;
+            }
+            let key = self.keys[i];
+            while old < self.previous_keys.len() && self.previous_keys[old] < key {
+                old += 1;
+            }
+            let kept = (self.previous_keys.get(old) == Some(&key))
+                .then(|| self.previous_colours[old])
+                .filter(|&c| usize::from(c) < COLOUR_COUNT)
+                .filter(|&c| self.used([a, b], moving) & (1 << c) == 0);
+            match kept {
+                Some(colour) => {
+                    self.take([a, b], moving, colour);
+                    self.colours[i] = colour;
+                }
+                None => {
+                    self.colours[i] = FRESH;
+                    self.fresh.push(i as u32);
+                }
+            }
         }
-        self.visits.clear();
-        self.visits.extend(0..size as u32);
-        self.visits
-            .shuffle(&mut ChaCha8Rng::seed_from_u64(VISIT_SEED));
+    }
+
+    /// The colours the moving ones of `bodies` already use.
+    fn used(&self, [a, b]: [u32; 2], [move_a, move_b]: [bool; 2]) -> u32 {
+        let used_a = if move_a { self.masks[a as usize] } else { 0 };
+        let used_b = if move_b { self.masks[b as usize] } else { 0 };
+        used_a | used_b
+    }
+
+    /// Marks `colour` used by the moving ones of `bodies`.
+    fn take(&mut self, [a, b]: [u32; 2], [move_a, move_b]: [bool; 2], colour: u8) {
+        let bit = 1u32 << colour;
+        if move_a {
+            self.masks[a as usize] |= bit;
+        }
+        if move_b {
+            self.masks[b as usize] |= bit;
+        }
     }
 }
 
@@ -189,11 +257,40 @@ impl ConstraintGraph {
 mod tests {
     use super::*;
 
+    /// Constraints keyed by their own body pair (for lists that ascend, as keys must to be
+    /// matched with last step's).
+    fn keyed(pairs: &[[u32; 2]]) -> impl Iterator<Item = ([u32; 2], [u32; 2])> + '_ {
+        pairs.iter().map(|&p| (p, p))
+    }
+
+    /// Each constraint's colour (`None` for the overflow or none), from the groups.
+    fn colours_of(graph: &ConstraintGraph, count: usize) -> Vec<Option<usize>> {
+        let mut colours = vec![None; count];
+        for (colour, range) in graph.colour_groups.iter().enumerate() {
+            for lanes in &graph.groups[range.clone()] {
+                for &i in lanes.iter().filter(|&&i| i != NO_INDEX) {
+                    colours[i as usize] = Some(colour);
+                }
+            }
+        }
+        colours
+    }
+
     /// Checks the colouring's promise: within a colour, no moving body appears twice, every
     /// constraint appears exactly once, and within a colour constraints keep contact order.
     fn check(pairs: &[[u32; 2]], bodies: usize, moves: impl Fn(u32) -> bool + Copy) {
         let mut graph = ConstraintGraph::default();
-        graph.colour(bodies, pairs.iter().copied(), moves);
+        graph.colour(bodies, keyed(pairs), moves);
+        check_graph(&graph, pairs, bodies, moves);
+    }
+
+    /// [`check`] of a graph that has coloured `pairs` last.
+    fn check_graph(
+        graph: &ConstraintGraph,
+        pairs: &[[u32; 2]],
+        bodies: usize,
+        moves: impl Fn(u32) -> bool + Copy,
+    ) {
         let mut seen = vec![0; pairs.len()];
         for range in &graph.colour_groups {
             let mut used = vec![false; bodies];
@@ -237,7 +334,7 @@ mod tests {
         // Body 0 touches 30 others: 24 colours, then 6 in the overflow.
         let pairs: Vec<[u32; 2]> = (1..31).map(|i| [0, i]).collect();
         let mut graph = ConstraintGraph::default();
-        graph.colour(31, pairs.iter().copied(), |_| true);
+        graph.colour(31, keyed(&pairs), |_| true);
         assert_eq!(graph.colour_groups.len(), COLOUR_COUNT);
         assert_eq!(graph.overflow_groups.len(), 30 - COLOUR_COUNT);
         check(&pairs, 31, |_| true);
@@ -250,7 +347,7 @@ mod tests {
         let pairs = [[0, 1], [0, 2], [1, 2], [0, 3], [2, 3]];
         let moves = |b: u32| b == 3;
         let mut graph = ConstraintGraph::default();
-        graph.colour(4, pairs.iter().copied(), moves);
+        graph.colour(4, keyed(&pairs), moves);
         let placed: usize = graph.groups[..]
             .iter()
             .map(|g| g.iter().filter(|&&i| i != NO_INDEX).count())
@@ -260,11 +357,66 @@ mod tests {
     }
 
     #[test]
+    fn colours_persist_and_only_new_constraints_are_coloured_again() {
+        // A grid of 200 bodies, each touching its right and upper neighbours.
+        let index = |x: u32, y: u32| y * 20 + x;
+        let mut pairs = Vec::new();
+        for y in 0..10 {
+            for x in 0..20 {
+                if x + 1 < 20 {
+                    pairs.push([index(x, y), index(x + 1, y)]);
+                }
+                if y + 1 < 10 {
+                    pairs.push([index(x, y), index(x, y + 1)]);
+                }
+            }
+        }
+        pairs.sort();
+        let mut graph = ConstraintGraph::default();
+        graph.colour(200, keyed(&pairs), |_| true);
+        let first = colours_of(&graph, pairs.len());
+        // The same list again: every colour stays.
+        graph.colour(200, keyed(&pairs), |_| true);
+        assert_eq!(colours_of(&graph, pairs.len()), first);
+        // Every third constraint gone, and a body in the middle (47) touching eight more.
+        let mut next: Vec<[u32; 2]> = pairs.iter().copied().step_by(3).collect();
+        next.extend((150..158).map(|b| [47, b]));
+        next.sort();
+        next.dedup();
+        graph.colour(200, keyed(&next), |_| true);
+        check_graph(&graph, &next, 200, |_| true);
+        let second = colours_of(&graph, next.len());
+        let mut kept = 0;
+        for (i, pair) in next.iter().enumerate() {
+            if let Ok(old) = pairs.binary_search(pair) {
+                // Taking away constraints frees colours and never takes one.
+                assert_eq!(second[i], first[old], "constraint {pair:?} changed colour");
+                kept += 1;
+            }
+        }
+        assert!(kept > 100, "{kept} constraints carried over");
+    }
+
+    #[test]
+    fn an_old_colour_taken_by_a_kept_constraint_is_given_up() {
+        // While body 1 is still, its constraints need no colour for it: 0-1 and 1-2 share
+        // colour 0.
+        let pairs = [[0, 1], [1, 2]];
+        let mut graph = ConstraintGraph::default();
+        graph.colour(3, keyed(&pairs), |b| b != 1);
+        assert_eq!(colours_of(&graph, 2), vec![Some(0), Some(0)]);
+        // Body 1 moves again: 0-1 keeps colour 0, and 1-2 finds it taken and takes another.
+        graph.colour(3, keyed(&pairs), |_| true);
+        assert_eq!(colours_of(&graph, 2), vec![Some(0), Some(1)]);
+        check_graph(&graph, &pairs, 3, |_| true);
+    }
+
+    #[test]
     fn static_bodies_do_not_take_colours() {
         // Eight bodies on one static ground: one colour holds them all, two groups of four.
         let pairs: Vec<[u32; 2]> = (1..9).map(|i| [0, i]).collect();
         let mut graph = ConstraintGraph::default();
-        graph.colour(9, pairs.iter().copied(), |b| b != 0);
+        graph.colour(9, keyed(&pairs), |b| b != 0);
         assert_eq!(graph.colour_groups, vec![0..2]);
         assert!(graph.overflow_groups.is_empty());
     }

@@ -194,79 +194,139 @@ pub(crate) struct WideContact {
     points: [WidePoint; 2],
 }
 
-/// One constraint as the scalar prepare computes it: the values of one lane.
-#[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct LaneContact {
-    pub body_a: u32,
-    pub body_b: u32,
-    pub moving_a: bool,
-    pub moving_b: bool,
-    pub normal: Vec2,
-    pub friction: f32,
-    pub restitution: f32,
-    pub softness: Softness,
-    pub inv_mass_a: f32,
-    pub inv_inertia_a: f32,
-    pub inv_mass_b: f32,
-    pub inv_inertia_b: f32,
-    pub points: [LanePoint; 2],
+/// One group's constraints as the prepare stage reads them, lane by lane (`[lane]`), to be
+/// computed all lanes at once by [`WideContact::prepare`]. An empty lane, and the missing
+/// second point of a one-point manifold, keep what [`PrepareLanes::empty`] gives them: zeros
+/// and `present` false, which zero every mass and impulse there.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PrepareLanes {
+    /// Each lane's constraint index (`NO_INDEX` when empty) and bodies.
+    pub constraints: [u32; LANES],
+    pub body_a: [u32; LANES],
+    pub body_b: [u32; LANES],
+    /// The manifold's normal, from A to B, world frame.
+    pub normal_x: [f32; LANES],
+    pub normal_y: [f32; LANES],
+    /// Each body's friction and restitution, A's then B's: mixed here.
+    pub friction: [[f32; LANES]; 2],
+    pub restitution: [[f32; LANES]; 2],
+    /// The solver's inverse masses and inertias, A's then B's (zero for a body that does not
+    /// move).
+    pub inv_mass: [[f32; LANES]; 2],
+    pub inv_inertia: [[f32; LANES]; 2],
+    /// Velocities at the start of the step, (vx, vy, spin), A's then B's.
+    pub velocity: [[[f32; LANES]; 3]; 2],
+    pub points: [PreparePoint; 2],
 }
 
-/// One point of a [`LaneContact`]. A missing second point is all zeros: no mass, no impulse.
+/// One point of [`PrepareLanes`].
 #[derive(Clone, Copy, Debug, Default)]
-pub(crate) struct LanePoint {
-    pub anchor_a: Vec2,
-    pub anchor_b: Vec2,
-    pub base_separation: f32,
-    pub normal_mass: f32,
-    pub tangent_mass: f32,
-    pub normal_impulse: f32,
-    pub tangent_impulse: f32,
-    pub relative_velocity: f32,
+pub(crate) struct PreparePoint {
+    /// Whether the lane's manifold has this point.
+    pub present: [bool; LANES],
+    /// The contact point minus each body's centre of mass, (x, y), world frame.
+    pub anchor_a: [[f32; LANES]; 2],
+    pub anchor_b: [[f32; LANES]; 2],
+    /// Penetration, positive when overlapping.
+    pub depth: [f32; LANES],
+    /// Last step's impulses for warm starting (zero for a new point).
+    pub normal_impulse: [f32; LANES],
+    pub tangent_impulse: [f32; LANES],
 }
 
-impl WideContact {
-    /// A group of empty lanes: no bodies, zero masses, so every impulse on it is zero.
-    pub fn empty() -> WideContact {
-        WideContact {
+impl PrepareLanes {
+    /// Four empty lanes.
+    pub fn empty() -> PrepareLanes {
+        PrepareLanes {
             constraints: [NO_INDEX; LANES],
             body_a: [NO_INDEX; LANES],
             body_b: [NO_INDEX; LANES],
-            ..WideContact::default()
+            normal_x: [0.0; LANES],
+            normal_y: [0.0; LANES],
+            friction: [[0.0; LANES]; 2],
+            restitution: [[0.0; LANES]; 2],
+            inv_mass: [[0.0; LANES]; 2],
+            inv_inertia: [[0.0; LANES]; 2],
+            velocity: [[[0.0; LANES]; 3]; 2],
+            points: [PreparePoint::default(); 2],
         }
     }
+}
 
-    /// Fills lane `lane` with constraint `constraint`'s values (on an [`WideContact::empty`]
-    /// group: a one-point manifold leaves its second point's zeros).
-    pub fn set_lane(&mut self, lane: usize, constraint: u32, c: &LaneContact) {
-        self.constraints[lane] = constraint;
-        self.body_a[lane] = c.body_a;
-        self.body_b[lane] = c.body_b;
-        self.moving_a |= u8::from(c.moving_a) << lane;
-        self.moving_b |= u8::from(c.moving_b) << lane;
-        let set = |field: &mut f32x4, value: f32| field.as_mut_array()[lane] = value;
-        set(&mut self.normal_x, c.normal.x);
-        set(&mut self.normal_y, c.normal.y);
-        set(&mut self.friction, c.friction);
-        set(&mut self.restitution, c.restitution);
-        set(&mut self.bias_rate, c.softness.bias_rate);
-        set(&mut self.mass_scale, c.softness.mass_scale);
-        set(&mut self.impulse_scale, c.softness.impulse_scale);
-        set(&mut self.inv_mass_a, c.inv_mass_a);
-        set(&mut self.inv_inertia_a, c.inv_inertia_a);
-        set(&mut self.inv_mass_b, c.inv_mass_b);
-        set(&mut self.inv_inertia_b, c.inv_inertia_b);
-        for (wide, p) in self.points.iter_mut().zip(&c.points) {
-            set(&mut wide.anchor_ax, p.anchor_a.x);
-            set(&mut wide.anchor_ay, p.anchor_a.y);
-            set(&mut wide.anchor_bx, p.anchor_b.x);
-            set(&mut wide.anchor_by, p.anchor_b.y);
-            set(&mut wide.base_separation, p.base_separation);
-            set(&mut wide.normal_mass, p.normal_mass);
-            set(&mut wide.tangent_mass, p.tangent_mass);
-            set(&mut wide.normal_impulse, p.normal_impulse);
-            set(&mut wide.tangent_impulse, p.tangent_impulse);
-            set(&mut wide.relative_velocity, p.relative_velocity);
+impl WideContact {
+    /// The constraints of `lanes`, all four at once: mixed materials, the softness (stiffer
+    /// against a body that does not move), and per point the effective masses along the
+    /// normal and the tangent, the separation at the start of the step less the anchors'
+    /// part, and the normal relative velocity (for restitution). Frames: world.
+    ///
+    /// Written in place, field by field: built as a value and returned, the group went
+    /// through a 600-byte copy that took as long as the arithmetic.
+    #[inline(always)]
+    pub fn prepare(&mut self, lanes: &PrepareLanes, soft: &Softness, static_soft: &Softness) {
+        let v = f32x4::from;
+        let zero = f32x4::ZERO;
+        let (nx, ny) = (v(lanes.normal_x), v(lanes.normal_y));
+        let [inv_mass_a, inv_mass_b] = lanes.inv_mass.map(v);
+        let [inv_inertia_a, inv_inertia_b] = lanes.inv_inertia.map(v);
+        let [[vax, vay, wa], [vbx, vby, wb]] = lanes.velocity.map(|body| body.map(v));
+        let moving = |inv_mass: f32x4| inv_mass.simd_gt(zero).to_bitmask() as u8;
+        // Against a body that does not move, only one side gives: a stiffer spring gives the
+        // same feel.
+        let still = inv_mass_a.simd_eq(zero) | inv_mass_b.simd_eq(zero);
+        let softness = |value: fn(&Softness) -> f32| {
+            still.select(f32x4::splat(value(static_soft)), f32x4::splat(value(soft)))
+        };
+        let point = |p: &PreparePoint| {
+            let present = v(p.present.map(|b| f32::from(u8::from(b)))).simd_gt(zero);
+            let [rax, ray] = p.anchor_a.map(v);
+            let [rbx, rby] = p.anchor_b.map(v);
+            // cross(r, n) and cross(r, t), with the tangent t = (-ny, nx).
+            let (rna, rnb) = (rax * ny - ray * nx, rbx * ny - rby * nx);
+            let (rta, rtb) = (rax * nx - ray * -ny, rbx * nx - rby * -ny);
+            let k_normal =
+                inv_mass_a + inv_mass_b + inv_inertia_a * rna * rna + inv_inertia_b * rnb * rnb;
+            let k_tangent =
+                inv_mass_a + inv_mass_b + inv_inertia_a * rta * rta + inv_inertia_b * rtb * rtb;
+            // 1 / k where k > 0; zero for a point that no moving body gives to, or none.
+            let inverse = |k: f32x4| (present & k.simd_gt(zero)).select(f32x4::ONE / k, zero);
+            // The velocity of B's point relative to A's: v + w x r on each side.
+            let dvx = ((vbx + -wb * rby) - vax) - -wa * ray;
+            let dvy = ((vby + wb * rbx) - vay) - wa * rax;
+            let separation = -v(p.depth) - (nx * (rbx - rax) + ny * (rby - ray));
+            WidePoint {
+                anchor_ax: rax,
+                anchor_ay: ray,
+                anchor_bx: rbx,
+                anchor_by: rby,
+                base_separation: present.select(separation, zero),
+                normal_mass: inverse(k_normal),
+                tangent_mass: inverse(k_tangent),
+                normal_impulse: v(p.normal_impulse),
+                tangent_impulse: v(p.tangent_impulse),
+                max_normal_impulse: zero,
+                relative_velocity: present.select(nx * dvx + ny * dvy, zero),
+            }
+        };
+        self.constraints = lanes.constraints;
+        self.body_a = lanes.body_a;
+        self.body_b = lanes.body_b;
+        self.moving_a = moving(inv_mass_a);
+        self.moving_b = moving(inv_mass_b);
+        self.normal_x = nx;
+        self.normal_y = ny;
+        // The geometric mean, as the product of roots: the root of the product overflows to
+        // infinity for two frictions past 1.8e19.
+        self.friction = v(lanes.friction[0]).sqrt() * v(lanes.friction[1]).sqrt();
+        self.restitution = v(lanes.restitution[0]).fast_max(v(lanes.restitution[1]));
+        self.bias_rate = softness(|s| s.bias_rate);
+        self.mass_scale = softness(|s| s.mass_scale);
+        self.impulse_scale = softness(|s| s.impulse_scale);
+        self.inv_mass_a = inv_mass_a;
+        self.inv_inertia_a = inv_inertia_a;
+        self.inv_mass_b = inv_mass_b;
+        self.inv_inertia_b = inv_inertia_b;
+        for (wide, p) in self.points.iter_mut().zip(&lanes.points) {
+            *wide = point(p);
         }
     }
 

@@ -43,7 +43,7 @@ use crate::body::Body;
 use crate::manifold::Contact;
 use crate::transform::length_and_direction;
 use colouring::{ConstraintGraph, NO_INDEX};
-use contact_simd::{LaneContact, LanePoint, StatePtr, WideContact};
+use contact_simd::{PrepareLanes, StatePtr, WideContact};
 use stages::{StageData, StagePlan, StepConstants};
 
 /// The most a body turns in one substep, radians: a quarter turn, as Box2D clamps it. A faster
@@ -226,74 +226,50 @@ pub(crate) struct PrepareInput<'a> {
     pub static_soft: Softness,
 }
 
-/// One constraint's lane values from its manifold, its bodies' states and centres (`[a,
-/// b]`) and its warm-start record.
-fn prepare_lane(
-    contact: &Contact,
-    record: &ContactImpulses,
-    [sa, sb]: [&BodyState; 2],
-    centers: [Vec2; 2],
-    input: &PrepareInput<'_>,
-) -> LaneContact {
-    let [a, b] = record.bodies;
-    let (ia, ib) = (a as usize, b as usize);
-    let (ma, mb) = (&input.materials[ia], &input.materials[ib]);
-    let m = &contact.manifold;
-    let normal = m.normal;
-    let tangent = Vec2::new(-normal.y, normal.x);
-    let (inv_inertia_a, inv_inertia_b) = (sa.inv_inertia(ma), sb.inv_inertia(mb));
-    let mut lane = LaneContact {
-        body_a: a,
-        body_b: b,
-        moving_a: sa.inv_mass > 0.0,
-        moving_b: sb.inv_mass > 0.0,
-        normal,
-        // The geometric mean, as the product of roots: the root of the product overflows to
-        // infinity for two frictions past 1.8e19.
-        friction: ma.friction.sqrt() * mb.friction.sqrt(),
-        restitution: ma.restitution.max(mb.restitution),
-        // Against a static body only one side moves: a stiffer spring gives the same feel.
-        softness: if sa.inv_mass == 0.0 || sb.inv_mass == 0.0 {
-            input.static_soft
-        } else {
-            input.soft
-        },
-        inv_mass_a: sa.inv_mass,
-        inv_inertia_a,
-        inv_mass_b: sb.inv_mass,
-        inv_inertia_b,
-        points: [LanePoint::default(); 2],
+/// Fills lane `lane` of `lanes` with constraint `k`: its manifold, its warm-start record,
+/// and its bodies' states, centres of mass and materials.
+///
+/// # Safety
+/// `k` indexes the contacts, and no thread writes a record, body state or centre meanwhile
+/// (the prepare stage).
+unsafe fn fill_lane(lanes: &mut PrepareLanes, lane: usize, k: u32, data: &StageData<'_>) {
+    // SAFETY: the caller's promise.
+    let record = unsafe { &*data.records.add(k as usize) };
+    let [a, b] = record.bodies.map(|i| i as usize);
+    // SAFETY: the caller's promise.
+    let (states, centers) = unsafe {
+        (
+            [data.states.get(a), data.states.get(b)],
+            [*data.centers.add(a), *data.centers.add(b)],
+        )
     };
-    for (k, p) in m.points().iter().enumerate() {
-        let ra = p.point - centers[0];
-        let rb = p.point - centers[1];
-        let rna = cross(ra, normal);
-        let rnb = cross(rb, normal);
-        let k_normal =
-            sa.inv_mass + sb.inv_mass + inv_inertia_a * rna * rna + inv_inertia_b * rnb * rnb;
-        let rta = cross(ra, tangent);
-        let rtb = cross(rb, tangent);
-        let k_tangent =
-            sa.inv_mass + sb.inv_mass + inv_inertia_a * rta * rta + inv_inertia_b * rtb * rtb;
-        let dv = sb.linear_velocity + cross_sv(sb.angular_velocity, rb)
-            - sa.linear_velocity
-            - cross_sv(sa.angular_velocity, ra);
-        lane.points[k] = LanePoint {
-            anchor_a: ra,
-            anchor_b: rb,
-            base_separation: -p.depth - normal.dot(rb - ra),
-            normal_mass: if k_normal > 0.0 { 1.0 / k_normal } else { 0.0 },
-            tangent_mass: if k_tangent > 0.0 {
-                1.0 / k_tangent
-            } else {
-                0.0
-            },
-            normal_impulse: record.normal[k],
-            tangent_impulse: record.tangent[k],
-            relative_velocity: normal.dot(dv),
-        };
+    let materials = [&data.prepare.materials[a], &data.prepare.materials[b]];
+    let contact = &data.contacts[k as usize];
+    lanes.constraints[lane] = k;
+    [lanes.body_a[lane], lanes.body_b[lane]] = record.bodies;
+    let m = &contact.manifold;
+    lanes.normal_x[lane] = m.normal.x;
+    lanes.normal_y[lane] = m.normal.y;
+    for (side, (state, material)) in states.into_iter().zip(materials).enumerate() {
+        lanes.friction[side][lane] = material.friction;
+        lanes.restitution[side][lane] = material.restitution;
+        lanes.inv_mass[side][lane] = state.inv_mass;
+        lanes.inv_inertia[side][lane] = state.inv_inertia(material);
+        let velocity = &mut lanes.velocity[side];
+        velocity[0][lane] = state.linear_velocity.x;
+        velocity[1][lane] = state.linear_velocity.y;
+        velocity[2][lane] = state.angular_velocity;
     }
-    lane
+    for (k, p) in m.points().iter().enumerate() {
+        let point = &mut lanes.points[k];
+        point.present[lane] = true;
+        let (ra, rb) = (p.point - centers[0], p.point - centers[1]);
+        [point.anchor_a[0][lane], point.anchor_a[1][lane]] = [ra.x, ra.y];
+        [point.anchor_b[0][lane], point.anchor_b[1][lane]] = [rb.x, rb.y];
+        point.depth[lane] = p.depth;
+        point.normal_impulse[lane] = record.normal[k];
+        point.tangent_impulse[lane] = record.tangent[k];
+    }
 }
 
 impl ContactSolver {
@@ -341,7 +317,8 @@ impl ContactSolver {
         rayon::join(
             || match_warm_starts(impulses, previous, contacts, bodies_of),
             || {
-                graph.colour(states.len(), contacts.iter().map(bodies_of), |body| {
+                let constraints = contacts.iter().map(|c| ([c.a, c.b], bodies_of(c)));
+                graph.colour(states.len(), constraints, |body| {
                     states[body as usize].moves()
                 })
             },
@@ -394,6 +371,7 @@ impl ContactSolver {
             wide: self.wide.as_mut_ptr(),
             wide_len: self.wide.len(),
             groups: &self.graph.groups,
+            store_order: &self.graph.store_order,
             contacts,
             records: self.impulses.as_mut_ptr(),
             hit_records: if record_hits {
@@ -472,41 +450,29 @@ fn match_warm_starts(
 /// No other thread touches group `g` meanwhile, and no thread writes a body state or centre.
 pub(crate) unsafe fn prepare_group(g: usize, data: &StageData<'_>) {
     prefetch_group(g + PREFETCH_AHEAD, data);
-    // SAFETY: the caller's promise; `g` indexes `groups`, which has `wide`'s length.
-    let wide = unsafe { &mut *data.wide.add(g) };
-    *wide = WideContact::empty();
+    let mut lanes = PrepareLanes::empty();
     for (lane, &k) in data.groups[g].iter().enumerate() {
         if k == NO_INDEX {
             continue;
         }
-        // SAFETY: records are only read in this stage; `k` indexes the contacts.
-        let record = unsafe { &*data.records.add(k as usize) };
-        let [a, b] = record.bodies.map(|i| i as usize);
-        // SAFETY: bodies and centres are only read in this stage (the caller's promise).
-        let (states, centers) = unsafe {
-            (
-                [data.states.get(a), data.states.get(b)],
-                [*data.centers.add(a), *data.centers.add(b)],
-            )
-        };
-        let c = prepare_lane(
-            &data.contacts[k as usize],
-            record,
-            states,
-            centers,
-            &data.prepare,
-        );
-        wide.set_lane(lane, k, &c);
+        // SAFETY: `k` indexes the contacts (a constraint index of the colouring); the
+        // prepare stage writes no record, state or centre (the caller's promise).
+        unsafe { fill_lane(&mut lanes, lane, k, data) };
     }
+    let input = &data.prepare;
+    // SAFETY: the caller's promise; `g` indexes `groups`, which has `wide`'s length.
+    let wide = unsafe { &mut *data.wide.add(g) };
+    wide.prepare(&lanes, &input.soft, &input.static_soft);
 }
 
 /// How many groups ahead the prepare stage asks for its reads.
 const PREFETCH_AHEAD: usize = 2;
 
 /// Asks the CPU to start loading the contacts and warm-start records that preparing group
-/// `g` reads (if there is such a group). A colour's constraints are scattered over the
-/// contact list, so these reads miss the cache and the prepare stage waits on them; the
-/// request lets them overlap with the groups before.
+/// `g` reads (if there is such a group). A group's constraints are scattered over the
+/// contact list (every tenth or so is of one colour), so these reads may miss the cache and
+/// the prepare stage would wait on them; the request lets them overlap with the groups
+/// before.
 #[inline(always)]
 fn prefetch_group(g: usize, data: &StageData<'_>) {
     #[cfg(target_arch = "x86_64")]

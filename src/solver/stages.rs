@@ -129,6 +129,8 @@ pub(crate) struct StageData<'a> {
     pub wide_len: usize,
     /// Each group's constraint indices, from the colouring.
     pub groups: &'a [[u32; LANES]],
+    /// The order the store stage visits the groups in (see `ConstraintGraph::store_order`).
+    pub store_order: &'a [u32],
     pub contacts: &'a [Contact],
     /// Per constraint: warm-start impulses in, accumulated impulses out (the store stage).
     pub records: *mut ContactImpulses,
@@ -304,9 +306,10 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
             }
         }
         Pass::Store => {
-            for g in items {
-                // SAFETY: a group of this block alone, and its constraints' records.
-                unsafe { store_group(g, data) };
+            for k in items {
+                // SAFETY: a group of this block alone (the store order lists each group
+                // once), and its constraints' records.
+                unsafe { store_group(data.store_order[k] as usize, data) };
             }
         }
         Pass::IntegrateVelocities => {

@@ -100,17 +100,16 @@ impl KeptManifold {
         }
         // Each point follows B's side of it: the piece of B that was at the point (A's frame)
         // when the manifold was computed has moved by `d` since, with B's translation and
-        // turn; moving along the normal (away from A) by s opens the point by s, and the
-        // point, halfway between the surfaces, moves by half of `d`. (With the translation
-        // alone, a turn left each point's depth off by the angle times its lever, and a box
-        // rocking on its neighbour by less than RECYCLE_ANGLE saw no change in either
-        // point: the solver kept pushing on the stale pair and the box chattered, too fast
-        // to fall asleep.)
+        // its turn about B's origin (to first order: the angle is at most RECYCLE_ANGLE, so
+        // the rest is under 1e-7 of the lever); moving along the normal (away from A) by s
+        // opens the point by s, and the point, halfway between the surfaces, moves by half
+        // of `d`. (With the translation alone, a turn left each point's depth off by the
+        // angle times its lever.)
+        let origin = self.relative.translation();
         let mut points = [self.points[0]; 2];
         let mut deepest = [f32::NEG_INFINITY; 2];
         for (p, kept) in points.iter_mut().zip(&self.points[..self.count as usize]) {
-            let d =
-                now.transform_point(self.relative.inverse_transform_point(kept.point)) - kept.point;
+            let d = moved + turned * (kept.point - origin).perp();
             let depth = kept.depth - self.normal.dot(d);
             deepest = [deepest[0].max(kept.depth), deepest[1].max(depth)];
             *p = ContactPoint {

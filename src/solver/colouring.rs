@@ -23,8 +23,9 @@
 //! the `COLOUR_COUNT`.
 //!
 //! Colours persist, as Box2D v3's do: a settled scene's contacts keep theirs, and a step
-//! colours only its new contacts (a merge with last step's list finds the old ones), which
-//! costs a tenth of colouring all of them.
+//! colours only its new contacts (a merge with last step's list finds the old ones); a step
+//! whose constraints and moving bodies are last step's keeps the whole colouring, groups
+//! and all.
 //!
 //! Why new contacts are visited in a shuffled order: the colours are solved one after
 //! another, so the colouring fixes which constraints see which others' impulses first.
@@ -71,9 +72,13 @@ pub(crate) struct ConstraintGraph {
     keys: Vec<[u32; 2]>,
     pairs: Vec<[u32; 2]>,
     colours: Vec<u8>,
-    /// Last step's keys and colours: the colours that may persist.
+    /// Per body, a bit: whether it moves (64 bodies a word).
+    moving: Vec<u64>,
+    /// Last step's keys, bodies, colours and moving bodies: the colours that may persist.
     previous_keys: Vec<[u32; 2]>,
+    previous_pairs: Vec<[u32; 2]>,
     previous_colours: Vec<u8>,
+    previous_moving: Vec<u64>,
     /// This step's constraints to colour afresh, shuffled.
     fresh: Vec<u32>,
     /// Per colour (and the overflow last): constraints counted, then fill positions.
@@ -108,16 +113,32 @@ impl ConstraintGraph {
         constraints: impl Iterator<Item = ([u32; 2], [u32; 2])>,
         moves: impl Fn(u32) -> bool,
     ) {
-        self.masks.clear();
-        self.masks.resize(body_count, 0);
         std::mem::swap(&mut self.keys, &mut self.previous_keys);
+        std::mem::swap(&mut self.pairs, &mut self.previous_pairs);
         std::mem::swap(&mut self.colours, &mut self.previous_colours);
+        std::mem::swap(&mut self.moving, &mut self.previous_moving);
         self.keys.clear();
         self.pairs.clear();
         for (key, bodies) in constraints {
             self.keys.push(key);
             self.pairs.push(bodies);
         }
+        self.moving.clear();
+        self.moving.resize(body_count.div_ceil(64), 0);
+        for body in 0..body_count {
+            self.moving[body / 64] |= u64::from(moves(body as u32)) << (body % 64);
+        }
+        if self.keys == self.previous_keys
+            && self.pairs == self.previous_pairs
+            && self.moving == self.previous_moving
+        {
+            // The same constraints between the same bodies, the same of them moving: every
+            // colour stays, and so do the groups (a settled scene, most steps).
+            std::mem::swap(&mut self.colours, &mut self.previous_colours);
+            return;
+        }
+        self.masks.clear();
+        self.masks.resize(body_count, 0);
         let count = self.keys.len();
         self.colours.clear();
         self.colours.resize(count, UNSOLVED);

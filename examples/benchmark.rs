@@ -69,6 +69,9 @@ struct Plan {
     /// Timed steps of the Box2D comparison: `None` for Box2D's benchmark program's counts
     /// (N - 1 after an untimed first step).
     versus_steps: Option<usize>,
+    /// Rounds of the Box2D comparison: each builds both worlds afresh and times both engines
+    /// one after the other; each engine's median round is reported.
+    versus_rounds: usize,
 }
 
 /// One row of the table.
@@ -140,6 +143,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             pile_sizes: &[1_000, 3_000, 10_000],
             query_sizes: &[10_000, 100_000],
             versus_steps: Some(10),
+            versus_rounds: 1,
         }
     } else {
         Plan {
@@ -150,6 +154,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             pile_sizes: &[1_000, 3_000, 10_000, 30_000],
             query_sizes: &[10_000, 100_000],
             versus_steps: None,
+            versus_rounds: 3,
         }
     };
     let run_start = Instant::now();
@@ -558,14 +563,19 @@ fn versus_box2d(
     for scene in &box2d::SCENES {
         let steps = plan.versus_steps.unwrap_or(scene.steps - 1);
         for &threads in &thread_counts {
-            let mut ours = (scene.make)(common::SEED);
-            let bodies = ours.body_count();
-            // Built from our world before it moves: both start from the same state.
-            let mut theirs = box2d::box2d_world(&ours, threads)?;
-            let ours_run = box2d::time_ours(&mut ours, threads, steps)?;
-            drop(ours);
-            let theirs_run = box2d::time_box2d(&mut theirs.world, steps)?;
-            drop(theirs);
+            let bodies = (scene.make)(common::SEED).body_count();
+            // On a shared machine a stretch can be slowed by a neighbour: the engines take
+            // turns, round after round, and each one's median round is its figure.
+            let (mut ours_runs, mut theirs_runs) = (Vec::new(), Vec::new());
+            for _ in 0..plan.versus_rounds {
+                let mut ours = (scene.make)(common::SEED);
+                // Built from our world before it moves: both start from the same state.
+                let mut theirs = box2d::box2d_world(&ours, threads)?;
+                ours_runs.push(box2d::time_ours(&mut ours, threads, steps)?);
+                drop(ours);
+                theirs_runs.push(box2d::time_box2d(&mut theirs.world, steps)?);
+            }
+            let (ours_run, theirs_run) = (median_run(ours_runs), median_run(theirs_runs));
             for (is_box2d, run) in [(false, ours_run), (true, theirs_run)] {
                 let backend = versus_backend(is_box2d, threads, cores);
                 let row = |stage: &str, per_step: f64| Row {
@@ -603,12 +613,19 @@ fn versus_box2d(
     Ok(out)
 }
 
+/// The run of median total time among `runs` (at least one).
+fn median_run(mut runs: Vec<box2d::Run>) -> box2d::Run {
+    runs.sort_by_key(|run| run.total);
+    runs[runs.len() / 2]
+}
+
 /// The comparison's own table: ms per step of each engine and their ratio, whole step and
 /// collision stages.
 fn versus_table(versus: &[Versus]) -> String {
     let mut s = String::from(
         "world_step vs Box2D (Box2D's benchmark protocol: 60 Hz, 4 substeps, sleeping off; \
-         steps 1..N timed after step 0)\n",
+         steps 1..N timed after step 0; each engine's median of its rounds, the engines \
+         taking turns; its collision stages from that round)\n",
     );
     let _ = writeln!(
         s,

@@ -4,8 +4,9 @@
 //! ```text
 //! stages: clamp the speeds, prepare the constraints (every lane group), then per substep:
 //!         integrate velocities, warm start (one stage per colour), solve (per colour),
-//!         integrate positions, relax (per colour); then restitution (per colour), and store
-//!         the impulses (every group). The overflow is one more stage after each colour run,
+//!         integrate positions (the motion since the step began; after the last substep, the
+//!         poses too), relax (per colour); then restitution (per colour), and store the
+//!         impulses (every group). The overflow is one more stage after each colour run,
 //!         one block.
 //! every thread, for each stage in order:
 //!     claim blocks (a range of bodies, or of one colour's groups) from the stage's counter
@@ -56,8 +57,11 @@ enum Pass {
     Prepare,
     /// Per body: gravity and the speed clamps.
     IntegrateVelocities,
-    /// Per body: move by the velocity.
+    /// Per body: move by the velocity (the motion since the step began).
     IntegratePositions,
+    /// Per body, the last substep's: move by the velocity, then set the pose to the motion
+    /// since the step began applied to the pose it began at.
+    IntegrateLast,
     /// Per group: apply last step's impulses.
     WarmStart,
     /// Per group: solve with the soft push.
@@ -192,11 +196,15 @@ impl StagePlan {
                 });
             }
         };
-        for _ in 0..substeps {
+        for substep in 0..substeps {
             self.stages.push(bodies(Pass::IntegrateVelocities));
             colours(&mut self.stages, Pass::WarmStart);
             colours(&mut self.stages, Pass::Solve);
-            self.stages.push(bodies(Pass::IntegratePositions));
+            self.stages.push(bodies(if substep + 1 < substeps {
+                Pass::IntegratePositions
+            } else {
+                Pass::IntegrateLast
+            }));
             colours(&mut self.stages, Pass::Relax);
         }
         colours(&mut self.stages, Pass::Restitution);
@@ -322,7 +330,7 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
                 }
             }
         }
-        Pass::IntegratePositions => {
+        Pass::IntegratePositions | Pass::IntegrateLast => {
             for i in items {
                 // SAFETY: a body of this block alone (the caller's promise); `i` is below the
                 // body count, the length of every per-body array.
@@ -334,7 +342,10 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
                         &mut *data.turned.add(i),
                     )
                 };
-                integrate_position(s, c, q, turned, k.h);
+                integrate_position(s, turned, k.h);
+                if pass == Pass::IntegrateLast {
+                    set_pose(s, c, q);
+                }
             }
         }
         Pass::WarmStart | Pass::Solve | Pass::Relax | Pass::Restitution => {
@@ -356,18 +367,30 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
     }
 }
 
-/// Moves a body by its velocity over the substep `h`; a body that does not move stays.
-fn integrate_position(s: &mut BodyState, c: &mut Vec2, q: &mut Vec2, turned: &mut f32, h: f32) {
+/// Moves a body by its velocity over the substep `h`: its motion since the step began (the
+/// pose itself is set once, after the last substep: `set_pose`). A body that does not move
+/// stays.
+fn integrate_position(s: &mut BodyState, turned: &mut f32, h: f32) {
     if s.inv_mass == 0.0 {
         return;
     }
-    let dp = h * s.linear_velocity;
     let da = h * s.angular_velocity;
-    *c += dp;
-    *q = integrate_rotation(*q, da);
     // integrate_rotation turns by atan(da): da bounds it, which keeps the continuous stage's
     // rotation margin conservative.
     *turned += da;
-    s.delta_position += dp;
+    s.delta_position += h * s.linear_velocity;
     s.delta_rotation = integrate_rotation(s.delta_rotation, da);
+}
+
+/// The pose at the end of the step: the centre moved by the motion since the step began,
+/// and the rotation turned by it (the product of the two rotations, renormalised), as Box2D
+/// v3 finalises its bodies: one renormalisation a step instead of one a substep.
+fn set_pose(s: &BodyState, c: &mut Vec2, q: &mut Vec2) {
+    if s.inv_mass == 0.0 {
+        return;
+    }
+    *c += s.delta_position;
+    let (d, r) = (s.delta_rotation, *q);
+    let turned = Vec2::new(d.x * r.x - d.y * r.y, d.y * r.x + d.x * r.y);
+    *q = turned.normalize_or(Vec2::X);
 }

@@ -75,6 +75,28 @@ impl Manifold {
         }
     }
 
+    /// Rewrites this manifold in place with `count` points (1 or 2), point `k` being
+    /// `point(k)`, as [`Manifold::new`] would build it (an unused second slot repeats the
+    /// first point). For the recycling pass, which rewrites nearly every contact of a settled
+    /// scene every step: a manifold built on the stack and copied in was read back in wide
+    /// loads from the narrow stores that had just built it, a stall that took a third of
+    /// the pass.
+    pub(crate) fn rewrite(
+        &mut self,
+        normal: Vec2,
+        count: usize,
+        mut point: impl FnMut(usize) -> ContactPoint,
+    ) {
+        self.normal = normal;
+        self.point_count = count.clamp(1, 2);
+        for k in 0..self.point_count {
+            self.points[k] = point(k);
+        }
+        if self.point_count == 1 {
+            self.points[1] = self.points[0];
+        }
+    }
+
     /// The 1 or 2 contact points.
     pub fn points(&self) -> &[ContactPoint] {
         &self.points[..self.point_count]

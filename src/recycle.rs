@@ -24,7 +24,7 @@
 
 use glam::Vec2;
 
-use crate::manifold::{Contact, ContactPoint, Manifold};
+use crate::manifold::{Contact, ContactPoint};
 use crate::narrow_phase::Collider;
 use crate::transform::{Transform, inv_mul_transforms};
 
@@ -82,9 +82,10 @@ impl KeptManifold {
         }
     }
 
-    /// The kept manifold carried to the colliders' current poses, if B has moved and turned
-    /// little enough in A's frame since it was computed.
-    pub fn recycle(&self, a: u32, b: u32, colliders: &[Collider]) -> Option<Contact> {
+    /// Writes the kept manifold carried to the colliders' current poses into `out` (as the
+    /// contact of `a` and `b`), if B has moved and turned little enough in A's frame since
+    /// it was computed; otherwise leaves `out` alone and returns false.
+    pub fn recycle_into(&self, a: u32, b: u32, colliders: &[Collider], out: &mut Contact) -> bool {
         let ta = &colliders[a as usize].transform;
         let tb = &colliders[b as usize].transform;
         let now = inv_mul_transforms(ta, tb);
@@ -96,7 +97,7 @@ impl KeptManifold {
             || turned.abs() > RECYCLE_ANGLE
             || self.relative.rotation().dot(now.rotation()) <= 0.0
         {
-            return None;
+            return false;
         }
         // Each point follows B's side of it: the piece of B that was at the point (A's frame)
         // when the manifold was computed has moved by `d` since, with B's translation and
@@ -106,24 +107,23 @@ impl KeptManifold {
         // of `d`. (With the translation alone, a turn left each point's depth off by the
         // angle times its lever.)
         let origin = self.relative.translation();
-        let mut points = [self.points[0]; 2];
         let mut deepest = [f32::NEG_INFINITY; 2];
-        for (p, kept) in points.iter_mut().zip(&self.points[..self.count as usize]) {
-            let d = moved + turned * (kept.point - origin).perp();
-            let depth = kept.depth - self.normal.dot(d);
-            deepest = [deepest[0].max(kept.depth), deepest[1].max(depth)];
-            *p = ContactPoint {
-                point: ta.transform_point(kept.point + 0.5 * d),
-                depth,
-                id: kept.id,
-            };
-        }
+        out.a = a;
+        out.b = b;
+        out.manifold
+            .rewrite(ta.rotate(self.normal), self.count as usize, |k| {
+                let kept = &self.points[k];
+                let d = moved + turned * (kept.point - origin).perp();
+                let depth = kept.depth - self.normal.dot(d);
+                deepest = [deepest[0].max(kept.depth), deepest[1].max(depth)];
+                ContactPoint {
+                    point: ta.transform_point(kept.point + 0.5 * d),
+                    depth,
+                    id: kept.id,
+                }
+            });
         // The manifold's depth moves with its deepest point.
-        let manifold = Manifold::new(
-            ta.rotate(self.normal),
-            self.depth + (deepest[1] - deepest[0]),
-            &points[..self.count as usize],
-        );
-        Some(Contact { a, b, manifold })
+        out.manifold.depth = self.depth + (deepest[1] - deepest[0]);
+        true
     }
 }

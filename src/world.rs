@@ -1207,13 +1207,13 @@ impl World {
                 let sensor = has_sensors && (sensors[a as usize] || sensors[b as usize]);
                 (*outcome, *change) = if !boxes[a as usize].overlaps(&boxes[b as usize]) {
                     (SlotOutcome::Apart, Change::of(state.touching, false))
-                } else if let Some(c) = state
-                    .kept
-                    .filter(|_| recycling)
-                    .and_then(|k| k.recycle(a, b, colliders))
+                } else if recycling
+                    && state
+                        .kept
+                        .as_ref()
+                        .is_some_and(|k| k.recycle_into(a, b, colliders, contact))
                 {
-                    *contact = c;
-                    let now = !sensor || overlaps(&c);
+                    let now = !sensor || overlaps(contact);
                     let outcome = if sensor {
                         SlotOutcome::Sensor
                     } else {

@@ -71,9 +71,10 @@ fn a_20_row_pyramid_stands_on_the_gpu() {
 /// had sunk 5 units by step 60 and fallen by step 300.
 fn large_pyramid_drift(narrow: &mut dyn NarrowPhase) -> f32 {
     let mut world = scenes::large_pyramid();
-    // As in Box2D's run above: the pyramid sways slowly (its top box by about 0.1 sideways
-    // over a few seconds) and with sleeping on it falls asleep around step 240, wherever
-    // the sway has carried it; the drift would measure that moment, not how well it stands.
+    // As in Box2D's run above: the pyramid sways slowly (its top box by a few hundredths
+    // sideways over a few seconds) and with sleeping on it falls asleep around step 240,
+    // wherever the sway has carried it; the drift would measure that moment, not how well
+    // it stands.
     world.set_sleeping(false);
     let top = world.body_count() - 1;
     let start = world.center_of_mass(top);

@@ -10,13 +10,14 @@
 //!
 //! The math is the scalar soft step's (see the parent module), written over `f32x4`. A
 //! manifold with one point fills its second point with zero masses, which makes every
-//! impulse on it zero; an empty lane has zero masses everywhere. Only `+ - * max min` are
-//! used, never a fused multiply-add, so a lane gives the same bits whichever group or thread
-//! solves it. `max` and `min` are `wide`'s `fast_max` and `fast_min` (one `maxps` or
-//! `minps`): they differ from `max` and `min` only when the second operand is NaN, and
-//! every second operand here is a constant, a friction limit (a finite friction times a
-//! clamped impulse) or an impulse the world's limits keep finite; the NaN checks of `max`
-//! cost 5% of a solve pass.
+//! impulse on it zero; an empty lane has zero masses everywhere. Only `+ - * / sqrt max min`
+//! are used, each rounded exactly as IEEE 754 says, never a fused multiply-add, so a lane
+//! gives the same bits whichever group or thread solves it. `max` and `min` are `wide`'s
+//! `fast_max` and `fast_min` (one `maxps` or `minps`): they differ from `max` and `min`
+//! only when the second operand is NaN, and every second operand here is a constant, a
+//! friction limit (a finite friction times a clamped impulse), an impulse the world's limits
+//! keep finite, or a restitution (validated, 0 to 1); the NaN checks of `max` cost 5% of a
+//! solve pass.
 
 use glam::Vec2;
 use wide::f32x4;

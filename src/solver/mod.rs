@@ -13,7 +13,8 @@
 //!         close its gap within the substep and no more (bias s / h, rigid); an overlapping
 //!         one is pushed towards separation 0 through a soft spring (stiff, heavily damped:
 //!         no energy added); normal impulses only
-//!     integrate positions
+//!     integrate positions: each body's motion since the step began (the pose itself is set
+//!         from it after the last substep)
 //!     relax: normal impulses again without bias, removing the velocity the push added,
 //!         then friction, clamped to mu * normal (friction once per substep, as Box2D v3
 //!         now solves it)

@@ -500,13 +500,14 @@ impl World {
             (1.0 / mass.mass, 1.0 / mass.inertia, v, w)
         };
         let index = self.bodies.len();
+        let max_extent = def.shape.max_extent(center);
         self.bodies.push(Body {
             first_collider: self.colliders.len() as u32,
             collider_count: def.shape.pieces().len() as u32,
             local_center: center,
             is_static: def.is_static,
             is_bullet: def.is_bullet && !def.is_static,
-            max_extent: def.shape.max_extent(center),
+            max_extent,
             min_extent: def.shape.min_extent(),
             inv_mass,
             inv_inertia,
@@ -526,6 +527,7 @@ impl World {
             friction: def.friction,
             restitution: def.restitution,
             inv_inertia,
+            max_extent,
         });
         let transform = self.transform(index);
         // Poses and boxes stay current between steps (body_at reads them; step starts from them).

@@ -319,3 +319,55 @@ fn a_sweep_about_a_centre_far_from_the_shape_origin_keeps_its_promise() {
         }
     }
 }
+
+/// `--replay world:2:98384`: a dynamic body of nine pieces deep inside a static circle 2e11
+/// across (the size is accepted: under `MAX_COORDINATE`). Its contact points lie halfway
+/// between the surfaces, 1e11 from the body, and the solver's levers that long turned its
+/// spin times the lever into infinity within one pass: after an `Ok` step its spin was NaN
+/// and its position 1e26. The solver now holds a lever within the body's reach.
+#[test]
+fn a_body_deep_inside_a_huge_circle_stays_finite() {
+    let mut world = wgpu_sat::World::new(v(8.14, -3.85));
+    world.set_max_linear_speed(125.6).unwrap();
+    let huge = wgpu_sat::Circle::new(1.977_792_4e11).unwrap();
+    world
+        .add_body(&wgpu_sat::BodyDef::fixed(huge, v(1.95, 11.21)))
+        .unwrap();
+    // Nine pieces, as the fuzzer's concave body had: a 3 x 3 grid of small boxes.
+    let mut pieces = Vec::new();
+    for i in 0..3 {
+        for j in 0..3 {
+            let offset = v(i as f32 - 1.0, j as f32 - 1.0) * 0.5;
+            let square = [
+                v(-0.25, -0.25),
+                v(0.25, -0.25),
+                v(0.25, 0.25),
+                v(-0.25, 0.25),
+            ];
+            let piece = Polygon::new(&square.map(|p| p + offset)).unwrap();
+            pieces.push(Shape::Polygon(piece));
+        }
+    }
+    let body = world
+        .add_body(&wgpu_sat::BodyDef {
+            angle: 0.67,
+            linear_velocity: v(-17.8, -3.9),
+            density: 8.4,
+            ..wgpu_sat::BodyDef::dynamic(
+                wgpu_sat::BodyShape::compound(pieces).unwrap(),
+                v(13.4, 15.8),
+            )
+        })
+        .unwrap();
+    let mut narrow = wgpu_sat::CpuNarrowPhase::new();
+    for step in 0..30 {
+        world.step(0.076, &mut narrow).unwrap();
+        let (t, w) = (world.transform(body), world.angular_velocity(body));
+        assert!(
+            t.translation().is_finite() && t.rotation().is_finite() && w.is_finite(),
+            "step {step}: {t:?}, spin {w}"
+        );
+        let speed = world.linear_velocity(body).length();
+        assert!(speed <= 125.6 * 1.001, "step {step}: speed {speed}");
+    }
+}

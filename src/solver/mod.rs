@@ -144,6 +144,9 @@ pub(crate) struct BodyMaterial {
     /// The body's own inverse rotational inertia (zero for a static body); the solver's
     /// is [`BodyState::inv_inertia`], zero while the body sleeps.
     pub inv_inertia: f32,
+    /// The distance from the centre of mass to the body's farthest point (`Body::max_extent`):
+    /// the longest lever a contact may act on (see `fill_lane`).
+    pub max_extent: f32,
 }
 
 /// One contact's warm-starting record, in contact order: which colliders and bodies, its
@@ -264,12 +267,34 @@ unsafe fn fill_lane(lanes: &mut PrepareLanes, lane: usize, k: u32, data: &StageD
     for (k, p) in m.points().iter().enumerate() {
         let point = &mut lanes.points[k];
         point.present[lane] = true;
-        let (ra, rb) = (p.point - centers[0], p.point - centers[1]);
+        let ra = lever(p.point - centers[0], materials[0]);
+        let rb = lever(p.point - centers[1], materials[1]);
         [point.anchor_a[0][lane], point.anchor_a[1][lane]] = [ra.x, ra.y];
         [point.anchor_b[0][lane], point.anchor_b[1][lane]] = [rb.x, rb.y];
         point.depth[lane] = p.depth;
         point.normal_impulse[lane] = record.normal[k];
         point.tangent_impulse[lane] = record.tangent[k];
+    }
+}
+
+/// The anchor `r` (a contact point minus the centre of mass of the body of `material`),
+/// held within the body's reach: its farthest point, and half the speculative distance
+/// beyond it where a speculative contact's point may lie.
+///
+/// A contact point is halfway between the two surfaces, which for an ordinary contact is
+/// on the body or a hair from it. Deep inside another piece it is not: a body at the
+/// centre of a static circle 2e11 across (accepted: under `MAX_COORDINATE`) had its points
+/// 1e11 away, levers whose products with its spin overflowed to infinity within one solve
+/// pass, and came out of the step with a NaN spin (found by `examples/fuzz`, world target).
+/// An impulse acts on the body at a point of the body: a longer lever is brought back along
+/// its own direction, which leaves every ordinary contact as it was.
+fn lever(r: Vec2, material: &BodyMaterial) -> Vec2 {
+    let reach = material.max_extent + 0.5 * crate::SPECULATIVE_DISTANCE;
+    let length = r.length();
+    if length > reach {
+        r * (reach / length)
+    } else {
+        r
     }
 }
 

@@ -563,12 +563,13 @@ fn versus_box2d(
     for scene in &box2d::SCENES {
         let steps = plan.versus_steps.unwrap_or(scene.steps - 1);
         for &threads in &thread_counts {
-            let bodies = (scene.make)(common::SEED).body_count();
             // On a shared machine a stretch can be slowed by a neighbour: the engines take
             // turns, round after round, and each one's median round is its figure.
             let (mut ours_runs, mut theirs_runs) = (Vec::new(), Vec::new());
+            let mut bodies = 0;
             for _ in 0..plan.versus_rounds {
                 let mut ours = (scene.make)(common::SEED);
+                bodies = ours.body_count();
                 // Built from our world before it moves: both start from the same state.
                 let mut theirs = box2d::box2d_world(&ours, threads)?;
                 ours_runs.push(box2d::time_ours(&mut ours, threads, steps)?);

@@ -287,7 +287,8 @@ pub struct World {
     /// when the narrow phase succeeded, so a failed step leaves the last step's in place.
     contacts_next: Vec<Contact>,
     /// Per slot of `pair_set` this step (scratch): what became of the pair
-    /// (`SlotOutcome`), and its recycled contact where it has one.
+    /// (`SlotOutcome`), and its contact where it was recycled, or where a fresh one began
+    /// touching (the begin event carries it).
     slot_outcomes: Vec<SlotOutcome>,
     slot_contacts: Vec<Contact>,
     /// Per slot of `pair_set` this step (scratch): whether the pair began or stopped
@@ -299,13 +300,12 @@ pub struct World {
     events_next: EventLists,
     /// See [`World::set_hit_event_threshold`].
     hit_threshold: Option<f32>,
-    /// Per block of slots, where its contacts start in this step's list (scratch).
-    block_starts: Vec<usize>,
-    /// Per block of slots, whether a pair in it began or stopped touching (scratch).
-    block_changed: Vec<bool>,
-    /// The pairs that go to the narrow phase, each with its index in `pair_set` (scratch).
+    /// This step's blocks of `SLOTS_PER_TASK` slots (scratch; the first `block_count` are
+    /// in use).
+    blocks: Vec<SlotBlock>,
+    block_count: usize,
+    /// The pairs that go to the narrow phase, block after block (scratch).
     fresh_pairs: Vec<[u32; 2]>,
-    fresh_slots: Vec<u32>,
     recycled: usize,
     /// See [`World::set_contact_recycling`].
     recycling: bool,
@@ -391,15 +391,14 @@ impl World {
             contact_scratch: Vec::new(),
             contacts_next: Vec::new(),
             fresh_pairs: Vec::new(),
-            fresh_slots: Vec::new(),
             slot_outcomes: Vec::new(),
             slot_contacts: Vec::new(),
             slot_changes: Vec::new(),
             events: EventLists::default(),
             events_next: EventLists::default(),
             hit_threshold: None,
-            block_starts: Vec::new(),
-            block_changed: Vec::new(),
+            blocks: Vec::new(),
+            block_count: 0,
             recycled: 0,
             recycling: true,
             sleep: Sleep::default(),
@@ -1172,15 +1171,13 @@ impl World {
         self.update_colliders();
     }
 
-    /// Sorts out this step's persistent pairs: those whose boxes do not overlap are no
-    /// candidates; of the others, those whose kept manifold is recycled have their contact
-    /// in `slot_contacts`, and the rest go to the narrow phase (`fresh_pairs`, with their
-    /// slots, in ascending pair order as the pair set holds them). The recycling tests run
-    /// over the rayon pool, pair by pair (each writes only its own slot: the same bits on
-    /// any threads).
+    /// Sorts out this step's persistent pairs, block by block of slots over the rayon pool:
+    /// those whose boxes do not overlap are no candidates; of the others, those whose kept
+    /// manifold is recycled have their contact in `slot_contacts`, and the rest go to the
+    /// narrow phase (`fresh_pairs`, in ascending pair order as the pair set holds them; each
+    /// block lists its own). Each slot is written by its block alone: the same bits on any
+    /// threads.
     fn sort_out_recycled(&mut self) {
-        /// Pairs per task: a box test and a recycling test each, about 25 ns.
-        const PAIRS_PER_TASK: usize = 2048;
         let (boxes, colliders, recycling) = (&self.broad_boxes, &self.colliders, self.recycling);
         let (sensors, has_sensors) = (&self.sensors, self.has_sensors);
         let (pairs, states) = self.pair_set.pairs_and_data_mut();
@@ -1200,131 +1197,173 @@ impl World {
         self.slot_outcomes.resize(pairs.len(), SlotOutcome::Apart);
         self.slot_contacts.resize(pairs.len(), filler);
         self.slot_changes.resize(pairs.len(), Change::Same);
+        self.block_count = pairs.len().div_ceil(SLOTS_PER_TASK);
+        if self.blocks.len() < self.block_count {
+            // Grown only: a block's list of fresh slots is kept, so a warm world allocates
+            // nothing here.
+            self.blocks
+                .resize_with(self.block_count, SlotBlock::default);
+        }
         pairs
-            .par_iter()
-            .zip(states.par_iter())
-            .zip(self.slot_outcomes.par_iter_mut())
-            .zip(self.slot_contacts.par_iter_mut())
-            .zip(self.slot_changes.par_iter_mut())
-            .with_min_len(PAIRS_PER_TASK)
-            .for_each(|((((&[a, b], state), outcome), contact), change)| {
-                let sensor = has_sensors && (sensors[a as usize] || sensors[b as usize]);
-                (*outcome, *change) = if !boxes[a as usize].overlaps(&boxes[b as usize]) {
-                    (SlotOutcome::Apart, Change::of(state.touching, false))
-                } else if recycling
-                    && state
-                        .kept
-                        .as_ref()
-                        .is_some_and(|k| k.recycle_into(a, b, colliders, contact))
-                {
-                    let now = !sensor || overlaps(contact);
-                    let outcome = if sensor {
-                        SlotOutcome::Sensor
-                    } else {
-                        SlotOutcome::Recycled
-                    };
-                    (outcome, Change::of(state.touching, now))
-                } else {
-                    // Decided once the narrow phase has run (`merge_contacts`).
-                    (SlotOutcome::Fresh, Change::Same)
-                };
-            });
+            .par_chunks(SLOTS_PER_TASK)
+            .zip(states.par_chunks(SLOTS_PER_TASK))
+            .zip(self.slot_outcomes.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(self.slot_contacts.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(self.slot_changes.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(self.blocks[..self.block_count].par_iter_mut())
+            .enumerate()
+            .for_each(
+                |(index, (((((pairs, states), outcomes), contacts), changes), block))| {
+                    block.fresh.clear();
+                    block.recycled = 0;
+                    block.recycled_sensors = 0;
+                    block.changed = false;
+                    let first = (index * SLOTS_PER_TASK) as u32;
+                    let each = pairs
+                        .iter()
+                        .zip(states)
+                        .zip(outcomes)
+                        .zip(contacts)
+                        .zip(changes);
+                    for (k, ((((&[a, b], state), outcome), contact), change)) in each.enumerate() {
+                        let sensor = has_sensors && (sensors[a as usize] || sensors[b as usize]);
+                        (*outcome, *change) = if !boxes[a as usize].overlaps(&boxes[b as usize]) {
+                            (SlotOutcome::Apart, Change::of(state.touching, false))
+                        } else if recycling
+                            && state
+                                .kept
+                                .as_ref()
+                                .is_some_and(|k| k.recycle_into(a, b, colliders, contact))
+                        {
+                            let now = !sensor || overlaps(contact);
+                            if sensor {
+                                block.recycled_sensors += 1;
+                                (SlotOutcome::Sensor, Change::of(state.touching, now))
+                            } else {
+                                block.recycled += 1;
+                                (SlotOutcome::Recycled, Change::of(state.touching, now))
+                            }
+                        } else {
+                            // Decided once the narrow phase has run (`merge_contacts`).
+                            block.fresh.push(first + k as u32);
+                            (SlotOutcome::Fresh, Change::Same)
+                        };
+                        block.changed |= *change != Change::Same;
+                    }
+                },
+            );
         self.fresh_pairs.clear();
-        self.fresh_slots.clear();
         self.recycled = 0;
         self.candidates = 0;
-        for (slot, (&outcome, &pair)) in self.slot_outcomes.iter().zip(pairs).enumerate() {
-            match outcome {
-                SlotOutcome::Apart => continue,
-                SlotOutcome::Recycled | SlotOutcome::Sensor => self.recycled += 1,
-                SlotOutcome::Fresh => {
-                    self.fresh_pairs.push(pair);
-                    self.fresh_slots.push(slot as u32);
-                }
-            }
-            self.candidates += 1;
+        for block in &self.blocks[..self.block_count] {
+            let fresh = block.fresh.iter().map(|&slot| pairs[slot as usize]);
+            self.fresh_pairs.extend(fresh);
+            let recycled = block.recycled + block.recycled_sensors;
+            self.recycled += recycled;
+            self.candidates += recycled + block.fresh.len();
         }
     }
 
-    /// Keeps each fresh pair's manifold (or its absence) in its slot of the pair set, and
-    /// gathers this step's contacts, recycled and fresh, in slot order (which is pair order)
-    /// into the world's: each block of slots counts its contacts, a prefix sum gives each
-    /// block where its contacts go, and the blocks copy them there over the rayon pool.
+    /// Gathers this step's contacts, recycled and fresh, in slot order (which is pair order)
+    /// into the world's list, and keeps each fresh pair's manifold (or its absence) in its
+    /// slot of the pair set.
+    ///
+    /// The narrow phase reports a subset of `fresh_pairs`, in their order. A walk over the
+    /// blocks' fresh slots matches each to its report (a slot without one is apart), and so
+    /// counts each block's contacts: their prefix sum is where each block's contacts go.
+    /// Then the blocks, over the rayon pool, each take their recycled contacts from their
+    /// slots and their fresh ones straight from the narrow phase's list, in slot order.
     fn merge_contacts(&mut self) {
         let (fresh, colliders) = (&self.contact_scratch, &self.colliders);
         let (pairs, states) = self.pair_set.pairs_and_data_mut();
-        let mut next = 0;
-        for &slot in &self.fresh_slots {
-            let slot = slot as usize;
-            let [a, b] = pairs[slot];
-            let sensor = self.has_sensors && (self.sensors[a as usize] || self.sensors[b as usize]);
-            let state = &mut states[slot];
-            // The narrow phase reports a subset of its pairs, in their order.
-            state.kept = match fresh.get(next) {
-                Some(c) if [c.a, c.b] == pairs[slot] => {
+        let (sensors, has_sensors) = (&self.sensors, self.has_sensors);
+        let is_sensor =
+            |[a, b]: [u32; 2]| has_sensors && (sensors[a as usize] || sensors[b as usize]);
+        let blocks = &mut self.blocks[..self.block_count];
+        let (mut next, mut total) = (0, 0);
+        for block in blocks.iter_mut() {
+            block.reported = next;
+            block.out_start = total;
+            total += block.recycled;
+            for &slot in &block.fresh {
+                let slot = slot as usize;
+                if fresh.get(next).is_some_and(|c| [c.a, c.b] == pairs[slot]) {
                     next += 1;
-                    self.slot_contacts[slot] = *c;
-                    if sensor {
-                        self.slot_outcomes[slot] = SlotOutcome::Sensor;
-                    }
-                    self.slot_changes[slot] = Change::of(state.touching, !sensor || overlaps(c));
-                    // A circle's normal turns as the other piece slides along it: recycling
-                    // assumes flat features (see recycle.rs), so pairs with a circle are
-                    // collided afresh every step (a circle's manifold is the cheapest to
-                    // compute anyway).
-                    let curved = |i: u32| {
-                        let shape = colliders[i as usize].shape as usize;
-                        matches!(self.shapes[shape], Shape::Circle(_))
+                    self.slot_outcomes[slot] = if is_sensor(pairs[slot]) {
+                        SlotOutcome::FreshSensor
+                    } else {
+                        total += 1;
+                        SlotOutcome::Fresh
                     };
-                    (!curved(a) && !curved(b)).then(|| KeptManifold::keep(c, colliders))
-                }
-                _ => {
+                } else {
+                    let state = &mut states[slot];
                     self.slot_outcomes[slot] = SlotOutcome::Apart;
                     self.slot_changes[slot] = Change::of(state.touching, false);
-                    None
+                    block.changed |= state.touching;
+                    state.kept = None;
                 }
-            };
+            }
         }
 
-        // Sensor pairs are no contacts: the solver never sees them.
-        let touching = |o: &SlotOutcome| matches!(o, SlotOutcome::Recycled | SlotOutcome::Fresh);
-        let blocks = self.slot_outcomes.len().div_ceil(SLOTS_PER_TASK);
-        self.block_starts.clear();
-        self.block_starts.resize(blocks, 0);
-        self.block_changed.clear();
-        self.block_changed.resize(blocks, false);
-        self.slot_outcomes
-            .par_chunks(SLOTS_PER_TASK)
-            .zip(self.slot_changes.par_chunks(SLOTS_PER_TASK))
-            .zip(self.block_starts.par_iter_mut())
-            .zip(self.block_changed.par_iter_mut())
-            .for_each(|(((outcomes, changes), count), changed)| {
-                *count = outcomes.iter().filter(|o| touching(o)).count();
-                *changed = changes.iter().any(|&c| c != Change::Same);
-            });
-        let mut total = 0;
-        for start in &mut self.block_starts {
-            (*start, total) = (total, total + *start);
-        }
         self.contacts_next.clear();
         self.contacts_next.reserve(total);
         let out = ContactsOut(self.contacts_next.as_mut_ptr());
-        self.slot_outcomes
+        let shapes = &self.shapes;
+        pairs
             .par_chunks(SLOTS_PER_TASK)
-            .zip(self.slot_contacts.par_chunks(SLOTS_PER_TASK))
-            .zip(self.block_starts.par_iter())
-            .for_each(|((outcomes, contacts), &start)| {
-                let mut k = start;
-                for (o, c) in outcomes.iter().zip(contacts) {
-                    if touching(o) {
-                        // SAFETY: block b writes indices block_starts[b].. up to its count,
-                        // below block_starts[b + 1] (or `total`): disjoint between blocks and
-                        // within the capacity reserved above.
+            .zip(states.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(self.slot_outcomes.par_chunks(SLOTS_PER_TASK))
+            .zip(self.slot_contacts.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(self.slot_changes.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(blocks.par_iter_mut())
+            .for_each(
+                |(((((pairs, states), outcomes), contacts), changes), block)| {
+                    let (mut k, mut next) = (block.out_start, block.reported);
+                    let each = pairs
+                        .iter()
+                        .zip(states)
+                        .zip(outcomes)
+                        .zip(contacts)
+                        .zip(changes);
+                    for ((((&pair, state), outcome), contact), change) in each {
+                        let c = match outcome {
+                            SlotOutcome::Recycled => contact,
+                            SlotOutcome::Fresh | SlotOutcome::FreshSensor => {
+                                let c = &fresh[next];
+                                next += 1;
+                                let sensor = *outcome == SlotOutcome::FreshSensor;
+                                *change = Change::of(state.touching, !sensor || overlaps(c));
+                                block.changed |= *change != Change::Same;
+                                if *change == Change::Began {
+                                    // The begin event carries it (`record_pair_events`).
+                                    *contact = *c;
+                                }
+                                // A circle's normal turns as the other piece slides along it:
+                                // recycling assumes flat features (see recycle.rs), so pairs
+                                // with a circle are collided afresh every step (a circle's
+                                // manifold is the cheapest to compute anyway).
+                                let curved = |i: u32| {
+                                    let shape = colliders[i as usize].shape as usize;
+                                    matches!(shapes[shape], Shape::Circle(_))
+                                };
+                                let flat = !curved(pair[0]) && !curved(pair[1]);
+                                state.kept = flat.then(|| KeptManifold::keep(c, colliders));
+                                if sensor {
+                                    continue;
+                                }
+                                c
+                            }
+                            SlotOutcome::Apart | SlotOutcome::Sensor => continue,
+                        };
+                        // SAFETY: the walk above counted this block's recycled slots and its
+                        // fresh slots outcome `Fresh`, and gave it the indices out_start.. up to
+                        // that count: below the next block's out_start (or `total`), so
+                        // disjoint between blocks and within the capacity reserved above.
                         unsafe { out.write(k, *c) };
                         k += 1;
                     }
-                }
-            });
+                },
+            );
         // SAFETY: every index below `total` was written above (the blocks' ranges tile it),
         // and `Contact` is `Copy`: nothing to drop.
         unsafe { self.contacts_next.set_len(total) };
@@ -1340,7 +1379,8 @@ impl World {
     /// scanned: a settled world's cost nothing here.
     fn record_pair_events(&mut self) {
         let (pairs, states) = self.pair_set.pairs_and_data_mut();
-        let changed_blocks = self.block_changed.iter().enumerate().filter(|(_, c)| **c);
+        let blocks = self.blocks[..self.block_count].iter().enumerate();
+        let changed_blocks = blocks.filter(|(_, b)| b.changed);
         let changed_slots = changed_blocks.flat_map(|(block, _)| {
             let start = block * SLOTS_PER_TASK;
             start..(start + SLOTS_PER_TASK).min(pairs.len())
@@ -1407,9 +1447,27 @@ impl World {
     }
 }
 
-/// Pair slots per block of `World::merge_contacts` (and of `record_pair_events`, which
-/// scans the blocks it saw a change in): a byte test and a 64-byte copy each.
-const SLOTS_PER_TASK: usize = 4096;
+/// Pair slots per block of `World::sort_out_recycled` and `World::merge_contacts` (and of
+/// `record_pair_events`, which scans the blocks a change was seen in): a box test and a
+/// recycling test each, about 20 ns on large_pyramid, so a block is some 40 µs of work,
+/// and 15,000 pairs make 8 blocks to share between threads.
+const SLOTS_PER_TASK: usize = 2048;
+
+/// One block of pair slots in this step's recycling and merge passes.
+#[derive(Clone, Debug, Default)]
+struct SlotBlock {
+    /// Its slots that go to the narrow phase, in order.
+    fresh: Vec<u32>,
+    /// How many of its slots had their manifold recycled: contacts, and sensor pairs.
+    recycled: usize,
+    recycled_sensors: usize,
+    /// Where the narrow phase's reports for its fresh slots begin in its list.
+    reported: usize,
+    /// Where its contacts begin in this step's list.
+    out_start: usize,
+    /// Whether a pair in it began or stopped touching.
+    changed: bool,
+}
 
 /// Where the blocks of `World::merge_contacts` write their contacts, shared between them.
 struct ContactsOut(*mut Contact);
@@ -1435,15 +1493,16 @@ impl ContactsOut {
 enum SlotOutcome {
     /// Its boxes do not overlap: no candidate.
     Apart,
-    /// Its kept manifold was recycled; after the narrow phase, also a fresh pair it
-    /// reported a contact for. Either way the contact is in `slot_contacts`.
+    /// Its kept manifold was recycled: its contact is in `slot_contacts`.
     Recycled,
-    /// It goes to the narrow phase (until it reports, see `World::merge_contacts`); after
-    /// it, a pair it reported a contact for.
+    /// It goes to the narrow phase; after it (see `World::merge_contacts`), a pair the
+    /// narrow phase reported a contact for (one it did not is `Apart`).
     Fresh,
-    /// A sensor pair whose contact (recycled or fresh) is in `slot_contacts`: it makes
+    /// A sensor pair whose kept manifold was recycled into `slot_contacts`: it makes
     /// events, not a contact.
     Sensor,
+    /// A sensor pair the narrow phase reported a manifold for.
+    FreshSensor,
 }
 
 /// What the world keeps per persistent pair.

@@ -1178,8 +1178,13 @@ impl World {
     /// block lists its own). Each slot is written by its block alone: the same bits on any
     /// threads.
     fn sort_out_recycled(&mut self) {
-        let (boxes, colliders, recycling) = (&self.broad_boxes, &self.colliders, self.recycling);
-        let (sensors, has_sensors) = (&self.sensors, self.has_sensors);
+        let sorting = SortOut {
+            boxes: &self.broad_boxes,
+            colliders: &self.colliders,
+            recycling: self.recycling,
+            sensors: &self.sensors,
+            has_sensors: self.has_sensors,
+        };
         let (pairs, states) = self.pair_set.pairs_and_data_mut();
         let filler = Contact {
             a: 0,
@@ -1214,42 +1219,13 @@ impl World {
             .enumerate()
             .for_each(
                 |(index, (((((pairs, states), outcomes), contacts), changes), block))| {
-                    block.fresh.clear();
-                    block.recycled = 0;
-                    block.recycled_sensors = 0;
-                    block.changed = false;
+                    let slots = SlotsOut {
+                        outcomes,
+                        contacts,
+                        changes,
+                    };
                     let first = (index * SLOTS_PER_TASK) as u32;
-                    let each = pairs
-                        .iter()
-                        .zip(states)
-                        .zip(outcomes)
-                        .zip(contacts)
-                        .zip(changes);
-                    for (k, ((((&[a, b], state), outcome), contact), change)) in each.enumerate() {
-                        let sensor = has_sensors && (sensors[a as usize] || sensors[b as usize]);
-                        (*outcome, *change) = if !boxes[a as usize].overlaps(&boxes[b as usize]) {
-                            (SlotOutcome::Apart, Change::of(state.touching, false))
-                        } else if recycling
-                            && state
-                                .kept
-                                .as_ref()
-                                .is_some_and(|k| k.recycle_into(a, b, colliders, contact))
-                        {
-                            let now = !sensor || overlaps(contact);
-                            if sensor {
-                                block.recycled_sensors += 1;
-                                (SlotOutcome::Sensor, Change::of(state.touching, now))
-                            } else {
-                                block.recycled += 1;
-                                (SlotOutcome::Recycled, Change::of(state.touching, now))
-                            }
-                        } else {
-                            // Decided once the narrow phase has run (`merge_contacts`).
-                            block.fresh.push(first + k as u32);
-                            (SlotOutcome::Fresh, Change::Same)
-                        };
-                        block.changed |= *change != Change::Same;
-                    }
+                    sorting.sort_out_block(first, pairs, states, slots, block);
                 },
             );
         self.fresh_pairs.clear();
@@ -1453,8 +1429,69 @@ impl World {
 /// and 15,000 pairs make 8 blocks to share between threads.
 const SLOTS_PER_TASK: usize = 2048;
 
-/// One block of pair slots in this step's recycling and merge passes.
+/// What the recycling pass reads of the world.
+struct SortOut<'a> {
+    boxes: &'a [Aabb],
+    colliders: &'a [Collider],
+    recycling: bool,
+    sensors: &'a [bool],
+    has_sensors: bool,
+}
+
+/// A block's slots the recycling pass writes.
+struct SlotsOut<'a> {
+    outcomes: &'a mut [SlotOutcome],
+    contacts: &'a mut [Contact],
+    changes: &'a mut [Change],
+}
+
+impl SortOut<'_> {
+    /// Sorts out one block of pairs (slots `first..`): see `World::sort_out_recycled`.
+    fn sort_out_block(
+        &self,
+        first: u32,
+        pairs: &[[u32; 2]],
+        states: &[PairState],
+        slots: SlotsOut<'_>,
+        block: &mut SlotBlock,
+    ) {
+        block.fresh.clear();
+        // Counted in locals and written to the block once.
+        let (mut recycled, mut recycled_sensors, mut changed) = (0, 0, false);
+        let each = (pairs.iter().zip(states))
+            .zip(slots.outcomes)
+            .zip(slots.contacts)
+            .zip(slots.changes);
+        for (k, ((((&[a, b], state), outcome), contact), change)) in each.enumerate() {
+            let sensor = self.has_sensors && (self.sensors[a as usize] || self.sensors[b as usize]);
+            let kept = state.kept.as_ref().filter(|_| self.recycling);
+            (*outcome, *change) = if !self.boxes[a as usize].overlaps(&self.boxes[b as usize]) {
+                (SlotOutcome::Apart, Change::of(state.touching, false))
+            } else if kept.is_some_and(|m| m.recycle_into(a, b, self.colliders, contact)) {
+                let now = !sensor || overlaps(contact);
+                if sensor {
+                    recycled_sensors += 1;
+                    (SlotOutcome::Sensor, Change::of(state.touching, now))
+                } else {
+                    recycled += 1;
+                    (SlotOutcome::Recycled, Change::of(state.touching, now))
+                }
+            } else {
+                // Decided once the narrow phase has run (`World::merge_contacts`).
+                block.fresh.push(first + k as u32);
+                (SlotOutcome::Fresh, Change::Same)
+            };
+            changed |= *change != Change::Same;
+        }
+        (block.recycled, block.recycled_sensors) = (recycled, recycled_sensors);
+        block.changed = changed;
+    }
+}
+
+/// One block of pair slots in this step's recycling and merge passes. A cache line of its
+/// own: neighbouring blocks are worked on by different threads at once.
 #[derive(Clone, Debug, Default)]
+#[repr(align(64))]
 struct SlotBlock {
     /// Its slots that go to the narrow phase, in order.
     fresh: Vec<u32>,

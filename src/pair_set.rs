@@ -54,6 +54,8 @@ pub(crate) struct PairSet<T> {
     /// This update's moved colliders, as a list and as a flag per collider.
     moved: Vec<u32>,
     is_moved: Vec<bool>,
+    /// Per collider, how many pairs of `pairs` it is in (counted whenever the lists change).
+    degree: Vec<u32>,
     /// The incremental path's scratch: every collider in x order of its fat box's min.x
     /// (valid after an incremental update; a sweep of all leaves it stale), the colliders
     /// whose fat boxes are far wider than the mean, and the pairs the queries found.
@@ -115,6 +117,12 @@ impl<T: Copy + Default> PairSet<T> {
         std::mem::swap(&mut self.data, &mut self.data_next);
         self.pairs_next.reserve(self.pairs.len());
         self.data_next.reserve(self.data.len());
+        self.degree.clear();
+        self.degree.resize(boxes.len(), 0);
+        for &[a, b] in &self.pairs {
+            self.degree[a as usize] += 1;
+            self.degree[b as usize] += 1;
+        }
         moved
     }
 
@@ -228,18 +236,13 @@ impl<T: Copy + Default> PairSet<T> {
         // fat boxes, which grew around them again, and every pair they had still holds.
         // Then the lists stay, instead of being copied whole (a pair's data is a kept
         // manifold: 15,000 pairs of large_pyramid made a megabyte a step).
+        if self.moved_pairs_stay() {
+            return false;
+        }
         let holds = |&[a, b]: &[u32; 2]| {
             let moved = self.is_moved[a as usize] || self.is_moved[b as usize];
             !moved || (fat[a as usize].overlaps(&fat[b as usize]) && keep([a, b]))
         };
-        if self
-            .found
-            .iter()
-            .all(|p| self.pairs.binary_search(p).is_ok())
-            && self.pairs.iter().all(holds)
-        {
-            return false;
-        }
 
         // Merge: the old pairs that still hold, and the found ones not already there.
         self.pairs_next.clear();
@@ -269,6 +272,41 @@ impl<T: Copy + Default> PairSet<T> {
             }
         }
         true
+    }
+
+    /// Whether the moved colliders' pairs are the ones the queries found (`found`), so that
+    /// the lists stand as they are, without a walk over every pair.
+    ///
+    /// `found` holds every pair of a moved collider that holds now (each moved fat box was
+    /// queried against all the others, `keep` applied). The old pairs of moved colliders
+    /// are the same set when every found pair is among them and they are as many, counted
+    /// by moved ends: the old ones' count is the moved colliders' degrees summed (a pair of
+    /// two moved colliders counts twice on both sides). Each pair counts at least once, so
+    /// equal sums over a subset and its superset leave nothing over.
+    fn moved_pairs_stay(&self) -> bool {
+        let moved_ends = |&[a, b]: &[u32; 2]| {
+            u64::from(self.is_moved[a as usize]) + u64::from(self.is_moved[b as usize])
+        };
+        let old_ends: u64 = self
+            .moved
+            .iter()
+            .map(|&m| u64::from(self.degree[m as usize]))
+            .sum();
+        let found_ends: u64 = self.found.iter().map(moved_ends).sum();
+        if old_ends != found_ends {
+            return false;
+        }
+        // Both lists ascend: each search starts past the last pair found.
+        let mut from = 0;
+        self.found
+            .iter()
+            .all(|p| match self.pairs[from..].binary_search(p) {
+                Ok(at) => {
+                    from += at + 1;
+                    true
+                }
+                Err(_) => false,
+            })
     }
 
     /// Makes the next update treat `collider` as moved: its fat box is made again and its

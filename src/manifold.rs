@@ -65,12 +65,13 @@ impl Manifold {
     pub fn new(normal: Vec2, depth: f32, points: &[ContactPoint]) -> Manifold {
         assert!(!points.is_empty(), "a manifold needs at least one point");
         let point_count = points.len().min(2);
-        let mut stored = [points[0]; 2];
-        stored[..point_count].copy_from_slice(&points[..point_count]);
+        // Both slots picked, not a slice copied over a filled array: that copy went through
+        // the stack, and reading it back in wide loads from the narrow stores that had just
+        // made it stalled the narrow phase (a fifth of `collide_within`'s time).
         Manifold {
             normal,
             depth,
-            points: stored,
+            points: [points[0], points[point_count - 1]],
             point_count,
         }
     }

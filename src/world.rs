@@ -304,8 +304,10 @@ pub struct World {
     /// in use).
     blocks: Vec<SlotBlock>,
     block_count: usize,
-    /// The pairs that go to the narrow phase, block after block (scratch).
+    /// The pairs that go to the narrow phase, block after block, and what is kept of each
+    /// report for recycling (scratch).
     fresh_pairs: Vec<[u32; 2]>,
+    fresh_kept: Vec<Option<KeptManifold>>,
     recycled: usize,
     /// See [`World::set_contact_recycling`].
     recycling: bool,
@@ -391,6 +393,7 @@ impl World {
             contact_scratch: Vec::new(),
             contacts_next: Vec::new(),
             fresh_pairs: Vec::new(),
+            fresh_kept: Vec::new(),
             slot_outcomes: Vec::new(),
             slot_contacts: Vec::new(),
             slot_changes: Vec::new(),
@@ -1281,65 +1284,71 @@ impl World {
             }
         }
 
+        // Each report kept for recycling, over the rayon pool in even runs of reports:
+        // fresh pairs crowd into some blocks of slots (a settling pyramid's lower rows), and
+        // keeping them block by block left one thread most of the work. A circle's normal
+        // turns as the other piece slides along it: recycling assumes flat features (see
+        // recycle.rs), so pairs with a circle keep nothing and are collided afresh every
+        // step (a circle's manifold is the cheapest to compute anyway).
+        const REPORTS_PER_TASK: usize = 512;
+        let shapes = &self.shapes;
+        let curved = |i: u32| {
+            let shape = colliders[i as usize].shape as usize;
+            matches!(shapes[shape], Shape::Circle(_))
+        };
+        self.fresh_kept.resize(fresh.len(), None);
+        self.fresh_kept
+            .par_chunks_mut(REPORTS_PER_TASK)
+            .zip(fresh.par_chunks(REPORTS_PER_TASK))
+            .for_each(|(kept, reports)| {
+                for (kept, c) in kept.iter_mut().zip(reports) {
+                    let flat = !curved(c.a) && !curved(c.b);
+                    *kept = flat.then(|| KeptManifold::keep(c, colliders));
+                }
+            });
+
         self.contacts_next.clear();
         self.contacts_next.reserve(total);
         let out = ContactsOut(self.contacts_next.as_mut_ptr());
-        let shapes = &self.shapes;
-        pairs
-            .par_chunks(SLOTS_PER_TASK)
-            .zip(states.par_chunks_mut(SLOTS_PER_TASK))
+        let fresh_kept = &self.fresh_kept;
+        states
+            .par_chunks_mut(SLOTS_PER_TASK)
             .zip(self.slot_outcomes.par_chunks(SLOTS_PER_TASK))
             .zip(self.slot_contacts.par_chunks_mut(SLOTS_PER_TASK))
             .zip(self.slot_changes.par_chunks_mut(SLOTS_PER_TASK))
             .zip(blocks.par_iter_mut())
-            .for_each(
-                |(((((pairs, states), outcomes), contacts), changes), block)| {
-                    let (mut k, mut next) = (block.out_start, block.reported);
-                    let each = pairs
-                        .iter()
-                        .zip(states)
-                        .zip(outcomes)
-                        .zip(contacts)
-                        .zip(changes);
-                    for ((((&pair, state), outcome), contact), change) in each {
-                        let c = match outcome {
-                            SlotOutcome::Recycled => contact,
-                            SlotOutcome::Fresh | SlotOutcome::FreshSensor => {
-                                let c = &fresh[next];
-                                next += 1;
-                                let sensor = *outcome == SlotOutcome::FreshSensor;
-                                *change = Change::of(state.touching, !sensor || overlaps(c));
-                                block.changed |= *change != Change::Same;
-                                if *change == Change::Began {
-                                    // The begin event carries it (`record_pair_events`).
-                                    *contact = *c;
-                                }
-                                // A circle's normal turns as the other piece slides along it:
-                                // recycling assumes flat features (see recycle.rs), so pairs
-                                // with a circle are collided afresh every step (a circle's
-                                // manifold is the cheapest to compute anyway).
-                                let curved = |i: u32| {
-                                    let shape = colliders[i as usize].shape as usize;
-                                    matches!(shapes[shape], Shape::Circle(_))
-                                };
-                                let flat = !curved(pair[0]) && !curved(pair[1]);
-                                state.kept = flat.then(|| KeptManifold::keep(c, colliders));
-                                if sensor {
-                                    continue;
-                                }
-                                c
+            .for_each(|((((states, outcomes), contacts), changes), block)| {
+                let (mut k, mut next) = (block.out_start, block.reported);
+                let each = states.iter_mut().zip(outcomes).zip(contacts).zip(changes);
+                for (((state, outcome), contact), change) in each {
+                    let c = match outcome {
+                        SlotOutcome::Recycled => contact,
+                        SlotOutcome::Fresh | SlotOutcome::FreshSensor => {
+                            let c = &fresh[next];
+                            state.kept = fresh_kept[next];
+                            next += 1;
+                            let sensor = *outcome == SlotOutcome::FreshSensor;
+                            *change = Change::of(state.touching, !sensor || overlaps(c));
+                            block.changed |= *change != Change::Same;
+                            if *change == Change::Began {
+                                // The begin event carries it (`record_pair_events`).
+                                *contact = *c;
                             }
-                            SlotOutcome::Apart | SlotOutcome::Sensor => continue,
-                        };
-                        // SAFETY: the walk above counted this block's recycled slots and its
-                        // fresh slots outcome `Fresh`, and gave it the indices out_start.. up to
-                        // that count: below the next block's out_start (or `total`), so
-                        // disjoint between blocks and within the capacity reserved above.
-                        unsafe { out.write(k, *c) };
-                        k += 1;
-                    }
-                },
-            );
+                            if sensor {
+                                continue;
+                            }
+                            c
+                        }
+                        SlotOutcome::Apart | SlotOutcome::Sensor => continue,
+                    };
+                    // SAFETY: the walk above counted this block's recycled slots and its
+                    // fresh slots outcome `Fresh`, and gave it the indices out_start.. up to
+                    // that count: below the next block's out_start (or `total`), so
+                    // disjoint between blocks and within the capacity reserved above.
+                    unsafe { out.write(k, *c) };
+                    k += 1;
+                }
+            });
         // SAFETY: every index below `total` was written above (the blocks' ranges tile it),
         // and `Contact` is `Copy`: nothing to drop.
         unsafe { self.contacts_next.set_len(total) };

@@ -1341,10 +1341,11 @@ impl World {
                         }
                         SlotOutcome::Apart | SlotOutcome::Sensor => continue,
                     };
-                    // SAFETY: the walk above counted this block's recycled slots and its
-                    // fresh slots outcome `Fresh`, and gave it the indices out_start.. up to
-                    // that count: below the next block's out_start (or `total`), so
-                    // disjoint between blocks and within the capacity reserved above.
+                    // SAFETY: the walk above counted this block's slots of outcome
+                    // `Recycled` and `Fresh` (those written here), and gave it the indices
+                    // out_start.. up to that count: below the next block's out_start (or
+                    // `total`), so disjoint between blocks and within the capacity
+                    // reserved above.
                     unsafe { out.write(k, *c) };
                     k += 1;
                 }

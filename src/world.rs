@@ -1289,17 +1289,20 @@ impl World {
         // keeping them block by block left one thread most of the work. A circle's normal
         // turns as the other piece slides along it: recycling assumes flat features (see
         // recycle.rs), so pairs with a circle keep nothing and are collided afresh every
-        // step (a circle's manifold is the cheapest to compute anyway).
+        // step (a circle's manifold is the cheapest to compute anyway). Only the reports
+        // the walk matched are read: a narrow phase that broke its contract may have added
+        // others, with any indices (`tests/world_faults.rs`).
         const REPORTS_PER_TASK: usize = 512;
         let shapes = &self.shapes;
         let curved = |i: u32| {
             let shape = colliders[i as usize].shape as usize;
             matches!(shapes[shape], Shape::Circle(_))
         };
-        self.fresh_kept.resize(fresh.len(), None);
+        // The walk moves on only at a match: the first `next` reports are the matched ones.
+        self.fresh_kept.resize(next, None);
         self.fresh_kept
             .par_chunks_mut(REPORTS_PER_TASK)
-            .zip(fresh.par_chunks(REPORTS_PER_TASK))
+            .zip(fresh[..next].par_chunks(REPORTS_PER_TASK))
             .for_each(|(kept, reports)| {
                 for (kept, c) in kept.iter_mut().zip(reports) {
                     let flat = !curved(c.a) && !curved(c.b);

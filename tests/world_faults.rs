@@ -103,6 +103,64 @@ impl NarrowPhase for FailingNarrowPhase {
     }
 }
 
+/// A narrow phase that breaks its contract: after the CPU's contacts it reports one between
+/// colliders that do not exist, and one for a pair it was not given.
+struct StrayReports {
+    inner: CpuNarrowPhase,
+}
+
+impl NarrowPhase for StrayReports {
+    fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
+        self.inner.set_shape_table(shapes)
+    }
+
+    fn set_speculative_distance(&mut self, margin: f32) -> Result<(), Error> {
+        self.inner.set_speculative_distance(margin)
+    }
+
+    fn collide_pairs_into(
+        &mut self,
+        colliders: &[Collider],
+        pairs: &[[u32; 2]],
+        out: &mut Vec<Contact>,
+    ) -> Result<(), Error> {
+        self.inner.collide_pairs_into(colliders, pairs, out)?;
+        if let Some(&first) = out.first() {
+            out.push(Contact {
+                a: u32::MAX,
+                b: u32::MAX - 1,
+                ..first
+            });
+            out.push(Contact {
+                a: 0,
+                b: 0,
+                ..first
+            });
+        }
+        Ok(())
+    }
+}
+
+#[test]
+fn stray_reports_of_a_narrow_phase_are_ignored_not_a_panic() {
+    // The world matches the reports to the pairs it asked about; what matches nothing is
+    // not looked at (an index out of range used to be read while keeping manifolds).
+    let mut world = scenes::mixed(400, 3);
+    let mut reference = world.clone();
+    let mut stray = StrayReports {
+        inner: CpuNarrowPhase::new(),
+    };
+    for _ in 0..60 {
+        world.step(DT, &mut stray).unwrap();
+        reference.step(DT, &mut CpuNarrowPhase::new()).unwrap();
+    }
+    assert!(
+        world.collider_contacts().len() > 100,
+        "the pile is in contact"
+    );
+    assert_eq!(snapshot(&world), snapshot(&reference));
+}
+
 #[test]
 fn a_failed_narrow_phase_leaves_the_world_as_it_was_and_the_cpu_carries_on() {
     let mut world = scenes::mixed(400, 3);

@@ -1250,8 +1250,10 @@ impl World {
     /// The narrow phase reports a subset of `fresh_pairs`, in their order. A walk over the
     /// blocks' fresh slots matches each to its report (a slot without one is apart), and so
     /// counts each block's contacts: their prefix sum is where each block's contacts go.
-    /// Then the blocks, over the rayon pool, each take their recycled contacts from their
-    /// slots and their fresh ones straight from the narrow phase's list, in slot order.
+    /// The matched reports are kept for recycling, over the rayon pool in even runs. Then
+    /// the blocks, over the pool, each take their recycled contacts from their slots and
+    /// their fresh ones (with what was kept of them) straight from the narrow phase's
+    /// list, in slot order.
     fn merge_contacts(&mut self) {
         let (fresh, colliders) = (&self.contact_scratch, &self.colliders);
         let (pairs, states) = self.pair_set.pairs_and_data_mut();

@@ -34,6 +34,7 @@ use super::{
 };
 use crate::body::Body;
 use crate::manifold::Contact;
+use crate::transform::rotate;
 
 /// Blocks per thread in a stage: a few, so that a thread slowed down can be helped, but
 /// each a long run of neighbouring items, so that two threads seldom write the same cache
@@ -390,7 +391,5 @@ fn set_pose(s: &BodyState, c: &mut Vec2, q: &mut Vec2) {
         return;
     }
     *c += s.delta_position;
-    let (d, r) = (s.delta_rotation, *q);
-    let turned = Vec2::new(d.x * r.x - d.y * r.y, d.y * r.x + d.x * r.y);
-    *q = turned.normalize_or(Vec2::X);
+    *q = rotate(s.delta_rotation, *q).normalize_or(Vec2::X);
 }

@@ -76,6 +76,26 @@ impl Manifold {
         }
     }
 
+    /// A manifold from its normal, depth and `count` points (1 or 2) of `points`, laid out as
+    /// [`Manifold::new`] lays them out (an unused second slot repeats the first). For the
+    /// narrow phase, which has both points in registers: passed by value, they are not
+    /// copied through a slice on the stack.
+    #[inline]
+    pub(crate) fn from_pair(
+        normal: Vec2,
+        depth: f32,
+        [first, second]: [ContactPoint; 2],
+        count: usize,
+    ) -> Manifold {
+        let point_count = count.clamp(1, 2);
+        Manifold {
+            normal,
+            depth,
+            points: [first, if point_count == 2 { second } else { first }],
+            point_count,
+        }
+    }
+
     /// Rewrites this manifold's normal and points in place with `count` points (1 or 2),
     /// point `k` being `point(k)`, as [`Manifold::new`] would lay them out (an unused second
     /// slot repeats the first point); the depth is the caller's to set. For the recycling pass, which rewrites nearly every contact of a settled

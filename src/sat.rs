@@ -53,6 +53,7 @@ struct LocalPolygon {
 struct LocalManifold {
     normal: Vec2,
     depth: f32,
+    /// `count` points (1 or 2); an unused second slot repeats the first.
     points: [ContactPoint; 2],
     count: usize,
 }
@@ -97,14 +98,16 @@ fn collide_within(
     let tolerance = RELATIVE_TIE_TOLERANCE * a.radius().min(b.radius());
     let local = collide_polygons(a, b, &relative, origin, tolerance, margin)?;
 
-    let points: [ContactPoint; 2] = local.points.map(|p| ContactPoint {
+    let to_world = |p: ContactPoint| ContactPoint {
         point: a_transform.transform_point(p.point + origin),
         ..p
-    });
-    Manifold::new(
+    };
+    let [first, second] = local.points;
+    Manifold::from_pair(
         a_transform.rotate(local.normal),
         local.depth,
-        &points[..local.count],
+        [to_world(first), to_world(second)],
+        local.count,
     )
     .finite()
 }
@@ -357,36 +360,38 @@ fn clip_polygons(
         id: id(i12, i21),
     };
 
-    let mut points = [lower; 2];
-    let mut count = 0;
-    for p in [lower, upper] {
-        // Within the margin: separation below it (with margin 0, overlapping).
-        if p.depth > -margin {
-            points[count] = p;
-            count += 1;
+    // Keep the points less than the margin above the face (with margin 0, overlapping),
+    // lower first: [lower, upper], [lower], [upper] or none. Picked, not pushed into an
+    // array at a running index: that array lived on the stack, and reading it back whole
+    // from the narrow stores that filled it stalled (a sixth of this function's time).
+    let keep_lower = lower.depth > -margin;
+    let keep_upper = upper.depth > -margin;
+    let (points, count) = match (keep_lower, keep_upper) {
+        (true, true) => ([lower, upper], 2),
+        (true, false) => ([lower, lower], 1),
+        (false, true) => ([upper, upper], 1),
+        (false, false) => {
+            // The SAT found overlap on this axis, yet both clipped ends lie above the face:
+            // the deepest incident vertex is beyond a side plane of a short reference edge.
+            // Report that vertex rather than drop an overlapping pair.
+            let separation21 = normal.dot(v21 - v11);
+            let separation22 = normal.dot(v22 - v11);
+            let (v, s, point_id) = if separation22 <= separation21 {
+                (v22, separation22, lower.id)
+            } else {
+                (v21, separation21, upper.id)
+            };
+            if s >= margin {
+                return None;
+            }
+            let deepest = ContactPoint {
+                point: v - (0.5 * s) * normal,
+                depth: -s,
+                id: point_id,
+            };
+            ([deepest, deepest], 1)
         }
-    }
-    if count == 0 {
-        // The SAT found overlap on this axis, yet both clipped ends lie above the face: the
-        // deepest incident vertex is beyond a side plane of a short reference edge. Report
-        // that vertex rather than drop an overlapping pair.
-        let separation21 = normal.dot(v21 - v11);
-        let separation22 = normal.dot(v22 - v11);
-        let (v, s, point_id) = if separation22 <= separation21 {
-            (v22, separation22, lower.id)
-        } else {
-            (v21, separation21, upper.id)
-        };
-        if s >= margin {
-            return None;
-        }
-        points[0] = ContactPoint {
-            point: v - (0.5 * s) * normal,
-            depth: -s,
-            id: point_id,
-        };
-        count = 1;
-    }
+    };
     Some(LocalManifold {
         normal: if flip { -normal } else { normal },
         depth: -separation,

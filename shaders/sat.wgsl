@@ -154,10 +154,11 @@ fn consider_axis(poly1: ptr<function, LocalPolygon>, poly2: ptr<function, LocalP
     return best;
 }
 
-// Unlike its Rust twin, this does not stop at the first separating axis: the lanes of a
+// Like its Rust twin, this does not stop at the first separating axis: the lanes of a
 // SIMD group run in lockstep, so an early exit saves nothing here, and its data-dependent
 // branch kept the loop from being unrolled. The verdict is the same: an axis with a
-// separation >= 0 makes the maximum >= 0, and the pair is rejected either way.
+// separation >= the margin makes the maximum >= the margin, and the pair is rejected
+// either way. Unlike its twin, it runs over all eight slots (see the top of this file).
 fn find_max_separation(poly1: ptr<function, LocalPolygon>, poly2: ptr<function, LocalPolygon>) -> Separation {
     var best = Separation(0u, -3.40282347e38);
     best = consider_axis(poly1, poly2, 0u, best);

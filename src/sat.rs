@@ -5,7 +5,7 @@
 //! collide(A, xfA, B, xfB), speculative distance m (0 for `collide`):
 //!     express B in A's local frame, shifted so that A's first vertex is the origin
 //!     (small coordinates keep the rounding small and equal on CPU and GPU)
-//!     (edgeA, sA) = find_max_separation(A, B)     // A's normals; stop at the first sA >= m
+//!     (edgeA, sA) = find_max_separation(A, B)     // max over A's normals of B's lowest side
 //!     if sA >= m: return none                      // m = 0: touching is not overlapping
 //!     (edgeB, sB) = find_max_separation(B, A)
 //!     if sB >= m: return none
@@ -41,12 +41,42 @@ use crate::transform::{Transform, inv_mul_transforms};
 /// to this much, but still separates the pair when applied along the reported normal.
 pub const RELATIVE_TIE_TOLERANCE: f32 = 5e-4;
 
-/// A polygon in A's shifted local frame.
+/// A polygon in A's shifted local frame, split by coordinate: slot k's vertex is
+/// `(x[k], y[k])` and its outward normal `(nx[k], ny[k])`. Split so that the searches below
+/// run over four slots at once: each slot is a lane of the same arithmetic.
 #[derive(Clone, Copy)]
 struct LocalPolygon {
-    vertices: [Vec2; MAX_POLYGON_VERTICES],
-    normals: [Vec2; MAX_POLYGON_VERTICES],
+    x: [f32; MAX_POLYGON_VERTICES],
+    y: [f32; MAX_POLYGON_VERTICES],
+    nx: [f32; MAX_POLYGON_VERTICES],
+    ny: [f32; MAX_POLYGON_VERTICES],
     count: usize,
+}
+
+impl LocalPolygon {
+    fn vertex(&self, i: usize) -> Vec2 {
+        Vec2::new(self.x[i], self.y[i])
+    }
+
+    fn normal(&self, i: usize) -> Vec2 {
+        Vec2::new(self.nx[i], self.ny[i])
+    }
+}
+
+/// Slots in a group of lanes: four f32, one SSE2 or NEON register.
+const LANES: usize = 4;
+
+/// The `group`th four slots of a coordinate.
+#[inline(always)]
+fn lanes(coordinate: &[f32; MAX_POLYGON_VERTICES], group: usize) -> [f32; LANES] {
+    std::array::from_fn(|l| coordinate[group * LANES + l])
+}
+
+/// Lane by lane `a · x + b · y` for the point or vector `(a, b)`, rounded as `Vec2::dot`
+/// rounds each: the two products, then their sum.
+#[inline(always)]
+fn dot_lanes(a: f32, b: f32, x: [f32; LANES], y: [f32; LANES]) -> [f32; LANES] {
+    std::array::from_fn(|l| a * x[l] + b * y[l])
 }
 
 /// A manifold in A's shifted local frame.
@@ -177,44 +207,45 @@ pub fn collide_shapes_speculative(
     }
 }
 
-// The loops below run over the vertices a polygon has: scalar code pays for every slot
-// (measured: 87 ns per pair against 104 ns over all 8 slots). The WGSL twin runs over all
-// MAX_POLYGON_VERTICES slots instead, for the reasons at the top of sat.wgsl; the unused
-// slots repeat vertex 0 and normal 0 (see `Polygon::raw`), which changes no minimum and no
-// first maximum, so both give the same answer.
+// The searches below run over the slots a polygon has, four at a time. The WGSL twin runs
+// over all MAX_POLYGON_VERTICES slots instead, for the reasons at the top of sat.wgsl; the
+// unused slots repeat vertex 0 and normal 0 (see `Polygon::raw`), which changes no minimum
+// and no first maximum, so both give the same answer.
 
 /// A's vertices relative to its first vertex, and its normals.
 fn make_local_a(a: &Polygon, origin: Vec2) -> LocalPolygon {
     let (vertices, normals, count) = a.raw();
     LocalPolygon {
-        vertices: vertices.map(|v| v - origin),
-        normals: *normals,
+        x: vertices.map(|v| v.x - origin.x),
+        y: vertices.map(|v| v.y - origin.y),
+        nx: normals.map(|n| n.x),
+        ny: normals.map(|n| n.y),
         count,
     }
 }
 
 /// B's vertices in A's frame (`relative` maps B's frame into A's), relative to A's first
-/// vertex. Its normals follow in `rotate_normals`, only if they are needed.
+/// vertex: `relative.rotate(v) + shift`, coordinate by coordinate. Its normals follow in
+/// `rotate_normals`, only if they are needed.
 fn make_local_b(b: &Polygon, relative: &Transform, origin: Vec2) -> LocalPolygon {
     let (vertices, _, count) = b.raw();
+    let q = relative.rotation();
     let shift = relative.translation() - origin;
-    let mut p = LocalPolygon {
-        vertices: [Vec2::ZERO; MAX_POLYGON_VERTICES],
-        normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
+    LocalPolygon {
+        x: vertices.map(|v| (q.x * v.x - q.y * v.y) + shift.x),
+        y: vertices.map(|v| (q.y * v.x + q.x * v.y) + shift.y),
+        nx: [0.0; MAX_POLYGON_VERTICES],
+        ny: [0.0; MAX_POLYGON_VERTICES],
         count,
-    };
-    for (local, &v) in p.vertices.iter_mut().zip(&vertices[..count]) {
-        *local = relative.rotate(v) + shift;
     }
-    p
 }
 
-/// B's normals in A's frame.
+/// B's normals in A's frame: `relative.rotate(n)`, coordinate by coordinate.
 fn rotate_normals(poly: &mut LocalPolygon, b: &Polygon, relative: &Transform) {
-    let (_, normals, count) = b.raw();
-    for (local, &n) in poly.normals.iter_mut().zip(&normals[..count]) {
-        *local = relative.rotate(n);
-    }
+    let (_, normals, _) = b.raw();
+    let q = relative.rotation();
+    poly.nx = normals.map(|n| q.x * n.x - q.y * n.y);
+    poly.ny = normals.map(|n| q.y * n.x + q.x * n.y);
 }
 
 /// The SAT decision and the manifold, in A's shifted frame.
@@ -228,13 +259,13 @@ fn collide_polygons(
 ) -> Option<LocalManifold> {
     let poly_a = make_local_a(a, origin);
     let mut poly_b = make_local_b(b, relative, origin);
-    let (edge_a, separation_a) = find_max_separation(&poly_a, &poly_b, margin);
+    let (edge_a, separation_a) = find_max_separation(&poly_a, &poly_b);
     if separation_a >= margin {
         return None;
     }
     // Only now, with A's axes all within the margin, are B's normals needed.
     rotate_normals(&mut poly_b, b, relative);
-    let (edge_b, separation_b) = find_max_separation(&poly_b, &poly_a, margin);
+    let (edge_b, separation_b) = find_max_separation(&poly_b, &poly_a);
     if separation_b >= margin {
         return None;
     }
@@ -246,26 +277,34 @@ fn collide_polygons(
 }
 
 /// The edge normal of `poly1` along which `poly2` lies farthest out, and that separation:
-/// `max_i min_j n1_i · (v2_j - v1_i)`. Returns at the first separation of `margin` or more,
-/// which already proves the pair apart by that much.
-fn find_max_separation(poly1: &LocalPolygon, poly2: &LocalPolygon, margin: f32) -> (usize, f32) {
+/// `max_i min_j n1_i · (v2_j - v1_i)` (the first such normal on ties). The separation is
+/// `margin` or more if and only if some normal proves the pair apart by that much.
+///
+/// Four normals at a time: each lane keeps its own running minimum over B's vertices, in
+/// vertex order, with the comparison WGSL's `min` compiles to, so the lanes give the bits
+/// of a normal-by-normal loop. Every normal is tested, none skipped after one that
+/// separates: a lane costs nothing, and the verdict is the same.
+fn find_max_separation(poly1: &LocalPolygon, poly2: &LocalPolygon) -> (usize, f32) {
+    let mut separations = [f32::NEG_INFINITY; MAX_POLYGON_VERTICES];
+    for group in 0..poly1.count.div_ceil(LANES) {
+        let (nx, ny) = (lanes(&poly1.nx, group), lanes(&poly1.ny, group));
+        let mut lowest = [f32::INFINITY; LANES];
+        for j in 0..poly2.count {
+            let d = dot_lanes(poly2.x[j], poly2.y[j], nx, ny);
+            // A plain comparison (not f32::min and its NaN rules), as WGSL's min() compiles.
+            lowest = std::array::from_fn(|l| if d[l] < lowest[l] { d[l] } else { lowest[l] });
+        }
+        let (x1, y1) = (lanes(&poly1.x, group), lanes(&poly1.y, group));
+        for l in 0..LANES {
+            separations[group * LANES + l] = lowest[l] - (nx[l] * x1[l] + ny[l] * y1[l]);
+        }
+    }
     let mut best_index = 0;
     let mut max_separation = f32::NEG_INFINITY;
-    for i in 0..poly1.count {
-        let n = poly1.normals[i];
-        let mut lowest = f32::INFINITY;
-        for v2 in &poly2.vertices[..poly2.count] {
-            let d = n.dot(*v2);
-            // A plain comparison (not f32::min and its NaN rules), as WGSL's min() compiles.
-            lowest = if d < lowest { d } else { lowest };
-        }
-        let si = lowest - n.dot(poly1.vertices[i]);
+    for (i, &si) in separations[..poly1.count].iter().enumerate() {
         if si > max_separation {
             max_separation = si;
             best_index = i;
-        }
-        if si >= margin {
-            break;
         }
     }
     (best_index, max_separation)
@@ -275,11 +314,15 @@ fn find_max_separation(poly1: &LocalPolygon, poly2: &LocalPolygon, margin: f32) 
 fn find_incident_edge(poly2: &LocalPolygon, normal: Vec2) -> usize {
     let mut index = 0;
     let mut min_dot = f32::INFINITY;
-    for j in 0..poly2.count {
-        let d = normal.dot(poly2.normals[j]);
-        if d < min_dot {
-            min_dot = d;
-            index = j;
+    for group in 0..poly2.count.div_ceil(LANES) {
+        let nx = lanes(&poly2.nx, group);
+        let ny = lanes(&poly2.ny, group);
+        let d = dot_lanes(normal.x, normal.y, nx, ny);
+        for (l, &dl) in d.iter().enumerate().take(poly2.count - group * LANES) {
+            if dl < min_dot {
+                min_dot = dl;
+                index = group * LANES + l;
+            }
         }
     }
     index
@@ -304,17 +347,17 @@ fn clip_polygons(
     } else {
         0
     };
-    let v11 = poly1.vertices[i11];
-    let v12 = poly1.vertices[i12];
-    let normal = poly1.normals[i11];
+    let v11 = poly1.vertex(i11);
+    let v12 = poly1.vertex(i12);
+    let normal = poly1.normal(i11);
     // The reference edge runs along the normal rotated a quarter turn counter-clockwise
     // (outward normals of a CCW polygon point to the right of its edges).
     let tangent = Vec2::new(-normal.y, normal.x);
 
     let i21 = find_incident_edge(poly2, normal);
     let i22 = if i21 + 1 < poly2.count { i21 + 1 } else { 0 };
-    let v21 = poly2.vertices[i21];
-    let v22 = poly2.vertices[i22];
+    let v21 = poly2.vertex(i21);
+    let v22 = poly2.vertex(i22);
 
     // Positions along the tangent, from v11. The incident edge runs against the reference
     // edge, so its second vertex v22 is the lower end.

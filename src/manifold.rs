@@ -102,6 +102,7 @@ impl Manifold {
     /// scene every step: a manifold built on the stack and copied in was read back in wide
     /// loads from the narrow stores that had just built it, a stall that took a third of
     /// the pass.
+    #[inline]
     pub(crate) fn rewrite(
         &mut self,
         normal: Vec2,

@@ -115,7 +115,12 @@ impl KeptManifold {
                 let kept = &self.points[k];
                 let d = moved + turned * (kept.point - origin).perp();
                 let depth = kept.depth - self.normal.dot(d);
-                deepest = [deepest[0].max(kept.depth), deepest[1].max(depth)];
+                // Plain comparisons: the depths are finite (the narrow phase keeps only
+                // finite manifolds), so f32::max's NaN rules would be work for nothing.
+                deepest = [
+                    if kept.depth > deepest[0] { kept.depth } else { deepest[0] },
+                    if depth > deepest[1] { depth } else { deepest[1] },
+                ];
                 ContactPoint {
                     point: ta.transform_point(kept.point + 0.5 * d),
                     depth,

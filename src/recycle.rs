@@ -115,12 +115,7 @@ impl KeptManifold {
                 let kept = &self.points[k];
                 let d = moved + turned * (kept.point - origin).perp();
                 let depth = kept.depth - self.normal.dot(d);
-                // Plain comparisons: the depths are finite (the narrow phase keeps only
-                // finite manifolds), so f32::max's NaN rules would be work for nothing.
-                deepest = [
-                    if kept.depth > deepest[0] { kept.depth } else { deepest[0] },
-                    if depth > deepest[1] { depth } else { deepest[1] },
-                ];
+                deepest = [larger(deepest[0], kept.depth), larger(deepest[1], depth)];
                 ContactPoint {
                     point: ta.transform_point(kept.point + 0.5 * d),
                     depth,
@@ -131,4 +126,11 @@ impl KeptManifold {
         out.manifold.depth = self.depth + (deepest[1] - deepest[0]);
         true
     }
+}
+
+/// The larger of two depths, by a plain comparison: the depths are finite (the narrow phase
+/// keeps only finite manifolds), so `f32::max`'s NaN rules would be work for nothing.
+#[inline]
+fn larger(a: f32, b: f32) -> f32 {
+    if b > a { b } else { a }
 }

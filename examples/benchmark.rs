@@ -630,7 +630,7 @@ fn versus_table(versus: &[Versus]) -> String {
     );
     let _ = writeln!(
         s,
-        "{:<15} {:>7} {:>7} {:>6} {:>12} {:>12} {:>7} {:>13} {:>13} {:>7}",
+        "{:<15} {:>7} {:>7} {:>6} {:>12} {:>12} {:>7} {:>13} {:>13} {:>7} {:>15}",
         "scene",
         "bodies",
         "threads",
@@ -640,12 +640,13 @@ fn versus_table(versus: &[Versus]) -> String {
         "ratio",
         "broad+narrow",
         "pairs+collide",
-        "ratio"
+        "ratio",
+        "recycled"
     );
     for v in versus {
         let _ = writeln!(
             s,
-            "{:<15} {:>7} {:>7} {:>6} {:>12.3} {:>12.3} {:>7.2} {:>13.3} {:>13.3} {:>7.2}",
+            "{:<15} {:>7} {:>7} {:>6} {:>12.3} {:>12.3} {:>7.2} {:>13.3} {:>13.3} {:>7.2} {:>7.1}/{:>5.1} %",
             v.scene,
             v.bodies,
             v.threads,
@@ -656,9 +657,15 @@ fn versus_table(versus: &[Versus]) -> String {
             v.ours.collision_ms_per_step(),
             v.theirs.collision_ms_per_step(),
             v.ours.collision_ms_per_step() / v.theirs.collision_ms_per_step(),
+            100.0 * v.ours.recycled,
+            100.0 * v.theirs.recycled,
         );
     }
-    s.push_str("(ratio: wgpu-sat's time over Box2D's; below 1 is faster than Box2D)\n");
+    s.push_str(
+        "(ratio: wgpu-sat's time over Box2D's; below 1 is faster than Box2D. recycled: \
+         wgpu-sat / Box2D, the share of candidate pairs whose manifold was carried over \
+         instead of computed afresh, over the timed steps)\n",
+    );
     s
 }
 

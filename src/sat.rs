@@ -277,13 +277,13 @@ fn collide_polygons(
 }
 
 /// The edge normal of `poly1` along which `poly2` lies farthest out, and that separation:
-/// `max_i min_j n1_i · (v2_j - v1_i)` (the first such normal on ties). The separation is
-/// `margin` or more if and only if some normal proves the pair apart by that much.
+/// `max_i min_j n1_i · (v2_j - v1_i)` (the first such normal on ties). It is a margin or
+/// more exactly when one of the normals proves the pair apart by that much.
 ///
 /// Four normals at a time: each lane keeps its own running minimum over B's vertices, in
 /// vertex order, with the comparison WGSL's `min` compiles to, so the lanes give the bits
 /// of a normal-by-normal loop. Every normal is tested, none skipped after one that
-/// separates: a lane costs nothing, and the verdict is the same.
+/// separates: the lanes cost little, and the caller's verdict is the same.
 fn find_max_separation(poly1: &LocalPolygon, poly2: &LocalPolygon) -> (usize, f32) {
     let mut separations = [f32::NEG_INFINITY; MAX_POLYGON_VERTICES];
     for group in 0..poly1.count.div_ceil(LANES) {

@@ -110,11 +110,13 @@ fn settle_within_the_bound(name: &str, mut world: World) -> (usize, usize) {
         changed * 200 < contacts,
         "{name}: features changed in {changed} of {contacts}"
     );
-    // The bound: B moved at most RECYCLE_TRANSLATION and turned at most RECYCLE_ANGLE in
-    // A's frame since the manifold was computed. The normal turns with B's face at most by
-    // the angle; a point's depth and position move by the translation plus the angle times
-    // the point's lever from B's frame (the mixed scene's pieces reach about 1.5 units)
-    // where B's face is the reference (B's side of each point is carried along exactly).
+    // The bound: B turned at most RECYCLE_ANGLE in A's frame since the manifold was
+    // computed, and its side of each point moved at most RECYCLE_TRANSLATION. The normal
+    // turns with B's face at most by the angle. B's side of each point is carried along
+    // exactly (to first order); what stays off is where a clipped end lies along A's face,
+    // which moves with B's slide: a point's depth and position are off by less than the
+    // translation plus the angle times the point's lever from B's frame (the mixed scene's
+    // pieces reach about 1.5 units).
     let lever = 1.5;
     assert!(
         worst[0] <= RECYCLE_ANGLE + 1e-5,

@@ -98,10 +98,10 @@ impl Manifold {
 
     /// Rewrites this manifold's normal and points in place with `count` points (1 or 2),
     /// point `k` being `point(k)`, as [`Manifold::new`] would lay them out (an unused second
-    /// slot repeats the first point); the depth is the caller's to set. For the recycling pass, which rewrites nearly every contact of a settled
-    /// scene every step: a manifold built on the stack and copied in was read back in wide
-    /// loads from the narrow stores that had just built it, a stall that took a third of
-    /// the pass.
+    /// slot repeats the first point); the depth is the caller's to set. For the recycling
+    /// pass, which rewrites nearly every contact of a settled scene every step: a manifold
+    /// built on the stack and copied in was read back in wide loads from the narrow stores
+    /// that had just built it, a stall that took a third of the pass.
     #[inline]
     pub(crate) fn rewrite(
         &mut self,

@@ -39,9 +39,11 @@ use crate::transform::{Transform, inv_mul_transforms};
 /// would put it along the face. (Box2D v3 recycles too, up to a move of ten slops.)
 pub const RECYCLE_TRANSLATION: f32 = 5.0e-4;
 
-/// The most B may have turned in A's frame, radians, for a manifold to be kept: a point one
-/// unit from B's frame (the pieces this crate is tuned for are about one unit) moves 5e-4,
-/// a tenth of the slop.
+/// The most B may have turned in A's frame, radians, for a manifold to be kept: the normal,
+/// carried with A, is then off by at most this where B's face is the reference (the
+/// points' move is bounded by [`RECYCLE_TRANSLATION`]); a point one unit from B's frame
+/// (the pieces this crate is tuned for are about one unit) moves 5e-4 with such a turn, a
+/// tenth of the slop.
 pub const RECYCLE_ANGLE: f32 = 5.0e-4;
 
 /// A manifold as the narrow phase computed it, in A's frame, with the pose it was computed

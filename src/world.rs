@@ -846,9 +846,10 @@ impl World {
     /// Turns contact recycling on (the default) or off. On, a pair of polygons whose relative
     /// pose has turned less than [`RECYCLE_ANGLE`](crate::RECYCLE_ANGLE), and whose contact
     /// points have moved less than [`RECYCLE_TRANSLATION`](crate::RECYCLE_TRANSLATION) with
-    /// it, since its manifold was computed keeps that manifold, carried to the current poses, and does not go to the
-    /// narrow phase ([`StepStats::recycled`] counts them): a settled pile or pyramid sends
-    /// few pairs to it, and a GPU narrow phase uploads only those. A pair with a circle is
+    /// it, since its manifold was computed keeps that manifold, carried to the current
+    /// poses, and does not go to the narrow phase ([`StepStats::recycled`] counts them): a
+    /// settled pile or pyramid sends few pairs to it, and a GPU narrow phase uploads only
+    /// those. A pair with a circle is
     /// collided every step either way (its normal turns as the pieces slide). Off, every
     /// pair is collided every step.
     pub fn set_contact_recycling(&mut self, enabled: bool) {

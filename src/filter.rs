@@ -11,8 +11,6 @@
 //! index that overrides them), so a scene's filters carry over unchanged. A pair the rule
 //! rejects never becomes a persistent pair: it costs nothing past the broad phase.
 
-use crate::error::Error;
-
 /// The category every collider is in unless its filter says otherwise: bit 0.
 pub const DEFAULT_CATEGORY: u64 = 1;
 
@@ -67,20 +65,6 @@ impl Filter {
         }
         self.mask_bits & other.category_bits != 0 && other.mask_bits & self.category_bits != 0
     }
-
-    /// The filter if it names a category, else an error saying so: a collider in no
-    /// category could touch nothing, which is surely a mistake (a mask of 0 says "touch
-    /// nothing" on purpose, and is accepted).
-    pub(crate) fn checked(self) -> Result<Filter, Error> {
-        if self.category_bits == 0 {
-            Err(Error::InvalidFilter {
-                filter: self,
-                rule: "category_bits must name at least one category (a bit set)",
-            })
-        } else {
-            Ok(self)
-        }
-    }
 }
 
 #[cfg(test)]
@@ -131,16 +115,5 @@ mod tests {
         // Different groups fall back to the masks.
         assert!(never.should_collide(&Filter::default()));
         assert!(!deaf.should_collide(&Filter::default()));
-    }
-
-    #[test]
-    fn a_filter_in_no_category_is_an_error_naming_it() {
-        let none = Filter {
-            category_bits: 0,
-            ..Filter::default()
-        };
-        let e = none.checked().unwrap_err();
-        assert!(e.to_string().contains("category_bits"), "{e}");
-        assert!(Filter::default().checked().is_ok());
     }
 }

@@ -205,7 +205,6 @@ mod transform;
 mod world;
 
 pub use aabb::Aabb;
-pub use body::BodyRef;
 pub use body_shape::BodyShape;
 pub use broad_phase::BroadPhase;
 pub use circle::Circle;
@@ -229,14 +228,13 @@ pub use sat_circle::{
 };
 pub use shape::Shape;
 pub use sleep::{SLEEP_SPEED, TIME_TO_SLEEP};
-pub use solver::MAX_ROTATION_PER_SUBSTEP;
+pub use solver::{MAX_ROTATION_PER_SUBSTEP, SPECULATIVE_DISTANCE};
 pub use toi::{
     MAX_TOI_ITERATIONS, Sweep, SweptCollider, TOI_RELATIVE_TOLERANCE, TOI_ROUNDING_TOLERANCE,
     TimeOfImpact, time_of_impact, time_of_impact_pairs, toi_tolerance, validate_sweeps,
 };
 pub use transform::Transform;
 pub use world::{
-    BodyDef, DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT,
-    MAX_SUBSTEPS, SPECULATIVE_DISTANCE, StepStats, TIME_STEP_RANGE, World, WorldRayHit,
-    WorldShapeHit,
+    BodyDef, BodyRef, DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT,
+    MAX_SUBSTEPS, StepStats, TIME_STEP_RANGE, World, WorldRayHit, WorldShapeHit,
 };

@@ -80,9 +80,18 @@ pub(crate) struct BodyMotion<'a> {
 /// The solver's length tolerance, in length units (bodies are about one unit), Box2D v3's:
 /// the world's speculative distance is four of it, and the continuous stage leaves a body
 /// half of it into the obstacle it stops at. Resting contacts settle near separation 0: the
-/// speculative contacts (see `World`'s `SPECULATIVE_DISTANCE`) keep them reported when the
+/// speculative contacts ([`SPECULATIVE_DISTANCE`]) keep them reported when the
 /// solver has pushed them out to the surface, so no standing overlap is needed for that.
 pub(crate) const LINEAR_SLOP: f32 = 0.005;
+
+/// How far apart two pieces may be and still have a contact, world units: four times the
+/// solver's linear slop (0.005), Box2D v3's value. A contact within it is speculative (its
+/// depth is minus the gap): the solver lets the bodies close the gap within the step but not
+/// pass it. Resting bodies pushed out to the surface so keep their contact, and its warm-
+/// started impulse, from step to step, which is what lets a 100-row pyramid stand; a body
+/// approaching at up to `SPECULATIVE_DISTANCE / dt` (1.2 units per second at 60 Hz) is
+/// stopped at the surface instead of inside it.
+pub const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
 /// The fastest the solver pushes overlapping bodies apart, in length units per second: a
 /// deep overlap resolves over a few steps instead of launching the bodies.
 const MAX_PUSH_SPEED: f32 = 3.0;
@@ -289,7 +298,7 @@ unsafe fn fill_lane(lanes: &mut PrepareLanes, lane: usize, k: u32, data: &StageD
 /// An impulse acts on the body at a point of the body: a longer lever is brought back along
 /// its own direction, which leaves every ordinary contact as it was.
 fn lever(r: Vec2, material: &BodyMaterial) -> Vec2 {
-    let reach = material.max_extent + 0.5 * crate::SPECULATIVE_DISTANCE;
+    let reach = material.max_extent + 0.5 * SPECULATIVE_DISTANCE;
     let length = r.length();
     if length > reach {
         r * (reach / length)

@@ -27,6 +27,7 @@ use std::sync::RwLock;
 use glam::Vec2;
 
 use super::World;
+use super::filters::checked;
 use crate::aabb::Aabb;
 use crate::error::Error;
 use crate::filter::Filter;
@@ -199,7 +200,7 @@ impl World {
         filter: &Filter,
     ) -> Result<Option<WorldRayHit>, Error> {
         check_ray(origin, translation)?;
-        let filter = filter.checked()?;
+        let filter = checked(*filter)?;
         let mut best: Option<WorldRayHit> = None;
         self.with_query_tree(|tree| {
             tree.ray(origin, translation, 1.0, |collider| {
@@ -226,7 +227,7 @@ impl World {
         hits: &mut Vec<WorldRayHit>,
     ) -> Result<(), Error> {
         check_ray(origin, translation)?;
-        let filter = filter.checked()?;
+        let filter = checked(*filter)?;
         hits.clear();
         self.with_query_tree(|tree| {
             tree.ray(origin, translation, 1.0, |collider| {
@@ -255,7 +256,7 @@ impl World {
         colliders: &mut Vec<usize>,
     ) -> Result<(), Error> {
         check_finite("point", point)?;
-        let filter = filter.checked()?;
+        let filter = checked(*filter)?;
         colliders.clear();
         self.with_query_tree(|tree| {
             tree.boxes(&Aabb::new(point, point), |c| {
@@ -292,7 +293,7 @@ impl World {
                 rule: "at most aabb max on each axis",
             });
         }
-        let filter = filter.checked()?;
+        let filter = checked(*filter)?;
         colliders.clear();
         self.with_query_tree(|tree| {
             tree.boxes(aabb, |c| {
@@ -329,7 +330,7 @@ impl World {
         colliders: &mut Vec<usize>,
     ) -> Result<(), Error> {
         check_transform(transform)?;
-        let filter = filter.checked()?;
+        let filter = checked(*filter)?;
         colliders.clear();
         self.with_query_tree(|tree| {
             tree.boxes(&shape.aabb(transform), |c| {
@@ -383,7 +384,7 @@ impl World {
     ) -> Result<Option<WorldShapeHit>, Error> {
         check_transform(transform)?;
         check_translation("shape translation", translation)?;
-        let filter = filter.checked()?;
+        let filter = checked(*filter)?;
         let sweep = Sweep {
             local_center: Vec2::ZERO,
             c0: transform.translation(),

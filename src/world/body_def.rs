@@ -1,0 +1,249 @@
+//! Making a body: [`BodyDef`], what a body is made of, and [`World::add_body`], which checks
+//! it, places its pieces in the shape table (one entry per distinct piece, shared between
+//! bodies) and adds its colliders.
+
+use glam::Vec2;
+
+use super::World;
+use super::filters::checked;
+use super::limits::{MASS_RANGE, MAX_COORDINATE, check, check_vec};
+use crate::body::Body;
+use crate::body_shape::BodyShape;
+use crate::error::Error;
+use crate::filter::Filter;
+use crate::narrow_phase::Collider;
+use crate::shape::Shape;
+use crate::solver::{BodyMaterial, BodyState};
+
+/// How to make a body: its shape, pose, velocity and material.
+#[derive(Clone, Debug)]
+pub struct BodyDef {
+    /// The shape: one convex shape or several convex pieces, in the body's local frame.
+    pub shape: BodyShape,
+    /// World position of the shape's local origin.
+    pub position: Vec2,
+    /// Rotation in radians, counter-clockwise.
+    pub angle: f32,
+    /// Velocity of the centre of mass, units per second.
+    pub linear_velocity: Vec2,
+    /// Radians per second, counter-clockwise.
+    pub angular_velocity: f32,
+    /// Mass per unit area; mass and rotational inertia follow from the shape. Must be
+    /// positive for a dynamic body; ignored for a static one.
+    pub density: f32,
+    /// Coulomb friction coefficient, 0 or more; a contact uses the geometric mean of its
+    /// two bodies'.
+    pub friction: f32,
+    /// Bounciness from 0 (none) to 1; a contact uses the larger of its two bodies'.
+    pub restitution: f32,
+    /// A static body never moves (infinite mass): grounds and walls.
+    pub is_static: bool,
+    /// A bullet is swept against dynamic bodies as well as static ones every step, so that
+    /// it cannot pass through anything (see [`World::step`]). Other bodies are swept only
+    /// against static bodies, and only in steps where they move far for their size.
+    pub is_bullet: bool,
+    /// Which colliders the body's pieces may touch (see [`Filter`]); by default every
+    /// other. Change it later with [`World::set_filter`].
+    pub filter: Filter,
+    /// A sensor's pieces detect the colliders that overlap them ([`World::events`]'s
+    /// `sensor_begin` and `sensor_end`) and never push back: no contact, no impulse, no
+    /// obstacle for the continuous stage. Any body may be one; a dynamic sensor still falls
+    /// under gravity (through everything), and a static sensor sees no static body (pairs
+    /// of two static bodies are never made). Sensors do not detect each other, and a sensor's
+    /// [`Filter`] decides what it sees, as any collider's decides what it touches.
+    pub is_sensor: bool,
+}
+
+impl BodyDef {
+    /// A dynamic body of density 1, friction 0.6, no restitution, at rest at `position`.
+    /// `shape` is a [`Polygon`](crate::Polygon), a [`Circle`](crate::Circle), a
+    /// [`Shape`] or a [`BodyShape`].
+    pub fn dynamic(shape: impl Into<BodyShape>, position: Vec2) -> BodyDef {
+        BodyDef {
+            shape: shape.into(),
+            position,
+            angle: 0.0,
+            linear_velocity: Vec2::ZERO,
+            angular_velocity: 0.0,
+            density: 1.0,
+            friction: 0.6,
+            restitution: 0.0,
+            is_static: false,
+            is_bullet: false,
+            filter: Filter::default(),
+            is_sensor: false,
+        }
+    }
+
+    /// A static body at `position`.
+    pub fn fixed(shape: impl Into<BodyShape>, position: Vec2) -> BodyDef {
+        BodyDef {
+            is_static: true,
+            ..BodyDef::dynamic(shape, position)
+        }
+    }
+}
+
+/// Hashable identity of a shape, for sharing one shape table entry between bodies.
+pub(super) type ShapeKey = [u32; 33];
+
+fn shape_key(shape: &Shape) -> ShapeKey {
+    let mut key = [0u32; 33];
+    match shape {
+        Shape::Polygon(p) => {
+            key[0] = p.vertices().len() as u32;
+            for (k, v) in p.vertices().iter().enumerate() {
+                key[1 + 2 * k] = v.x.to_bits();
+                key[2 + 2 * k] = v.y.to_bits();
+            }
+        }
+        // Count 1 marks a circle, as on the GPU.
+        Shape::Circle(c) => {
+            key[0] = 1;
+            key[1] = c.center().x.to_bits();
+            key[2] = c.center().y.to_bits();
+            key[3] = c.radius().to_bits();
+        }
+    }
+    key
+}
+
+impl World {
+    /// Adds a body and returns its index. Errors name the field that is out of range, and a
+    /// rejected body leaves the world as it was:
+    /// - position, angle, velocities, friction and density must be finite; friction 0 or
+    ///   more, restitution from 0 to 1, density positive for a dynamic body;
+    /// - the position's coordinates and the shape's reach from its origin at most
+    ///   [`MAX_COORDINATE`];
+    /// - a dynamic body's mass and rotational inertia (from its density and shape) within
+    ///   [`MASS_RANGE`], so a density of 1e30 is rejected rather than let its impulses
+    ///   overflow into its neighbours.
+    ///
+    /// Any finite speed is accepted; the step clamps it to [`World::max_linear_speed`] (and
+    /// the spin to a quarter turn per substep) as Box2D clamps speeds.
+    pub fn add_body(&mut self, def: &BodyDef) -> Result<usize, Error> {
+        let filter = checked(def.filter)?;
+        check_vec("position", def.position)?;
+        for value in [def.position.x, def.position.y] {
+            check(
+                "position",
+                value,
+                value.abs() <= MAX_COORDINATE,
+                "at most MAX_COORDINATE (1e12) from the origin",
+            )?;
+        }
+        check("angle", def.angle, def.angle.is_finite(), "finite")?;
+        let v = def.linear_velocity;
+        check_vec("linear_velocity", v)?;
+        let w = def.angular_velocity;
+        check("angular_velocity", w, w.is_finite(), "finite")?;
+        let f = def.friction;
+        check(
+            "friction",
+            f,
+            f.is_finite() && f >= 0.0,
+            "finite and 0 or more",
+        )?;
+        let r = def.restitution;
+        check("restitution", r, (0.0..=1.0).contains(&r), "from 0 to 1")?;
+        if !def.is_static {
+            let d = def.density;
+            check(
+                "density",
+                d,
+                d.is_finite() && d > 0.0,
+                "finite and positive for a dynamic body",
+            )?;
+        }
+        let reach = def.shape.max_extent(Vec2::ZERO);
+        check(
+            "shape extent",
+            reach,
+            reach <= MAX_COORDINATE,
+            "at most MAX_COORDINATE (1e12) from the shape's origin",
+        )?;
+
+        // A static body's mass is never used; unit density keeps the centre defined.
+        let density = if def.is_static { 1.0 } else { def.density };
+        let mass = def.shape.mass_properties(density);
+        if !def.is_static {
+            check(
+                "mass",
+                mass.mass,
+                MASS_RANGE.contains(&mass.mass),
+                "within MASS_RANGE (1e-24 to 1e24): change the density",
+            )?;
+            check(
+                "rotational inertia",
+                mass.inertia,
+                MASS_RANGE.contains(&mass.inertia),
+                "within MASS_RANGE (1e-24 to 1e24): change the density",
+            )?;
+        }
+        // A static body's centre only places its pose; a shape whose area rounds to zero in
+        // f32 (a circle of radius 1e-44, say) has no area-weighted centre (0 / 0), and its
+        // own origin serves. A dynamic body got here only with a mass in MASS_RANGE.
+        let center = if mass.center.is_finite() {
+            mass.center
+        } else {
+            Vec2::ZERO
+        };
+        let rotation = Vec2::from_angle(def.angle);
+        let (inv_mass, inv_inertia, linear_velocity, angular_velocity) = if def.is_static {
+            (0.0, 0.0, Vec2::ZERO, 0.0)
+        } else {
+            (1.0 / mass.mass, 1.0 / mass.inertia, v, w)
+        };
+        let index = self.bodies.len();
+        let max_extent = def.shape.max_extent(center);
+        self.bodies.push(Body {
+            first_collider: self.colliders.len() as u32,
+            collider_count: def.shape.pieces().len() as u32,
+            local_center: center,
+            is_static: def.is_static,
+            is_bullet: def.is_bullet && !def.is_static,
+            max_extent,
+            min_extent: def.shape.min_extent(),
+            inv_mass,
+            inv_inertia,
+        });
+        self.sleep.add_body(def.is_static);
+        self.centers
+            .push(def.position + crate::transform::rotate(rotation, center));
+        self.rotations.push(rotation);
+        self.states.push(BodyState {
+            linear_velocity,
+            angular_velocity,
+            delta_position: Vec2::ZERO,
+            delta_rotation: Vec2::X,
+            inv_mass,
+        });
+        self.materials.push(BodyMaterial {
+            friction: def.friction,
+            restitution: def.restitution,
+            inv_inertia,
+            max_extent,
+        });
+        let transform = self.transform(index);
+        // Poses and boxes stay current between steps (body_at reads them; step starts from them).
+        for piece in def.shape.pieces() {
+            let shape = *self.shape_index.entry(shape_key(piece)).or_insert_with(|| {
+                self.shapes.push(*piece);
+                (self.shapes.len() - 1) as u32
+            });
+            self.aabbs.push(piece.aabb(&transform));
+            // A sensor is no obstacle.
+            if def.is_static && !def.is_sensor {
+                self.static_colliders.push(self.colliders.len() as u32);
+            }
+            self.colliders.push(Collider { shape, transform });
+            self.collider_bodies.push(index as u32);
+            self.filters.push(filter);
+            self.sensors.push(def.is_sensor);
+            self.has_sensors |= def.is_sensor;
+            self.has_filters |= filter != Filter::default();
+        }
+        self.revision += 1;
+        Ok(index)
+    }
+}

@@ -1,0 +1,400 @@
+//! The pair and contact stages of the step, over the persistent pairs' slots in blocks of
+//! `SLOTS_PER_TASK` (each block written by one task: the same bits on any threads):
+//!
+//! ```text
+//! sort_out_recycled: per slot, apart (boxes part) / recycled (kept manifold still holds)
+//!                    / fresh (goes to the narrow phase); each block lists its fresh slots
+//! merge_contacts:    match the narrow phase's reports to the fresh slots, keep each for
+//!                    recycling, and gather every contact in slot (= pair) order
+//! record_pair_events: begin and end per changed slot, from the touching flags
+//! ```
+
+use glam::Vec2;
+use rayon::prelude::*;
+
+use super::World;
+use crate::aabb::Aabb;
+use crate::manifold::{Contact, ContactPoint, Manifold};
+use crate::narrow_phase::Collider;
+use crate::recycle::KeptManifold;
+use crate::shape::Shape;
+
+impl World {
+    /// Sorts out this step's persistent pairs, block by block of slots over the rayon pool:
+    /// those whose boxes do not overlap are no candidates; of the others, those whose kept
+    /// manifold is recycled have their contact in `slot_contacts`, and the rest go to the
+    /// narrow phase (`fresh_pairs`, in ascending pair order as the pair set holds them; each
+    /// block lists its own). Each slot is written by its block alone: the same bits on any
+    /// threads.
+    pub(super) fn sort_out_recycled(&mut self) {
+        let sorting = SortOut {
+            boxes: &self.broad_boxes,
+            colliders: &self.colliders,
+            recycling: self.recycling,
+            sensors: &self.sensors,
+            has_sensors: self.has_sensors,
+        };
+        let (pairs, states) = self.pair_set.pairs_and_data_mut();
+        let filler = Contact {
+            a: 0,
+            b: 0,
+            manifold: Manifold::new(
+                Vec2::X,
+                0.0,
+                &[ContactPoint {
+                    point: Vec2::ZERO,
+                    depth: 0.0,
+                    id: 0,
+                }],
+            ),
+        };
+        self.slot_outcomes.resize(pairs.len(), SlotOutcome::Apart);
+        self.slot_contacts.resize(pairs.len(), filler);
+        self.slot_changes.resize(pairs.len(), Change::Same);
+        self.block_count = pairs.len().div_ceil(SLOTS_PER_TASK);
+        if self.blocks.len() < self.block_count {
+            // Grown only: a block's list of fresh slots is kept, so a warm world allocates
+            // nothing here.
+            self.blocks
+                .resize_with(self.block_count, SlotBlock::default);
+        }
+        pairs
+            .par_chunks(SLOTS_PER_TASK)
+            .zip(states.par_chunks(SLOTS_PER_TASK))
+            .zip(self.slot_outcomes.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(self.slot_contacts.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(self.slot_changes.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(self.blocks[..self.block_count].par_iter_mut())
+            .enumerate()
+            .for_each(
+                |(index, (((((pairs, states), outcomes), contacts), changes), block))| {
+                    let slots = SlotsOut {
+                        outcomes,
+                        contacts,
+                        changes,
+                    };
+                    let first = (index * SLOTS_PER_TASK) as u32;
+                    sorting.sort_out_block(first, pairs, states, slots, block);
+                },
+            );
+        self.fresh_pairs.clear();
+        self.recycled = 0;
+        self.candidates = 0;
+        for block in &self.blocks[..self.block_count] {
+            let fresh = block.fresh.iter().map(|&slot| pairs[slot as usize]);
+            self.fresh_pairs.extend(fresh);
+            let recycled = block.recycled + block.recycled_sensors;
+            self.recycled += recycled;
+            self.candidates += recycled + block.fresh.len();
+        }
+    }
+
+    /// Gathers this step's contacts, recycled and fresh, in slot order (which is pair order)
+    /// into the world's list, and keeps each fresh pair's manifold (or its absence) in its
+    /// slot of the pair set.
+    ///
+    /// The narrow phase reports a subset of `fresh_pairs`, in their order. A walk over the
+    /// blocks' fresh slots matches each to its report (a slot without one is apart), and so
+    /// counts each block's contacts: their prefix sum is where each block's contacts go.
+    /// The matched reports are kept for recycling, over the rayon pool in even runs. Then
+    /// the blocks, over the pool, each take their recycled contacts from their slots and
+    /// their fresh ones (with what was kept of them) straight from the narrow phase's
+    /// list, in slot order.
+    pub(super) fn merge_contacts(&mut self) {
+        let (fresh, colliders) = (&self.contact_scratch, &self.colliders);
+        let (pairs, states) = self.pair_set.pairs_and_data_mut();
+        let (sensors, has_sensors) = (&self.sensors, self.has_sensors);
+        let is_sensor =
+            |[a, b]: [u32; 2]| has_sensors && (sensors[a as usize] || sensors[b as usize]);
+        let blocks = &mut self.blocks[..self.block_count];
+        let (mut next, mut total) = (0, 0);
+        for block in blocks.iter_mut() {
+            block.reported = next;
+            block.out_start = total;
+            total += block.recycled;
+            for &slot in &block.fresh {
+                let slot = slot as usize;
+                if fresh.get(next).is_some_and(|c| [c.a, c.b] == pairs[slot]) {
+                    next += 1;
+                    self.slot_outcomes[slot] = if is_sensor(pairs[slot]) {
+                        SlotOutcome::FreshSensor
+                    } else {
+                        total += 1;
+                        SlotOutcome::Fresh
+                    };
+                } else {
+                    let state = &mut states[slot];
+                    self.slot_outcomes[slot] = SlotOutcome::Apart;
+                    self.slot_changes[slot] = Change::of(state.touching, false);
+                    block.changed |= state.touching;
+                    state.kept = None;
+                }
+            }
+        }
+
+        // Each report kept for recycling, over the rayon pool in even runs of reports:
+        // fresh pairs crowd into some blocks of slots (a settling pyramid's lower rows), and
+        // keeping them block by block left one thread most of the work. A circle's normal
+        // turns as the other piece slides along it: recycling assumes flat features (see
+        // recycle.rs), so pairs with a circle keep nothing and are collided afresh every
+        // step (a circle's manifold is the cheapest to compute anyway). Only the reports
+        // the walk matched are read: a narrow phase that broke its contract may have added
+        // others, with any indices (`tests/world_faults.rs`).
+        const REPORTS_PER_TASK: usize = 512;
+        let shapes = &self.shapes;
+        let curved = |i: u32| {
+            let shape = colliders[i as usize].shape as usize;
+            matches!(shapes[shape], Shape::Circle(_))
+        };
+        // The walk moves on only at a match: the first `next` reports are the matched ones.
+        self.fresh_kept.resize(next, None);
+        self.fresh_kept
+            .par_chunks_mut(REPORTS_PER_TASK)
+            .zip(fresh[..next].par_chunks(REPORTS_PER_TASK))
+            .for_each(|(kept, reports)| {
+                for (kept, c) in kept.iter_mut().zip(reports) {
+                    let flat = !curved(c.a) && !curved(c.b);
+                    *kept = flat.then(|| KeptManifold::keep(c, colliders));
+                }
+            });
+
+        self.contacts_next.clear();
+        self.contacts_next.reserve(total);
+        let out = ContactsOut(self.contacts_next.as_mut_ptr());
+        let fresh_kept = &self.fresh_kept;
+        states
+            .par_chunks_mut(SLOTS_PER_TASK)
+            .zip(self.slot_outcomes.par_chunks(SLOTS_PER_TASK))
+            .zip(self.slot_contacts.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(self.slot_changes.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(blocks.par_iter_mut())
+            .for_each(|((((states, outcomes), contacts), changes), block)| {
+                let (mut k, mut next) = (block.out_start, block.reported);
+                let each = states.iter_mut().zip(outcomes).zip(contacts).zip(changes);
+                for (((state, outcome), contact), change) in each {
+                    let c = match outcome {
+                        SlotOutcome::Recycled => contact,
+                        SlotOutcome::Fresh | SlotOutcome::FreshSensor => {
+                            let c = &fresh[next];
+                            state.kept = fresh_kept[next];
+                            next += 1;
+                            let sensor = *outcome == SlotOutcome::FreshSensor;
+                            *change = Change::of(state.touching, !sensor || overlaps(c));
+                            block.changed |= *change != Change::Same;
+                            if *change == Change::Began {
+                                // The begin event carries it (`record_pair_events`).
+                                *contact = *c;
+                            }
+                            if sensor {
+                                continue;
+                            }
+                            c
+                        }
+                        SlotOutcome::Apart | SlotOutcome::Sensor => continue,
+                    };
+                    // SAFETY: the walk above counted this block's slots of outcome
+                    // `Recycled` and `Fresh` (those written here), and gave it the indices
+                    // out_start.. up to that count: below the next block's out_start (or
+                    // `total`), so disjoint between blocks and within the capacity
+                    // reserved above.
+                    unsafe { out.write(k, *c) };
+                    k += 1;
+                }
+            });
+        // SAFETY: every index below `total` was written above (the blocks' ranges tile it),
+        // and `Contact` is `Copy`: nothing to drop.
+        unsafe { self.contacts_next.set_len(total) };
+        std::mem::swap(&mut self.collider_contacts, &mut self.contacts_next);
+        // The lists take turns: keep the spare one as large as the one in use, so that a
+        // warm world does not allocate when its contact count alternates between steps.
+        self.contacts_next.reserve(self.collider_contacts.len());
+    }
+
+    /// The begin and end events of this step's pairs, in pair order, from the changes the
+    /// recycling pass and `merge_contacts` found; each changed pair's touching flag is
+    /// brought up to date. Only the blocks of slots `merge_contacts` saw a change in are
+    /// scanned: a settled world's cost nothing here.
+    pub(super) fn record_pair_events(&mut self) {
+        let (pairs, states) = self.pair_set.pairs_and_data_mut();
+        let blocks = self.blocks[..self.block_count].iter().enumerate();
+        let changed_blocks = blocks.filter(|(_, b)| b.changed);
+        let changed_slots = changed_blocks.flat_map(|(block, _)| {
+            let start = block * SLOTS_PER_TASK;
+            start..(start + SLOTS_PER_TASK).min(pairs.len())
+        });
+        for slot in changed_slots {
+            let change = self.slot_changes[slot];
+            if change == Change::Same {
+                continue;
+            }
+            let pair = pairs[slot];
+            let began = change == Change::Began;
+            states[slot].touching = began;
+            let bodies = pair.map(|c| self.collider_bodies[c as usize]);
+            let sensor = sensor_side(&self.sensors, pair);
+            let contact = began.then_some(&self.slot_contacts[slot]);
+            self.events_next
+                .record_change(pair, bodies, sensor, contact);
+        }
+    }
+}
+
+/// Pair slots per block of `World::sort_out_recycled` and `World::merge_contacts` (and of
+/// `record_pair_events`, which scans the blocks a change was seen in): a box test and a
+/// recycling test each, about 20 ns on large_pyramid, so a block is some 40 µs of work,
+/// and 15,000 pairs make 8 blocks to share between threads.
+const SLOTS_PER_TASK: usize = 2048;
+
+/// What the recycling pass reads of the world.
+struct SortOut<'a> {
+    boxes: &'a [Aabb],
+    colliders: &'a [Collider],
+    recycling: bool,
+    sensors: &'a [bool],
+    has_sensors: bool,
+}
+
+/// A block's slots the recycling pass writes.
+struct SlotsOut<'a> {
+    outcomes: &'a mut [SlotOutcome],
+    contacts: &'a mut [Contact],
+    changes: &'a mut [Change],
+}
+
+impl SortOut<'_> {
+    /// Sorts out one block of pairs (slots `first..`): see `World::sort_out_recycled`.
+    fn sort_out_block(
+        &self,
+        first: u32,
+        pairs: &[[u32; 2]],
+        states: &[PairState],
+        slots: SlotsOut<'_>,
+        block: &mut SlotBlock,
+    ) {
+        block.fresh.clear();
+        // Counted in locals and written to the block once.
+        let (mut recycled, mut recycled_sensors, mut changed) = (0, 0, false);
+        let each = (pairs.iter().zip(states))
+            .zip(slots.outcomes)
+            .zip(slots.contacts)
+            .zip(slots.changes);
+        for (k, ((((&[a, b], state), outcome), contact), change)) in each.enumerate() {
+            let sensor = self.has_sensors && (self.sensors[a as usize] || self.sensors[b as usize]);
+            let kept = state.kept.as_ref().filter(|_| self.recycling);
+            (*outcome, *change) = if !self.boxes[a as usize].overlaps(&self.boxes[b as usize]) {
+                (SlotOutcome::Apart, Change::of(state.touching, false))
+            } else if kept.is_some_and(|m| m.recycle_into(a, b, self.colliders, contact)) {
+                let now = !sensor || overlaps(contact);
+                if sensor {
+                    recycled_sensors += 1;
+                    (SlotOutcome::Sensor, Change::of(state.touching, now))
+                } else {
+                    recycled += 1;
+                    (SlotOutcome::Recycled, Change::of(state.touching, now))
+                }
+            } else {
+                // Decided once the narrow phase has run (`World::merge_contacts`).
+                block.fresh.push(first + k as u32);
+                (SlotOutcome::Fresh, Change::Same)
+            };
+            changed |= *change != Change::Same;
+        }
+        (block.recycled, block.recycled_sensors) = (recycled, recycled_sensors);
+        block.changed = changed;
+    }
+}
+
+/// One block of pair slots in this step's recycling and merge passes. A cache line of its
+/// own: neighbouring blocks are worked on by different threads at once.
+#[derive(Clone, Debug, Default)]
+#[repr(align(64))]
+pub(super) struct SlotBlock {
+    /// Its slots that go to the narrow phase, in order.
+    fresh: Vec<u32>,
+    /// How many of its slots had their manifold recycled: contacts, and sensor pairs.
+    recycled: usize,
+    recycled_sensors: usize,
+    /// Where the narrow phase's reports for its fresh slots begin in its list.
+    reported: usize,
+    /// Where its contacts begin in this step's list.
+    out_start: usize,
+    /// Whether a pair in it began or stopped touching.
+    changed: bool,
+}
+
+/// Where the blocks of `World::merge_contacts` write their contacts, shared between them.
+struct ContactsOut(*mut Contact);
+
+// SAFETY: the blocks write disjoint indices (see `World::merge_contacts`).
+unsafe impl Send for ContactsOut {}
+// SAFETY: as above.
+unsafe impl Sync for ContactsOut {}
+
+impl ContactsOut {
+    /// Writes `contact` at index `k`.
+    ///
+    /// # Safety
+    /// `k` is within the buffer's capacity, and no other thread writes it meanwhile.
+    unsafe fn write(&self, k: usize, contact: Contact) {
+        // SAFETY: the caller's promise.
+        unsafe { self.0.add(k).write(contact) }
+    }
+}
+
+/// What became of a persistent pair this step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum SlotOutcome {
+    /// Its boxes do not overlap: no candidate.
+    Apart,
+    /// Its kept manifold was recycled: its contact is in `slot_contacts`.
+    Recycled,
+    /// It goes to the narrow phase; after it (see `World::merge_contacts`), a pair the
+    /// narrow phase reported a contact for (one it did not is `Apart`).
+    Fresh,
+    /// A sensor pair whose kept manifold was recycled into `slot_contacts`: it makes
+    /// events, not a contact.
+    Sensor,
+    /// A sensor pair the narrow phase reported a manifold for.
+    FreshSensor,
+}
+
+/// What the world keeps per persistent pair.
+#[derive(Clone, Copy, Debug, Default)]
+pub(super) struct PairState {
+    /// Its manifold as the narrow phase last computed it, for recycling (`None` when it
+    /// found none).
+    pub(super) kept: Option<KeptManifold>,
+    /// Whether it touched after the last step (a sensor pair: overlapped): what its next
+    /// begin or end event is measured against.
+    pub(super) touching: bool,
+}
+
+/// Whether a pair began or stopped touching this step.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Change {
+    Same,
+    Began,
+    Ended,
+}
+
+impl Change {
+    fn of(was: bool, now: bool) -> Change {
+        match (was, now) {
+            (false, true) => Change::Began,
+            (true, false) => Change::Ended,
+            _ => Change::Same,
+        }
+    }
+}
+
+/// Whether a sensor pair's contact is an overlap: a point of positive depth. (A
+/// speculative point, apart by less than `SPECULATIVE_DISTANCE`, is not.)
+fn overlaps(contact: &Contact) -> bool {
+    contact.manifold.points().iter().any(|p| p.depth > 0.0)
+}
+
+/// Which collider of `pair` is the sensor (0 or 1), if either is. (Sensors never pair
+/// with sensors.)
+pub(super) fn sensor_side(sensors: &[bool], pair: [u32; 2]) -> Option<usize> {
+    pair.iter().position(|&c| sensors[c as usize])
+}

@@ -1,0 +1,233 @@
+//! The simulation: rigid bodies made of convex pieces (polygons, circles, or the pieces of
+//! a concave outline), stepped through the collision pipeline and the contact solver.
+//!
+//! ```text
+//! step(dt, narrow_phase):
+//!     AABB of every collider (one collider per piece of a body)          (CPU)
+//!     persistent pairs over fat boxes (pair_set.rs), minus pairs within one body, pairs of
+//!         two static bodies, of two sensors, and pairs their Filters refuse
+//!     recycled manifolds where a pair barely moved; narrow_phase.collide_pairs for the
+//!         rest                                      (CPU or GPU: same contacts)
+//!     events: begin/end per pair from its touching flag (sensor pairs: overlap; they
+//!         make no contact)
+//!     solver: each contact between colliders acts on their bodies (a body's pieces move
+//!             as one); prepare constraints (warm-started by feature id), then per substep
+//!             gravity, warm start, solve, integrate positions, relax; then restitution;
+//!             contacts that approached faster than the hit threshold -> hit events
+//!     continuous: bullets and bodies that moved far for their size are swept from their
+//!             start pose to their end pose; one that would pass into an obstacle stops at
+//!             the time of impact (see continuous.rs); its fast impacts -> hit events
+//!     sleep: islands at rest fall asleep (sleep.rs)
+//! queries (world/queries.rs): a bounding volume hierarchy over the colliders' boxes,
+//!     refitted (or built anew) by the first query after the colliders moved
+//! ```
+//!
+//! Frames: each body has a centre of mass (world frame) and a rotation; its pieces stay in
+//! the local frame they were given, and [`World::transform`] maps that frame to the world.
+//! The read accessors that take a body index (`transform`, `linear_velocity`, ...) panic
+//! when it is out of range, as slice indexing does; [`World::body`] is their `get`-style
+//! twin, which returns `None` instead, and every call that changes the world
+//! ([`World::add_body`], [`World::set_velocity`], [`World::step`]) returns an error.
+//!
+//! What the world accepts, and what it does with extreme values (see [`World::add_body`]):
+//! every input must be finite; speeds are clamped as Box2D clamps them (to
+//! [`World::max_linear_speed`], and a quarter turn per substep), never rejected; a body
+//! whose mass or rotational inertia falls outside [`MASS_RANGE`] (a density of 1e30, say),
+//! or whose position or size exceeds [`MAX_COORDINATE`], is rejected, since f32 cannot
+//! simulate it next to ordinary bodies. What is accepted stays finite.
+//!
+//! The files of this folder, one concept each: [`World`] itself and its constructor (here);
+//! `limits.rs` (what the world accepts); `body_def.rs` (making a body); `bodies.rs` (reading
+//! and setting one body); `body_ref.rs` (a body borrowed through a checked handle);
+//! `settings.rs` (world-wide settings); `filters.rs` (collision filters); `step.rs` (the
+//! step and its stages in order); `contacts.rs` (the pair and contact stages: recycling,
+//! merging, events); `output.rs` (what the last step found); `stats.rs` (its statistics);
+//! `queries.rs` (rays, points, boxes and shapes against the world).
+
+use std::collections::HashMap;
+
+use glam::Vec2;
+
+use crate::aabb::Aabb;
+use crate::body::Body;
+use crate::events::EventLists;
+use crate::filter::Filter;
+use crate::manifold::Contact;
+use crate::narrow_phase::Collider;
+use crate::pair_set::PairSet;
+use crate::recycle::KeptManifold;
+use crate::shape::Shape;
+use crate::sleep::Sleep;
+use crate::solver::{BodyMaterial, BodyState, ContactSolver};
+
+mod bodies;
+mod body_def;
+mod body_ref;
+mod contacts;
+mod filters;
+mod limits;
+mod output;
+mod queries;
+mod settings;
+mod stats;
+mod step;
+
+pub use body_def::BodyDef;
+pub use body_ref::BodyRef;
+pub use limits::{
+    DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS,
+    TIME_STEP_RANGE,
+};
+pub use queries::{WorldRayHit, WorldShapeHit};
+pub use stats::StepStats;
+
+use body_def::ShapeKey;
+use contacts::{Change, PairState, SlotBlock, SlotOutcome};
+use limits::DEFAULT_MAX_LINEAR_SPEED as DEFAULT_SPEED;
+
+/// A world of rigid polygon bodies. Cloning it clones the whole state, so two narrow phases
+/// can be compared from the same starting point.
+#[derive(Clone, Debug)]
+pub struct World {
+    gravity: Vec2,
+    substeps: usize,
+    continuous: bool,
+    max_linear_speed: f32,
+    shapes: Vec<Shape>,
+    shape_index: HashMap<ShapeKey, u32>,
+    bodies: Vec<Body>,
+    /// World-frame centre of mass of each body.
+    centers: Vec<Vec2>,
+    /// Rotation of each body as (cos, sin).
+    rotations: Vec<Vec2>,
+    states: Vec<BodyState>,
+    materials: Vec<BodyMaterial>,
+    /// One collider per piece; a body's colliders are contiguous, in body order.
+    colliders: Vec<Collider>,
+    collider_bodies: Vec<u32>,
+    /// Per collider: its collision filter, and whether it is a sensor.
+    filters: Vec<Filter>,
+    sensors: Vec<bool>,
+    /// Whether any collider is a sensor, or has a filter other than the default: without,
+    /// the broad phase and the pair passes skip those tests.
+    has_sensors: bool,
+    has_filters: bool,
+    /// Per collider.
+    aabbs: Vec<Aabb>,
+    /// `aabbs` grown by half the speculative distance each, as the broad phase sees them
+    /// (scratch, rebuilt each step).
+    broad_boxes: Vec<Aabb>,
+    /// The persistent pairs (fat boxes overlap), each with its manifold as the narrow phase
+    /// last computed it, for recycling (`None` when it found none).
+    pair_set: PairSet<PairState>,
+    /// This step's candidate pairs: those of `pair_set` whose `broad_boxes` overlap.
+    candidates: usize,
+    /// The narrow phase's contacts, between colliders ([`World::contacts`] maps them to
+    /// bodies on the fly).
+    collider_contacts: Vec<Contact>,
+    /// Where the narrow phase writes (scratch).
+    contact_scratch: Vec<Contact>,
+    /// This step's contacts while they are merged; swapped with `collider_contacts` only
+    /// when the narrow phase succeeded, so a failed step leaves the last step's in place.
+    contacts_next: Vec<Contact>,
+    /// Per slot of `pair_set` this step (scratch): what became of the pair
+    /// (`SlotOutcome`), and its contact where it was recycled, or where a fresh one began
+    /// touching (the begin event carries it).
+    slot_outcomes: Vec<SlotOutcome>,
+    slot_contacts: Vec<Contact>,
+    /// Per slot of `pair_set` this step (scratch): whether the pair began or stopped
+    /// touching (`Change`).
+    slot_changes: Vec<Change>,
+    /// The last step's events, and the next step's while it runs (a pair that leaves the
+    /// set before a step fails keeps its end event there for the step that succeeds).
+    events: EventLists,
+    events_next: EventLists,
+    /// See [`World::set_hit_event_threshold`].
+    hit_threshold: Option<f32>,
+    /// This step's blocks of `SLOTS_PER_TASK` slots (scratch; the first `block_count` are
+    /// in use).
+    blocks: Vec<SlotBlock>,
+    block_count: usize,
+    /// The pairs that go to the narrow phase, block after block, and what is kept of each
+    /// report for recycling (scratch).
+    fresh_pairs: Vec<[u32; 2]>,
+    fresh_kept: Vec<Option<KeptManifold>>,
+    recycled: usize,
+    /// See [`World::set_contact_recycling`].
+    recycling: bool,
+    sleep: Sleep,
+    solver: ContactSolver,
+    /// Colliders of static bodies: the obstacles every fast body is swept against.
+    static_colliders: Vec<u32>,
+    /// Scratch of the continuous stage: poses at the start of the step, the angle each
+    /// body turned during it, and the bodies it moved.
+    start_centers: Vec<Vec2>,
+    start_rotations: Vec<Vec2>,
+    turned: Vec<f32>,
+    moved: Vec<usize>,
+    /// Counts the changes to the colliders' poses (steps and added bodies): a query finding
+    /// the query tree at another revision brings it up to date first.
+    revision: u64,
+    queries: queries::QueryCache,
+}
+
+impl Default for World {
+    fn default() -> Self {
+        World::new(Vec2::new(0.0, -10.0))
+    }
+}
+
+impl World {
+    /// An empty world with the given gravity (units per second squared). A gravity that is
+    /// not finite, or past [`MAX_COORDINATE`], makes [`World::step`] return an error naming it
+    /// ([`World::set_gravity`] checks at once).
+    pub fn new(gravity: Vec2) -> World {
+        World {
+            gravity,
+            substeps: 4,
+            continuous: true,
+            max_linear_speed: DEFAULT_SPEED,
+            shapes: Vec::new(),
+            shape_index: HashMap::new(),
+            bodies: Vec::new(),
+            centers: Vec::new(),
+            rotations: Vec::new(),
+            states: Vec::new(),
+            materials: Vec::new(),
+            colliders: Vec::new(),
+            collider_bodies: Vec::new(),
+            filters: Vec::new(),
+            sensors: Vec::new(),
+            has_sensors: false,
+            has_filters: false,
+            aabbs: Vec::new(),
+            broad_boxes: Vec::new(),
+            pair_set: PairSet::default(),
+            candidates: 0,
+            collider_contacts: Vec::new(),
+            contact_scratch: Vec::new(),
+            contacts_next: Vec::new(),
+            fresh_pairs: Vec::new(),
+            fresh_kept: Vec::new(),
+            slot_outcomes: Vec::new(),
+            slot_contacts: Vec::new(),
+            slot_changes: Vec::new(),
+            events: EventLists::default(),
+            events_next: EventLists::default(),
+            hit_threshold: None,
+            blocks: Vec::new(),
+            block_count: 0,
+            recycled: 0,
+            recycling: true,
+            sleep: Sleep::default(),
+            solver: ContactSolver::default(),
+            static_colliders: Vec::new(),
+            start_centers: Vec::new(),
+            start_rotations: Vec::new(),
+            turned: Vec::new(),
+            moved: Vec::new(),
+            revision: 0,
+            queries: queries::QueryCache::default(),
+        }
+    }
+}

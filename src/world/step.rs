@@ -1,0 +1,263 @@
+//! The step, its stages in order (see the module header of `world`): broad phase over the
+//! persistent pairs, the recycling pass, the narrow phase, the merge and events
+//! (`contacts.rs`), the solver, the continuous stage and sleep.
+
+use std::time::Instant;
+
+use glam::Vec2;
+use rayon::prelude::*;
+
+use super::World;
+use super::contacts::sensor_side;
+use super::limits::{TIME_STEP_RANGE, check_gravity};
+use super::stats::StepStats;
+use crate::body::Body;
+use crate::continuous::{Motion, Obstacles, StepStart, solve_continuous};
+use crate::error::Error;
+use crate::events::ContactHit;
+use crate::narrow_phase::NarrowPhase;
+use crate::solver::{BodyMotion, SPECULATIVE_DISTANCE, Substeps};
+use crate::transform::Transform;
+
+impl World {
+    /// Advances the world by `dt` seconds: broad phase, `narrow_phase`, solver. CPU and GPU
+    /// narrow phases give the same step. `dt` must lie in [`TIME_STEP_RANGE`] and the
+    /// gravity given to [`World::new`] be finite, else an error names them.
+    ///
+    /// When the narrow phase fails (a GPU device lost, out of memory, a validation error),
+    /// the error is returned and the world is exactly as it was before the call: nothing of
+    /// the step is applied, and the caller can step again with another narrow phase
+    /// ([`CpuNarrowPhase`](crate::CpuNarrowPhase)) without losing a body or a contact.
+    pub fn step(
+        &mut self,
+        dt: f32,
+        narrow_phase: &mut dyn NarrowPhase,
+    ) -> Result<StepStats, Error> {
+        if !TIME_STEP_RANGE.contains(&dt) {
+            return Err(Error::InvalidTimeStep { dt });
+        }
+        check_gravity(self.gravity)?;
+        // Poses and boxes are current: add_body and the end of the last step keep them so.
+        let start = Instant::now();
+        // Each box grown by half the speculative distance: two colliders pair up when their
+        // boxes come within the whole distance, so the narrow phase sees every pair it could
+        // report a speculative contact for.
+        self.broad_boxes.clear();
+        self.broad_boxes.extend(
+            self.aabbs
+                .iter()
+                .map(|b| b.expanded(0.5 * SPECULATIVE_DISTANCE)),
+        );
+        let (bodies, owner) = (&self.bodies, &self.collider_bodies);
+        let (filters, sensors) = (&self.filters, &self.sensors);
+        let (has_filters, has_sensors) = (self.has_filters, self.has_sensors);
+        let proxy_moves = self.pair_set.update(&self.broad_boxes, |[a, b]| {
+            let (a, b) = (a as usize, b as usize);
+            let (body_a, body_b) = (owner[a] as usize, owner[b] as usize);
+            body_a != body_b
+                && !(bodies[body_a].is_static && bodies[body_b].is_static)
+                && !(has_sensors && sensors[a] && sensors[b])
+                && (!has_filters || filters[a].should_collide(&filters[b]))
+        });
+        // Pairs that left the set while touching end here (kept for the step that
+        // succeeds, should this one fail).
+        for &(pair, state) in self.pair_set.dropped() {
+            if state.touching {
+                let sensor = sensor_side(&self.sensors, pair);
+                let bodies = pair.map(|c| owner[c as usize]);
+                self.events_next.record_change(pair, bodies, sensor, None);
+            }
+        }
+        let broad_done = Instant::now();
+
+        self.sort_out_recycled();
+
+        // Cheap when the narrow phase already holds this table (see `set_shape_table`).
+        // Nothing above changed the world (the pairs are scratch): an error here leaves it
+        // as it was, last step's contacts included, since they are only replaced on success.
+        narrow_phase.set_shape_table(&self.shapes)?;
+        narrow_phase.set_speculative_distance(SPECULATIVE_DISTANCE)?;
+        narrow_phase.collide_pairs_into(
+            &self.colliders,
+            &self.fresh_pairs,
+            &mut self.contact_scratch,
+        )?;
+        self.merge_contacts();
+        self.record_pair_events();
+        // A body woken here takes part in this step's solve.
+        self.sleep.wake_touched(
+            &self.collider_contacts,
+            &self.collider_bodies,
+            &self.bodies,
+            &mut self.states,
+        );
+        let narrow_done = Instant::now();
+
+        // The continuous stage sweeps from these poses.
+        if self.continuous {
+            self.start_centers.clone_from(&self.centers);
+            self.start_rotations.clone_from(&self.rotations);
+        }
+        self.turned.clear();
+        self.turned.resize(self.bodies.len(), 0.0);
+        if rayon::current_num_threads() > 1 && rayon::current_thread_index().is_none() {
+            // Called from outside the rayon pool: hand the solver and the collider update to
+            // the pool as one job, so that their parallel passes start from a worker.
+            // Otherwise each would send its own job in and put this thread to sleep until
+            // it is done, and wake the workers again (measured on large_pyramid, two
+            // threads: 0.44 ms a step more for the solver alone); rayon also allocates a
+            // queue block per 63 jobs sent in from outside.
+            rayon::scope(|_| self.solve_and_update(dt));
+        } else {
+            self.solve_and_update(dt);
+        }
+        let solve_done = Instant::now();
+        if let Some(threshold) = self.hit_threshold {
+            self.record_hits(threshold);
+        }
+
+        self.moved.clear();
+        let continuous = if !self.continuous {
+            Default::default()
+        } else {
+            solve_continuous(
+                &StepStart {
+                    centers: &self.start_centers,
+                    rotations: &self.start_rotations,
+                    turned: &self.turned,
+                },
+                &Obstacles {
+                    bodies: &self.bodies,
+                    shapes: &self.shapes,
+                    colliders: &self.colliders,
+                    collider_bodies: &self.collider_bodies,
+                    aabbs: &self.aabbs,
+                    static_colliders: &self.static_colliders,
+                    filters: &self.filters,
+                    sensors: &self.sensors,
+                },
+                &mut Motion {
+                    centers: &mut self.centers,
+                    rotations: &mut self.rotations,
+                    states: &mut self.states,
+                    materials: &self.materials,
+                },
+                &mut self.moved,
+                (self.hit_threshold, &mut self.events_next.contact_hit),
+            )
+        };
+        for k in 0..self.moved.len() {
+            self.update_body_colliders(self.moved[k]);
+        }
+        self.sleep.update(
+            dt,
+            &self.collider_contacts,
+            &self.collider_bodies,
+            &self.bodies,
+            &mut self.states,
+        );
+        let continuous_done = Instant::now();
+        self.revision += 1;
+        // The step succeeded: its events become the world's, and the old lists are next.
+        std::mem::swap(&mut self.events, &mut self.events_next);
+        self.events_next.clear();
+
+        Ok(StepStats {
+            bodies: self.bodies.len(),
+            awake_bodies: self.sleep.awake_count(),
+            colliders: self.colliders.len(),
+            pairs: self.candidates,
+            persistent_pairs: self.pair_set.pairs().len(),
+            proxy_moves,
+            recycled: self.recycled,
+            contacts: self.collider_contacts.len(),
+            contact_points: self
+                .collider_contacts
+                .iter()
+                .map(|c| c.manifold.points().len())
+                .sum(),
+            broad_phase: broad_done - start,
+            narrow_phase: narrow_done - broad_done,
+            narrow_phase_detail: narrow_phase.timings(),
+            solver: solve_done - narrow_done,
+            swept_bodies: continuous.swept,
+            impacts: continuous.impacts,
+            continuous: continuous_done - solve_done,
+        })
+    }
+
+    /// The solver's step over this step's contacts, then every collider's pose and box.
+    pub(super) fn solve_and_update(&mut self, dt: f32) {
+        self.solver.step(
+            dt,
+            &Substeps {
+                count: self.substeps,
+                gravity: self.gravity,
+                max_linear_speed: self.max_linear_speed,
+            },
+            &self.collider_contacts,
+            &self.collider_bodies,
+            &mut BodyMotion {
+                bodies: &self.bodies,
+                materials: &self.materials,
+                centers: &mut self.centers,
+                rotations: &mut self.rotations,
+                states: &mut self.states,
+                turned: &mut self.turned,
+            },
+            self.hit_threshold.is_some(),
+        );
+        self.update_colliders();
+    }
+
+    /// This step's hit events: per contact the solver pushed, the point that approached
+    /// fastest, when faster than `threshold`.
+    pub(super) fn record_hits(&mut self, threshold: f32) {
+        for (k, point, speed) in self.solver.hits(threshold) {
+            let c = &self.collider_contacts[k];
+            self.events_next.contact_hit.push(ContactHit {
+                bodies: [c.a, c.b].map(|i| self.collider_bodies[i as usize] as usize),
+                colliders: [c.a as usize, c.b as usize],
+                point: c.manifold.points()[point].point,
+                normal: c.manifold.normal,
+                speed,
+            });
+        }
+    }
+
+    /// Poses and AABBs of every collider from the bodies' centres and rotations, collider by
+    /// collider over the rayon pool (each is written alone: the same bits on any threads).
+    pub(super) fn update_colliders(&mut self) {
+        /// Colliders per task: a pose and a box each, about 0.1 µs.
+        const COLLIDERS_PER_TASK: usize = 1024;
+        let (bodies, centers, rotations) = (&self.bodies, &self.centers, &self.rotations);
+        let (shapes, owner) = (&self.shapes, &self.collider_bodies);
+        self.colliders
+            .par_iter_mut()
+            .zip(self.aabbs.par_iter_mut())
+            .zip(owner.par_iter())
+            .with_min_len(COLLIDERS_PER_TASK)
+            .for_each(|((collider, aabb), &body)| {
+                let b = body as usize;
+                let transform = body_transform(&bodies[b], centers[b], rotations[b]);
+                collider.transform = transform;
+                *aabb = shapes[collider.shape as usize].aabb(&transform);
+            });
+    }
+
+    /// Poses and AABBs of one body's colliders.
+    pub(super) fn update_body_colliders(&mut self, body: usize) {
+        let transform = self.transform(body);
+        for c in self.bodies[body].colliders() {
+            let collider = &mut self.colliders[c];
+            collider.transform = transform;
+            self.aabbs[c] = self.shapes[collider.shape as usize].aabb(&transform);
+        }
+    }
+}
+
+/// The pose of a body's local frame from its centre of mass (world frame) and rotation.
+pub(super) fn body_transform(body: &Body, center: Vec2, rotation: Vec2) -> Transform {
+    let origin = center - crate::transform::rotate(rotation, body.local_center);
+    Transform::from_rotation(origin, rotation)
+}

@@ -171,10 +171,25 @@
 
 pub use glam;
 
-/// The README's code blocks, compiled (and the CPU one run) as doctests.
+/// The README's code blocks, compiled (and the CPU ones run) as doctests.
 #[cfg(doctest)]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
+
+/// The code blocks of `docs/design.md`, compiled (and the CPU one run) as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/design.md")]
+pub struct DesignDoctests;
+
+/// The code blocks of `docs/reliability.md`, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/reliability.md")]
+pub struct ReliabilityDoctests;
+
+/// The code blocks of `docs/embedding.md`, compiled as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../docs/embedding.md")]
+pub struct EmbeddingDoctests;
 
 mod aabb;
 mod body;

@@ -15,6 +15,14 @@ pub struct Aabb {
 }
 
 impl Aabb {
+    /// A box that holds no point and overlaps nothing (min above max, at infinity): a
+    /// removed collider's, which every broad-phase and query test passes over. It holds
+    /// only itself.
+    pub(crate) const EMPTY: Aabb = Aabb {
+        min: Vec2::splat(f32::INFINITY),
+        max: Vec2::splat(f32::NEG_INFINITY),
+    };
+
     /// A box from its corners.
     pub fn new(min: Vec2, max: Vec2) -> Aabb {
         Aabb { min, max }

@@ -1,19 +1,27 @@
 //! A body's static record ([`Body`]): what the world, the solver, the continuous stage and
-//! sleeping keep per body. It lies below the world, so that those stages take body data
-//! from here and know nothing of `World`.
-
-use std::ops::Range;
+//! sleeping keep per body slot. It lies below the world, so that those stages take body
+//! data from here and know nothing of `World`.
+//!
+//! A body's colliders are a list through the collider slots (`first_collider`, then each
+//! slot's `next` entry), in the order of the pieces it was made of: slots freed by removed
+//! bodies are reused one by one, so a body's colliders need not be neighbours.
 
 use glam::Vec2;
+
+/// The end of a body's list of colliders.
+pub(crate) const NO_COLLIDER: u32 = u32::MAX;
 
 /// Static properties of a body.
 #[derive(Clone, Debug)]
 pub(crate) struct Body {
-    /// Its colliders: `colliders[first_collider..first_collider + collider_count]`.
+    /// Its first collider slot (`NO_COLLIDER` for none: a removed body); `next` (per
+    /// collider slot) leads to the others.
     pub first_collider: u32,
     pub collider_count: u32,
     /// Centre of mass in the local frame.
     pub local_center: Vec2,
+    /// A static body never moves. A removed body's slot is static too, with no collider,
+    /// until a new body takes it: every stage passes it over as it passes a wall.
     pub is_static: bool,
     pub is_bullet: bool,
     /// Farthest point of the body from its centre of mass.
@@ -27,7 +35,62 @@ pub(crate) struct Body {
 }
 
 impl Body {
-    pub fn colliders(&self) -> Range<usize> {
-        self.first_collider as usize..(self.first_collider + self.collider_count) as usize
+    /// What a removed body's slot holds until it is reused.
+    pub fn vacant() -> Body {
+        Body {
+            first_collider: NO_COLLIDER,
+            collider_count: 0,
+            local_center: Vec2::ZERO,
+            is_static: true,
+            is_bullet: false,
+            max_extent: 0.0,
+            min_extent: 0.0,
+            inv_mass: 0.0,
+            inv_inertia: 0.0,
+        }
+    }
+
+    /// Its collider slots, in piece order, following `next` (per collider slot).
+    pub fn colliders<'a>(&self, next: &'a [u32]) -> BodyColliders<'a> {
+        BodyColliders::new(next, self.first_collider, self.collider_count)
     }
 }
+
+/// A body's collider slots: see [`Body::colliders`].
+#[derive(Clone, Debug)]
+pub(crate) struct BodyColliders<'a> {
+    next: &'a [u32],
+    at: u32,
+    left: usize,
+}
+
+impl<'a> BodyColliders<'a> {
+    /// The list of `count` slots from `first`, through `next`.
+    pub fn new(next: &'a [u32], first: u32, count: u32) -> Self {
+        BodyColliders {
+            next,
+            at: first,
+            left: count as usize,
+        }
+    }
+}
+
+impl Iterator for BodyColliders<'_> {
+    type Item = usize;
+
+    fn next(&mut self) -> Option<usize> {
+        if self.left == 0 {
+            return None;
+        }
+        let at = self.at as usize;
+        self.left -= 1;
+        self.at = self.next[at];
+        Some(at)
+    }
+
+    fn size_hint(&self) -> (usize, Option<usize>) {
+        (self.left, Some(self.left))
+    }
+}
+
+impl ExactSizeIterator for BodyColliders<'_> {}

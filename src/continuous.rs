@@ -34,7 +34,7 @@ use glam::Vec2;
 use crate::aabb::Aabb;
 use crate::body::Body;
 use crate::circle::Circle;
-use crate::events::ContactHit;
+use crate::events::{ContactHit, Names};
 use crate::filter::Filter;
 use crate::narrow_phase::Collider;
 use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
@@ -69,6 +69,10 @@ pub(crate) struct Obstacles<'a> {
     pub shapes: &'a [Shape],
     pub colliders: &'a [Collider],
     pub collider_bodies: &'a [u32],
+    /// Per collider slot: the next collider of its body (see `Body::colliders`).
+    pub next_collider: &'a [u32],
+    /// How hit events name the slots.
+    pub names: Names<'a>,
     pub aabbs: &'a [Aabb],
     /// Colliders of static bodies, the obstacles of every swept body (sensors left out).
     pub static_colliders: &'a [u32],
@@ -241,7 +245,7 @@ fn earliest_hit(
         let other = &world.colliders[obstacle];
         let other_sweep = Sweep::fixed(&other.transform);
         let obstacle_shape = &world.shapes[other.shape as usize];
-        for piece in body.colliders() {
+        for piece in body.colliders(world.next_collider) {
             if world.sensors[piece]
                 || !world.filters[piece].should_collide(&world.filters[obstacle])
             {
@@ -344,16 +348,14 @@ fn stop_at_impact(
     // Events name colliders in ascending order, the normal pointing from the first's body
     // to the second's; the manifold's normal points from the swept piece to the obstacle.
     let (piece, obstacle) = (hit.piece, hit.obstacle);
-    let (colliders, bodies, normal) = if piece < obstacle {
-        ([piece, obstacle], [index, owner], manifold.normal)
+    let (pair, normal) = if piece < obstacle {
+        ([piece, obstacle], manifold.normal)
     } else {
-        ([obstacle, piece], [owner, index], -manifold.normal)
+        ([obstacle, piece], -manifold.normal)
     };
-    (speed > 0.0).then_some(ContactHit {
-        bodies,
-        colliders,
-        point: middle,
-        normal,
-        speed,
+    (speed > 0.0).then(|| {
+        world
+            .names
+            .hit(pair.map(|c| c as u32), middle, normal, speed)
     })
 }

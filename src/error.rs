@@ -124,21 +124,30 @@ pub enum Error {
         /// What it must be.
         rule: &'static str,
     },
-    /// A body index is not below the world's body count.
-    #[error("body {body} does not exist: the world has {body_count} bodies")]
-    BodyIndexOutOfRange {
-        /// The index given.
-        body: usize,
-        /// How many bodies there are.
-        body_count: usize,
+    /// A body handle this world cannot use: removed, or made by another world.
+    #[error("{body} is not a body of this world: {reason}")]
+    StaleBody {
+        /// The handle given.
+        body: crate::handle::BodyId,
+        /// Why it was refused.
+        reason: crate::handle::StaleReason,
     },
-    /// A collider index is not below the world's collider count.
-    #[error("collider {collider} does not exist: the world has {collider_count} colliders")]
-    ColliderIndexOutOfRange {
-        /// The index given.
-        collider: usize,
-        /// How many colliders there are.
-        collider_count: usize,
+    /// A collider handle this world cannot use: its body was removed, or it was made by
+    /// another world.
+    #[error("{collider} is not a collider of this world: {reason}")]
+    StaleCollider {
+        /// The handle given.
+        collider: crate::handle::ColliderId,
+        /// Why it was refused.
+        reason: crate::handle::StaleReason,
+    },
+    /// A world cannot hold another body or collider: their slots are numbered by `u32`.
+    #[error("the world is full: it holds at most {limit} {what}")]
+    WorldFull {
+        /// Bodies or colliders.
+        what: &'static str,
+        /// How many it can hold.
+        limit: u64,
     },
     /// A collision filter that cannot be meant (see `Filter`).
     #[error("filter {filter:?} is invalid: {rule}")]

@@ -23,16 +23,19 @@
 
 use glam::Vec2;
 
+use crate::handle::{BodyId, ColliderId};
 use crate::manifold::{Contact, Manifold};
 
 /// Two solid colliders began touching this step.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactBegin {
-    /// The bodies, in ascending order; the normal points from the first to the second.
-    pub bodies: [usize; 2],
-    /// The colliders (indices into [`World::colliders`](crate::World::colliders)), each of
-    /// the body at the same position.
-    pub colliders: [usize; 2],
+    /// The bodies, in the order of their colliders; the normal points from the first to the
+    /// second.
+    pub bodies: [BodyId; 2],
+    /// The colliders, in ascending slot order, each of the body at the same position.
+    pub colliders: [ColliderId; 2],
+    /// The bodies' [`BodyDef::user_data`](crate::BodyDef::user_data), at the same positions.
+    pub user_data: [u64; 2],
     /// The contact as this step's narrow phase found it: world-frame normal and points.
     pub manifold: Manifold,
 }
@@ -41,10 +44,14 @@ pub struct ContactBegin {
 /// filtered out of touching it).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ContactEnd {
-    /// The bodies, in ascending order.
-    pub bodies: [usize; 2],
-    /// The colliders, each of the body at the same position.
-    pub colliders: [usize; 2],
+    /// The bodies, in the order of their colliders. A removed body's handle is stale by
+    /// now: it still compares equal to the one [`World::add_body`](crate::World::add_body)
+    /// returned.
+    pub bodies: [BodyId; 2],
+    /// The colliders, in ascending slot order, each of the body at the same position.
+    pub colliders: [ColliderId; 2],
+    /// The bodies' user data, at the same positions.
+    pub user_data: [u64; 2],
 }
 
 /// A contact whose bodies approached faster than the hit threshold at the start of the step
@@ -53,10 +60,13 @@ pub struct ContactEnd {
 /// middle of its contact.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct ContactHit {
-    /// The bodies, in ascending order; the normal points from the first to the second.
-    pub bodies: [usize; 2],
-    /// The colliders, each of the body at the same position.
-    pub colliders: [usize; 2],
+    /// The bodies, in the order of their colliders; the normal points from the first to the
+    /// second.
+    pub bodies: [BodyId; 2],
+    /// The colliders, in ascending slot order, each of the body at the same position.
+    pub colliders: [ColliderId; 2],
+    /// The bodies' user data, at the same positions.
+    pub user_data: [u64; 2],
     /// Where, world frame.
     pub point: Vec2,
     /// The contact normal, world frame, unit length.
@@ -69,14 +79,16 @@ pub struct ContactHit {
 /// A collider began or stopped overlapping a sensor collider.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SensorEvent {
-    /// The sensor collider, and its body.
-    pub sensor: usize,
+    /// The sensor collider.
+    pub sensor: ColliderId,
     /// The sensor's body.
-    pub sensor_body: usize,
+    pub sensor_body: BodyId,
     /// The collider that entered or left it.
-    pub visitor: usize,
+    pub visitor: ColliderId,
     /// The visitor's body.
-    pub visitor_body: usize,
+    pub visitor_body: BodyId,
+    /// The visitor body's user data.
+    pub visitor_user_data: u64,
 }
 
 /// The events of the last [`World::step`](crate::World::step), borrowed from the world.
@@ -143,18 +155,19 @@ impl EventLists {
         }
     }
 
-    /// Records that collider pair `pair` (of bodies `bodies`) began touching (`began` holds
-    /// its contact) or stopped (`began` is `None`); `sensor` is which of the two is the
-    /// sensor (0 or 1) when it is a sensor pair.
+    /// Records that collider pair `pair` began touching (`began` holds its contact) or
+    /// stopped (`began` is `None`); `sensor` is which of the two is the sensor (0 or 1) when
+    /// it is a sensor pair.
     pub fn record_change(
         &mut self,
         pair: [u32; 2],
-        bodies: [u32; 2],
+        names: &Names<'_>,
         sensor: Option<usize>,
         began: Option<&Contact>,
     ) {
-        let colliders = pair.map(|c| c as usize);
-        let bodies = bodies.map(|b| b as usize);
+        let colliders = pair.map(|c| names.collider(c));
+        let bodies = pair.map(|c| names.body(c));
+        let user_data = pair.map(|c| names.user_data(c));
         match (sensor, began) {
             (Some(s), began) => {
                 let event = SensorEvent {
@@ -162,6 +175,7 @@ impl EventLists {
                     sensor_body: bodies[s],
                     visitor: colliders[1 - s],
                     visitor_body: bodies[1 - s],
+                    visitor_user_data: user_data[1 - s],
                 };
                 if began.is_some() {
                     self.sensor_begin.push(event);
@@ -172,9 +186,52 @@ impl EventLists {
             (None, Some(contact)) => self.contact_begin.push(ContactBegin {
                 bodies,
                 colliders,
+                user_data,
                 manifold: contact.manifold,
             }),
-            (None, None) => self.contact_end.push(ContactEnd { bodies, colliders }),
+            (None, None) => self.contact_end.push(ContactEnd {
+                bodies,
+                colliders,
+                user_data,
+            }),
+        }
+    }
+}
+
+/// How the world names its slots in events: per collider slot its handle and body slot, per
+/// body slot its handle and user data. A slot whose body was removed keeps the removed
+/// body's names until it is reused, which is never before the step that reports its end.
+#[derive(Clone, Copy)]
+pub(crate) struct Names<'a> {
+    pub collider_ids: &'a [ColliderId],
+    pub collider_bodies: &'a [u32],
+    pub body_ids: &'a [BodyId],
+    pub user_data: &'a [u64],
+}
+
+impl Names<'_> {
+    pub fn collider(&self, c: u32) -> ColliderId {
+        self.collider_ids[c as usize]
+    }
+
+    pub fn body(&self, c: u32) -> BodyId {
+        self.body_ids[self.collider_bodies[c as usize] as usize]
+    }
+
+    pub fn user_data(&self, c: u32) -> u64 {
+        self.user_data[self.collider_bodies[c as usize] as usize]
+    }
+
+    /// A hit event between collider slots `pair` (ascending), the normal pointing from the
+    /// first's body to the second's.
+    pub fn hit(&self, pair: [u32; 2], point: Vec2, normal: Vec2, speed: f32) -> ContactHit {
+        ContactHit {
+            bodies: pair.map(|c| self.body(c)),
+            colliders: pair.map(|c| self.collider(c)),
+            user_data: pair.map(|c| self.user_data(c)),
+            point,
+            normal,
+            speed,
         }
     }
 }

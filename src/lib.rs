@@ -202,6 +202,7 @@ mod error;
 mod events;
 mod filter;
 pub mod gpu;
+mod handle;
 mod manifold;
 mod narrow_phase;
 mod pair_set;
@@ -228,6 +229,7 @@ pub use error::Error;
 pub use events::{ContactBegin, ContactEnd, ContactHit, Events, SensorEvent};
 pub use filter::{DEFAULT_CATEGORY, Filter};
 pub use gpu::{GpuNarrowPhase, GpuRayCast, GpuTimeOfImpact, request_device};
+pub use handle::{BodyId, ColliderId, StaleReason};
 pub use manifold::{Contact, ContactPoint, Manifold, feature_id, vertex_pair_id};
 pub use narrow_phase::{
     Collider, CpuNarrowPhase, MAX_SPECULATIVE_DISTANCE, NarrowPhase, NarrowPhaseTimings,
@@ -251,5 +253,5 @@ pub use toi::{
 pub use transform::Transform;
 pub use world::{
     BodyDef, BodyRef, DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT,
-    MAX_SUBSTEPS, StepStats, TIME_STEP_RANGE, World, WorldRayHit, WorldShapeHit,
+    MAX_SUBSTEPS, StepStats, TIME_STEP_RANGE, World, WorldContact, WorldRayHit, WorldShapeHit,
 };

@@ -81,11 +81,28 @@ impl Sleep {
         self.enabled
     }
 
-    /// A new body: awake (static bodies count as neither).
-    pub fn add_body(&mut self, is_static: bool) {
-        self.timers.push(0.0);
-        self.islands.push(AWAKE);
+    /// A new body in slot `body` (a new slot at the end, or one a removed body left):
+    /// awake (static bodies count as neither).
+    pub fn add_body(&mut self, body: usize, is_static: bool) {
+        if body == self.timers.len() {
+            self.timers.push(0.0);
+            self.islands.push(AWAKE);
+        } else {
+            self.timers[body] = 0.0;
+            self.islands[body] = AWAKE;
+        }
         self.dynamic += usize::from(!is_static);
+    }
+
+    /// Body `body` leaves the world. The caller wakes its island first, so that the bodies
+    /// it held up fall; then it is awake, and no longer counted.
+    pub fn remove_body(&mut self, body: usize, is_static: bool) {
+        if self.islands[body] != AWAKE {
+            self.islands[body] = AWAKE;
+            self.asleep -= 1;
+        }
+        self.timers[body] = 0.0;
+        self.dynamic -= usize::from(!is_static);
     }
 
     /// Whether `body` sleeps.

@@ -1,7 +1,10 @@
-//! One body read and set through the world: its pose, pieces, colliders, mass, material,
-//! velocity and sleep.
-
-use std::ops::Range;
+//! One body read and set through the world, named by its [`BodyId`]: its pose, pieces,
+//! colliders, mass, material, velocity and sleep.
+//!
+//! Every call that can fail returns an error naming a stale or foreign handle. The plain
+//! readers (`transform`, `center_of_mass`, ...) cannot: for such a handle they read as a
+//! body that is nowhere (NaN for a number or vector, `false` for a flag, nothing for a
+//! list), never as another body's data. [`World::body`] is their checked twin.
 
 use glam::Vec2;
 
@@ -10,211 +13,247 @@ use super::body_ref::BodyRef;
 use super::limits::{check, check_vec};
 use super::step::body_transform;
 use crate::aabb::Aabb;
+use crate::body::{BodyColliders, NO_COLLIDER};
 use crate::error::Error;
+use crate::handle::{BodyId, ColliderId};
 use crate::shape::Shape;
 use crate::transform::Transform;
 
 impl World {
-    /// Number of bodies.
-    pub fn body_count(&self) -> usize {
-        self.bodies.len()
+    /// The slot of a live body of this world, or an error naming the handle.
+    pub(super) fn body_slot(&self, body: BodyId) -> Result<usize, Error> {
+        let fail = |reason| Err(Error::StaleBody { body, reason });
+        if body.world() != self.number {
+            return fail(crate::handle::StaleReason::OtherWorld);
+        }
+        match self
+            .body_slots
+            .check(body.index() as u32, body.generation())
+        {
+            Ok(()) => Ok(body.index()),
+            Err(reason) => fail(reason),
+        }
     }
 
-    /// The pose of body `body`'s local frame (the frame its shape was given in).
+    /// The slot of a live collider of this world, or an error naming the handle.
+    pub(super) fn collider_slot(&self, collider: ColliderId) -> Result<usize, Error> {
+        let fail = |reason| Err(Error::StaleCollider { collider, reason });
+        if collider.world() != self.number {
+            return fail(crate::handle::StaleReason::OtherWorld);
+        }
+        let slot = collider.index() as u32;
+        match self.collider_slots.check(slot, collider.generation()) {
+            Ok(()) => Ok(collider.index()),
+            Err(reason) => fail(reason),
+        }
+    }
+
+    /// The slot of a live body, for the plain readers.
+    fn live(&self, body: BodyId) -> Option<usize> {
+        self.body_slot(body).ok()
+    }
+
+    /// Number of bodies (live ones: removed bodies no longer count).
+    pub fn body_count(&self) -> usize {
+        self.body_slots.live_count()
+    }
+
+    /// The live bodies, in slot order (a body added after a removal may take the removed
+    /// one's slot, so this is not the order they were added in). Stable between changes:
+    /// stepping does not reorder it.
+    pub fn bodies(&self) -> impl Iterator<Item = BodyId> + '_ {
+        (0..self.body_slots.len())
+            .filter(|&slot| self.body_slots.is_live(slot))
+            .map(|slot| self.body_ids[slot])
+    }
+
+    /// Whether `body` names a live body of this world.
+    pub fn contains(&self, body: BodyId) -> bool {
+        self.live(body).is_some()
+    }
+
+    /// The body `body`, checked once: its accessors then cannot fail. An error names a
+    /// removed or foreign handle.
     ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
-    /// returns `None` instead.
-    pub fn transform(&self, body: usize) -> Transform {
-        body_transform(&self.bodies[body], self.centers[body], self.rotations[body])
+    /// ```
+    /// # use wgpu_sat::{glam::Vec2, BodyDef, Error, Polygon, World};
+    /// let mut world = World::default();
+    /// let crate_ = world.add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::Y))?;
+    /// assert_eq!(world.body(crate_)?.transform().translation(), Vec2::Y);
+    /// world.remove_body(crate_)?;
+    /// assert!(matches!(world.body(crate_), Err(Error::StaleBody { .. })));
+    /// # Ok::<(), wgpu_sat::Error>(())
+    /// ```
+    pub fn body(&self, body: BodyId) -> Result<BodyRef<'_>, Error> {
+        let slot = self.body_slot(body)?;
+        Ok(BodyRef::new(self, body, slot))
+    }
+
+    /// The pose of the body's local frame (the frame its shape was given in); NaN for a
+    /// stale handle (see the module notes).
+    pub fn transform(&self, body: BodyId) -> Transform {
+        match self.live(body) {
+            Some(slot) => self.transform_at(slot),
+            None => Transform::from_rotation(Vec2::NAN, Vec2::NAN),
+        }
+    }
+
+    /// The pose of the body in `slot`.
+    pub(super) fn transform_at(&self, slot: usize) -> Transform {
+        body_transform(&self.bodies[slot], self.centers[slot], self.rotations[slot])
     }
 
     /// The body's convex pieces, in its local frame, in the order of the
-    /// [`BodyShape::pieces`] it was made from (as the shape table holds them).
-    ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
-    /// returns `None` instead.
-    pub fn body_pieces(&self, body: usize) -> impl ExactSizeIterator<Item = &Shape> + '_ {
-        self.colliders[self.bodies[body].colliders()]
-            .iter()
-            .map(|c| &self.shapes[c.shape as usize])
+    /// [`BodyShape::pieces`](crate::BodyShape::pieces) it was made from (as the shape table
+    /// holds them); none for a stale handle.
+    pub fn body_pieces(&self, body: BodyId) -> impl ExactSizeIterator<Item = &Shape> + '_ {
+        self.collider_slots_of(body)
+            .map(|c| &self.shapes[self.colliders[c].shape as usize])
     }
 
-    /// The body's colliders: indices into [`World::colliders`], one per piece, in the order
-    /// of [`BodyShape::pieces`].
-    ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
-    /// returns `None` instead.
-    pub fn body_colliders(&self, body: usize) -> Range<usize> {
-        self.bodies[body].colliders()
+    /// The body's colliders, one per piece, in the order of
+    /// [`BodyShape::pieces`](crate::BodyShape::pieces); none for a stale handle.
+    pub fn body_colliders(&self, body: BodyId) -> impl ExactSizeIterator<Item = ColliderId> + '_ {
+        self.collider_slots_of(body).map(|c| self.collider_ids[c])
     }
 
-    /// The body a collider belongs to.
-    ///
-    /// # Panics
-    /// If `collider` is not below the number of [`World::colliders`];
-    /// [`World::collider_owner`] returns `None` instead.
-    pub fn collider_body(&self, collider: usize) -> usize {
-        self.collider_bodies[collider] as usize
+    /// The collider slots of a live body (none for a stale handle).
+    pub(super) fn collider_slots_of(
+        &self,
+        body: BodyId,
+    ) -> impl ExactSizeIterator<Item = usize> + '_ {
+        let (first, count) = self.live(body).map_or((NO_COLLIDER, 0), |slot| {
+            (
+                self.bodies[slot].first_collider,
+                self.bodies[slot].collider_count,
+            )
+        });
+        BodyColliders::new(&self.next_collider, first, count)
     }
 
-    /// The body a collider belongs to, or `None` when there is no such collider.
-    pub fn collider_owner(&self, collider: usize) -> Option<usize> {
-        self.collider_bodies.get(collider).map(|&b| b as usize)
+    /// The body a collider belongs to; an error names a stale or foreign handle.
+    pub fn collider_body(&self, collider: ColliderId) -> Result<BodyId, Error> {
+        let slot = self.collider_slot(collider)?;
+        Ok(self.body_ids[self.collider_bodies[slot] as usize])
     }
 
-    /// Body `body`, or `None` when it is not below [`World::body_count`]: the `get`-style
-    /// form of the per-body accessors, which panic on an index out of range.
-    ///
-    /// ```
-    /// # use wgpu_sat::{glam::Vec2, BodyDef, Polygon, World};
-    /// let mut world = World::default();
-    /// let crate_ = world.add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::Y))?;
-    /// assert_eq!(world.body(crate_).map(|b| b.transform().translation()), Some(Vec2::Y));
-    /// assert!(world.body(crate_ + 1).is_none());
-    /// # Ok::<(), wgpu_sat::Error>(())
-    /// ```
-    pub fn body(&self, body: usize) -> Option<BodyRef<'_>> {
-        (body < self.bodies.len()).then(|| BodyRef::new(self, body))
+    /// The live collider in slot `slot` of [`World::colliders`] (and of the narrow phase's
+    /// collider indices, as in [`World::collider_contacts`]), or `None` for a vacant slot or
+    /// one past the end.
+    pub fn collider_id(&self, slot: usize) -> Option<ColliderId> {
+        self.collider_slots
+            .is_live(slot)
+            .then(|| self.collider_ids[slot])
     }
 
-    /// The body's bounding box as of the end of the last step (all its pieces).
-    ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
-    /// returns `None` instead.
-    pub fn body_aabb(&self, body: usize) -> Aabb {
-        self.aabbs[self.bodies[body].colliders()]
-            .iter()
-            .copied()
+    /// The body's bounding box as of the end of the last step (all its pieces); an empty
+    /// box (min above max: it overlaps nothing) for a stale handle.
+    pub fn body_aabb(&self, body: BodyId) -> Aabb {
+        self.collider_slots_of(body)
+            .map(|c| self.aabbs[c])
             .reduce(|a, b| a.union(&b))
-            .unwrap_or_default()
+            .unwrap_or(Aabb::EMPTY)
     }
 
-    /// Whether the body is static.
-    ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
-    /// returns `None` instead.
-    pub fn is_static(&self, body: usize) -> bool {
-        self.bodies[body].is_static
+    /// Whether the body is static; `false` for a stale handle.
+    pub fn is_static(&self, body: BodyId) -> bool {
+        self.live(body).is_some_and(|b| self.bodies[b].is_static)
     }
 
-    /// Whether the body is a bullet (see [`BodyDef::is_bullet`]).
-    ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
-    /// returns `None` instead.
-    pub fn is_bullet(&self, body: usize) -> bool {
-        self.bodies[body].is_bullet
+    /// Whether the body is a bullet (see [`BodyDef::is_bullet`](crate::BodyDef::is_bullet));
+    /// `false` for a stale handle.
+    pub fn is_bullet(&self, body: BodyId) -> bool {
+        self.live(body).is_some_and(|b| self.bodies[b].is_bullet)
     }
 
-    /// World position of the body's centre of mass.
-    ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
-    /// returns `None` instead.
-    pub fn center_of_mass(&self, body: usize) -> Vec2 {
-        self.centers[body]
+    /// The body's [`BodyDef::user_data`](crate::BodyDef::user_data), or `None` for a stale
+    /// handle.
+    pub fn user_data(&self, body: BodyId) -> Option<u64> {
+        self.live(body).map(|b| self.user_data[b])
+    }
+
+    /// World position of the body's centre of mass; NaN for a stale handle.
+    pub fn center_of_mass(&self, body: BodyId) -> Vec2 {
+        self.live(body).map_or(Vec2::NAN, |b| self.centers[b])
     }
 
     /// The body's mass (density times area, summed over its pieces); infinite for a
-    /// static body.
-    ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
-    /// returns `None` instead.
-    pub fn mass(&self, body: usize) -> f32 {
-        1.0 / self.bodies[body].inv_mass
+    /// static body, NaN for a stale handle.
+    pub fn mass(&self, body: BodyId) -> f32 {
+        self.live(body)
+            .map_or(f32::NAN, |b| 1.0 / self.bodies[b].inv_mass)
     }
 
-    /// The body's rotational inertia about its centre of mass; infinite for a static body.
-    ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
-    /// returns `None` instead.
-    pub fn rotational_inertia(&self, body: usize) -> f32 {
-        1.0 / self.bodies[body].inv_inertia
+    /// The body's rotational inertia about its centre of mass; infinite for a static body,
+    /// NaN for a stale handle.
+    pub fn rotational_inertia(&self, body: BodyId) -> f32 {
+        self.live(body)
+            .map_or(f32::NAN, |b| 1.0 / self.bodies[b].inv_inertia)
     }
 
-    /// The body's friction coefficient ([`BodyDef::friction`]).
-    ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
-    /// returns `None` instead.
-    pub fn friction(&self, body: usize) -> f32 {
-        self.materials[body].friction
+    /// The body's friction coefficient ([`BodyDef::friction`](crate::BodyDef::friction));
+    /// NaN for a stale handle.
+    pub fn friction(&self, body: BodyId) -> f32 {
+        self.live(body)
+            .map_or(f32::NAN, |b| self.materials[b].friction)
     }
 
-    /// The body's restitution ([`BodyDef::restitution`]).
-    ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
-    /// returns `None` instead.
-    pub fn restitution(&self, body: usize) -> f32 {
-        self.materials[body].restitution
+    /// The body's restitution ([`BodyDef::restitution`](crate::BodyDef::restitution)); NaN
+    /// for a stale handle.
+    pub fn restitution(&self, body: BodyId) -> f32 {
+        self.live(body)
+            .map_or(f32::NAN, |b| self.materials[b].restitution)
     }
 
-    /// Velocity of the body's centre of mass.
-    ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
-    /// returns `None` instead.
-    pub fn linear_velocity(&self, body: usize) -> Vec2 {
-        self.states[body].linear_velocity
+    /// Velocity of the body's centre of mass; NaN for a stale handle.
+    pub fn linear_velocity(&self, body: BodyId) -> Vec2 {
+        self.live(body)
+            .map_or(Vec2::NAN, |b| self.states[b].linear_velocity)
     }
 
-    /// Angular velocity, radians per second.
-    ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
-    /// returns `None` instead.
-    pub fn angular_velocity(&self, body: usize) -> f32 {
-        self.states[body].angular_velocity
+    /// Angular velocity, radians per second; NaN for a stale handle.
+    pub fn angular_velocity(&self, body: BodyId) -> f32 {
+        self.live(body)
+            .map_or(f32::NAN, |b| self.states[b].angular_velocity)
     }
 
     /// Sets a dynamic body's velocity (a static body stays at rest); the next step clamps
-    /// it like every speed (see [`World::max_linear_speed`]). A body index out of range or a
+    /// it like every speed (see [`World::max_linear_speed`]). A stale handle or a
     /// non-finite value is an error naming it.
-    pub fn set_velocity(&mut self, body: usize, linear: Vec2, angular: f32) -> Result<(), Error> {
-        if body >= self.bodies.len() {
-            return Err(Error::BodyIndexOutOfRange {
-                body,
-                body_count: self.bodies.len(),
-            });
-        }
+    pub fn set_velocity(&mut self, body: BodyId, linear: Vec2, angular: f32) -> Result<(), Error> {
+        let slot = self.body_slot(body)?;
         check_vec("linear_velocity", linear)?;
         check("angular_velocity", angular, angular.is_finite(), "finite")?;
-        if !self.bodies[body].is_static {
-            self.sleep.wake(body, &self.bodies, &mut self.states);
-            self.states[body].linear_velocity = linear;
-            self.states[body].angular_velocity = angular;
+        if !self.bodies[slot].is_static {
+            self.sleep.wake(slot, &self.bodies, &mut self.states);
+            self.states[slot].linear_velocity = linear;
+            self.states[slot].angular_velocity = angular;
         }
         Ok(())
     }
 
     /// Whether the body is simulated: false while it sleeps (see [`World::set_sleeping`]),
-    /// and always for a static body, which never moves.
-    ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`]; [`World::body`] is the form that
-    /// returns `None` instead.
-    pub fn is_awake(&self, body: usize) -> bool {
-        !self.bodies[body].is_static && !self.sleep.is_asleep(body)
+    /// always for a static body, which never moves, and for a stale handle.
+    pub fn is_awake(&self, body: BodyId) -> bool {
+        self.live(body)
+            .is_some_and(|b| !self.bodies[b].is_static && !self.sleep.is_asleep(b))
     }
 
     /// Wakes the body and the island it sleeps with, and restarts its rest timer, so it
-    /// sleeps again only after resting [`TIME_TO_SLEEP`] more. Nothing for a static body.
+    /// sleeps again only after resting [`TIME_TO_SLEEP`] more. Nothing for a static body; an
+    /// error names a stale handle.
     ///
     /// [`TIME_TO_SLEEP`]: crate::TIME_TO_SLEEP
-    ///
-    /// # Panics
-    /// If `body` is not below [`World::body_count`].
-    pub fn wake(&mut self, body: usize) {
-        if !self.bodies[body].is_static {
-            self.sleep.wake(body, &self.bodies, &mut self.states);
+    pub fn wake(&mut self, body: BodyId) -> Result<(), Error> {
+        let slot = self.body_slot(body)?;
+        self.wake_slot(slot);
+        Ok(())
+    }
+
+    /// Wakes the body in `slot` (nothing for a static or vacant one).
+    pub(super) fn wake_slot(&mut self, slot: usize) {
+        if !self.bodies[slot].is_static {
+            self.sleep.wake(slot, &self.bodies, &mut self.states);
         }
     }
 }

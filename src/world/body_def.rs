@@ -7,10 +7,11 @@ use glam::Vec2;
 use super::World;
 use super::filters::checked;
 use super::limits::{MASS_RANGE, MAX_COORDINATE, check, check_vec};
-use crate::body::Body;
+use crate::body::{Body, NO_COLLIDER};
 use crate::body_shape::BodyShape;
 use crate::error::Error;
 use crate::filter::Filter;
+use crate::handle::{BodyId, ColliderId};
 use crate::narrow_phase::Collider;
 use crate::shape::Shape;
 use crate::solver::{BodyMaterial, BodyState};
@@ -52,6 +53,9 @@ pub struct BodyDef {
     /// of two static bodies are never made). Sensors do not detect each other, and a sensor's
     /// [`Filter`] decides what it sees, as any collider's decides what it touches.
     pub is_sensor: bool,
+    /// Anything the application wants to find the body by (an entity id, an index into its
+    /// own tables): carried on the body ([`World::user_data`]) and in its events.
+    pub user_data: u64,
 }
 
 impl BodyDef {
@@ -72,6 +76,7 @@ impl BodyDef {
             is_bullet: false,
             filter: Filter::default(),
             is_sensor: false,
+            user_data: 0,
         }
     }
 
@@ -109,7 +114,7 @@ fn shape_key(shape: &Shape) -> ShapeKey {
 }
 
 impl World {
-    /// Adds a body and returns its index. Errors name the field that is out of range, and a
+    /// Adds a body and returns its handle. Errors name the field that is out of range, and a
     /// rejected body leaves the world as it was:
     /// - position, angle, velocities, friction and density must be finite; friction 0 or
     ///   more, restitution from 0 to 1, density positive for a dynamic body;
@@ -121,7 +126,7 @@ impl World {
     ///
     /// Any finite speed is accepted; the step clamps it to [`World::max_linear_speed`] (and
     /// the spin to a quarter turn per substep) as Box2D clamps speeds.
-    pub fn add_body(&mut self, def: &BodyDef) -> Result<usize, Error> {
+    pub fn add_body(&mut self, def: &BodyDef) -> Result<BodyId, Error> {
         let filter = checked(def.filter)?;
         check_vec("position", def.position)?;
         for value in [def.position.x, def.position.y] {
@@ -194,56 +199,91 @@ impl World {
         } else {
             (1.0 / mass.mass, 1.0 / mass.inertia, v, w)
         };
-        let index = self.bodies.len();
+        let (slot, generation) = self.body_slots.take();
+        let index = slot as usize;
+        let id = BodyId::new(self.number, slot, generation);
         let max_extent = def.shape.max_extent(center);
-        self.bodies.push(Body {
-            first_collider: self.colliders.len() as u32,
-            collider_count: def.shape.pieces().len() as u32,
-            local_center: center,
-            is_static: def.is_static,
-            is_bullet: def.is_bullet && !def.is_static,
-            max_extent,
-            min_extent: def.shape.min_extent(),
-            inv_mass,
-            inv_inertia,
-        });
-        self.sleep.add_body(def.is_static);
-        self.centers
-            .push(def.position + crate::transform::rotate(rotation, center));
-        self.rotations.push(rotation);
-        self.states.push(BodyState {
+        let pieces = def.shape.pieces();
+        // The collider slots first: the body's record names the first of them.
+        let collider_slots: Vec<u32> = pieces
+            .iter()
+            .map(|_| self.collider_slots.take().0)
+            .collect();
+        put(
+            &mut self.bodies,
+            index,
+            Body {
+                first_collider: collider_slots.first().copied().unwrap_or(NO_COLLIDER),
+                collider_count: pieces.len() as u32,
+                local_center: center,
+                is_static: def.is_static,
+                is_bullet: def.is_bullet && !def.is_static,
+                max_extent,
+                min_extent: def.shape.min_extent(),
+                inv_mass,
+                inv_inertia,
+            },
+        );
+        self.sleep.add_body(index, def.is_static);
+        let center = def.position + crate::transform::rotate(rotation, center);
+        put(&mut self.centers, index, center);
+        put(&mut self.rotations, index, rotation);
+        let state = BodyState {
             linear_velocity,
             angular_velocity,
             delta_position: Vec2::ZERO,
             delta_rotation: Vec2::X,
             inv_mass,
-        });
-        self.materials.push(BodyMaterial {
+        };
+        put(&mut self.states, index, state);
+        let material = BodyMaterial {
             friction: def.friction,
             restitution: def.restitution,
             inv_inertia,
             max_extent,
-        });
-        let transform = self.transform(index);
+        };
+        put(&mut self.materials, index, material);
+        put(&mut self.body_ids, index, id);
+        put(&mut self.user_data, index, def.user_data);
+        let transform = self.transform_at(index);
         // Poses and boxes stay current between steps (body_at reads them; step starts from them).
-        for piece in def.shape.pieces() {
+        for (k, piece) in pieces.iter().enumerate() {
             let shape = *self.shape_index.entry(shape_key(piece)).or_insert_with(|| {
                 self.shapes.push(*piece);
                 (self.shapes.len() - 1) as u32
             });
-            self.aabbs.push(piece.aabb(&transform));
+            let c = collider_slots[k] as usize;
+            put(&mut self.aabbs, c, piece.aabb(&transform));
             // A sensor is no obstacle.
             if def.is_static && !def.is_sensor {
-                self.static_colliders.push(self.colliders.len() as u32);
+                self.static_colliders.push(c as u32);
             }
-            self.colliders.push(Collider { shape, transform });
-            self.collider_bodies.push(index as u32);
-            self.filters.push(filter);
-            self.sensors.push(def.is_sensor);
+            put(&mut self.colliders, c, Collider { shape, transform });
+            put(&mut self.collider_bodies, c, slot);
+            let generation = self.collider_slots.generation(c);
+            put(
+                &mut self.collider_ids,
+                c,
+                ColliderId::new(self.number, c as u32, generation),
+            );
+            let next = collider_slots.get(k + 1).copied().unwrap_or(NO_COLLIDER);
+            put(&mut self.next_collider, c, next);
+            put(&mut self.filters, c, filter);
+            put(&mut self.sensors, c, def.is_sensor);
             self.has_sensors |= def.is_sensor;
             self.has_filters |= filter != Filter::default();
         }
         self.revision += 1;
-        Ok(index)
+        Ok(id)
+    }
+}
+
+/// Writes `value` into slot `slot` of a per-slot array: a new slot is the next one at the
+/// end (slots are handed out in order), a reused one is overwritten.
+fn put<T>(values: &mut Vec<T>, slot: usize, value: T) {
+    if slot == values.len() {
+        values.push(value);
+    } else {
+        values[slot] = value;
     }
 }

@@ -1,94 +1,100 @@
-//! [`BodyRef`]: one body read through an index known to be valid.
+//! [`BodyRef`]: one body read through a handle known to be live.
 //!
-//! [`World::body`] checks the index once and hands out a [`BodyRef`]; its accessors then
-//! cannot fail. The world's own per-body accessors (`World::transform(index)`, ...) panic on
-//! an index out of range, as slice indexing does; this is their `get`-style twin.
-
-use std::ops::Range;
+//! [`World::body`] checks the handle once and hands out a [`BodyRef`]; its accessors then
+//! cannot fail. (The world's own plain readers, `World::transform(id)` and the rest, read a
+//! stale handle as NaN; this is their checked twin.) The borrow of the world keeps the body
+//! from being removed while a `BodyRef` lives.
 
 use glam::Vec2;
 
 use super::World;
 use crate::aabb::Aabb;
+use crate::handle::{BodyId, ColliderId};
 use crate::shape::Shape;
 use crate::transform::Transform;
 
-/// A body of a [`World`], borrowed: what [`World::body`] returns for an index in range.
+/// A body of a [`World`], borrowed: what [`World::body`] returns for a live handle.
 #[derive(Clone, Copy, Debug)]
 pub struct BodyRef<'w> {
     world: &'w World,
-    index: usize,
+    id: BodyId,
+    slot: usize,
 }
 
 impl<'w> BodyRef<'w> {
-    /// Only [`World::body`] makes one, after checking `index`.
-    pub(crate) fn new(world: &'w World, index: usize) -> Self {
-        BodyRef { world, index }
+    /// Only [`World::body`] makes one, after checking `id` (live, in slot `slot`).
+    pub(crate) fn new(world: &'w World, id: BodyId, slot: usize) -> Self {
+        BodyRef { world, id, slot }
     }
 
-    /// The body's index in its world.
-    pub fn index(&self) -> usize {
-        self.index
+    /// The body's handle.
+    pub fn id(&self) -> BodyId {
+        self.id
+    }
+
+    /// The body's [`BodyDef::user_data`](crate::BodyDef::user_data).
+    pub fn user_data(&self) -> u64 {
+        self.world.user_data[self.slot]
     }
 
     /// The pose of the body's local frame: [`World::transform`].
     pub fn transform(&self) -> Transform {
-        self.world.transform(self.index)
+        self.world.transform(self.id)
     }
 
     /// World position of the centre of mass: [`World::center_of_mass`].
     pub fn center_of_mass(&self) -> Vec2 {
-        self.world.center_of_mass(self.index)
+        self.world.center_of_mass(self.id)
     }
 
     /// Velocity of the centre of mass: [`World::linear_velocity`].
     pub fn linear_velocity(&self) -> Vec2 {
-        self.world.linear_velocity(self.index)
+        self.world.linear_velocity(self.id)
     }
 
     /// Radians per second, counter-clockwise: [`World::angular_velocity`].
     pub fn angular_velocity(&self) -> f32 {
-        self.world.angular_velocity(self.index)
+        self.world.angular_velocity(self.id)
     }
 
     /// Mass, infinite for a static body: [`World::mass`].
     pub fn mass(&self) -> f32 {
-        self.world.mass(self.index)
+        self.world.mass(self.id)
     }
 
     /// Rotational inertia about the centre of mass: [`World::rotational_inertia`].
     pub fn rotational_inertia(&self) -> f32 {
-        self.world.rotational_inertia(self.index)
+        self.world.rotational_inertia(self.id)
     }
 
     /// Whether the body is static: [`World::is_static`].
     pub fn is_static(&self) -> bool {
-        self.world.is_static(self.index)
+        self.world.is_static(self.id)
     }
 
     /// Whether the body is a bullet: [`World::is_bullet`].
     pub fn is_bullet(&self) -> bool {
-        self.world.is_bullet(self.index)
+        self.world.is_bullet(self.id)
     }
 
     /// Whether the body is simulated: false while it sleeps, and always for a static body
     /// (see [`World::is_awake`]).
     pub fn is_awake(&self) -> bool {
-        self.world.is_awake(self.index)
+        self.world.is_awake(self.id)
     }
 
     /// The bounding box of all its pieces: [`World::body_aabb`].
     pub fn aabb(&self) -> Aabb {
-        self.world.body_aabb(self.index)
+        self.world.body_aabb(self.id)
     }
 
     /// Its convex pieces in its local frame: [`World::body_pieces`].
     pub fn pieces(&self) -> impl ExactSizeIterator<Item = &'w Shape> + 'w {
-        self.world.body_pieces(self.index)
+        self.world.body_pieces(self.id)
     }
 
-    /// Its colliders, indices into [`World::colliders`]: [`World::body_colliders`].
-    pub fn colliders(&self) -> Range<usize> {
-        self.world.body_colliders(self.index)
+    /// Its colliders: [`World::body_colliders`].
+    pub fn colliders(&self) -> impl ExactSizeIterator<Item = ColliderId> + 'w {
+        self.world.body_colliders(self.id)
     }
 }

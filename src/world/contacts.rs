@@ -230,11 +230,10 @@ impl World {
             let pair = pairs[slot];
             let began = change == Change::Began;
             states[slot].touching = began;
-            let bodies = pair.map(|c| self.collider_bodies[c as usize]);
             let sensor = sensor_side(&self.sensors, pair);
             let contact = began.then_some(&self.slot_contacts[slot]);
             self.events_next
-                .record_change(pair, bodies, sensor, contact);
+                .record_change(pair, &names!(self), sensor, contact);
         }
     }
 }

@@ -4,6 +4,7 @@
 use super::World;
 use crate::error::Error;
 use crate::filter::Filter;
+use crate::handle::{BodyId, ColliderId};
 use crate::manifold::Contact;
 
 /// The filter if it names a category, else an error saying so: a collider in no category
@@ -23,55 +24,64 @@ pub(super) fn checked(filter: Filter) -> Result<Filter, Error> {
 impl World {
     /// Sets the collision filter of every collider of `body`; it takes effect from the next
     /// step, which drops the body's pairs the filter now refuses (with a contact end event
-    /// for those that touched) and finds those it now allows. Wakes the body. An index out
-    /// of range or a filter in no category is an error naming it.
-    pub fn set_filter(&mut self, body: usize, filter: Filter) -> Result<(), Error> {
-        if body >= self.bodies.len() {
-            return Err(Error::BodyIndexOutOfRange {
-                body,
-                body_count: self.bodies.len(),
-            });
-        }
+    /// for those that touched) and finds those it now allows. Wakes the body. A stale handle
+    /// or a filter in no category is an error naming it.
+    pub fn set_filter(&mut self, body: BodyId, filter: Filter) -> Result<(), Error> {
+        let slot = self.body_slot(body)?;
         let filter = checked(filter)?;
-        for collider in self.bodies[body].colliders() {
-            self.set_collider_filter(collider, filter)?;
+        let bodies = &self.bodies;
+        for c in bodies[slot].colliders(&self.next_collider) {
+            self.filters[c] = filter;
+            self.pair_set.invalidate(c);
         }
+        self.has_filters |= filter != Filter::default();
+        self.wake_touching(slot);
         Ok(())
     }
 
     /// Sets one collider's filter, as [`World::set_filter`] does a whole body's.
-    pub fn set_collider_filter(&mut self, collider: usize, filter: Filter) -> Result<(), Error> {
-        let Some(&body) = self.collider_bodies.get(collider) else {
-            return Err(Error::ColliderIndexOutOfRange {
-                collider,
-                collider_count: self.colliders.len(),
-            });
-        };
-        self.filters[collider] = checked(filter)?;
+    pub fn set_collider_filter(
+        &mut self,
+        collider: ColliderId,
+        filter: Filter,
+    ) -> Result<(), Error> {
+        let c = self.collider_slot(collider)?;
+        self.filters[c] = checked(filter)?;
         self.has_filters |= filter != Filter::default();
-        self.pair_set.invalidate(collider);
-        // The body and all it touches wake: a body asleep on this one may lose its support.
-        self.wake(body as usize);
-        let c = collider as u32;
-        for k in 0..self.collider_contacts.len() {
-            let Contact { a, b, .. } = self.collider_contacts[k];
-            if a == c || b == c {
-                let other = if a == c { b } else { a };
-                self.wake(self.collider_bodies[other as usize] as usize);
-            }
-        }
+        self.pair_set.invalidate(c);
+        self.wake_touching(self.collider_bodies[c] as usize);
         Ok(())
     }
 
-    /// A collider's filter, or `None` when there is no such collider.
-    pub fn collider_filter(&self, collider: usize) -> Option<Filter> {
-        self.filters.get(collider).copied()
+    /// Wakes the body in `slot` and every body its last step's contacts touch: a body
+    /// asleep on this one may lose its support.
+    pub(super) fn wake_touching(&mut self, slot: usize) {
+        self.wake_slot(slot);
+        let s = slot as u32;
+        for k in 0..self.collider_contacts.len() {
+            let Contact { a, b, .. } = self.collider_contacts[k];
+            let (body_a, body_b) = (
+                self.collider_bodies[a as usize],
+                self.collider_bodies[b as usize],
+            );
+            if body_a == s || body_b == s {
+                let other = if body_a == s { body_b } else { body_a };
+                self.wake_slot(other as usize);
+            }
+        }
     }
 
-    /// Whether the collider is a sensor ([`BodyDef::is_sensor`]), or `None` when there is
-    /// no such collider.
-    pub fn is_sensor(&self, collider: usize) -> Option<bool> {
-        self.sensors.get(collider).copied()
+    /// A collider's filter, or `None` for a stale handle.
+    pub fn collider_filter(&self, collider: ColliderId) -> Option<Filter> {
+        let c = self.collider_slot(collider).ok()?;
+        Some(self.filters[c])
+    }
+
+    /// Whether the collider is a sensor ([`BodyDef::is_sensor`](crate::BodyDef::is_sensor)),
+    /// or `None` for a stale handle.
+    pub fn is_sensor(&self, collider: ColliderId) -> Option<bool> {
+        let c = self.collider_slot(collider).ok()?;
+        Some(self.sensors[c])
     }
 }
 

@@ -52,6 +52,7 @@ use crate::aabb::Aabb;
 use crate::body::Body;
 use crate::events::EventLists;
 use crate::filter::Filter;
+use crate::handle::{BodyId, ColliderId, Slots, next_world_number};
 use crate::manifold::Contact;
 use crate::narrow_phase::Collider;
 use crate::pair_set::PairSet;
@@ -59,6 +60,19 @@ use crate::recycle::KeptManifold;
 use crate::shape::Shape;
 use crate::sleep::Sleep;
 use crate::solver::{BodyMaterial, BodyState, ContactSolver};
+
+/// How events name the world's slots ([`Names`]), from the world's fields one by one so
+/// that another field can be borrowed mutably beside it.
+macro_rules! names {
+    ($world:expr) => {
+        crate::events::Names {
+            collider_ids: &$world.collider_ids,
+            collider_bodies: &$world.collider_bodies,
+            body_ids: &$world.body_ids,
+            user_data: &$world.user_data,
+        }
+    };
+}
 
 mod bodies;
 mod body_def;
@@ -68,6 +82,7 @@ mod filters;
 mod limits;
 mod output;
 mod queries;
+mod remove;
 mod settings;
 mod stats;
 mod step;
@@ -78,6 +93,7 @@ pub use limits::{
     DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS,
     TIME_STEP_RANGE,
 };
+pub use output::WorldContact;
 pub use queries::{WorldRayHit, WorldShapeHit};
 pub use stats::StepStats;
 
@@ -86,9 +102,24 @@ use contacts::{Change, PairState, SlotBlock, SlotOutcome};
 use limits::DEFAULT_MAX_LINEAR_SPEED as DEFAULT_SPEED;
 
 /// A world of rigid polygon bodies. Cloning it clones the whole state, so two narrow phases
-/// can be compared from the same starting point.
+/// can be compared from the same starting point; the clone takes the same [`BodyId`]s.
+///
+/// Bodies and colliders live in slots: per-body arrays are indexed by body slot, per-collider
+/// arrays by collider slot. A removed body's slot is vacant (a static body without colliders,
+/// which every stage passes over) and its collider slots hold empty boxes, until the next
+/// step has reported their ends; then new bodies may take them, under a new generation.
 #[derive(Clone, Debug)]
 pub struct World {
+    /// This world's number, carried by its handles (see `handle.rs`).
+    number: u32,
+    body_slots: Slots,
+    collider_slots: Slots,
+    /// Per body slot: the handle of the body in it (or last in it), and its user data.
+    body_ids: Vec<BodyId>,
+    user_data: Vec<u64>,
+    /// Per collider slot: its handle, and the next collider of its body (`Body::colliders`).
+    collider_ids: Vec<ColliderId>,
+    next_collider: Vec<u32>,
     gravity: Vec2,
     substeps: usize,
     continuous: bool,
@@ -102,7 +133,7 @@ pub struct World {
     rotations: Vec<Vec2>,
     states: Vec<BodyState>,
     materials: Vec<BodyMaterial>,
-    /// One collider per piece; a body's colliders are contiguous, in body order.
+    /// One collider per piece, per collider slot (see `Body::colliders` for a body's).
     colliders: Vec<Collider>,
     collider_bodies: Vec<u32>,
     /// Per collider: its collision filter, and whether it is a sensor.
@@ -183,6 +214,13 @@ impl World {
     /// ([`World::set_gravity`] checks at once).
     pub fn new(gravity: Vec2) -> World {
         World {
+            number: next_world_number(),
+            body_slots: Slots::default(),
+            collider_slots: Slots::default(),
+            body_ids: Vec::new(),
+            user_data: Vec::new(),
+            collider_ids: Vec::new(),
+            next_collider: Vec::new(),
             gravity,
             substeps: 4,
             continuous: true,

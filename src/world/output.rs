@@ -3,7 +3,8 @@
 
 use super::World;
 use crate::events::Events;
-use crate::manifold::Contact;
+use crate::handle::{BodyId, ColliderId};
+use crate::manifold::{Contact, Manifold};
 use crate::narrow_phase::Collider;
 use crate::shape::Shape;
 
@@ -21,30 +22,34 @@ impl World {
         self.events.view()
     }
 
-    /// Every piece of every body as a collider (shape index and pose) as of the end of the
-    /// last step: what a renderer draws. A body's colliders are contiguous
-    /// ([`World::body_colliders`]) and all carry the body's pose.
+    /// Every collider slot as a collider (shape index and pose) as of the end of the last
+    /// step: what the narrow phase receives, and what a renderer draws. A slot whose body was
+    /// removed holds its last collider until a new body takes it: skip the slots for which
+    /// [`World::collider_id`] is `None` (or draw [`World::bodies`]' colliders, through
+    /// [`World::body_colliders`]). All the colliders of a body carry the body's pose.
     pub fn colliders(&self) -> &[Collider] {
         &self.colliders
     }
 
-    /// The contacts found by the last step between bodies: `a` and `b` are body indices and
-    /// normals point from `a` to `b`. A pair of bodies has one contact per pair of pieces
-    /// in touch (a box resting in a U-shaped body touches two or three of its pieces).
-    /// Pieces less than [`SPECULATIVE_DISTANCE`](crate::SPECULATIVE_DISTANCE) apart count: such a contact is speculative,
-    /// its depths negative (minus the gap); a resting contact stays about at depth 0.
-    /// They are [`World::collider_contacts`] with the collider indices replaced by their
-    /// bodies', in the same order (colliders are numbered in body order, so `a < b` still).
-    pub fn contacts(&self) -> impl ExactSizeIterator<Item = Contact> + '_ {
-        self.collider_contacts.iter().map(|c| Contact {
-            a: self.collider_bodies[c.a as usize],
-            b: self.collider_bodies[c.b as usize],
+    /// The contacts found by the last step, between bodies and their colliders; normals
+    /// point from the first to the second. A pair of bodies has one contact per pair of
+    /// pieces in touch (a box resting in a U-shaped body touches two or three of its
+    /// pieces). Pieces less than [`SPECULATIVE_DISTANCE`](crate::SPECULATIVE_DISTANCE) apart
+    /// count: such a contact is speculative, its depths negative (minus the gap); a resting
+    /// contact stays about at depth 0. They are [`World::collider_contacts`], named, in the
+    /// same order. A body removed since the step is still in them, by its now stale handle,
+    /// until the next step.
+    pub fn contacts(&self) -> impl ExactSizeIterator<Item = WorldContact> + '_ {
+        let names = names!(self);
+        self.collider_contacts.iter().map(move |c| WorldContact {
+            bodies: [names.body(c.a), names.body(c.b)],
+            colliders: [names.collider(c.a), names.collider(c.b)],
             manifold: c.manifold,
         })
     }
 
-    /// The same contacts between colliders (indices into [`World::colliders`]), as the
-    /// narrow phase returned them.
+    /// The same contacts between collider slots (indices into [`World::colliders`];
+    /// [`World::collider_id`] names them), as the narrow phase returned them.
     pub fn collider_contacts(&self) -> &[Contact] {
         &self.collider_contacts
     }
@@ -54,4 +59,15 @@ impl World {
     pub fn contact_impulses(&self) -> impl Iterator<Item = f32> + '_ {
         self.solver.normal_impulses()
     }
+}
+
+/// A contact of the last step between two bodies ([`World::contacts`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct WorldContact {
+    /// The bodies; the normal points from the first to the second.
+    pub bodies: [BodyId; 2],
+    /// The colliders in touch, each of the body at the same position.
+    pub colliders: [ColliderId; 2],
+    /// Normal, depth and points, world frame.
+    pub manifold: Manifold,
 }

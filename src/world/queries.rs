@@ -31,6 +31,7 @@ use super::filters::checked;
 use crate::aabb::Aabb;
 use crate::error::Error;
 use crate::filter::Filter;
+use crate::handle::{BodyId, ColliderId};
 use crate::query_tree::QueryTree;
 use crate::ray::{RayHit, cast_ray};
 use crate::sat::collide_shapes;
@@ -42,9 +43,9 @@ use crate::transform::Transform;
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldRayHit {
     /// The body hit.
-    pub body: usize,
-    /// Its collider hit (an index into [`World::colliders`]).
-    pub collider: usize,
+    pub body: BodyId,
+    /// Its collider hit.
+    pub collider: ColliderId,
     /// Where, and the collider's outward normal there.
     pub hit: RayHit,
 }
@@ -53,9 +54,9 @@ pub struct WorldRayHit {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct WorldShapeHit {
     /// The body hit.
-    pub body: usize,
-    /// Its collider hit (an index into [`World::colliders`]).
-    pub collider: usize,
+    pub body: BodyId,
+    /// Its collider hit.
+    pub collider: ColliderId,
     /// How far along the translation the shape first touches it, from 0 to 1 (a
     /// conservative time of impact: the shape placed there does not overlap it yet). 0
     /// when the shape overlaps it at the start.
@@ -185,7 +186,7 @@ impl World {
     /// assert_eq!(hit.normal, Vec2::new(-1.0, 0.0));
     /// # Ok::<(), wgpu_sat::Error>(())
     /// ```
-    pub fn cast_ray(&self, origin: Vec2, translation: Vec2) -> Option<(usize, RayHit)> {
+    pub fn cast_ray(&self, origin: Vec2, translation: Vec2) -> Option<(BodyId, RayHit)> {
         let hit = self.cast_ray_closest(origin, translation, &Filter::default());
         hit.ok().flatten().map(|h| (h.body, h.hit))
     }
@@ -205,8 +206,9 @@ impl World {
         self.with_query_tree(|tree| {
             tree.ray(origin, translation, 1.0, |collider| {
                 let hit = self.cast_ray_collider(collider, &filter, origin, translation)?;
-                let better =
-                    best.is_none_or(|b| (hit.fraction, collider) < (b.hit.fraction, b.collider));
+                let better = best.is_none_or(|b| {
+                    (hit.fraction, collider) < (b.hit.fraction, b.collider.index())
+                });
                 if better {
                     best = Some(self.world_hit(collider, hit));
                 }
@@ -253,19 +255,22 @@ impl World {
         &self,
         point: Vec2,
         filter: &Filter,
-        colliders: &mut Vec<usize>,
+        colliders: &mut Vec<ColliderId>,
     ) -> Result<(), Error> {
         check_finite("point", point)?;
         let filter = checked(*filter)?;
         colliders.clear();
         self.with_query_tree(|tree| {
             tree.boxes(&Aabb::new(point, point), |c| {
+                if !self.collider_slots.is_live(c) {
+                    return true;
+                }
                 let collider = &self.colliders[c];
                 if filter.should_collide(&self.filters[c])
                     && self.shapes[collider.shape as usize]
                         .contains_point(&collider.transform, point)
                 {
-                    colliders.push(c);
+                    colliders.push(self.collider_ids[c]);
                 }
                 true
             });
@@ -282,7 +287,7 @@ impl World {
         &self,
         aabb: &Aabb,
         filter: &Filter,
-        colliders: &mut Vec<usize>,
+        colliders: &mut Vec<ColliderId>,
     ) -> Result<(), Error> {
         check_finite("aabb min", aabb.min)?;
         check_finite("aabb max", aabb.max)?;
@@ -297,8 +302,11 @@ impl World {
         colliders.clear();
         self.with_query_tree(|tree| {
             tree.boxes(aabb, |c| {
+                if !self.collider_slots.is_live(c) {
+                    return true;
+                }
                 if filter.should_collide(&self.filters[c]) {
-                    colliders.push(c);
+                    colliders.push(self.collider_ids[c]);
                 }
                 true
             });
@@ -327,13 +335,16 @@ impl World {
         shape: &Shape,
         transform: &Transform,
         filter: &Filter,
-        colliders: &mut Vec<usize>,
+        colliders: &mut Vec<ColliderId>,
     ) -> Result<(), Error> {
         check_transform(transform)?;
         let filter = checked(*filter)?;
         colliders.clear();
         self.with_query_tree(|tree| {
             tree.boxes(&shape.aabb(transform), |c| {
+                if !self.collider_slots.is_live(c) {
+                    return true;
+                }
                 let other = &self.colliders[c];
                 if filter.should_collide(&self.filters[c])
                     && collide_shapes(
@@ -344,7 +355,7 @@ impl World {
                     )
                     .is_some()
                 {
-                    colliders.push(c);
+                    colliders.push(self.collider_ids[c]);
                 }
                 true
             });
@@ -400,6 +411,9 @@ impl World {
         let mut best: Option<WorldShapeHit> = None;
         self.with_query_tree(|tree| {
             tree.boxes(&start.union(&end), |c| {
+                if !self.collider_slots.is_live(c) {
+                    return true;
+                }
                 if self.sensors[c] || !filter.should_collide(&self.filters[c]) {
                     return true;
                 }
@@ -407,11 +421,11 @@ impl World {
                 let other_shape = &self.shapes[other.shape as usize];
                 let fixed = Sweep::fixed(&other.transform);
                 if let Some(hit) = time_of_impact(shape, &sweep, other_shape, &fixed) {
-                    let better = best.is_none_or(|b| (hit.t, c) < (b.fraction, b.collider));
+                    let better = best.is_none_or(|b| (hit.t, c) < (b.fraction, b.collider.index()));
                     if hit.t <= 1.0 && better {
                         best = Some(WorldShapeHit {
-                            body: self.collider_bodies[c] as usize,
-                            collider: c,
+                            body: self.body_ids[self.collider_bodies[c] as usize],
+                            collider: self.collider_ids[c],
                             fraction: hit.t,
                             // time_of_impact's normal points from the cast shape (A).
                             normal: -hit.normal,
@@ -424,13 +438,16 @@ impl World {
         Ok(best)
     }
 
-    /// The topmost body (the one added last) whose shape holds the world point, if any:
-    /// for picking. A point that is not finite holds no body.
-    pub fn body_at(&self, point: Vec2) -> Option<usize> {
+    /// The topmost body (the one in the highest collider slot) whose shape holds the world
+    /// point, if any: for picking. A point that is not finite holds no body.
+    pub fn body_at(&self, point: Vec2) -> Option<BodyId> {
         let mut top: Option<usize> = None;
         if point.is_finite() {
             self.with_query_tree(|tree| {
                 tree.boxes(&Aabb::new(point, point), |c| {
+                    if !self.collider_slots.is_live(c) {
+                        return true;
+                    }
                     let collider = &self.colliders[c];
                     if top.is_none_or(|t| c > t)
                         && self.shapes[collider.shape as usize]
@@ -442,7 +459,7 @@ impl World {
                 });
             });
         }
-        top.map(|c| self.collider_bodies[c] as usize)
+        top.map(|c| self.body_ids[self.collider_bodies[c] as usize])
     }
 
     /// `query` on the query tree, brought up to date with the colliders first.
@@ -458,7 +475,10 @@ impl World {
         origin: Vec2,
         translation: Vec2,
     ) -> Option<RayHit> {
-        if self.sensors[c] || !filter.should_collide(&self.filters[c]) {
+        if !self.collider_slots.is_live(c)
+            || self.sensors[c]
+            || !filter.should_collide(&self.filters[c])
+        {
             return None;
         }
         let collider = &self.colliders[c];
@@ -472,8 +492,8 @@ impl World {
 
     fn world_hit(&self, collider: usize, hit: RayHit) -> WorldRayHit {
         WorldRayHit {
-            body: self.collider_bodies[collider] as usize,
-            collider,
+            body: self.body_ids[self.collider_bodies[collider] as usize],
+            collider: self.collider_ids[collider],
             hit,
         }
     }

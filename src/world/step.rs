@@ -14,7 +14,6 @@ use super::stats::StepStats;
 use crate::body::Body;
 use crate::continuous::{Motion, Obstacles, StepStart, solve_continuous};
 use crate::error::Error;
-use crate::events::ContactHit;
 use crate::narrow_phase::NarrowPhase;
 use crate::solver::{BodyMotion, SPECULATIVE_DISTANCE, Substeps};
 use crate::transform::Transform;
@@ -64,10 +63,13 @@ impl World {
         for &(pair, state) in self.pair_set.dropped() {
             if state.touching {
                 let sensor = sensor_side(&self.sensors, pair);
-                let bodies = pair.map(|c| owner[c as usize]);
-                self.events_next.record_change(pair, bodies, sensor, None);
+                self.events_next
+                    .record_change(pair, &names!(self), sensor, None);
             }
         }
+        // The removed bodies' pairs are gone and their ends recorded: their slots may take
+        // new bodies now.
+        self.release_removed();
         let broad_done = Instant::now();
 
         self.sort_out_recycled();
@@ -131,6 +133,8 @@ impl World {
                     shapes: &self.shapes,
                     colliders: &self.colliders,
                     collider_bodies: &self.collider_bodies,
+                    next_collider: &self.next_collider,
+                    names: names!(self),
                     aabbs: &self.aabbs,
                     static_colliders: &self.static_colliders,
                     filters: &self.filters,
@@ -163,9 +167,9 @@ impl World {
         self.events_next.clear();
 
         Ok(StepStats {
-            bodies: self.bodies.len(),
+            bodies: self.body_slots.live_count(),
             awake_bodies: self.sleep.awake_count(),
-            colliders: self.colliders.len(),
+            colliders: self.collider_slots.live_count(),
             pairs: self.candidates,
             persistent_pairs: self.pair_set.pairs().len(),
             proxy_moves,
@@ -215,13 +219,13 @@ impl World {
     pub(super) fn record_hits(&mut self, threshold: f32) {
         for (k, point, speed) in self.solver.hits(threshold) {
             let c = &self.collider_contacts[k];
-            self.events_next.contact_hit.push(ContactHit {
-                bodies: [c.a, c.b].map(|i| self.collider_bodies[i as usize] as usize),
-                colliders: [c.a as usize, c.b as usize],
-                point: c.manifold.points()[point].point,
-                normal: c.manifold.normal,
+            let hit = names!(self).hit(
+                [c.a, c.b],
+                c.manifold.points()[point].point,
+                c.manifold.normal,
                 speed,
-            });
+            );
+            self.events_next.contact_hit.push(hit);
         }
     }
 
@@ -236,8 +240,14 @@ impl World {
             .par_iter_mut()
             .zip(self.aabbs.par_iter_mut())
             .zip(owner.par_iter())
+            .zip(self.collider_slots.live_flags().par_iter())
             .with_min_len(COLLIDERS_PER_TASK)
-            .for_each(|((collider, aabb), &body)| {
+            .for_each(|(((collider, aabb), &body), &live)| {
+                // A removed collider keeps its empty box (its slot may name a body slot that
+                // a new body has taken since).
+                if !live {
+                    return;
+                }
                 let b = body as usize;
                 let transform = body_transform(&bodies[b], centers[b], rotations[b]);
                 collider.transform = transform;
@@ -247,8 +257,8 @@ impl World {
 
     /// Poses and AABBs of one body's colliders.
     pub(super) fn update_body_colliders(&mut self, body: usize) {
-        let transform = self.transform(body);
-        for c in self.bodies[body].colliders() {
+        let transform = self.transform_at(body);
+        for c in self.bodies[body].colliders(&self.next_collider) {
             let collider = &mut self.colliders[c];
             collider.transform = transform;
             self.aabbs[c] = self.shapes[collider.shape as usize].aabb(&transform);

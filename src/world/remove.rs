@@ -1,0 +1,85 @@
+//! Removing a body.
+//!
+//! ```text
+//! remove_body(id):
+//!     check id (stale or foreign: an error naming it, nothing changes)
+//!     wake the body's island and every body its last contacts touch (they may lose their
+//!         support); the body leaves sleeping's counts
+//!     per collider: the pair set drops it at the next update (PairSet::remove), its box is
+//!         empty (no broad phase, query tree or continuous sweep sees it), it is no obstacle
+//!     the slot becomes vacant (a static body without colliders) and the handles stale
+//! next step: the pair set drops the collider's pairs; those that touched end with
+//!     contact-end and sensor-end events naming the removed body's handle; then the slots
+//!     are free for new bodies (not before: a pair's data or an event must never meet a
+//!     new body in an old one's slot)
+//! ```
+//!
+//! The work is the body's own: its colliders, and the contacts of the last step (a scan of
+//! that list, to wake what it touched). The pair set's drop costs a query of the tree per
+//! collider at the next step, not a sweep of the world.
+
+use glam::Vec2;
+
+use super::World;
+use crate::aabb::Aabb;
+use crate::body::Body;
+use crate::error::Error;
+use crate::handle::BodyId;
+
+impl World {
+    /// Removes a body and its colliders. Its contacts end in the next step's events
+    /// ([`Events::contact_end`](crate::Events::contact_end), and
+    /// [`Events::sensor_end`](crate::Events::sensor_end) for a sensor or a body inside one),
+    /// which name it by the handle it had; the bodies it touched wake. From now on `body` is
+    /// stale: every call refuses it with an error naming it, even once a new body takes its
+    /// slot. A stale or foreign handle is an error naming it, and changes nothing.
+    ///
+    /// ```
+    /// # use wgpu_sat::{glam::Vec2, BodyDef, CpuNarrowPhase, Error, Polygon, World};
+    /// let mut world = World::default();
+    /// world.add_body(&BodyDef::fixed(Polygon::rectangle(5.0, 0.5), Vec2::ZERO))?;
+    /// let crate_ = world.add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::new(0.0, 1.0)))?;
+    /// let mut narrow = CpuNarrowPhase::new();
+    /// for _ in 0..30 {
+    ///     world.step(1.0 / 60.0, &mut narrow)?;
+    /// }
+    /// world.remove_body(crate_)?;
+    /// world.step(1.0 / 60.0, &mut narrow)?;
+    /// assert!(world.events().contact_end.iter().any(|e| e.bodies.contains(&crate_)));
+    /// assert!(matches!(world.remove_body(crate_), Err(Error::StaleBody { .. })));
+    /// assert_eq!(world.body_count(), 1);
+    /// # Ok::<(), wgpu_sat::Error>(())
+    /// ```
+    pub fn remove_body(&mut self, body: BodyId) -> Result<(), Error> {
+        let slot = self.body_slot(body)?;
+        let record = self.bodies[slot].clone();
+        self.wake_touching(slot);
+        self.sleep.remove_body(slot, record.is_static);
+        for c in record.colliders(&self.next_collider) {
+            self.pair_set.remove(c);
+            self.aabbs[c] = Aabb::EMPTY;
+            self.collider_slots.remove(c as u32);
+        }
+        if record.is_static {
+            // The removed colliders still name their body's slot (their ends are to come).
+            let owner = &self.collider_bodies;
+            self.static_colliders
+                .retain(|&c| owner[c as usize] as usize != slot);
+        }
+        self.bodies[slot] = Body::vacant();
+        let state = &mut self.states[slot];
+        state.linear_velocity = Vec2::ZERO;
+        state.angular_velocity = 0.0;
+        state.inv_mass = 0.0;
+        self.body_slots.remove(slot as u32);
+        self.revision += 1;
+        Ok(())
+    }
+
+    /// Frees the slots of the bodies removed before this step's pair update, which has
+    /// dropped their pairs and recorded their ends.
+    pub(super) fn release_removed(&mut self) {
+        self.body_slots.release_removed();
+        self.collider_slots.release_removed();
+    }
+}

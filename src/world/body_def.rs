@@ -248,10 +248,7 @@ impl World {
         let transform = self.transform_at(index);
         // Poses and boxes stay current between steps (body_at reads them; step starts from them).
         for (k, piece) in pieces.iter().enumerate() {
-            let shape = *self.shape_index.entry(shape_key(piece)).or_insert_with(|| {
-                self.shapes.push(*piece);
-                (self.shapes.len() - 1) as u32
-            });
+            let shape = self.share_shape(piece);
             let c = collider_slots[k] as usize;
             put(&mut self.aabbs, c, piece.aabb(&transform));
             // A sensor is no obstacle.
@@ -275,6 +272,43 @@ impl World {
         }
         self.revision += 1;
         Ok(id)
+    }
+}
+
+impl World {
+    /// The shape table's entry for `piece`, shared with every collider of the same shape:
+    /// counted once more, or made (in an entry a removed shape left, or a new one).
+    fn share_shape(&mut self, piece: &Shape) -> u32 {
+        let key = shape_key(piece);
+        if let Some(&entry) = self.shape_index.get(&key) {
+            self.shape_users[entry as usize] += 1;
+            return entry;
+        }
+        let entry = match self.free_shapes.pop() {
+            Some(entry) => {
+                self.shapes[entry as usize] = *piece;
+                self.shape_users[entry as usize] = 1;
+                entry
+            }
+            None => {
+                self.shapes.push(*piece);
+                self.shape_users.push(1);
+                (self.shapes.len() - 1) as u32
+            }
+        };
+        self.shape_index.insert(key, entry);
+        entry
+    }
+
+    /// One collider fewer uses shape table entry `entry`; the last one frees it, so that a
+    /// world that keeps adding bodies of new shapes and removing them stays its size.
+    pub(super) fn unshare_shape(&mut self, entry: u32) {
+        let users = &mut self.shape_users[entry as usize];
+        *users -= 1;
+        if *users == 0 {
+            self.shape_index.remove(&shape_key(&self.shapes[entry as usize]));
+            self.free_shapes.push(entry);
+        }
     }
 }
 

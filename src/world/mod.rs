@@ -126,6 +126,10 @@ pub struct World {
     max_linear_speed: f32,
     shapes: Vec<Shape>,
     shape_index: HashMap<ShapeKey, u32>,
+    /// Per shape table entry, how many colliders use it; entries no collider uses, free for
+    /// the next new shape (a vacant collider slot may still name one: it is never collided).
+    shape_users: Vec<u32>,
+    free_shapes: Vec<u32>,
     bodies: Vec<Body>,
     /// World-frame centre of mass of each body.
     centers: Vec<Vec2>,
@@ -227,6 +231,8 @@ impl World {
             max_linear_speed: DEFAULT_SPEED,
             shapes: Vec::new(),
             shape_index: HashMap::new(),
+            shape_users: Vec::new(),
+            free_shapes: Vec::new(),
             bodies: Vec::new(),
             centers: Vec::new(),
             rotations: Vec::new(),

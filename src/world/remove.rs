@@ -55,7 +55,12 @@ impl World {
         let record = self.bodies[slot].clone();
         self.wake_touching(slot);
         self.sleep.remove_body(slot, record.is_static);
-        for c in record.colliders(&self.next_collider) {
+        let mut next = record.first_collider;
+        for _ in 0..record.collider_count {
+            // The list is walked by hand: each collider's work needs the world mutably.
+            let c = next as usize;
+            next = self.next_collider[c];
+            self.unshare_shape(self.colliders[c].shape);
             self.pair_set.remove(c);
             self.aabbs[c] = Aabb::EMPTY;
             self.collider_slots.remove(c as u32);

@@ -150,6 +150,22 @@ impl Sleep {
         self.wake_islands(bodies, states);
     }
 
+    /// Wakes the islands of `woken` (bodies; static ones and awake ones are passed over)
+    /// in one pass over the bodies, and restarts their timers.
+    pub fn wake_bodies(&mut self, woken: &[u32], bodies: &[Body], states: &mut [BodyState]) {
+        self.to_wake.clear();
+        for &body in woken {
+            let body = body as usize;
+            self.timers[body] = 0.0;
+            if self.islands[body] != AWAKE {
+                self.to_wake.push(self.islands[body]);
+            }
+        }
+        if !self.to_wake.is_empty() {
+            self.wake_islands(bodies, states);
+        }
+    }
+
     /// Wakes the island of every sleeping body that touches an awake dynamic body in
     /// `contacts` (between colliders; `owners` maps a collider to its body). Run between the
     /// narrow phase and the solver, so that a body woken this way takes part in this step.

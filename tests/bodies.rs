@@ -74,24 +74,27 @@ fn a_concave_u_catches_a_box_dropped_into_it() {
         "box centre {c} should rest on the base (y = 0.7)"
     );
     // The U stands upright where it was and holds the box: contacts between the two bodies
-    // are reported with body indices.
+    // are reported with their handles.
     let t = world.transform(u);
     assert!(
         t.angle().abs() < 0.02 && t.translation().length() < 0.05,
         "U moved to {t:?}"
     );
-    let touching = world
-        .contacts()
-        .filter(|k| (k.a as usize, k.b as usize) == (u, box_))
-        .count();
+    let touching = world.contacts().filter(|k| k.bodies == [u, box_]).count();
     assert!(
         touching >= 1,
         "no contact reported between the U and the box"
     );
     // And every collider contact maps to the body contact at the same position.
+    assert_eq!(world.contacts().len(), world.collider_contacts().len());
     for (body, collider) in world.contacts().zip(world.collider_contacts()) {
-        assert_eq!(body.a as usize, world.collider_body(collider.a as usize));
-        assert_eq!(body.b as usize, world.collider_body(collider.b as usize));
+        for (k, slot) in [collider.a, collider.b].into_iter().enumerate() {
+            let id = world
+                .collider_id(slot as usize)
+                .expect("a live collider slot");
+            assert_eq!(body.colliders[k], id);
+            assert_eq!(body.bodies[k], world.collider_body(id).unwrap());
+        }
         assert_eq!(body.manifold, collider.manifold);
     }
 }
@@ -216,7 +219,8 @@ fn a_ball_rests_on_the_ground_and_rolls_down_a_slope() {
 fn mixed_scene_stays_contained(narrow: &mut dyn NarrowPhase) {
     let bodies = 600;
     let mut world = scenes::mixed(bodies, 3);
-    let kinds = (0..world.body_count())
+    let kinds = world
+        .bodies()
         .map(|i| world.body_pieces(i).collect::<Vec<_>>())
         .fold([0usize; 3], |mut k, pieces| {
             match (pieces.len(), pieces[0]) {
@@ -234,7 +238,7 @@ fn mixed_scene_stays_contained(narrow: &mut dyn NarrowPhase) {
     for step in 0..240 {
         world.step(DT, narrow).unwrap();
         if step % 60 == 59 {
-            for i in (0..world.body_count()).filter(|&i| !world.is_static(i)) {
+            for i in world.bodies().filter(|&i| !world.is_static(i)) {
                 let c = world.center_of_mass(i);
                 assert!(
                     c.is_finite() && c.x.abs() < half && c.y > 0.0,

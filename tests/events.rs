@@ -6,29 +6,36 @@ use std::collections::BTreeSet;
 
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    BodyDef, CpuNarrowPhase, Error, Events, Filter, GpuNarrowPhase, NarrowPhase,
-    ParallelCpuNarrowPhase, Polygon, World, scenes,
+    BodyDef, BodyId, ColliderId, CpuNarrowPhase, Error, Events, Filter, GpuNarrowPhase,
+    NarrowPhase, ParallelCpuNarrowPhase, Polygon, StaleReason, World, scenes,
 };
 
 const DT: f32 = 1.0 / 60.0;
 
-/// A wide static ground (body 0) with its top at y = 0.
-fn ground() -> World {
+/// A wide static ground (the first body) with its top at y = 0, and its handle.
+fn ground() -> (World, BodyId) {
     let mut world = World::default();
-    world
+    let ground = world
         .add_body(&BodyDef::fixed(
             Polygon::rectangle(20.0, 0.5),
             Vec2::new(0.0, -0.5),
         ))
         .unwrap();
-    world
+    (world, ground)
+}
+
+/// The collider of a body of one piece.
+fn collider(world: &World, body: BodyId) -> ColliderId {
+    let mut colliders = world.body_colliders(body);
+    assert_eq!(colliders.len(), 1, "{body} is of one piece");
+    colliders.next().unwrap()
 }
 
 fn unit_box(at: Vec2) -> BodyDef {
     BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), at)
 }
 
-type Pair = (usize, usize);
+type Pair = (ColliderId, ColliderId);
 
 fn pairs_of(events: &Events<'_>) -> (Vec<Pair>, Vec<Pair>) {
     let begin = events
@@ -44,9 +51,10 @@ fn pairs_of(events: &Events<'_>) -> (Vec<Pair>, Vec<Pair>) {
 
 #[test]
 fn a_landing_box_begins_once_hits_once_and_ends_when_thrown_off() {
-    let mut world = ground();
+    let (mut world, ground) = ground();
     // Dropped from 2 units above the ground: it lands at sqrt(2 g h) = 6.3 units per second.
     let crate_ = world.add_body(&unit_box(Vec2::new(0.0, 2.5))).unwrap();
+    let touching = (collider(&world, ground), collider(&world, crate_));
     world.set_hit_event_threshold(Some(1.0)).unwrap();
     let mut narrow = CpuNarrowPhase::new();
     let (mut begins, mut hits) = (Vec::new(), Vec::new());
@@ -62,8 +70,8 @@ fn a_landing_box_begins_once_hits_once_and_ends_when_thrown_off() {
     }
     assert_eq!(begins.len(), 1, "{begins:?}");
     let (landed, begin) = begins[0];
-    assert_eq!(begin.bodies, [0, crate_]);
-    assert_eq!(begin.colliders, [0, 1]);
+    assert_eq!(begin.bodies, [ground, crate_]);
+    assert_eq!(begin.colliders, [touching.0, touching.1]);
     // The normal points from the ground (the first body) up into the box.
     assert!(
         (begin.manifold.normal - Vec2::Y).length() < 1e-3,
@@ -87,7 +95,7 @@ fn a_landing_box_begins_once_hits_once_and_ends_when_thrown_off() {
         hit.speed
     );
     assert!((hit.normal - Vec2::Y).length() < 1e-3 && hit.point.y.abs() < 0.1);
-    assert_eq!(hit.bodies, [0, crate_]);
+    assert_eq!(hit.bodies, [ground, crate_]);
 
     // Thrown up: the contact ends once, on the step it leaves the speculative distance.
     world
@@ -99,7 +107,7 @@ fn a_landing_box_begins_once_hits_once_and_ends_when_thrown_off() {
         let (begin, end) = pairs_of(&world.events());
         assert!(begin.is_empty());
         ends += end.len();
-        assert!(end.iter().all(|&p| p == (0, 1)));
+        assert!(end.iter().all(|&p| p == touching));
     }
     assert_eq!(ends, 1);
 }
@@ -107,7 +115,7 @@ fn a_landing_box_begins_once_hits_once_and_ends_when_thrown_off() {
 #[test]
 fn no_hit_below_the_threshold_and_none_when_off() {
     for threshold in [Some(10.0), None] {
-        let mut world = ground();
+        let (mut world, _) = ground();
         world.add_body(&unit_box(Vec2::new(0.0, 2.5))).unwrap();
         world.set_hit_event_threshold(threshold).unwrap();
         let mut narrow = CpuNarrowPhase::new();
@@ -145,7 +153,10 @@ fn events_track_contacts(world: &mut World, narrow: &mut dyn NarrowPhase, steps:
         let contacts: BTreeSet<Pair> = world
             .collider_contacts()
             .iter()
-            .map(|c| (c.a as usize, c.b as usize))
+            .map(|c| {
+                let name = |slot: u32| world.collider_id(slot as usize).expect("a live slot");
+                (name(c.a), name(c.b))
+            })
             .collect();
         assert_eq!(touching, contacts, "step {step}");
     }
@@ -156,7 +167,8 @@ fn events_track_contacts(world: &mut World, narrow: &mut dyn NarrowPhase, steps:
 fn begin_and_end_events_track_the_contact_list_through_a_falling_pile() {
     let mut world = scenes::mixed(400, 3);
     // Some fast bodies, which leave their fat boxes far behind in a step.
-    for body in (1..world.body_count()).step_by(37) {
+    let bodies: Vec<BodyId> = world.bodies().collect();
+    for &body in bodies.iter().skip(1).step_by(37) {
         if !world.is_static(body) {
             world
                 .set_velocity(body, Vec2::new(30.0, -40.0), 5.0)
@@ -169,8 +181,9 @@ fn begin_and_end_events_track_the_contact_list_through_a_falling_pile() {
 
 #[test]
 fn a_filter_change_ends_contacts_at_the_next_step_and_the_box_falls_through() {
-    let mut world = ground();
+    let (mut world, ground) = ground();
     let crate_ = world.add_body(&unit_box(Vec2::new(0.0, 0.5))).unwrap();
+    let touching = (collider(&world, ground), collider(&world, crate_));
     let mut narrow = CpuNarrowPhase::new();
     for _ in 0..30 {
         world.step(DT, &mut narrow).unwrap();
@@ -184,9 +197,9 @@ fn a_filter_change_ends_contacts_at_the_next_step_and_the_box_falls_through() {
         group_index: 0,
     };
     world.set_filter(crate_, ghost).unwrap();
-    assert_eq!(world.collider_filter(1), Some(ghost));
+    assert_eq!(world.collider_filter(touching.1), Some(ghost));
     let stats = world.step(DT, &mut narrow).unwrap();
-    assert_eq!(pairs_of(&world.events()).1, vec![(0, 1)], "one end event");
+    assert_eq!(pairs_of(&world.events()).1, vec![touching], "one end event");
     assert_eq!(
         stats.persistent_pairs, 0,
         "the refused pair left the broad phase"
@@ -202,26 +215,34 @@ fn a_filter_change_ends_contacts_at_the_next_step_and_the_box_falls_through() {
     // Back to the default: it touches the ground again at once (it is inside it now).
     world.set_filter(crate_, Filter::default()).unwrap();
     world.step(DT, &mut narrow).unwrap();
-    assert_eq!(pairs_of(&world.events()).0, vec![(0, 1)]);
+    assert_eq!(pairs_of(&world.events()).0, vec![touching]);
 }
 
 #[test]
 fn groups_and_masks_keep_pairs_out_of_the_broad_phase() {
-    // Three boxes stacked in one spot, overlapping; the ground under them.
+    // Three boxes stacked in one spot, overlapping; the ground under them. The bodies in
+    // contact by their place in that list: 0 the ground, 1 to 3 the boxes.
     let stack = |filters: [Filter; 3]| {
-        let mut world = ground();
+        let (mut world, ground) = ground();
+        let mut ids = vec![ground];
         for (k, filter) in filters.into_iter().enumerate() {
-            world
-                .add_body(&BodyDef {
-                    filter,
-                    ..unit_box(Vec2::new(0.1 * k as f32, 0.5))
-                })
-                .unwrap();
+            ids.push(
+                world
+                    .add_body(&BodyDef {
+                        filter,
+                        ..unit_box(Vec2::new(0.1 * k as f32, 0.5))
+                    })
+                    .unwrap(),
+            );
         }
         let stats = world.step(DT, &mut CpuNarrowPhase::new()).unwrap();
+        let place = |body: BodyId| ids.iter().position(|&b| b == body).unwrap();
         (
             stats.persistent_pairs,
-            world.contacts().map(|c| (c.a, c.b)).collect::<Vec<_>>(),
+            world
+                .contacts()
+                .map(|c| (place(c.bodies[0]), place(c.bodies[1])))
+                .collect::<Vec<_>>(),
         )
     };
     let open = Filter::default();
@@ -252,8 +273,8 @@ fn groups_and_masks_keep_pairs_out_of_the_broad_phase() {
 }
 
 #[test]
-fn bad_filters_and_indices_are_errors_naming_them() {
-    let mut world = ground();
+fn bad_filters_and_handles_are_errors_naming_them() {
+    let (mut world, ground) = ground();
     let nowhere = Filter {
         category_bits: 0,
         ..Filter::default()
@@ -268,18 +289,34 @@ fn bad_filters_and_indices_are_errors_naming_them() {
     assert!(e.to_string().contains("category_bits"), "{e}");
     assert_eq!(world.body_count(), 1, "a rejected body was added");
     assert!(matches!(
-        world.set_filter(0, nowhere),
+        world.set_filter(ground, nowhere),
         Err(Error::InvalidFilter { .. })
     ));
-    let e = world.set_filter(7, Filter::default()).unwrap_err();
-    assert!(e.to_string().contains("body 7"), "{e}");
-    let e = world.set_collider_filter(9, Filter::default()).unwrap_err();
-    assert!(e.to_string().contains("collider 9"), "{e}");
-    assert_eq!(world.collider_filter(9), None);
+    // Handles this world never made: a clone keeps the world's number, so the clone's next
+    // body and collider are named as if by this world, in slots it never handed out.
+    let mut clone = world.clone();
+    let never = clone.add_body(&unit_box(Vec2::ZERO)).unwrap();
+    let never_collider = collider(&clone, never);
+    let e = world.set_filter(never, Filter::default()).unwrap_err();
+    assert!(
+        matches!(e, Error::StaleBody { body, reason: StaleReason::NeverMade } if body == never),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains(&never.to_string()), "{e}");
+    let e = world
+        .set_collider_filter(never_collider, Filter::default())
+        .unwrap_err();
+    assert!(
+        matches!(e, Error::StaleCollider { collider, reason: StaleReason::NeverMade }
+            if collider == never_collider),
+        "{e:?}"
+    );
+    assert!(e.to_string().contains(&never_collider.to_string()), "{e}");
+    assert_eq!(world.collider_filter(never_collider), None);
 }
 
 /// A static sensor strip across the fall of a box.
-fn sensor_strip(world: &mut World, y: f32) -> usize {
+fn sensor_strip(world: &mut World, y: f32) -> BodyId {
     world
         .add_body(&BodyDef {
             is_sensor: true,
@@ -294,7 +331,7 @@ fn a_sensor_sees_a_box_pass_and_never_touches_it() {
     let falling = world.add_body(&unit_box(Vec2::new(0.0, 5.0))).unwrap();
     let mut free = world.clone();
     let strip = sensor_strip(&mut world, 0.0);
-    let sensor_collider = world.body_colliders(strip).start;
+    let sensor_collider = collider(&world, strip);
     let mut narrow = CpuNarrowPhase::new();
     let (mut entered, mut left) = (Vec::new(), Vec::new());
     for step in 0..90 {
@@ -316,7 +353,10 @@ fn a_sensor_sees_a_box_pass_and_never_touches_it() {
     let (t0, e) = entered[0];
     let (t1, l) = left[0];
     assert_eq!((e.sensor, e.sensor_body), (sensor_collider, strip));
-    assert_eq!((e.visitor, e.visitor_body), (0, falling));
+    assert_eq!(
+        (e.visitor, e.visitor_body),
+        (collider(&world, falling), falling)
+    );
     assert_eq!(e, l);
     // A step's events are of the poses it started from (the last step's end), as its
     // contacts are. It entered in the first step that started with its bottom below the
@@ -341,7 +381,7 @@ fn a_sensor_sees_a_box_pass_and_never_touches_it() {
 
 #[test]
 fn a_sensor_sees_a_sleeping_body_and_does_not_wake_it() {
-    let mut world = ground();
+    let (mut world, _) = ground();
     let crate_ = world.add_body(&unit_box(Vec2::new(0.0, 0.5))).unwrap();
     let mut narrow = CpuNarrowPhase::new();
     for _ in 0..120 {
@@ -366,7 +406,7 @@ fn a_sensor_sees_a_sleeping_body_and_does_not_wake_it() {
 
 #[test]
 fn a_dynamic_sensor_falls_through_the_ground_and_sees_it() {
-    let mut world = ground();
+    let (mut world, ground) = ground();
     let probe = world
         .add_body(&BodyDef {
             is_sensor: true,
@@ -379,7 +419,7 @@ fn a_dynamic_sensor_falls_through_the_ground_and_sees_it() {
         world.step(DT, &mut narrow).unwrap();
         let events = world.events();
         for e in events.sensor_begin.iter().chain(events.sensor_end) {
-            assert_eq!((e.sensor_body, e.visitor_body), (probe, 0));
+            assert_eq!((e.sensor_body, e.visitor_body), (probe, ground));
         }
         began += events.sensor_begin.len();
         ended += events.sensor_end.len();
@@ -424,6 +464,7 @@ fn every_narrow_phase_gives_the_same_events() {
     let mut parallel = ParallelCpuNarrowPhase::new();
     let gpu = common::gpu();
     let mut gpu = gpu.map(|(device, queue)| GpuNarrowPhase::new(&device, &queue).unwrap());
+    let eighth = world.bodies().nth(7).unwrap();
     let mut seen = [0; 3];
     for round in 0..12 {
         for _ in 0..9 {
@@ -438,8 +479,8 @@ fn every_narrow_phase_gives_the_same_events() {
         let mut on_parallel = world.clone();
         on_parallel.step(DT, &mut parallel).unwrap();
         assert_eq!(
-            on_cpu.transform(7),
-            on_parallel.transform(7),
+            on_cpu.transform(eighth),
+            on_parallel.transform(eighth),
             "round {round}"
         );
         same_events(&on_cpu, &on_parallel);
@@ -458,10 +499,11 @@ fn every_narrow_phase_gives_the_same_events() {
 }
 
 /// A 0.1-unit box at 300 units per second towards a thin static wall at x = 0, set up with
-/// `wall` (a solid wall, a sensor, or a filter the box refuses): the box and its index.
-fn fast_box_at_a_wall(wall: BodyDef, box_filter: Filter) -> (World, usize) {
+/// `wall` (a solid wall, a sensor, or a filter the box refuses): the world, the wall and
+/// the box.
+fn fast_box_at_a_wall(wall: BodyDef, box_filter: Filter) -> (World, BodyId, BodyId) {
     let mut world = World::new(Vec2::ZERO);
-    world.add_body(&wall).unwrap();
+    let wall = world.add_body(&wall).unwrap();
     let shot = world
         .add_body(&BodyDef {
             linear_velocity: Vec2::new(300.0, 0.0),
@@ -470,14 +512,14 @@ fn fast_box_at_a_wall(wall: BodyDef, box_filter: Filter) -> (World, usize) {
         })
         .unwrap();
     world.set_hit_event_threshold(Some(1.0)).unwrap();
-    (world, shot)
+    (world, wall, shot)
 }
 
 #[test]
 fn the_continuous_stage_reports_its_impacts_and_respects_sensors_and_filters() {
     let solid = BodyDef::fixed(Polygon::rectangle(0.1, 2.0), Vec2::ZERO);
     let mut narrow = CpuNarrowPhase::new();
-    let (mut world, shot) = fast_box_at_a_wall(solid.clone(), Filter::default());
+    let (mut world, wall, shot) = fast_box_at_a_wall(solid.clone(), Filter::default());
     let mut hits = Vec::new();
     for _ in 0..10 {
         world.step(DT, &mut narrow).unwrap();
@@ -486,8 +528,8 @@ fn the_continuous_stage_reports_its_impacts_and_respects_sensors_and_filters() {
     assert!(world.center_of_mass(shot).x < 0.0, "the wall stopped it");
     assert_eq!(hits.len(), 1, "{hits:?}");
     let hit = hits[0];
-    assert_eq!(hit.bodies, [0, shot]);
-    // From the wall (body 0) to the box, which came from the left.
+    assert_eq!(hit.bodies, [wall, shot]);
+    // From the wall (the first body) to the box, which came from the left.
     assert!((hit.normal + Vec2::X).length() < 1e-3, "{hit:?}");
     assert!((hit.speed - 300.0).abs() < 1.0, "{hit:?}");
     assert!((hit.point.x + 0.1).abs() < 0.01, "{hit:?}");
@@ -504,7 +546,7 @@ fn the_continuous_stage_reports_its_impacts_and_respects_sensors_and_filters() {
         (sensor, Filter::default(), "a sensor wall"),
         (solid, refusing, "a wall its filter refuses"),
     ] {
-        let (mut world, shot) = fast_box_at_a_wall(wall, filter);
+        let (mut world, _, shot) = fast_box_at_a_wall(wall, filter);
         for _ in 0..10 {
             world.step(DT, &mut narrow).unwrap();
             assert!(world.events().contact_hit.is_empty(), "{what}");
@@ -515,8 +557,8 @@ fn the_continuous_stage_reports_its_impacts_and_respects_sensors_and_filters() {
 
 #[test]
 fn a_sensor_the_user_moves_sees_sleeping_boxes_in_turn_and_wakes_none() {
-    let mut world = ground();
-    let boxes: Vec<usize> = (0..3)
+    let (mut world, _) = ground();
+    let boxes: Vec<BodyId> = (0..3)
         .map(|k| {
             world
                 .add_body(&unit_box(Vec2::new(-4.0 + 4.0 * k as f32, 0.5)))

@@ -5,15 +5,14 @@ mod common;
 
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    BodyDef, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase, Polygon, World, scenes,
+    BodyDef, BodyId, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase, Polygon, StaleReason,
+    World, scenes,
 };
 
 const DT: f32 = 1.0 / 60.0;
 
 fn positions(world: &World) -> Vec<Vec2> {
-    (0..world.body_count())
-        .map(|i| world.center_of_mass(i))
-        .collect()
+    world.bodies().map(|i| world.center_of_mass(i)).collect()
 }
 
 /// Settles a 20-row pyramid, then steps 480 more times (8 s at 60 Hz) and returns the
@@ -36,7 +35,7 @@ fn pyramid_drift(narrow: &mut dyn NarrowPhase) -> f32 {
         .fold(0.0, f32::max);
     // Still a pyramid: the top box is where it started, 19.5 units up (less the little the
     // 20 contacts below it compress).
-    let top = world.center_of_mass(world.body_count() - 1);
+    let top = world.center_of_mass(world.bodies().last().unwrap());
     assert!(
         top.x.abs() < 0.15 && (top.y - 19.5).abs() < 0.25,
         "top box at {top}"
@@ -76,7 +75,7 @@ fn large_pyramid_drift(narrow: &mut dyn NarrowPhase) -> f32 {
     // wherever the sway has carried it; the drift would measure that moment, not how well
     // it stands.
     world.set_sleeping(false);
-    let top = world.body_count() - 1;
+    let top = world.bodies().last().unwrap();
     let start = world.center_of_mass(top);
     assert!(
         (start - Vec2::new(0.0, 99.5)).length() < 1e-4,
@@ -129,7 +128,7 @@ fn pile_stays_contained(narrow: &mut dyn NarrowPhase) {
         let stats = world.step(DT, narrow).unwrap();
         most_contacts = most_contacts.max(stats.contacts);
         if step % 50 == 49 || step == 299 {
-            for i in 0..world.body_count() {
+            for i in world.bodies() {
                 if world.is_static(i) {
                     continue;
                 }
@@ -191,14 +190,20 @@ fn cpu_and_gpu_give_the_same_contacts_and_the_same_step() {
     let b = on_gpu.step(DT, &mut gpu).unwrap();
     assert_eq!(a.pairs, b.pairs);
     assert!(a.contacts > 300, "{} contacts", a.contacts);
-    let key = |w: &World| w.contacts().map(|c| (c.a, c.b)).collect::<Vec<_>>();
+    let key = |w: &World| {
+        w.contacts()
+            .map(|c| (c.bodies, c.colliders))
+            .collect::<Vec<_>>()
+    };
     assert_eq!(key(&on_cpu), key(&on_gpu), "different contact sets");
     for (c, g) in on_cpu.contacts().zip(on_gpu.contacts()) {
         assert!((c.manifold.normal - g.manifold.normal).length() < 1e-5);
         assert!((c.manifold.depth - g.manifold.depth).abs() < 1e-5);
         assert_eq!(c.manifold.points().len(), g.manifold.points().len());
     }
-    for i in 0..world.body_count() {
+    let bodies: Vec<BodyId> = world.bodies().collect();
+    assert_eq!(bodies.len(), 600 + 3);
+    for i in bodies {
         let (p, q) = (on_cpu.center_of_mass(i), on_gpu.center_of_mass(i));
         assert!(
             p.distance(q) < 1e-4,
@@ -303,8 +308,9 @@ fn bad_bodies_and_time_steps_are_errors_naming_the_field() {
     world.step(DT, &mut cpu).unwrap();
 }
 
-/// A unit box of density 1 on a static ground, dropped from `height` above it.
-fn drop_box(height: f32, restitution: f32) -> World {
+/// A unit box of density 1 on a static ground, dropped from `height` above it; the box's
+/// handle.
+fn drop_box(height: f32, restitution: f32) -> (World, BodyId) {
     let mut world = World::default();
     world
         .add_body(&BodyDef::fixed(
@@ -314,13 +320,13 @@ fn drop_box(height: f32, restitution: f32) -> World {
         .unwrap();
     let mut def = BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::new(0.0, 0.5 + height));
     def.restitution = restitution;
-    world.add_body(&def).unwrap();
-    world
+    let crate_ = world.add_body(&def).unwrap();
+    (world, crate_)
 }
 
 /// The highest the box gets after its first impact.
 fn rebound_height(restitution: f32) -> f32 {
-    let mut world = drop_box(2.0, restitution);
+    let (mut world, crate_) = drop_box(2.0, restitution);
     let mut cpu = CpuNarrowPhase::new();
     let mut landed = false;
     let mut highest: f32 = 0.0;
@@ -328,7 +334,7 @@ fn rebound_height(restitution: f32) -> f32 {
         world.step(DT, &mut cpu).unwrap();
         landed |= world.contacts().len() > 0;
         if landed {
-            highest = highest.max(world.center_of_mass(1).y - 0.5);
+            highest = highest.max(world.center_of_mass(crate_).y - 0.5);
         }
     }
     highest
@@ -349,7 +355,7 @@ fn restitution_bounces_and_its_absence_does_not() {
 
 #[test]
 fn a_resting_box_carries_its_weight_through_warm_started_impulses() {
-    let mut world = drop_box(0.0, 0.0);
+    let (mut world, crate_) = drop_box(0.0, 0.0);
     let mut cpu = CpuNarrowPhase::new();
     for _ in 0..120 {
         world.step(DT, &mut cpu).unwrap();
@@ -365,9 +371,9 @@ fn a_resting_box_carries_its_weight_through_warm_started_impulses() {
         "impulse {total}, weight {weight}"
     );
     // At rest, within the solver's slop of the ground.
-    let y = world.center_of_mass(1).y;
+    let y = world.center_of_mass(crate_).y;
     assert!((y - 0.5).abs() < 0.01, "resting at {y}");
-    assert!(world.linear_velocity(1).length() < 1e-3);
+    assert!(world.linear_velocity(crate_).length() < 1e-3);
 }
 
 #[test]
@@ -383,16 +389,16 @@ fn friction_holds_a_box_on_a_slope_and_lets_a_slippery_one_slide() {
         let mut def = BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), normal * 1.0);
         def.angle = angle;
         def.friction = friction;
-        world.add_body(&def).unwrap();
+        let crate_ = world.add_body(&def).unwrap();
         let mut cpu = CpuNarrowPhase::new();
         for _ in 0..60 {
             world.step(DT, &mut cpu).unwrap();
         }
-        let start = world.center_of_mass(1);
+        let start = world.center_of_mass(crate_);
         for _ in 0..120 {
             world.step(DT, &mut cpu).unwrap();
         }
-        world.center_of_mass(1).distance(start)
+        world.center_of_mass(crate_).distance(start)
     };
     let sticky = slide(0.8);
     let slippery = slide(0.1);
@@ -410,14 +416,14 @@ fn friction_holds_a_box_on_a_slope_and_lets_a_slippery_one_slide() {
 #[test]
 fn a_deep_overlap_is_pushed_out_without_launching_the_box() {
     // Start 0.3 deep in the ground.
-    let mut world = drop_box(-0.3, 0.0);
+    let (mut world, crate_) = drop_box(-0.3, 0.0);
     let mut cpu = CpuNarrowPhase::new();
     let mut highest = f32::MIN;
     for _ in 0..120 {
         world.step(DT, &mut cpu).unwrap();
-        highest = highest.max(world.center_of_mass(1).y);
+        highest = highest.max(world.center_of_mass(crate_).y);
     }
-    let y = world.center_of_mass(1).y;
+    let y = world.center_of_mass(crate_).y;
     assert!((y - 0.5).abs() < 0.01, "resting at {y}");
     assert!(
         highest < 0.5 + 0.02,
@@ -426,7 +432,7 @@ fn a_deep_overlap_is_pushed_out_without_launching_the_box() {
 }
 
 #[test]
-fn bodies_can_be_picked_before_the_first_step_and_bad_indices_are_errors() {
+fn bodies_can_be_picked_before_the_first_step_and_bad_handles_are_errors() {
     let mut world = World::default();
     let square = Polygon::rectangle(0.5, 0.5);
     let body = world
@@ -434,18 +440,36 @@ fn bodies_can_be_picked_before_the_first_step_and_bad_indices_are_errors() {
         .unwrap();
     assert_eq!(world.body_at(Vec2::new(3.2, 1.1)), Some(body));
     assert_eq!(world.body_at(Vec2::new(0.0, 0.0)), None);
-    let e = world.set_velocity(7, Vec2::ZERO, 0.0).unwrap_err();
+    // A handle this world never made: a clone keeps the world's number, so the clone's next
+    // body is named as if by this world, in a slot this world never handed out.
+    let never = world
+        .clone()
+        .add_body(&BodyDef::dynamic(square, Vec2::ZERO))
+        .unwrap();
+    let e = world.set_velocity(never, Vec2::ZERO, 0.0).unwrap_err();
     assert!(
         matches!(
             e,
-            Error::BodyIndexOutOfRange {
-                body: 7,
-                body_count: 1
-            }
+            Error::StaleBody {
+                body,
+                reason: StaleReason::NeverMade
+            } if body == never
         ),
         "{e:?}"
     );
-    assert!(e.to_string().contains("body 7"), "{e}");
+    assert!(e.to_string().contains(&never.to_string()), "{e}");
+    // A handle of another world, though its slot is one this world holds.
+    let foreign = World::default()
+        .add_body(&BodyDef::dynamic(square, Vec2::ZERO))
+        .unwrap();
+    assert_eq!(foreign.index(), body.index());
+    assert!(matches!(
+        world.set_velocity(foreign, Vec2::ZERO, 0.0),
+        Err(Error::StaleBody {
+            reason: StaleReason::OtherWorld,
+            ..
+        })
+    ));
     // The first step starts from the pose given, not a stale one.
     world.step(DT, &mut CpuNarrowPhase::new()).unwrap();
     assert!(world.center_of_mass(body).distance(Vec2::new(3.0, 1.0)) < 0.01);

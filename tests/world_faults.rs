@@ -1,13 +1,13 @@
 //! The world against bad input and failing narrow phases: every bad value is an error that
 //! names it, extreme accepted values stay finite, a failed step changes nothing, and the
-//! `get`-style accessors return `None` where the plain ones panic.
+//! checked accessors return an error naming a stale handle where the plain ones read NaN.
 
 mod common;
 
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    BodyDef, Circle, Collider, Contact, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase,
-    Polygon, Shape, World, scenes,
+    BodyDef, BodyId, Circle, Collider, Contact, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase,
+    Polygon, Shape, StaleReason, World, scenes,
 };
 
 const DT: f32 = 1.0 / 60.0;
@@ -18,7 +18,7 @@ fn snapshot(world: &World) -> Vec<u32> {
     let mut bits = Vec::new();
     let push =
         |bits: &mut Vec<u32>, values: &[f32]| bits.extend(values.iter().map(|v| v.to_bits()));
-    for i in 0..world.body_count() {
+    for i in world.bodies() {
         let t = world.transform(i);
         let aabb = world.body_aabb(i);
         let v = world.linear_velocity(i);
@@ -55,7 +55,7 @@ fn snapshot(world: &World) -> Vec<u32> {
 
 /// Every body's pose, velocity and box finite.
 fn assert_finite(world: &World) {
-    for i in 0..world.body_count() {
+    for i in world.bodies() {
         let body = world.body(i).unwrap();
         let t = body.transform();
         let aabb = body.aabb();
@@ -348,7 +348,8 @@ fn bad_settings_and_time_steps_are_errors_naming_them() {
     ));
     // A world made with a bad gravity says so at its first step.
     let mut bad = World::new(Vec2::new(0.0, f32::INFINITY));
-    bad.add_body(&BodyDef::dynamic(Circle::new(0.5).unwrap(), Vec2::ZERO))
+    let ball = bad
+        .add_body(&BodyDef::dynamic(Circle::new(0.5).unwrap(), Vec2::ZERO))
         .unwrap();
     assert!(matches!(
         bad.step(DT, &mut cpu),
@@ -357,7 +358,7 @@ fn bad_settings_and_time_steps_are_errors_naming_them() {
             ..
         })
     ));
-    assert!(bad.transform(0).translation().is_finite());
+    assert!(bad.transform(ball).translation().is_finite());
     world.step(DT, &mut cpu).unwrap();
 }
 
@@ -383,7 +384,8 @@ fn a_body_at_1e30_units_per_second_is_clamped_and_its_neighbours_stay_finite() {
             ..BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::new(3.0, 12.0))
         })
         .unwrap();
-    world.set_velocity(0, Vec2::splat(3e38), 3e38).unwrap();
+    let first = world.bodies().next().unwrap();
+    world.set_velocity(first, Vec2::splat(3e38), 3e38).unwrap();
     for _ in 0..120 {
         world.step(DT, &mut cpu).unwrap();
         assert_finite(&world);
@@ -397,29 +399,103 @@ fn a_body_at_1e30_units_per_second_is_clamped_and_its_neighbours_stay_finite() {
 }
 
 #[test]
-fn the_get_style_accessors_return_none_where_the_plain_ones_panic() {
+fn the_checked_accessors_return_errors_where_the_plain_ones_read_nan() {
     let world = scenes::pyramid(3);
+    let ids: Vec<BodyId> = world.bodies().collect();
     let n = world.body_count();
-    let last = world.body(n - 1).expect("in range");
-    assert_eq!(last.index(), n - 1);
-    assert_eq!(last.transform(), world.transform(n - 1));
-    assert_eq!(last.colliders(), world.body_colliders(n - 1));
-    assert_eq!(last.pieces().len(), world.body_pieces(n - 1).len());
-    assert!(world.body(n).is_none());
-    assert!(world.body(usize::MAX).is_none());
+    assert_eq!(ids.len(), n);
+    let last_id = ids[n - 1];
+    let last = world.body(last_id).expect("a live body");
+    assert_eq!(last.id(), last_id);
+    assert_eq!(last.transform(), world.transform(last_id));
+    assert!(last.colliders().eq(world.body_colliders(last_id)));
+    assert_eq!(last.pieces().len(), world.body_pieces(last_id).len());
+    // Handles this world never made: a clone keeps the world's number, so the clone's next
+    // body and collider are named as if by this world, in slots it never handed out.
+    let mut clone = world.clone();
+    let never = clone
+        .add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::ZERO))
+        .unwrap();
+    let never_collider = clone.body_colliders(never).next().unwrap();
+    assert!(matches!(
+        world.body(never),
+        Err(Error::StaleBody { body, reason: StaleReason::NeverMade }) if body == never
+    ));
+    // And another world's, in a slot this world holds.
+    let foreign = scenes::pyramid(3).bodies().last().unwrap();
+    assert_eq!(foreign.index(), last_id.index());
+    assert!(matches!(
+        world.body(foreign),
+        Err(Error::StaleBody { body, reason: StaleReason::OtherWorld }) if body == foreign
+    ));
     let colliders = world.colliders().len();
-    assert_eq!(world.collider_owner(colliders - 1), Some(n - 1));
-    assert_eq!(world.collider_owner(colliders), None);
+    let last_collider = world.collider_id(colliders - 1).expect("a live slot");
+    assert_eq!(world.collider_body(last_collider).unwrap(), last_id);
+    assert_eq!(world.collider_id(colliders), None);
+    assert!(matches!(
+        world.collider_body(never_collider),
+        Err(Error::StaleCollider { collider, reason: StaleReason::NeverMade })
+            if collider == never_collider
+    ));
     let mut world = world;
     assert!(matches!(
-        world.set_velocity(n, Vec2::ZERO, 0.0),
-        Err(Error::BodyIndexOutOfRange { body, body_count }) if body == n && body_count == n
+        world.set_velocity(never, Vec2::ZERO, 0.0),
+        Err(Error::StaleBody { body, reason: StaleReason::NeverMade }) if body == never
     ));
+    // Removed: the body's and its colliders' handles are refused, naming them.
+    world.remove_body(last_id).unwrap();
+    assert_eq!(world.body_count(), n - 1);
+    assert!(matches!(
+        world.body(last_id),
+        Err(Error::StaleBody { body, reason: StaleReason::Removed }) if body == last_id
+    ));
+    assert!(matches!(
+        world.collider_body(last_collider),
+        Err(Error::StaleCollider { collider, reason: StaleReason::Removed })
+            if collider == last_collider
+    ));
+    assert_eq!(world.collider_id(colliders - 1), None);
 }
 
 #[test]
-#[should_panic(expected = "index out of bounds")]
-fn the_plain_accessors_panic_on_an_index_out_of_range_as_documented() {
-    let world = scenes::pyramid(2);
-    world.transform(world.body_count());
+fn the_plain_accessors_read_a_stale_handle_as_nan_as_documented() {
+    let mut world = scenes::pyramid(2);
+    let gone = world.bodies().last().unwrap();
+    world.remove_body(gone).unwrap();
+    // The slot is free after the next step; the new body takes it, under a new generation.
+    world.step(DT, &mut CpuNarrowPhase::new()).unwrap();
+    let square = Polygon::rectangle(0.5, 0.5);
+    let new = world
+        .add_body(&BodyDef {
+            user_data: 7,
+            ..BodyDef::dynamic(square, Vec2::new(5.0, 5.0))
+        })
+        .unwrap();
+    assert_eq!(new.index(), gone.index(), "the slot was reused");
+    assert_ne!(new, gone);
+    assert!(!world.contains(gone) && world.contains(new));
+    // Nothing of the new body's reads through the old handle.
+    let t = world.transform(gone);
+    assert!(t.translation().is_nan() && t.rotation().is_nan(), "{t:?}");
+    assert!(world.center_of_mass(gone).is_nan());
+    assert!(world.linear_velocity(gone).is_nan());
+    assert!(world.angular_velocity(gone).is_nan());
+    assert!(world.mass(gone).is_nan());
+    assert!(world.rotational_inertia(gone).is_nan());
+    assert!(world.friction(gone).is_nan());
+    assert!(world.restitution(gone).is_nan());
+    assert!(!world.is_awake(gone) && !world.is_static(gone) && !world.is_bullet(gone));
+    assert_eq!(world.user_data(gone), None);
+    assert_eq!(world.body_pieces(gone).len(), 0);
+    assert_eq!(world.body_colliders(gone).len(), 0);
+    let aabb = world.body_aabb(gone);
+    assert!(
+        aabb.min.x > aabb.max.x && aabb.min.y > aabb.max.y,
+        "{aabb:?}"
+    );
+    // While the new one reads as itself.
+    assert_eq!(world.transform(new).translation(), Vec2::new(5.0, 5.0));
+    assert_eq!(world.user_data(new), Some(7));
+    assert!(world.is_awake(new));
+    assert_eq!(world.body_colliders(new).len(), 1);
 }

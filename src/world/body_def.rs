@@ -306,7 +306,8 @@ impl World {
         let users = &mut self.shape_users[entry as usize];
         *users -= 1;
         if *users == 0 {
-            self.shape_index.remove(&shape_key(&self.shapes[entry as usize]));
+            self.shape_index
+                .remove(&shape_key(&self.shapes[entry as usize]));
             self.free_shapes.push(entry);
         }
     }

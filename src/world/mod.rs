@@ -200,6 +200,8 @@ pub struct World {
     start_rotations: Vec<Vec2>,
     turned: Vec<f32>,
     moved: Vec<usize>,
+    /// Scratch of the step: bodies whose pairs with a removed body's colliders just left.
+    woken: Vec<u32>,
     /// Counts the changes to the colliders' poses (steps and added bodies): a query finding
     /// the query tree at another revision brings it up to date first.
     revision: u64,
@@ -270,6 +272,7 @@ impl World {
             start_rotations: Vec::new(),
             turned: Vec::new(),
             moved: Vec::new(),
+            woken: Vec::new(),
             revision: 0,
             queries: queries::QueryCache::default(),
         }

@@ -3,20 +3,21 @@
 //! ```text
 //! remove_body(id):
 //!     check id (stale or foreign: an error naming it, nothing changes)
-//!     wake the body's island and every body its last contacts touch (they may lose their
-//!         support); the body leaves sleeping's counts
+//!     the body leaves sleeping's counts
 //!     per collider: the pair set drops it at the next update (PairSet::remove), its box is
 //!         empty (no broad phase, query tree or continuous sweep sees it), it is no obstacle
 //!     the slot becomes vacant (a static body without colliders) and the handles stale
 //! next step: the pair set drops the collider's pairs; those that touched end with
-//!     contact-end and sensor-end events naming the removed body's handle; then the slots
-//!     are free for new bodies (not before: a pair's data or an event must never meet a
-//!     new body in an old one's slot)
+//!     contact-end and sensor-end events naming the removed body's handle, and the other
+//!     body of each wakes with its island (it may have rested on the removed one); then
+//!     the slots are free for new bodies (not before: a pair's data or an event must never
+//!     meet a new body in an old one's slot)
 //! ```
 //!
-//! The work is the body's own: its colliders, and the contacts of the last step (a scan of
-//! that list, to wake what it touched). The pair set's drop costs a query of the tree per
-//! collider at the next step, not a sweep of the world.
+//! The work is the body's own: its colliders now, and at the next step its pairs (the pair
+//! set queries its tree once per removed collider instead of sweeping the world) and one
+//! pass over the sleep labels when something is to wake. A removed static body's
+//! colliders also leave the list of obstacles, a scan of the static colliders.
 
 use glam::Vec2;
 
@@ -30,7 +31,7 @@ impl World {
     /// Removes a body and its colliders. Its contacts end in the next step's events
     /// ([`Events::contact_end`](crate::Events::contact_end), and
     /// [`Events::sensor_end`](crate::Events::sensor_end) for a sensor or a body inside one),
-    /// which name it by the handle it had; the bodies it touched wake. From now on `body` is
+    /// which name it by the handle it had; the bodies it touched wake then. From now on `body` is
     /// stale: every call refuses it with an error naming it, even once a new body takes its
     /// slot. A stale or foreign handle is an error naming it, and changes nothing.
     ///
@@ -53,7 +54,6 @@ impl World {
     pub fn remove_body(&mut self, body: BodyId) -> Result<(), Error> {
         let slot = self.body_slot(body)?;
         let record = self.bodies[slot].clone();
-        self.wake_touching(slot);
         self.sleep.remove_body(slot, record.is_static);
         let mut next = record.first_collider;
         for _ in 0..record.collider_count {

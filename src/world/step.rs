@@ -60,12 +60,24 @@ impl World {
         });
         // Pairs that left the set while touching end here (kept for the step that
         // succeeds, should this one fail).
+        // A pair that left with a removed collider wakes the other body: it may have rested
+        // on the removed one (a removed static body shares no island with what it held).
+        self.woken.clear();
         for &(pair, state) in self.pair_set.dropped() {
             if state.touching {
                 let sensor = sensor_side(&self.sensors, pair);
                 self.events_next
                     .record_change(pair, &names!(self), sensor, None);
             }
+            let live = pair.map(|c| self.collider_slots.is_live(c as usize));
+            if live[0] != live[1] {
+                let other = if live[0] { pair[0] } else { pair[1] };
+                self.woken.push(self.collider_bodies[other as usize]);
+            }
+        }
+        if !self.woken.is_empty() {
+            self.sleep
+                .wake_bodies(&self.woken, &self.bodies, &mut self.states);
         }
         // The removed bodies' pairs are gone and their ends recorded: their slots may take
         // new bodies now.

@@ -102,7 +102,10 @@
 //! [`World`] steps rigid bodies through the same pipeline ([`World::step`] takes either
 //! narrow phase) and an impulse solver with soft contacts, friction, restitution and warm
 //! starting by feature id, then sweeps bullets and fast bodies so they do not tunnel.
-//! Bodies are polygons, circles or several convex pieces ([`BodyShape`]). [`scenes`] builds
+//! Bodies are polygons, circles or several convex pieces ([`BodyShape`]), named by the
+//! generational handle [`World::add_body`] returns ([`BodyId`]; each convex piece by a
+//! [`ColliderId`]), which stays stale once [`World::remove_body`] has removed the body, even
+//! after another body takes its slot. [`scenes`] builds
 //! the worlds the examples, benches and tests share (`mixed`, `pile`, `pyramid`,
 //! `large_pyramid`).
 //!
@@ -145,8 +148,8 @@
 //! })?;
 //! // Ghosts are in category 2 and touch nothing of category 1 (the ground, the crate).
 //! let ghost = Filter { category_bits: 2, mask_bits: 2, group_index: 0 };
-//! world.add_body(&BodyDef::dynamic(Polygon::rectangle(0.4, 0.4), Vec2::new(-1.0, 4.0)))?;
-//! world.add_body(&BodyDef { filter: ghost, ..BodyDef::dynamic(Polygon::rectangle(0.4, 0.4), Vec2::new(1.0, 4.0)) })?;
+//! let crate_ = world.add_body(&BodyDef::dynamic(Polygon::rectangle(0.4, 0.4), Vec2::new(-1.0, 4.0)))?;
+//! let ghost = world.add_body(&BodyDef { filter: ghost, ..BodyDef::dynamic(Polygon::rectangle(0.4, 0.4), Vec2::new(1.0, 4.0)) })?;
 //! let (mut entered, mut left) = (0, 0);
 //! let mut narrow = CpuNarrowPhase::new();
 //! for _ in 0..90 {
@@ -157,7 +160,7 @@
 //! // The crate passed the gate and landed; the ghost fell through the gate unseen (a
 //! // sensor's filter applies as any collider's) and through the ground.
 //! assert_eq!((entered, left), (1, 1));
-//! assert!(world.center_of_mass(2).y > 0.0 && world.center_of_mass(3).y < -2.0);
+//! assert!(world.center_of_mass(crate_).y > 0.0 && world.center_of_mass(ghost).y < -2.0);
 //! # Ok::<(), wgpu_sat::Error>(())
 //! ```
 //!
@@ -165,7 +168,9 @@
 //!
 //! Shape constructors return a [`ShapeError`] naming the offending point. Batch calls return
 //! an [`Error`] naming the offending pair or collider (index out of range, self pair,
-//! non-finite transform) and leave the narrow phase ready for the next call.
+//! non-finite transform) and leave the narrow phase ready for the next call. A world call
+//! given a removed or foreign handle returns [`Error::StaleBody`] or
+//! [`Error::StaleCollider`] naming it.
 
 #![warn(missing_docs)]
 

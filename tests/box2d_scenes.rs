@@ -32,7 +32,8 @@ fn box2d_builds_every_scene_with_our_bodies_and_masses() {
         let mut world = theirs.world;
         let (mut our_mass, mut their_mass) = (0.0f64, 0.0f64);
         let (mut worst_mass, mut worst_center) = (0.0f32, 0.0f32);
-        for (b, &id) in theirs.bodies.iter().enumerate() {
+        assert_eq!(theirs.bodies.len(), ours.body_count(), "{name}: body ids");
+        for (b, &id) in ours.bodies().zip(theirs.bodies.iter()) {
             let body = world.body(id).expect("a live body");
             if ours.is_static(b) {
                 // Box2D gives a static body no mass.
@@ -72,13 +73,13 @@ fn many_pyramids_is_box2ds_layout() {
     let world = scenes::many_pyramids();
     // 20 grounds, then 20 x 20 pyramids of 10 + 9 + ... + 1 = 55 boxes.
     assert_eq!(world.body_count(), 20 + 20 * 20 * 55);
-    let statics = (0..world.body_count())
-        .filter(|&b| world.is_static(b))
-        .count();
+    let bodies: Vec<_> = world.bodies().collect();
+    assert_eq!(bodies.len(), world.body_count());
+    let statics = bodies.iter().filter(|&&b| world.is_static(b)).count();
     assert_eq!(statics, 20);
     // Grounds 11 apart with tops at y = 0, 11, ..., 209; 220 wide.
-    for g in 0..20 {
-        let aabb = world.body_aabb(g);
+    for (g, &ground) in bodies[..20].iter().enumerate() {
+        let aabb = world.body_aabb(ground);
         assert!(
             (aabb.max.y - 11.0 * g as f32).abs() < 1e-4,
             "ground {g}: {aabb:?}"
@@ -87,15 +88,20 @@ fn many_pyramids_is_box2ds_layout() {
     }
     // Box2D's first pyramid: bottom boxes centred at x = -109 .. -100, y = 0.5; its top box
     // at x = -104.5, y = 9.5.
-    let first: Vec<_> = (20..75).map(|b| world.center_of_mass(b)).collect();
+    let first: Vec<_> = bodies[20..75]
+        .iter()
+        .map(|&b| world.center_of_mass(b))
+        .collect();
     for (k, c) in first[..10].iter().enumerate() {
         assert!((c.x - (-109.0 + k as f32)).abs() < 1e-4 && (c.y - 0.5).abs() < 1e-4);
     }
     assert!((first[54].x + 104.5).abs() < 1e-4 && (first[54].y - 9.5).abs() < 1e-4);
     // The last pyramid's top box: column 19 of row 19, x = -109 + 19 * 11 + 4.5.
-    let top = world.center_of_mass(world.body_count() - 1);
+    let top = world.center_of_mass(*bodies.last().expect("bodies"));
     assert!((top.x - 104.5).abs() < 1e-4 && (top.y - (19.0 * 11.0 + 9.5)).abs() < 1e-4);
     assert!(
-        (0..world.body_count()).all(|b| world.is_static(b) || (world.mass(b) - 1.0).abs() < 1e-6)
+        bodies
+            .iter()
+            .all(|&b| world.is_static(b) || (world.mass(b) - 1.0).abs() < 1e-6)
     );
 }

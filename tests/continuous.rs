@@ -2,13 +2,13 @@
 //! obstacles, and without the continuous stage they would (so the tests can fail).
 
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::{BodyDef, Circle, CpuNarrowPhase, Polygon, World};
+use wgpu_sat::{BodyDef, BodyId, Circle, CpuNarrowPhase, Polygon, World};
 
 const DT: f32 = 1.0 / 60.0;
 
 /// A 0.2-thick static wall whose left face is at x = -0.1, and a dynamic body of `shape` at
-/// x = -3 flying right at `speed` (no gravity). Returns the world and the body's index.
-fn wall_and_shot(shape: impl Into<wgpu_sat::BodyShape>, speed: f32, spin: f32) -> (World, usize) {
+/// x = -3 flying right at `speed` (no gravity). Returns the world and the body's handle.
+fn wall_and_shot(shape: impl Into<wgpu_sat::BodyShape>, speed: f32, spin: f32) -> (World, BodyId) {
     let mut world = World::new(Vec2::ZERO);
     world
         .add_body(&BodyDef::fixed(Polygon::rectangle(0.1, 2.0), Vec2::ZERO))
@@ -22,7 +22,7 @@ fn wall_and_shot(shape: impl Into<wgpu_sat::BodyShape>, speed: f32, spin: f32) -
 
 /// Steps one second and returns the largest x the body's box reached on its far side (the
 /// right edge of its AABB), and its final x velocity.
-fn fly(world: &mut World, body: usize) -> (f32, f32) {
+fn fly(world: &mut World, body: BodyId) -> (f32, f32) {
     let mut narrow = CpuNarrowPhase::new();
     let mut farthest = f32::NEG_INFINITY;
     for _ in 0..60 {

@@ -9,8 +9,8 @@ use parry2d::shape::{Ball, ConvexPolygon};
 use rand::Rng;
 use wgpu_sat::glam::{DVec2, Vec2};
 use wgpu_sat::{
-    Aabb, BodyDef, CpuNarrowPhase, Error, Filter, Polygon, Shape, Sweep, Transform, World,
-    cast_ray, collide_shapes, scenes, time_of_impact,
+    Aabb, BodyDef, BodyId, ColliderId, CpuNarrowPhase, Error, Filter, Polygon, Shape, Sweep,
+    Transform, World, cast_ray, collide_shapes, scenes, time_of_impact,
 };
 
 fn to_parry(v: Vec2) -> Vector {
@@ -243,7 +243,8 @@ fn query_world() -> World {
     for _ in 0..40 {
         world.step(1.0 / 60.0, &mut narrow).unwrap();
     }
-    for body in (0..world.body_count()).step_by(3) {
+    let bodies: Vec<_> = world.bodies().collect();
+    for &body in bodies.iter().step_by(3) {
         world
             .set_filter(
                 body,
@@ -272,19 +273,22 @@ fn world_queries_equal_brute_force_over_every_collider() {
     for round in 0..6 {
         world.step(1.0 / 60.0, &mut narrow).unwrap();
         let colliders = world.colliders();
-        let seen =
-            |c: usize, filter: &Filter| filter.should_collide(&world.collider_filter(c).unwrap());
+        // Nothing is removed here, so every collider slot is live.
+        let id = |c: usize| world.collider_id(c).expect("a live collider slot");
+        let seen = |c: usize, filter: &Filter| {
+            filter.should_collide(&world.collider_filter(id(c)).unwrap())
+        };
         for _ in 0..500 {
             let origin = Vec2::new(rng.random_range(-25.0..25.0), rng.random_range(-5.0..30.0));
             let translation = Vec2::from_angle(rng.random_range(0.0..std::f32::consts::TAU))
                 * rng.random_range(0.5..40.0);
             for filter in [Filter::default(), only_default] {
-                let mut brute: Vec<(f32, usize)> = (0..colliders.len())
-                    .filter(|&c| seen(c, &filter) && !world.is_sensor(c).unwrap())
+                let mut brute: Vec<(f32, ColliderId)> = (0..colliders.len())
+                    .filter(|&c| seen(c, &filter) && !world.is_sensor(id(c)).unwrap())
                     .filter_map(|c| {
                         let shape = &world.shapes()[colliders[c].shape as usize];
                         cast_ray(shape, &colliders[c].transform, origin, translation)
-                            .map(|h| (h.fraction, c))
+                            .map(|h| (h.fraction, id(c)))
                     })
                     .collect();
                 brute.sort_by(|a, b| a.partial_cmp(b).unwrap());
@@ -299,11 +303,11 @@ fn world_queries_equal_brute_force_over_every_collider() {
                 world
                     .cast_ray_all(origin, translation, &filter, &mut all)
                     .unwrap();
-                let listed: Vec<(f32, usize)> =
+                let listed: Vec<(f32, ColliderId)> =
                     all.iter().map(|h| (h.hit.fraction, h.collider)).collect();
                 assert_eq!(listed, brute, "round {round}: all hits");
                 for h in &all {
-                    assert_eq!(h.body, world.collider_body(h.collider));
+                    assert_eq!(h.body, world.collider_body(h.collider).unwrap());
                 }
                 hit_rays += usize::from(!brute.is_empty());
             }
@@ -320,25 +324,28 @@ fn world_queries_equal_brute_force_over_every_collider() {
             world
                 .colliders_at(point, &only_default, &mut points)
                 .unwrap();
-            let brute: Vec<usize> = (0..colliders.len())
+            let brute: Vec<ColliderId> = (0..colliders.len())
                 .filter(|&c| {
                     seen(c, &only_default)
                         && world.shapes()[colliders[c].shape as usize]
                             .contains_point(&colliders[c].transform, point)
                 })
+                .map(id)
                 .collect();
             assert_eq!(points, brute, "round {round}: point {point}");
             found_points += points.len();
-            let top = brute.iter().map(|&c| world.collider_body(c)).max();
+            let top = brute.iter().map(|&c| world.collider_body(c).unwrap()).max();
             if world.body_at(point).is_some() || top.is_some() {
                 // body_at sees every category; with none in category 2 here it is the
                 // top of the brute list or a category-2 body above it.
-                let any: Option<usize> = (0..colliders.len())
+                // (Bodies were added in slot order and none removed, so the highest body is
+                // the one of the highest collider slot.)
+                let any: Option<BodyId> = (0..colliders.len())
                     .filter(|&c| {
                         world.shapes()[colliders[c].shape as usize]
                             .contains_point(&colliders[c].transform, point)
                     })
-                    .map(|c| world.collider_body(c))
+                    .map(|c| world.collider_body(id(c)).unwrap())
                     .max();
                 assert_eq!(world.body_at(point), any);
             }
@@ -347,8 +354,9 @@ fn world_queries_equal_brute_force_over_every_collider() {
             world
                 .colliders_in_aabb(&query, &Filter::default(), &mut points)
                 .unwrap();
-            let boxes: Vec<usize> = (0..colliders.len())
+            let boxes: Vec<ColliderId> = (0..colliders.len())
                 .filter(|&c| world_box(&world, c).overlaps(&query))
+                .map(id)
                 .collect();
             assert_eq!(points, boxes, "round {round}: box {query:?}");
         }
@@ -365,6 +373,8 @@ fn world_queries_equal_brute_force_over_every_collider() {
 /// collider.
 fn shape_queries_equal_brute_force(world: &World, rng: &mut impl Rng) {
     let colliders = world.colliders();
+    // Nothing is removed here, so every collider slot is live.
+    let id = |c: usize| world.collider_id(c).expect("a live collider slot");
     let (mut found, mut overlaps, mut casts) = (Vec::new(), 0, 0);
     for case in 0..400 {
         let size = rng.random_range(0.2..1.5);
@@ -376,7 +386,7 @@ fn shape_queries_equal_brute_force(world: &World, rng: &mut impl Rng) {
         world
             .overlap_shape(&shape, &at, &Filter::default(), &mut found)
             .unwrap();
-        let brute: Vec<usize> = (0..colliders.len())
+        let brute: Vec<ColliderId> = (0..colliders.len())
             .filter(|&c| {
                 let other = &colliders[c];
                 collide_shapes(
@@ -387,6 +397,7 @@ fn shape_queries_equal_brute_force(world: &World, rng: &mut impl Rng) {
                 )
                 .is_some()
             })
+            .map(id)
             .collect();
         assert_eq!(found, brute, "case {case}: overlap");
         overlaps += found.len();
@@ -401,7 +412,7 @@ fn shape_queries_equal_brute_force(world: &World, rng: &mut impl Rng) {
             a1: at.angle(),
         };
         let brute = (0..colliders.len())
-            .filter(|&c| !world.is_sensor(c).unwrap())
+            .filter(|&c| !world.is_sensor(id(c)).unwrap())
             .filter_map(|c| {
                 let other = &colliders[c];
                 let fixed = Sweep::fixed(&other.transform);
@@ -412,7 +423,7 @@ fn shape_queries_equal_brute_force(world: &World, rng: &mut impl Rng) {
                     &fixed,
                 )
                 .filter(|h| h.t <= 1.0)
-                .map(|h| (h.t, c))
+                .map(|h| (h.t, id(c)))
             })
             .min_by(|a, b| a.partial_cmp(b).unwrap());
         let hit = world
@@ -425,7 +436,7 @@ fn shape_queries_equal_brute_force(world: &World, rng: &mut impl Rng) {
         );
         if let Some(h) = hit {
             casts += 1;
-            assert_eq!(h.body, world.collider_body(h.collider));
+            assert_eq!(h.body, world.collider_body(h.collider).unwrap());
             assert!((h.normal.length() - 1.0).abs() < 1e-4);
         }
     }
@@ -443,7 +454,7 @@ fn world_box(world: &World, collider: usize) -> Aabb {
 #[test]
 fn bad_queries_are_errors_naming_the_input() {
     let mut world = World::default();
-    world
+    let block = world
         .add_body(&BodyDef::fixed(Polygon::rectangle(1.0, 1.0), Vec2::ZERO))
         .unwrap();
     let any = Filter::default();
@@ -513,6 +524,6 @@ fn bad_queries_are_errors_naming_the_input() {
         world
             .cast_ray(Vec2::new(-5.0, 0.0), Vec2::new(10.0, 0.0))
             .map(|(b, h)| (b, h.point)),
-        Some((0, Vec2::new(-1.0, 0.0)))
+        Some((block, Vec2::new(-1.0, 0.0)))
     );
 }

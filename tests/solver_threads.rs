@@ -12,7 +12,7 @@ use wgpu_sat::{CpuNarrowPhase, World, scenes};
 /// FNV-1a over every body's pose and velocity bits.
 fn state_hash(world: &World) -> u64 {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for i in 0..world.body_count() {
+    for i in world.bodies() {
         let t = world.transform(i);
         let v = world.linear_velocity(i);
         for x in [

@@ -28,7 +28,7 @@ use std::time::{Duration, Instant};
 
 use clap::Parser;
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::{Aabb, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, World, scenes};
+use wgpu_sat::{Aabb, BodyId, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, World, scenes};
 
 const DT: f32 = 1.0 / 60.0;
 /// The pile counts as settled once its kinetic energy falls below this fraction of its peak
@@ -99,8 +99,9 @@ fn resident_mib() -> Option<f64> {
 
 /// Kinetic energy of the dynamic bodies: ½ m v² + ½ I ω².
 fn kinetic_energy(world: &World) -> f64 {
-    (0..world.body_count())
-        .filter_map(|i| world.body(i))
+    world
+        .bodies()
+        .filter_map(|id| world.body(id).ok())
         .filter(|b| !b.is_static())
         .map(|b| {
             let v = b.linear_velocity().as_dvec2();
@@ -112,15 +113,16 @@ fn kinetic_energy(world: &World) -> f64 {
 
 /// The box around the static bodies (the container's floor and walls).
 fn container(world: &World) -> Option<Aabb> {
-    (0..world.body_count())
-        .filter_map(|i| world.body(i))
+    world
+        .bodies()
+        .filter_map(|id| world.body(id).ok())
         .filter(|b| b.is_static())
         .map(|b| b.aabb())
         .reduce(|a, b| a.union(&b))
 }
 
-fn finite(world: &World, body: usize) -> bool {
-    world.body(body).is_some_and(|b| {
+fn finite(world: &World, body: BodyId) -> bool {
+    world.body(body).is_ok_and(|b| {
         let t = b.transform();
         t.translation().is_finite()
             && t.rotation().is_finite()
@@ -159,11 +161,10 @@ fn run(
     for step in 1..=steps {
         world.step(DT, narrow)?;
         f.steps = step;
-        let non_finite = (0..world.body_count())
-            .filter(|&i| !finite(&world, i))
-            .count();
-        let escaped = (0..world.body_count())
-            .filter_map(|i| world.body(i))
+        let non_finite = world.bodies().filter(|&b| !finite(&world, b)).count();
+        let escaped = world
+            .bodies()
+            .filter_map(|id| world.body(id).ok())
             .filter(|b| !b.is_static() && !bounds.contains_point(b.center_of_mass()))
             .count();
         let depth = world

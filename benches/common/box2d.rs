@@ -41,7 +41,8 @@ pub const SUBSTEPS: usize = 4;
 pub struct Box2dScene {
     /// The Box2D world.
     pub world: boxdd::World,
-    /// Box2D's id of each of our bodies, by our body index.
+    /// Box2D's id of each of our bodies, in the order of `World::bodies` (slot order; the
+    /// order they were added in, since these scenes remove none).
     pub bodies: Vec<boxdd::BodyId>,
 }
 
@@ -58,7 +59,7 @@ pub fn box2d_world(ours: &World, workers: usize) -> Result<Box2dScene, boxdd::Er
         .build()?;
     let mut world = foundation.create_world(def)?;
     let mut bodies = Vec::with_capacity(ours.body_count());
-    for b in 0..ours.body_count() {
+    for b in ours.bodies() {
         let pose = ours.transform(b);
         let (origin, velocity) = (pose.translation(), ours.linear_velocity(b));
         let is_static = ours.is_static(b);

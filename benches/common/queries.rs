@@ -171,7 +171,8 @@ impl RayScene {
             self.world
                 .colliders_in_aabb(&bounds, &Filter::default(), &mut found)
                 .expect("a finite box");
-            pairs.extend(found.iter().map(|&c| [r as u32, c as u32]));
+            // A collider's slot indexes `colliders` (and parry2d's leaves: nothing was removed).
+            pairs.extend(found.iter().map(|&c| [r as u32, c.index() as u32]));
         }
         (colliders, rays, pairs)
     }
@@ -187,7 +188,9 @@ impl RayScene {
             if self.world.body_at(origin).is_some() {
                 continue;
             }
-            let ours = self.ours(i).map(|h| (h.collider as u32, h.hit.fraction));
+            let ours = self
+                .ours(i)
+                .map(|h| (h.collider.index() as u32, h.hit.fraction));
             let theirs = self.theirs(i);
             hits += usize::from(ours.is_some());
             let same = match (ours, theirs) {

@@ -27,7 +27,8 @@
 //! Targets (see each module): `shapes` (constructors and decomposition), `collide` (pair
 //! tests and time of impact), `batch` (CPU narrow phases and the time-of-impact batch),
 //! `gpu` (the GPU narrow phase and time of impact against the CPU; skipped without an
-//! adapter unless `WGPU_SAT_REQUIRE_GPU=1`), `world` (sequences of calls on a `World`).
+//! adapter unless `WGPU_SAT_REQUIRE_GPU=1`), `world` (sequences of calls on a `World`,
+//! removals and stale handles among them).
 
 mod batch;
 mod collide;
@@ -35,6 +36,7 @@ mod gpu;
 mod hostile;
 mod shapes;
 mod world;
+mod world_model;
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;

@@ -1,35 +1,54 @@
 //! Target `world`: arbitrary sequences of calls on a `World` stepped with the CPU narrow
-//! phase: `add_body` with any `BodyDef` (NaN and infinite fields, any shape), `set_velocity`
-//! (indices out of range included), `step` with any `dt`, `set_substeps`, `set_gravity`,
-//! `set_max_linear_speed`, `set_continuous`, and `World::body` with any index.
+//! phase: `add_body` with any `BodyDef` (NaN and infinite fields, any shape, sometimes a
+//! sensor), `remove_body` of a live body, `set_velocity`, `wake` and `World::body` with live
+//! handles and stale ones (removed bodies', another world's, and one a clone of the world
+//! made), `step` with any `dt`, `set_substeps`, `set_gravity`, `set_max_linear_speed` and
+//! `set_continuous`.
 //!
 //! Invariants: a value outside its documented range is an `Err` and one inside it is not
 //! (a body definition may also be refused for what follows from its shape: mass, inertia or
 //! extent out of range); a rejected `add_body` leaves the body count as it was; the world is
-//! still usable after every rejected call (a plain step succeeds); `World::body` is `None`
-//! exactly out of range and agrees with the panicking accessors; after every `Ok` step every
-//! body's transform, velocities and bounding box are finite.
+//! still usable after every rejected call (a plain step succeeds); `World::body` of a live
+//! handle agrees with the plain accessors; after every `Ok` step every body's transform,
+//! velocities and bounding box are finite. Handles (see `world_model.rs`): a stale or
+//! foreign handle is an error naming it (`StaleBody`, `StaleCollider`, with the reason) or
+//! NaN, `false` or nothing from the plain readers, and changes nothing; no event, contact or
+//! query result names a body removed before the step (an end may name one removed just
+//! before it); `World::bodies` lists the live bodies, `body_count` of them.
 
 use arbitrary::{Result, Unstructured};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    BodyDef, BodyShape, Circle, CpuNarrowPhase, Error, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT,
-    MAX_SUBSTEPS, Polygon, Shape, TIME_STEP_RANGE, World,
+    BodyDef, BodyId, BodyShape, Circle, ColliderId, CpuNarrowPhase, Error, MAX_COORDINATE,
+    MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS, Polygon, Shape, StaleReason, TIME_STEP_RANGE, World,
 };
 
 use crate::Target;
 use crate::hostile;
+use crate::world_model::{Model, check_stale};
 
 pub struct WorldTarget;
+
+/// A body handle to call with, picked when the op runs (the bytes cannot know the world):
+/// the `k`-th (modulo their count) of the live bodies in the order they were added, of the
+/// removed bodies, or of the handles of another world.
+#[derive(Clone, Copy, Debug)]
+pub enum Pick {
+    Live(u16),
+    Removed(u16),
+    Foreign(u16),
+}
 
 #[derive(Debug)]
 pub enum Op {
     Add(Box<BodyDef>),
+    Remove(Pick),
     SetVelocity {
-        body: usize,
+        body: Pick,
         linear: Vec2,
         angular: f32,
     },
+    Wake(Pick),
     Step {
         dt: f32,
     },
@@ -38,8 +57,10 @@ pub enum Op {
     MaxLinearSpeed(f32),
     Continuous(bool),
     Query {
-        body: usize,
+        body: Pick,
     },
+    /// A body added to a clone of the world: its handle names nothing in the world itself.
+    AddToClone(Box<BodyDef>),
 }
 
 #[derive(Debug)]
@@ -109,10 +130,49 @@ fn body_def(u: &mut Unstructured) -> Result<BodyDef> {
         restitution: mostly(u, 0.0, 1.0)?,
         is_static: u.ratio(1u8, 4)?,
         is_bullet: u.ratio(1u8, 6)?,
-        // Filters and sensors are left at their defaults, so that the saved inputs of
-        // tests/fuzz_regressions.rs keep building the worlds they were found with.
+        // Filters are left at their defaults (the default filter lets every pair touch);
+        // the `Add` op makes a body a sensor with a draw of its own.
         ..BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::ZERO)
     })
+}
+
+/// A handle to call with, mostly a live body's.
+fn pick(u: &mut Unstructured, live_share: u8) -> Result<Pick> {
+    let k = u.arbitrary()?;
+    Ok(if u.int_in_range(0u8..=7)? < live_share {
+        Pick::Live(k)
+    } else if u.arbitrary()? {
+        Pick::Removed(k)
+    } else {
+        Pick::Foreign(k)
+    })
+}
+
+/// A picked handle, resolved against the world's history.
+enum Handle {
+    Live(BodyId),
+    /// A handle the world must refuse, why, and its colliders' handles.
+    Stale(BodyId, StaleReason, Vec<ColliderId>),
+}
+
+/// Handles of another world: two live bodies and a removed one (refused as another
+/// world's, whatever became of them there).
+fn foreign_handles() -> std::result::Result<Vec<(BodyId, Vec<ColliderId>)>, String> {
+    let mut other = World::new(Vec2::ZERO);
+    let mut handles = Vec::new();
+    for x in [0.0, 3.0, 6.0] {
+        let body = other
+            .add_body(&BodyDef::dynamic(
+                Polygon::rectangle(0.5, 0.5),
+                Vec2::new(x, 0.0),
+            ))
+            .map_err(|e| format!("another world refused a plain box: {e}"))?;
+        handles.push((body, other.body_colliders(body).collect()));
+    }
+    other
+        .remove_body(handles[1].0)
+        .map_err(|e| format!("another world could not remove a body: {e}"))?;
+    Ok(handles)
 }
 
 impl Target for WorldTarget {
@@ -135,13 +195,22 @@ impl Target for WorldTarget {
         };
         let mut ops = Vec::new();
         for _ in 0..hostile::len(u, 40)? {
-            ops.push(match u.int_in_range(0u8..=13)? {
-                0..=3 => Op::Add(Box::new(body_def(u)?)),
+            ops.push(match u.int_in_range(0u8..=17)? {
+                0..=3 => {
+                    let mut def = body_def(u)?;
+                    def.is_sensor = u.ratio(1u8, 10)?;
+                    // Half the bodies crowd near the origin, so that bodies touch, and
+                    // removals and stale handles meet contacts and their events.
+                    if u.arbitrary()? {
+                        def.position = Vec2::new(
+                            hostile::uniform(u, -3.0, 3.0)?,
+                            hostile::uniform(u, -2.0, 2.0)?,
+                        );
+                    }
+                    Op::Add(Box::new(def))
+                }
                 4 => Op::SetVelocity {
-                    body: match u.int_in_range(0u8..=3)? {
-                        0 => u.arbitrary()?,
-                        _ => u.int_in_range(0..=12)?,
-                    },
+                    body: pick(u, 6)?,
                     linear: Vec2::new(mostly(u, -20.0, 20.0)?, mostly(u, -20.0, 20.0)?),
                     angular: mostly(u, -10.0, 10.0)?,
                 },
@@ -156,19 +225,17 @@ impl Target for WorldTarget {
                     0 => u.arbitrary()?,
                     _ => u.int_in_range(0..=80)?,
                 }),
+                10 => Op::Continuous(u.arbitrary()?),
+                11 => Op::Query { body: pick(u, 4)? },
                 12 => Op::Gravity(if u.ratio(1u8, 2)? {
                     Vec2::new(mostly(u, -20.0, 20.0)?, mostly(u, -20.0, 20.0)?)
                 } else {
                     hostile::vec2(u)?
                 }),
                 13 => Op::MaxLinearSpeed(mostly(u, 1.0, 2000.0)?),
-                10 => Op::Continuous(u.arbitrary()?),
-                _ => Op::Query {
-                    body: match u.int_in_range(0u8..=3)? {
-                        0 => u.arbitrary()?,
-                        _ => u.int_in_range(0..=12)?,
-                    },
-                },
+                14 | 15 => Op::Remove(pick(u, 6)?),
+                16 => Op::Wake(pick(u, 5)?),
+                _ => Op::AddToClone(Box::new(body_def(u)?)),
             });
         }
         Ok(WorldInput { gravity, ops })
@@ -177,6 +244,24 @@ impl Target for WorldTarget {
     fn check(&self, input: &WorldInput) -> std::result::Result<(), String> {
         let mut world = World::new(input.gravity);
         let mut narrow = CpuNarrowPhase::new();
+        let mut model = Model::default();
+        let foreign = foreign_handles()?;
+        let mut adds = 0;
+        let resolve = |model: &Model, pick: Pick| -> Option<Handle> {
+            let nth = |count: usize, k: u16| (count > 0).then(|| usize::from(k) % count);
+            Some(match pick {
+                Pick::Live(k) => Handle::Live(model.live[nth(model.live.len(), k)?]),
+                Pick::Removed(k) => {
+                    let body = model.removed[nth(model.removed.len(), k)?];
+                    let colliders = model.colliders(body).to_vec();
+                    Handle::Stale(body, StaleReason::Removed, colliders)
+                }
+                Pick::Foreign(k) => {
+                    let (body, colliders) = &foreign[nth(foreign.len(), k)?];
+                    Handle::Stale(*body, StaleReason::OtherWorld, colliders.clone())
+                }
+            })
+        };
         for (k, op) in input.ops.iter().enumerate() {
             // The broken rule first, so that failures group by it; then where it broke.
             let at = |what: String| format!("{what}; at op {k}: {op:?}");
@@ -185,20 +270,31 @@ impl Target for WorldTarget {
                 Op::Add(def) => {
                     let before = world.body_count();
                     let bad = bad_field(def);
-                    match world.add_body(def) {
-                        Ok(index) => {
+                    let user_data = Model::user_data_for(adds);
+                    adds += 1;
+                    let def = BodyDef {
+                        user_data,
+                        ..(**def).clone()
+                    };
+                    match world.add_body(&def) {
+                        Ok(body) => {
                             if let Some(field) = bad {
                                 return Err(at(format!("add_body accepted a bad {field}")));
                             }
-                            if index != before || world.body_count() != before + 1 {
+                            // While nothing was removed, slots are handed out in order.
+                            let in_order = !model.removed.is_empty() || body.index() == before;
+                            if !in_order || world.body_count() != before + 1 {
                                 return Err(at(format!(
-                                    "add_body returned {index}, count {} (was {before})",
+                                    "add_body returned {body:?}, count {} (was {before})",
                                     world.body_count()
                                 )));
                             }
+                            model
+                                .added(&world, body, user_data, def.is_sensor)
+                                .map_err(at)?;
                             // "What is accepted stays finite" (World's documentation).
-                            let body = world.body(index).expect("just added");
-                            let (x, b) = (body.transform(), body.aabb());
+                            let x = world.transform(body);
+                            let b = world.body_aabb(body);
                             if !(x.is_finite() && b.min.is_finite() && b.max.is_finite()) {
                                 return Err(at(format!(
                                     "add_body accepted a body that is not finite: {x:?}, {b:?}"
@@ -230,31 +326,81 @@ impl Target for WorldTarget {
                         }
                     }
                 }
+                Op::Remove(pick) => match resolve(&model, *pick) {
+                    Some(Handle::Live(body)) => model.remove(&mut world, body).map_err(at)?,
+                    Some(Handle::Stale(body, reason, colliders)) => {
+                        check_stale(&mut world, body, reason, &colliders).map_err(at)?;
+                        rejected = true;
+                    }
+                    None => {}
+                },
                 Op::SetVelocity {
                     body,
                     linear,
                     angular,
                 } => {
-                    let valid =
-                        *body < world.body_count() && linear.is_finite() && angular.is_finite();
-                    match world.set_velocity(*body, *linear, *angular) {
-                        Ok(()) if !valid => {
-                            return Err(at("set_velocity accepted a bad value".into()));
-                        }
-                        Ok(()) => {
-                            if !world.is_static(*body)
-                                && (world.linear_velocity(*body) != *linear
-                                    || world.angular_velocity(*body) != *angular)
-                            {
-                                return Err(at("set_velocity did not set the velocity".into()));
+                    let valid = linear.is_finite() && angular.is_finite();
+                    match resolve(&model, *body) {
+                        Some(Handle::Live(body)) => {
+                            match world.set_velocity(body, *linear, *angular) {
+                                Ok(()) if !valid => {
+                                    return Err(at("set_velocity accepted a bad value".into()));
+                                }
+                                Ok(()) => {
+                                    if !world.is_static(body)
+                                        && (world.linear_velocity(body) != *linear
+                                            || world.angular_velocity(body) != *angular)
+                                    {
+                                        return Err(at(
+                                            "set_velocity did not set the velocity".into()
+                                        ));
+                                    }
+                                }
+                                Err(e) if valid => {
+                                    return Err(at(format!(
+                                        "set_velocity refused a valid value: {e}"
+                                    )));
+                                }
+                                Err(_) => rejected = true,
                             }
                         }
-                        Err(e) if valid => {
-                            return Err(at(format!("set_velocity refused a valid value: {e}")));
+                        Some(Handle::Stale(body, reason, _)) => {
+                            rejected = true;
+                            match world.set_velocity(body, *linear, *angular) {
+                                Ok(()) => {
+                                    return Err(at(format!(
+                                        "set_velocity accepted stale {body:?}"
+                                    )));
+                                }
+                                Err(Error::StaleBody { body: b, reason: r })
+                                    if b == body && r == reason => {}
+                                // A bad value may be named instead of the handle.
+                                Err(_) if !valid => {}
+                                Err(e) => {
+                                    return Err(at(format!(
+                                        "set_velocity refused stale {body:?} ({reason}) with {e}"
+                                    )));
+                                }
+                            }
                         }
-                        Err(_) => rejected = true,
+                        None => {}
                     }
                 }
+                Op::Wake(pick) => match resolve(&model, *pick) {
+                    Some(Handle::Live(body)) => {
+                        if let Err(e) = world.wake(body) {
+                            return Err(at(format!("wake refused live {body:?}: {e}")));
+                        }
+                        if !world.is_static(body) && !world.is_awake(body) {
+                            return Err(at(format!("{body:?} sleeps just after wake")));
+                        }
+                    }
+                    Some(Handle::Stale(body, reason, colliders)) => {
+                        check_stale(&mut world, body, reason, &colliders).map_err(at)?;
+                        rejected = true;
+                    }
+                    None => {}
+                },
                 Op::Step { dt } => {
                     let dt_valid = TIME_STEP_RANGE.contains(dt);
                     let gravity_valid = gravity_ok(world.gravity());
@@ -262,7 +408,10 @@ impl Target for WorldTarget {
                         Ok(_) if !(dt_valid && gravity_valid) => {
                             return Err(at("step accepted a bad dt or gravity".into()));
                         }
-                        Ok(_) => all_finite(&world).map_err(at)?,
+                        Ok(_) => {
+                            all_finite(&world).map_err(at)?;
+                            model.stepped(&world).map_err(at)?;
+                        }
                         Err(Error::InvalidTimeStep { .. }) if !dt_valid => rejected = true,
                         Err(Error::InvalidSetting {
                             name: "gravity", ..
@@ -294,14 +443,42 @@ impl Target for WorldTarget {
                     }
                 }
                 Op::Continuous(on) => world.set_continuous(*on),
-                Op::Query { body } => query(&world, *body).map_err(at)?,
+                Op::Query { body } => match resolve(&model, *body) {
+                    Some(Handle::Live(body)) => query(&world, &model, body).map_err(at)?,
+                    Some(Handle::Stale(body, reason, colliders)) => {
+                        check_stale(&mut world, body, reason, &colliders).map_err(at)?;
+                        rejected = true;
+                    }
+                    None => {}
+                },
+                Op::AddToClone(def) => {
+                    let mut twin = world.clone();
+                    if let Ok(body) = twin.add_body(def) {
+                        // The twin keeps the world's number and names the world's bodies
+                        // as it does; its new body's slot was never handed out here.
+                        if let Some(&b) = model.live.iter().find(|&&b| {
+                            twin.user_data(b) != world.user_data(b) || !twin.contains(b)
+                        }) {
+                            return Err(at(format!("a clone does not name {b:?} as its world")));
+                        }
+                        let colliders: Vec<ColliderId> = twin.body_colliders(body).collect();
+                        check_stale(&mut world, body, StaleReason::NeverMade, &colliders)
+                            .map_err(at)?;
+                        rejected = true;
+                    }
+                }
             }
             if rejected {
                 // Usable afterwards: an ordinary step goes through (or refuses only what
                 // was already refused: gravity that is not finite).
                 match world.step(1.0 / 60.0, &mut narrow) {
-                    Ok(_) => all_finite(&world)
-                        .map_err(|e| at(format!("after a rejected call, a step: {e}")))?,
+                    Ok(_) => {
+                        all_finite(&world)
+                            .map_err(|e| at(format!("after a rejected call, a step: {e}")))?;
+                        model
+                            .stepped(&world)
+                            .map_err(|e| at(format!("after a rejected call, a step: {e}")))?;
+                    }
                     Err(_) if !gravity_ok(world.gravity()) => {}
                     Err(e) => return Err(at(format!("after a rejected call, a step failed: {e}"))),
                 }
@@ -350,10 +527,10 @@ fn bad_field(def: &BodyDef) -> Option<&'static str> {
 
 /// After an `Ok` step: every body's pose, velocities and box are finite.
 fn all_finite(world: &World) -> std::result::Result<(), String> {
-    for i in 0..world.body_count() {
-        let Some(body) = world.body(i) else {
-            return Err(format!("World::body({i}) is None below the body count"));
-        };
+    for id in world.bodies() {
+        let body = world
+            .body(id)
+            .map_err(|e| format!("World::body({id:?}) of a listed body: {e}"))?;
         let x = body.transform();
         let v = body.linear_velocity();
         let w = body.angular_velocity();
@@ -365,7 +542,7 @@ fn all_finite(world: &World) -> std::result::Result<(), String> {
             && b.max.is_finite())
         {
             return Err(format!(
-                "after an Ok step body {i} is not finite: transform {x:?}, velocity {v}, \
+                "after an Ok step {id:?} is not finite: transform {x:?}, velocity {v}, \
                  angular {w}, aabb {b:?}"
             ));
         }
@@ -373,58 +550,61 @@ fn all_finite(world: &World) -> std::result::Result<(), String> {
     Ok(())
 }
 
-/// `World::body` with any index: `None` exactly out of range, and in range the same answers
-/// as the panicking accessors (which are called only in range, as documented).
-fn query(world: &World, index: usize) -> std::result::Result<(), String> {
-    let Some(body) = world.body(index) else {
-        if index < world.body_count() {
-            return Err(format!("World::body({index}) is None below the body count"));
-        }
-        return Ok(());
-    };
-    if index >= world.body_count() {
-        return Err(format!("World::body({index}) is Some past the body count"));
-    }
+/// `World::body` with a live handle: `Ok`, with the same answers as the plain accessors,
+/// the user data and colliders it was added with, each collider naming it.
+fn query(world: &World, model: &Model, id: BodyId) -> std::result::Result<(), String> {
+    let body = world
+        .body(id)
+        .map_err(|e| format!("World::body({id:?}) of a live body: {e}"))?;
     let bits = |v: wgpu_sat::glam::Vec2| v.to_array().map(f32::to_bits);
     let checks = [
-        ("index", body.index() == index),
-        ("transform", body.transform() == world.transform(index)),
+        ("id", body.id() == id),
+        ("user_data", Some(body.user_data()) == world.user_data(id)),
+        ("transform", body.transform() == world.transform(id)),
         (
             "center_of_mass",
-            bits(body.center_of_mass()) == bits(world.center_of_mass(index)),
+            bits(body.center_of_mass()) == bits(world.center_of_mass(id)),
         ),
         (
             "linear_velocity",
-            bits(body.linear_velocity()) == bits(world.linear_velocity(index)),
+            bits(body.linear_velocity()) == bits(world.linear_velocity(id)),
         ),
         (
             "angular_velocity",
-            body.angular_velocity().to_bits() == world.angular_velocity(index).to_bits(),
+            body.angular_velocity().to_bits() == world.angular_velocity(id).to_bits(),
         ),
-        ("mass", body.mass().to_bits() == world.mass(index).to_bits()),
+        ("mass", body.mass().to_bits() == world.mass(id).to_bits()),
         (
             "rotational_inertia",
-            body.rotational_inertia().to_bits() == world.rotational_inertia(index).to_bits(),
+            body.rotational_inertia().to_bits() == world.rotational_inertia(id).to_bits(),
         ),
-        ("is_static", body.is_static() == world.is_static(index)),
-        ("is_bullet", body.is_bullet() == world.is_bullet(index)),
-        ("aabb", body.aabb() == world.body_aabb(index)),
-        ("colliders", body.colliders() == world.body_colliders(index)),
+        ("is_static", body.is_static() == world.is_static(id)),
+        ("is_bullet", body.is_bullet() == world.is_bullet(id)),
+        ("is_awake", body.is_awake() == world.is_awake(id)),
+        ("aabb", body.aabb() == world.body_aabb(id)),
+        ("colliders", body.colliders().eq(world.body_colliders(id))),
         (
             "pieces",
-            body.pieces().count() == world.body_pieces(index).count(),
+            body.pieces().count() == world.body_pieces(id).count(),
         ),
     ];
     if let Some((name, _)) = checks.iter().find(|(_, same)| !same) {
         return Err(format!(
-            "World::body({index}).{name} disagrees with World::{name}: {:?} vs the accessors",
+            "World::body({id:?}).{name} disagrees with World::{name}: {:?} vs the accessors",
             (body.transform(), body.aabb(), body.mass())
         ));
     }
+    if !body.colliders().eq(model.colliders(id).iter().copied()) {
+        return Err(format!(
+            "{id:?} has colliders {:?}, added with {:?}",
+            body.colliders().collect::<Vec<_>>(),
+            model.colliders(id)
+        ));
+    }
     for c in body.colliders() {
-        if world.collider_body(c) != index {
+        if world.collider_body(c).ok() != Some(id) {
             return Err(format!(
-                "collider {c} of body {index} says body {}",
+                "collider {c:?} of {id:?} says {:?}",
                 world.collider_body(c)
             ));
         }

@@ -12,7 +12,7 @@
 
 use bytemuck::{Pod, Zeroable};
 use wgpu_sat::glam::{UVec2, Vec2};
-use wgpu_sat::{Aabb, MAX_POLYGON_VERTICES, Shape, World};
+use wgpu_sat::{Aabb, BodyId, MAX_POLYGON_VERTICES, Shape, World};
 
 /// Vertices per instance: a fan of `MAX_POLYGON_VERTICES - 2` triangles.
 const FAN_VERTICES: u32 = 3 * (MAX_POLYGON_VERTICES as u32 - 2);
@@ -45,7 +45,8 @@ struct InstanceGpu {
     /// Shape index, with [`STATIC_BIT`] for static bodies and [`SLEEPING_BIT`] for
     /// sleeping ones.
     shape: u32,
-    /// The body the collider is a piece of: pieces of one body share its colour.
+    /// The slot of the body the collider is a piece of (`BodyId::index`): pieces of one
+    /// body share its colour.
     body: u32,
 }
 const _: () = assert!(size_of::<InstanceGpu>() == 24);
@@ -138,11 +139,12 @@ impl Camera {
         self.center -= Vec2::new(delta.x, -delta.y) * self.world_per_pixel();
     }
 
-    fn uniform(&self, selected: Option<usize>, srgb_target: bool) -> CameraGpu {
+    fn uniform(&self, selected: Option<BodyId>, srgb_target: bool) -> CameraGpu {
         CameraGpu {
             center: self.center.to_array(),
             scale: (1.0 / self.half_extent()).to_array(),
-            selected: selected.map_or(u32::MAX, |b| b as u32),
+            // The shader tells bodies apart by slot, as `InstanceGpu::body` names them.
+            selected: selected.map_or(u32::MAX, |b| b.index() as u32),
             srgb_target: srgb_target as u32,
             _pad: [0; 2],
         }
@@ -151,8 +153,9 @@ impl Camera {
 
 /// The union of all bodies' AABBs, or `None` for an empty world.
 pub fn scene_bounds(world: &World) -> Option<Aabb> {
-    (0..world.body_count())
-        .map(|i| world.body_aabb(i))
+    world
+        .bodies()
+        .map(|b| world.body_aabb(b))
         .reduce(|a, b| a.union(&b))
 }
 
@@ -162,7 +165,7 @@ pub struct DrawOptions {
     /// Contact points (crosses) and their normals (lines from A to B).
     pub show_contacts: bool,
     /// A body to highlight: the one being dragged.
-    pub selected: Option<usize>,
+    pub selected: Option<BodyId>,
     /// Where to cast a fan of rays from (world frame), drawing each to its first hit.
     pub ray_fan: Option<Vec2>,
 }
@@ -406,32 +409,29 @@ impl Renderer {
         }
 
         self.instance_scratch.clear();
-        self.instance_scratch.extend(
-            world
-                .colliders()
-                .iter()
-                .enumerate()
-                .filter(|&(i, _)| {
-                    // Sensors are drawn as outlines (below), not filled.
-                    world.is_sensor(i) != Some(true)
+        self.instance_scratch
+            .extend(world.colliders().iter().enumerate().filter_map(|(i, c)| {
+                // A vacant slot (its body removed) holds a stale collider: not drawn.
+                let id = world.collider_id(i)?;
+                // Sensors are drawn as outlines (below), not filled.
+                if world.is_sensor(id) == Some(true) {
+                    return None;
+                }
+                let body = world.collider_body(id).ok()?;
+                let flag = if world.is_static(body) {
+                    STATIC_BIT
+                } else if !world.is_awake(body) {
+                    SLEEPING_BIT
+                } else {
+                    0
+                };
+                Some(InstanceGpu {
+                    translation: c.transform.translation().to_array(),
+                    rotation: c.transform.rotation().to_array(),
+                    shape: c.shape | flag,
+                    body: body.index() as u32,
                 })
-                .map(|(i, c)| {
-                    let body = world.collider_body(i);
-                    let flag = if world.is_static(body) {
-                        STATIC_BIT
-                    } else if !world.is_awake(body) {
-                        SLEEPING_BIT
-                    } else {
-                        0
-                    };
-                    InstanceGpu {
-                        translation: c.transform.translation().to_array(),
-                        rotation: c.transform.rotation().to_array(),
-                        shape: c.shape | flag,
-                        body: body as u32,
-                    }
-                }),
-        );
+            }));
         replaced |= self.instances.write(
             &self.device,
             &self.queue,
@@ -582,7 +582,9 @@ fn push_line(out: &mut Vec<LineVertex>, a: Vec2, b: Vec2, color: [u8; 4]) {
 /// The outlines of the sensor colliders: a polygon's edges, a circle as 32 chords.
 fn sensor_lines(world: &World, out: &mut Vec<LineVertex>) {
     for (i, c) in world.colliders().iter().enumerate() {
-        if world.is_sensor(i) != Some(true) {
+        // A vacant slot (its body removed) reads as no sensor.
+        let sensor = world.collider_id(i).and_then(|id| world.is_sensor(id));
+        if sensor != Some(true) {
             continue;
         }
         let t = &c.transform;

@@ -8,8 +8,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    Aabb, BodyDef, BodyShape, Circle, CpuNarrowPhase, Error, GpuNarrowPhase, Polygon, StepStats,
-    World, scenes,
+    Aabb, BodyDef, BodyId, BodyShape, Circle, CpuNarrowPhase, Error, GpuNarrowPhase, Polygon,
+    StepStats, World, scenes,
 };
 
 use crate::Scene;
@@ -64,7 +64,8 @@ const HIT_SPEED: f32 = 2.0;
 /// A static sensor across the container (the static bodies' box), a fifth of the way up:
 /// the falling bodies pass through it, and its events count them in and out.
 fn add_sensor_band(world: &mut World) {
-    let Some(container) = (0..world.body_count())
+    let Some(container) = world
+        .bodies()
         .filter(|&b| world.is_static(b))
         .map(|b| world.body_aabb(b))
         .reduce(|a, b| a.union(&b))
@@ -86,7 +87,7 @@ fn add_sensor_band(world: &mut World) {
 
 /// A body held by the mouse.
 struct Drag {
-    body: usize,
+    body: BodyId,
     /// The grabbed point in the body's local frame.
     anchor: Vec2,
     /// Where the cursor is, world frame.
@@ -193,7 +194,7 @@ impl Sim {
         self.drag = None;
     }
 
-    pub fn dragged_body(&self) -> Option<usize> {
+    pub fn dragged_body(&self) -> Option<BodyId> {
         self.drag.as_ref().map(|d| d.body)
     }
 
@@ -212,8 +213,10 @@ impl Sim {
 
     /// Fires a heavy bullet (a swept body) from above the scene's top-left corner at `target`.
     pub fn fire(&mut self, target: Vec2) -> Result<(), Error> {
-        let Some(bounds) = (0..self.world.body_count())
-            .map(|i| self.world.body_aabb(i))
+        let Some(bounds) = self
+            .world
+            .bodies()
+            .map(|b| self.world.body_aabb(b))
             .reduce(|a, b| a.union(&b))
         else {
             return Ok(());
@@ -232,20 +235,17 @@ impl Sim {
     /// everything, over the static bodies (the container or the ground).
     pub fn spawn(&mut self, count: usize) -> Result<(), Error> {
         let world = &self.world;
-        let dynamic: Vec<usize> = (0..world.body_count())
-            .filter(|&i| !world.is_static(i))
-            .collect();
+        let dynamic: Vec<BodyId> = world.bodies().filter(|&b| !world.is_static(b)).collect();
         if dynamic.is_empty() {
             return Ok(());
         }
-        let bounds_of = |bodies: &mut dyn Iterator<Item = usize>| {
+        let bounds_of = |bodies: &mut dyn Iterator<Item = BodyId>| {
             bodies
-                .map(|i| world.body_aabb(i))
+                .map(|b| world.body_aabb(b))
                 .reduce(|a, b| a.union(&b))
         };
-        let all = bounds_of(&mut (0..world.body_count())).expect("the world has bodies");
-        let ground =
-            bounds_of(&mut (0..world.body_count()).filter(|&i| world.is_static(i))).unwrap_or(all);
+        let all = bounds_of(&mut world.bodies()).expect("the world has bodies");
+        let ground = bounds_of(&mut world.bodies().filter(|&b| world.is_static(b))).unwrap_or(all);
         let shapes = (0..count)
             .map(|_| {
                 let body = dynamic[self.rng.random_range(0..dynamic.len())];

@@ -69,7 +69,10 @@ fn removal(c: &mut Criterion) {
             BatchSize::PerIteration,
         )
     });
-    for (id, start) in [("step_after_removal", &removed), ("step_without_removal", &warm)] {
+    for (id, start) in [
+        ("step_after_removal", &removed),
+        ("step_without_removal", &warm),
+    ] {
         group.bench_function(id, |b| {
             b.iter_batched(
                 || start.clone(),

@@ -526,7 +526,10 @@ fn a_sleeping_stack_whose_middle_box_goes_closes_the_gap() {
     let top = world.center_of_mass(stack[2]).y;
     world.remove_body(stack[1]).unwrap();
     world.step(DT, &mut narrow).unwrap();
-    assert!(world.is_awake(stack[2]), "the box the removed one held woke");
+    assert!(
+        world.is_awake(stack[2]),
+        "the box the removed one held woke"
+    );
     for _ in 0..60 {
         world.step(DT, &mut narrow).unwrap();
     }

@@ -17,22 +17,22 @@ pub const MASS_RANGE: std::ops::RangeInclusive<f32> = 1e-24..=1e24;
 /// below f32's range.
 pub const MAX_COORDINATE: f32 = 1e12;
 
-/// The default of [`World::max_linear_speed`], units per second: Box2D v3's default (400
+/// The default of [`World::max_linear_speed`](crate::World::max_linear_speed), units per second: Box2D v3's default (400
 /// meters per second), which no scene of bodies about one unit large reaches on purpose.
 pub const DEFAULT_MAX_LINEAR_SPEED: f32 = 400.0;
 
-/// The largest [`World::set_max_linear_speed`] takes, units per second: 2,500 times the
+/// The largest [`World::set_max_linear_speed`](crate::World::set_max_linear_speed) takes, units per second: 2,500 times the
 /// default, room for worlds in millimetres, while speed times [`MASS_RANGE`]'s upper end
 /// stays far from f32's limit.
 pub const MAX_LINEAR_SPEED_LIMIT: f32 = 1e6;
 
-/// The range of [`World::step`]'s time step, seconds. Below a microsecond the substep's
+/// The range of [`World::step`](crate::World::step)'s time step, seconds. Below a microsecond the substep's
 /// inverse that the soft contacts use grows past 1e6 and rounding dominates; above ten
 /// seconds a body at the speed limit crosses 4,000 units in one step, and no contact would be
 /// seen in between.
 pub const TIME_STEP_RANGE: std::ops::RangeInclusive<f32> = 1e-6..=10.0;
 
-/// The most solver substeps [`World::set_substeps`] takes.
+/// The most solver substeps [`World::set_substeps`](crate::World::set_substeps) takes.
 pub const MAX_SUBSTEPS: usize = 64;
 
 pub(super) fn check(
@@ -49,7 +49,7 @@ pub(super) fn check(
 }
 
 /// A gravity the step can integrate: each component finite and at most
-/// [`MAX_COORDINATE`], so that a substep's change of velocity stays finite.
+/// [`MAX_COORDINATE`](crate::MAX_COORDINATE), so that a substep's change of velocity stays finite.
 pub(super) fn check_gravity(gravity: Vec2) -> Result<(), Error> {
     for value in [gravity.x, gravity.y] {
         if !value.is_finite() || value.abs() > MAX_COORDINATE {

@@ -34,14 +34,14 @@ impl World {
     }
 
     /// The fastest a body's centre of mass moves, units per second (default
-    /// [`DEFAULT_MAX_LINEAR_SPEED`]). Faster velocities, given or reached, are scaled down to
+    /// [`DEFAULT_MAX_LINEAR_SPEED`](crate::DEFAULT_MAX_LINEAR_SPEED)). Faster velocities, given or reached, are scaled down to
     /// it, keeping their direction, as in Box2D; spin is held to
     /// [`MAX_ROTATION_PER_SUBSTEP`](crate::MAX_ROTATION_PER_SUBSTEP).
     pub fn max_linear_speed(&self) -> f32 {
         self.max_linear_speed
     }
 
-    /// Sets [`World::max_linear_speed`]: positive and at most [`MAX_LINEAR_SPEED_LIMIT`],
+    /// Sets [`World::max_linear_speed`](crate::World::max_linear_speed): positive and at most [`MAX_LINEAR_SPEED_LIMIT`],
     /// else an error naming it. Bodies faster than the new limit are slowed to it on the
     /// next step.
     pub fn set_max_linear_speed(&mut self, speed: f32) -> Result<(), Error> {
@@ -57,7 +57,7 @@ impl World {
     }
 
     /// Sets the gravity, units per second squared: each component at most
-    /// [`MAX_COORDINATE`] in magnitude, else an error naming it.
+    /// [`MAX_COORDINATE`](crate::MAX_COORDINATE) in magnitude, else an error naming it.
     pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), Error> {
         check_gravity(gravity)?;
         self.gravity = gravity;
@@ -66,7 +66,7 @@ impl World {
         Ok(())
     }
 
-    /// Whether islands of resting bodies may fall asleep ([`World::set_sleeping`]).
+    /// Whether islands of resting bodies may fall asleep ([`World::set_sleeping`](crate::World::set_sleeping)).
     pub fn sleeping(&self) -> bool {
         self.sleep.enabled()
     }
@@ -74,8 +74,8 @@ impl World {
     /// Turns sleeping on (the default) or off; off wakes every body. With it on, an island
     /// of touching dynamic bodies whose every body has moved slower than [`SLEEP_SPEED`]
     /// for [`TIME_TO_SLEEP`] stops being simulated (velocities 0; its contacts stay) until
-    /// an awake body touches it, or [`World::wake`], [`World::set_velocity`] or
-    /// [`World::set_gravity`] wakes it. Box2D's benchmark scenes run with it off.
+    /// an awake body touches it, or [`World::wake`](crate::World::wake), [`World::set_velocity`](crate::World::set_velocity) or
+    /// [`World::set_gravity`](crate::World::set_gravity) wakes it. Box2D's benchmark scenes run with it off.
     ///
     /// [`SLEEP_SPEED`]: crate::SLEEP_SPEED
     /// [`TIME_TO_SLEEP`]: crate::TIME_TO_SLEEP
@@ -84,7 +84,7 @@ impl World {
             .set_enabled(enabled, &self.bodies, &mut self.states);
     }
 
-    /// Whether contact recycling is on ([`World::set_contact_recycling`]).
+    /// Whether contact recycling is on ([`World::set_contact_recycling`](crate::World::set_contact_recycling)).
     pub fn contact_recycling(&self) -> bool {
         self.recycling
     }
@@ -93,7 +93,7 @@ impl World {
     /// pose has turned less than [`RECYCLE_ANGLE`](crate::RECYCLE_ANGLE), and whose contact
     /// points have moved less than [`RECYCLE_TRANSLATION`](crate::RECYCLE_TRANSLATION) with
     /// it, since its manifold was computed keeps that manifold, carried to the current
-    /// poses, and does not go to the narrow phase ([`StepStats::recycled`] counts them): a
+    /// poses, and does not go to the narrow phase ([`StepStats::recycled`](crate::StepStats::recycled) counts them): a
     /// settled pile or pyramid sends few pairs to it, and a GPU narrow phase uploads only
     /// those. A pair with a circle is
     /// collided every step either way (its normal turns as the pieces slide). Off, every
@@ -113,7 +113,7 @@ impl World {
         self.continuous = enabled;
     }
 
-    /// Hit events: with `Some(speed)`, each step reports in [`Events::contact_hit`] the
+    /// Hit events: with `Some(speed)`, each step reports in [`Events::contact_hit`](crate::Events::contact_hit) the
     /// contacts whose bodies approached faster than `speed` (units per second) at the start
     /// of the step and that the solver pushed apart, at their fastest point (Box2D's rule);
     /// `None` (the default) reports none and costs nothing. A speed that is negative or not
@@ -132,7 +132,7 @@ impl World {
         Ok(())
     }
 
-    /// The hit event threshold ([`World::set_hit_event_threshold`]).
+    /// The hit event threshold ([`World::set_hit_event_threshold`](crate::World::set_hit_event_threshold)).
     pub fn hit_event_threshold(&self) -> Option<f32> {
         self.hit_threshold
     }

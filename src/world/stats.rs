@@ -4,12 +4,12 @@ use std::time::Duration;
 
 use crate::narrow_phase::NarrowPhaseTimings;
 
-/// What one [`World::step`] did and how long each stage took.
+/// What one [`World::step`](crate::World::step) did and how long each stage took.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StepStats {
     /// Bodies in the world.
     pub bodies: usize,
-    /// Dynamic bodies awake after the step (see [`World::set_sleeping`]).
+    /// Dynamic bodies awake after the step (see [`World::set_sleeping`](crate::World::set_sleeping)).
     pub awake_bodies: usize,
     /// Colliders: one per convex piece of every body.
     pub colliders: usize,
@@ -27,7 +27,7 @@ pub struct StepStats {
     /// broad phase swept the fat boxes again only when this is not 0.
     pub proxy_moves: usize,
     /// Of the candidates, pairs whose last manifold was recycled instead of going to the narrow
-    /// phase (see [`World::set_contact_recycling`]); the narrow phase saw the others.
+    /// phase (see [`World::set_contact_recycling`](crate::World::set_contact_recycling)); the narrow phase saw the others.
     pub recycled: usize,
     /// Pairs that overlap: the narrow phase's manifolds.
     pub contacts: usize,

@@ -128,25 +128,66 @@ pub fn validate_batch(
     colliders: &[Collider],
     pairs: &[[u32; 2]],
 ) -> Result<(), Error> {
+    check_colliders(shape_count, colliders)?;
+    check_pairs(colliders.len(), pairs)
+}
+
+/// An item of a batch that names a shape and carries a pose (or a motion) that must be
+/// finite: what [`check_colliders`] walks for [`validate_batch`],
+/// [`validate_sweeps`](crate::validate_sweeps) and [`validate_rays`](crate::validate_rays).
+pub(crate) trait BatchCollider {
+    /// Its index into the shape table.
+    fn shape_index(&self) -> u32;
+    /// Whether its pose (or motion) is finite.
+    fn finite(&self) -> bool;
+    /// The error naming a non-finite item at `index` of its batch.
+    fn non_finite(index: usize) -> Error;
+}
+
+impl BatchCollider for Collider {
+    fn shape_index(&self) -> u32 {
+        self.shape
+    }
+    fn finite(&self) -> bool {
+        self.transform.is_finite()
+    }
+    fn non_finite(collider: usize) -> Error {
+        Error::NonFiniteTransform { collider }
+    }
+}
+
+/// The colliders' half of every batch check, collider by collider: its shape index, then
+/// its pose or motion, so that the error names the first bad collider.
+pub(crate) fn check_colliders<C: BatchCollider>(
+    shape_count: usize,
+    colliders: &[C],
+) -> Result<(), Error> {
     for (i, c) in colliders.iter().enumerate() {
-        if c.shape as usize >= shape_count {
+        let shape = c.shape_index();
+        if shape as usize >= shape_count {
             return Err(Error::ShapeIndexOutOfRange {
                 collider: i,
-                shape: c.shape,
+                shape,
                 shape_count,
             });
         }
-        if !c.transform.is_finite() {
-            return Err(Error::NonFiniteTransform { collider: i });
+        if !c.finite() {
+            return Err(C::non_finite(i));
         }
     }
+    Ok(())
+}
+
+/// The pairs' half of the collider-against-collider checks: both indices name one of
+/// `collider_count` colliders (the first out of range, `a` before `b`), and not the same one.
+pub(crate) fn check_pairs(collider_count: usize, pairs: &[[u32; 2]]) -> Result<(), Error> {
     for (pair, &[a, b]) in pairs.iter().enumerate() {
         for index in [a, b] {
-            if index as usize >= colliders.len() {
+            if index as usize >= collider_count {
                 return Err(Error::PairIndexOutOfRange {
                     pair,
                     index,
-                    collider_count: colliders.len(),
+                    collider_count,
                 });
             }
         }

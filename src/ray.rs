@@ -27,7 +27,7 @@ use glam::Vec2;
 
 use crate::circle::Circle;
 use crate::error::Error;
-use crate::narrow_phase::Collider;
+use crate::narrow_phase::{Collider, check_colliders};
 use crate::polygon::Polygon;
 use crate::shape::Shape;
 use crate::transform::Transform;
@@ -175,18 +175,7 @@ pub fn validate_rays(
     rays: &[Ray],
     pairs: &[[u32; 2]],
 ) -> Result<(), Error> {
-    for (index, c) in colliders.iter().enumerate() {
-        if c.shape as usize >= shape_count {
-            return Err(Error::ShapeIndexOutOfRange {
-                collider: index,
-                shape: c.shape,
-                shape_count,
-            });
-        }
-        if !c.transform.is_finite() {
-            return Err(Error::NonFiniteTransform { collider: index });
-        }
-    }
+    check_colliders(shape_count, colliders)?;
     for (index, ray) in rays.iter().enumerate() {
         if !(ray.origin.is_finite() && ray.translation.is_finite()) {
             return Err(Error::NonFiniteRay { ray: index });

@@ -91,6 +91,7 @@ use glam::Vec2;
 
 use crate::circle::Circle;
 use crate::error::Error;
+use crate::narrow_phase::{BatchCollider, check_colliders, check_pairs};
 use crate::polygon::Polygon;
 use crate::shape::Shape;
 use crate::transform::{Transform, inv_mul_transforms, length_and_direction, rotate};
@@ -388,33 +389,20 @@ pub fn validate_sweeps(
     sweeps: &[SweptCollider],
     pairs: &[[u32; 2]],
 ) -> Result<(), Error> {
-    for (i, c) in sweeps.iter().enumerate() {
-        if c.shape as usize >= shape_count {
-            return Err(Error::ShapeIndexOutOfRange {
-                collider: i,
-                shape: c.shape,
-                shape_count,
-            });
-        }
-        if !c.sweep.is_finite() {
-            return Err(Error::NonFiniteSweep { collider: i });
-        }
+    check_colliders(shape_count, sweeps)?;
+    check_pairs(sweeps.len(), pairs)
+}
+
+impl BatchCollider for SweptCollider {
+    fn shape_index(&self) -> u32 {
+        self.shape
     }
-    for (pair, &[a, b]) in pairs.iter().enumerate() {
-        for index in [a, b] {
-            if index as usize >= sweeps.len() {
-                return Err(Error::PairIndexOutOfRange {
-                    pair,
-                    index,
-                    collider_count: sweeps.len(),
-                });
-            }
-        }
-        if a == b {
-            return Err(Error::SelfPair { pair, collider: a });
-        }
+    fn finite(&self) -> bool {
+        self.sweep.is_finite()
     }
-    Ok(())
+    fn non_finite(collider: usize) -> Error {
+        Error::NonFiniteSweep { collider }
+    }
 }
 
 /// The relative motion of a pair over the whole step.

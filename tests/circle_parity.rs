@@ -218,11 +218,7 @@ fn the_recorded_path_counts_circle_contacts_in_touching() {
 fn a_mixed_batch_split_over_several_dispatches_agrees() {
     // 64 KiB storage bindings: a few thousand pairs need several dispatches, each of which
     // writes its own circle–polygon pairs polygon first.
-    let limits = wgpu::Limits {
-        max_storage_buffer_binding_size: 64 << 10,
-        ..wgpu::Limits::downlevel_defaults()
-    };
-    let Some((device, queue)) = common::device_with_limits("small bindings", limits) else {
+    let Some((device, queue)) = common::small_binding_device() else {
         return;
     };
     let (shapes, colliders, pairs) = common::random_shape_batch(29, 16, 3000, 18.0);

@@ -4,28 +4,10 @@
 //! did, and the solver's colours fix the order of its work, so nothing may depend on
 //! scheduling.
 
-use wgpu_sat::{CpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, World, scenes};
+mod common;
 
-/// FNV-1a over every body's pose and velocity bits.
-fn state_hash(world: &World) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for i in world.bodies() {
-        let t = world.transform(i);
-        let v = world.linear_velocity(i);
-        for x in [
-            t.translation().x,
-            t.translation().y,
-            t.rotation().x,
-            t.rotation().y,
-            v.x,
-            v.y,
-            world.angular_velocity(i),
-        ] {
-            hash = (hash ^ u64::from(x.to_bits())).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    hash
-}
+use common::state_hash;
+use wgpu_sat::{CpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, scenes};
 
 fn run(threads: Option<usize>, steps: usize) -> u64 {
     let mut world = scenes::mixed(1500, 9);

@@ -341,18 +341,9 @@ fn empty_batches_are_empty_results() {
     ));
 }
 
-/// A device whose storage bindings hold only 64 KiB: 455 shapes, 4,096 poses.
-fn small_binding_device() -> Option<(wgpu::Device, wgpu::Queue)> {
-    let limits = wgpu::Limits {
-        max_storage_buffer_binding_size: 64 << 10,
-        ..wgpu::Limits::downlevel_defaults()
-    };
-    common::device_with_limits("small bindings", limits)
-}
-
 #[test]
 fn what_does_not_fit_a_binding_is_refused_by_name_and_the_last_state_kept() {
-    let Some((device, queue)) = small_binding_device() else {
+    let Some((device, queue)) = common::small_binding_device() else {
         return;
     };
     let square = Polygon::rectangle(0.5, 0.5);

@@ -30,18 +30,9 @@ fn gpu_matches_cpu_on_100k_random_pairs() {
     assert_same_contacts(&expected, &got);
 }
 
-/// A device whose storage bindings hold only 64 KiB, so that modest batches must be split.
-fn small_binding_device() -> Option<(wgpu::Device, wgpu::Queue)> {
-    let limits = wgpu::Limits {
-        max_storage_buffer_binding_size: 64 << 10,
-        ..wgpu::Limits::downlevel_defaults()
-    };
-    common::device_with_limits("small bindings", limits)
-}
-
 #[test]
 fn a_batch_larger_than_the_binding_limit_is_split() {
-    let Some((device, queue)) = small_binding_device() else {
+    let Some((device, queue)) = common::small_binding_device() else {
         return;
     };
     let (shapes, colliders, pairs) = common::random_batch(21, 16, 3000, 18.0);

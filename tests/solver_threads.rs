@@ -2,33 +2,15 @@
 //! only for work another running thread has claimed. So a step finishes, with the same bits,
 //! when the pool's other threads are busy elsewhere and never join in.
 
+mod common;
+
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use wgpu_sat::{CpuNarrowPhase, World, scenes};
-
-/// FNV-1a over every body's pose and velocity bits.
-fn state_hash(world: &World) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for i in world.bodies() {
-        let t = world.transform(i);
-        let v = world.linear_velocity(i);
-        for x in [
-            t.translation().x,
-            t.translation().y,
-            t.rotation().x,
-            t.rotation().y,
-            v.x,
-            v.y,
-            world.angular_velocity(i),
-        ] {
-            hash = (hash ^ u64::from(x.to_bits())).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    hash
-}
+use common::state_hash;
+use wgpu_sat::{CpuNarrowPhase, scenes};
 
 fn stepped_pyramid(steps: usize) -> u64 {
     let mut world = scenes::pyramid(20);

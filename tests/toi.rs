@@ -1042,19 +1042,9 @@ fn gpu_literature_cases_and_warm_calls() {
     assert_eq!(gpu.buffers_created(), warm, "a warm call created buffers");
 }
 
-/// A device whose storage bindings hold only 64 KiB: 4,096 time-of-impact records, 1,638
-/// swept colliders.
-fn small_binding_device() -> Option<(wgpu::Device, wgpu::Queue)> {
-    let limits = wgpu::Limits {
-        max_storage_buffer_binding_size: 64 << 10,
-        ..wgpu::Limits::downlevel_defaults()
-    };
-    common::device_with_limits("small bindings", limits)
-}
-
 #[test]
 fn a_batch_larger_than_one_dispatch_is_split_and_keeps_pair_order() {
-    let Some((device, queue)) = small_binding_device() else {
+    let Some((device, queue)) = common::small_binding_device() else {
         return;
     };
     let mut rng = common::rng(14);

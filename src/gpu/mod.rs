@@ -8,9 +8,11 @@ pub mod layout;
 mod narrow_phase;
 mod plumbing;
 mod ray;
+mod sat_pass;
 mod toi;
 
 pub use device::request_device;
-pub use narrow_phase::{GpuNarrowPhase, LAYOUT_WGSL, SAT_WGSL};
+pub use narrow_phase::{GpuNarrowPhase, LAYOUT_WGSL};
 pub use ray::{GpuRayCast, RAY_WGSL};
+pub use sat_pass::SAT_WGSL;
 pub use toi::{GpuTimeOfImpact, TOI_WGSL};

@@ -1,7 +1,8 @@
 //! [`GpuNarrowPhase`]: the SAT narrow phase as a wgpu compute pass, and its blocking batch
-//! path (the [`NarrowPhase`] trait). The host-encoder path (prepare, record, a readback that
-//! never waits) is in `host.rs`; the buffers, bindings and readback both kernels use are in
-//! `plumbing.rs`.
+//! path (the [`NarrowPhase`] trait). It holds the pass (`sat_pass.rs`: the kernels and the
+//! buffers they bind) and the host-encoder path (`host.rs`: prepare, record, a readback that
+//! never waits), and hands each public call to the one it belongs to; the buffers, bindings
+//! and readback every kernel uses are in `plumbing.rs`.
 //!
 //! ```text
 //! set_shapes:    shape table -> `shapes` storage buffer (only when it changed)
@@ -28,18 +29,12 @@
 //! coordinate or pair size beyond 1e30), where each backend still reports only finite
 //! contacts with unit normals, or none; `examples/fuzz/gpu.rs` checks exactly this.
 
-use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
-use std::time::Instant;
-
-use bytemuck::Zeroable;
+use std::time::{Duration, Instant};
 
 use crate::error::Error;
-use crate::gpu::host::{Prepared, Readback};
-use crate::gpu::layout::{ContactGpu, ContactsHeaderGpu, ParamsGpu, PoseGpu, SWAPPED};
-use crate::gpu::plumbing::{
-    GrowingBuffer, ShapeTable, compute_pipeline, entire, read_back, storage, uniform,
-};
+use crate::gpu::host::HostPath;
+use crate::gpu::plumbing::{GrowingBuffer, read_back};
+use crate::gpu::sat_pass::{ContactRecords, HEADER_BYTES, RECORD_BYTES, SatPass};
 use crate::manifold::Contact;
 use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings, validate_batch};
 use crate::polygon::Polygon;
@@ -49,29 +44,9 @@ use crate::shape::Shape;
 /// read them in their own shaders: prepend it to your WGSL.
 pub const LAYOUT_WGSL: &str = include_str!("../../shaders/layout.wgsl");
 
-/// The WGSL source of the narrow-phase kernels: the layouts, the transform helpers
-/// (`shaders/transform.wgsl`, shared with the time-of-impact kernel), then `shaders/sat.wgsl`
-/// (the kernels and the polygon–polygon test), then `shaders/sat_circle.wgsl` (pairs with a
-/// circle).
-pub const SAT_WGSL: &str = concat!(
-    include_str!("../../shaders/layout.wgsl"),
-    include_str!("../../shaders/transform.wgsl"),
-    include_str!("../../shaders/sat.wgsl"),
-    include_str!("../../shaders/sat_circle.wgsl")
-);
-
-/// Invocations per workgroup; must match `@workgroup_size` in `sat.wgsl`.
-const WORKGROUP_SIZE: u32 = 64;
-
-/// The contact list's header (its count), before the records.
-pub(super) const HEADER_BYTES: u64 = size_of::<ContactsHeaderGpu>() as u64;
-/// One contact record.
-pub(super) const RECORD_BYTES: u64 = size_of::<ContactGpu>() as u64;
 /// The readback buffer starts with the kernel's two timestamps (when the device has
 /// timestamp queries), then holds a copy of the contact buffer.
 const TIMESTAMP_BYTES: u64 = 16;
-/// A pair with no contact record.
-const NO_RECORD: u32 = u32::MAX;
 
 /// Timestamp queries around the compute pass, on devices that have them.
 struct KernelTimer {
@@ -101,63 +76,15 @@ struct KernelTimer {
 /// # Ok::<(), wgpu_sat::Error>(())
 /// ```
 pub struct GpuNarrowPhase {
-    pub(super) device: wgpu::Device,
-    pub(super) queue: wgpu::Queue,
-    pipeline: wgpu::ComputePipeline,
-    bind_group_layout: wgpu::BindGroupLayout,
-    pub(super) bind_group: Option<wgpu::BindGroup>,
-    /// The `count_touching` pass, with a layout of its own (3 storage buffers).
-    touching_pipeline: wgpu::ComputePipeline,
-    touching_layout: wgpu::BindGroupLayout,
-    touching_bind_group: Option<wgpu::BindGroup>,
-    params: wgpu::Buffer,
-    pub(super) shapes: ShapeTable,
-    pub(super) poses: GrowingBuffer,
-    pub(super) indices: GrowingBuffer,
-    pub(super) contacts: GrowingBuffer,
+    /// The kernels and every buffer they bind, which both paths fill.
+    pass: SatPass,
+    /// The host-encoder path's state and readback.
+    host: HostPath,
+    /// The blocking path's mappable buffer, and the records it read back.
     readback: GrowingBuffer,
-    /// Per collider, the number of contacts it is in (written by `record`).
-    pub(super) touching: GrowingBuffer,
-    /// The host-driven readback's own mappable buffer and state.
-    pub(super) host_readback: GrowingBuffer,
-    pub(super) readback_state: Readback,
-    /// A tiny mappable buffer used only to ask whether the device is lost (see
-    /// `device_lost` in `host.rs`), and the flag its mapping callback sets.
-    pub(super) loss_probe: wgpu::Buffer,
-    pub(super) probe_refused: Arc<AtomicBool>,
-    /// The batch of the last `prepare`, and a copy of its pairs (for `request_readback` to
-    /// take).
-    pub(super) prepared: Option<Prepared>,
-    pub(super) prepared_pairs: Vec<[u32; 2]>,
-    /// Whether `record` ran for the prepared batch (an atomic: `record` takes `&self`).
-    pub(super) prepared_recorded: AtomicBool,
-    /// The pairs of the batch the pending readback copies, taken from `prepared_pairs` by
-    /// `request_readback`: they name the colliders of the contacts it returns, and their
-    /// count bounds the records read. Kept and reused, so a warm host allocates nothing.
-    pub(super) readback_pairs: Vec<[u32; 2]>,
-    /// See [`NarrowPhase::set_speculative_distance`]; written with each batch's params.
-    speculative_distance: f32,
-    /// Per shape of the table, whether it is a circle; empty when none is, and pairs are
-    /// then uploaded as given.
-    circle_shapes: Vec<bool>,
-    /// The pairs of a batch with circles, as uploaded (see [`SWAPPED`]).
-    pair_scratch: Vec<[u32; 2]>,
-    /// The collider shape ids now in `indices[0..n)`; `None` when unknown (after a
-    /// reallocation of `indices`).
-    pub(super) uploaded_shape_ids: Option<Vec<u32>>,
-    /// Records copied from the mapped buffer, sorted by pair.
-    pub(super) records: Vec<ContactGpu>,
-    /// For each pair of the batch, the index of its record, or `NO_RECORD`.
-    pub(super) slots: Vec<u32>,
-    /// The poses of the current batch, as uploaded.
-    pose_scratch: Vec<PoseGpu>,
+    records: ContactRecords,
     /// How many records the first readback copies: the last batch's count plus headroom.
     expected_contacts: usize,
-    /// The largest storage binding (and buffer) the device allows, in bytes.
-    pub(super) max_binding: u64,
-    max_workgroups: u32,
-    /// Where the last call spent its time.
-    pub(super) timings: NarrowPhaseTimings,
     timer: Option<KernelTimer>,
     /// When the last submit happened.
     submitted: Instant,
@@ -168,56 +95,13 @@ impl GpuNarrowPhase {
     /// may finish compiling on the first dispatch.
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Self, Error> {
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("wgpu-sat sat.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(SAT_WGSL.into()),
-        });
-        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("wgpu-sat narrow phase"),
-            entries: &[
-                storage(0, true),
-                storage(1, true),
-                storage(2, true),
-                storage(3, false),
-                uniform(4, size_of::<ParamsGpu>()),
-            ],
-        });
-        let touching_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("wgpu-sat count_touching"),
-            entries: &[
-                storage(2, true),
-                storage(3, false),
-                uniform(4, size_of::<ParamsGpu>()),
-                storage(5, false),
-            ],
-        });
-        let pipeline = compute_pipeline(device, &module, &bind_group_layout, "collide_pairs");
-        let touching_pipeline =
-            compute_pipeline(device, &module, &touching_layout, "count_touching");
-        let params = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("wgpu-sat params"),
-            size: size_of::<ParamsGpu>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        // COPY_SRC as well: hosts may copy what the narrow phase holds.
-        let storage_usage = wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_DST
-            | wgpu::BufferUsages::COPY_SRC;
-        let shapes = ShapeTable::new(device, "wgpu-sat shapes");
-        let poses = GrowingBuffer::new(device, "wgpu-sat poses", storage_usage);
-        let indices = GrowingBuffer::new(device, "wgpu-sat indices", storage_usage);
-        let contacts = GrowingBuffer::new(device, "wgpu-sat contacts", storage_usage);
-        let mappable = wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST;
-        let readback = GrowingBuffer::new(device, "wgpu-sat readback", mappable);
-        let host_readback = GrowingBuffer::new(device, "wgpu-sat host readback", mappable);
-        let touching = GrowingBuffer::new(device, "wgpu-sat touching", storage_usage);
-        let loss_probe = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("wgpu-sat device loss probe"),
-            size: wgpu::MAP_ALIGNMENT,
-            usage: wgpu::BufferUsages::MAP_READ,
-            mapped_at_creation: false,
-        });
+        let pass = SatPass::new(device, queue);
+        let host = HostPath::new(device);
+        let readback = GrowingBuffer::new(
+            device,
+            "wgpu-sat readback",
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
         let timer = device
             .features()
             .contains(wgpu::Features::TIMESTAMP_QUERY)
@@ -238,45 +122,13 @@ impl GpuNarrowPhase {
         if let Some(error) = pollster::block_on(scope.pop()) {
             return Err(Error::Device(error.to_string()));
         }
-        let limits = device.limits();
         Ok(GpuNarrowPhase {
-            device: device.clone(),
-            queue: queue.clone(),
-            pipeline,
-            bind_group_layout,
-            bind_group: None,
-            touching_pipeline,
-            touching_layout,
-            touching_bind_group: None,
-            params,
-            shapes,
-            poses,
-            indices,
-            contacts,
+            pass,
+            host,
             readback,
-            touching,
-            host_readback,
-            readback_state: Readback::Idle,
-            loss_probe,
-            probe_refused: Arc::new(AtomicBool::new(false)),
-            prepared: None,
-            prepared_pairs: Vec::new(),
-            prepared_recorded: AtomicBool::new(false),
-            readback_pairs: Vec::new(),
-            speculative_distance: 0.0,
-            circle_shapes: Vec::new(),
-            pair_scratch: Vec::new(),
-            uploaded_shape_ids: None,
-            records: Vec::new(),
-            slots: Vec::new(),
-            pose_scratch: Vec::new(),
+            records: ContactRecords::default(),
             // Nothing known yet: the first call reads back the whole contact buffer.
             expected_contacts: usize::MAX,
-            max_binding: limits
-                .max_storage_buffer_binding_size
-                .min(limits.max_buffer_size),
-            max_workgroups: limits.max_compute_workgroups_per_dimension,
-            timings: NarrowPhaseTimings::default(),
             timer,
             submitted: Instant::now(),
         })
@@ -284,112 +136,149 @@ impl GpuNarrowPhase {
 
     /// The device this narrow phase runs on.
     pub fn device(&self) -> &wgpu::Device {
-        &self.device
+        self.pass.device()
     }
 
     /// The queue this narrow phase submits to.
     pub fn queue(&self) -> &wgpu::Queue {
-        &self.queue
+        self.pass.queue()
     }
 
     /// How many GPU buffers this narrow phase has created so far. Once warm (after a call
     /// with the largest batch), it stays the same: buffers are reused, not re-created. A
     /// host that binds the narrow phase's buffers rebuilds its bind group when it changes.
     pub fn buffers_created(&self) -> u64 {
-        // The params buffer and the loss probe, then the slots that grow.
-        2 + [
-            &self.shapes.buffer,
-            &self.poses,
-            &self.indices,
-            &self.contacts,
-            &self.readback,
-            &self.touching,
-            &self.host_readback,
-        ]
-        .iter()
-        .map(|b| b.created)
-        .sum::<u64>()
+        self.pass.buffers_created() + self.host.buffers_created() + self.readback.created
     }
 
     /// The most pairs one dispatch can take with `colliders` colliders; larger batches are
     /// split into dispatches of this size. Zero when the colliders alone fill a binding.
     pub fn max_pairs_per_dispatch(&self, colliders: usize) -> usize {
-        let words = (self.max_binding / 4) as usize;
-        let by_indices = words.saturating_sub(colliders) / 2;
-        let by_contacts = (self.max_binding.saturating_sub(HEADER_BYTES) / RECORD_BYTES) as usize;
-        let by_dispatch = self.max_workgroups as usize * WORKGROUP_SIZE as usize;
-        by_indices.min(by_contacts).min(by_dispatch)
+        self.pass.max_pairs_per_dispatch(colliders)
     }
 
-    /// Makes room for a batch, re-creating the bind group if a buffer was replaced.
-    pub(super) fn reserve(&mut self, colliders: usize, batch: usize) {
-        let cap = self.max_binding;
-        let mut replaced = self.poses.reserve(&self.device, 16 * colliders as u64, cap);
-        if self
-            .indices
-            .reserve(&self.device, 4 * (colliders + 2 * batch) as u64, cap)
-        {
-            self.uploaded_shape_ids = None;
-            replaced = true;
-        }
-        let contact_bytes = HEADER_BYTES + RECORD_BYTES * batch as u64;
-        replaced |= self.contacts.reserve(&self.device, contact_bytes, cap);
-        replaced |= self
-            .touching
-            .reserve(&self.device, 4 * colliders as u64, cap);
-        self.readback
-            .reserve(&self.device, TIMESTAMP_BYTES + contact_bytes, cap);
-        if replaced || self.touching_bind_group.is_none() {
-            self.touching_bind_group =
-                Some(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: Some("wgpu-sat count_touching"),
-                    layout: &self.touching_layout,
-                    entries: &[
-                        entire(2, &self.indices.buffer),
-                        entire(3, &self.contacts.buffer),
-                        entire(4, &self.params),
-                        entire(5, &self.touching.buffer),
-                    ],
-                }));
-        }
-        if replaced || self.bind_group.is_none() {
-            self.bind_group = Some(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("wgpu-sat narrow phase"),
-                layout: &self.bind_group_layout,
-                entries: &[
-                    entire(0, &self.shapes.buffer.buffer),
-                    entire(1, &self.poses.buffer),
-                    entire(2, &self.indices.buffer),
-                    entire(3, &self.contacts.buffer),
-                    entire(4, &self.params),
-                ],
-            }));
-        }
+    /// Writes this frame's poses and pairs with `Queue::write_buffer`, for a following
+    /// [`record`](Self::record) into the host's encoder. The batch is validated like
+    /// [`collide_pairs`](crate::NarrowPhase::collide_pairs); it must fit one dispatch
+    /// ([`max_pairs_per_dispatch`](Self::max_pairs_per_dispatch)), else an error names the
+    /// limit (the blocking `collide_pairs` splits larger batches instead). An empty batch
+    /// (no pairs, or no colliders at all) is fine: it records a pass that finds nothing.
+    ///
+    /// The batch stays prepared until the next `prepare`, `collide_pairs` or
+    /// [`write_poses`](Self::write_poses): those reuse its buffers, so after them `record`
+    /// errors with [`Error::NotPrepared`] until the next `prepare`. For the same reason,
+    /// call none of them between `record` and the host's submit of that encoder: their
+    /// queue writes land before the submit, and the recorded dispatch would read them.
+    pub fn prepare(&mut self, colliders: &[Collider], pairs: &[[u32; 2]]) -> Result<(), Error> {
+        self.host.prepare(&mut self.pass, colliders, pairs)
     }
 
-    /// Writes the poses, and the shape ids if they changed since the last upload.
-    pub(super) fn upload_colliders(&mut self, colliders: &[Collider]) {
-        self.pose_scratch.clear();
-        self.pose_scratch
-            .extend(colliders.iter().map(|c| PoseGpu::from(&c.transform)));
-        if !colliders.is_empty() {
-            self.queue.write_buffer(
-                &self.poses.buffer,
-                0,
-                bytemuck::cast_slice(&self.pose_scratch),
-            );
-            self.timings.uploaded_bytes += 16 * colliders.len() as u64;
-        }
-        let unchanged = self.uploaded_shape_ids.as_ref().is_some_and(|ids| {
-            ids.len() == colliders.len() && ids.iter().zip(colliders).all(|(&s, c)| s == c.shape)
-        });
-        if !unchanged && !colliders.is_empty() {
-            let ids: Vec<u32> = colliders.iter().map(|c| c.shape).collect();
-            self.queue
-                .write_buffer(&self.indices.buffer, 0, bytemuck::cast_slice(&ids));
-            self.timings.uploaded_bytes += 4 * ids.len() as u64;
-            self.uploaded_shape_ids = Some(ids);
-        }
+    /// Records the prepared batch into the host's encoder: the narrow-phase dispatch, then a
+    /// pass that fills [`touching_buffer`](Self::touching_buffer). Submits nothing; the
+    /// results are in [`contacts_buffer`](Self::contacts_buffer) once the host's submission
+    /// has run. Errors with [`Error::NotPrepared`] if nothing is prepared.
+    ///
+    /// A prepared batch may be recorded again (the next frame, when nothing moved): each
+    /// recording starts an empty contact list.
+    pub fn record(&self, encoder: &mut wgpu::CommandEncoder) -> Result<(), Error> {
+        self.host.record(&self.pass, encoder)
+    }
+
+    /// Records a copy of the prepared batch's contacts into the host's encoder, to be read
+    /// back without blocking: after submitting the encoder, call
+    /// [`poll_readback`](Self::poll_readback) (once per frame, say) until it returns them.
+    ///
+    /// The request keeps its own copy of the batch's pairs, so the host may
+    /// [`prepare`](Self::prepare) and record further frames before the contacts arrive:
+    /// they are this batch's all the same.
+    ///
+    /// A new request replaces one still under way (its contacts are never returned). The
+    /// readback of an encoder the host drops unsubmitted stays pending, and
+    /// [`poll_readback`](Self::poll_readback) returns `None`, until a new request replaces
+    /// it. Submit encoders in the order the requests were recorded: an older request's
+    /// encoder submitted after a newer one's may find the buffer mapped, and wgpu refuses
+    /// that submit.
+    ///
+    /// Errors with [`Error::NotPrepared`] if nothing is prepared, and
+    /// [`Error::NotRecorded`] if the prepared batch was not recorded (there would be no
+    /// contacts to copy).
+    pub fn request_readback(&mut self, encoder: &mut wgpu::CommandEncoder) -> Result<(), Error> {
+        self.host.request_readback(&self.pass, encoder)
+    }
+
+    /// The contacts of the requested readback, in pair order, as
+    /// [`collide_pairs`](crate::NarrowPhase::collide_pairs) returned them for the batch prepared
+    /// before [`request_readback`](Self::request_readback), once the GPU has them; `None`
+    /// while they are on their way (or the encoder holding the request is not submitted
+    /// yet), or when no readback is pending (see [`readback_pending`](Self::readback_pending)),
+    /// so a host may call it every frame. Never blocks: it only polls the device.
+    ///
+    /// An error ends the readback (nothing is pending afterwards): when mapping fails, and
+    /// when the device is lost or destroyed before the contacts arrive, which they then
+    /// never would, so a host that polls until they do never waits forever.
+    pub fn poll_readback(&mut self) -> Option<Result<Vec<Contact>, Error>> {
+        let mut out = Vec::new();
+        self.poll_readback_into(&mut out)
+            .map(|result| result.map(|()| out))
+    }
+
+    /// [`poll_readback`](Self::poll_readback) into a vector the caller keeps: when the
+    /// readback arrives, `out` is replaced by its contacts (and emptied on an error); while
+    /// it returns `None`, `out` is left alone. A warm host that reuses `out` allocates
+    /// nothing here.
+    pub fn poll_readback_into(&mut self, out: &mut Vec<Contact>) -> Option<Result<(), Error>> {
+        self.host.poll_readback_into(self.pass.device(), out)
+    }
+
+    /// Writes the colliders' poses (and shape indices) to [`poses_buffer`](Self::poses_buffer)
+    /// and [`collider_shapes_buffer`](Self::collider_shapes_buffer) for a renderer, without
+    /// colliding anything: after `World::step`, `write_poses(world.colliders())` puts the
+    /// stepped poses where a renderer draws from (the step itself uploaded the poses it
+    /// started from). Errors, naming the collider, for a bad shape index or pose, and with
+    /// [`Error::TooLarge`] for more colliders than a binding holds.
+    pub fn write_poses(&mut self, colliders: &[Collider]) -> Result<(), Error> {
+        self.host.write_poses(&mut self.pass, colliders)
+    }
+
+    /// Whether a readback was requested and has not been returned by
+    /// [`poll_readback`](Self::poll_readback) yet.
+    pub fn readback_pending(&self) -> bool {
+        self.host.readback_pending()
+    }
+
+    // The buffers below grow when a batch needs more room: a larger one replaces the old.
+    // A host that binds them rebuilds its bind group when one changes (`wgpu::Buffer`
+    // compares by identity), or when `buffers_created` moves. Their WGSL structs are in
+    // `LAYOUT_WGSL`.
+
+    /// The shape table (`array<Shape>` in `shaders/layout.wgsl`). Replaced when it grows:
+    /// see [`buffers_created`](Self::buffers_created).
+    pub fn shapes_buffer(&self) -> &wgpu::Buffer {
+        self.pass.shapes_buffer()
+    }
+
+    /// This step's pose of every collider (`array<Pose>`): what a renderer draws from.
+    /// Replaced when it grows.
+    pub fn poses_buffer(&self) -> &wgpu::Buffer {
+        self.pass.poses_buffer()
+    }
+
+    /// Each collider's shape index, in words `[0, collider count)` of this buffer
+    /// (`array<u32>`; the words after them hold the pairs).
+    pub fn collider_shapes_buffer(&self) -> &wgpu::Buffer {
+        self.pass.indices_buffer()
+    }
+
+    /// The compacted contacts of the last dispatch (`ContactList`): a count, then that many
+    /// records in no particular order, each naming its pair.
+    pub fn contacts_buffer(&self) -> &wgpu::Buffer {
+        self.pass.contacts_buffer()
+    }
+
+    /// Per collider, how many contacts it is in (`array<u32>`), filled by
+    /// [`record`](Self::record): nonzero means touching something.
+    pub fn touching_buffer(&self) -> &wgpu::Buffer {
+        self.pass.touching_buffer()
     }
 
     /// Runs one dispatch over `pairs` and appends its contacts, in pair order, to `out`.
@@ -400,195 +289,78 @@ impl GpuNarrowPhase {
         out: &mut Vec<Contact>,
     ) -> Result<(), Error> {
         let upload_start = Instant::now();
-        self.write_batch(colliders, pairs);
+        self.pass.write_batch(colliders, pairs);
         let expected = self.expected_contacts.clamp(1, pairs.len());
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("wgpu-sat collide_pairs"),
+        let mut encoder =
+            self.pass
+                .device()
+                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                    label: Some("wgpu-sat collide_pairs"),
+                });
+        let timestamps = self
+            .timer
+            .as_ref()
+            .map(|t| wgpu::ComputePassTimestampWrites {
+                query_set: &t.query_set,
+                beginning_of_pass_write_index: Some(0),
+                end_of_pass_write_index: Some(1),
             });
-        self.encode_dispatch(&mut encoder, pairs.len(), false, true)?;
+        self.pass
+            .encode_dispatch(&mut encoder, pairs.len(), false, timestamps)?;
         if let Some(t) = &self.timer {
             encoder.resolve_query_set(&t.query_set, 0..2, &t.resolve, 0);
             encoder.copy_buffer_to_buffer(&t.resolve, 0, &self.readback.buffer, 0, TIMESTAMP_BYTES);
         }
         let first_bytes = HEADER_BYTES + RECORD_BYTES * expected as u64;
         encoder.copy_buffer_to_buffer(
-            &self.contacts.buffer,
+            self.pass.contacts_buffer(),
             0,
             &self.readback.buffer,
             TIMESTAMP_BYTES,
             first_bytes,
         );
-        self.timings.upload += upload_start.elapsed();
+        self.pass.timings.upload += upload_start.elapsed();
         self.submitted = Instant::now();
-        self.queue.submit([encoder.finish()]);
+        self.pass.queue().submit([encoder.finish()]);
 
-        self.records.clear();
         let mut count = 0;
         let mut ticks = [0u64; 2];
         self.map_readback(TIMESTAMP_BYTES + first_bytes, |bytes, records| {
             ticks = bytemuck::pod_read_unaligned(&bytes[..TIMESTAMP_BYTES as usize]);
-            let bytes = &bytes[TIMESTAMP_BYTES as usize..];
-            let header: ContactsHeaderGpu =
-                bytemuck::pod_read_unaligned(&bytes[..HEADER_BYTES as usize]);
-            // The kernel never appends past the capacity; clamp anyway so a broken driver
-            // cannot make us read garbage.
-            count = (header.count as usize).min(pairs.len());
-            let here = count.min(expected);
-            let body = &bytes[HEADER_BYTES as usize..][..here * RECORD_BYTES as usize];
-            records.extend(
-                body.chunks_exact(RECORD_BYTES as usize)
-                    .map(bytemuck::pod_read_unaligned::<ContactGpu>),
-            );
+            count = records.read_list(&bytes[TIMESTAMP_BYTES as usize..], pairs.len(), expected);
         })?;
         if let Some(t) = &self.timer {
             let ns = ticks[1].saturating_sub(ticks[0]) as f64 * t.period as f64;
-            let kernel = self.timings.kernel.unwrap_or_default();
-            self.timings.kernel = Some(kernel + std::time::Duration::from_nanos(ns as u64));
+            let kernel = self.pass.timings.kernel.unwrap_or_default();
+            self.pass.timings.kernel = Some(kernel + Duration::from_nanos(ns as u64));
         }
         if count > expected {
             // More contacts than last time's estimate: fetch the rest.
             let start = HEADER_BYTES + RECORD_BYTES * expected as u64;
             let rest = RECORD_BYTES * (count - expected) as u64;
-            let mut encoder = self
-                .device
-                .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                    label: Some("wgpu-sat readback rest"),
-                });
+            let mut encoder =
+                self.pass
+                    .device()
+                    .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                        label: Some("wgpu-sat readback rest"),
+                    });
             encoder.copy_buffer_to_buffer(
-                &self.contacts.buffer,
+                self.pass.contacts_buffer(),
                 start,
                 &self.readback.buffer,
                 0,
                 rest,
             );
             self.submitted = Instant::now();
-            self.queue.submit([encoder.finish()]);
-            self.map_readback(rest, |bytes, records| {
-                records.extend(
-                    bytes
-                        .chunks_exact(RECORD_BYTES as usize)
-                        .map(bytemuck::pod_read_unaligned::<ContactGpu>),
-                );
-            })?;
+            self.pass.queue().submit([encoder.finish()]);
+            self.map_readback(rest, |bytes, records| records.read_more(bytes))?;
         }
         self.expected_contacts = count + count / 4 + 64;
 
         let order_start = Instant::now();
-        put_in_pair_order(&self.records, &mut self.slots, pairs, out);
-        self.timings.readback += order_start.elapsed();
+        self.records.put_in_pair_order(pairs, out);
+        self.pass.timings.readback += order_start.elapsed();
         Ok(())
-    }
-
-    /// Queues the writes of one dispatch: its pairs, its parameters, a zeroed contact count.
-    /// With circles in the table, a circle–polygon pair goes up polygon first, marked
-    /// [`SWAPPED`]: the kernel then needs no test of its own to put the polygon first (a
-    /// per-lane branch costs every lane of a SIMD group, and polygon pairs would pay).
-    pub(super) fn write_batch(&mut self, colliders: &[Collider], pairs: &[[u32; 2]]) {
-        let collider_count = colliders.len();
-        let words = if self.circle_shapes.is_empty() {
-            pairs
-        } else {
-            let circle = |i: u32| self.circle_shapes[colliders[i as usize].shape as usize];
-            self.pair_scratch.clear();
-            self.pair_scratch.extend(pairs.iter().map(|&[a, b]| {
-                if circle(a) && !circle(b) {
-                    [b | SWAPPED, a]
-                } else {
-                    [a, b]
-                }
-            }));
-            &self.pair_scratch
-        };
-        if !words.is_empty() {
-            self.queue.write_buffer(
-                &self.indices.buffer,
-                4 * collider_count as u64,
-                bytemuck::cast_slice(words),
-            );
-        }
-        let params = ParamsGpu {
-            pair_count: pairs.len() as u32,
-            pair_offset: collider_count as u32,
-            contact_capacity: pairs.len() as u32,
-            speculative_distance: self.speculative_distance,
-        };
-        self.queue
-            .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
-        self.queue.write_buffer(
-            &self.contacts.buffer,
-            0,
-            bytemuck::bytes_of(&ContactsHeaderGpu::zeroed()),
-        );
-        self.timings.uploaded_bytes +=
-            8 * pairs.len() as u64 + (size_of::<ParamsGpu>() as u64) + HEADER_BYTES;
-    }
-
-    /// Records the narrow-phase dispatch over `pair_count` pairs and, with `touching`, the
-    /// pass that counts each collider's contacts; `timed` writes the kernel timestamps.
-    pub(super) fn encode_dispatch(
-        &self,
-        encoder: &mut wgpu::CommandEncoder,
-        pair_count: usize,
-        touching: bool,
-        timed: bool,
-    ) -> Result<(), Error> {
-        let (Some(bind_group), Some(touching_bind_group)) =
-            (&self.bind_group, &self.touching_bind_group)
-        else {
-            return Err(Error::Device("the narrow phase has no bind group".into()));
-        };
-        let workgroups = (pair_count as u32).div_ceil(WORKGROUP_SIZE);
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("wgpu-sat collide_pairs"),
-            timestamp_writes: self.timer.as_ref().filter(|_| timed).map(|t| {
-                wgpu::ComputePassTimestampWrites {
-                    query_set: &t.query_set,
-                    beginning_of_pass_write_index: Some(0),
-                    end_of_pass_write_index: Some(1),
-                }
-            }),
-        });
-        pass.set_pipeline(&self.pipeline);
-        pass.set_bind_group(0, bind_group, &[]);
-        pass.dispatch_workgroups(workgroups, 1, 1);
-        if touching {
-            // One invocation per possible record; those past the count return at once.
-            pass.set_pipeline(&self.touching_pipeline);
-            pass.set_bind_group(0, touching_bind_group, &[]);
-            pass.dispatch_workgroups(workgroups, 1, 1);
-        }
-        Ok(())
-    }
-
-    /// Validates a batch and makes room for it; returns the pairs per dispatch.
-    pub(super) fn begin_batch(
-        &mut self,
-        colliders: &[Collider],
-        pairs: &[[u32; 2]],
-    ) -> Result<usize, Error> {
-        validate_batch(self.shapes.shapes().len(), colliders, pairs)?;
-        let batch = self.fit_colliders(colliders.len())?;
-        self.reserve(colliders.len(), batch.min(pairs.len()).max(1));
-        self.upload_colliders(colliders);
-        Ok(batch)
-    }
-
-    /// The pairs per dispatch with `colliders` colliders, or an error if their poses, or
-    /// their shape ids with room for one pair, exceed a binding. Checked before any buffer
-    /// grows: a buffer larger than a binding could never be bound again.
-    pub(super) fn fit_colliders(&self, colliders: usize) -> Result<usize, Error> {
-        let max_colliders = (self.max_binding / size_of::<PoseGpu>() as u64) as usize;
-        let batch = self.max_pairs_per_dispatch(colliders);
-        if colliders > max_colliders || batch == 0 {
-            return Err(Error::TooLarge {
-                what: "colliders",
-                count: colliders,
-                max: max_colliders.min(((self.max_binding / 4) as usize).saturating_sub(2)),
-            });
-        }
-        Ok(batch)
     }
 
     /// Maps the first `bytes` of the readback buffer, hands them to `read` with the record
@@ -596,44 +368,18 @@ impl GpuNarrowPhase {
     fn map_readback(
         &mut self,
         bytes: u64,
-        read: impl FnOnce(&[u8], &mut Vec<ContactGpu>),
+        read: impl FnOnce(&[u8], &mut ContactRecords),
     ) -> Result<(), Error> {
-        self.timings.read_back_bytes += bytes;
+        self.pass.timings.read_back_bytes += bytes;
         let records = &mut self.records;
-        let ready = read_back(&self.device, &self.readback.buffer, bytes, |view| {
+        let ready = read_back(self.pass.device(), &self.readback.buffer, bytes, |view| {
             read(view, records)
         })?;
         // From the submit: a device may start (a software one may even finish) the work
         // before the poll.
-        self.timings.dispatch += ready - self.submitted;
-        self.timings.readback += ready.elapsed();
+        self.pass.timings.dispatch += ready - self.submitted;
+        self.pass.timings.readback += ready.elapsed();
         Ok(())
-    }
-}
-
-/// Appends the contacts of `records` to `out` in the order of `pairs`. Appends happen in
-/// whatever order the invocations ran; pair indices are dense and unique, so placing each
-/// record by its pair (through `slots`, scratch) restores the order in linear time.
-pub(super) fn put_in_pair_order(
-    records: &[ContactGpu],
-    slots: &mut Vec<u32>,
-    pairs: &[[u32; 2]],
-    out: &mut Vec<Contact>,
-) {
-    slots.clear();
-    slots.resize(pairs.len(), NO_RECORD);
-    for (k, r) in records.iter().enumerate() {
-        if let Some(slot) = slots.get_mut(r.pair as usize) {
-            *slot = k as u32;
-        }
-    }
-    out.reserve(records.len());
-    for (pair, &slot) in slots.iter().enumerate() {
-        if slot != NO_RECORD {
-            let [a, b] = pairs[pair];
-            let manifold = records[slot as usize].manifold();
-            out.push(Contact { a, b, manifold });
-        }
     }
 }
 
@@ -642,17 +388,17 @@ impl NarrowPhase for GpuNarrowPhase {
     /// already carries as padding).
     fn set_speculative_distance(&mut self, margin: f32) -> Result<(), Error> {
         crate::narrow_phase::check_speculative_distance(margin)?;
-        self.speculative_distance = margin;
+        self.pass.set_speculative_distance(margin);
         Ok(())
     }
 
     /// [`set_shape_table`](NarrowPhase::set_shape_table) for polygons; setting the
     /// polygons it already holds neither uploads nor allocates.
     fn set_shapes(&mut self, shapes: &[Polygon]) -> Result<(), Error> {
-        let held = shapes.len() == self.shapes.shapes().len()
+        let held = shapes.len() == self.pass.shapes().len()
             && shapes
                 .iter()
-                .zip(self.shapes.shapes())
+                .zip(self.pass.shapes())
                 .all(|(p, s)| s.as_polygon() == Some(p));
         if held {
             return Ok(());
@@ -664,25 +410,7 @@ impl NarrowPhase for GpuNarrowPhase {
     /// Uploads the shape table; setting the table it already holds uploads nothing, so a
     /// caller may set it before every call.
     fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
-        let (device, queue) = (&self.device, &self.queue);
-        let result = self.shapes.set(
-            device,
-            queue,
-            self.max_binding,
-            shapes,
-            &mut self.bind_group,
-        );
-        if !matches!(result, Ok(false)) {
-            // Which shapes are circles, for the kernel's per-pair branch: none noted when the
-            // table has none, or when it is unknown after a device error.
-            let table = self.shapes.shapes();
-            self.circle_shapes.clear();
-            if table.iter().any(|s| s.as_circle().is_some()) {
-                self.circle_shapes
-                    .extend(table.iter().map(|s| s.as_circle().is_some()));
-            }
-        }
-        result.map(|_| ())
+        self.pass.set_shape_table(shapes)
     }
 
     fn collide_pairs_into(
@@ -692,17 +420,26 @@ impl NarrowPhase for GpuNarrowPhase {
         out: &mut Vec<Contact>,
     ) -> Result<(), Error> {
         out.clear();
-        self.timings = NarrowPhaseTimings::default();
+        self.pass.timings = NarrowPhaseTimings::default();
         let upload_start = Instant::now();
         if pairs.is_empty() {
-            validate_batch(self.shapes.shapes().len(), colliders, pairs)?;
+            validate_batch(self.pass.shapes().len(), colliders, pairs)?;
             return Ok(());
         }
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let batch = self.begin_batch(colliders, pairs)?;
+        let scope = self
+            .pass
+            .device()
+            .push_error_scope(wgpu::ErrorFilter::Validation);
+        let batch = self.pass.begin_batch(colliders, pairs)?;
+        let contact_bytes = HEADER_BYTES + RECORD_BYTES * batch.min(pairs.len()) as u64;
+        self.readback.reserve(
+            self.pass.device(),
+            TIMESTAMP_BYTES + contact_bytes,
+            self.pass.max_binding(),
+        );
         // The blocking path reuses the buffers `prepare` filled.
-        self.prepared = None;
-        self.timings.upload += upload_start.elapsed();
+        self.host.unprepare();
+        self.pass.timings.upload += upload_start.elapsed();
         let mut result = Ok(());
         for chunk in pairs.chunks(batch) {
             result = self.run_batch(colliders, chunk, out);
@@ -716,14 +453,13 @@ impl NarrowPhase for GpuNarrowPhase {
         if result.is_err() {
             // Nothing half-done survives: rebuild the bind group and re-send the shape ids
             // on the next call, and report no contacts.
-            self.bind_group = None;
-            self.uploaded_shape_ids = None;
+            self.pass.invalidate();
             out.clear();
         }
         result
     }
 
     fn timings(&self) -> Option<NarrowPhaseTimings> {
-        Some(self.timings)
+        Some(self.pass.timings)
     }
 }

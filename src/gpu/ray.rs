@@ -12,16 +12,15 @@
 //!                      copy the records to a mapped buffer, append them in pair order
 //! ```
 //!
-//! The shape of `GpuTimeOfImpact`, for the same reasons: a fixed record per pair keeps the
-//! results in pair order with no atomic, and the ray's data rides in its pair so that the
-//! pass binds four storage buffers, the downlevel limit. The host computes each hit's point
-//! (`origin + fraction * translation`), as `cast_ray` does.
+//! A [`PairKernel`] run by `plumbing.rs`'s runner, as `GpuTimeOfImpact` is, for the same
+//! reasons: a fixed record per pair keeps the results in pair order with no atomic, and the
+//! ray's data rides in its pair so that the pass binds four storage buffers, the downlevel
+//! limit. The host computes each hit's point (`origin + fraction * translation`), as
+//! `cast_ray` does.
 
 use crate::error::Error;
 use crate::gpu::layout::{PoseGpu, RayHitGpu, RayPairGpu, RayParamsGpu};
-use crate::gpu::plumbing::{
-    GrowingBuffer, ShapeTable, compute_pipeline, entire, read_back, storage, uniform,
-};
+use crate::gpu::plumbing::{PairKernel, PairRunner};
 use crate::narrow_phase::Collider;
 use crate::ray::{Ray, RayHit, validate_rays};
 use crate::shape::Shape;
@@ -34,11 +33,28 @@ pub const RAY_WGSL: &str = concat!(
     include_str!("../../shaders/ray.wgsl")
 );
 
-/// Invocations per workgroup; must match `@workgroup_size` in `ray.wgsl`.
-const WORKGROUP_SIZE: u32 = 64;
-const POSE_BYTES: u64 = size_of::<PoseGpu>() as u64;
-const PAIR_BYTES: u64 = size_of::<RayPairGpu>() as u64;
-const RECORD_BYTES: u64 = size_of::<RayHitGpu>() as u64;
+/// `ray.wgsl`'s bindings and names, for the pair-kernel runner.
+struct RayKernel;
+
+impl PairKernel for RayKernel {
+    type Item = PoseGpu;
+    type Pair = RayPairGpu;
+    type Record = RayHitGpu;
+    type Params = RayParamsGpu;
+    const SOURCE: &'static str = RAY_WGSL;
+    const WORKGROUP_SIZE: u32 = 64;
+    const ENTRY_POINT: &'static str = "cast_ray_pairs";
+    const NAME: &'static str = "ray";
+    const ITEMS: &'static str = "ray batch colliders";
+    const PAIRS: &'static str = "ray pairs";
+
+    fn params(pair_count: u32) -> RayParamsGpu {
+        RayParamsGpu {
+            pair_count,
+            _pad: [0; 3],
+        }
+    }
+}
 
 /// Ray casts on a wgpu device: one compute invocation per (ray, collider) pair, with the
 /// same answers as [`cast_ray_pairs`](crate::cast_ray_pairs) on the CPU (up to rounding;
@@ -62,130 +78,38 @@ const RECORD_BYTES: u64 = size_of::<RayHitGpu>() as u64;
 /// # Ok::<(), wgpu_sat::Error>(())
 /// ```
 pub struct GpuRayCast {
-    device: wgpu::Device,
-    queue: wgpu::Queue,
-    pipeline: wgpu::ComputePipeline,
-    bind_group_layout: wgpu::BindGroupLayout,
-    bind_group: Option<wgpu::BindGroup>,
-    params: wgpu::Buffer,
-    shapes: ShapeTable,
-    poses: GrowingBuffer,
-    pairs: GrowingBuffer,
-    results: GrowingBuffer,
-    readback: GrowingBuffer,
-    /// The current batch's poses and pairs, as uploaded.
-    pose_scratch: Vec<PoseGpu>,
-    pair_scratch: Vec<RayPairGpu>,
-    /// The largest storage binding (and buffer) the device allows, in bytes.
-    max_binding: u64,
-    max_workgroups: u32,
+    runner: PairRunner<RayKernel>,
 }
 
 impl GpuRayCast {
     /// Builds the pipeline on the host's device. The driver may finish compiling the WGSL on
     /// the first dispatch.
     pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<Self, Error> {
-        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("wgpu-sat ray.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(RAY_WGSL.into()),
-        });
-        let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some("wgpu-sat ray casts"),
-            entries: &[
-                storage(0, true),
-                storage(1, true),
-                storage(2, true),
-                storage(3, false),
-                uniform(4, size_of::<RayParamsGpu>()),
-            ],
-        });
-        let pipeline = compute_pipeline(device, &module, &bind_group_layout, "cast_ray_pairs");
-        let params = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("wgpu-sat ray params"),
-            size: size_of::<RayParamsGpu>() as u64,
-            usage: wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        });
-        let storage_usage = wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_DST
-            | wgpu::BufferUsages::COPY_SRC;
-        let shapes = ShapeTable::new(device, "wgpu-sat ray shapes");
-        let poses = GrowingBuffer::new(device, "wgpu-sat ray poses", storage_usage);
-        let pairs = GrowingBuffer::new(device, "wgpu-sat ray pairs", storage_usage);
-        let results = GrowingBuffer::new(device, "wgpu-sat ray results", storage_usage);
-        let readback = GrowingBuffer::new(
-            device,
-            "wgpu-sat ray readback",
-            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        );
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(Error::Device(error.to_string()));
-        }
-        let limits = device.limits();
-        Ok(GpuRayCast {
-            device: device.clone(),
-            queue: queue.clone(),
-            pipeline,
-            bind_group_layout,
-            bind_group: None,
-            params,
-            shapes,
-            poses,
-            pairs,
-            results,
-            readback,
-            pose_scratch: Vec::new(),
-            pair_scratch: Vec::new(),
-            max_binding: limits
-                .max_storage_buffer_binding_size
-                .min(limits.max_buffer_size),
-            max_workgroups: limits.max_compute_workgroups_per_dimension,
-        })
+        let runner = PairRunner::new(device, queue)?;
+        Ok(GpuRayCast { runner })
     }
 
     /// The device this runs on.
     pub fn device(&self) -> &wgpu::Device {
-        &self.device
+        self.runner.device()
     }
 
     /// How many GPU buffers this has created so far; once warm (after a call with the
     /// largest batch) it stays the same: buffers are reused.
     pub fn buffers_created(&self) -> u64 {
-        1 + [
-            &self.shapes.buffer,
-            &self.poses,
-            &self.pairs,
-            &self.results,
-            &self.readback,
-        ]
-        .iter()
-        .map(|b| b.created)
-        .sum::<u64>()
+        self.runner.buffers_created()
     }
 
     /// The most pairs one dispatch takes: the dispatch size limit, and the binding limit of
     /// the pairs and of the result records. Larger batches run as several dispatches.
     pub fn max_pairs(&self) -> usize {
-        let by_dispatch = self.max_workgroups as usize * WORKGROUP_SIZE as usize;
-        let by_pairs = (self.max_binding / PAIR_BYTES) as usize;
-        let by_results = (self.max_binding / RECORD_BYTES) as usize;
-        by_dispatch.min(by_pairs).min(by_results)
+        self.runner.max_pairs()
     }
 
     /// Replaces the shape table that [`Collider::shape`] indexes: polygons and circles.
     /// Setting the table it already holds uploads nothing.
     pub fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
-        let (device, queue) = (&self.device, &self.queue);
-        self.shapes
-            .set(
-                device,
-                queue,
-                self.max_binding,
-                shapes,
-                &mut self.bind_group,
-            )
-            .map(|_| ())
+        self.runner.set_shape_table(shapes)
     }
 
     /// The hit of each `(ray, collider)` pair of `pairs` (indices into `rays` and
@@ -217,150 +141,30 @@ impl GpuRayCast {
         out: &mut Vec<Option<RayHit>>,
     ) -> Result<(), Error> {
         out.clear();
-        validate_rays(self.shapes.shapes().len(), colliders, rays, pairs)?;
-        if pairs.is_empty() {
-            return Ok(());
-        }
-        let max_poses = (self.max_binding / POSE_BYTES) as usize;
-        if colliders.len() > max_poses {
-            return Err(Error::TooLarge {
-                what: "ray batch colliders",
-                count: colliders.len(),
-                max: max_poses,
-            });
-        }
-        let per_dispatch = self.max_pairs();
-        if per_dispatch == 0 {
-            return Err(Error::TooLarge {
-                what: "ray pairs",
-                count: pairs.len(),
-                max: 0,
-            });
-        }
+        validate_rays(self.runner.shapes().len(), colliders, rays, pairs)?;
         out.reserve(pairs.len());
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        self.begin(colliders, per_dispatch.min(pairs.len()));
-        let mut result = Ok(());
-        for chunk in pairs.chunks(per_dispatch) {
-            result = self.run_dispatch(colliders, rays, chunk, out);
-            if result.is_err() {
-                break;
-            }
-        }
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            result = Err(Error::Device(error.to_string()));
-        }
+        let result = self.runner.run(
+            colliders,
+            |c| PoseGpu::from(&c.transform),
+            pairs,
+            |[r, c]| {
+                let ray = &rays[r as usize];
+                RayPairGpu {
+                    origin: ray.origin.to_array(),
+                    translation: ray.translation.to_array(),
+                    collider: c,
+                    shape: colliders[c as usize].shape,
+                }
+            },
+            // The host computes each hit's point, as `cast_ray` does.
+            |[r, _], record| {
+                let ray = &rays[r as usize];
+                out.push(record.hit(ray.origin, ray.translation));
+            },
+        );
         if result.is_err() {
-            // Nothing half-done survives: rebuild the bind group on the next call.
-            self.bind_group = None;
             out.clear();
         }
         result
-    }
-
-    /// Makes room for the poses and for dispatches of up to `per_dispatch` pairs, rebuilds
-    /// the bind group if a buffer was replaced, and uploads the poses.
-    fn begin(&mut self, colliders: &[Collider], per_dispatch: usize) {
-        let cap = self.max_binding;
-        let record_bytes = RECORD_BYTES * per_dispatch as u64;
-        let mut replaced =
-            self.poses
-                .reserve(&self.device, POSE_BYTES * colliders.len() as u64, cap);
-        replaced |= self
-            .pairs
-            .reserve(&self.device, PAIR_BYTES * per_dispatch as u64, cap);
-        replaced |= self.results.reserve(&self.device, record_bytes, cap);
-        self.readback.reserve(&self.device, record_bytes, cap);
-        if replaced || self.bind_group.is_none() {
-            self.bind_group = Some(self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                label: Some("wgpu-sat ray casts"),
-                layout: &self.bind_group_layout,
-                entries: &[
-                    entire(0, &self.shapes.buffer.buffer),
-                    entire(1, &self.poses.buffer),
-                    entire(2, &self.pairs.buffer),
-                    entire(3, &self.results.buffer),
-                    entire(4, &self.params),
-                ],
-            }));
-        }
-        self.pose_scratch.clear();
-        self.pose_scratch
-            .extend(colliders.iter().map(|c| PoseGpu::from(&c.transform)));
-        self.queue.write_buffer(
-            &self.poses.buffer,
-            0,
-            bytemuck::cast_slice(&self.pose_scratch),
-        );
-    }
-
-    /// Uploads the pairs of one dispatch, runs it, and appends its results to `out` (in
-    /// pair order), each hit's point computed from its ray.
-    fn run_dispatch(
-        &mut self,
-        colliders: &[Collider],
-        rays: &[Ray],
-        pairs: &[[u32; 2]],
-        out: &mut Vec<Option<RayHit>>,
-    ) -> Result<(), Error> {
-        let Some(bind_group) = &self.bind_group else {
-            return Err(Error::Device("the ray pass has no bind group".into()));
-        };
-        self.pair_scratch.clear();
-        self.pair_scratch.extend(pairs.iter().map(|&[r, c]| {
-            let ray = &rays[r as usize];
-            RayPairGpu {
-                origin: ray.origin.to_array(),
-                translation: ray.translation.to_array(),
-                collider: c,
-                shape: colliders[c as usize].shape,
-            }
-        }));
-        self.queue.write_buffer(
-            &self.pairs.buffer,
-            0,
-            bytemuck::cast_slice(&self.pair_scratch),
-        );
-        let params = RayParamsGpu {
-            pair_count: pairs.len() as u32,
-            _pad: [0; 3],
-        };
-        self.queue
-            .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
-
-        let record_bytes = RECORD_BYTES * pairs.len() as u64;
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("wgpu-sat cast_ray_pairs"),
-            });
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("wgpu-sat cast_ray_pairs"),
-                timestamp_writes: None,
-            });
-            pass.set_pipeline(&self.pipeline);
-            pass.set_bind_group(0, bind_group, &[]);
-            pass.dispatch_workgroups((pairs.len() as u32).div_ceil(WORKGROUP_SIZE), 1, 1);
-        }
-        encoder.copy_buffer_to_buffer(
-            &self.results.buffer,
-            0,
-            &self.readback.buffer,
-            0,
-            record_bytes,
-        );
-        self.queue.submit([encoder.finish()]);
-
-        read_back(&self.device, &self.readback.buffer, record_bytes, |view| {
-            let records = view
-                .chunks_exact(RECORD_BYTES as usize)
-                .map(bytemuck::pod_read_unaligned::<RayHitGpu>);
-            out.extend(records.zip(pairs).map(|(record, &[r, _])| {
-                let ray = &rays[r as usize];
-                record.hit(ray.origin, ray.translation)
-            }));
-        })?;
-        Ok(())
     }
 }

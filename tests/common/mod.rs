@@ -1,6 +1,6 @@
-//! Helpers shared by the integration tests: a device (or a skip), seeded random shapes and
-//! poses, proptest strategies (`strategies`), and independent brute-force overlap and
-//! distance tests.
+//! Helpers shared by the integration tests: a device (or a skip), one with small bindings,
+//! a hash of a world's state, seeded random shapes and poses, proptest strategies
+//! (`strategies`), and independent brute-force overlap and distance tests.
 #![allow(dead_code)]
 
 pub mod strategies;
@@ -9,7 +9,7 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::{DVec2, Vec2};
 use wgpu_sat::{
-    Aabb, BroadPhase, Circle, Collider, Contact, GpuNarrowPhase, Polygon, Shape, Transform,
+    Aabb, BroadPhase, Circle, Collider, Contact, GpuNarrowPhase, Polygon, Shape, Transform, World,
 };
 
 /// A device from `request_device`, or `None` with a message when there is no adapter.
@@ -53,6 +53,38 @@ pub fn device_with_limits(
         }))
         .unwrap(),
     )
+}
+
+/// A device whose storage bindings hold only 64 KiB, so that modest batches must be split:
+/// 455 shapes, 4,096 poses, 4,096 time-of-impact records or 1,638 swept colliders fill one.
+pub fn small_binding_device() -> Option<(wgpu::Device, wgpu::Queue)> {
+    let limits = wgpu::Limits {
+        max_storage_buffer_binding_size: 64 << 10,
+        ..wgpu::Limits::downlevel_defaults()
+    };
+    device_with_limits("small bindings", limits)
+}
+
+/// FNV-1a over every body's pose and velocity bits: two worlds hash alike only when they
+/// agree bit for bit.
+pub fn state_hash(world: &World) -> u64 {
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for i in world.bodies() {
+        let t = world.transform(i);
+        let v = world.linear_velocity(i);
+        for x in [
+            t.translation().x,
+            t.translation().y,
+            t.rotation().x,
+            t.rotation().y,
+            v.x,
+            v.y,
+            world.angular_velocity(i),
+        ] {
+            hash = (hash ^ u64::from(x.to_bits())).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    hash
 }
 
 /// Copies a GPU buffer's first `words` u32s back (test-side, blocking).

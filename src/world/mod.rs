@@ -103,6 +103,9 @@ use limits::DEFAULT_MAX_LINEAR_SPEED as DEFAULT_SPEED;
 
 /// A world of rigid polygon bodies. Cloning it clones the whole state, so two narrow phases
 /// can be compared from the same starting point; the clone takes the same [`BodyId`]s.
+/// Once the two go their own ways, a body one of them adds may take a slot and generation
+/// that the other gives a body of its own: keep each clone's new handles with that clone.
+/// Handles of another world (not a clone) are always refused.
 ///
 /// Bodies and colliders live in slots: per-body arrays are indexed by body slot, per-collider
 /// arrays by collider slot. A removed body's slot is vacant (a static body without colliders,

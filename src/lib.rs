@@ -62,6 +62,7 @@
 //! ## Example: a batch on the GPU
 //!
 //! ```no_run
+//! # #[cfg(feature = "gpu")] {
 //! use wgpu_sat::{glam::Vec2, Aabb, BroadPhase, Collider, GpuNarrowPhase, NarrowPhase,
 //!                Polygon, Transform};
 //!
@@ -85,6 +86,7 @@
 //! for c in &contacts {
 //!     println!("{} touches {}: depth {}", c.a, c.b, c.manifold.depth);
 //! }
+//! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -166,13 +168,26 @@
 //! Shape constructors return a [`ShapeError`] naming the offending point. Batch calls return
 //! an [`Error`] naming the offending pair or collider (index out of range, self pair,
 //! non-finite transform) and leave the narrow phase ready for the next call.
+//!
+//! ## Cargo features
+//!
+//! - `gpu` (default): the GPU narrow phase, ray casts and time of impact ([`gpu`],
+//!   [`GpuNarrowPhase`], [`GpuRayCast`], [`GpuTimeOfImpact`], [`request_device`]), on `wgpu`
+//!   and `pollster`.
+//! - `scenes` (default): [`scenes`], the seeded worlds that the examples, benches and tests
+//!   share, on `rand` and `rand_chacha`.
+//!
+//! With `default-features = false` the crate is the CPU pipeline and the world alone (shapes,
+//! the broad phase, the CPU narrow phases, SAT, time of impact, queries, the solver) and
+//! depends on neither wgpu nor rand.
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use glam;
 
 /// The README's code blocks, compiled (and the CPU one run) as doctests.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "gpu", feature = "scenes"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
@@ -186,6 +201,8 @@ mod decompose;
 mod error;
 mod events;
 mod filter;
+#[cfg(feature = "gpu")]
+#[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub mod gpu;
 mod manifold;
 mod narrow_phase;
@@ -196,6 +213,8 @@ mod ray;
 mod recycle;
 mod sat;
 mod sat_circle;
+#[cfg(feature = "scenes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "scenes")))]
 pub mod scenes;
 mod shape;
 mod sleep;
@@ -213,6 +232,8 @@ pub use decompose::decompose;
 pub use error::Error;
 pub use events::{ContactBegin, ContactEnd, ContactHit, Events, SensorEvent};
 pub use filter::{DEFAULT_CATEGORY, Filter};
+#[cfg(feature = "gpu")]
+#[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub use gpu::{GpuNarrowPhase, GpuRayCast, GpuTimeOfImpact, request_device};
 pub use manifold::{Contact, ContactPoint, Manifold, feature_id, vertex_pair_id};
 pub use narrow_phase::{

@@ -7,13 +7,14 @@ pub mod strategies;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+#[cfg(feature = "gpu")]
+use wgpu_sat::GpuNarrowPhase;
 use wgpu_sat::glam::{DVec2, Vec2};
-use wgpu_sat::{
-    Aabb, BroadPhase, Circle, Collider, Contact, GpuNarrowPhase, Polygon, Shape, Transform,
-};
+use wgpu_sat::{Aabb, BroadPhase, Circle, Collider, Contact, Polygon, Shape, Transform};
 
 /// A device from `request_device`, or `None` with a message when there is no adapter.
 /// With `WGPU_SAT_REQUIRE_GPU=1` (CI sets it) a missing adapter fails the test instead.
+#[cfg(feature = "gpu")]
 pub fn gpu() -> Option<(wgpu::Device, wgpu::Queue)> {
     match wgpu_sat::request_device() {
         Ok((device, queue)) => {
@@ -34,6 +35,7 @@ pub fn gpu() -> Option<(wgpu::Device, wgpu::Queue)> {
 
 /// A device of the test's own, made the way a host renderer would, with the given limits;
 /// `None` (with the same skip rules as [`gpu`]) when there is no adapter.
+#[cfg(feature = "gpu")]
 pub fn device_with_limits(
     label: &str,
     limits: wgpu::Limits,
@@ -56,6 +58,7 @@ pub fn device_with_limits(
 }
 
 /// Copies a GPU buffer's first `words` u32s back (test-side, blocking).
+#[cfg(feature = "gpu")]
 pub fn read_words(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
@@ -82,6 +85,7 @@ pub fn read_words(
 
 /// One frame the way a host runs it: prepare, record into its own encoder with a readback
 /// request, submit, then poll (never wait) until the contacts arrive.
+#[cfg(feature = "gpu")]
 pub fn host_frame(
     gpu: &mut GpuNarrowPhase,
     device: &wgpu::Device,

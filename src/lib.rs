@@ -175,11 +175,11 @@
 //!   [`GpuNarrowPhase`], [`GpuRayCast`], [`GpuTimeOfImpact`], [`request_device`]), on `wgpu`
 //!   and `pollster`.
 //! - `scenes` (default): [`scenes`], the seeded worlds that the examples, benches and tests
-//!   share, on `rand` and `rand_chacha`.
+//!   share.
 //!
 //! With `default-features = false` the crate is the CPU pipeline and the world alone (shapes,
-//! the broad phase, the CPU narrow phases, SAT, time of impact, queries, the solver) and
-//! depends on neither wgpu nor rand.
+//! the broad phase, the CPU narrow phases, SAT, time of impact, queries, the solver), without
+//! wgpu.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -106,12 +106,15 @@ pub enum Error {
         available: Vec<String>,
     },
     /// The adapter refused to create a device.
+    #[cfg(feature = "gpu")]
     #[error("could not create a device: {0}")]
     RequestDevice(#[from] wgpu::RequestDeviceError),
     /// Waiting for the GPU failed (the device was lost, or the wait timed out).
+    #[cfg(feature = "gpu")]
     #[error("waiting for the GPU failed: {0}")]
     Poll(#[from] wgpu::PollError),
     /// Mapping a readback buffer failed, typically because the device was lost.
+    #[cfg(feature = "gpu")]
     #[error("reading results back from the GPU failed: {0}")]
     Readback(#[from] wgpu::BufferAsyncError),
     /// A body definition or velocity has a field out of range.

@@ -62,6 +62,7 @@
 //! ## Example: a batch on the GPU
 //!
 //! ```no_run
+//! # #[cfg(feature = "gpu")] {
 //! use wgpu_sat::{glam::Vec2, Aabb, BroadPhase, Collider, GpuNarrowPhase, NarrowPhase,
 //!                Polygon, Transform};
 //!
@@ -85,6 +86,7 @@
 //! for c in &contacts {
 //!     println!("{} touches {}: depth {}", c.a, c.b, c.manifold.depth);
 //! }
+//! # }
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
@@ -171,28 +173,41 @@
 //! non-finite transform) and leave the narrow phase ready for the next call. A world call
 //! given a removed or foreign handle returns [`Error::StaleBody`] or
 //! [`Error::StaleCollider`] naming it.
+//!
+//! ## Cargo features
+//!
+//! - `gpu` (default): the GPU narrow phase, ray casts and time of impact ([`gpu`],
+//!   [`GpuNarrowPhase`], [`GpuRayCast`], [`GpuTimeOfImpact`], [`request_device`]), on `wgpu`
+//!   and `pollster`.
+//! - `scenes` (default): [`scenes`], the seeded worlds that the examples, benches and tests
+//!   share.
+//!
+//! With `default-features = false` the crate is the CPU pipeline and the world alone (shapes,
+//! the broad phase, the CPU narrow phases, SAT, time of impact, queries, the solver), without
+//! wgpu.
 
 #![warn(missing_docs)]
+#![cfg_attr(docsrs, feature(doc_cfg))]
 
 pub use glam;
 
 /// The README's code blocks, compiled (and the CPU ones run) as doctests.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "gpu", feature = "scenes"))]
 #[doc = include_str!("../README.md")]
 pub struct ReadmeDoctests;
 
 /// The code blocks of `docs/design.md`, compiled (and the CPU one run) as doctests.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "gpu"))]
 #[doc = include_str!("../docs/design.md")]
 pub struct DesignDoctests;
 
 /// The code blocks of `docs/reliability.md`, compiled as doctests.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "gpu"))]
 #[doc = include_str!("../docs/reliability.md")]
 pub struct ReliabilityDoctests;
 
 /// The code blocks of `docs/embedding.md`, compiled as doctests.
-#[cfg(doctest)]
+#[cfg(all(doctest, feature = "gpu"))]
 #[doc = include_str!("../docs/embedding.md")]
 pub struct EmbeddingDoctests;
 
@@ -206,6 +221,8 @@ mod decompose;
 mod error;
 mod events;
 mod filter;
+#[cfg(feature = "gpu")]
+#[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub mod gpu;
 mod handle;
 mod manifold;
@@ -217,6 +234,8 @@ mod ray;
 mod recycle;
 mod sat;
 mod sat_circle;
+#[cfg(feature = "scenes")]
+#[cfg_attr(docsrs, doc(cfg(feature = "scenes")))]
 pub mod scenes;
 mod shape;
 mod sleep;
@@ -233,6 +252,8 @@ pub use decompose::decompose;
 pub use error::Error;
 pub use events::{ContactBegin, ContactEnd, ContactHit, Events, SensorEvent};
 pub use filter::{DEFAULT_CATEGORY, Filter};
+#[cfg(feature = "gpu")]
+#[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub use gpu::{GpuNarrowPhase, GpuRayCast, GpuTimeOfImpact, request_device};
 pub use handle::{BodyId, ColliderId, StaleReason};
 pub use manifold::{Contact, ContactPoint, Manifold, feature_id, vertex_pair_id};

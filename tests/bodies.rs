@@ -3,11 +3,12 @@
 
 mod common;
 
+#[cfg(all(feature = "gpu", feature = "scenes"))]
+use wgpu_sat::GpuNarrowPhase;
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::{
-    BodyDef, BodyShape, Circle, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, Polygon, Shape,
-    ShapeError, World, scenes,
-};
+use wgpu_sat::{BodyDef, BodyShape, Circle, CpuNarrowPhase, Polygon, Shape, ShapeError, World};
+#[cfg(feature = "scenes")]
+use wgpu_sat::{NarrowPhase, scenes};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -216,6 +217,7 @@ fn a_ball_rests_on_the_ground_and_rolls_down_a_slope() {
 }
 
 /// Steps the mixed scene for 240 steps and checks every body stays finite and inside.
+#[cfg(feature = "scenes")]
 fn mixed_scene_stays_contained(narrow: &mut dyn NarrowPhase) {
     let bodies = 600;
     let mut world = scenes::mixed(bodies, 3);
@@ -249,11 +251,13 @@ fn mixed_scene_stays_contained(narrow: &mut dyn NarrowPhase) {
     }
 }
 
+#[cfg(feature = "scenes")]
 #[test]
 fn the_mixed_scene_stays_contained_on_the_cpu() {
     mixed_scene_stays_contained(&mut CpuNarrowPhase::new());
 }
 
+#[cfg(all(feature = "gpu", feature = "scenes"))]
 #[test]
 fn the_mixed_scene_stays_contained_on_the_gpu_and_matches_the_cpu() {
     let Some((device, queue)) = common::gpu() else {

@@ -2,13 +2,17 @@
 
 mod common;
 
+#[cfg(feature = "scenes")]
 use std::collections::BTreeSet;
 
+#[cfg(all(feature = "gpu", feature = "scenes"))]
+use wgpu_sat::GpuNarrowPhase;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    BodyDef, BodyId, ColliderId, CpuNarrowPhase, Error, Events, Filter, GpuNarrowPhase,
-    NarrowPhase, ParallelCpuNarrowPhase, Polygon, StaleReason, World, scenes,
+    BodyDef, BodyId, ColliderId, CpuNarrowPhase, Error, Events, Filter, Polygon, StaleReason, World,
 };
+#[cfg(feature = "scenes")]
+use wgpu_sat::{NarrowPhase, ParallelCpuNarrowPhase, scenes};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -134,6 +138,7 @@ fn no_hit_below_the_threshold_and_none_when_off() {
 /// The touching pairs rebuilt from begin and end events alone must be the contact list's
 /// pairs after every step: nothing begins twice, nothing ends that did not begin, nothing
 /// is missed (including pairs that leave the broad phase's set, and fast bodies).
+#[cfg(feature = "scenes")]
 fn events_track_contacts(world: &mut World, narrow: &mut dyn NarrowPhase, steps: usize) -> usize {
     let mut touching = BTreeSet::new();
     let mut changes = 0;
@@ -163,6 +168,7 @@ fn events_track_contacts(world: &mut World, narrow: &mut dyn NarrowPhase, steps:
     changes
 }
 
+#[cfg(feature = "scenes")]
 #[test]
 fn begin_and_end_events_track_the_contact_list_through_a_falling_pile() {
     let mut world = scenes::mixed(400, 3);
@@ -433,6 +439,7 @@ fn a_dynamic_sensor_falls_through_the_ground_and_sees_it() {
 
 /// Events of one step from the same world state on each narrow phase: the same pairs
 /// begin, end and hit, with manifolds and speeds within rounding.
+#[cfg(feature = "scenes")]
 fn same_events(a: &World, b: &World) {
     let (ea, eb) = (a.events(), b.events());
     assert_eq!(pairs_of(&ea), pairs_of(&eb));
@@ -452,6 +459,7 @@ fn same_events(a: &World, b: &World) {
     }
 }
 
+#[cfg(feature = "scenes")]
 #[test]
 fn every_narrow_phase_gives_the_same_events() {
     let mut world = scenes::mixed(300, 5);
@@ -462,7 +470,9 @@ fn every_narrow_phase_gives_the_same_events() {
     sensor_strip(&mut world, 7.0);
     let mut cpu = CpuNarrowPhase::new();
     let mut parallel = ParallelCpuNarrowPhase::new();
+    #[cfg(feature = "gpu")]
     let gpu = common::gpu();
+    #[cfg(feature = "gpu")]
     let mut gpu = gpu.map(|(device, queue)| GpuNarrowPhase::new(&device, &queue).unwrap());
     let eighth = world.bodies().nth(7).unwrap();
     let mut seen = [0; 3];
@@ -484,6 +494,7 @@ fn every_narrow_phase_gives_the_same_events() {
             "round {round}"
         );
         same_events(&on_cpu, &on_parallel);
+        #[cfg(feature = "gpu")]
         if let Some(gpu) = gpu.as_mut() {
             let mut on_gpu = world.clone();
             on_gpu.step(DT, gpu).unwrap();

@@ -8,10 +8,9 @@ use parry2d::query::{PointQuery, Ray, RayCast};
 use parry2d::shape::{Ball, ConvexPolygon};
 use rand::Rng;
 use wgpu_sat::glam::{DVec2, Vec2};
-use wgpu_sat::{
-    Aabb, BodyDef, BodyId, ColliderId, CpuNarrowPhase, Error, Filter, Polygon, Shape, Sweep,
-    Transform, World, cast_ray, collide_shapes, scenes, time_of_impact,
-};
+use wgpu_sat::{Aabb, BodyDef, Error, Filter, Polygon, Shape, Transform, World, cast_ray};
+#[cfg(feature = "scenes")]
+use wgpu_sat::{BodyId, ColliderId, CpuNarrowPhase, Sweep, collide_shapes, scenes, time_of_impact};
 
 fn to_parry(v: Vec2) -> Vector {
     Vector::new(v.x, v.y)
@@ -237,6 +236,7 @@ fn rays_from_inside_miss_and_point_queries_agree_with_parry2d() {
 }
 
 /// A settled-in-part mixed pile, with a third of its bodies in category 2.
+#[cfg(feature = "scenes")]
 fn query_world() -> World {
     let mut world = scenes::mixed(300, 11);
     let mut narrow = CpuNarrowPhase::new();
@@ -258,6 +258,7 @@ fn query_world() -> World {
     world
 }
 
+#[cfg(feature = "scenes")]
 #[test]
 fn world_queries_equal_brute_force_over_every_collider() {
     let mut world = query_world();
@@ -371,6 +372,7 @@ fn world_queries_equal_brute_force_over_every_collider() {
 
 /// `overlap_shape` and `cast_shape` against collide_shapes and time_of_impact over every
 /// collider.
+#[cfg(feature = "scenes")]
 fn shape_queries_equal_brute_force(world: &World, rng: &mut impl Rng) {
     let colliders = world.colliders();
     // Nothing is removed here, so every collider slot is live.
@@ -446,6 +448,7 @@ fn shape_queries_equal_brute_force(world: &World, rng: &mut impl Rng) {
     );
 }
 
+#[cfg(feature = "scenes")]
 fn world_box(world: &World, collider: usize) -> Aabb {
     let c = &world.colliders()[collider];
     world.shapes()[c.shape as usize].aabb(&c.transform)

@@ -2,7 +2,9 @@
 //! wake as a whole when an awake body touches them or the API asks.
 
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Polygon, TIME_TO_SLEEP, World, scenes};
+#[cfg(feature = "scenes")]
+use wgpu_sat::scenes;
+use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Polygon, TIME_TO_SLEEP, World};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -160,6 +162,7 @@ fn the_api_wakes_islands_and_sleeping_off_wakes_every_body() {
     assert!(ids[1..5].iter().all(|&b| world.is_awake(b)));
 }
 
+#[cfg(feature = "scenes")]
 #[test]
 fn a_settled_pile_sleeps_and_every_narrow_phase_steps_it_the_same() {
     let mut cpu_world = scenes::mixed(400, 9);

@@ -4,11 +4,14 @@
 
 mod common;
 
+#[cfg(feature = "gpu")]
 use common::{assert_same_contacts_with, normal_tolerance};
+#[cfg(feature = "gpu")]
+use wgpu_sat::GpuNarrowPhase;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    Circle, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, Polygon,
-    Shape, Transform, collide_shapes, collide_shapes_speculative,
+    Circle, CpuNarrowPhase, Error, NarrowPhase, ParallelCpuNarrowPhase, Polygon, Shape, Transform,
+    collide_shapes, collide_shapes_speculative,
 };
 
 const MARGIN: f32 = 0.05;
@@ -104,6 +107,7 @@ fn bad_speculative_distances_are_errors_naming_the_setting() {
         Box::new(CpuNarrowPhase::new()),
         Box::new(ParallelCpuNarrowPhase::new()),
     ];
+    #[cfg(feature = "gpu")]
     if let Some((device, queue)) = common::gpu() {
         narrows.push(Box::new(GpuNarrowPhase::new(&device, &queue).unwrap()));
     }
@@ -164,12 +168,18 @@ fn the_backends_agree_with_a_speculative_distance() {
         expected
     );
 
+    #[cfg(feature = "gpu")]
     let Some((device, queue)) = common::gpu() else {
         return;
     };
+    #[cfg(feature = "gpu")]
     let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
+    #[cfg(feature = "gpu")]
     gpu.set_shape_table(&shapes).unwrap();
+    #[cfg(feature = "gpu")]
     gpu.set_speculative_distance(margin).unwrap();
+    #[cfg(feature = "gpu")]
     let got = gpu.collide_pairs(&colliders, &pairs).unwrap();
+    #[cfg(feature = "gpu")]
     assert_same_contacts_with(&expected, &got, normal_tolerance(&shapes, &colliders));
 }

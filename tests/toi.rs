@@ -8,10 +8,12 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngSeed};
 use rand::Rng;
+#[cfg(feature = "gpu")]
+use wgpu_sat::GpuTimeOfImpact;
 use wgpu_sat::glam::{DVec2, Vec2};
 use wgpu_sat::{
-    Circle, Error, GpuTimeOfImpact, Polygon, Shape, Sweep, SweptCollider, TimeOfImpact, Transform,
-    collide_shapes, time_of_impact, time_of_impact_pairs, toi_tolerance,
+    Circle, Error, Polygon, Shape, Sweep, SweptCollider, TimeOfImpact, Transform, collide_shapes,
+    time_of_impact, time_of_impact_pairs, toi_tolerance,
 };
 
 fn v(x: f32, y: f32) -> Vec2 {
@@ -679,6 +681,7 @@ fn random_sweeps(
 /// find them: each box bounds the shape at nine times of the step, grown by the most a
 /// point can stray between two of them (a tenth of the turn times the sweep radius, plus a
 /// tenth of the move). Each pair's order is swapped at random.
+#[cfg(feature = "gpu")]
 fn swept_pairs(rng: &mut impl Rng, shapes: &[Shape], sweeps: &[SweptCollider]) -> Vec<[u32; 2]> {
     let aabbs: Vec<wgpu_sat::Aabb> = sweeps
         .iter()
@@ -842,6 +845,7 @@ fn bad_input_is_an_error_naming_the_item_on_the_cpu() {
     check_bad_inputs(&shapes, &mut |s, p| time_of_impact_pairs(&shapes, s, p));
 }
 
+#[cfg(feature = "gpu")]
 #[test]
 fn bad_input_is_an_error_naming_the_item_on_the_gpu() {
     let Some((device, queue)) = common::gpu() else {
@@ -854,6 +858,7 @@ fn bad_input_is_an_error_naming_the_item_on_the_gpu() {
 }
 
 /// How a GPU result compares with the CPU's.
+#[cfg(feature = "gpu")]
 #[derive(Default, Debug)]
 struct Parity {
     pairs: usize,
@@ -870,6 +875,7 @@ struct Parity {
     max_normal_difference: f32,
 }
 
+#[cfg(feature = "gpu")]
 fn compare(
     shapes: &[Shape],
     sweeps: &[SweptCollider],
@@ -920,6 +926,7 @@ fn compare(
     p
 }
 
+#[cfg(feature = "gpu")]
 #[test]
 fn the_gpu_matches_the_cpu_on_random_swept_pairs() {
     let Some((device, queue)) = common::gpu() else {
@@ -940,6 +947,7 @@ fn the_gpu_matches_the_cpu_on_random_swept_pairs() {
 
 /// Runs the batch through `time_of_impact_pairs` on the CPU and `GpuTimeOfImpact`, and
 /// compares the two.
+#[cfg(feature = "gpu")]
 fn cpu_against_gpu(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
@@ -956,6 +964,7 @@ fn cpu_against_gpu(
     p
 }
 
+#[cfg(feature = "gpu")]
 #[test]
 fn far_from_the_origin_the_gpu_still_matches() {
     let Some((device, queue)) = common::gpu() else {
@@ -976,6 +985,7 @@ fn far_from_the_origin_the_gpu_still_matches() {
     assert!(p.t_apart * 100 <= p.hits, "{p:?}");
 }
 
+#[cfg(feature = "gpu")]
 #[test]
 fn gpu_literature_cases_and_warm_calls() {
     let Some((device, queue)) = common::gpu() else {
@@ -1042,6 +1052,7 @@ fn gpu_literature_cases_and_warm_calls() {
     assert_eq!(gpu.buffers_created(), warm, "a warm call created buffers");
 }
 
+#[cfg(feature = "gpu")]
 #[test]
 fn a_batch_larger_than_one_dispatch_is_split_and_keeps_pair_order() {
     let Some((device, queue)) = common::small_binding_device() else {

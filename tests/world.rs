@@ -3,20 +3,23 @@
 
 mod common;
 
+#[cfg(all(feature = "gpu", feature = "scenes"))]
+use wgpu_sat::GpuNarrowPhase;
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::{
-    BodyDef, BodyId, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase, Polygon, StaleReason,
-    World, scenes,
-};
+use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Error, Polygon, StaleReason, World};
+#[cfg(feature = "scenes")]
+use wgpu_sat::{NarrowPhase, scenes};
 
 const DT: f32 = 1.0 / 60.0;
 
+#[cfg(feature = "scenes")]
 fn positions(world: &World) -> Vec<Vec2> {
     world.bodies().map(|i| world.center_of_mass(i)).collect()
 }
 
 /// Settles a 20-row pyramid, then steps 480 more times (8 s at 60 Hz) and returns the
 /// largest distance any box moved over those steps.
+#[cfg(feature = "scenes")]
 fn pyramid_drift(narrow: &mut dyn NarrowPhase) -> f32 {
     let mut world = scenes::pyramid(20);
     assert_eq!(world.body_count(), 1 + 210);
@@ -43,6 +46,7 @@ fn pyramid_drift(narrow: &mut dyn NarrowPhase) -> f32 {
     drift
 }
 
+#[cfg(feature = "scenes")]
 #[test]
 fn a_20_row_pyramid_stands_on_the_cpu() {
     let drift = pyramid_drift(&mut CpuNarrowPhase::new());
@@ -50,6 +54,7 @@ fn a_20_row_pyramid_stands_on_the_cpu() {
     assert!(drift < 0.05, "a box moved {drift} units");
 }
 
+#[cfg(all(feature = "gpu", feature = "scenes"))]
 #[test]
 fn a_20_row_pyramid_stands_on_the_gpu() {
     let Some((device, queue)) = common::gpu() else {
@@ -68,6 +73,7 @@ fn a_20_row_pyramid_stands_on_the_gpu() {
 /// 0.80 down by step 30, 98.70 at step 60, 98.755 at step 120, 98.768 at step 500, moving
 /// 0.036 from step 120 to 500). Before speculative contacts and flip-proof feature ids, ours
 /// had sunk 5 units by step 60 and fallen by step 300.
+#[cfg(feature = "scenes")]
 fn large_pyramid_drift(narrow: &mut dyn NarrowPhase) -> f32 {
     let mut world = scenes::large_pyramid();
     // As in Box2D's run above: the pyramid sways slowly (its top box by a few hundredths
@@ -94,6 +100,7 @@ fn large_pyramid_drift(narrow: &mut dyn NarrowPhase) -> f32 {
     settled.distance(end)
 }
 
+#[cfg(feature = "scenes")]
 #[test]
 fn large_pyramid_stands_for_500_steps_on_the_cpu() {
     let drift = large_pyramid_drift(&mut CpuNarrowPhase::new());
@@ -103,6 +110,7 @@ fn large_pyramid_stands_for_500_steps_on_the_cpu() {
     );
 }
 
+#[cfg(all(feature = "gpu", feature = "scenes"))]
 #[test]
 fn large_pyramid_stands_for_500_steps_on_the_gpu() {
     let Some((device, queue)) = common::gpu() else {
@@ -117,6 +125,7 @@ fn large_pyramid_stands_for_500_steps_on_the_gpu() {
 
 /// Steps a 3,000-body pile 300 times (5 s at 60 Hz) and checks that every body stays finite
 /// and inside the container.
+#[cfg(feature = "scenes")]
 fn pile_stays_contained(narrow: &mut dyn NarrowPhase) {
     let bodies = 3000;
     let mut world = scenes::pile(bodies, 1);
@@ -159,11 +168,13 @@ fn pile_stays_contained(narrow: &mut dyn NarrowPhase) {
     assert!(most_contacts > bodies, "only {most_contacts} contacts");
 }
 
+#[cfg(feature = "scenes")]
 #[test]
 fn a_3000_body_pile_stays_finite_and_contained_on_the_cpu() {
     pile_stays_contained(&mut CpuNarrowPhase::new());
 }
 
+#[cfg(all(feature = "gpu", feature = "scenes"))]
 #[test]
 fn a_3000_body_pile_stays_finite_and_contained_on_the_gpu() {
     let Some((device, queue)) = common::gpu() else {
@@ -172,6 +183,7 @@ fn a_3000_body_pile_stays_finite_and_contained_on_the_gpu() {
     pile_stays_contained(&mut GpuNarrowPhase::new(&device, &queue).unwrap());
 }
 
+#[cfg(all(feature = "gpu", feature = "scenes"))]
 #[test]
 fn cpu_and_gpu_give_the_same_contacts_and_the_same_step() {
     let Some((device, queue)) = common::gpu() else {

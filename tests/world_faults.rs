@@ -4,10 +4,12 @@
 
 mod common;
 
+#[cfg(feature = "gpu")]
+use wgpu_sat::GpuNarrowPhase;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    BodyDef, BodyId, Circle, Collider, Contact, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase,
-    Polygon, Shape, StaleReason, World, scenes,
+    BodyDef, BodyId, Circle, Collider, Contact, CpuNarrowPhase, Error, NarrowPhase, Polygon, Shape,
+    StaleReason, World, scenes,
 };
 
 const DT: f32 = 1.0 / 60.0;
@@ -183,6 +185,7 @@ fn a_failed_narrow_phase_leaves_the_world_as_it_was_and_the_cpu_carries_on() {
     assert_eq!(snapshot(&world), snapshot(&reference));
 }
 
+#[cfg(feature = "gpu")]
 #[test]
 fn a_destroyed_gpu_device_fails_the_step_and_the_world_carries_on_with_the_cpu() {
     let Some((device, queue)) = common::gpu() else {

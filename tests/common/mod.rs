@@ -7,13 +7,14 @@ pub mod strategies;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+#[cfg(feature = "gpu")]
+use wgpu_sat::GpuNarrowPhase;
 use wgpu_sat::glam::{DVec2, Vec2};
-use wgpu_sat::{
-    Aabb, BroadPhase, Circle, Collider, Contact, GpuNarrowPhase, Polygon, Shape, Transform, World,
-};
+use wgpu_sat::{Aabb, BroadPhase, Circle, Collider, Contact, Polygon, Shape, Transform, World};
 
 /// A device from `request_device`, or `None` with a message when there is no adapter.
 /// With `WGPU_SAT_REQUIRE_GPU=1` (CI sets it) a missing adapter fails the test instead.
+#[cfg(feature = "gpu")]
 pub fn gpu() -> Option<(wgpu::Device, wgpu::Queue)> {
     match wgpu_sat::request_device() {
         Ok((device, queue)) => {
@@ -34,6 +35,7 @@ pub fn gpu() -> Option<(wgpu::Device, wgpu::Queue)> {
 
 /// A device of the test's own, made the way a host renderer would, with the given limits;
 /// `None` (with the same skip rules as [`gpu`]) when there is no adapter.
+#[cfg(feature = "gpu")]
 pub fn device_with_limits(
     label: &str,
     limits: wgpu::Limits,
@@ -57,6 +59,7 @@ pub fn device_with_limits(
 
 /// A device whose storage bindings hold only 64 KiB, so that modest batches must be split:
 /// 455 shapes, 4,096 poses, 4,096 time-of-impact records or 1,638 swept colliders fill one.
+#[cfg(feature = "gpu")]
 pub fn small_binding_device() -> Option<(wgpu::Device, wgpu::Queue)> {
     let limits = wgpu::Limits {
         max_storage_buffer_binding_size: 64 << 10,
@@ -88,6 +91,7 @@ pub fn state_hash(world: &World) -> u64 {
 }
 
 /// Copies a GPU buffer's first `words` u32s back (test-side, blocking).
+#[cfg(feature = "gpu")]
 pub fn read_words(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
@@ -114,6 +118,7 @@ pub fn read_words(
 
 /// One frame the way a host runs it: prepare, record into its own encoder with a readback
 /// request, submit, then poll (never wait) until the contacts arrive.
+#[cfg(feature = "gpu")]
 pub fn host_frame(
     gpu: &mut GpuNarrowPhase,
     device: &wgpu::Device,

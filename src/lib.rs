@@ -205,6 +205,7 @@ pub mod gpu;
 mod manifold;
 mod narrow_phase;
 mod pair_set;
+mod parallel;
 mod polygon;
 mod query_tree;
 mod ray;

@@ -8,6 +8,12 @@
 //!   parry2d's BVH (rebuilt each frame, and kept and refitted as rapier does).
 //! - `world_step/pile`, `world_step/large_pyramid`: one `World::step(1/60)` of a warm world
 //!   (see `benches/world_step.rs`) with each narrow phase.
+//! - `world_step_vs_box2d`: Box2D v3 and ours on the same scenes with Box2D's benchmark
+//!   protocol (`benches/common/box2d.rs`) at 1 and 2 threads. Ours is timed as an
+//!   application calls it, `World::step` from its main thread on rayon's global pool; that
+//!   pool is sized once per process, so each thread count runs in a child process of this
+//!   example with `RAYON_NUM_THREADS` set. The same stretch inside a pool of its own
+//!   (`pool.install`) is timed beside it.
 //!
 //! Each number is the median of several samples; a sample repeats the call until it has
 //! run for a few milliseconds, so that short calls are not lost in the clock's noise.
@@ -21,6 +27,7 @@
 //! ```text
 //! cargo run --release --example benchmark -- --quick --out /tmp/bench   # < 1 min, as in CI
 //! cargo run --release --example benchmark                               # a few minutes
+//! cargo run --release --example benchmark -- --versus-only --scene large_pyramid
 //! ```
 
 #[path = "../benches/common/mod.rs"]
@@ -54,6 +61,19 @@ struct Args {
     /// Samples per measurement (the median is reported); default 5 with --quick, else 11.
     #[arg(long)]
     samples: Option<usize>,
+    /// Only this scene of the Box2D comparison (repeat for more; default all of them):
+    /// large_pyramid, many_pyramids, pile_10000, mixed_3000.
+    #[arg(long)]
+    scene: Vec<String>,
+    /// Rounds of the Box2D comparison (each engine's median round is reported); default 1
+    /// with --quick, else 5.
+    #[arg(long)]
+    rounds: Option<usize>,
+    /// Run the Box2D comparison at this thread count only and print it for the parent
+    /// process to gather (the global rayon pool is sized once per process, so the parent
+    /// runs one child per thread count, with RAYON_NUM_THREADS set).
+    #[arg(long, hide = true)]
+    versus_child: Option<usize>,
 }
 
 /// What to measure: the sizes of each stage, the samples per measurement (the median is
@@ -143,7 +163,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             pile_sizes: &[1_000, 3_000, 10_000],
             query_sizes: &[10_000, 100_000],
             versus_steps: Some(10),
-            versus_rounds: 1,
+            versus_rounds: args.rounds.unwrap_or(1).max(1),
         }
     } else {
         Plan {
@@ -156,9 +176,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             versus_steps: None,
             // Five: on a shared machine a round can be slowed from outside (a neighbour on
             // the other core), and the median of five stands two such rounds per engine.
-            versus_rounds: 5,
+            versus_rounds: args.rounds.unwrap_or(5).max(1),
         }
     };
+    if let Some(threads) = args.versus_child {
+        return versus_child(&plan, &args.scene, threads);
+    }
     let run_start = Instant::now();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
     println!(
@@ -179,7 +202,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         world_step(&plan, gpu.as_ref(), &mut rows)?;
         queries(&plan, gpu.as_ref(), &mut rows)?;
     }
-    let versus = versus_box2d(&plan, &mut rows)?;
+    let versus = versus_box2d(&args, &mut rows)?;
 
     println!();
     print!("{}", table(&rows));
@@ -523,29 +546,116 @@ struct Versus {
     scene: &'static str,
     threads: usize,
     bodies: usize,
+    /// Ours stepped from the application's thread, on rayon's global pool of `threads`
+    /// threads: the figure a user sees.
     ours: box2d::Run,
+    /// Ours with the whole stretch inside a pool of `threads` threads (`pool.install`).
+    in_pool: box2d::Run,
     theirs: box2d::Run,
 }
 
-/// The backend names of the comparison's rows, by engine and thread count.
-fn versus_backend(box2d: bool, threads: usize, cores: usize) -> &'static str {
-    match (box2d, threads) {
-        (false, 1) => "wgpu_sat_1_thread",
-        (false, 2) => "wgpu_sat_2_threads",
-        (true, 1) => "box2d_1_thread",
-        (true, 2) => "box2d_2_threads",
-        _ if cores != threads => unreachable!("the comparison runs 1, 2 and all cores"),
-        (false, _) => "wgpu_sat_all_cores",
-        (true, _) => "box2d_all_cores",
+impl Versus {
+    /// One line of a child's output: `versus <scene> <threads> <bodies>` and each run as
+    /// `steps,total_ns,collision_ns,recycled` (ours, in the pool, Box2D's).
+    fn to_line(&self) -> String {
+        let run = |r: &box2d::Run| {
+            format!(
+                "{},{},{},{}",
+                r.steps,
+                r.total.as_nanos(),
+                r.collision.as_nanos(),
+                r.recycled
+            )
+        };
+        format!(
+            "versus {} {} {} {} {} {}",
+            self.scene,
+            self.threads,
+            self.bodies,
+            run(&self.ours),
+            run(&self.in_pool),
+            run(&self.theirs)
+        )
+    }
+
+    /// The inverse of [`Versus::to_line`]; `None` for any other line.
+    fn from_line(line: &str) -> Option<Versus> {
+        let run = |field: &str| -> Option<box2d::Run> {
+            let mut parts = field.split(',');
+            let mut next = || parts.next();
+            let steps = next()?.parse().ok()?;
+            let total = Duration::from_nanos(next()?.parse().ok()?);
+            let collision = Duration::from_nanos(next()?.parse().ok()?);
+            let recycled = next()?.parse().ok()?;
+            Some(box2d::Run {
+                steps,
+                total,
+                collision,
+                recycled,
+            })
+        };
+        let mut fields = line.split_whitespace();
+        if fields.next()? != "versus" {
+            return None;
+        }
+        let name = fields.next()?;
+        let scene = box2d::SCENES.iter().find(|s| s.name == name)?.name;
+        Some(Versus {
+            scene,
+            threads: fields.next()?.parse().ok()?,
+            bodies: fields.next()?.parse().ok()?,
+            ours: run(fields.next()?)?,
+            in_pool: run(fields.next()?)?,
+            theirs: run(fields.next()?)?,
+        })
     }
 }
 
-/// Each scene of `box2d::SCENES` in both engines on 1 and 2 threads (and all cores, where
-/// there are more), with Box2D's benchmark protocol (see `benches/common/box2d.rs`): rows
-/// `world_step_vs_box2d/<scene>` (ms per step) and `world_step_vs_box2d_collision/<scene>`
-/// (ours broad + narrow phase, Box2D's pairs + collide, ms per step).
+/// Who a row of the comparison times, and how.
+#[derive(Clone, Copy)]
+enum Side {
+    /// Ours from the application's thread (rayon's global pool).
+    Ours,
+    /// Ours inside a pool of its own.
+    InPool,
+    Box2d,
+}
+
+/// The backend names of the comparison's rows, by side and thread count.
+fn versus_backend(side: Side, threads: usize, cores: usize) -> &'static str {
+    match (side, threads) {
+        (Side::Ours, 1) => "wgpu_sat_1_thread",
+        (Side::Ours, 2) => "wgpu_sat_2_threads",
+        (Side::InPool, 1) => "wgpu_sat_in_pool_1_thread",
+        (Side::InPool, 2) => "wgpu_sat_in_pool_2_threads",
+        (Side::Box2d, 1) => "box2d_1_thread",
+        (Side::Box2d, 2) => "box2d_2_threads",
+        _ if cores != threads => unreachable!("the comparison runs 1, 2 and all cores"),
+        (Side::Ours, _) => "wgpu_sat_all_cores",
+        (Side::InPool, _) => "wgpu_sat_in_pool_all_cores",
+        (Side::Box2d, _) => "box2d_all_cores",
+    }
+}
+
+/// The scenes of the comparison `names` asks for (all of them when it is empty).
+fn versus_scenes(names: &[String]) -> impl Iterator<Item = &'static box2d::Scene> + '_ {
+    box2d::SCENES
+        .iter()
+        .filter(move |s| names.is_empty() || names.iter().any(|n| n == s.name))
+}
+
+/// Each scene of `box2d::SCENES` (or those of `--scene`) in both engines on 1 and 2
+/// threads (and all cores, where there are more), with Box2D's benchmark protocol (see
+/// `benches/common/box2d.rs`): rows `world_step_vs_box2d/<scene>` (ms per step) and
+/// `world_step_vs_box2d_collision/<scene>` (ours broad + narrow phase, Box2D's pairs +
+/// collide, ms per step).
+///
+/// Ours is timed as an application calls it: `World::step` from the process's main thread,
+/// on rayon's global pool. That pool is sized once per process, so each thread count runs
+/// in a child process of this example (`--versus-child n`, with `RAYON_NUM_THREADS=n`),
+/// which prints its figures (`Versus::to_line`) for this process to gather.
 fn versus_box2d(
-    plan: &Plan,
+    args: &Args,
     rows: &mut Vec<Row>,
 ) -> Result<Vec<Versus>, Box<dyn std::error::Error>> {
     let cores = std::thread::available_parallelism()
@@ -561,59 +671,123 @@ fn versus_box2d(
              compare the engines with --release"
         );
     }
+    let exe = std::env::current_exe()?;
     let mut out = Vec::new();
-    for scene in &box2d::SCENES {
-        let steps = plan.versus_steps.unwrap_or(scene.steps - 1);
-        for &threads in &thread_counts {
-            // On a shared machine a stretch can be slowed by a neighbour: the engines take
-            // turns, round after round, and each one's median round is its figure.
-            let (mut ours_runs, mut theirs_runs) = (Vec::new(), Vec::new());
-            let mut bodies = 0;
-            for _ in 0..plan.versus_rounds {
-                let mut ours = (scene.make)(common::SEED);
-                bodies = ours.body_count();
-                // Built from our world before it moves: both start from the same state.
-                let mut theirs = box2d::box2d_world(&ours, threads)?;
-                ours_runs.push(box2d::time_ours(&mut ours, threads, steps)?);
-                drop(ours);
-                theirs_runs.push(box2d::time_box2d(&mut theirs.world, steps)?);
-            }
-            let (ours_run, theirs_run) = (median_run(ours_runs), median_run(theirs_runs));
-            for (is_box2d, run) in [(false, ours_run), (true, theirs_run)] {
-                let backend = versus_backend(is_box2d, threads, cores);
-                let row = |stage: &str, per_step: f64| Row {
-                    stage: format!("{stage}/{}", scene.name),
-                    backend,
-                    size: bodies,
-                    unit: "bodies",
-                    median: Duration::from_secs_f64(per_step * 1e-3),
-                    upload: None,
-                    readback: None,
-                    kernel: None,
-                };
-                rows.push(row("world_step_vs_box2d", run.ms_per_step()));
-                rows.push(row(
-                    "world_step_vs_box2d_collision",
-                    run.collision_ms_per_step(),
-                ));
-            }
-            eprintln!(
-                "world_step_vs_box2d {} ({bodies} bodies), {threads} thread(s), {steps} steps: \
-                 wgpu-sat {:.3} ms, Box2D {:.3} ms per step",
-                scene.name,
-                ours_run.ms_per_step(),
-                theirs_run.ms_per_step()
+    for &threads in &thread_counts {
+        let mut child = std::process::Command::new(&exe);
+        child
+            .env("RAYON_NUM_THREADS", threads.to_string())
+            .arg("--versus-child")
+            .arg(threads.to_string())
+            .stderr(std::process::Stdio::inherit());
+        if args.quick {
+            child.arg("--quick");
+        }
+        if let Some(rounds) = args.rounds {
+            child.arg("--rounds").arg(rounds.to_string());
+        }
+        for scene in &args.scene {
+            child.arg("--scene").arg(scene);
+        }
+        let output = child.output()?;
+        if !output.status.success() {
+            return Err(
+                format!("the {threads}-thread comparison failed: {}", output.status).into(),
             );
-            out.push(Versus {
-                scene: scene.name,
-                threads,
-                bodies,
-                ours: ours_run,
-                theirs: theirs_run,
-            });
+        }
+        out.extend(
+            String::from_utf8(output.stdout)?
+                .lines()
+                .filter_map(Versus::from_line),
+        );
+    }
+    let scene_index = |name: &str| box2d::SCENES.iter().position(|s| s.name == name);
+    out.sort_by_key(|v| (scene_index(v.scene), v.threads));
+    for v in &out {
+        for (side, run) in [
+            (Side::Ours, v.ours),
+            (Side::InPool, v.in_pool),
+            (Side::Box2d, v.theirs),
+        ] {
+            let backend = versus_backend(side, v.threads, cores);
+            let row = |stage: &str, per_step: f64| Row {
+                stage: format!("{stage}/{}", v.scene),
+                backend,
+                size: v.bodies,
+                unit: "bodies",
+                median: Duration::from_secs_f64(per_step * 1e-3),
+                upload: None,
+                readback: None,
+                kernel: None,
+            };
+            rows.push(row("world_step_vs_box2d", run.ms_per_step()));
+            rows.push(row(
+                "world_step_vs_box2d_collision",
+                run.collision_ms_per_step(),
+            ));
         }
     }
     Ok(out)
+}
+
+/// The comparison at one thread count, in a child process (see [`versus_box2d`]) whose
+/// global rayon pool must have `threads` threads: one `Versus::to_line` per scene on
+/// stdout.
+fn versus_child(
+    plan: &Plan,
+    scenes: &[String],
+    threads: usize,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let global = rayon::current_num_threads();
+    if global != threads {
+        return Err(format!(
+            "the comparison at {threads} threads found rayon's global pool at {global} \
+             (RAYON_NUM_THREADS is set by the parent process)"
+        )
+        .into());
+    }
+    for scene in versus_scenes(scenes) {
+        let steps = plan.versus_steps.unwrap_or(scene.steps - 1);
+        // On a shared machine a stretch can be slowed by a neighbour: the engines take
+        // turns, round after round, and each one's median round is its figure.
+        let (mut ours_runs, mut pool_runs, mut theirs_runs) = (Vec::new(), Vec::new(), Vec::new());
+        let mut bodies = 0;
+        for round in 0..plan.versus_rounds {
+            let mut ours = (scene.make)(common::SEED);
+            bodies = ours.body_count();
+            // Built from our world before it moves: all three start from the same state.
+            let mut pooled = ours.clone();
+            let mut theirs = box2d::box2d_world(&ours, threads)?;
+            // Our two ways of calling take turns going first.
+            if round % 2 == 0 {
+                ours_runs.push(box2d::time_ours(&mut ours, steps)?);
+                pool_runs.push(box2d::time_ours_in_pool(&mut pooled, threads, steps)?);
+            } else {
+                pool_runs.push(box2d::time_ours_in_pool(&mut pooled, threads, steps)?);
+                ours_runs.push(box2d::time_ours(&mut ours, steps)?);
+            }
+            drop((ours, pooled));
+            theirs_runs.push(box2d::time_box2d(&mut theirs.world, steps)?);
+        }
+        let v = Versus {
+            scene: scene.name,
+            threads,
+            bodies,
+            ours: median_run(ours_runs),
+            in_pool: median_run(pool_runs),
+            theirs: median_run(theirs_runs),
+        };
+        eprintln!(
+            "world_step_vs_box2d {} ({bodies} bodies), {threads} thread(s), {steps} steps: \
+             wgpu-sat {:.3} ms (in a pool {:.3} ms), Box2D {:.3} ms per step",
+            scene.name,
+            v.ours.ms_per_step(),
+            v.in_pool.ms_per_step(),
+            v.theirs.ms_per_step()
+        );
+        println!("{}", v.to_line());
+    }
+    Ok(())
 }
 
 /// The run of median total time among `runs` (at least one).
@@ -632,12 +806,14 @@ fn versus_table(versus: &[Versus]) -> String {
     );
     let _ = writeln!(
         s,
-        "{:<15} {:>7} {:>7} {:>6} {:>12} {:>12} {:>7} {:>13} {:>13} {:>7} {:>15}",
+        "{:<15} {:>7} {:>7} {:>6} {:>12} {:>10} {:>7} {:>12} {:>7} {:>13} {:>13} {:>7} {:>15}",
         "scene",
         "bodies",
         "threads",
         "steps",
         "wgpu-sat ms",
+        "in pool",
+        "/pool",
         "Box2D ms",
         "ratio",
         "broad+narrow",
@@ -648,12 +824,14 @@ fn versus_table(versus: &[Versus]) -> String {
     for v in versus {
         let _ = writeln!(
             s,
-            "{:<15} {:>7} {:>7} {:>6} {:>12.3} {:>12.3} {:>7.2} {:>13.3} {:>13.3} {:>7.2} {:>7.1}/{:>5.1} %",
+            "{:<15} {:>7} {:>7} {:>6} {:>12.3} {:>10.3} {:>7.3} {:>12.3} {:>7.2} {:>13.3} {:>13.3} {:>7.2} {:>7.1}/{:>5.1} %",
             v.scene,
             v.bodies,
             v.threads,
             v.ours.steps,
             v.ours.ms_per_step(),
+            v.in_pool.ms_per_step(),
+            v.ours.ms_per_step() / v.in_pool.ms_per_step(),
             v.theirs.ms_per_step(),
             v.ours.ms_per_step() / v.theirs.ms_per_step(),
             v.ours.collision_ms_per_step(),
@@ -664,9 +842,12 @@ fn versus_table(versus: &[Versus]) -> String {
         );
     }
     s.push_str(
-        "(ratio: wgpu-sat's time over Box2D's; below 1 is faster than Box2D. recycled: \
-         wgpu-sat / Box2D, the share of candidate pairs whose manifold was carried over \
-         instead of computed afresh, over the timed steps)\n",
+        "(wgpu-sat: World::step called from the application's thread on rayon's global pool \
+         of that many threads; in pool: the same stretch inside a pool of its own \
+         (pool.install), /pool the first over the second. ratio: wgpu-sat's time over \
+         Box2D's; below 1 is faster than Box2D. recycled: wgpu-sat / Box2D, the share of \
+         candidate pairs whose manifold was carried over instead of computed afresh, over \
+         the timed steps)\n",
     );
     s
 }
@@ -773,6 +954,9 @@ fn colour(backend: &str) -> RGBColor {
         "wgpu_sat_1_thread" => RGBColor(31, 119, 180),
         "wgpu_sat_2_threads" => RGBColor(44, 160, 44),
         "wgpu_sat_all_cores" => RGBColor(23, 190, 207),
+        "wgpu_sat_in_pool_1_thread" => RGBColor(174, 199, 232),
+        "wgpu_sat_in_pool_2_threads" => RGBColor(152, 223, 138),
+        "wgpu_sat_in_pool_all_cores" => RGBColor(158, 218, 229),
         "box2d_1_thread" => RGBColor(255, 127, 14),
         "box2d_2_threads" => RGBColor(214, 39, 40),
         "box2d_all_cores" => RGBColor(227, 119, 194),

@@ -228,6 +228,7 @@ mod handle;
 mod manifold;
 mod narrow_phase;
 mod pair_set;
+mod parallel;
 mod polygon;
 mod query_tree;
 mod ray;

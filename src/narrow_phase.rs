@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use crate::error::Error;
 use crate::manifold::Contact;
+use crate::parallel;
 use crate::polygon::Polygon;
 use crate::sat::collide_shapes_speculative;
 use crate::shape::Shape;
@@ -79,6 +80,17 @@ pub trait NarrowPhase {
     /// Where the last [`collide_pairs`](NarrowPhase::collide_pairs) spent its time, for
     /// backends that can tell (the GPU: upload, dispatch, readback). `None` by default.
     fn timings(&self) -> Option<NarrowPhaseTimings> {
+        None
+    }
+
+    /// This narrow phase as one that may be called from another thread, if it may:
+    /// [`World::step`](crate::World::step), called from outside rayon's pool (an
+    /// application's own thread) with more than one thread in the pool, then runs the whole
+    /// step as one job on the pool, this narrow phase's call included; otherwise it sends
+    /// the stretches before and after the call, and the call itself runs on the thread that
+    /// called the step. A narrow phase that is `Send` returns `Some(self)`; `None` by
+    /// default, which is always sound.
+    fn as_send(&mut self) -> Option<&mut (dyn NarrowPhase + Send)> {
         None
     }
 }
@@ -271,11 +283,16 @@ impl NarrowPhase for CpuNarrowPhase {
         self.margin = margin;
         Ok(())
     }
+
+    fn as_send(&mut self) -> Option<&mut (dyn NarrowPhase + Send)> {
+        Some(self)
+    }
 }
 
 /// The CPU narrow phase on every core (rayon's global pool): [`collide_shapes`](crate::collide_shapes) on chunks of pairs
 /// in parallel, with the same results in the same order as [`CpuNarrowPhase`]. This is the
-/// CPU to measure a GPU against.
+/// CPU to measure a GPU against. On a pool of one thread it runs on the calling thread and
+/// sends the pool nothing.
 #[derive(Clone, Debug, Default)]
 pub struct ParallelCpuNarrowPhase {
     shapes: Vec<Shape>,
@@ -331,6 +348,7 @@ impl NarrowPhase for ParallelCpuNarrowPhase {
         self.chunks[..count]
             .par_iter_mut()
             .zip(pairs.par_chunks(PARALLEL_CHUNK))
+            .with_min_len(parallel::min_len(1))
             .for_each(|(buffer, chunk)| {
                 buffer.clear();
                 buffer.extend(
@@ -349,5 +367,9 @@ impl NarrowPhase for ParallelCpuNarrowPhase {
         check_speculative_distance(margin)?;
         self.margin = margin;
         Ok(())
+    }
+
+    fn as_send(&mut self) -> Option<&mut (dyn NarrowPhase + Send)> {
+        Some(self)
     }
 }

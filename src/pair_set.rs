@@ -36,6 +36,7 @@
 
 use crate::aabb::Aabb;
 use crate::broad_phase::BroadPhase;
+use crate::parallel;
 use crate::query_tree::QueryTree;
 use rayon::prelude::*;
 
@@ -206,6 +207,7 @@ impl<T: Copy + Default> PairSet<T> {
         self.moved
             .par_chunks(QUERIES_PER_TASK)
             .zip(self.task_found[..tasks].par_iter_mut())
+            .with_min_len(parallel::min_len(1))
             .for_each(|(moved, found)| {
                 found.clear();
                 for &m in moved {

@@ -6,8 +6,12 @@
 
 mod common;
 
+use std::marker::PhantomData;
+
 use common::state_hash;
-use wgpu_sat::{CpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, scenes};
+use wgpu_sat::{
+    Collider, Contact, CpuNarrowPhase, Error, NarrowPhase, ParallelCpuNarrowPhase, Shape, scenes,
+};
 
 fn run(threads: Option<usize>, steps: usize) -> u64 {
     let mut world = scenes::mixed(1500, 9);
@@ -40,4 +44,42 @@ fn one_thread_two_threads_and_the_serial_narrow_phase_give_the_same_world() {
     assert_eq!(two, serial);
     // The hash sees the motion: a world stepped once more differs.
     assert_ne!(run(None, steps + 1), serial);
+}
+
+/// The parallel CPU narrow phase, but not `Send` (it keeps the default `as_send`): a step
+/// called from outside the pool must keep its call on the calling thread, and sends the
+/// stretches before and after it to the pool instead of the whole step.
+struct Pinned(ParallelCpuNarrowPhase, PhantomData<*const ()>);
+
+impl NarrowPhase for Pinned {
+    fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
+        self.0.set_shape_table(shapes)
+    }
+
+    fn collide_pairs_into(
+        &mut self,
+        colliders: &[Collider],
+        pairs: &[[u32; 2]],
+        out: &mut Vec<Contact>,
+    ) -> Result<(), Error> {
+        self.0.collide_pairs_into(colliders, pairs, out)
+    }
+
+    fn set_speculative_distance(&mut self, margin: f32) -> Result<(), Error> {
+        self.0.set_speculative_distance(margin)
+    }
+}
+
+#[test]
+fn a_narrow_phase_kept_on_the_calling_thread_gives_the_same_world() {
+    let steps = 240;
+    // Stepped from the test's own thread, outside any pool: on rayon's global pool, as an
+    // application steps.
+    let mut world = scenes::mixed(1500, 9);
+    let mut narrow = Pinned(ParallelCpuNarrowPhase::new(), PhantomData);
+    for _ in 0..steps {
+        world.step(1.0 / 60.0, &mut narrow).unwrap();
+    }
+    assert!(narrow.as_send().is_none());
+    assert_eq!(state_hash(&world), run(Some(2), steps));
 }

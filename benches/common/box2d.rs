@@ -15,7 +15,9 @@
 //! 1..N are timed as one stretch at 60 Hz with 4 substeps. The collision stages are summed
 //! over the same steps: ours `StepStats::broad_phase + narrow_phase`, Box2D's profile
 //! `pairs + collide` (finding new pairs in its broad-phase tree, then updating every
-//! contact's manifold).
+//! contact's manifold). Ours is timed the way an application calls it, from its own thread
+//! on rayon's global pool ([`time_ours`]), and with the stretch inside a pool of its own
+//! ([`time_ours_in_pool`]); Box2D with its own task system.
 //!
 //! Instruction set: boxdd-sys compiles Box2D with `cc` and no `-m` flag, which on x86_64
 //! selects Box2D's SSE2 path (AVX2 only with boxdd's `simd-avx2` feature, not enabled here);
@@ -137,26 +139,45 @@ impl Run {
     }
 }
 
-/// Steps `world` once untimed, then `steps` more, timed, on a rayon pool of `threads`
-/// threads (the whole stretch runs inside the pool, as Box2D's workers live for the whole
-/// world): `CpuNarrowPhase` for one thread, `ParallelCpuNarrowPhase` for more.
-pub fn time_ours(world: &mut World, threads: usize, steps: usize) -> Result<Run, wgpu_sat::Error> {
-    world.set_substeps(SUBSTEPS)?;
-    // Box2D's benchmark scenes run with sleeping off; so do ours (`box2d_world` turns it off
-    // in Box2D).
-    world.set_sleeping(false);
+/// Steps `world` once untimed, then `steps` more, timed, from the calling thread, as an
+/// application calls `World::step` from its own thread: the step runs on rayon's current
+/// pool, which from outside any pool is the global one (sized by `RAYON_NUM_THREADS`, or by
+/// `ThreadPoolBuilder::build_global`, once per process). `CpuNarrowPhase` when that pool
+/// has one thread, `ParallelCpuNarrowPhase` when it has more.
+pub fn time_ours(world: &mut World, steps: usize) -> Result<Run, wgpu_sat::Error> {
+    set_protocol(world)?;
+    if rayon::current_num_threads() == 1 {
+        run_ours(world, &mut CpuNarrowPhase::new(), steps)
+    } else {
+        run_ours(world, &mut ParallelCpuNarrowPhase::new(), steps)
+    }
+}
+
+/// [`time_ours`] with the whole stretch inside a rayon pool of `threads` threads built for
+/// it (`pool.install`), as Box2D's workers live for the whole world: the figure of a game
+/// loop that itself runs on a worker of the pool, where no step hands work to the pool
+/// from outside.
+pub fn time_ours_in_pool(
+    world: &mut World,
+    threads: usize,
+    steps: usize,
+) -> Result<Run, wgpu_sat::Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("a rayon pool of a few threads builds");
-    if threads == 1 {
-        pool.install(|| run_ours(world, &mut CpuNarrowPhase::new(), steps))
-    } else {
-        pool.install(|| run_ours(world, &mut ParallelCpuNarrowPhase::new(), steps))
-    }
+    pool.install(|| time_ours(world, steps))
 }
 
-/// [`time_ours`]'s stretch of steps, inside the pool.
+/// The comparison's settings on our side: Box2D's substeps, and sleeping off as in Box2D's
+/// benchmark scenes (`box2d_world` turns it off in Box2D).
+fn set_protocol(world: &mut World) -> Result<(), wgpu_sat::Error> {
+    world.set_substeps(SUBSTEPS)?;
+    world.set_sleeping(false);
+    Ok(())
+}
+
+/// [`time_ours`]'s stretch of steps, on the current thread.
 fn run_ours(
     world: &mut World,
     narrow: &mut impl NarrowPhase,

@@ -42,6 +42,7 @@ use rayon::prelude::*;
 
 use crate::body::Body;
 use crate::manifold::Contact;
+use crate::parallel;
 use crate::transform::length_and_direction;
 use colouring::{ConstraintGraph, NO_INDEX};
 use contact_simd::{PrepareLanes, StatePtr, WideContact};
@@ -349,7 +350,7 @@ impl ContactSolver {
         std::mem::swap(&mut self.impulses, &mut self.previous);
         let (impulses, previous, graph) = (&mut self.impulses, &self.previous, &mut self.graph);
         let bodies_of = |c: &Contact| [c.a, c.b].map(|i| collider_bodies[i as usize]);
-        rayon::join(
+        parallel::join(
             || match_warm_starts(impulses, previous, contacts, bodies_of),
             || {
                 let constraints = contacts.iter().map(|c| ([c.a, c.b], bodies_of(c)));
@@ -450,6 +451,7 @@ fn match_warm_starts(
     records
         .par_chunks_mut(CONTACTS_PER_TASK)
         .zip(contacts.par_chunks(CONTACTS_PER_TASK))
+        .with_min_len(parallel::min_len(1))
         .for_each(|(records, contacts)| {
             let first = contacts.first().map_or([0; 2], |c| [c.a, c.b]);
             let mut old = previous.partition_point(|p| p.colliders < first);

@@ -16,6 +16,7 @@ use super::World;
 use crate::aabb::Aabb;
 use crate::manifold::{Contact, ContactPoint, Manifold};
 use crate::narrow_phase::Collider;
+use crate::parallel;
 use crate::recycle::KeptManifold;
 use crate::shape::Shape;
 
@@ -66,6 +67,7 @@ impl World {
             .zip(self.slot_changes.par_chunks_mut(SLOTS_PER_TASK))
             .zip(self.blocks[..self.block_count].par_iter_mut())
             .enumerate()
+            .with_min_len(parallel::min_len(1))
             .for_each(
                 |(index, (((((pairs, states), outcomes), contacts), changes), block))| {
                     let slots = SlotsOut {
@@ -151,6 +153,7 @@ impl World {
         self.fresh_kept
             .par_chunks_mut(REPORTS_PER_TASK)
             .zip(fresh[..next].par_chunks(REPORTS_PER_TASK))
+            .with_min_len(parallel::min_len(1))
             .for_each(|(kept, reports)| {
                 for (kept, c) in kept.iter_mut().zip(reports) {
                     let flat = !curved(c.a) && !curved(c.b);
@@ -168,6 +171,7 @@ impl World {
             .zip(self.slot_contacts.par_chunks_mut(SLOTS_PER_TASK))
             .zip(self.slot_changes.par_chunks_mut(SLOTS_PER_TASK))
             .zip(blocks.par_iter_mut())
+            .with_min_len(parallel::min_len(1))
             .for_each(|((((states, outcomes), contacts), changes), block)| {
                 let (mut k, mut next) = (block.out_start, block.reported);
                 let each = states.iter_mut().zip(outcomes).zip(contacts).zip(changes);

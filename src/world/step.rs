@@ -14,7 +14,8 @@ use super::stats::StepStats;
 use crate::body::Body;
 use crate::continuous::{Motion, Obstacles, StepStart, solve_continuous};
 use crate::error::Error;
-use crate::narrow_phase::NarrowPhase;
+use crate::narrow_phase::{NarrowPhase, NarrowPhaseTimings};
+use crate::parallel;
 use crate::solver::{BodyMotion, SPECULATIVE_DISTANCE, Substeps};
 use crate::transform::Transform;
 
@@ -36,8 +37,52 @@ impl World {
             return Err(Error::InvalidTimeStep { dt });
         }
         check_gravity(self.gravity)?;
-        // Poses and boxes are current: add_body and the end of the last step keep them so.
+        // Called from outside the pool with more than one thread, the step runs on the
+        // pool in as few jobs as the narrow phase allows: one when it may move to a worker,
+        // else the stretches before and after its call (see `parallel.rs`). Each pass sent
+        // in alone would cost a wake-up and a sleep (measured on large_pyramid, two
+        // threads: 0.44 ms a step more for the solver alone), and rayon allocates a queue
+        // block per 63 jobs sent in from outside.
+        match narrow_phase.as_send() {
+            Some(narrow_phase) => parallel::in_pool(|| self.run_step(dt, narrow_phase)),
+            None => self.run_step(dt, narrow_phase),
+        }
+    }
+
+    /// [`World::step`] once its inputs are checked.
+    fn run_step(
+        &mut self,
+        dt: f32,
+        narrow_phase: &mut dyn NarrowPhase,
+    ) -> Result<StepStats, Error> {
         let start = Instant::now();
+        let (proxy_moves, broad_done) = parallel::in_pool(|| self.find_pairs());
+
+        // Cheap when the narrow phase already holds this table (see `set_shape_table`).
+        // Nothing above changed the world (the pairs are scratch): an error here leaves it
+        // as it was, last step's contacts included, since they are only replaced on success.
+        narrow_phase.set_shape_table(&self.shapes)?;
+        narrow_phase.set_speculative_distance(SPECULATIVE_DISTANCE)?;
+        narrow_phase.collide_pairs_into(
+            &self.colliders,
+            &self.fresh_pairs,
+            &mut self.contact_scratch,
+        )?;
+        let detail = narrow_phase.timings();
+        let times = StageStarts {
+            start,
+            broad_done,
+            proxy_moves,
+            detail,
+        };
+        Ok(parallel::in_pool(|| self.finish_step(dt, times)))
+    }
+
+    /// The broad phase and the recycling pass: this step's candidate pairs, and those of
+    /// them that go to the narrow phase (`fresh_pairs`). Returns how many colliders left
+    /// their fat boxes, and when the broad phase was done.
+    fn find_pairs(&mut self) -> (usize, Instant) {
+        // Poses and boxes are current: add_body and the end of the last step keep them so.
         // Each box grown by half the speculative distance: two colliders pair up when their
         // boxes come within the whole distance, so the narrow phase sees every pair it could
         // report a speculative contact for.
@@ -85,17 +130,18 @@ impl World {
         let broad_done = Instant::now();
 
         self.sort_out_recycled();
+        (proxy_moves, broad_done)
+    }
 
-        // Cheap when the narrow phase already holds this table (see `set_shape_table`).
-        // Nothing above changed the world (the pairs are scratch): an error here leaves it
-        // as it was, last step's contacts included, since they are only replaced on success.
-        narrow_phase.set_shape_table(&self.shapes)?;
-        narrow_phase.set_speculative_distance(SPECULATIVE_DISTANCE)?;
-        narrow_phase.collide_pairs_into(
-            &self.colliders,
-            &self.fresh_pairs,
-            &mut self.contact_scratch,
-        )?;
+    /// The rest of the step, after the narrow phase: the merge and events, the solver, the
+    /// continuous stage and sleep; then the step's statistics.
+    fn finish_step(&mut self, dt: f32, times: StageStarts) -> StepStats {
+        let StageStarts {
+            start,
+            broad_done,
+            proxy_moves,
+            detail,
+        } = times;
         self.merge_contacts();
         self.record_pair_events();
         // A body woken here takes part in this step's solve.
@@ -114,17 +160,7 @@ impl World {
         }
         self.turned.clear();
         self.turned.resize(self.bodies.len(), 0.0);
-        if rayon::current_num_threads() > 1 && rayon::current_thread_index().is_none() {
-            // Called from outside the rayon pool: hand the solver and the collider update to
-            // the pool as one job, so that their parallel passes start from a worker.
-            // Otherwise each would send its own job in and put this thread to sleep until
-            // it is done, and wake the workers again (measured on large_pyramid, two
-            // threads: 0.44 ms a step more for the solver alone); rayon also allocates a
-            // queue block per 63 jobs sent in from outside.
-            rayon::scope(|_| self.solve_and_update(dt));
-        } else {
-            self.solve_and_update(dt);
-        }
+        self.solve_and_update(dt);
         let solve_done = Instant::now();
         if let Some(threshold) = self.hit_threshold {
             self.record_hits(threshold);
@@ -178,7 +214,7 @@ impl World {
         std::mem::swap(&mut self.events, &mut self.events_next);
         self.events_next.clear();
 
-        Ok(StepStats {
+        StepStats {
             bodies: self.body_slots.live_count(),
             awake_bodies: self.sleep.awake_count(),
             colliders: self.collider_slots.live_count(),
@@ -194,12 +230,12 @@ impl World {
                 .sum(),
             broad_phase: broad_done - start,
             narrow_phase: narrow_done - broad_done,
-            narrow_phase_detail: narrow_phase.timings(),
+            narrow_phase_detail: detail,
             solver: solve_done - narrow_done,
             swept_bodies: continuous.swept,
             impacts: continuous.impacts,
             continuous: continuous_done - solve_done,
-        })
+        }
     }
 
     /// The solver's step over this step's contacts, then every collider's pose and box.
@@ -253,7 +289,7 @@ impl World {
             .zip(self.aabbs.par_iter_mut())
             .zip(owner.par_iter())
             .zip(self.collider_slots.live_flags().par_iter())
-            .with_min_len(COLLIDERS_PER_TASK)
+            .with_min_len(parallel::min_len(COLLIDERS_PER_TASK))
             .for_each(|(((collider, aabb), &body), &live)| {
                 // A removed collider keeps its empty box (its slot may name a body slot that
                 // a new body has taken since).
@@ -282,4 +318,13 @@ impl World {
 pub(super) fn body_transform(body: &Body, center: Vec2, rotation: Vec2) -> Transform {
     let origin = center - crate::transform::rotate(rotation, body.local_center);
     Transform::from_rotation(origin, rotation)
+}
+
+/// What [`World::find_pairs`] and the narrow phase hand on to [`World::finish_step`] for the
+/// step's statistics.
+struct StageStarts {
+    start: Instant,
+    broad_done: Instant,
+    proxy_moves: usize,
+    detail: Option<NarrowPhaseTimings>,
 }

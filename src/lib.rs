@@ -218,6 +218,7 @@ mod broad_phase;
 mod circle;
 mod continuous;
 mod decompose;
+mod distance;
 mod error;
 mod events;
 mod filter;

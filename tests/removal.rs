@@ -444,6 +444,30 @@ fn handles_name_one_body_in_one_world() {
     assert!(copy.body(a).is_err());
 }
 
+/// A ground (top at y = 0) and a stack of three unit boxes whose lowest rests at `base`,
+/// stepped `steps` times: the stack must be asleep by then.
+fn sleeping_stack(world: &mut World, base: f32, steps: usize) -> (Vec<BodyId>, CpuNarrowPhase) {
+    let ground = BodyDef::fixed(Polygon::rectangle(20.0, 0.5), Vec2::new(0.0, -0.5));
+    world.add_body(&ground).unwrap();
+    let stack: Vec<BodyId> = (0..3)
+        .map(|k| {
+            let at = Vec2::new(0.0, base + 0.5 + k as f32);
+            world
+                .add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), at))
+                .unwrap()
+        })
+        .collect();
+    let mut narrow = CpuNarrowPhase::new();
+    for _ in 0..steps {
+        world.step(DT, &mut narrow).unwrap();
+    }
+    assert!(
+        stack.iter().all(|&b| !world.is_awake(b)),
+        "the stack sleeps"
+    );
+    (stack, narrow)
+}
+
 #[test]
 fn a_removed_support_wakes_what_it_held() {
     let _serial = serial();
@@ -454,28 +478,7 @@ fn a_removed_support_wakes_what_it_held() {
             Vec2::new(0.0, 5.0),
         ))
         .unwrap();
-    world
-        .add_body(&BodyDef::fixed(
-            Polygon::rectangle(20.0, 0.5),
-            Vec2::new(0.0, -0.5),
-        ))
-        .unwrap();
-    let stack: Vec<BodyId> = (0..3)
-        .map(|k| {
-            let at = Vec2::new(0.0, 5.75 + k as f32);
-            world
-                .add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), at))
-                .unwrap()
-        })
-        .collect();
-    let mut narrow = CpuNarrowPhase::new();
-    for _ in 0..240 {
-        world.step(DT, &mut narrow).unwrap();
-    }
-    assert!(
-        stack.iter().all(|&b| !world.is_awake(b)),
-        "the stack sleeps on its shelf"
-    );
+    let (stack, mut narrow) = sleeping_stack(&mut world, 5.25, 240);
     let heights: Vec<f32> = stack.iter().map(|&b| world.center_of_mass(b).y).collect();
     world.remove_body(shelf).unwrap();
     world.step(DT, &mut narrow).unwrap();
@@ -504,28 +507,7 @@ fn a_removed_support_wakes_what_it_held() {
 fn a_sleeping_stack_whose_middle_box_goes_closes_the_gap() {
     let _serial = serial();
     let mut world = World::default();
-    world
-        .add_body(&BodyDef::fixed(
-            Polygon::rectangle(20.0, 0.5),
-            Vec2::new(0.0, -0.5),
-        ))
-        .unwrap();
-    let stack: Vec<BodyId> = (0..3)
-        .map(|k| {
-            let at = Vec2::new(0.0, 0.5 + k as f32);
-            world
-                .add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), at))
-                .unwrap()
-        })
-        .collect();
-    let mut narrow = CpuNarrowPhase::new();
-    for _ in 0..120 {
-        world.step(DT, &mut narrow).unwrap();
-    }
-    assert!(
-        stack.iter().all(|&b| !world.is_awake(b)),
-        "the stack sleeps"
-    );
+    let (stack, mut narrow) = sleeping_stack(&mut world, 0.0, 120);
     let top = world.center_of_mass(stack[2]).y;
     world.remove_body(stack[1]).unwrap();
     world.step(DT, &mut narrow).unwrap();

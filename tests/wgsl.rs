@@ -239,6 +239,7 @@ fn every_toi_step_has_its_rust_twin_name() {
     let names = function_names(&m);
     let rust = [
         include_str!("../src/toi.rs"),
+        include_str!("../src/distance.rs"),
         include_str!("../src/transform.rs"),
     ]
     .concat();

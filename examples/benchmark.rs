@@ -336,7 +336,7 @@ fn queries(
 ) -> Result<(), wgpu_sat::Error> {
     use common::queries::{RAYS_PER_CALL, RayScene};
     let mut gpu_rays = match gpu {
-        Some(g) => Some(wgpu_sat::GpuRayCast::new(&g.device, &g.queue)?),
+        Some(g) => Some(wgpu_sat::gpu::GpuRayCast::new(&g.device, &g.queue)?),
         None => None,
     };
     for &n in plan.query_sizes {
@@ -378,9 +378,9 @@ fn queries(
             readback: None,
             kernel: None,
         };
-        let reference = wgpu_sat::cast_ray_pairs(shapes, &colliders, &rays, &pairs)?;
+        let reference = wgpu_sat::query::cast_ray_pairs(shapes, &colliders, &rays, &pairs)?;
         let (t, _) = measure(plan, || {
-            let hits = wgpu_sat::cast_ray_pairs(shapes, &colliders, &rays, &pairs).unwrap();
+            let hits = wgpu_sat::query::cast_ray_pairs(shapes, &colliders, &rays, &pairs).unwrap();
             std::hint::black_box(hits.len());
             None
         });
@@ -753,11 +753,14 @@ fn versus_child(
         let (mut ours_runs, mut pool_runs, mut theirs_runs) = (Vec::new(), Vec::new(), Vec::new());
         let mut bodies = 0;
         for round in 0..plan.versus_rounds {
-            let mut ours = (scene.make)(common::SEED);
-            bodies = ours.body_count();
-            // Built from our world before it moves: all three start from the same state.
-            let mut pooled = ours.clone();
-            let mut theirs = box2d::box2d_world(&ours, threads)?;
+            let fresh = (scene.make)(common::SEED);
+            bodies = fresh.body_count();
+            // All three start from the same state. Our two are both clones, so that neither
+            // has the other's memory layout (a world built body by body against a copy made
+            // at once) to thank for its cache misses.
+            let (mut ours, mut pooled) = (fresh.clone(), fresh.clone());
+            let mut theirs = box2d::box2d_world(&fresh, threads)?;
+            drop(fresh);
             // Our two ways of calling take turns going first.
             if round % 2 == 0 {
                 ours_runs.push(box2d::time_ours(&mut ours, steps)?);

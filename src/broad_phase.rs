@@ -20,6 +20,9 @@
 
 use crate::aabb::Aabb;
 
+/// How far a world's persistent pairs fatten each box (see [`crate::World`]).
+pub use crate::pair_set::FAT_MARGIN;
+
 /// The most bands: beyond this the per-band bookkeeping costs more than it saves.
 const MAX_BANDS: usize = 4096;
 

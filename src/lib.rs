@@ -38,10 +38,10 @@
 //!   by `normal * depth` separates the pair. It is positive; polygons that only touch (zero
 //!   overlap on some axis) do not collide.
 //! - **Feature ids.** Each [`ContactPoint`] carries an id built from the features in touch
-//!   (see [`feature_id`]), stable while they stay in touch, for warm-starting a solver. A
-//!   circle's feature is [`CIRCLE_FEATURE`]; against a polygon the id names the polygon's
-//!   face (end 0) or vertex (end 1), with the flip bit set when the circle is A. Circle
-//!   contacts have one point, halfway between the surfaces.
+//!   (see [`collision::feature_id`]), stable while they stay in touch, for warm-starting a
+//!   solver. A circle's feature is [`collision::CIRCLE_FEATURE`]; against a polygon the id
+//!   names the polygon's face (end 0) or vertex (end 1), with the flip bit set when the
+//!   circle is A. Circle contacts have one point, halfway between the surfaces.
 //!
 //! ## Example: one pair on the CPU
 //!
@@ -118,8 +118,8 @@
 //! on a line, its angle changing linearly), it returns the first fraction of the step at
 //! which the shapes come within a small tolerance of each other, never later than they
 //! first overlap (a swept separating-axis test, refined by conservative advancement; see
-//! the function). [`time_of_impact_pairs`] runs a batch on the CPU and
-//! [`GpuTimeOfImpact`] the same batch on the GPU (`shaders/toi.wgsl`).
+//! the function). [`toi::time_of_impact_pairs`] runs a batch on the CPU and
+//! [`gpu::GpuTimeOfImpact`] the same batch on the GPU (`shaders/toi.wgsl`).
 //!
 //! ## Embedding in a renderer
 //!
@@ -138,7 +138,7 @@
 //! phase which colliders may touch; [`World::cast_ray`], [`World::cast_ray_all`],
 //! [`World::colliders_at`], [`World::colliders_in_aabb`], [`World::overlap_shape`] and
 //! [`World::cast_shape`] query the world through a bounding volume hierarchy, and
-//! [`GpuRayCast`] casts batches of rays on the GPU. A sensor that counts crates:
+//! [`gpu::GpuRayCast`] casts batches of rays on the GPU. A sensor that counts crates:
 //!
 //! ```
 //! use wgpu_sat::{glam::Vec2, BodyDef, CpuNarrowPhase, Filter, Polygon, World};
@@ -166,6 +166,22 @@
 //! # Ok::<(), wgpu_sat::Error>(())
 //! ```
 //!
+//! ## Modules
+//!
+//! The everyday names are at the root; each module holds its stage's whole vocabulary,
+//! tuning constants included:
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`shapes`] | polygons, circles, body shapes, `decompose`, `Transform`, `Aabb` |
+//! | [`collision`] | one pair (`collide`, `collide_shapes`, manifolds, feature ids) and the `NarrowPhase` trait with the CPU narrow phases |
+//! | [`broad_phase`] | sweep-and-prune over boxes, the fat margin of persistent pairs |
+//! | [`toi`] | sweeps and the time of impact, one pair or a batch |
+//! | [`query`] | rays against shapes; the hits a world's queries return |
+//! | [`world`] | `World`, body definitions, handles, events, filters, step statistics, limits and the solver's and sleep's tuning |
+//! | [`gpu`] | the GPU narrow phase, ray casts and time of impact, on the host's device (feature `gpu`) |
+//! | [`scenes`] | the seeded worlds the examples, benches and tests share (feature `scenes`) |
+//!
 //! ## Errors
 //!
 //! Shape constructors return a [`ShapeError`] naming the offending point. Batch calls return
@@ -177,7 +193,8 @@
 //! ## Cargo features
 //!
 //! - `gpu` (default): the GPU narrow phase, ray casts and time of impact ([`gpu`],
-//!   [`GpuNarrowPhase`], [`GpuRayCast`], [`GpuTimeOfImpact`], [`request_device`]), on `wgpu`
+//!   [`GpuNarrowPhase`], [`gpu::GpuRayCast`], [`gpu::GpuTimeOfImpact`], [`request_device`]),
+//!   on `wgpu`
 //!   and `pollster`.
 //! - `scenes` (default): [`scenes`], the seeded worlds that the examples, benches and tests
 //!   share.
@@ -214,7 +231,7 @@ pub struct EmbeddingDoctests;
 mod aabb;
 mod body;
 mod body_shape;
-mod broad_phase;
+pub mod broad_phase;
 mod circle;
 mod continuous;
 mod decompose;
@@ -242,44 +259,78 @@ pub mod scenes;
 mod shape;
 mod sleep;
 mod solver;
-mod toi;
+pub mod toi;
 mod transform;
-mod world;
+pub mod world;
 
-pub use aabb::Aabb;
-pub use body_shape::BodyShape;
+pub mod shapes {
+    //! The shapes and their frame: convex [`Polygon`]s (at most [`MAX_POLYGON_VERTICES`]
+    //! vertices, counter-clockwise, in their local frame), [`Circle`]s, the [`Shape`] that is
+    //! either, a world body's [`BodyShape`] (one shape or the convex pieces [`decompose`]
+    //! cuts a concave outline into), the rigid [`Transform`] from a shape's frame to the
+    //! world's, and the [`Aabb`] the broad phase sorts.
+    pub use crate::aabb::Aabb;
+    pub use crate::body_shape::BodyShape;
+    pub use crate::circle::Circle;
+    pub use crate::decompose::decompose;
+    pub use crate::polygon::{MAX_POLYGON_VERTICES, Polygon, ShapeError};
+    pub use crate::shape::Shape;
+    pub use crate::transform::Transform;
+}
+
+pub mod collision {
+    //! The narrow phase: one pair ([`collide`] for two polygons, [`collide_shapes`] for any
+    //! two shapes, each a [`Manifold`] with a normal from A to B, the depth of the minimum
+    //! translation vector and one or two [`ContactPoint`]s with feature ids), and batches of
+    //! pairs behind the [`NarrowPhase`] trait: [`CpuNarrowPhase`], the reference, and
+    //! [`ParallelCpuNarrowPhase`] here, the GPU's in [`crate::gpu`].
+    //!
+    //! ```text
+    //! collide_shapes(A, xa, B, xb):
+    //!     polygon-polygon   the SAT over both polygons' face normals; the axis of least
+    //!                       overlap is the reference face, the other shape's most opposed
+    //!                       face is clipped against it (1 or 2 points)
+    //!     circle-polygon    the polygon's face normals, and beyond a face's end the axis from
+    //!                       that vertex to the centre (1 point)
+    //!     circle-circle     the line through the centres (1 point)
+    //! ```
+    pub use crate::manifold::{Contact, ContactPoint, Manifold, feature_id, vertex_pair_id};
+    pub use crate::narrow_phase::{
+        Collider, CpuNarrowPhase, MAX_SPECULATIVE_DISTANCE, NarrowPhase, NarrowPhaseTimings,
+        ParallelCpuNarrowPhase, validate_batch,
+    };
+    pub use crate::sat::{
+        RELATIVE_TIE_TOLERANCE, collide, collide_shapes, collide_shapes_speculative,
+    };
+    pub use crate::sat_circle::{
+        CIRCLE_FEATURE, collide_circle_polygon, collide_circles, collide_polygon_circle,
+    };
+}
+
+pub mod query {
+    //! Rays against shapes: [`cast_ray`] for one shape, [`cast_ray_pairs`] for a batch of
+    //! (ray, collider) pairs, checked by [`validate_rays`] (the GPU's batch is
+    //! [`crate::gpu::GpuRayCast`]). A world's queries (rays, points, boxes, shape overlaps and
+    //! casts through its bounding volume hierarchy) are methods of [`crate::World`]
+    //! ([`crate::World::cast_ray`] and the rest) and answer with the types here.
+    pub use crate::ray::{Ray, RayHit, cast_ray, cast_ray_pairs, validate_rays};
+    pub use crate::world::{WorldRayHit, WorldShapeHit};
+}
+
+// The everyday names: what a user of one pair, of a batch or of a world names first (and
+// the names ../shared/DESIGN.md fixes at the root). Everything else is in its module.
 pub use broad_phase::BroadPhase;
-pub use circle::Circle;
-pub use decompose::decompose;
+pub use collision::{
+    Collider, Contact, ContactPoint, CpuNarrowPhase, Manifold, NarrowPhase, ParallelCpuNarrowPhase,
+    collide, collide_shapes,
+};
 pub use error::Error;
-pub use events::{ContactBegin, ContactEnd, ContactHit, Events, SensorEvent};
-pub use filter::{DEFAULT_CATEGORY, Filter};
 #[cfg(feature = "gpu")]
 #[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
-pub use gpu::{GpuNarrowPhase, GpuRayCast, GpuTimeOfImpact, request_device};
-pub use handle::{BodyId, ColliderId, StaleReason};
-pub use manifold::{Contact, ContactPoint, Manifold, feature_id, vertex_pair_id};
-pub use narrow_phase::{
-    Collider, CpuNarrowPhase, MAX_SPECULATIVE_DISTANCE, NarrowPhase, NarrowPhaseTimings,
-    ParallelCpuNarrowPhase, validate_batch,
+pub use gpu::{GpuNarrowPhase, request_device};
+pub use query::{RayHit, cast_ray};
+pub use shapes::{
+    Aabb, BodyShape, Circle, MAX_POLYGON_VERTICES, Polygon, Shape, ShapeError, Transform, decompose,
 };
-pub use pair_set::FAT_MARGIN;
-pub use polygon::{MAX_POLYGON_VERTICES, Polygon, ShapeError};
-pub use ray::{Ray, RayHit, cast_ray, cast_ray_pairs, validate_rays};
-pub use recycle::{RECYCLE_ANGLE, RECYCLE_TRANSLATION};
-pub use sat::{RELATIVE_TIE_TOLERANCE, collide, collide_shapes, collide_shapes_speculative};
-pub use sat_circle::{
-    CIRCLE_FEATURE, collide_circle_polygon, collide_circles, collide_polygon_circle,
-};
-pub use shape::Shape;
-pub use sleep::{SLEEP_SPEED, TIME_TO_SLEEP};
-pub use solver::{MAX_ROTATION_PER_SUBSTEP, SPECULATIVE_DISTANCE};
-pub use toi::{
-    MAX_TOI_ITERATIONS, Sweep, SweptCollider, TOI_RELATIVE_TOLERANCE, TOI_ROUNDING_TOLERANCE,
-    TimeOfImpact, time_of_impact, time_of_impact_pairs, toi_tolerance, validate_sweeps,
-};
-pub use transform::Transform;
-pub use world::{
-    BodyDef, BodyRef, DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT,
-    MAX_SUBSTEPS, StepStats, TIME_STEP_RANGE, World, WorldContact, WorldRayHit, WorldShapeHit,
-};
+pub use toi::{Sweep, time_of_impact};
+pub use world::{BodyDef, BodyId, ColliderId, Events, Filter, StepStats, World};

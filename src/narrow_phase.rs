@@ -65,10 +65,10 @@ pub trait NarrowPhase {
 
     /// Asks for speculative contacts from the next call on: a pair apart by less than
     /// `margin` (world units) also gets a manifold, whose points' depths are negative (minus
-    /// the gap), as [`collide_shapes_speculative`](crate::collide_shapes_speculative)
+    /// the gap), as [`collide_shapes_speculative`](crate::collision::collide_shapes_speculative)
     /// computes them. 0, every narrow phase's start, reports overlapping pairs only.
     /// [`World::step`](crate::World::step) asks for
-    /// [`SPECULATIVE_DISTANCE`](crate::SPECULATIVE_DISTANCE) before each step.
+    /// [`SPECULATIVE_DISTANCE`](crate::world::SPECULATIVE_DISTANCE) before each step.
     ///
     /// Errors (`Error::InvalidSetting`) for a margin that is negative, not finite or above
     /// [`MAX_SPECULATIVE_DISTANCE`]. The provided method checks the value and keeps
@@ -146,7 +146,7 @@ pub fn validate_batch(
 
 /// An item of a batch that names a shape and carries a pose (or a motion) that must be
 /// finite: what [`check_colliders`] walks for [`validate_batch`],
-/// [`validate_sweeps`](crate::validate_sweeps) and [`validate_rays`](crate::validate_rays).
+/// [`validate_sweeps`](crate::toi::validate_sweeps) and [`validate_rays`](crate::query::validate_rays).
 pub(crate) trait BatchCollider {
     /// Its index into the shape table.
     fn shape_index(&self) -> u32;

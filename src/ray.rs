@@ -20,7 +20,7 @@
 //! with a non-finite component, or no length, hits nothing.
 //!
 //! `shaders/ray.wgsl` is the twin of this file for batches of rays on the GPU
-//! ([`GpuRayCast`](crate::GpuRayCast)): the same functions, named alike, doing the same
+//! ([`GpuRayCast`](crate::gpu::GpuRayCast)): the same functions, named alike, doing the same
 //! operations in the same order (products and sums written out, not `dot` or `length`).
 
 use glam::Vec2;
@@ -166,7 +166,7 @@ fn dot2(a: Vec2, b: Vec2) -> f32 {
     a.x * b.x + a.y * b.y
 }
 
-/// Checks a ray batch as [`cast_ray_pairs`] and [`GpuRayCast`](crate::GpuRayCast) take it:
+/// Checks a ray batch as [`cast_ray_pairs`] and [`GpuRayCast`](crate::gpu::GpuRayCast) take it:
 /// every pair names a ray and a collider that exist, every collider a shape of the table,
 /// every ray and pose is finite. The error names the first bad item.
 pub fn validate_rays(
@@ -200,7 +200,7 @@ pub fn validate_rays(
 /// answers up to rounding. One result per pair, in order; `None` for a miss. Bad input is an
 /// error naming the item (see [`validate_rays`]).
 ///
-/// [`GpuRayCast::cast_ray_pairs`]: crate::GpuRayCast::cast_ray_pairs
+/// [`GpuRayCast::cast_ray_pairs`]: crate::gpu::GpuRayCast::cast_ray_pairs
 pub fn cast_ray_pairs(
     shapes: &[Shape],
     colliders: &[Collider],

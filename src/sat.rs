@@ -173,7 +173,7 @@ pub fn collide_shapes(
 /// `margin` 0 this is [`collide_shapes`]: touching is not overlapping.
 ///
 /// ```
-/// use wgpu_sat::{collide_shapes_speculative, glam::Vec2, Polygon, Shape, Transform};
+/// use wgpu_sat::{collision::collide_shapes_speculative, glam::Vec2, Polygon, Shape, Transform};
 /// let ground = Shape::from(Polygon::rectangle(5.0, 0.5));
 /// let crate_ = Shape::from(Polygon::rectangle(0.5, 0.5));
 /// let above = Transform::new(Vec2::new(0.0, 1.01), 0.0); // 0.01 above the ground

@@ -85,7 +85,7 @@ struct LocalContact {
 /// lies beyond f32's range.
 ///
 /// ```
-/// use wgpu_sat::{collide_polygon_circle, glam::Vec2, Circle, Polygon, Transform};
+/// use wgpu_sat::{collision::collide_polygon_circle, glam::Vec2, Circle, Polygon, Transform};
 /// let square = Polygon::rectangle(1.0, 1.0);
 /// let ball = Circle::new(0.6)?;
 /// // Beyond the corner (1, 1), 0.5 away along (0.6, 0.8): 0.1 deep along that axis.
@@ -105,7 +105,7 @@ pub fn collide_polygon_circle(
 }
 
 /// [`collide_polygon_circle`] with a speculative distance `margin` (see
-/// [`collide_shapes_speculative`](crate::collide_shapes_speculative)).
+/// [`collide_shapes_speculative`](crate::collision::collide_shapes_speculative)).
 pub(crate) fn polygon_circle_within(
     polygon: &Polygon,
     polygon_transform: &Transform,

@@ -84,7 +84,7 @@
 //! is negative when the shapes overlap.
 //!
 //! `shaders/toi.wgsl` repeats every function here under the same name, operation for
-//! operation, so that the CPU and the GPU ([`GpuTimeOfImpact`](crate::GpuTimeOfImpact))
+//! operation, so that the CPU and the GPU ([`GpuTimeOfImpact`](crate::gpu::GpuTimeOfImpact))
 //! round alike.
 
 use glam::Vec2;
@@ -355,7 +355,7 @@ pub fn time_of_impact(
 }
 
 /// [`time_of_impact`] for a batch of pairs of swept colliders, in input order: the CPU twin
-/// of [`GpuTimeOfImpact::time_of_impact_pairs`](crate::GpuTimeOfImpact::time_of_impact_pairs).
+/// of [`GpuTimeOfImpact::time_of_impact_pairs`](crate::gpu::GpuTimeOfImpact::time_of_impact_pairs).
 /// Each pair holds two indices into `sweeps`; the normal points from the first to the second.
 ///
 /// Errors, naming the item, for a shape index out of range, a non-finite sweep, a pair index
@@ -382,7 +382,7 @@ pub fn time_of_impact_pairs(
 }
 
 /// Checks a time-of-impact batch, the first bad item first: colliders (shape index, then
-/// sweep), then pairs. The same rules as [`validate_batch`](crate::validate_batch).
+/// sweep), then pairs. The same rules as [`validate_batch`](crate::collision::validate_batch).
 pub fn validate_sweeps(
     shape_count: usize,
     sweeps: &[SweptCollider],

@@ -7,8 +7,8 @@ mod common;
 use common::{Agreement, assert_same_contacts_with, host_frame, normal_tolerance, read_words};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    CIRCLE_FEATURE, Circle, Collider, Contact, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase,
-    Polygon, Shape, Transform,
+    Circle, Collider, Contact, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, Polygon, Shape,
+    Transform, collision::CIRCLE_FEATURE,
 };
 
 /// Contacts by the kinds of their two shapes: polygon–polygon, polygon–circle,

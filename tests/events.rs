@@ -9,7 +9,8 @@ use std::collections::BTreeSet;
 use wgpu_sat::GpuNarrowPhase;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    BodyDef, BodyId, ColliderId, CpuNarrowPhase, Error, Events, Filter, Polygon, StaleReason, World,
+    BodyDef, BodyId, ColliderId, CpuNarrowPhase, Error, Events, Filter, Polygon, World,
+    world::StaleReason,
 };
 #[cfg(feature = "scenes")]
 use wgpu_sat::{NarrowPhase, ParallelCpuNarrowPhase, scenes};
@@ -550,7 +551,7 @@ fn the_continuous_stage_reports_its_impacts_and_respects_sensors_and_filters() {
         ..solid.clone()
     };
     let refusing = Filter {
-        mask_bits: !wgpu_sat::DEFAULT_CATEGORY,
+        mask_bits: !wgpu_sat::world::DEFAULT_CATEGORY,
         ..Filter::default()
     };
     for (wall, filter, what) in [

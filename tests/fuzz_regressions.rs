@@ -5,7 +5,7 @@
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     Circle, Polygon, Shape, Sweep, Transform, collide, collide_shapes, time_of_impact,
-    toi_tolerance,
+    toi::toi_tolerance,
 };
 
 fn v(x: f32, y: f32) -> Vec2 {

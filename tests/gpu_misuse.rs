@@ -6,8 +6,8 @@ mod common;
 
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    Collider, Error, GpuNarrowPhase, GpuTimeOfImpact, NarrowPhase, Polygon, Shape, Sweep,
-    SweptCollider, Transform,
+    Collider, Error, GpuNarrowPhase, NarrowPhase, Polygon, Shape, Sweep, Transform,
+    gpu::GpuTimeOfImpact, toi::SweptCollider,
 };
 
 /// Polls until the pending readback returns, for at most about ten seconds.

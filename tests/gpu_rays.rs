@@ -6,7 +6,9 @@ mod common;
 
 use rand::Rng;
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::{Collider, Error, GpuRayCast, Ray, RayHit, Shape, cast_ray_pairs};
+use wgpu_sat::{
+    Collider, Error, RayHit, Shape, gpu::GpuRayCast, query::Ray, query::cast_ray_pairs,
+};
 
 /// A batch: 64 random shapes, `colliders` colliders over a square of half size `extent`
 /// about `center`, and rays from random points of that square aimed at a random collider

@@ -2,7 +2,8 @@
 //! to them, and a settled world leaves its broad phase alone.
 
 use wgpu_sat::{
-    CpuNarrowPhase, NarrowPhase, SPECULATIVE_DISTANCE, World, collide_shapes_speculative, scenes,
+    CpuNarrowPhase, NarrowPhase, World, collision::collide_shapes_speculative, scenes,
+    world::SPECULATIVE_DISTANCE,
 };
 
 /// Every contact the narrow phase finds among all collider pairs (of two bodies, not both

@@ -8,7 +8,7 @@ use common::{brute_force_overlap, inside_margin, world_vertices};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use wgpu_sat::glam::{DVec2, Vec2};
-use wgpu_sat::{Polygon, RELATIVE_TIE_TOLERANCE, Transform, collide};
+use wgpu_sat::{Polygon, Transform, collide, collision::RELATIVE_TIE_TOLERANCE};
 
 /// Brute-force verdicts closer than this to the boundary case are left out of the
 /// comparison: f32 rounding of the pose (about 1e-7 of coordinates near 3) decides them.

@@ -3,8 +3,8 @@
 //! narrow phase would compute afresh; with recycling off, they are the fresh ones exactly.
 
 use wgpu_sat::{
-    Collider, Contact, CpuNarrowPhase, RECYCLE_ANGLE, RECYCLE_TRANSLATION, SPECULATIVE_DISTANCE,
-    World, collide_shapes_speculative, scenes,
+    Collider, Contact, CpuNarrowPhase, World, collision::collide_shapes_speculative, scenes,
+    world::RECYCLE_ANGLE, world::RECYCLE_TRANSLATION, world::SPECULATIVE_DISTANCE,
 };
 
 /// The manifold the narrow phase computes for the colliders of `c` at the poses `at` (the

@@ -18,7 +18,7 @@ use wgpu_sat::GpuNarrowPhase;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     BodyDef, BodyId, BodyShape, Circle, ColliderId, CpuNarrowPhase, Error, Filter, NarrowPhase,
-    Polygon, StaleReason, World,
+    Polygon, World, world::StaleReason,
 };
 
 struct Counting;

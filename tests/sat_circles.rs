@@ -10,8 +10,9 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, RngSeed};
 use wgpu_sat::glam::{DVec2, Vec2};
 use wgpu_sat::{
-    CIRCLE_FEATURE, Circle, Manifold, Polygon, Shape, Transform, collide_circle_polygon,
-    collide_circles, collide_polygon_circle, collide_shapes, feature_id,
+    Circle, Manifold, Polygon, Shape, Transform, collide_shapes, collision::CIRCLE_FEATURE,
+    collision::collide_circle_polygon, collision::collide_circles,
+    collision::collide_polygon_circle, collision::feature_id,
 };
 
 /// The flip bit of a feature id (see `feature_id`).

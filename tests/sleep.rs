@@ -4,7 +4,7 @@
 use wgpu_sat::glam::Vec2;
 #[cfg(feature = "scenes")]
 use wgpu_sat::scenes;
-use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Polygon, TIME_TO_SLEEP, World};
+use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Polygon, World, world::TIME_TO_SLEEP};
 
 const DT: f32 = 1.0 / 60.0;
 

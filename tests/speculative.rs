@@ -11,7 +11,7 @@ use wgpu_sat::GpuNarrowPhase;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     Circle, CpuNarrowPhase, Error, NarrowPhase, ParallelCpuNarrowPhase, Polygon, Shape, Transform,
-    collide_shapes, collide_shapes_speculative,
+    collide_shapes, collision::collide_shapes_speculative,
 };
 
 const MARGIN: f32 = 0.05;

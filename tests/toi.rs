@@ -8,12 +8,12 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngSeed};
 use rand::Rng;
-#[cfg(feature = "gpu")]
-use wgpu_sat::GpuTimeOfImpact;
 use wgpu_sat::glam::{DVec2, Vec2};
+#[cfg(feature = "gpu")]
+use wgpu_sat::gpu::GpuTimeOfImpact;
 use wgpu_sat::{
-    Circle, Error, Polygon, Shape, Sweep, SweptCollider, TimeOfImpact, Transform, collide_shapes,
-    time_of_impact, time_of_impact_pairs, toi_tolerance,
+    Circle, Error, Polygon, Shape, Sweep, Transform, collide_shapes, time_of_impact,
+    toi::SweptCollider, toi::TimeOfImpact, toi::time_of_impact_pairs, toi::toi_tolerance,
 };
 
 fn v(x: f32, y: f32) -> Vec2 {

@@ -11,8 +11,8 @@ use wgpu_sat::gpu::layout::{
 use wgpu_sat::gpu::layout::{NO_RAY_HIT, RayHitGpu, RayPairGpu, RayParamsGpu};
 use wgpu_sat::gpu::{RAY_WGSL, SAT_WGSL, TOI_WGSL};
 use wgpu_sat::{
-    MAX_POLYGON_VERTICES, MAX_TOI_ITERATIONS, RELATIVE_TIE_TOLERANCE, TOI_RELATIVE_TOLERANCE,
-    TOI_ROUNDING_TOLERANCE,
+    MAX_POLYGON_VERTICES, collision::RELATIVE_TIE_TOLERANCE, toi::MAX_TOI_ITERATIONS,
+    toi::TOI_RELATIVE_TOLERANCE, toi::TOI_ROUNDING_TOLERANCE,
 };
 
 fn parse(source: &str) -> naga::Module {
@@ -128,7 +128,7 @@ fn constants_match_the_rust_side() {
     assert_eq!(constant(&m, "SWAPPED"), naga::Literal::U32(SWAPPED));
     assert_eq!(
         constant(&m, "CIRCLE_FEATURE"),
-        naga::Literal::U32(wgpu_sat::CIRCLE_FEATURE as u32)
+        naga::Literal::U32(wgpu_sat::collision::CIRCLE_FEATURE as u32)
     );
 }
 

@@ -6,7 +6,7 @@ mod common;
 #[cfg(all(feature = "gpu", feature = "scenes"))]
 use wgpu_sat::GpuNarrowPhase;
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Error, Polygon, StaleReason, World};
+use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Error, Polygon, World, world::StaleReason};
 #[cfg(feature = "scenes")]
 use wgpu_sat::{NarrowPhase, scenes};
 

@@ -9,7 +9,7 @@ use wgpu_sat::GpuNarrowPhase;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     BodyDef, BodyId, Circle, Collider, Contact, CpuNarrowPhase, Error, NarrowPhase, Polygon, Shape,
-    StaleReason, World, scenes,
+    World, scenes, world::StaleReason,
 };
 
 const DT: f32 = 1.0 / 60.0;

@@ -16,7 +16,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    Aabb, BodyDef, Collider, Filter, Polygon, Ray as SatRay, Shape, World, WorldRayHit,
+    Aabb, BodyDef, Collider, Filter, Polygon, Shape, World, query::Ray as SatRay,
+    query::WorldRayHit,
 };
 
 /// Rays per timed call.

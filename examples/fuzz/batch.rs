@@ -11,7 +11,8 @@
 use arbitrary::{Result, Unstructured};
 use wgpu_sat::{
     Collider, Contact, CpuNarrowPhase, Error, NarrowPhase, ParallelCpuNarrowPhase, Shape,
-    SweptCollider, TimeOfImpact, Transform, collide_shapes, time_of_impact, time_of_impact_pairs,
+    Transform, collide_shapes, time_of_impact, toi::SweptCollider, toi::TimeOfImpact,
+    toi::time_of_impact_pairs,
 };
 
 use crate::Target;

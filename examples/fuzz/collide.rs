@@ -9,8 +9,8 @@
 //! that is not finite gives `None`.
 
 use arbitrary::{Result, Unstructured};
-use wgpu_sat::{Manifold, Shape, Sweep, TimeOfImpact, Transform, collide, collide_shapes};
-use wgpu_sat::{time_of_impact, toi_tolerance};
+use wgpu_sat::{Manifold, Shape, Sweep, Transform, collide, collide_shapes, toi::TimeOfImpact};
+use wgpu_sat::{time_of_impact, toi::toi_tolerance};
 
 use crate::Target;
 use crate::hostile;

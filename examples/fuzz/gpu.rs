@@ -39,9 +39,9 @@ use std::time::{Duration, Instant};
 use arbitrary::{Result, Unstructured};
 use wgpu_sat::glam::DVec2;
 use wgpu_sat::{
-    Collider, Contact, CpuNarrowPhase, Error, GpuNarrowPhase, GpuTimeOfImpact, NarrowPhase,
-    RELATIVE_TIE_TOLERANCE, Shape, SweptCollider, TimeOfImpact, time_of_impact_pairs,
-    toi_tolerance,
+    Collider, Contact, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase, Shape,
+    collision::RELATIVE_TIE_TOLERANCE, gpu::GpuTimeOfImpact, toi::SweptCollider, toi::TimeOfImpact,
+    toi::time_of_impact_pairs, toi::toi_tolerance,
 };
 
 use crate::Target;

@@ -19,8 +19,9 @@
 use arbitrary::{Result, Unstructured};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    BodyDef, BodyId, BodyShape, Circle, ColliderId, CpuNarrowPhase, Error, MAX_COORDINATE,
-    MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS, Polygon, Shape, StaleReason, TIME_STEP_RANGE, World,
+    BodyDef, BodyId, BodyShape, Circle, ColliderId, CpuNarrowPhase, Error, Polygon, Shape, World,
+    world::MAX_COORDINATE, world::MAX_LINEAR_SPEED_LIMIT, world::MAX_SUBSTEPS, world::StaleReason,
+    world::TIME_STEP_RANGE,
 };
 
 use crate::Target;

@@ -19,7 +19,9 @@
 use std::collections::{BTreeSet, HashMap, HashSet};
 
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::{Aabb, BodyId, ColliderId, Error, Filter, StaleReason, World, WorldRayHit};
+use wgpu_sat::{
+    Aabb, BodyId, ColliderId, Error, Filter, World, query::WorldRayHit, world::StaleReason,
+};
 
 /// What the harness recorded of one body when it was added.
 struct Known {

@@ -24,7 +24,7 @@
 //! reused, so a warm narrow phase creates no buffer per call.
 //!
 //! Parity with the CPU: the same contacts to rounding, a tie between axes of equal overlap
-//! (within [`RELATIVE_TIE_TOLERANCE`](crate::RELATIVE_TIE_TOLERANCE)) possibly broken
+//! (within [`RELATIVE_TIE_TOLERANCE`](crate::collision::RELATIVE_TIE_TOLERANCE)) possibly broken
 //! towards the other axis, and none promised in the overflow zone (a depth, contact
 //! coordinate or pair size beyond 1e30), where each backend still reports only finite
 //! contacts with unit normals, or none; `examples/fuzz/gpu.rs` checks exactly this.

@@ -57,14 +57,14 @@ impl PairKernel for RayKernel {
 }
 
 /// Ray casts on a wgpu device: one compute invocation per (ray, collider) pair, with the
-/// same answers as [`cast_ray_pairs`](crate::cast_ray_pairs) on the CPU (up to rounding;
+/// same answers as [`cast_ray_pairs`](crate::query::cast_ray_pairs) on the CPU (up to rounding;
 /// see `tests/gpu_rays.rs`).
 ///
 /// It borrows the host's device and queue (cheap clones of the handles), holds only its
 /// pipeline and scratch buffers, and can be dropped at any time.
 ///
 /// ```no_run
-/// use wgpu_sat::{glam::Vec2, Collider, GpuRayCast, Polygon, Ray, Shape, Transform};
+/// use wgpu_sat::{glam::Vec2, Collider, gpu::GpuRayCast, Polygon, query::Ray, Shape, Transform};
 /// let (device, queue) = wgpu_sat::request_device()?;
 /// let mut rays = GpuRayCast::new(&device, &queue)?;
 /// rays.set_shape_table(&[Shape::from(Polygon::rectangle(1.0, 1.0))])?;

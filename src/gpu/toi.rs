@@ -60,14 +60,14 @@ impl PairKernel for ToiKernel {
 }
 
 /// The time-of-impact test on a wgpu device: one compute invocation per pair of swept
-/// colliders, with the same answers as [`time_of_impact_pairs`](crate::time_of_impact_pairs)
+/// colliders, with the same answers as [`time_of_impact_pairs`](crate::toi::time_of_impact_pairs)
 /// on the CPU (up to rounding; see the GPU tests in `tests/toi.rs`).
 ///
 /// It borrows the host's device and queue (cheap clones of the handles), holds only its
 /// pipeline and scratch buffers, and can be dropped at any time.
 ///
 /// ```no_run
-/// use wgpu_sat::{glam::Vec2, GpuTimeOfImpact, Polygon, Shape, Sweep, SweptCollider, Transform};
+/// use wgpu_sat::{glam::Vec2, gpu::GpuTimeOfImpact, Polygon, Shape, Sweep, toi::SweptCollider, Transform};
 /// let (device, queue) = wgpu_sat::request_device()?;
 /// let mut toi = GpuTimeOfImpact::new(&device, &queue)?;
 /// toi.set_shape_table(&[

@@ -243,7 +243,7 @@ impl World {
     /// sleeps again only after resting [`TIME_TO_SLEEP`] more. Nothing for a static body; an
     /// error names a stale handle.
     ///
-    /// [`TIME_TO_SLEEP`]: crate::TIME_TO_SLEEP
+    /// [`TIME_TO_SLEEP`]: crate::world::TIME_TO_SLEEP
     pub fn wake(&mut self, body: BodyId) -> Result<(), Error> {
         let slot = self.body_slot(body)?;
         self.wake_slot(slot);

@@ -49,7 +49,7 @@ pub(super) fn check(
 }
 
 /// A gravity the step can integrate: each component finite and at most
-/// [`MAX_COORDINATE`](crate::MAX_COORDINATE), so that a substep's change of velocity stays finite.
+/// [`MAX_COORDINATE`](crate::world::MAX_COORDINATE), so that a substep's change of velocity stays finite.
 pub(super) fn check_gravity(gravity: Vec2) -> Result<(), Error> {
     for value in [gravity.x, gravity.y] {
         if !value.is_finite() || value.abs() > MAX_COORDINATE {

@@ -24,10 +24,11 @@
 //!
 //! Frames: each body has a centre of mass (world frame) and a rotation; its pieces stay in
 //! the local frame they were given, and [`World::transform`] maps that frame to the world.
-//! The read accessors that take a body index (`transform`, `linear_velocity`, ...) panic
-//! when it is out of range, as slice indexing does; [`World::body`] is their `get`-style
-//! twin, which returns `None` instead, and every call that changes the world
-//! ([`World::add_body`], [`World::set_velocity`], [`World::step`]) returns an error.
+//! Bodies and colliders are named by generational handles ([`BodyId`], [`ColliderId`]). The
+//! plain readers (`transform`, `linear_velocity`, ...) read a removed or foreign handle as
+//! NaN, `false` or empty, never as another body; [`World::body`] is their checked twin, and
+//! every call that changes the world ([`World::add_body`], [`World::set_velocity`],
+//! [`World::remove_body`], ...) returns [`crate::Error::StaleBody`] for such a handle.
 //!
 //! What the world accepts, and what it does with extreme values (see [`World::add_body`]):
 //! every input must be finite; speeds are clamped as Box2D clamps them (to
@@ -51,8 +52,7 @@ use glam::Vec2;
 use crate::aabb::Aabb;
 use crate::body::Body;
 use crate::events::EventLists;
-use crate::filter::Filter;
-use crate::handle::{BodyId, ColliderId, Slots, next_world_number};
+use crate::handle::{Slots, next_world_number};
 use crate::manifold::Contact;
 use crate::narrow_phase::Collider;
 use crate::pair_set::PairSet;
@@ -96,6 +96,15 @@ pub use limits::{
 pub use output::WorldContact;
 pub use queries::{WorldRayHit, WorldShapeHit};
 pub use stats::StepStats;
+
+// The world's vocabulary, kept by the modules below it: handles, events, filters, and the
+// tuning constants of the stages the step runs.
+pub use crate::events::{ContactBegin, ContactEnd, ContactHit, Events, SensorEvent};
+pub use crate::filter::{DEFAULT_CATEGORY, Filter};
+pub use crate::handle::{BodyId, ColliderId, StaleReason};
+pub use crate::recycle::{RECYCLE_ANGLE, RECYCLE_TRANSLATION};
+pub use crate::sleep::{SLEEP_SPEED, TIME_TO_SLEEP};
+pub use crate::solver::{MAX_ROTATION_PER_SUBSTEP, SPECULATIVE_DISTANCE};
 
 use body_def::ShapeKey;
 use contacts::{Change, PairState, SlotBlock, SlotOutcome};

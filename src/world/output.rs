@@ -34,7 +34,7 @@ impl World {
     /// The contacts found by the last step, between bodies and their colliders; normals
     /// point from the first to the second. A pair of bodies has one contact per pair of
     /// pieces in touch (a box resting in a U-shaped body touches two or three of its
-    /// pieces). Pieces less than [`SPECULATIVE_DISTANCE`](crate::SPECULATIVE_DISTANCE) apart
+    /// pieces). Pieces less than [`SPECULATIVE_DISTANCE`](crate::world::SPECULATIVE_DISTANCE) apart
     /// count: such a contact is speculative, its depths negative (minus the gap); a resting
     /// contact stays about at depth 0. They are [`World::collider_contacts`], named, in the
     /// same order. A body removed since the step is still in them, by its now stale handle,

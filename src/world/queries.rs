@@ -367,7 +367,7 @@ impl World {
     /// The first collider `shape` meets when it moves from `transform` by `translation`
     /// (world frame, without turning) among those `filter` sees (sensors never), with the
     /// fraction of the translation it gets before touching: what a character controller
-    /// or a thrown object's preview asks. Built on [`time_of_impact`](crate::time_of_impact)
+    /// or a thrown object's preview asks. Built on [`time_of_impact`]
     /// with the colliders held still. Ties go to the lower collider index. A transform or
     /// translation that is not finite, a zero translation, or a filter in no category is an
     /// error naming it.

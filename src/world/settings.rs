@@ -34,9 +34,9 @@ impl World {
     }
 
     /// The fastest a body's centre of mass moves, units per second (default
-    /// [`DEFAULT_MAX_LINEAR_SPEED`](crate::DEFAULT_MAX_LINEAR_SPEED)). Faster velocities, given or reached, are scaled down to
+    /// [`DEFAULT_MAX_LINEAR_SPEED`](crate::world::DEFAULT_MAX_LINEAR_SPEED)). Faster velocities, given or reached, are scaled down to
     /// it, keeping their direction, as in Box2D; spin is held to
-    /// [`MAX_ROTATION_PER_SUBSTEP`](crate::MAX_ROTATION_PER_SUBSTEP).
+    /// [`MAX_ROTATION_PER_SUBSTEP`](crate::world::MAX_ROTATION_PER_SUBSTEP).
     pub fn max_linear_speed(&self) -> f32 {
         self.max_linear_speed
     }
@@ -57,7 +57,7 @@ impl World {
     }
 
     /// Sets the gravity, units per second squared: each component at most
-    /// [`MAX_COORDINATE`](crate::MAX_COORDINATE) in magnitude, else an error naming it.
+    /// [`MAX_COORDINATE`](crate::world::MAX_COORDINATE) in magnitude, else an error naming it.
     pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), Error> {
         check_gravity(gravity)?;
         self.gravity = gravity;
@@ -77,8 +77,8 @@ impl World {
     /// an awake body touches it, or [`World::wake`](crate::World::wake), [`World::set_velocity`](crate::World::set_velocity) or
     /// [`World::set_gravity`](crate::World::set_gravity) wakes it. Box2D's benchmark scenes run with it off.
     ///
-    /// [`SLEEP_SPEED`]: crate::SLEEP_SPEED
-    /// [`TIME_TO_SLEEP`]: crate::TIME_TO_SLEEP
+    /// [`SLEEP_SPEED`]: crate::world::SLEEP_SPEED
+    /// [`TIME_TO_SLEEP`]: crate::world::TIME_TO_SLEEP
     pub fn set_sleeping(&mut self, enabled: bool) {
         self.sleep
             .set_enabled(enabled, &self.bodies, &mut self.states);
@@ -90,8 +90,8 @@ impl World {
     }
 
     /// Turns contact recycling on (the default) or off. On, a pair of polygons whose relative
-    /// pose has turned less than [`RECYCLE_ANGLE`](crate::RECYCLE_ANGLE), and whose contact
-    /// points have moved less than [`RECYCLE_TRANSLATION`](crate::RECYCLE_TRANSLATION) with
+    /// pose has turned less than [`RECYCLE_ANGLE`](crate::world::RECYCLE_ANGLE), and whose contact
+    /// points have moved less than [`RECYCLE_TRANSLATION`](crate::world::RECYCLE_TRANSLATION) with
     /// it, since its manifold was computed keeps that manifold, carried to the current
     /// poses, and does not go to the narrow phase ([`StepStats::recycled`](crate::StepStats::recycled) counts them): a
     /// settled pile or pyramid sends few pairs to it, and a GPU narrow phase uploads only

@@ -21,7 +21,7 @@ pub struct StepStats {
     /// boxes) overlap. A pair stays in the set from the step its fat boxes meet until the
     /// step they part; the candidates above are those of them whose boxes overlap.
     ///
-    /// [`FAT_MARGIN`]: crate::FAT_MARGIN
+    /// [`FAT_MARGIN`]: crate::broad_phase::FAT_MARGIN
     pub persistent_pairs: usize,
     /// Colliders whose box left its fat box this step (each new collider counts once): the
     /// broad phase swept the fat boxes again only when this is not 0.

@@ -34,14 +34,13 @@
 //! solver's small error leans one way: `scenes::large_pyramid` (Box2D's 100 rows) swayed by
 //! up to 0.23 units at its top between steps 120 and 500, with friction solved once per
 //! substep. Visited in a random order, the error has no side to lean to: the same pyramid
-//! sways by 0.02 (Box2D's own, in the same scene: 0.05). The shuffle is seeded with a
-//! fixed number, so the colouring stays a function of the contact lists.
+//! sways by 0.02 (Box2D's own, in the same scene: 0.05). The shuffle draws from a fixed
+//! seed, so the colouring stays a function of the contact lists; the draws are a hash of the
+//! position and the seed (SplitMix64's output function, a bijection of 64-bit words whose
+//! every output bit depends on every input bit), which is all the shuffle needs, rather
+//! than a generator crate the world would otherwise not depend on.
 
 use std::ops::Range;
-
-use rand::SeedableRng;
-use rand::seq::SliceRandom;
-use rand_chacha::ChaCha8Rng;
 
 /// Colours before the overflow. Each colour costs a pass (and on several threads, a join)
 /// per solver stage, so a few dense colours beat many sparse ones; 24 is Box2D v3's number.
@@ -53,6 +52,24 @@ pub(crate) const LANES: usize = 4;
 
 /// The seed of the shuffle of each step's new constraints: any fixed number.
 const VISIT_SEED: u64 = 0x5eed_c010_0b1e;
+
+/// Puts `items` in an order fixed by `seed` and their count, each order about equally
+/// likely: Fisher–Yates, position `k`'s draw from `0..=k` being the high word of
+/// `mix(seed + k) * (k + 1)` (a multiply instead of a modulo; the bias is below 2^-32).
+fn shuffle(items: &mut [u32], seed: u64) {
+    for k in (1..items.len()).rev() {
+        let draw = mix(seed.wrapping_add(k as u64));
+        let j = ((u128::from(draw) * (k as u128 + 1)) >> 64) as usize;
+        items.swap(k, j);
+    }
+}
+
+/// SplitMix64's output function (Steele, Lea and Flood, 2014).
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
+}
 
 /// The colour of a constraint left out (both its bodies stay still), and of one not
 /// coloured yet.
@@ -142,8 +159,7 @@ impl ConstraintGraph {
         self.colours.clear();
         self.colours.resize(count, UNSOLVED);
         self.keep_colours();
-        self.fresh
-            .shuffle(&mut ChaCha8Rng::seed_from_u64(VISIT_SEED));
+        shuffle(&mut self.fresh, VISIT_SEED);
         for k in 0..self.fresh.len() {
             let i = self.fresh[k];
             let [a, b] = self.pairs[i as usize];
@@ -279,6 +295,39 @@ impl ConstraintGraph {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_shuffle_is_a_permutation_and_draws_every_order_about_equally() {
+        use std::collections::HashMap;
+        let mut items: Vec<u32> = (0..1000).collect();
+        shuffle(&mut items, VISIT_SEED);
+        let mut sorted = items.clone();
+        sorted.sort_unstable();
+        assert_eq!(sorted, (0..1000).collect::<Vec<u32>>());
+        assert!(
+            items
+                .iter()
+                .enumerate()
+                .filter(|&(k, &i)| k == i as usize)
+                .count()
+                < 10
+        );
+        // 24,000 seeds over the 24 orders of four items: about 1,000 each, give or take 31
+        // (binomial); five of those either way.
+        let mut counts: HashMap<[u32; 4], u32> = HashMap::new();
+        for seed in 0..24_000 {
+            let mut four = [0, 1, 2, 3];
+            shuffle(&mut four, seed * 0x1_0000);
+            *counts.entry(four).or_default() += 1;
+        }
+        assert_eq!(counts.len(), 24);
+        for (order, count) in counts {
+            assert!(
+                (845..=1155).contains(&count),
+                "{order:?} drawn {count} times"
+            );
+        }
+    }
 
     /// Constraints keyed by their own body pair (for lists that ascend, as keys must to be
     /// matched with last step's).

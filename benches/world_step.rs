@@ -8,11 +8,17 @@
 //!   (resting contact everywhere),
 //!
 //! - `many_pyramids`: `scenes::many_pyramids()`, Box2D's 22,000 boxes in 400 pyramids, after
-//!   60 frames,
+//!   60 frames;
+//! - `smash`: `scenes::smash()`, Box2D's heavy box into a wall of 9,600, at frame 75, just
+//!   after the strike;
+//! - `compounds`: `scenes::compounds()`, Box2D's 3,000 two-triangle bodies raining into a
+//!   container, after 120 frames,
 //!
 //! with the `cpu_1_thread`, `cpu_parallel` and `gpu` narrow phases, and Box2D v3 (through
 //! `boxdd`, built from the same world by `common::box2d`) with one worker (`box2d_1_thread`)
-//! and two (`box2d_2_threads`, its built-in scheduler), 4 substeps, sleeping off. Throughput
+//! and two (`box2d_2_threads`, its built-in scheduler), 4 substeps, sleeping off (in every
+//! scene: one step at one moment; the benchmark example's comparison runs `smash` and
+//! `compounds` with sleeping on, as Box2D's benchmark does). Throughput
 //! is in bodies.
 //!
 //! Every timed step starts from a clone of the same warm world (made outside the timing,
@@ -72,7 +78,7 @@ fn world_step(c: &mut Criterion) {
 
     // (name, scene, frames to step before timing), built one at a time to keep memory low.
     type Scene = (&'static str, fn() -> World, usize);
-    let scenes: [Scene; 3] = [
+    let scenes: [Scene; 5] = [
         (
             "pile_10000",
             || scenes::pile(10_000, common::SEED),
@@ -80,6 +86,8 @@ fn world_step(c: &mut Criterion) {
         ),
         ("large_pyramid", scenes::large_pyramid, 60),
         ("many_pyramids", scenes::many_pyramids, 60),
+        ("smash", scenes::smash, 75),
+        ("compounds", scenes::compounds, 120),
     ];
     let mut group = c.benchmark_group("world_step");
     // A step takes tens of milliseconds: ten samples are plenty.
@@ -115,7 +123,10 @@ fn world_step(c: &mut Criterion) {
         }
         drop(warm);
         for (workers, id) in [(1, "box2d_1_thread"), (2, "box2d_2_threads")] {
-            let mut scene = box2d::box2d_world(&make(), workers).expect("Box2D builds the scene");
+            // Sleeping off in Box2D as in ours (`warm_world`).
+            let mut fresh = make();
+            fresh.set_sleeping(false);
+            let mut scene = box2d::box2d_world(&fresh, workers).expect("Box2D builds the scene");
             for _ in 0..frames {
                 drop(
                     scene

@@ -62,7 +62,7 @@ struct Args {
     #[arg(long)]
     samples: Option<usize>,
     /// Only this scene of the Box2D comparison (repeat for more; default all of them):
-    /// large_pyramid, many_pyramids, pile_10000, mixed_3000.
+    /// large_pyramid, many_pyramids, smash, compounds, pile_10000, mixed_3000.
     #[arg(long)]
     scene: Vec<String>,
     /// Rounds of the Box2D comparison (each engine's median round is reported); default 1
@@ -803,7 +803,8 @@ fn median_run(mut runs: Vec<box2d::Run>) -> box2d::Run {
 /// collision stages.
 fn versus_table(versus: &[Versus]) -> String {
     let mut s = String::from(
-        "world_step vs Box2D (Box2D's benchmark protocol: 60 Hz, 4 substeps, sleeping off; \
+        "world_step vs Box2D (Box2D's benchmark protocol: 60 Hz, 4 substeps, sleeping as Box2D's scene has it: \
+         off in the pyramids and our scenes, on in smash and compounds; \
          steps 1..N timed after step 0; each engine's median of its rounds, the engines \
          taking turns; its collision stages from that round)\n",
     );

@@ -105,3 +105,44 @@ fn many_pyramids_is_box2ds_layout() {
             .all(|&b| world.is_static(b) || (world.mass(b) - 1.0).abs() < 1e-6)
     );
 }
+
+#[test]
+fn smash_and_compounds_are_box2ds_layouts() {
+    let smash = scenes::smash();
+    assert_eq!(smash.gravity(), wgpu_sat::glam::Vec2::ZERO);
+    // The striker, then 120 x 80 bricks.
+    assert_eq!(smash.body_count(), 1 + 120 * 80);
+    let bodies: Vec<_> = smash.bodies().collect();
+    let striker = bodies[0];
+    assert!((smash.mass(striker) - 8.0 * 64.0).abs() < 1e-3);
+    assert_eq!(
+        smash.linear_velocity(striker),
+        wgpu_sat::glam::Vec2::new(40.0, 0.0)
+    );
+    // Bricks 0.4 wide, touching: the wall spans x in [29.8, 77.8], y in [-16.2, 15.8].
+    let wall = bodies[1..]
+        .iter()
+        .map(|&b| smash.body_aabb(b))
+        .reduce(|a, b| a.union(&b))
+        .expect("bricks");
+    assert!((wall.min.x - 29.8).abs() < 1e-3 && (wall.max.x - 77.8).abs() < 1e-3);
+    assert!((wall.min.y + 16.2).abs() < 1e-3 && (wall.max.y - 15.8).abs() < 1e-3);
+    assert!(smash.sleeping(), "Box2D's smash sleeps");
+
+    let compounds = scenes::compounds();
+    assert_eq!(compounds.body_count(), 1 + 20 * 150);
+    // The container's 81 + 100 + 100 boxes and the catching slab, then two triangles a body.
+    assert_eq!(compounds.colliders().len(), 282 + 2 * 3000);
+    let bodies: Vec<_> = compounds.bodies().collect();
+    assert!(compounds.is_static(bodies[0]));
+    // Each body: two triangles of area 1 (half of (1.5, 1) x (1, 2)), density 1; the first
+    // at x = -19 + 0.25, y = 5 + 1.15 / 2.
+    assert!(
+        bodies[1..]
+            .iter()
+            .all(|&b| (compounds.mass(b) - 2.0).abs() < 1e-5 && compounds.friction(b) == 0.5)
+    );
+    let first = compounds.transform(bodies[1]).translation();
+    assert!((first.x + 18.75).abs() < 1e-5 && (first.y - 5.575).abs() < 1e-5);
+    assert!(compounds.sleeping(), "Box2D's compounds sleeps");
+}

@@ -6,8 +6,9 @@
 //! type, pose (the pose of its local frame), velocity and bullet flag, and every convex piece
 //! in that local frame (polygons by their vertices, circles by centre and radius), with the
 //! body's density (its mass over its area), friction and restitution, and the world's
-//! gravity. Sleeping is off, as in Box2D's benchmark scenes (and ours have none); continuous
-//! collision stays on in both (the default of both). Both engines mix friction as the
+//! gravity and sleeping setting (each scene sets it as Box2D's benchmark does: off in the
+//! pyramids, on in `smash` and `compounds`); continuous collision stays on in both (the
+//! default of both). Both engines mix friction as the
 //! geometric mean and restitution as the larger of a contact's two bodies'.
 //!
 //! [`time_ours`] and [`time_box2d`] follow Box2D's benchmark program (`benchmark/main.c`):
@@ -56,7 +57,7 @@ pub fn box2d_world(ours: &World, workers: usize) -> Result<Box2dScene, boxdd::Er
     let def = foundation
         .world_builder()
         .gravity([gravity.x, gravity.y])
-        .enable_sleep(false)
+        .enable_sleep(ours.sleeping())
         .worker_count(WorkerCount::new(workers as u32)?)
         .build()?;
     let mut world = foundation.create_world(def)?;
@@ -77,7 +78,7 @@ pub fn box2d_world(ours: &World, workers: usize) -> Result<Box2dScene, boxdd::Er
             .linear_velocity([velocity.x, velocity.y])
             .angular_velocity(ours.angular_velocity(b))
             .bullet(ours.is_bullet(b))
-            .enable_sleep(false)
+            .enable_sleep(ours.sleeping())
             .build()?;
         let id = world.create_body(body_def)?;
         // Our mass is density times area, summed over the pieces: one density per body.
@@ -169,12 +170,10 @@ pub fn time_ours_in_pool(
     pool.install(|| time_ours(world, steps))
 }
 
-/// The comparison's settings on our side: Box2D's substeps, and sleeping off as in Box2D's
-/// benchmark scenes (`box2d_world` turns it off in Box2D).
+/// The comparison's settings on our side: Box2D's substeps. Sleeping is the scene's
+/// ([`SCENES`]), and `box2d_world` gives Box2D the same.
 fn set_protocol(world: &mut World) -> Result<(), wgpu_sat::Error> {
-    world.set_substeps(SUBSTEPS)?;
-    world.set_sleeping(false);
-    Ok(())
+    world.set_substeps(SUBSTEPS)
 }
 
 /// [`time_ours`]'s stretch of steps, on the current thread.
@@ -249,28 +248,45 @@ pub struct Scene {
     pub steps: usize,
 }
 
-/// The scenes of the comparison: Box2D's `large_pyramid` (N = 500) and `many_pyramids`
-/// (N = 200) benchmarks, and our `pile(10_000)` and `mixed(3_000)` (the `simulate` example's
-/// default scene), N = 200, seeded with the given seed.
-pub const SCENES: [Scene; 4] = [
+/// The scenes of the comparison: Box2D's `large_pyramid` (N = 500), `many_pyramids`
+/// (N = 200), `smash` (N = 300) and `compounds` (N = 500) benchmarks, with its step counts
+/// and sleeping settings, and our `pile(10_000)` and `mixed(3_000)` (the `simulate`
+/// example's default scene), N = 200, seeded with the given seed, sleeping off.
+pub const SCENES: [Scene; 6] = [
     Scene {
         name: "large_pyramid",
-        make: |_| wgpu_sat::scenes::large_pyramid(),
+        make: |_| sleepless(wgpu_sat::scenes::large_pyramid()),
         steps: 500,
     },
     Scene {
         name: "many_pyramids",
-        make: |_| wgpu_sat::scenes::many_pyramids(),
+        make: |_| sleepless(wgpu_sat::scenes::many_pyramids()),
         steps: 200,
     },
     Scene {
+        name: "smash",
+        make: |_| wgpu_sat::scenes::smash(),
+        steps: 300,
+    },
+    Scene {
+        name: "compounds",
+        make: |_| wgpu_sat::scenes::compounds(),
+        steps: 500,
+    },
+    Scene {
         name: "pile_10000",
-        make: |seed| wgpu_sat::scenes::pile(10_000, seed),
+        make: |seed| sleepless(wgpu_sat::scenes::pile(10_000, seed)),
         steps: 200,
     },
     Scene {
         name: "mixed_3000",
-        make: |seed| wgpu_sat::scenes::mixed(3_000, seed),
+        make: |seed| sleepless(wgpu_sat::scenes::mixed(3_000, seed)),
         steps: 200,
     },
 ];
+
+/// `world` with sleeping off, as Box2D runs its pyramids (and as our own scenes compare).
+fn sleepless(mut world: World) -> World {
+    world.set_sleeping(false);
+    world
+}

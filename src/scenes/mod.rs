@@ -19,6 +19,10 @@ use crate::world::{BodyDef, World};
 /// Half the thickness of grounds and walls.
 const SLAB: f32 = 0.5;
 
+mod benchmarks;
+
+pub use benchmarks::{compounds, large_pyramid, many_pyramids, smash};
+
 fn add(world: &mut World, def: BodyDef) {
     // The scenes build only valid definitions; a failure here is a bug in this file.
     if let Err(e) = world.add_body(&def) {
@@ -43,54 +47,6 @@ pub fn pyramid(rows: usize) -> World {
             let x = i as f32 - 0.5 * (count as f32 - 1.0);
             let y = 0.5 + row as f32;
             add(&mut world, BodyDef::dynamic(cube, Vec2::new(x, y)));
-        }
-    }
-    world
-}
-
-/// The 100-row pyramid of 5,050 boxes that Box2D benchmarks as "large pyramid".
-pub fn large_pyramid() -> World {
-    pyramid(100)
-}
-
-/// Box2D's "many pyramids" benchmark scene: 20 rows of 20 pyramids, each 10 rows of unit
-/// boxes (55 boxes; 22,000 in all), every row of pyramids on a ground of its own, the
-/// grounds 11 units apart (the lowest one's top at y = 0) and 220 wide. Box2D's grounds are
-/// segments; here each is a static box 0.2 thick with its top where the segment lies, so
-/// that the pyramid below (10 high) stays 0.8 clear of it. Sleeping belongs to the
-/// caller: Box2D runs this scene with sleeping off.
-pub fn many_pyramids() -> World {
-    const ROWS: usize = 20;
-    const COLUMNS: usize = 20;
-    const BASE: usize = 10;
-    // A pyramid is BASE wide and has a box's width of gap on each side.
-    let spacing = BASE as f32 + 1.0;
-    let half_width = 0.5 * COLUMNS as f32 * spacing;
-    let half_thickness = 0.1;
-    let mut world = World::default();
-    for row in 0..ROWS {
-        let ground_y = row as f32 * spacing;
-        add(
-            &mut world,
-            BodyDef::fixed(
-                Polygon::rectangle(half_width, half_thickness),
-                Vec2::new(0.0, ground_y - half_thickness),
-            ),
-        );
-    }
-    let cube = Polygon::rectangle(0.5, 0.5);
-    for row in 0..ROWS {
-        let ground_y = row as f32 * spacing;
-        for column in 0..COLUMNS {
-            // Centre of the pyramid's leftmost bottom box.
-            let left = -half_width + 1.0 + column as f32 * spacing;
-            for level in 0..BASE {
-                for i in level..BASE {
-                    let x = left + 0.5 * level as f32 + (i - level) as f32;
-                    let y = ground_y + 0.5 + level as f32;
-                    add(&mut world, BodyDef::dynamic(cube, Vec2::new(x, y)));
-                }
-            }
         }
     }
     world

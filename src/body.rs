@@ -23,12 +23,15 @@ pub(crate) struct Body {
     /// A static body never moves. A removed body's slot is static too, with no collider,
     /// until a new body takes it: every stage passes it over as it passes a wall.
     pub is_static: bool,
+    /// A kinematic body moves by the velocity it is given and nothing else: infinite mass
+    /// (inverse mass and inertia 0), no gravity, never pushed. Never also static.
+    pub is_kinematic: bool,
     pub is_bullet: bool,
     /// Farthest point of the body from its centre of mass.
     pub max_extent: f32,
     /// Thickness scale of its thinnest piece (see `BodyShape::min_extent`).
     pub min_extent: f32,
-    /// Inverse mass and rotational inertia, 0 for a static body. The solver's state holds
+    /// Inverse mass and rotational inertia, 0 for a static or kinematic body. The solver's state holds
     /// them too, and 0 while the body sleeps; these restore them when it wakes.
     pub inv_mass: f32,
     pub inv_inertia: f32,
@@ -42,6 +45,7 @@ impl Body {
             collider_count: 0,
             local_center: Vec2::ZERO,
             is_static: true,
+            is_kinematic: false,
             is_bullet: false,
             max_extent: 0.0,
             min_extent: 0.0,
@@ -50,10 +54,25 @@ impl Body {
         }
     }
 
+    /// Whether contacts and gravity move it: neither static nor kinematic.
+    pub fn is_dynamic(&self) -> bool {
+        !self.is_static && !self.is_kinematic
+    }
+
     /// Its collider slots, in piece order, following `next` (per collider slot).
     pub fn colliders<'a>(&self, next: &'a [u32]) -> BodyColliders<'a> {
         BodyColliders::new(next, self.first_collider, self.collider_count)
     }
+}
+
+/// Whether colliders of bodies `a` and `b` (two bodies) make a pair, `sensor` telling
+/// whether either collider is a sensor. A contact needs a body that contacts move: static
+/// and kinematic bodies push nothing of each other (as two static bodies make no pair).
+/// A sensor also sees a kinematic body from a static or kinematic one (a trigger zone sees
+/// a moving platform); two static bodies never pair.
+#[inline]
+pub(crate) fn bodies_pair(a: &Body, b: &Body, sensor: bool) -> bool {
+    a.is_dynamic() || b.is_dynamic() || (sensor && (a.is_kinematic || b.is_kinematic))
 }
 
 /// A body's collider slots: see [`Body::colliders`].

@@ -3,12 +3,12 @@
 //! a thin obstacle between two steps.
 //!
 //! ```text
-//! after the solver, for each dynamic body b:
+//! after the solver, for each dynamic body b (kinematic bodies are never swept):
 //!     travel = |c1 - c0| + |angle change| * (farthest point of b from its centre)
 //!     swept if b is a bullet, or travel > FAST_FRACTION * (thickness of b's thinnest piece)
-//!     obstacles: colliders of static bodies; for a bullet also those of non-bullet dynamic
-//!                bodies, at their end-of-step poses (held still); never a sensor, and
-//!                only those each piece's collision filter lets it touch
+//!     obstacles: colliders of static bodies; for a bullet also those of kinematic and
+//!                non-bullet dynamic bodies, at their end-of-step poses (held still); never a
+//!                sensor, and only those each piece's collision filter lets it touch
 //!     candidates: obstacles whose box meets the box of b's whole sweep
 //!     t = min over b's pieces and candidates of time_of_impact(piece, sweep, obstacle);
 //!         a piece already touching the obstacle at the start (a hit at t = 0) is swept
@@ -190,7 +190,11 @@ fn swept_body(
     index: usize,
     body: &Body,
 ) -> Option<SweptBody> {
-    if body.is_static {
+    // A kinematic body is left out: it goes where its velocity takes it (infinite mass:
+    // nothing may stop it at a time of impact), and the dynamic bodies in its way are pushed
+    // by the solver's speculative contacts, as Box2D does. For a bullet it is an obstacle
+    // like a dynamic body, held still at its end-of-step pose (see `earliest_hit`).
+    if !body.is_dynamic() {
         return None;
     }
     let (c0, c1, turned) = (start.centers[index], centers[index], start.turned[index]);
@@ -230,7 +234,7 @@ struct Hit {
 }
 
 /// The earliest hit of body `index` against the static colliders and, for a bullet, the
-/// non-bullet dynamic ones, at their end-of-step poses (held still).
+/// kinematic and non-bullet dynamic ones, at their end-of-step poses (held still).
 fn earliest_hit(
     world: &Obstacles<'_>,
     index: usize,

@@ -127,6 +127,12 @@ pub enum Error {
         /// What it must be.
         rule: &'static str,
     },
+    /// A body definition sets both `is_static` and `is_kinematic`.
+    #[error(
+        "body is_static and is_kinematic are both true: a body is static, kinematic or \
+         dynamic (set at most one)"
+    )]
+    ConflictingBodyType,
     /// A body handle this world cannot use: removed, or made by another world.
     #[error("{body} is not a body of this world: {reason}")]
     StaleBody {

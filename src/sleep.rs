@@ -15,6 +15,13 @@
 //! sleeping one's island (its inverse masses back, timers 0)
 //! ```
 //!
+//! A kinematic body never sleeps (it is cheap: the solver only moves it) and joins no island
+//! (a platform does not tie together the stacks it carries), but it has a timer, reset
+//! while its velocity is not zero: an island touching a kinematic body whose timer is below
+//! [`TIME_TO_SLEEP`] stays awake, and such a body wakes the sleeping bodies it touches, as
+//! an awake dynamic body does. So a moving platform keeps its load awake, and a load
+//! resting on a platform that stopped may sleep.
+//!
 //! A sleeping body costs no solver work: a constraint between two bodies that do not move is
 //! left out of the colouring (see `ConstraintGraph::colour`), and its warm-start impulses
 //! stay for when it wakes. Its pairs still pass the broad phase and the recycling test (it
@@ -82,8 +89,8 @@ impl Sleep {
     }
 
     /// A new body in slot `body` (a new slot at the end, or one a removed body left):
-    /// awake (static bodies count as neither).
-    pub fn add_body(&mut self, body: usize, is_static: bool) {
+    /// awake (only `dynamic` bodies are counted, awake or asleep).
+    pub fn add_body(&mut self, body: usize, dynamic: bool) {
         if body == self.timers.len() {
             self.timers.push(0.0);
             self.islands.push(AWAKE);
@@ -91,23 +98,40 @@ impl Sleep {
             self.timers[body] = 0.0;
             self.islands[body] = AWAKE;
         }
-        self.dynamic += usize::from(!is_static);
+        self.dynamic += usize::from(dynamic);
     }
 
     /// Body `body` leaves the world. The caller wakes its island first, so that the bodies
     /// it held up fall; then it is awake, and no longer counted.
-    pub fn remove_body(&mut self, body: usize, is_static: bool) {
+    pub fn remove_body(&mut self, body: usize, dynamic: bool) {
         if self.islands[body] != AWAKE {
             self.islands[body] = AWAKE;
             self.asleep -= 1;
         }
         self.timers[body] = 0.0;
-        self.dynamic -= usize::from(!is_static);
+        self.dynamic -= usize::from(dynamic);
     }
 
     /// Whether `body` sleeps.
     pub fn is_asleep(&self, body: usize) -> bool {
         self.islands[body] != AWAKE
+    }
+
+    /// Whether a kinematic body has rested (velocity zero) for [`TIME_TO_SLEEP`]: it then
+    /// keeps nothing awake. Always false while sleeping is off (the timers stand still).
+    pub fn kinematic_rests(&self, body: usize) -> bool {
+        self.timers[body] >= TIME_TO_SLEEP
+    }
+
+    /// Whether `body` keeps the bodies it touches awake: an awake dynamic body, or a
+    /// kinematic one that has not rested for [`TIME_TO_SLEEP`].
+    fn keeps_awake(&self, body: usize, bodies: &[Body]) -> bool {
+        let b = &bodies[body];
+        if b.is_kinematic {
+            !self.kinematic_rests(body)
+        } else {
+            !b.is_static && self.islands[body] == AWAKE
+        }
     }
 
     /// Dynamic bodies awake.
@@ -184,7 +208,7 @@ impl Sleep {
             let (a, b) = (owners[c.a as usize] as usize, owners[c.b as usize] as usize);
             for (sleeper, other) in [(a, b), (b, a)] {
                 let island = self.islands[sleeper];
-                if island != AWAKE && self.islands[other] == AWAKE && !bodies[other].is_static {
+                if island != AWAKE && self.keeps_awake(other, bodies) {
                     self.to_wake.push(island);
                 }
             }
@@ -211,6 +235,16 @@ impl Sleep {
         let limit = SLEEP_SPEED * SLEEP_SPEED;
         let mut sleepy = false;
         for (body, (b, s)) in bodies.iter().zip(states.iter()).enumerate() {
+            if b.is_kinematic {
+                // Any motion at all: a slow platform still carries its load away.
+                let timer = &mut self.timers[body];
+                if s.linear_velocity != Vec2::ZERO || s.angular_velocity != 0.0 {
+                    *timer = 0.0;
+                } else if *timer < TIME_TO_SLEEP {
+                    *timer += dt;
+                }
+                continue;
+            }
             if b.is_static || self.islands[body] != AWAKE {
                 continue;
             }
@@ -231,7 +265,7 @@ impl Sleep {
         let n = bodies.len();
         self.parents.clear();
         self.parents.extend(0..n as u32);
-        let moving = |body: usize| !bodies[body].is_static && self.islands[body] == AWAKE;
+        let moving = |body: usize| bodies[body].is_dynamic() && self.islands[body] == AWAKE;
         for c in contacts {
             let (a, b) = (owners[c.a as usize] as usize, owners[c.b as usize] as usize);
             if moving(a) && moving(b) {
@@ -249,9 +283,20 @@ impl Sleep {
                 self.least[root] = self.least[root].min(self.timers[body]);
             }
         }
+        // A kinematic body's timer counts in the islands it touches: a moving one keeps
+        // them awake.
+        for c in contacts {
+            let (a, b) = (owners[c.a as usize] as usize, owners[c.b as usize] as usize);
+            for (kinematic, other) in [(a, b), (b, a)] {
+                if bodies[kinematic].is_kinematic && moving(other) {
+                    let root = find(&mut self.parents, other) as usize;
+                    self.least[root] = self.least[root].min(self.timers[kinematic]);
+                }
+            }
+        }
         for body in 0..n {
             // `moving` borrows the labels this loop writes: the same test, spelled out.
-            if bodies[body].is_static || self.islands[body] != AWAKE {
+            if !bodies[body].is_dynamic() || self.islands[body] != AWAKE {
                 continue;
             }
             let root = find(&mut self.parents, body);

@@ -343,6 +343,11 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
                         &mut *data.turned.add(i),
                     )
                 };
+                // A kinematic body moves though its inverse mass is zero; every other body
+                // with a zero one is static or asleep, and stays.
+                if s.inv_mass == 0.0 && !data.bodies[i].is_kinematic {
+                    continue;
+                }
                 integrate_position(s, turned, k.h);
                 if pass == Pass::IntegrateLast {
                     set_pose(s, c, q);
@@ -369,12 +374,9 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
 }
 
 /// Moves a body by its velocity over the substep `h`: its motion since the step began (the
-/// pose itself is set once, after the last substep: `set_pose`). A body that does not move
-/// stays.
+/// pose itself is set once, after the last substep: `set_pose`). The caller passes over
+/// bodies that do not move.
 fn integrate_position(s: &mut BodyState, turned: &mut f32, h: f32) {
-    if s.inv_mass == 0.0 {
-        return;
-    }
     let da = h * s.angular_velocity;
     // integrate_rotation turns by atan(da): da bounds it, which keeps the continuous stage's
     // rotation margin conservative.
@@ -387,9 +389,6 @@ fn integrate_position(s: &mut BodyState, turned: &mut f32, h: f32) {
 /// and the rotation turned by it (the product of the two rotations, renormalised), as Box2D
 /// v3 finalises its bodies: one renormalisation a step instead of one a substep.
 fn set_pose(s: &BodyState, c: &mut Vec2, q: &mut Vec2) {
-    if s.inv_mass == 0.0 {
-        return;
-    }
     *c += s.delta_position;
     *q = rotate(s.delta_rotation, *q).normalize_or(Vec2::X);
 }

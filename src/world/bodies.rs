@@ -160,6 +160,12 @@ impl World {
         self.live(body).is_some_and(|b| self.bodies[b].is_static)
     }
 
+    /// Whether the body is kinematic (see
+    /// [`BodyDef::is_kinematic`](crate::BodyDef::is_kinematic)); `false` for a stale handle.
+    pub fn is_kinematic(&self, body: BodyId) -> bool {
+        self.live(body).is_some_and(|b| self.bodies[b].is_kinematic)
+    }
+
     /// Whether the body is a bullet (see [`BodyDef::is_bullet`](crate::BodyDef::is_bullet));
     /// `false` for a stale handle.
     pub fn is_bullet(&self, body: BodyId) -> bool {
@@ -178,14 +184,14 @@ impl World {
     }
 
     /// The body's mass (density times area, summed over its pieces); infinite for a
-    /// static body, NaN for a stale handle.
+    /// static or kinematic body, NaN for a stale handle.
     pub fn mass(&self, body: BodyId) -> f32 {
         self.live(body)
             .map_or(f32::NAN, |b| 1.0 / self.bodies[b].inv_mass)
     }
 
-    /// The body's rotational inertia about its centre of mass; infinite for a static body,
-    /// NaN for a stale handle.
+    /// The body's rotational inertia about its centre of mass; infinite for a static or
+    /// kinematic body, NaN for a stale handle.
     pub fn rotational_inertia(&self, body: BodyId) -> f32 {
         self.live(body)
             .map_or(f32::NAN, |b| 1.0 / self.bodies[b].inv_inertia)
@@ -217,9 +223,10 @@ impl World {
             .map_or(f32::NAN, |b| self.states[b].angular_velocity)
     }
 
-    /// Sets a dynamic body's velocity (a static body stays at rest); the next step clamps
-    /// it like every speed (see [`World::max_linear_speed`]). A stale handle or a
-    /// non-finite value is an error naming it.
+    /// Sets a dynamic or kinematic body's velocity (a static body stays at rest) and wakes
+    /// it; the next step clamps it like every speed (see [`World::max_linear_speed`]). A
+    /// kinematic body keeps it until it is set again. A stale handle or a non-finite value
+    /// is an error naming it.
     pub fn set_velocity(&mut self, body: BodyId, linear: Vec2, angular: f32) -> Result<(), Error> {
         let slot = self.body_slot(body)?;
         check_vec("linear_velocity", linear)?;
@@ -233,10 +240,20 @@ impl World {
     }
 
     /// Whether the body is simulated: false while it sleeps (see [`World::set_sleeping`]),
-    /// always for a static body, which never moves, and for a stale handle.
+    /// always for a static body, which never moves, and for a stale handle. A kinematic
+    /// body is always moved by its velocity; it counts as asleep once it has been at rest
+    /// (velocity zero) for [`TIME_TO_SLEEP`], when it no longer keeps what it touches awake.
+    ///
+    /// [`TIME_TO_SLEEP`]: crate::world::TIME_TO_SLEEP
     pub fn is_awake(&self, body: BodyId) -> bool {
-        self.live(body)
-            .is_some_and(|b| !self.bodies[b].is_static && !self.sleep.is_asleep(b))
+        self.live(body).is_some_and(|b| {
+            let record = &self.bodies[b];
+            if record.is_kinematic {
+                !self.sleep.kinematic_rests(b)
+            } else {
+                !record.is_static && !self.sleep.is_asleep(b)
+            }
+        })
     }
 
     /// Wakes the body and the island it sleeps with, and restarts its rest timer, so it

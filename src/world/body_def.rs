@@ -39,6 +39,14 @@ pub struct BodyDef {
     pub restitution: f32,
     /// A static body never moves (infinite mass): grounds and walls.
     pub is_static: bool,
+    /// A kinematic body moves by its velocity alone ([`BodyDef::linear_velocity`],
+    /// [`World::set_velocity`]): a platform or a paddle a script drives. Its mass is infinite
+    /// (density is ignored): it pushes dynamic bodies and is never pushed, gravity does not
+    /// act on it, and it makes no contact with static or other kinematic bodies (sensors do
+    /// see it). It wakes what it touches, and keeps it awake, while it moves. A body is
+    /// static, kinematic or dynamic: setting this and [`BodyDef::is_static`] both is an
+    /// error ([`Error::ConflictingBodyType`]).
+    pub is_kinematic: bool,
     /// A bullet is swept against dynamic bodies as well as static ones every step, so that
     /// it cannot pass through anything (see [`World::step`]). Other bodies are swept only
     /// against static bodies, and only in steps where they move far for their size.
@@ -73,6 +81,7 @@ impl BodyDef {
             friction: 0.6,
             restitution: 0.0,
             is_static: false,
+            is_kinematic: false,
             is_bullet: false,
             filter: Filter::default(),
             is_sensor: false,
@@ -86,6 +95,33 @@ impl BodyDef {
             is_static: true,
             ..BodyDef::dynamic(shape, position)
         }
+    }
+
+    /// A kinematic body at rest at `position` (see [`BodyDef::is_kinematic`]): give it a
+    /// velocity in [`BodyDef::linear_velocity`] or with [`World::set_velocity`].
+    ///
+    /// ```
+    /// # use wgpu_sat::{glam::Vec2, BodyDef, CpuNarrowPhase, Polygon, World};
+    /// let mut world = World::default();
+    /// let platform = world.add_body(&BodyDef {
+    ///     linear_velocity: Vec2::new(1.0, 0.0),
+    ///     ..BodyDef::kinematic(Polygon::rectangle(2.0, 0.25), Vec2::ZERO)
+    /// })?;
+    /// world.step(1.0 / 60.0, &mut CpuNarrowPhase::new())?;
+    /// // Moved by its velocity, not by gravity.
+    /// assert!((world.center_of_mass(platform) - Vec2::new(1.0 / 60.0, 0.0)).length() < 1e-5);
+    /// # Ok::<(), wgpu_sat::Error>(())
+    /// ```
+    pub fn kinematic(shape: impl Into<BodyShape>, position: Vec2) -> BodyDef {
+        BodyDef {
+            is_kinematic: true,
+            ..BodyDef::dynamic(shape, position)
+        }
+    }
+
+    /// Whether contacts and gravity move the body: neither static nor kinematic.
+    fn is_dynamic(&self) -> bool {
+        !self.is_static && !self.is_kinematic
     }
 }
 
@@ -116,6 +152,8 @@ fn shape_key(shape: &Shape) -> ShapeKey {
 impl World {
     /// Adds a body and returns its handle. Errors name the field that is out of range, and a
     /// rejected body leaves the world as it was:
+    /// - a body is static, kinematic or dynamic: `is_static` and `is_kinematic` both set is
+    ///   [`Error::ConflictingBodyType`];
     /// - position, angle, velocities, friction and density must be finite; friction 0 or
     ///   more, restitution from 0 to 1, density positive for a dynamic body;
     /// - the position's coordinates and the shape's reach from its origin at most
@@ -127,6 +165,9 @@ impl World {
     /// Any finite speed is accepted; the step clamps it to [`World::max_linear_speed`] (and
     /// the spin to a quarter turn per substep) as Box2D clamps speeds.
     pub fn add_body(&mut self, def: &BodyDef) -> Result<BodyId, Error> {
+        if def.is_static && def.is_kinematic {
+            return Err(Error::ConflictingBodyType);
+        }
         let filter = checked(def.filter)?;
         check_vec("position", def.position)?;
         for value in [def.position.x, def.position.y] {
@@ -151,7 +192,7 @@ impl World {
         )?;
         let r = def.restitution;
         check("restitution", r, (0.0..=1.0).contains(&r), "from 0 to 1")?;
-        if !def.is_static {
+        if def.is_dynamic() {
             let d = def.density;
             check(
                 "density",
@@ -168,10 +209,11 @@ impl World {
             "at most MAX_COORDINATE (1e12) from the shape's origin",
         )?;
 
-        // A static body's mass is never used; unit density keeps the centre defined.
-        let density = if def.is_static { 1.0 } else { def.density };
+        // A static or kinematic body's mass is never used; unit density keeps the centre
+        // defined.
+        let density = if def.is_dynamic() { def.density } else { 1.0 };
         let mass = def.shape.mass_properties(density);
-        if !def.is_static {
+        if def.is_dynamic() {
             check(
                 "mass",
                 mass.mass,
@@ -196,6 +238,8 @@ impl World {
         let rotation = Vec2::from_angle(def.angle);
         let (inv_mass, inv_inertia, linear_velocity, angular_velocity) = if def.is_static {
             (0.0, 0.0, Vec2::ZERO, 0.0)
+        } else if def.is_kinematic {
+            (0.0, 0.0, v, w)
         } else {
             (1.0 / mass.mass, 1.0 / mass.inertia, v, w)
         };
@@ -217,14 +261,17 @@ impl World {
                 collider_count: pieces.len() as u32,
                 local_center: center,
                 is_static: def.is_static,
-                is_bullet: def.is_bullet && !def.is_static,
+                is_kinematic: def.is_kinematic,
+                // A kinematic body goes where its velocity takes it: nothing stops it at a
+                // time of impact (see `continuous.rs`).
+                is_bullet: def.is_bullet && def.is_dynamic(),
                 max_extent,
                 min_extent: def.shape.min_extent(),
                 inv_mass,
                 inv_inertia,
             },
         );
-        self.sleep.add_body(index, def.is_static);
+        self.sleep.add_body(index, def.is_dynamic());
         let center = def.position + crate::transform::rotate(rotation, center);
         put(&mut self.centers, index, center);
         put(&mut self.rotations, index, rotation);

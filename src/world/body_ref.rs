@@ -57,7 +57,7 @@ impl<'w> BodyRef<'w> {
         self.world.angular_velocity(self.id)
     }
 
-    /// Mass, infinite for a static body: [`World::mass`].
+    /// Mass, infinite for a static or kinematic body: [`World::mass`].
     pub fn mass(&self) -> f32 {
         self.world.mass(self.id)
     }
@@ -70,6 +70,11 @@ impl<'w> BodyRef<'w> {
     /// Whether the body is static: [`World::is_static`].
     pub fn is_static(&self) -> bool {
         self.world.is_static(self.id)
+    }
+
+    /// Whether the body is kinematic: [`World::is_kinematic`].
+    pub fn is_kinematic(&self) -> bool {
+        self.world.is_kinematic(self.id)
     }
 
     /// Whether the body is a bullet: [`World::is_bullet`].

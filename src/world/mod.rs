@@ -5,7 +5,8 @@
 //! step(dt, narrow_phase):
 //!     AABB of every collider (one collider per piece of a body)          (CPU)
 //!     persistent pairs over fat boxes (pair_set.rs), minus pairs within one body, pairs of
-//!         two static bodies, of two sensors, and pairs their Filters refuse
+//!         two bodies neither of which is dynamic (static or kinematic; a sensor still sees
+//!         a kinematic body), of two sensors, and pairs their Filters refuse
 //!     recycled manifolds where a pair barely moved; narrow_phase.collide_pairs for the
 //!         rest                                      (CPU or GPU: same contacts)
 //!     events: begin/end per pair from its touching flag (sensor pairs: overlap; they
@@ -13,6 +14,7 @@
 //!     solver: each contact between colliders acts on their bodies (a body's pieces move
 //!             as one); prepare constraints (warm-started by feature id), then per substep
 //!             gravity, warm start, solve, integrate positions, relax; then restitution;
+//!             a kinematic body takes no impulse and no gravity, and moves by its velocity;
 //!             contacts that approached faster than the hit threshold -> hit events
 //!     continuous: bullets and bodies that moved far for their size are swept from their
 //!             start pose to their end pose; one that would pass into an obstacle stops at

@@ -54,7 +54,7 @@ impl World {
     pub fn remove_body(&mut self, body: BodyId) -> Result<(), Error> {
         let slot = self.body_slot(body)?;
         let record = self.bodies[slot].clone();
-        self.sleep.remove_body(slot, record.is_static);
+        self.sleep.remove_body(slot, record.is_dynamic());
         let mut next = record.first_collider;
         for _ in 0..record.collider_count {
             // The list is walked by hand: each collider's work needs the world mutably.

@@ -11,7 +11,7 @@ use super::World;
 use super::contacts::sensor_side;
 use super::limits::{TIME_STEP_RANGE, check_gravity};
 use super::stats::StepStats;
-use crate::body::Body;
+use crate::body::{Body, bodies_pair};
 use crate::continuous::{Motion, Obstacles, StepStart, solve_continuous};
 use crate::error::Error;
 use crate::narrow_phase::{NarrowPhase, NarrowPhaseTimings};
@@ -98,8 +98,9 @@ impl World {
         let proxy_moves = self.pair_set.update(&self.broad_boxes, |[a, b]| {
             let (a, b) = (a as usize, b as usize);
             let (body_a, body_b) = (owner[a] as usize, owner[b] as usize);
+            let sensor = has_sensors && (sensors[a] || sensors[b]);
             body_a != body_b
-                && !(bodies[body_a].is_static && bodies[body_b].is_static)
+                && bodies_pair(&bodies[body_a], &bodies[body_b], sensor)
                 && !(has_sensors && sensors[a] && sensors[b])
                 && (!has_filters || filters[a].should_collide(&filters[b]))
         });

@@ -12,7 +12,10 @@
 //! - `smash`: `scenes::smash()`, Box2D's heavy box into a wall of 9,600, at frame 75, just
 //!   after the strike;
 //! - `compounds`: `scenes::compounds()`, Box2D's 3,000 two-triangle bodies raining into a
-//!   container, after 120 frames,
+//!   container, after 120 frames;
+//! - `washer`: `scenes::washer()`, Box2D's 8,100 boxes in a turning kinematic drum, after
+//!   120 frames (`junkyard`, whose pusher a step function drives, is in the benchmark
+//!   example's comparison only: one step from a clone has no place for a driver),
 //!
 //! with the `cpu_1_thread`, `cpu_parallel` and `gpu` narrow phases, and Box2D v3 (through
 //! `boxdd`, built from the same world by `common::box2d`) with one worker (`box2d_1_thread`)
@@ -78,7 +81,7 @@ fn world_step(c: &mut Criterion) {
 
     // (name, scene, frames to step before timing), built one at a time to keep memory low.
     type Scene = (&'static str, fn() -> World, usize);
-    let scenes: [Scene; 5] = [
+    let scenes: [Scene; 6] = [
         (
             "pile_10000",
             || scenes::pile(10_000, common::SEED),
@@ -88,6 +91,7 @@ fn world_step(c: &mut Criterion) {
         ("many_pyramids", scenes::many_pyramids, 60),
         ("smash", scenes::smash, 75),
         ("compounds", scenes::compounds, 120),
+        ("washer", scenes::washer, 120),
     ];
     let mut group = c.benchmark_group("world_step");
     // A step takes tens of milliseconds: ten samples are plenty.

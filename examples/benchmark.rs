@@ -763,14 +763,24 @@ fn versus_child(
             drop(fresh);
             // Our two ways of calling take turns going first.
             if round % 2 == 0 {
-                ours_runs.push(box2d::time_ours(&mut ours, steps)?);
-                pool_runs.push(box2d::time_ours_in_pool(&mut pooled, threads, steps)?);
+                ours_runs.push(box2d::time_ours(&mut ours, steps, scene.drive)?);
+                pool_runs.push(box2d::time_ours_in_pool(
+                    &mut pooled,
+                    threads,
+                    steps,
+                    scene.drive,
+                )?);
             } else {
-                pool_runs.push(box2d::time_ours_in_pool(&mut pooled, threads, steps)?);
-                ours_runs.push(box2d::time_ours(&mut ours, steps)?);
+                pool_runs.push(box2d::time_ours_in_pool(
+                    &mut pooled,
+                    threads,
+                    steps,
+                    scene.drive,
+                )?);
+                ours_runs.push(box2d::time_ours(&mut ours, steps, scene.drive)?);
             }
             drop((ours, pooled));
-            theirs_runs.push(box2d::time_box2d(&mut theirs.world, steps)?);
+            theirs_runs.push(box2d::time_box2d(&mut theirs, steps, scene.drive)?);
         }
         let v = Versus {
             scene: scene.name,

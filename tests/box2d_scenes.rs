@@ -35,9 +35,10 @@ fn box2d_builds_every_scene_with_our_bodies_and_masses() {
         assert_eq!(theirs.bodies.len(), ours.body_count(), "{name}: body ids");
         for (b, &id) in ours.bodies().zip(theirs.bodies.iter()) {
             let body = world.body(id).expect("a live body");
-            if ours.is_static(b) {
-                // Box2D gives a static body no mass.
-                assert_eq!(body.mass().expect("mass"), 0.0, "{name}: static body {b}");
+            if ours.is_static(b) || ours.is_kinematic(b) {
+                // Box2D gives a static or kinematic body no mass (ours: infinite).
+                assert_eq!(body.mass().expect("mass"), 0.0, "{name}: massless body {b}");
+                assert!(ours.is_static(b) || ours.mass(b).is_infinite());
                 continue;
             }
             let (m_ours, m_theirs) = (ours.mass(b), body.mass().expect("mass"));
@@ -107,7 +108,7 @@ fn many_pyramids_is_box2ds_layout() {
 }
 
 #[test]
-fn smash_and_compounds_are_box2ds_layouts() {
+fn smash_compounds_washer_and_junkyard_are_box2ds_layouts() {
     let smash = scenes::smash();
     assert_eq!(smash.gravity(), wgpu_sat::glam::Vec2::ZERO);
     // The striker, then 120 x 80 bricks.
@@ -145,4 +146,41 @@ fn smash_and_compounds_are_box2ds_layouts() {
     let first = compounds.transform(bodies[1]).translation();
     assert!((first.x + 18.75).abs() < 1e-5 && (first.y - 5.575).abs() < 1e-5);
     assert!(compounds.sleeping(), "Box2D's compounds sleeps");
+
+    let washer = scenes::washer();
+    assert_eq!(washer.body_count(), 1 + 90 * 90);
+    let drum = washer.bodies().next().expect("the drum");
+    assert!(washer.is_kinematic(drum));
+    // 36 arcs and 4 paddles, symmetric under a quarter turn: the drum turns about (0, 10).
+    assert_eq!(washer.body_pieces(drum).len(), 40);
+    assert!(
+        washer
+            .center_of_mass(drum)
+            .distance(wgpu_sat::glam::Vec2::new(0.0, 10.0))
+            < 1e-3
+    );
+    assert!((washer.angular_velocity(drum) - 25f32.to_radians()).abs() < 1e-6);
+    let reach = washer.body_aabb(drum);
+    assert!((reach.max.x - 18.0).abs() < 0.05 && (reach.min.y - (10.0 - 18.0)).abs() < 0.05);
+
+    let junkyard = scenes::junkyard();
+    assert_eq!(junkyard.body_count(), scenes::JUNKYARD_BODIES);
+    let bodies: Vec<_> = junkyard.bodies().collect();
+    let pusher = *bodies.last().expect("the pusher");
+    assert!(junkyard.is_kinematic(pusher));
+    let reach = junkyard.body_aabb(pusher);
+    assert!(reach.min.x == -2.0 && reach.max.x == 2.0 && reach.min.y == 0.0 && reach.max.y == 8.0);
+    // Box2D's pentagon: corners at angles k·π(√5 − 1) on a circle of radius 0.25, which in
+    // angle order are 0°, 85.0°, 170.0°, 222.5°, 307.5°: the area is the sum of the five
+    // triangles from the centre, r²/2 · sin(gap) each.
+    let golden = (std::f32::consts::PI * (5f32.sqrt() - 1.0)).to_degrees();
+    let mut angles: Vec<f32> = (0..5).map(|k| (golden * k as f32) % 360.0).collect();
+    angles.sort_by(f32::total_cmp);
+    let area: f32 = (0..5)
+        .map(|i| {
+            let gap = (angles[(i + 1) % 5] - angles[i]).rem_euclid(360.0);
+            0.5 * 0.25f32.powi(2) * gap.to_radians().sin()
+        })
+        .sum();
+    assert!((junkyard.mass(bodies[1]) - area).abs() < 1e-5);
 }

@@ -32,6 +32,7 @@
 use std::time::{Duration, Instant};
 
 use boxdd::{BodyType, Foundation, ShapeDef, WorkerCount, shapes};
+use wgpu_sat::glam::Vec2;
 use wgpu_sat::{CpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, Shape, World};
 
 /// Time step of the comparison: one 60 Hz frame, as in Box2D's benchmark program.
@@ -66,10 +67,14 @@ pub fn box2d_world(ours: &World, workers: usize) -> Result<Box2dScene, boxdd::Er
         let pose = ours.transform(b);
         let (origin, velocity) = (pose.translation(), ours.linear_velocity(b));
         let is_static = ours.is_static(b);
+        // Box2D gives static and kinematic bodies no mass, as we do.
+        let massless = is_static || ours.is_kinematic(b);
         let body_def = world
             .body_builder()
             .body_type(if is_static {
                 BodyType::Static
+            } else if ours.is_kinematic(b) {
+                BodyType::Kinematic
             } else {
                 BodyType::Dynamic
             })
@@ -83,7 +88,7 @@ pub fn box2d_world(ours: &World, workers: usize) -> Result<Box2dScene, boxdd::Er
         let id = world.create_body(body_def)?;
         // Our mass is density times area, summed over the pieces: one density per body.
         let area: f32 = ours.body_pieces(b).map(Shape::area).sum();
-        let density = if is_static { 1.0 } else { ours.mass(b) / area };
+        let density = if massless { 1.0 } else { ours.mass(b) / area };
         let material = boxdd::SurfaceMaterial::new()
             .with_friction(ours.friction(b))?
             .with_restitution(ours.restitution(b))?;
@@ -145,12 +150,16 @@ impl Run {
 /// pool, which from outside any pool is the global one (sized by `RAYON_NUM_THREADS`, or by
 /// `ThreadPoolBuilder::build_global`, once per process). `CpuNarrowPhase` when that pool
 /// has one thread, `ParallelCpuNarrowPhase` when it has more.
-pub fn time_ours(world: &mut World, steps: usize) -> Result<Run, wgpu_sat::Error> {
+pub fn time_ours(
+    world: &mut World,
+    steps: usize,
+    drive: Option<Drive>,
+) -> Result<Run, wgpu_sat::Error> {
     set_protocol(world)?;
     if rayon::current_num_threads() == 1 {
-        run_ours(world, &mut CpuNarrowPhase::new(), steps)
+        run_ours(world, &mut CpuNarrowPhase::new(), steps, drive)
     } else {
-        run_ours(world, &mut ParallelCpuNarrowPhase::new(), steps)
+        run_ours(world, &mut ParallelCpuNarrowPhase::new(), steps, drive)
     }
 }
 
@@ -162,12 +171,13 @@ pub fn time_ours_in_pool(
     world: &mut World,
     threads: usize,
     steps: usize,
+    drive: Option<Drive>,
 ) -> Result<Run, wgpu_sat::Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("a rayon pool of a few threads builds");
-    pool.install(|| time_ours(world, steps))
+    pool.install(|| time_ours(world, steps, drive))
 }
 
 /// The comparison's settings on our side: Box2D's substeps. Sleeping is the scene's
@@ -181,12 +191,25 @@ fn run_ours(
     world: &mut World,
     narrow: &mut impl NarrowPhase,
     steps: usize,
+    drive: Option<Drive>,
 ) -> Result<Run, wgpu_sat::Error> {
+    let driven = drive.and_then(|d| Some((d, world.bodies().nth(d.body)?)));
+    // Box2D's benchmark program calls the scene's step function before each step, inside
+    // the timing: so do both sides here.
+    let drive_ours = |world: &mut World, k: usize| match driven {
+        Some((d, id)) => {
+            let velocity = (d.velocity)(k, world.transform(id).translation());
+            world.set_velocity(id, velocity, 0.0)
+        }
+        None => Ok(()),
+    };
+    drive_ours(world, 0)?;
     world.step(DT, narrow)?;
     let mut collision = Duration::ZERO;
     let (mut recycled, mut pairs) = (0, 0);
     let start = Instant::now();
-    for _ in 0..steps {
+    for k in 1..=steps {
+        drive_ours(world, k)?;
         let stats = world.step(DT, narrow)?;
         collision += stats.broad_phase + stats.narrow_phase;
         recycled += stats.recycled;
@@ -211,15 +234,34 @@ fn share(part: usize, whole: usize) -> f64 {
 
 /// Steps a Box2D world once untimed, then `steps` more, timed, with 4 substeps; its worker
 /// count was set when it was built ([`box2d_world`]).
-pub fn time_box2d(world: &mut boxdd::World, steps: usize) -> Result<Run, boxdd::Error> {
+pub fn time_box2d(
+    scene: &mut Box2dScene,
+    steps: usize,
+    drive: Option<Drive>,
+) -> Result<Run, boxdd::Error> {
+    let driven = drive.map(|d| (d, scene.bodies[d.body]));
+    let world = &mut scene.world;
+    let drive_theirs = |world: &mut boxdd::World, k: usize| -> Result<(), boxdd::Error> {
+        if let Some((d, id)) = driven {
+            let mut body = world.body(id)?;
+            let p = body.position()?;
+            // Box2D's coordinates are f32 unless boxdd is built for large worlds (f64).
+            #[allow(clippy::unnecessary_cast)]
+            let velocity = (d.velocity)(k, Vec2::new(p.x as f32, p.y as f32));
+            body.set_linear_velocity([velocity.x, velocity.y])?;
+        }
+        Ok(())
+    };
+    drive_theirs(world, 0)?;
     drop(world.step(DT, SUBSTEPS as i32)?.into_result()?);
     let mut collision_ms = 0.0f64;
     let (mut recycled, mut contacts) = (0, 0);
     let mut total = Duration::ZERO;
-    for _ in 0..steps {
+    for k in 1..=steps {
         // Each step timed alone, back to back with the next: reading the profile and the
         // counters between them is not Box2D's time.
         let start = Instant::now();
+        drive_theirs(world, k)?;
         // The completed step carries events, which these scenes do not ask for.
         drop(world.step(DT, SUBSTEPS as i32)?.into_result()?);
         total += start.elapsed();
@@ -246,42 +288,88 @@ pub struct Scene {
     pub make: fn(u64) -> World,
     /// Box2D's benchmark program's step count N: step 0 untimed, steps 1..N-1 timed.
     pub steps: usize,
+    /// The scene's kinematic driver, as Box2D's benchmark program's step function.
+    pub drive: Option<Drive>,
+}
+
+/// A scene's step function: before step `k` (0 the untimed first), the linear velocity of
+/// one kinematic body, given its position (its local frame's origin, world frame); both
+/// engines get it before each step, as Box2D's benchmark program calls a scene's step
+/// function.
+#[derive(Clone, Copy)]
+pub struct Drive {
+    /// The driven body's place in `World::bodies` order (and in `Box2dScene::bodies`).
+    pub body: usize,
+    /// Its velocity before step `k`, from its position.
+    pub velocity: fn(usize, Vec2) -> Vec2,
+}
+
+/// Junkyard's pusher (Box2D's `StepJunkyard`): its target at time t = k·dt is
+/// x = 60 sin(0.2 t), y = 0, reached in one step (`b2Body_SetTargetTransform`: the velocity
+/// is the distance over the time step).
+fn junkyard_pusher(k: usize, position: Vec2) -> Vec2 {
+    let t = DT * k as f32;
+    let target = Vec2::new(60.0 * (0.2 * t).sin(), 0.0);
+    (target - position) / DT
 }
 
 /// The scenes of the comparison: Box2D's `large_pyramid` (N = 500), `many_pyramids`
-/// (N = 200), `smash` (N = 300) and `compounds` (N = 500) benchmarks, with its step counts
+/// (N = 200), `smash` (N = 300), `compounds` (N = 500), `washer` (N = 500) and `junkyard`
+/// (N = 800) benchmarks, with its step counts
 /// and sleeping settings, and our `pile(10_000)` and `mixed(3_000)` (the `simulate`
 /// example's default scene), N = 200, seeded with the given seed, sleeping off.
-pub const SCENES: [Scene; 6] = [
+pub const SCENES: [Scene; 8] = [
     Scene {
         name: "large_pyramid",
         make: |_| sleepless(wgpu_sat::scenes::large_pyramid()),
         steps: 500,
+        drive: None,
     },
     Scene {
         name: "many_pyramids",
         make: |_| sleepless(wgpu_sat::scenes::many_pyramids()),
         steps: 200,
+        drive: None,
     },
     Scene {
         name: "smash",
         make: |_| wgpu_sat::scenes::smash(),
         steps: 300,
+        drive: None,
     },
     Scene {
         name: "compounds",
         make: |_| wgpu_sat::scenes::compounds(),
         steps: 500,
+        drive: None,
+    },
+    Scene {
+        name: "washer",
+        make: |_| wgpu_sat::scenes::washer(),
+        steps: 500,
+        drive: None,
+    },
+    Scene {
+        name: "junkyard",
+        make: |_| wgpu_sat::scenes::junkyard(),
+        steps: 800,
+        // The pusher is the last body.
+        drive: Some(Drive {
+            body: wgpu_sat::scenes::JUNKYARD_BODIES - 1,
+            velocity: junkyard_pusher,
+        }),
     },
     Scene {
         name: "pile_10000",
         make: |seed| sleepless(wgpu_sat::scenes::pile(10_000, seed)),
         steps: 200,
+        drive: None,
     },
     Scene {
         name: "mixed_3000",
         make: |seed| sleepless(wgpu_sat::scenes::mixed(3_000, seed)),
         steps: 200,
+        drive: None,
     },
 ];
 

@@ -102,18 +102,6 @@ pub fn smash() -> World {
 /// thick has its top there. Friction 0.5; sleeping stays on.
 pub fn compounds() -> World {
     let mut world = World::default();
-    let offset_box = |half: Vec2, center: Vec2| -> Shape {
-        let corners = [
-            center - half,
-            center + Vec2::new(half.x, -half.y),
-            center + half,
-            center + Vec2::new(-half.x, half.y),
-        ];
-        match Polygon::new(&corners) {
-            Ok(polygon) => Shape::Polygon(polygon),
-            Err(e) => unreachable!("scene box rejected: {e}"),
-        }
-    };
     let mut container = Vec::new();
     for i in 0..81 {
         let x = -40.0 + i as f32;
@@ -171,4 +159,124 @@ pub fn compounds() -> World {
         }
     }
     world
+}
+
+/// Box2D's "washer": 8,100 small boxes (0.2 wide, 90 x 90 in a square grid) inside a drum
+/// of radius 16 to 18 with four paddles reaching in to 14, turned at 25 degrees a second as a
+/// kinematic body about (0, 10) (and drifting at (0.001, -0.002) units a second, as Box2D's
+/// does). The drum is 40 convex pieces of one body: 36 arcs of 10 degrees, each widened by a
+/// degree at both ends so neighbours overlap, and a paddle every 90 degrees. Hit events on,
+/// at Box2D's default threshold (1 unit per second); sleeping stays on.
+pub fn washer() -> World {
+    let mut world = World::default();
+    if let Err(e) = world.set_hit_event_threshold(Some(1.0)) {
+        unreachable!("scene threshold rejected: {e}");
+    }
+    let (r0, r1, r2) = (14.0f32, 16.0f32, 18.0f32);
+    let step = std::f32::consts::PI / 18.0;
+    let at = |angle: f32| Vec2::from_angle(angle);
+    let mut drum = Vec::new();
+    for i in 0..36 {
+        let (start, end) = (i as f32 * step, (i + 1) as f32 * step);
+        let (a1, a2) = (at(start - 0.1 * step), at(end + 0.1 * step));
+        drum.push(hull(&[r1 * a1, r2 * a1, r1 * a2, r2 * a2]).into());
+        if i % 9 == 0 {
+            let (u1, u2) = (at(start), at(end));
+            drum.push(hull(&[r0 * u1, r1 * u1, r0 * u2, r1 * u2]).into());
+        }
+    }
+    add(
+        &mut world,
+        BodyDef {
+            angular_velocity: 25.0f32.to_radians(),
+            linear_velocity: Vec2::new(0.001, -0.002),
+            ..BodyDef::kinematic(compound(drum), Vec2::new(0.0, 10.0))
+        },
+    );
+    const GRID: usize = 90;
+    let half = 0.1;
+    let square = Polygon::rectangle(half, half);
+    let start = -1.1 * half * GRID as f32;
+    for i in 0..GRID {
+        let y = start + 10.0 + 2.1 * half * i as f32;
+        for j in 0..GRID {
+            let x = start + 2.1 * half * j as f32;
+            add(&mut world, BodyDef::dynamic(square, Vec2::new(x, y)));
+        }
+    }
+    world
+}
+
+/// The bodies of [`junkyard`]: the ground, 8,000 pentagons, the pusher (the last).
+pub const JUNKYARD_BODIES: usize = 1 + 200 * 40 + 1;
+
+/// Box2D's "junkyard": 8,000 pentagons (radius 0.25; 200 columns by 40 rows, alternately
+/// shifted by 0.1) falling into a yard 160 wide with walls 50 high (one static body of 261
+/// boxes), and a kinematic pusher (4 wide, 8 high) that the caller drives along the floor:
+/// Box2D's step function sets its target to x = 60 sin(0.2 t) each step (see the
+/// comparison's `benches/common/box2d.rs`). The pentagon's corners are Box2D's: angles
+/// k·π(√5 − 1), k = 0..5 (a golden-angle spiral), hulled. Sleeping stays on.
+pub fn junkyard() -> World {
+    let mut world = World::default();
+    let mut yard = Vec::new();
+    for i in 0..161 {
+        let x = -80.0 + i as f32;
+        yard.push(offset_box(Vec2::new(0.55, SLAB), Vec2::new(x, 0.0)));
+    }
+    for side in [-80.0, 80.0] {
+        for i in 0..50 {
+            let y = 1.0 + i as f32;
+            yard.push(offset_box(Vec2::new(SLAB, 0.55), Vec2::new(side, y)));
+        }
+    }
+    add(&mut world, BodyDef::fixed(compound(yard), Vec2::ZERO));
+
+    let radius = 0.25;
+    let golden = std::f32::consts::PI * (5.0f32.sqrt() - 1.0);
+    let corners: Vec<Vec2> = (0..5)
+        .map(|k| radius * Vec2::from_angle(golden * k as f32))
+        .collect();
+    let pentagon = hull(&corners);
+    let mut side = -0.1;
+    for i in 0..200 {
+        let x = 1.5 * (2.0 * i as f32 - 200.0) * radius;
+        for j in 0..40 {
+            let y = 4.0 * j as f32 * radius + 15.0;
+            add(
+                &mut world,
+                BodyDef::dynamic(pentagon, Vec2::new(x + side, y)),
+            );
+            side = -side;
+        }
+    }
+    let pusher = compound(vec![offset_box(Vec2::new(2.0, 4.0), Vec2::new(0.0, 4.0))]);
+    add(&mut world, BodyDef::kinematic(pusher, Vec2::ZERO));
+    world
+}
+
+/// An axis-aligned box of half extents `half` about `center` (a piece of a larger body).
+fn offset_box(half: Vec2, center: Vec2) -> Shape {
+    let corners = [
+        center - half,
+        center + Vec2::new(half.x, -half.y),
+        center + half,
+        center + Vec2::new(-half.x, half.y),
+    ];
+    Shape::Polygon(hull(&corners))
+}
+
+/// The convex hull of `points`; the scenes pass only valid point sets.
+fn hull(points: &[Vec2]) -> Polygon {
+    match Polygon::convex_hull(points) {
+        Ok(polygon) => polygon,
+        Err(e) => unreachable!("scene polygon rejected: {e}"),
+    }
+}
+
+/// A body of the convex `pieces`; the scenes pass at least one.
+fn compound(pieces: Vec<Shape>) -> BodyShape {
+    match BodyShape::compound(pieces) {
+        Ok(shape) => shape,
+        Err(e) => unreachable!("scene body rejected: {e}"),
+    }
 }

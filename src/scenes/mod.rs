@@ -21,7 +21,9 @@ const SLAB: f32 = 0.5;
 
 mod benchmarks;
 
-pub use benchmarks::{compounds, large_pyramid, many_pyramids, smash};
+pub use benchmarks::{
+    JUNKYARD_BODIES, compounds, junkyard, large_pyramid, many_pyramids, smash, washer,
+};
 
 fn add(world: &mut World, def: BodyDef) {
     // The scenes build only valid definitions; a failure here is a bug in this file.

@@ -30,6 +30,7 @@ use glam::Vec2;
 use crate::manifold::{ContactPoint, Manifold, vertex_pair_id};
 use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
 use crate::sat_circle::{circle_polygon_within, circles_within, polygon_circle_within};
+use crate::sat_rounded::{collide_chain_segment, collide_rounded, flip_rounded};
 use crate::shape::Shape;
 use crate::transform::{Transform, inv_mul_transforms};
 
@@ -125,7 +126,7 @@ fn collide_within(
 ) -> Option<Manifold> {
     let origin = a.vertices()[0];
     let relative = inv_mul_transforms(a_transform, b_transform);
-    let tolerance = RELATIVE_TIE_TOLERANCE * a.radius().min(b.radius());
+    let tolerance = RELATIVE_TIE_TOLERANCE * a.bounding_radius().min(b.bounding_radius());
     let local = collide_polygons(a, b, &relative, origin, tolerance, margin)?;
 
     let to_world = |p: ContactPoint| ContactPoint {
@@ -191,19 +192,30 @@ pub fn collide_shapes_speculative(
     b_transform: &Transform,
     margin: f32,
 ) -> Option<Manifold> {
+    let sharp = |s: &Shape| s.as_polygon().is_some_and(|p| p.radius() == 0.0);
     match (a, b) {
-        (Shape::Polygon(a), Shape::Polygon(b)) => {
-            collide_within(a, a_transform, b, b_transform, margin)
+        (Shape::Polygon(pa), Shape::Polygon(pb)) if sharp(a) && sharp(b) => {
+            collide_within(pa, a_transform, pb, b_transform, margin)
         }
-        (Shape::Polygon(a), Shape::Circle(b)) => {
-            polygon_circle_within(a, a_transform, b, b_transform, margin)
+        (Shape::Polygon(pa), Shape::Circle(cb)) if sharp(a) => {
+            polygon_circle_within(pa, a_transform, cb, b_transform, margin)
         }
-        (Shape::Circle(a), Shape::Polygon(b)) => {
-            circle_polygon_within(a, a_transform, b, b_transform, margin)
+        (Shape::Circle(ca), Shape::Polygon(pb)) if sharp(b) => {
+            circle_polygon_within(ca, a_transform, pb, b_transform, margin)
         }
-        (Shape::Circle(a), Shape::Circle(b)) => {
-            circles_within(a, a_transform, b, b_transform, margin)
+        (Shape::Circle(ca), Shape::Circle(cb)) => {
+            circles_within(ca, a_transform, cb, b_transform, margin)
         }
+        // Two chain links are level geometry: they never meet.
+        (Shape::ChainSegment(_), Shape::ChainSegment(_)) => None,
+        (Shape::ChainSegment(link), _) => {
+            collide_chain_segment(link, a_transform, &b.rounded(), b_transform, margin)
+        }
+        (_, Shape::ChainSegment(link)) => {
+            collide_chain_segment(link, b_transform, &a.rounded(), a_transform, margin)
+                .map(flip_rounded)
+        }
+        _ => collide_rounded(&a.rounded(), a_transform, &b.rounded(), b_transform, margin),
     }
 }
 

@@ -14,8 +14,8 @@ use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::shapes::ChainSegment;
 use wgpu_sat::{
-    BodyDef, BodyShape, Capsule, Circle, Error, Polygon, Segment, Shape, ShapeError, Transform,
-    World, collide_shapes,
+    BodyDef, BodyShape, Capsule, Circle, CpuNarrowPhase, Error, Polygon, Segment, Shape,
+    ShapeError, Transform, World, collide_shapes,
 };
 
 fn close(a: f32, b: f32, tolerance: f32) -> bool {
@@ -489,4 +489,92 @@ fn agrees_with_parry2d_on_random_rounded_pairs() {
         normal_mismatches * 20 < checked,
         "{normal_mismatches} of {checked}"
     );
+}
+
+#[test]
+fn chain_links_are_one_sided_and_give_no_normal_into_a_ghost() {
+    // Ground drawn right to left: its free side (the normal) is up.
+    let link = ChainSegment::new(
+        Vec2::new(2.0, 0.0),
+        Vec2::new(1.0, 0.0),
+        Vec2::new(0.0, 0.0),
+        Vec2::new(-1.0, 0.0),
+    )
+    .unwrap();
+    let link = Shape::from(link);
+    let crate_ = Shape::from(Polygon::rectangle(0.25, 0.25));
+    // Resting on it, 0.01 deep: the face normal, up.
+    let m = collide_shapes(&link, &Transform::IDENTITY, &crate_, &at(0.5, 0.24, 0.0)).unwrap();
+    assert!(
+        (m.normal - Vec2::Y).length() < 1e-6 && close(m.depth, 0.01, 1e-3),
+        "{m:?}"
+    );
+    // Its corner just past the link's end (into the next link's span), barely sideways
+    // of the vertex: a plain segment gives the sideways normal, the link its face.
+    let edge = at(-0.245, 0.24, 0.0); // 0.005 into the link along it, 0.01 across
+    let plain = Shape::from(Segment::new(Vec2::new(1.0, 0.0), Vec2::ZERO).unwrap());
+    let m = collide_shapes(&plain, &Transform::IDENTITY, &crate_, &edge).unwrap();
+    assert!(
+        m.normal.x < -0.9,
+        "the plain segment's end pushes sideways: {m:?}"
+    );
+    let m = collide_shapes(&link, &Transform::IDENTITY, &crate_, &edge).unwrap();
+    assert!((m.normal - Vec2::Y).length() < 1e-6, "{m:?}");
+    // Given the other way round: the same contact, the normal reversed.
+    let r = collide_shapes(&crate_, &edge, &link, &Transform::IDENTITY).unwrap();
+    assert!((r.normal + m.normal).length() < 1e-6 && close(r.depth, m.depth, 1e-6));
+    // From below (behind the link): nothing.
+    assert!(collide_shapes(&link, &Transform::IDENTITY, &crate_, &at(0.5, -0.2, 0.0)).is_none());
+}
+
+/// Slides a box at 4 units per second, friction 0, across `ground` (static bodies along
+/// y = 0 from x = 0 to 100) and returns the largest |vertical speed| and the slowest
+/// horizontal speed seen after it settled.
+fn slide(ground: Vec<BodyDef>) -> (f32, f32) {
+    let mut world = World::new(Vec2::new(0.0, -10.0));
+    for def in &ground {
+        world.add_body(def).unwrap();
+    }
+    let mut def = BodyDef::dynamic(Polygon::rectangle(0.25, 0.25), Vec2::new(2.0, 0.25));
+    def.friction = 0.0;
+    def.linear_velocity = Vec2::new(4.0, 0.0);
+    let body = world.add_body(&def).unwrap();
+    let mut narrow = CpuNarrowPhase::default();
+    let (mut max_vy, mut min_vx) = (0.0f32, f32::INFINITY);
+    for step in 0..600 {
+        world.step(1.0 / 60.0, &mut narrow).unwrap();
+        if step >= 30 {
+            let v = world.linear_velocity(body);
+            max_vy = max_vy.max(v.y.abs());
+            min_vx = min_vx.min(v.x);
+        }
+    }
+    (max_vy, min_vx)
+}
+
+#[test]
+fn a_box_slides_across_a_chain_without_a_bump_and_what_tiles_do() {
+    let tile = |i: usize| {
+        let mut def = BodyDef::fixed(
+            Polygon::rectangle(0.5, 0.5),
+            Vec2::new(i as f32 + 0.5, -0.5),
+        );
+        def.friction = 0.0;
+        def
+    };
+    let (tiles_vy, tiles_vx) = slide((0..100).map(tile).collect());
+    // The same outline as a chain, drawn right to left so that its free side is up.
+    let points: Vec<Vec2> = (0..=100).rev().map(|i| Vec2::new(i as f32, 0.0)).collect();
+    let mut chain = BodyDef::fixed(BodyShape::chain(&points, false).unwrap(), Vec2::ZERO);
+    chain.friction = 0.0;
+    let (chain_vy, chain_vx) = slide(vec![chain]);
+    eprintln!(
+        "tiles: |vy| up to {tiles_vy}, vx down to {tiles_vx}; \
+         chain: |vy| up to {chain_vy}, vx down to {chain_vx}"
+    );
+    assert!(
+        chain_vy < 0.05,
+        "the box bumped on the chain: |vy| {chain_vy}"
+    );
+    assert!(chain_vx > 3.9, "the box caught on the chain: vx {chain_vx}");
 }

@@ -340,6 +340,36 @@ fn find_incident_edge(poly2: &LocalPolygon, normal: Vec2) -> usize {
     index
 }
 
+/// The incident edge `v21 v22` clipped to the side planes of the reference edge `v11 v12`
+/// (`tangent` runs along it): its lower end (towards v11 and v22), its upper end.
+#[inline(always)]
+pub(crate) fn clip_incident_edge(
+    v11: Vec2,
+    v12: Vec2,
+    v21: Vec2,
+    v22: Vec2,
+    tangent: Vec2,
+) -> (Vec2, Vec2) {
+    // Positions along the tangent, from v11. The incident edge runs against the reference
+    // edge, so its second vertex v22 is the lower end.
+    let lower1 = 0.0;
+    let upper1 = tangent.dot(v12 - v11);
+    let upper2 = tangent.dot(v21 - v11);
+    let lower2 = tangent.dot(v22 - v11);
+    let span = upper2 - lower2;
+    let v_lower = if lower2 < lower1 && span > f32::EPSILON {
+        v22 + ((lower1 - lower2) / span) * (v21 - v22)
+    } else {
+        v22
+    };
+    let v_upper = if upper2 > upper1 && span > f32::EPSILON {
+        v22 + ((upper1 - lower2) / span) * (v21 - v22)
+    } else {
+        v21
+    };
+    (v_lower, v_upper)
+}
+
 /// Clips the incident edge of `poly2` against the side planes of `poly1`'s edge `edge1`
 /// (the reference face) and keeps the clipped points that lie below the face.
 ///
@@ -371,24 +401,7 @@ fn clip_polygons(
     let v21 = poly2.vertex(i21);
     let v22 = poly2.vertex(i22);
 
-    // Positions along the tangent, from v11. The incident edge runs against the reference
-    // edge, so its second vertex v22 is the lower end.
-    let lower1 = 0.0;
-    let upper1 = tangent.dot(v12 - v11);
-    let upper2 = tangent.dot(v21 - v11);
-    let lower2 = tangent.dot(v22 - v11);
-    let span = upper2 - lower2;
-
-    let v_lower = if lower2 < lower1 && span > f32::EPSILON {
-        v22 + ((lower1 - lower2) / span) * (v21 - v22)
-    } else {
-        v22
-    };
-    let v_upper = if upper2 > upper1 && span > f32::EPSILON {
-        v22 + ((upper1 - lower2) / span) * (v21 - v22)
-    } else {
-        v21
-    };
+    let (v_lower, v_upper) = clip_incident_edge(v11, v12, v21, v22, tangent);
     let separation_lower = normal.dot(v_lower - v11);
     let separation_upper = normal.dot(v_upper - v11);
 

@@ -42,7 +42,7 @@ use glam::Vec2;
 use crate::manifold::{ContactPoint, Manifold, vertex_pair_id};
 use crate::polygon::MAX_POLYGON_VERTICES;
 use crate::rounded::Rounded;
-use crate::sat::RELATIVE_TIE_TOLERANCE;
+use crate::sat::{RELATIVE_TIE_TOLERANCE, clip_incident_edge};
 use crate::segment::ChainSegment;
 use crate::transform::{Transform, inv_mul_transforms, rotate};
 
@@ -419,24 +419,9 @@ fn clip_rounded(
     let v22 = poly2.vertices[i22];
     let normal = poly1.normals[i11];
     let radius = radius1 + radius2;
-    // The reference edge runs along the normal turned a quarter counter-clockwise; the
-    // incident edge runs against it, so v22 is its lower end.
+    // The reference edge runs along the normal turned a quarter counter-clockwise.
     let tangent = Vec2::new(-normal.y, normal.x);
-    let lower1 = 0.0;
-    let upper1 = tangent.dot(v12 - v11);
-    let upper2 = tangent.dot(v21 - v11);
-    let lower2 = tangent.dot(v22 - v11);
-    let span = upper2 - lower2;
-    let v_lower = if lower2 < lower1 && span > f32::EPSILON {
-        v22 + ((lower1 - lower2) / span) * (v21 - v22)
-    } else {
-        v22
-    };
-    let v_upper = if upper2 > upper1 && span > f32::EPSILON {
-        v22 + ((upper1 - lower2) / span) * (v21 - v22)
-    } else {
-        v21
-    };
+    let (v_lower, v_upper) = clip_incident_edge(v11, v12, v21, v22, tangent);
     let separation_lower = normal.dot(v_lower - v11) - radius;
     let separation_upper = normal.dot(v_upper - v11) - radius;
     // Halfway between the reference surface (the face moved out by radius1) and the

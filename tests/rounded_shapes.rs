@@ -6,9 +6,7 @@ use std::f32::consts::PI;
 
 use parry2d::math::{Pose, Rotation, Vector};
 use parry2d::query;
-use parry2d::shape::{
-    Ball, Capsule as ParryCapsule, ConvexPolygon, RoundShape, Segment as ParrySegment,
-};
+use parry2d::shape::{Capsule as ParryCapsule, ConvexPolygon, RoundShape, Segment as ParrySegment};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;

@@ -96,7 +96,7 @@ use crate::shape::Shape;
 use crate::transform::{Transform, inv_mul_transforms, length_and_direction, rotate};
 
 /// The distance tolerance of [`time_of_impact`], as a fraction of the smaller shape's
-/// radius ([`Shape::radius`]). The result's shapes are at most this far apart; the
+/// radius ([`Shape::bounding_radius`]). The result's shapes are at most this far apart; the
 /// advancement aims at half of it.
 ///
 /// Relative to the smaller shape because that is the size of the features that must not

@@ -21,14 +21,18 @@ const NO_POINT: u32 = 0xffffffffu;
 // A shape of the table. A convex polygon: `count` 3 to 8, counter-clockwise, slots past
 // `count` repeat vertex 0 and normal 0, `radius` its centroid-to-vertex length. A circle:
 // `count` 1, its centre (local frame) in every vertex slot, zero normals, its radius in
-// `radius`.
+// `radius` and `rounding`. Capsules, segments and rounded polygons (kind 1) and chain links
+// (kind 2): a core of 2 to 8 vertices grown by `rounding`, `radius` the core's length
+// scale; a chain link holds its ghost vertices in vertex slots 2 and 3.
 struct Shape {
     vertices: array<vec2<f32>, 8>,
     normals: array<vec2<f32>, 8>,
     count: u32,
     radius: f32,
-    _pad0: u32,
-    _pad1: u32,
+    // The rounding radius of the rounded path (a circle's radius; 0 when sharp).
+    rounding: f32,
+    // KIND_SHARP, KIND_ROUNDED or KIND_CHAIN (src/gpu/layout.rs).
+    kind: u32,
 }
 
 // A rigid transform; rotation = (cos, sin).

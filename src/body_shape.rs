@@ -14,8 +14,10 @@
 use glam::Vec2;
 
 use crate::aabb::Aabb;
+use crate::capsule::Capsule;
 use crate::circle::Circle;
 use crate::polygon::{Polygon, ShapeError};
+use crate::segment::{ChainSegment, Segment};
 use crate::shape::Shape;
 use crate::transform::Transform;
 
@@ -36,6 +38,18 @@ impl From<Shape> for BodyShape {
 impl From<Polygon> for BodyShape {
     fn from(polygon: Polygon) -> BodyShape {
         BodyShape::from(Shape::Polygon(polygon))
+    }
+}
+
+impl From<Capsule> for BodyShape {
+    fn from(capsule: Capsule) -> BodyShape {
+        BodyShape::from(Shape::Capsule(capsule))
+    }
+}
+
+impl From<Segment> for BodyShape {
+    fn from(segment: Segment) -> BodyShape {
+        BodyShape::from(Shape::Segment(segment))
     }
 }
 
@@ -73,6 +87,61 @@ impl BodyShape {
         BodyShape::compound(pieces.into_iter().map(Shape::Polygon).collect())
     }
 
+    /// A chain: one-sided segments through `points` in order ([`ChainSegment`]s), each
+    /// knowing its neighbours' far vertices as ghost vertices, so that a body sliding
+    /// along the chain does not catch on the vertices between links. The free side is on
+    /// the right of the direction of travel along the points (as the outward normals of a
+    /// counter-clockwise polygon): ground drawn from right to left is hit from above, a
+    /// counter-clockwise `closed` loop is a solid island and a clockwise one a container.
+    /// `closed` joins the last point to the first.
+    ///
+    /// A chain has no area: it belongs on a static body. Errors: fewer than 2 points (3
+    /// when closed), a non-finite point, or two consecutive points that coincide (the last
+    /// and the first, when closed), each naming the point.
+    ///
+    /// ```
+    /// use wgpu_sat::{BodyShape, glam::Vec2};
+    /// let ground = [Vec2::new(10.0, 0.0), Vec2::new(0.0, 0.0), Vec2::new(-10.0, 1.0)];
+    /// let chain = BodyShape::chain(&ground, false)?;
+    /// assert_eq!(chain.pieces().len(), 2);
+    /// assert!(BodyShape::chain(&ground[..1], false).is_err());
+    /// # Ok::<(), wgpu_sat::ShapeError>(())
+    /// ```
+    pub fn chain(points: &[Vec2], closed: bool) -> Result<BodyShape, ShapeError> {
+        let count = points.len();
+        if count < 2 || (closed && count < 3) {
+            return Err(ShapeError::TooFewChainPoints { count });
+        }
+        crate::polygon::check_finite(points)?;
+        let links = if closed { count } else { count - 1 };
+        let at = |i: usize| points[i % count];
+        let mut pieces = Vec::with_capacity(links);
+        for i in 0..links {
+            let (a, b) = (at(i), at(i + 1));
+            if crate::segment::check_ends(a, b).is_err() {
+                return Err(ShapeError::RepeatedPoint {
+                    first: i,
+                    second: (i + 1) % count,
+                });
+            }
+            // An open chain's first and last links have a free end: the ghost is the end.
+            let ghost_a = if closed || i > 0 {
+                at(i + count - 1)
+            } else {
+                a
+            };
+            let ghost_b = if closed || i + 1 < links {
+                at(i + 2)
+            } else {
+                b
+            };
+            pieces.push(Shape::ChainSegment(ChainSegment::new(
+                ghost_a, a, b, ghost_b,
+            )?));
+        }
+        BodyShape::compound(pieces)
+    }
+
     /// The convex pieces, in the body's local frame.
     pub fn pieces(&self) -> &[Shape] {
         &self.pieces
@@ -106,11 +175,15 @@ impl BodyShape {
             .pieces
             .iter()
             .map(|piece| match piece {
-                Shape::Polygon(p) => (density * p.area(), p.centroid(), density * p.polar_moment()),
                 Shape::Circle(c) => {
                     let mass = density * c.area();
                     (mass, c.center(), 0.5 * mass * c.radius() * c.radius())
                 }
+                _ => (
+                    density * piece.area(),
+                    piece.centroid(),
+                    density * piece.polar_moment(),
+                ),
             })
             .collect();
         let mass: f32 = parts.iter().map(|&(m, _, _)| m).sum();
@@ -132,12 +205,16 @@ impl BodyShape {
         self.pieces
             .iter()
             .map(|piece| match piece {
-                Shape::Polygon(p) => p
-                    .vertices()
-                    .iter()
-                    .map(|v| v.distance(center))
-                    .fold(0.0, f32::max),
                 Shape::Circle(c) => c.center().distance(center) + c.radius(),
+                _ => {
+                    let core = piece.rounded();
+                    let reach = core
+                        .vertices()
+                        .iter()
+                        .map(|v| v.distance(center))
+                        .fold(0.0, f32::max);
+                    reach + core.radius
+                }
             })
             .fold(0.0, f32::max)
     }
@@ -151,6 +228,8 @@ impl BodyShape {
             .map(|piece| match piece {
                 Shape::Polygon(p) => p.inner_radius(),
                 Shape::Circle(c) => c.radius(),
+                Shape::Capsule(c) => c.radius(),
+                Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
             })
             .fold(f32::INFINITY, f32::min)
     }

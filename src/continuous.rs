@@ -33,6 +33,7 @@ use glam::Vec2;
 
 use crate::aabb::Aabb;
 use crate::body::Body;
+use crate::capsule::Capsule;
 use crate::circle::Circle;
 use crate::events::{ContactHit, Names};
 use crate::filter::Filter;
@@ -97,6 +98,19 @@ fn core(shape: &Shape) -> Option<Shape> {
                 .ok()
                 .map(Shape::Circle)
         }
+        // A rounded polygon keeps its core and loses some of its rounding.
+        Shape::Polygon(p) if p.radius() > 0.0 => {
+            let inset = CORE_INSET.min(0.5 * p.radius());
+            p.with_radius(p.radius() - inset).ok().map(Shape::Polygon)
+        }
+        Shape::Capsule(c) => {
+            let inset = CORE_INSET.min(0.5 * c.radius());
+            Capsule::new(c.a(), c.b(), c.radius() - inset)
+                .ok()
+                .map(Shape::Capsule)
+        }
+        // No thickness to inset: level geometry, swept against rather than swept.
+        Shape::Segment(_) | Shape::ChainSegment(_) => Some(*shape),
         Shape::Polygon(p) => {
             let (v, n) = (p.vertices(), p.normals());
             let thickness = p.inner_radius();

@@ -79,6 +79,36 @@ pub(crate) fn shape_distance(a: &Shape, xa: &Transform, b: &Shape, xb: &Transfor
                 normal: xa.rotate(r.normal),
             }
         }
+        _ => rounded_distance(a, xa, b, xb),
+    }
+}
+
+/// The distance of any pair with a capsule, a segment, a chain link or a rounded polygon:
+/// the rounded narrow phase's manifold with no limit on the gap, whose depth is minus the
+/// distance when apart (along the closest features' axis, or a face normal) and the depth
+/// of the minimum translation when overlapping. Chain links count as plain segments here.
+fn rounded_distance(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Distance {
+    let plain = |s: &Shape| match s {
+        Shape::ChainSegment(link) => Shape::Segment(*link.segment()),
+        _ => *s,
+    };
+    let (a, b) = (plain(a), plain(b));
+    let sharp = |s: &Shape| s.as_polygon().is_some_and(|p| p.radius() == 0.0);
+    let m = if sharp(&a) && sharp(&b) {
+        None
+    } else {
+        crate::sat_rounded::collide_rounded(&a.rounded(), xa, &b.rounded(), xb, f32::MAX)
+    };
+    match m {
+        Some(m) => Distance {
+            distance: -m.depth,
+            normal: m.normal,
+        },
+        // Beyond f32's range: as far as can be told.
+        None => Distance {
+            distance: f32::MAX,
+            normal: Vec2::Y,
+        },
     }
 }
 

@@ -232,6 +232,7 @@ mod aabb;
 mod body;
 mod body_shape;
 pub mod broad_phase;
+mod capsule;
 mod circle;
 mod continuous;
 mod decompose;
@@ -251,11 +252,14 @@ mod polygon;
 mod query_tree;
 mod ray;
 mod recycle;
+mod rounded;
 mod sat;
 mod sat_circle;
+mod sat_rounded;
 #[cfg(feature = "scenes")]
 #[cfg_attr(docsrs, doc(cfg(feature = "scenes")))]
 pub mod scenes;
+mod segment;
 mod shape;
 mod sleep;
 mod solver;
@@ -271,9 +275,11 @@ pub mod shapes {
     //! world's, and the [`Aabb`] the broad phase sorts.
     pub use crate::aabb::Aabb;
     pub use crate::body_shape::BodyShape;
+    pub use crate::capsule::Capsule;
     pub use crate::circle::Circle;
     pub use crate::decompose::decompose;
     pub use crate::polygon::{MAX_POLYGON_VERTICES, Polygon, ShapeError};
+    pub use crate::segment::{ChainSegment, Segment};
     pub use crate::shape::Shape;
     pub use crate::transform::Transform;
 }
@@ -330,7 +336,8 @@ pub use error::Error;
 pub use gpu::{GpuNarrowPhase, request_device};
 pub use query::{RayHit, cast_ray};
 pub use shapes::{
-    Aabb, BodyShape, Circle, MAX_POLYGON_VERTICES, Polygon, Shape, ShapeError, Transform, decompose,
+    Aabb, BodyShape, Capsule, Circle, MAX_POLYGON_VERTICES, Polygon, Segment, Shape, ShapeError,
+    Transform, decompose,
 };
 pub use toi::{Sweep, time_of_impact};
 pub use world::{BodyDef, BodyId, ColliderId, Events, Filter, StepStats, World};

@@ -12,6 +12,7 @@
 use glam::{DVec2, Vec2};
 
 use crate::aabb::Aabb;
+use crate::rounded::Rounded;
 use crate::transform::Transform;
 
 /// The most vertices a [`Polygon`] can have. Box2D uses the same bound; it keeps a polygon
@@ -87,6 +88,29 @@ pub enum ShapeError {
     /// A compound body was given no pieces.
     #[error("a compound body needs at least one piece, got none")]
     NoPieces,
+    /// A segment's or a capsule's two points coincide: the point where they meet.
+    #[error(
+        "the two points of a segment or capsule coincide at ({x}, {y}); \
+         use a circle for a capsule of no length"
+    )]
+    ZeroLength {
+        /// x of the repeated point.
+        x: f32,
+        /// y of the repeated point.
+        y: f32,
+    },
+    /// A rounding radius ([`Polygon::with_radius`]) is negative or not finite.
+    #[error("a rounding radius must be finite and 0 or more, got {value}")]
+    InvalidRadius {
+        /// The radius given.
+        value: f32,
+    },
+    /// A chain was given too few points.
+    #[error("a chain needs at least 2 points (3 when closed), got {count}")]
+    TooFewChainPoints {
+        /// How many points were given.
+        count: usize,
+    },
     /// A size parameter is zero, negative or not finite.
     #[error("{name} must be finite and positive, got {value}")]
     InvalidDimension {
@@ -105,7 +129,10 @@ pub struct Polygon {
     normals: [Vec2; MAX_POLYGON_VERTICES],
     count: usize,
     centroid: Vec2,
-    radius: f32,
+    bounding_radius: f32,
+    /// The rounding radius: the shape is every point within this distance of the core
+    /// polygon (0 for a sharp polygon).
+    rounding: f32,
 }
 
 /// The normalising frame of a point set: `q = (p - center) / half_extent` maps it into
@@ -300,7 +327,8 @@ impl Polygon {
             normals: [Vec2::ZERO; MAX_POLYGON_VERTICES],
             count,
             centroid: Vec2::ZERO,
-            radius: 0.0,
+            bounding_radius: 0.0,
+            rounding: 0.0,
         };
         for (k, &i) in order.iter().enumerate() {
             polygon.vertices[k] = points[i];
@@ -331,7 +359,7 @@ impl Polygon {
         let centroid_q = weighted / (3.0 * area2);
         polygon.centroid = frame.denormalise(centroid_q);
         let radius_q = q.iter().map(|p| p.distance(centroid_q)).fold(0.0, f32::max);
-        polygon.radius = frame.length(radius_q);
+        polygon.bounding_radius = frame.length(radius_q);
         Ok(polygon)
     }
 
@@ -466,21 +494,59 @@ impl Polygon {
         &self.normals[..self.count]
     }
 
-    /// The area centroid in the local frame.
+    /// The area centroid in the local frame (of the rounded shape, when rounded).
     pub fn centroid(&self) -> Vec2 {
+        if self.rounding > 0.0 {
+            return self.rounded_mass().1;
+        }
         self.centroid
     }
 
-    /// The largest distance from the centroid to a vertex: the polygon's length scale, used
-    /// to make the narrow phase's tolerances relative.
+    /// The largest distance from the centroid to a vertex of the core polygon: the
+    /// polygon's length scale, used to make the narrow phase's tolerances relative (the
+    /// rounding radius is not included).
+    pub fn bounding_radius(&self) -> f32 {
+        self.bounding_radius
+    }
+
+    /// The rounding radius: 0 for a sharp polygon, `r` for one made by
+    /// [`with_radius`](Self::with_radius).
     pub fn radius(&self) -> f32 {
-        self.radius
+        self.rounding
+    }
+
+    /// This polygon with its corners rounded by `radius`: the shape becomes every point
+    /// within `radius` of the polygon (the vertices and normals stay those of the core, the
+    /// sharp polygon). 0 gives the sharp polygon back; a negative, NaN or infinite radius
+    /// is an error naming the value.
+    ///
+    /// ```
+    /// use wgpu_sat::Polygon;
+    /// let rounded = Polygon::rectangle(1.0, 0.5).with_radius(0.1)?;
+    /// assert_eq!(rounded.radius(), 0.1);
+    /// assert!(Polygon::rectangle(1.0, 0.5).with_radius(-1.0).is_err());
+    /// # Ok::<(), wgpu_sat::ShapeError>(())
+    /// ```
+    pub fn with_radius(self, radius: f32) -> Result<Polygon, ShapeError> {
+        if !(radius.is_finite() && radius >= 0.0) {
+            return Err(ShapeError::InvalidRadius { value: radius });
+        }
+        Ok(Polygon {
+            rounding: radius,
+            ..self
+        })
     }
 
     /// The smallest distance from the centroid to the line of an edge: how thick the polygon
     /// is at least, as seen from its centre (the radius of the largest circle about the
-    /// centroid that fits inside).
+    /// centroid that fits inside). For a rounded polygon, of the core polygon plus the
+    /// rounding radius.
     pub fn inner_radius(&self) -> f32 {
+        self.rounding + self.core_inner_radius()
+    }
+
+    /// [`inner_radius`](Self::inner_radius) of the core polygon.
+    pub(crate) fn core_inner_radius(&self) -> f32 {
         self.vertices()
             .iter()
             .zip(self.normals())
@@ -488,9 +554,35 @@ impl Polygon {
             .fold(f32::INFINITY, f32::min)
     }
 
-    /// The polygon's area. `inf` when it exceeds f32's range (a polygon thousands of
-    /// times wider than 1e19), 0 when it is below it (one narrower than about 1e-19).
+    /// The polygon's area (with its rounding, when rounded). `inf` when it exceeds f32's
+    /// range (a polygon thousands of times wider than 1e19), 0 when it is below it (one
+    /// narrower than about 1e-19).
     pub fn area(&self) -> f32 {
+        if self.rounding > 0.0 {
+            return self.rounded_mass().0;
+        }
+        self.core_area()
+    }
+
+    /// The core polygon and its rounding radius, for the rounded narrow phase.
+    pub(crate) fn rounded(&self) -> Rounded {
+        Rounded {
+            vertices: self.vertices,
+            normals: self.normals,
+            count: self.count,
+            radius: self.rounding,
+            scale: self.bounding_radius + self.rounding,
+        }
+    }
+
+    /// Area, centroid and polar moment of the rounded polygon (see `rounded.rs`).
+    fn rounded_mass(&self) -> (f32, Vec2, f32) {
+        self.rounded()
+            .mass((self.core_area(), self.centroid, self.core_polar_moment()))
+    }
+
+    /// The core polygon's area, without the rounding.
+    fn core_area(&self) -> f32 {
         let (q, scale) = self.scaled_about_centroid();
         let n = self.count;
         let sum: f32 = (0..n).map(|i| q[i].perp_dot(q[(i + 1) % n])).sum();
@@ -501,6 +593,14 @@ impl Polygon {
     /// inertia of the polygon at unit density. `inf` or 0 beyond f32's range, as for
     /// [`area`](Self::area).
     pub fn polar_moment(&self) -> f32 {
+        if self.rounding > 0.0 {
+            return self.rounded_mass().2;
+        }
+        self.core_polar_moment()
+    }
+
+    /// The core polygon's polar moment about its own centroid, without the rounding.
+    fn core_polar_moment(&self) -> f32 {
         let (q, scale) = self.scaled_about_centroid();
         let n = self.count;
         // Triangle fan about the centroid: each triangle (c, p, q) contributes
@@ -546,7 +646,8 @@ impl Polygon {
             min = min.min(p);
             max = max.max(p);
         }
-        Aabb::new(min, max)
+        let r = Vec2::splat(self.rounding);
+        Aabb::new(min - r, max + r)
     }
 
     /// Whether the world point lies in the polygon placed by `transform`, by projection
@@ -558,9 +659,12 @@ impl Polygon {
         // Rounding of the inverse transform grows with the magnitudes it combines.
         let scale = point.abs().max_element()
             + transform.translation().abs().max_element()
-            + self.radius
+            + self.bounding_radius
             + self.centroid.abs().max_element();
         let tolerance = 4.0 * f32::EPSILON * scale;
+        if self.rounding > 0.0 {
+            return self.rounded().core_distance(local) <= self.rounding + tolerance;
+        }
         self.vertices()
             .iter()
             .zip(self.normals())

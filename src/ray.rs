@@ -29,6 +29,7 @@ use crate::circle::Circle;
 use crate::error::Error;
 use crate::narrow_phase::{Collider, check_colliders};
 use crate::polygon::Polygon;
+use crate::rounded::Rounded;
 use crate::shape::Shape;
 use crate::transform::Transform;
 
@@ -81,8 +82,9 @@ pub fn cast_ray(
     let p = transform.inverse_transform_point(origin);
     let d = transform.inverse_rotate(translation);
     let (fraction, local_normal) = match shape {
-        Shape::Polygon(polygon) => cast_ray_polygon(polygon, p, d),
+        Shape::Polygon(polygon) if polygon.radius() == 0.0 => cast_ray_polygon(polygon, p, d),
         Shape::Circle(circle) => cast_ray_circle(circle, p, d),
+        _ => cast_ray_rounded(&shape.rounded(), p, d),
     }?;
     Some(RayHit {
         fraction,
@@ -125,6 +127,56 @@ pub(crate) fn cast_ray_polygon(polygon: &Polygon, p: Vec2, d: Vec2) -> Option<(f
         }
     }
     entered.map(|n| (lower, n))
+}
+
+/// The entering fraction and outward normal of the ray `p + t d`, `t` in [0, 1], against a
+/// rounded core (a capsule, a segment, a rounded polygon), in its frame. The boundary is
+/// made of each edge moved out by the radius along its normal and an arc about each vertex,
+/// so the first entry is the earliest over those pieces: an edge met from its outer side
+/// between its ends, or a vertex's circle. A segment (radius 0) is hit from either side. A
+/// ray that starts inside (or on) the shape does not enter it.
+pub(crate) fn cast_ray_rounded(core: &Rounded, p: Vec2, d: Vec2) -> Option<(f32, Vec2)> {
+    let r = core.radius;
+    if r > 0.0 && core.core_distance(p) <= r {
+        return None;
+    }
+    let mut best: Option<(f32, Vec2)> = None;
+    let mut consider = |hit: Option<(f32, Vec2)>| {
+        if let Some((t, n)) = hit
+            && best.is_none_or(|(b, _)| t < b)
+        {
+            best = Some((t, n));
+        }
+    };
+    let edges = if core.count == 1 { 0 } else { core.count };
+    for i in 0..edges {
+        let n = core.normals[i];
+        let (q0, q1) = (
+            core.vertices[i] + r * n,
+            core.vertices[(i + 1) % core.count] + r * n,
+        );
+        let denominator = dot2(n, d);
+        if denominator >= 0.0 {
+            continue;
+        }
+        let t = dot2(n, q0 - p) / denominator;
+        if !(t > 0.0 && t <= 1.0) {
+            continue;
+        }
+        let x = p + t * d;
+        let along = dot2(x - q0, q1 - q0);
+        if along >= 0.0 && along <= dot2(q1 - q0, q1 - q0) {
+            consider(Some((t, n)));
+        }
+    }
+    if r > 0.0 {
+        for &v in core.vertices() {
+            if let Ok(circle) = Circle::with_center(v, r) {
+                consider(cast_ray_circle(&circle, p, d));
+            }
+        }
+    }
+    best
 }
 
 /// The entering fraction and outward normal of the ray `p + t d`, `t` in [0, 1], against

@@ -30,6 +30,7 @@ use glam::Vec2;
 use crate::manifold::{ContactPoint, Manifold, vertex_pair_id};
 use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
 use crate::sat_circle::{circle_polygon_within, circles_within, polygon_circle_within};
+use crate::sat_rounded::{collide_chain_segment, collide_rounded, flip_rounded};
 use crate::shape::Shape;
 use crate::transform::{Transform, inv_mul_transforms};
 
@@ -125,7 +126,7 @@ fn collide_within(
 ) -> Option<Manifold> {
     let origin = a.vertices()[0];
     let relative = inv_mul_transforms(a_transform, b_transform);
-    let tolerance = RELATIVE_TIE_TOLERANCE * a.radius().min(b.radius());
+    let tolerance = RELATIVE_TIE_TOLERANCE * a.bounding_radius().min(b.bounding_radius());
     let local = collide_polygons(a, b, &relative, origin, tolerance, margin)?;
 
     let to_world = |p: ContactPoint| ContactPoint {
@@ -191,19 +192,30 @@ pub fn collide_shapes_speculative(
     b_transform: &Transform,
     margin: f32,
 ) -> Option<Manifold> {
+    let sharp = |s: &Shape| s.as_polygon().is_some_and(|p| p.radius() == 0.0);
     match (a, b) {
-        (Shape::Polygon(a), Shape::Polygon(b)) => {
-            collide_within(a, a_transform, b, b_transform, margin)
+        (Shape::Polygon(pa), Shape::Polygon(pb)) if sharp(a) && sharp(b) => {
+            collide_within(pa, a_transform, pb, b_transform, margin)
         }
-        (Shape::Polygon(a), Shape::Circle(b)) => {
-            polygon_circle_within(a, a_transform, b, b_transform, margin)
+        (Shape::Polygon(pa), Shape::Circle(cb)) if sharp(a) => {
+            polygon_circle_within(pa, a_transform, cb, b_transform, margin)
         }
-        (Shape::Circle(a), Shape::Polygon(b)) => {
-            circle_polygon_within(a, a_transform, b, b_transform, margin)
+        (Shape::Circle(ca), Shape::Polygon(pb)) if sharp(b) => {
+            circle_polygon_within(ca, a_transform, pb, b_transform, margin)
         }
-        (Shape::Circle(a), Shape::Circle(b)) => {
-            circles_within(a, a_transform, b, b_transform, margin)
+        (Shape::Circle(ca), Shape::Circle(cb)) => {
+            circles_within(ca, a_transform, cb, b_transform, margin)
         }
+        // Two chain links are level geometry: they never meet.
+        (Shape::ChainSegment(_), Shape::ChainSegment(_)) => None,
+        (Shape::ChainSegment(link), _) => {
+            collide_chain_segment(link, a_transform, &b.rounded(), b_transform, margin)
+        }
+        (_, Shape::ChainSegment(link)) => {
+            collide_chain_segment(link, b_transform, &a.rounded(), a_transform, margin)
+                .map(flip_rounded)
+        }
+        _ => collide_rounded(&a.rounded(), a_transform, &b.rounded(), b_transform, margin),
     }
 }
 
@@ -328,6 +340,36 @@ fn find_incident_edge(poly2: &LocalPolygon, normal: Vec2) -> usize {
     index
 }
 
+/// The incident edge `v21 v22` clipped to the side planes of the reference edge `v11 v12`
+/// (`tangent` runs along it): its lower end (towards v11 and v22), its upper end.
+#[inline(always)]
+pub(crate) fn clip_incident_edge(
+    v11: Vec2,
+    v12: Vec2,
+    v21: Vec2,
+    v22: Vec2,
+    tangent: Vec2,
+) -> (Vec2, Vec2) {
+    // Positions along the tangent, from v11. The incident edge runs against the reference
+    // edge, so its second vertex v22 is the lower end.
+    let lower1 = 0.0;
+    let upper1 = tangent.dot(v12 - v11);
+    let upper2 = tangent.dot(v21 - v11);
+    let lower2 = tangent.dot(v22 - v11);
+    let span = upper2 - lower2;
+    let v_lower = if lower2 < lower1 && span > f32::EPSILON {
+        v22 + ((lower1 - lower2) / span) * (v21 - v22)
+    } else {
+        v22
+    };
+    let v_upper = if upper2 > upper1 && span > f32::EPSILON {
+        v22 + ((upper1 - lower2) / span) * (v21 - v22)
+    } else {
+        v21
+    };
+    (v_lower, v_upper)
+}
+
 /// Clips the incident edge of `poly2` against the side planes of `poly1`'s edge `edge1`
 /// (the reference face) and keeps the clipped points that lie below the face.
 ///
@@ -359,24 +401,7 @@ fn clip_polygons(
     let v21 = poly2.vertex(i21);
     let v22 = poly2.vertex(i22);
 
-    // Positions along the tangent, from v11. The incident edge runs against the reference
-    // edge, so its second vertex v22 is the lower end.
-    let lower1 = 0.0;
-    let upper1 = tangent.dot(v12 - v11);
-    let upper2 = tangent.dot(v21 - v11);
-    let lower2 = tangent.dot(v22 - v11);
-    let span = upper2 - lower2;
-
-    let v_lower = if lower2 < lower1 && span > f32::EPSILON {
-        v22 + ((lower1 - lower2) / span) * (v21 - v22)
-    } else {
-        v22
-    };
-    let v_upper = if upper2 > upper1 && span > f32::EPSILON {
-        v22 + ((upper1 - lower2) / span) * (v21 - v22)
-    } else {
-        v21
-    };
+    let (v_lower, v_upper) = clip_incident_edge(v11, v12, v21, v22, tangent);
     let separation_lower = normal.dot(v_lower - v11);
     let separation_upper = normal.dot(v_upper - v11);
 

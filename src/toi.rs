@@ -96,7 +96,7 @@ use crate::shape::Shape;
 use crate::transform::{Transform, inv_mul_transforms, length_and_direction, rotate};
 
 /// The distance tolerance of [`time_of_impact`], as a fraction of the smaller shape's
-/// radius ([`Shape::radius`]). The result's shapes are at most this far apart; the
+/// radius ([`Shape::bounding_radius`]). The result's shapes are at most this far apart; the
 /// advancement aims at half of it.
 ///
 /// Relative to the smaller shape because that is the size of the features that must not
@@ -430,13 +430,15 @@ fn sweep_radius(shape: &Shape, local_center: Vec2) -> f32 {
     match shape {
         // Lengths scaled before squaring: a point 1e20 from the centre is 1e20 away, not inf.
         Shape::Circle(c) => length_and_direction(c.center() - local_center).0 + c.radius(),
-        Shape::Polygon(p) => {
+        _ => {
+            let core = shape.rounded();
             let mut r = 0.0;
-            for &v in p.vertices() {
+            for &v in core.vertices() {
                 let d = length_and_direction(v - local_center).0;
                 r = if d > r { d } else { r };
             }
-            r
+            // + 0 for a sharp polygon: the same bits as toi.wgsl's polygon sweep.
+            r + core.radius
         }
     }
 }
@@ -453,7 +455,7 @@ fn relative_motion(sa: &Sweep, ra: f32, sb: &Sweep, rb: f32) -> Motion {
 
 /// See [`toi_tolerance`]; `sa`, `sb`: the sweeps shifted by A's start centre.
 fn tolerance(a: &Shape, b: &Shape, ra: f32, rb: f32, sa: &Sweep, sb: &Sweep) -> f32 {
-    let relative = TOI_RELATIVE_TOLERANCE * a.radius().min(b.radius());
+    let relative = TOI_RELATIVE_TOLERANCE * a.bounding_radius().min(b.bounding_radius());
     // Each body's own displacement, not only the relative one: two bodies moving together
     // far in one step have a small relative displacement, but their poses at `t` are
     // rounded to their distance from the start.
@@ -502,15 +504,16 @@ fn project(shape: &Shape, x: &Transform, n: Vec2) -> (f32, f32) {
             let p = n.dot(x.transform_point(c.center()));
             (p - c.radius(), p + c.radius())
         }
-        Shape::Polygon(poly) => {
+        _ => {
+            let core = shape.rounded();
             let mut low = f32::MAX;
             let mut high = -f32::MAX;
-            for &v in poly.vertices() {
+            for &v in core.vertices() {
                 let p = n.dot(x.transform_point(v));
                 low = if p < low { p } else { low };
                 high = if p > high { p } else { high };
             }
-            (low, high)
+            (low - core.radius, high + core.radius)
         }
     }
 }
@@ -689,14 +692,15 @@ fn support_line(shape: &Shape, x: &Transform, local_center: Vec2, n: Vec2, angle
             let q = x.rotate(c.center() - local_center);
             n.dot(q) + angle * n.dot(Vec2::new(-q.y, q.x)) + c.radius()
         }
-        Shape::Polygon(p) => {
+        _ => {
+            let core = shape.rounded();
             let mut high = -f32::MAX;
-            for &v in p.vertices() {
+            for &v in core.vertices() {
                 let q = x.rotate(v - local_center);
                 let s = n.dot(q) + angle * n.dot(Vec2::new(-q.y, q.x));
                 high = if s > high { s } else { high };
             }
-            high
+            high + core.radius
         }
     }
 }

@@ -44,7 +44,7 @@ fn best_separation(p: &[DVec2], q: &[DVec2]) -> f64 {
 }
 
 fn tie_tolerance(a: &Polygon, b: &Polygon) -> f32 {
-    RELATIVE_TIE_TOLERANCE * a.radius().min(b.radius())
+    RELATIVE_TIE_TOLERANCE * a.bounding_radius().min(b.bounding_radius())
 }
 
 proptest! {

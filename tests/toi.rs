@@ -66,6 +66,7 @@ fn placed(shape: &Shape, x: &Transform) -> Placed {
         Shape::Circle(c) => {
             Placed::Circle(x.transform_point(c.center()).as_dvec2(), c.radius() as f64)
         }
+        other => panic!("this test places polygons and circles only, not {other:?}"),
     }
 }
 
@@ -695,7 +696,8 @@ fn swept_pairs(rng: &mut impl Rng, shapes: &[Shape], sweeps: &[SweptCollider]) -
                 min = min.min(b.min);
                 max = max.max(b.max);
             }
-            let reach = (shape.radius() + (shape.centroid() - s.local_center).length()) * 2.0;
+            let reach =
+                (shape.bounding_radius() + (shape.centroid() - s.local_center).length()) * 2.0;
             let grow = 0.125 * ((s.a1 - s.a0).abs() * reach + (s.c1 - s.c0).length());
             wgpu_sat::Aabb::new(min - Vec2::splat(grow), max + Vec2::splat(grow))
         })

@@ -101,12 +101,27 @@ pub fn box2d_world(ours: &World, workers: usize) -> Result<Box2dScene, boxdd::Er
             match piece {
                 Shape::Polygon(p) => {
                     let points = p.vertices().iter().map(|v| [v.x, v.y]);
-                    body.create_polygon(&shape_def, &shapes::polygon_from_points(points, 0.0)?)?;
+                    let polygon = shapes::polygon_from_points(points, p.radius())?;
+                    body.create_polygon(&shape_def, &polygon)?;
                 }
                 Shape::Circle(c) => {
                     let center = c.center();
                     let circle = shapes::circle([center.x, center.y], c.radius())?;
                     body.create_circle(&shape_def, &circle)?;
+                }
+                Shape::Capsule(c) => {
+                    let (a, b) = ([c.a().x, c.a().y], [c.b().x, c.b().y]);
+                    body.create_capsule_between(&shape_def, a, b, c.radius())?;
+                }
+                // A chain link as its plain segment: Box2D's chains are built whole.
+                Shape::Segment(_) | Shape::ChainSegment(_) => {
+                    let s = match piece {
+                        Shape::ChainSegment(link) => *link.segment(),
+                        Shape::Segment(s) => *s,
+                        _ => unreachable!(),
+                    };
+                    let (a, b) = ([s.a().x, s.a().y], [s.b().x, s.b().y]);
+                    body.create_segment_between(&shape_def, a, b)?;
                 }
             }
         }

@@ -92,6 +92,7 @@ impl RayScene {
                     let pose = Pose::from_parts(to_parry(center), Rotation::IDENTITY);
                     (ParryShape::Ball(Ball::new(c.radius())), pose)
                 }
+                other => panic!("the query bench builds polygons and circles, not {other:?}"),
             });
         }
         let bvh = Bvh::from_leaves(BvhBuildStrategy::Binned, &leaves);

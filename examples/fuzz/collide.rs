@@ -46,7 +46,7 @@ impl Target for Collide {
         let b_transform = if u.ratio(1u8, 2)? {
             let near = Transform::new(
                 a_transform.translation()
-                    + a.radius().min(1e30)
+                    + a.bounding_radius().min(1e30)
                         * wgpu_sat::glam::Vec2::new(
                             hostile::uniform(u, -2.0, 2.0)?,
                             hostile::uniform(u, -2.0, 2.0)?,

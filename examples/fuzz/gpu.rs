@@ -276,8 +276,8 @@ fn pair_scale(shapes: &[Shape], colliders: &[Collider], a: u32, b: u32) -> f64 {
     let (sa, sb) = (&shapes[ca.shape as usize], &shapes[cb.shape as usize]);
     let ta = ca.transform.translation().as_dvec2();
     let tb = cb.transform.translation().as_dvec2();
-    f64::from(sa.radius())
-        + f64::from(sb.radius())
+    f64::from(sa.bounding_radius())
+        + f64::from(sb.bounding_radius())
         + ta.distance(tb)
         + sa.centroid().as_dvec2().length()
         + sb.centroid().as_dvec2().length()
@@ -351,7 +351,7 @@ fn overlap_along(shapes: &[Shape], colliders: &[Collider], a: u32, b: u32, n: DV
 
 /// The crate's tie tolerance for a pair: overlaps this close are equal (src/sat.rs).
 fn tie_tolerance(shapes: &[Shape], colliders: &[Collider], a: u32, b: u32) -> f64 {
-    let radius = |i: u32| f64::from(shapes[colliders[i as usize].shape as usize].radius());
+    let radius = |i: u32| f64::from(shapes[colliders[i as usize].shape as usize].bounding_radius());
     f64::from(RELATIVE_TIE_TOLERANCE) * radius(a).min(radius(b))
 }
 

@@ -293,7 +293,7 @@ pub fn check_polygon(
     if !centroid.is_finite() {
         return Err(format!("centroid {centroid} is not finite"));
     }
-    let radius = p.radius();
+    let radius = p.bounding_radius();
     if radius.is_nan() || radius <= 0.0 {
         return Err(format!("radius {radius}"));
     }

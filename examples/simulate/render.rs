@@ -531,6 +531,12 @@ fn shape_gpu(shape: &Shape) -> ShapeGpu {
                 radius: circle.radius(),
             }
         }
+        // Capsules, segments and chains are not drawn yet (no scene of the window has them).
+        _ => ShapeGpu {
+            vertices,
+            count: 0,
+            radius: 0.0,
+        },
     }
 }
 
@@ -612,6 +618,7 @@ fn sensor_lines(world: &World, out: &mut Vec<LineVertex>) {
                     push_line(out, at(k), at(k + 1), SENSOR_COLOR);
                 }
             }
+            _ => {}
         }
     }
 }

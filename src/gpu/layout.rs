@@ -16,7 +16,9 @@ use crate::transform::Transform;
 
 /// WGSL `Shape`: one shape of the table, in its local frame. A polygon has `count` 3 to 8;
 /// a circle has `count` 1, its centre in every vertex slot, zero normals and its radius in
-/// `radius`.
+/// `radius`. Capsules, segments and rounded polygons ([`KIND_ROUNDED`]) and chain links
+/// ([`KIND_CHAIN`]) are a core of 2 to 8 vertices and the `rounding` radius; a chain link
+/// holds its ghost vertices in vertex slots 2 and 3.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct ShapeGpu {
@@ -29,10 +31,20 @@ pub struct ShapeGpu {
     /// A polygon's centroid-to-vertex radius (it scales the reference-face tie tolerance),
     /// or a circle's radius.
     pub radius: f32,
-    /// Padding to the struct's 8-byte alignment.
-    pub _pad: [u32; 2],
+    /// The rounding radius of the rounded narrow phase (0 for a sharp polygon or a
+    /// segment; a circle's radius).
+    pub rounding: f32,
+    /// Which narrow phase: [`KIND_SHARP`], [`KIND_ROUNDED`] or [`KIND_CHAIN`].
+    pub kind: u32,
 }
 const _: () = assert!(size_of::<ShapeGpu>() == 144);
+
+/// [`ShapeGpu::kind`] of a sharp polygon or a circle: the polygon kernel path.
+pub const KIND_SHARP: u32 = 0;
+/// [`ShapeGpu::kind`] of a capsule, a segment or a rounded polygon: a core and a radius.
+pub const KIND_ROUNDED: u32 = 1;
+/// [`ShapeGpu::kind`] of a chain link: a segment with its ghost vertices.
+pub const KIND_CHAIN: u32 = 2;
 
 impl From<&Polygon> for ShapeGpu {
     /// The polygon as stored, unused slots repeating vertex 0 and normal 0 (see the note at
@@ -43,8 +55,13 @@ impl From<&Polygon> for ShapeGpu {
             vertices: vertices.map(|v| v.to_array()),
             normals: normals.map(|n| n.to_array()),
             count: count as u32,
-            radius: polygon.radius(),
-            _pad: [0; 2],
+            radius: polygon.bounding_radius(),
+            rounding: polygon.radius(),
+            kind: if polygon.radius() > 0.0 {
+                KIND_ROUNDED
+            } else {
+                KIND_SHARP
+            },
         }
     }
 }
@@ -58,8 +75,28 @@ impl From<&Shape> for ShapeGpu {
                 normals: [[0.0; 2]; MAX_POLYGON_VERTICES],
                 count: 1,
                 radius: circle.radius(),
-                _pad: [0; 2],
+                rounding: circle.radius(),
+                kind: KIND_SHARP,
             },
+            Shape::Capsule(_) | Shape::Segment(_) | Shape::ChainSegment(_) => {
+                let core = shape.rounded();
+                let mut vertices = core.vertices.map(|v| v.to_array());
+                let mut kind = KIND_ROUNDED;
+                if let Shape::ChainSegment(link) = shape {
+                    vertices[2] = link.ghost_a().to_array();
+                    vertices[3] = link.ghost_b().to_array();
+                    kind = KIND_CHAIN;
+                }
+                ShapeGpu {
+                    vertices,
+                    normals: core.normals.map(|n| n.to_array()),
+                    count: core.count as u32,
+                    // Half the length: with `rounding`, the length scale of the tolerances.
+                    radius: core.scale - core.radius,
+                    rounding: core.radius,
+                    kind,
+                }
+            }
         }
     }
 }

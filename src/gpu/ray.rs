@@ -109,6 +109,7 @@ impl GpuRayCast {
     /// Replaces the shape table that [`Collider::shape`] indexes: polygons and circles.
     /// Setting the table it already holds uploads nothing.
     pub fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
+        crate::error::only_polygons_and_circles(shapes, "the GPU ray batch")?;
         self.runner.set_shape_table(shapes)
     }
 

@@ -120,6 +120,7 @@ impl GpuTimeOfImpact {
     /// Replaces the shape table that [`SweptCollider::shape`] indexes: polygons and circles.
     /// Setting the table it already holds uploads nothing.
     pub fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
+        crate::error::only_polygons_and_circles(shapes, "the GPU time of impact")?;
         self.runner.set_shape_table(shapes)
     }
 

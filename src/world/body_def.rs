@@ -145,7 +145,30 @@ fn shape_key(shape: &Shape) -> ShapeKey {
             key[2] = c.center().y.to_bits();
             key[3] = c.radius().to_bits();
         }
+        // Capsules, segments and chain links: a kind above the count, the core, the
+        // radius, and a link's ghosts.
+        Shape::Capsule(_) | Shape::Segment(_) | Shape::ChainSegment(_) => {
+            let core = shape.rounded();
+            let kind = match shape {
+                Shape::Capsule(_) => 1,
+                Shape::Segment(_) => 2,
+                _ => 3,
+            };
+            key[0] = kind << 8 | core.count as u32;
+            for (k, v) in core.vertices().iter().enumerate() {
+                key[1 + 2 * k] = v.x.to_bits();
+                key[2 + 2 * k] = v.y.to_bits();
+            }
+            if let Shape::ChainSegment(link) = shape {
+                key[18] = link.ghost_a().x.to_bits();
+                key[19] = link.ghost_a().y.to_bits();
+                key[20] = link.ghost_b().x.to_bits();
+                key[21] = link.ghost_b().y.to_bits();
+            }
+        }
     }
+    // The rounding radius (0, hence no change, for a sharp polygon).
+    key[17] = shape.rounded().radius.to_bits() * u32::from(!matches!(shape, Shape::Circle(_)));
     key
 }
 
@@ -199,6 +222,16 @@ impl World {
                 d,
                 d.is_finite() && d > 0.0,
                 "finite and positive for a dynamic body",
+            )?;
+        }
+        if !def.is_static {
+            let area = def.shape.area();
+            check(
+                "shape area",
+                area,
+                area > 0.0,
+                "positive for a dynamic body: segments and chains have no area, so they \
+                 belong on static bodies",
             )?;
         }
         let reach = def.shape.max_extent(Vec2::ZERO);

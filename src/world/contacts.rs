@@ -18,7 +18,6 @@ use crate::manifold::{Contact, ContactPoint, Manifold};
 use crate::narrow_phase::Collider;
 use crate::parallel;
 use crate::recycle::KeptManifold;
-use crate::shape::Shape;
 
 impl World {
     /// Sorts out this step's persistent pairs, block by block of slots over the rayon pool:
@@ -146,7 +145,7 @@ impl World {
         let shapes = &self.shapes;
         let curved = |i: u32| {
             let shape = colliders[i as usize].shape as usize;
-            matches!(shapes[shape], Shape::Circle(_))
+            shapes[shape].is_curved()
         };
         // The walk moves on only at a match: the first `next` reports are the matched ones.
         self.fresh_kept.resize(next, None);

@@ -27,6 +27,8 @@ pub(crate) struct Body {
     /// (inverse mass and inertia 0), no gravity, never pushed. Never also static.
     pub is_kinematic: bool,
     pub is_bullet: bool,
+    /// The body does not turn: its solver inverse inertia is 0 (`BodyMaterial`).
+    pub fixed_rotation: bool,
     /// Farthest point of the body from its centre of mass.
     pub max_extent: f32,
     /// Thickness scale of its thinnest piece (see `BodyShape::min_extent`).
@@ -47,6 +49,7 @@ impl Body {
             is_static: true,
             is_kinematic: false,
             is_bullet: false,
+            fixed_rotation: false,
             max_extent: 0.0,
             min_extent: 0.0,
             inv_mass: 0.0,

@@ -9,13 +9,27 @@ use super::filters::checked;
 use super::limits::{MASS_RANGE, MAX_COORDINATE, check, check_vec};
 use super::motion::{check_damping, check_gravity_scale};
 use crate::body::{Body, NO_COLLIDER};
-use crate::body_shape::BodyShape;
+use crate::body_shape::{BodyShape, MassProperties};
 use crate::error::Error;
 use crate::filter::Filter;
 use crate::handle::{BodyId, ColliderId};
 use crate::narrow_phase::Collider;
 use crate::shape::Shape;
 use crate::solver::{BodyForces, BodyMaterial, BodyState};
+
+/// A dynamic body's mass and rotational inertia within [`MASS_RANGE`], else an error
+/// naming the one outside.
+pub(super) fn check_mass(mass: &MassProperties) -> Result<(), Error> {
+    let rule = "within MASS_RANGE (1e-24 to 1e24): change the density";
+    check("mass", mass.mass, MASS_RANGE.contains(&mass.mass), rule)?;
+    let inertia = mass.inertia;
+    check(
+        "rotational inertia",
+        inertia,
+        MASS_RANGE.contains(&inertia),
+        rule,
+    )
+}
 
 /// Whether a density can give a dynamic body its mass.
 pub(super) fn density_ok(density: f32) -> bool {
@@ -242,18 +256,7 @@ impl World {
         let density = if def.is_dynamic() { def.density } else { 1.0 };
         let mass = def.shape.mass_properties(density);
         if def.is_dynamic() {
-            check(
-                "mass",
-                mass.mass,
-                MASS_RANGE.contains(&mass.mass),
-                "within MASS_RANGE (1e-24 to 1e24): change the density",
-            )?;
-            check(
-                "rotational inertia",
-                mass.inertia,
-                MASS_RANGE.contains(&mass.inertia),
-                "within MASS_RANGE (1e-24 to 1e24): change the density",
-            )?;
+            check_mass(&mass)?;
         }
         // A static body's centre only places its pose; a shape whose area rounds to zero in
         // f32 (a circle of radius 1e-44, say) has no area-weighted centre (0 / 0), and its
@@ -297,6 +300,13 @@ impl World {
                 // time of impact (see `continuous.rs`).
                 is_bullet: def.is_bullet && def.is_dynamic(),
                 fixed_rotation: def.fixed_rotation,
+                // Kept for a later change to dynamic: a static or kinematic body's own may
+                // be anything, and unit density stands in for one that is not positive.
+                density: if density_ok(def.density) {
+                    def.density
+                } else {
+                    1.0
+                },
                 max_extent,
                 min_extent: def.shape.min_extent(),
                 inv_mass,

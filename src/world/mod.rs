@@ -79,6 +79,7 @@ macro_rules! names {
 mod bodies;
 mod body_def;
 mod body_ref;
+mod body_type;
 mod contacts;
 mod filters;
 mod forces;
@@ -90,9 +91,11 @@ mod remove;
 mod settings;
 mod stats;
 mod step;
+mod teleport;
 
 pub use body_def::BodyDef;
 pub use body_ref::BodyRef;
+pub use body_type::BodyType;
 pub use forces::MAX_ACCELERATION;
 pub use limits::{
     DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS,

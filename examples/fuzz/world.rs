@@ -685,8 +685,10 @@ fn push(
         Ok(()) => {}
         Err(Error::InvalidBody { .. }) if !valid => {}
         // A force, torque or impulse past what f32 integrates.
-        Err(Error::InvalidBody { field, .. })
-            if matches!(field, "force" | "torque" | "impulse" | "angular_impulse") => {}
+        Err(Error::InvalidBody {
+            field: "force" | "torque" | "impulse" | "angular_impulse",
+            ..
+        }) => {}
         Err(e) => return Err(format!("{name} refused a valid value: {e}")),
     }
     let after = (world.linear_velocity(body), world.angular_velocity(body));
@@ -726,7 +728,7 @@ fn bad_field(def: &BodyDef) -> Option<&'static str> {
         Some("linear_damping")
     } else if !(def.angular_damping.is_finite() && def.angular_damping >= 0.0) {
         Some("angular_damping")
-    } else if !(def.gravity_scale.abs() <= MAX_GRAVITY_SCALE) {
+    } else if !(def.gravity_scale.is_finite() && def.gravity_scale.abs() <= MAX_GRAVITY_SCALE) {
         Some("gravity_scale")
     } else if !(def.is_static || def.is_kinematic || def.density.is_finite() && def.density > 0.0) {
         Some("density")

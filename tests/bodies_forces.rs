@@ -1,17 +1,11 @@
 //! Forces, impulses, damping, gravity scale and fixed rotation: each against the formula it
 //! follows, and each bad value an error that names it.
 
+mod bodies_common;
+
+use bodies_common::{DT, ground, step, unit_box};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Error, Polygon, World};
-
-const DT: f32 = 1.0 / 60.0;
-
-fn step(world: &mut World, steps: usize) {
-    let mut narrow = CpuNarrowPhase::new();
-    for _ in 0..steps {
-        world.step(DT, &mut narrow).unwrap();
-    }
-}
 
 /// A 1 x 2 box (mass 2 at density 1) alone in a world with `gravity`.
 fn lone_box(gravity: Vec2) -> (World, BodyId) {
@@ -116,18 +110,8 @@ fn an_impulse_changes_the_velocity_at_once() {
 #[test]
 fn forces_and_impulses_wake_a_sleeping_body() {
     let mut world = World::default();
-    world
-        .add_body(&BodyDef::fixed(
-            Polygon::rectangle(5.0, 0.5),
-            Vec2::new(0.0, -0.5),
-        ))
-        .unwrap();
-    let body = world
-        .add_body(&BodyDef::dynamic(
-            Polygon::rectangle(0.5, 0.5),
-            Vec2::new(0.0, 0.5),
-        ))
-        .unwrap();
+    ground(&mut world, 0.0, 5.0);
+    let body = unit_box(&mut world, Vec2::new(0.0, 0.5));
     step(&mut world, 90);
     assert!(!world.is_awake(body));
     world.apply_torque(body, 0.0).unwrap();
@@ -199,12 +183,7 @@ fn gravity_scale_zero_floats_and_two_falls_twice_as_fast() {
             ..BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::ZERO)
         })
         .unwrap();
-    let heavy = world
-        .add_body(&BodyDef::dynamic(
-            Polygon::rectangle(0.5, 0.5),
-            Vec2::new(5.0, 0.0),
-        ))
-        .unwrap();
+    let heavy = unit_box(&mut world, Vec2::new(5.0, 0.0));
     world.set_gravity_scale(heavy, 2.0).unwrap();
     assert_eq!(world.gravity_scale(heavy), 2.0);
     step(&mut world, 60);
@@ -217,12 +196,7 @@ fn gravity_scale_zero_floats_and_two_falls_twice_as_fast() {
 #[test]
 fn a_fixed_rotation_keeps_the_angle_under_an_off_centre_impulse() {
     let mut world = World::default();
-    world
-        .add_body(&BodyDef::fixed(
-            Polygon::rectangle(5.0, 0.5),
-            Vec2::new(0.0, -0.5),
-        ))
-        .unwrap();
+    ground(&mut world, 0.0, 5.0);
     let body = world
         .add_body(&BodyDef {
             fixed_rotation: true,

@@ -2,59 +2,26 @@
 //! (`World::set_body_type`): queries see the change at once, the next step's pairs and
 //! contacts follow it, and sleeping bodies that lose or gain a neighbour wake.
 
+mod bodies_common;
+
+use bodies_common::{DT, changed, ground, in_contact, stack, step, unit_box};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::world::BodyType;
 use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Error, Filter, Polygon, World};
 
-const DT: f32 = 1.0 / 60.0;
-
-fn step(world: &mut World, steps: usize) {
-    let mut narrow = CpuNarrowPhase::new();
-    for _ in 0..steps {
-        world.step(DT, &mut narrow).unwrap();
-    }
-}
-
-fn in_contact(world: &World, a: BodyId, b: BodyId) -> bool {
-    world
-        .contacts()
-        .any(|c| c.bodies.contains(&a) && c.bodies.contains(&b))
-}
-
 fn ended(world: &World, a: BodyId, b: BodyId) -> bool {
-    world
-        .events()
-        .contact_end
-        .iter()
-        .any(|e| e.bodies.contains(&a) && e.bodies.contains(&b))
+    changed(world, a, b, false)
 }
 
 fn began(world: &World, a: BodyId, b: BodyId) -> bool {
-    world
-        .events()
-        .contact_begin
-        .iter()
-        .any(|e| e.bodies.contains(&a) && e.bodies.contains(&b))
+    changed(world, a, b, true)
 }
 
 /// Two static grounds, around x = 0 and x = 20, and a unit box resting on the first.
 fn two_grounds() -> (World, [BodyId; 3]) {
     let mut world = World::default();
-    let ground = |world: &mut World, x: f32| {
-        world
-            .add_body(&BodyDef::fixed(
-                Polygon::rectangle(3.0, 0.5),
-                Vec2::new(x, -0.5),
-            ))
-            .unwrap()
-    };
-    let (a, b) = (ground(&mut world, 0.0), ground(&mut world, 20.0));
-    let crate_ = world
-        .add_body(&BodyDef::dynamic(
-            Polygon::rectangle(0.5, 0.5),
-            Vec2::new(0.0, 0.5),
-        ))
-        .unwrap();
+    let (a, b) = (ground(&mut world, 0.0, 3.0), ground(&mut world, 20.0, 3.0));
+    let crate_ = unit_box(&mut world, Vec2::new(0.0, 0.5));
     step(&mut world, 20);
     assert!(in_contact(&world, a, crate_));
     (world, [a, b, crate_])
@@ -95,28 +62,9 @@ fn a_teleported_body_is_found_at_its_new_place_at_once_and_touches_there_next_st
 #[test]
 fn teleporting_wakes_what_the_body_held_and_what_it_lands_on() {
     let mut world = World::default();
-    world
-        .add_body(&BodyDef::fixed(
-            Polygon::rectangle(10.0, 0.5),
-            Vec2::new(0.0, -0.5),
-        ))
-        .unwrap();
-    let stack: Vec<BodyId> = (0..3)
-        .map(|row| {
-            world
-                .add_body(&BodyDef::dynamic(
-                    Polygon::rectangle(0.5, 0.5),
-                    Vec2::new(0.0, 0.5 + row as f32),
-                ))
-                .unwrap()
-        })
-        .collect();
-    let lone = world
-        .add_body(&BodyDef::dynamic(
-            Polygon::rectangle(0.5, 0.5),
-            Vec2::new(6.0, 0.5),
-        ))
-        .unwrap();
+    ground(&mut world, 0.0, 10.0);
+    let stack = stack(&mut world, 0.0, 3);
+    let lone = unit_box(&mut world, Vec2::new(6.0, 0.5));
     let post = world
         .add_body(&BodyDef::fixed(
             Polygon::rectangle(0.25, 0.25),
@@ -206,12 +154,7 @@ fn body_types_round_trip_and_pairs_follow_them() {
 #[test]
 fn a_static_body_made_dynamic_falls_and_wakes_what_rested_on_it() {
     let mut world = World::default();
-    world
-        .add_body(&BodyDef::fixed(
-            Polygon::rectangle(10.0, 0.5),
-            Vec2::new(0.0, -0.5),
-        ))
-        .unwrap();
+    ground(&mut world, 0.0, 10.0);
     // A shelf of density 0 (ignored while static), and a box asleep on it.
     let shelf = world
         .add_body(&BodyDef {
@@ -219,12 +162,7 @@ fn a_static_body_made_dynamic_falls_and_wakes_what_rested_on_it() {
             ..BodyDef::fixed(Polygon::rectangle(2.0, 0.25), Vec2::new(0.0, 3.0))
         })
         .unwrap();
-    let crate_ = world
-        .add_body(&BodyDef::dynamic(
-            Polygon::rectangle(0.5, 0.5),
-            Vec2::new(0.0, 3.75),
-        ))
-        .unwrap();
+    let crate_ = unit_box(&mut world, Vec2::new(0.0, 3.75));
     step(&mut world, 90);
     assert!(!world.is_awake(crate_));
     let awake_before = world

@@ -7,6 +7,7 @@ use super::World;
 use super::limits::check;
 use crate::error::Error;
 use crate::handle::BodyId;
+use crate::solver::BodyForces;
 
 /// The largest gravity scale a body takes, in magnitude: with gravity at most
 /// [`MAX_COORDINATE`](crate::world::MAX_COORDINATE) a component, a substep's change of
@@ -42,31 +43,35 @@ impl World {
     /// or more, else an error naming it; a stale handle is an error. It has no effect on a
     /// static or kinematic body (which no force moves).
     pub fn set_linear_damping(&mut self, body: BodyId, damping: f32) -> Result<(), Error> {
-        let slot = self.body_slot(body)?;
         check_damping("linear_damping", damping)?;
-        self.forces[slot].linear_damping = damping;
-        self.custom_forces = true;
-        self.wake_slot(slot);
-        Ok(())
+        self.set_forces(body, |f| f.linear_damping = damping)
     }
 
     /// Sets the body's angular damping, as [`World::set_linear_damping`] does the linear.
     pub fn set_angular_damping(&mut self, body: BodyId, damping: f32) -> Result<(), Error> {
-        let slot = self.body_slot(body)?;
         check_damping("angular_damping", damping)?;
-        self.forces[slot].angular_damping = damping;
-        self.custom_forces = true;
-        self.wake_slot(slot);
-        Ok(())
+        self.set_forces(body, |f| f.angular_damping = damping)
     }
 
     /// Sets the body's gravity scale ([`BodyDef::gravity_scale`](crate::BodyDef::gravity_scale)):
     /// finite and at most [`MAX_GRAVITY_SCALE`] in magnitude, else an error naming it. No
     /// effect on a static or kinematic body.
     pub fn set_gravity_scale(&mut self, body: BodyId, scale: f32) -> Result<(), Error> {
-        let slot = self.body_slot(body)?;
         check_gravity_scale(scale)?;
-        self.forces[slot].gravity_scale = scale;
+        self.set_forces(body, |f| f.gravity_scale = scale)
+    }
+
+    /// Changes a live body's forces record with `change` (a checked value), and wakes it;
+    /// a stale handle is an error naming it. The handle is checked after the value, as
+    /// every setter here checks them, so either error may come first for a stale handle
+    /// with a bad value.
+    fn set_forces(
+        &mut self,
+        body: BodyId,
+        change: impl FnOnce(&mut BodyForces),
+    ) -> Result<(), Error> {
+        let slot = self.body_slot(body)?;
+        change(&mut self.forces[slot]);
         self.custom_forces = true;
         self.wake_slot(slot);
         Ok(())

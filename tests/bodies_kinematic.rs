@@ -2,17 +2,11 @@
 //! and never pushed, no contact with static or kinematic bodies, seen by sensors, waking
 //! (and keeping awake) what they touch while they move.
 
+mod bodies_common;
+
+use bodies_common::{DT, ground, in_contact, stack, step, unit_box};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Error, Polygon, World};
-
-const DT: f32 = 1.0 / 60.0;
-
-fn step(world: &mut World, steps: usize) {
-    let mut narrow = CpuNarrowPhase::new();
-    for _ in 0..steps {
-        world.step(DT, &mut narrow).unwrap();
-    }
-}
 
 fn moving_platform(world: &mut World, position: Vec2, velocity: Vec2) -> BodyId {
     world
@@ -21,13 +15,6 @@ fn moving_platform(world: &mut World, position: Vec2, velocity: Vec2) -> BodyId 
             ..BodyDef::kinematic(Polygon::rectangle(3.0, 0.25), position)
         })
         .unwrap()
-}
-
-/// Whether the last step has a contact between `a` and `b`.
-fn in_contact(world: &World, a: BodyId, b: BodyId) -> bool {
-    world
-        .contacts()
-        .any(|c| c.bodies.contains(&a) && c.bodies.contains(&b))
 }
 
 #[test]
@@ -66,12 +53,7 @@ fn a_kinematic_body_moves_by_its_velocity_and_gravity_does_not_act_on_it() {
 fn a_moving_platform_carries_the_box_resting_on_it() {
     let mut world = World::default();
     let platform = moving_platform(&mut world, Vec2::ZERO, Vec2::new(1.0, 0.0));
-    let crate_ = world
-        .add_body(&BodyDef::dynamic(
-            Polygon::rectangle(0.5, 0.5),
-            Vec2::new(0.0, 0.75),
-        ))
-        .unwrap();
+    let crate_ = unit_box(&mut world, Vec2::new(0.0, 0.75));
     step(&mut world, 120);
     // Friction drags the box to the platform's speed; the solver leaves a residue of a few
     // thousandths (friction is solved once per substep against a soft normal).
@@ -126,12 +108,7 @@ fn a_kinematic_body_pushes_a_dynamic_one_and_is_not_pushed() {
             ..BodyDef::kinematic(Polygon::rectangle(0.5, 0.5), Vec2::ZERO)
         })
         .unwrap();
-    let pushed = world
-        .add_body(&BodyDef::dynamic(
-            Polygon::rectangle(0.5, 0.5),
-            Vec2::new(1.5, 0.0),
-        ))
-        .unwrap();
+    let pushed = unit_box(&mut world, Vec2::new(1.5, 0.0));
     step(&mut world, 60);
     assert_eq!(world.linear_velocity(pusher), Vec2::new(2.0, 0.0));
     let gap = world.center_of_mass(pushed).x - world.center_of_mass(pusher).x;
@@ -202,22 +179,8 @@ fn a_sensor_sees_a_kinematic_body_pass() {
 #[test]
 fn a_moving_kinematic_body_wakes_a_sleeping_stack_it_touches() {
     let mut world = World::default();
-    world
-        .add_body(&BodyDef::fixed(
-            Polygon::rectangle(20.0, 0.5),
-            Vec2::new(0.0, -0.5),
-        ))
-        .unwrap();
-    let stack: Vec<BodyId> = (0..3)
-        .map(|row| {
-            world
-                .add_body(&BodyDef::dynamic(
-                    Polygon::rectangle(0.5, 0.5),
-                    Vec2::new(0.0, 0.5 + row as f32),
-                ))
-                .unwrap()
-        })
-        .collect();
+    ground(&mut world, 0.0, 20.0);
+    let stack = stack(&mut world, 0.0, 3);
     // A paddle at rest beside the stack, above the ground: it touches nothing.
     let paddle = world
         .add_body(&BodyDef::kinematic(
@@ -259,12 +222,7 @@ fn a_box_on_a_slow_platform_stays_awake_and_sleeps_once_it_stops() {
     let mut world = World::default();
     // Slower than SLEEP_SPEED: the box alone would count as resting.
     let platform = moving_platform(&mut world, Vec2::ZERO, Vec2::new(0.02, 0.0));
-    let crate_ = world
-        .add_body(&BodyDef::dynamic(
-            Polygon::rectangle(0.5, 0.5),
-            Vec2::new(0.0, 0.75),
-        ))
-        .unwrap();
+    let crate_ = unit_box(&mut world, Vec2::new(0.0, 0.75));
     let mut narrow = CpuNarrowPhase::new();
     for k in 0..180 {
         world.step(DT, &mut narrow).unwrap();

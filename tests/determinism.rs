@@ -2,21 +2,65 @@
 //! CPU narrow phase and the solver's coloured passes), and with the single-threaded narrow
 //! phase, ends bit for bit the same. Contacts come back in pair order whatever the threads
 //! did, and the solver's colours fix the order of its work, so nothing may depend on
-//! scheduling.
+//! scheduling. The world has a kinematic paddle turning through the pile, and bodies with
+//! damping, a gravity scale and forces applied every step, so that those stages are held to
+//! the same account.
 
 mod common;
 
 use std::marker::PhantomData;
 
 use common::state_hash;
+use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    Collider, Contact, CpuNarrowPhase, Error, NarrowPhase, ParallelCpuNarrowPhase, Shape, scenes,
+    BodyDef, Collider, Contact, CpuNarrowPhase, Error, NarrowPhase, ParallelCpuNarrowPhase,
+    Polygon, Shape, World, scenes,
 };
 
-fn run(threads: Option<usize>, steps: usize) -> u64 {
+/// The mixed scene with a kinematic paddle turning near its floor, and some bodies damped
+/// or lighter under gravity.
+fn stirred_world() -> World {
     let mut world = scenes::mixed(1500, 9);
+    let bodies: Vec<_> = world.bodies().filter(|&b| !world.is_static(b)).collect();
+    for (k, &body) in bodies.iter().enumerate() {
+        if k.is_multiple_of(5) {
+            world.set_linear_damping(body, 0.5).unwrap();
+            world.set_angular_damping(body, 1.0).unwrap();
+        }
+        if k.is_multiple_of(11) {
+            world.set_gravity_scale(body, 0.5).unwrap();
+        }
+    }
+    world
+        .add_body(&BodyDef {
+            angular_velocity: 1.5,
+            ..BodyDef::kinematic(Polygon::rectangle(4.0, 0.2), Vec2::new(0.0, 2.0))
+        })
+        .unwrap();
+    world
+}
+
+/// Forces and impulses on every seventh dynamic body, different each step.
+fn push(world: &mut World, step: usize) {
+    let bodies: Vec<_> = world
+        .bodies()
+        .filter(|&b| !world.is_static(b) && !world.is_kinematic(b))
+        .collect();
+    for (k, &body) in bodies.iter().enumerate().skip(step % 7).step_by(7) {
+        let c = world.center_of_mass(body);
+        let f = Vec2::from_angle(0.1 * (k + step) as f32) * 5.0;
+        world.apply_force(body, f, c + Vec2::new(0.2, 0.1)).unwrap();
+        if (k + step).is_multiple_of(30) {
+            world.apply_linear_impulse(body, 0.5 * f, c).unwrap();
+        }
+    }
+}
+
+fn run(threads: Option<usize>, steps: usize) -> u64 {
+    let mut world = stirred_world();
     let mut step_all = |narrow: &mut dyn NarrowPhase| {
-        for _ in 0..steps {
+        for k in 0..steps {
+            push(&mut world, k);
             world.step(1.0 / 60.0, narrow).unwrap();
         }
     };
@@ -75,9 +119,10 @@ fn a_narrow_phase_kept_on_the_calling_thread_gives_the_same_world() {
     let steps = 240;
     // Stepped from the test's own thread, outside any pool: on rayon's global pool, as an
     // application steps.
-    let mut world = scenes::mixed(1500, 9);
+    let mut world = stirred_world();
     let mut narrow = Pinned(ParallelCpuNarrowPhase::new(), PhantomData);
-    for _ in 0..steps {
+    for k in 0..steps {
+        push(&mut world, k);
         world.step(1.0 / 60.0, &mut narrow).unwrap();
     }
     assert!(narrow.as_send().is_none());

@@ -3,7 +3,9 @@
 //! sensor), `remove_body` of a live body, `set_velocity`, `wake` and `World::body` with live
 //! handles and stale ones (removed bodies', another world's, and one a clone of the world
 //! made), `step` with any `dt`, `set_substeps`, `set_gravity`, `set_max_linear_speed` and
-//! `set_continuous`.
+//! `set_continuous`; kinematic bodies, damping, gravity scale and fixed rotation in the
+//! definitions, forces, torques and impulses (`apply_*`), `set_transform` and
+//! `set_body_type`, with any values and handles.
 //!
 //! Invariants: a value outside its documented range is an `Err` and one inside it is not
 //! (a body definition may also be refused for what follows from its shape: mass, inertia or
@@ -20,8 +22,8 @@ use arbitrary::{Result, Unstructured};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     BodyDef, BodyId, BodyShape, Circle, ColliderId, CpuNarrowPhase, Error, Polygon, Shape, World,
-    world::MAX_COORDINATE, world::MAX_LINEAR_SPEED_LIMIT, world::MAX_SUBSTEPS, world::StaleReason,
-    world::TIME_STEP_RANGE,
+    world::BodyType, world::MAX_COORDINATE, world::MAX_GRAVITY_SCALE,
+    world::MAX_LINEAR_SPEED_LIMIT, world::MAX_SUBSTEPS, world::StaleReason, world::TIME_STEP_RANGE,
 };
 
 use crate::Target;
@@ -62,6 +64,24 @@ pub enum Op {
     },
     /// A body added to a clone of the world: its handle names nothing in the world itself.
     AddToClone(Box<BodyDef>),
+    /// One of the `apply_*` calls (`kind` modulo 5), or a damping or gravity scale setter
+    /// (5 to 7), with `vector`, `point` and `scalar` as its values.
+    Push {
+        body: Pick,
+        kind: u8,
+        vector: Vec2,
+        point: Vec2,
+        scalar: f32,
+    },
+    Teleport {
+        body: Pick,
+        position: Vec2,
+        angle: f32,
+    },
+    SetType {
+        body: Pick,
+        body_type: BodyType,
+    },
 }
 
 #[derive(Debug)]
@@ -130,6 +150,12 @@ fn body_def(u: &mut Unstructured) -> Result<BodyDef> {
         friction: mostly(u, 0.0, 1.0)?,
         restitution: mostly(u, 0.0, 1.0)?,
         is_static: u.ratio(1u8, 4)?,
+        // Now and then both: an error naming the two.
+        is_kinematic: u.ratio(1u8, 6)?,
+        linear_damping: mostly(u, 0.0, 2.0)?,
+        angular_damping: mostly(u, 0.0, 2.0)?,
+        gravity_scale: mostly(u, -2.0, 2.0)?,
+        fixed_rotation: u.ratio(1u8, 8)?,
         is_bullet: u.ratio(1u8, 6)?,
         // Filters are left at their defaults (the default filter lets every pair touch);
         // the `Add` op makes a body a sensor with a draw of its own.
@@ -196,7 +222,7 @@ impl Target for WorldTarget {
         };
         let mut ops = Vec::new();
         for _ in 0..hostile::len(u, 40)? {
-            ops.push(match u.int_in_range(0u8..=17)? {
+            ops.push(match u.int_in_range(0u8..=21)? {
                 0..=3 => {
                     let mut def = body_def(u)?;
                     def.is_sensor = u.ratio(1u8, 10)?;
@@ -236,7 +262,27 @@ impl Target for WorldTarget {
                 13 => Op::MaxLinearSpeed(mostly(u, 1.0, 2000.0)?),
                 14 | 15 => Op::Remove(pick(u, 6)?),
                 16 => Op::Wake(pick(u, 5)?),
-                _ => Op::AddToClone(Box::new(body_def(u)?)),
+                17 => Op::AddToClone(Box::new(body_def(u)?)),
+                18 | 19 => Op::Push {
+                    body: pick(u, 6)?,
+                    kind: u.int_in_range(0..=7)?,
+                    vector: Vec2::new(mostly(u, -50.0, 50.0)?, mostly(u, -50.0, 50.0)?),
+                    point: Vec2::new(mostly(u, -20.0, 20.0)?, mostly(u, -20.0, 20.0)?),
+                    scalar: mostly(u, -10.0, 10.0)?,
+                },
+                20 => Op::Teleport {
+                    body: pick(u, 6)?,
+                    position: Vec2::new(mostly(u, -20.0, 20.0)?, mostly(u, -20.0, 20.0)?),
+                    angle: mostly(u, -4.0, 4.0)?,
+                },
+                _ => Op::SetType {
+                    body: pick(u, 6)?,
+                    body_type: match u.int_in_range(0u8..=2)? {
+                        0 => BodyType::Static,
+                        1 => BodyType::Kinematic,
+                        _ => BodyType::Dynamic,
+                    },
+                },
             });
         }
         Ok(WorldInput { gravity, ops })
@@ -348,9 +394,15 @@ impl Target for WorldTarget {
                                     return Err(at("set_velocity accepted a bad value".into()));
                                 }
                                 Ok(()) => {
+                                    // A fixed rotation keeps the spin 0.
+                                    let spin = if world.fixed_rotation(body) {
+                                        0.0
+                                    } else {
+                                        *angular
+                                    };
                                     if !world.is_static(body)
                                         && (world.linear_velocity(body) != *linear
-                                            || world.angular_velocity(body) != *angular)
+                                            || world.angular_velocity(body) != spin)
                                     {
                                         return Err(at(
                                             "set_velocity did not set the velocity".into()
@@ -452,6 +504,75 @@ impl Target for WorldTarget {
                     }
                     None => {}
                 },
+                Op::Push {
+                    body,
+                    kind,
+                    vector,
+                    point,
+                    scalar,
+                } => match resolve(&model, *body) {
+                    Some(Handle::Live(body)) => {
+                        push(&mut world, body, *kind, *vector, *point, *scalar).map_err(at)?;
+                    }
+                    Some(Handle::Stale(body, reason, colliders)) => {
+                        check_stale(&mut world, body, reason, &colliders).map_err(at)?;
+                        rejected = true;
+                    }
+                    None => {}
+                },
+                Op::Teleport {
+                    body,
+                    position,
+                    angle,
+                } => match resolve(&model, *body) {
+                    Some(Handle::Live(body)) => {
+                        let valid = position.is_finite()
+                            && position.abs().max_element() <= MAX_COORDINATE
+                            && angle.is_finite();
+                        let before = world.transform(body);
+                        match world.set_transform(body, *position, *angle) {
+                            Ok(()) if !valid => {
+                                return Err(at("set_transform accepted a bad pose".into()));
+                            }
+                            Ok(()) => {
+                                let after = world.body_aabb(body);
+                                if !(after.min.is_finite() && after.max.is_finite()) {
+                                    return Err(at(format!("teleported to a box {after:?}")));
+                                }
+                            }
+                            Err(Error::InvalidBody { .. }) if !valid => {
+                                rejected = true;
+                                if world.transform(body) != before {
+                                    return Err(at("a refused set_transform moved it".into()));
+                                }
+                            }
+                            Err(e) => return Err(at(format!("set_transform gave {e}"))),
+                        }
+                    }
+                    Some(Handle::Stale(body, reason, colliders)) => {
+                        check_stale(&mut world, body, reason, &colliders).map_err(at)?;
+                        rejected = true;
+                    }
+                    None => {}
+                },
+                Op::SetType { body, body_type } => match resolve(&model, *body) {
+                    Some(Handle::Live(body)) => match world.set_body_type(body, *body_type) {
+                        Ok(()) if world.body_type(body) == Some(*body_type) => {}
+                        // Made dynamic, a shape may weigh outside MASS_RANGE.
+                        Err(Error::InvalidBody { field, .. })
+                            if *body_type == BodyType::Dynamic
+                                && (field == "mass" || field == "rotational inertia") =>
+                        {
+                            rejected = true;
+                        }
+                        other => return Err(at(format!("set_body_type gave {other:?}"))),
+                    },
+                    Some(Handle::Stale(body, reason, colliders)) => {
+                        check_stale(&mut world, body, reason, &colliders).map_err(at)?;
+                        rejected = true;
+                    }
+                    None => {}
+                },
                 Op::AddToClone(def) => {
                     let mut twin = world.clone();
                     if let Ok(body) = twin.add_body(def) {
@@ -490,7 +611,7 @@ impl Target for WorldTarget {
 }
 
 /// The `BodyDef` fields `World::add_body` validates, and their rules.
-const CHECKED_FIELDS: [&str; 7] = [
+const CHECKED_FIELDS: [&str; 10] = [
     "position",
     "angle",
     "linear_velocity",
@@ -498,7 +619,89 @@ const CHECKED_FIELDS: [&str; 7] = [
     "friction",
     "restitution",
     "density",
+    "linear_damping",
+    "angular_damping",
+    "gravity_scale",
 ];
+
+/// One force, impulse or motion setting on a live body: an error exactly when a value is
+/// not finite or out of its range (a finite force may also be refused past
+/// `MAX_ACCELERATION`, naming "force" or "torque"), the velocity finite after it, and a
+/// static or kinematic body's velocity unchanged by a force or impulse.
+fn push(
+    world: &mut World,
+    body: BodyId,
+    kind: u8,
+    vector: Vec2,
+    point: Vec2,
+    scalar: f32,
+) -> std::result::Result<(), String> {
+    let moved_by_forces = !world.is_static(body) && !world.is_kinematic(body);
+    let before = (world.linear_velocity(body), world.angular_velocity(body));
+    let (name, result, valid) = match kind % 8 {
+        0 => (
+            "apply_force",
+            world.apply_force(body, vector, point),
+            vector.is_finite() && point.is_finite(),
+        ),
+        1 => (
+            "apply_torque",
+            world.apply_torque(body, scalar),
+            scalar.is_finite(),
+        ),
+        2 => (
+            "apply_linear_impulse",
+            world.apply_linear_impulse(body, vector, point),
+            vector.is_finite() && point.is_finite(),
+        ),
+        3 => (
+            "apply_angular_impulse",
+            world.apply_angular_impulse(body, scalar),
+            scalar.is_finite(),
+        ),
+        4 => (
+            "apply_force_to_center",
+            world.apply_force_to_center(body, vector),
+            vector.is_finite(),
+        ),
+        5 => (
+            "set_linear_damping",
+            world.set_linear_damping(body, scalar),
+            scalar.is_finite() && scalar >= 0.0,
+        ),
+        6 => (
+            "set_angular_damping",
+            world.set_angular_damping(body, scalar),
+            scalar.is_finite() && scalar >= 0.0,
+        ),
+        _ => (
+            "set_gravity_scale",
+            world.set_gravity_scale(body, scalar),
+            scalar.abs() <= MAX_GRAVITY_SCALE,
+        ),
+    };
+    match result {
+        Ok(()) if !valid => return Err(format!("{name} accepted a bad value")),
+        Ok(()) => {}
+        Err(Error::InvalidBody { .. }) if !valid => {}
+        // A force, torque or impulse past what f32 integrates.
+        Err(Error::InvalidBody {
+            field: "force" | "torque" | "impulse" | "angular_impulse",
+            ..
+        }) => {}
+        Err(e) => return Err(format!("{name} refused a valid value: {e}")),
+    }
+    let after = (world.linear_velocity(body), world.angular_velocity(body));
+    if !(after.0.is_finite() && after.1.is_finite()) {
+        return Err(format!("{name} left the velocity {after:?}"));
+    }
+    if !moved_by_forces && kind % 8 < 5 && after != before {
+        return Err(format!(
+            "{name} changed a static or kinematic body's velocity"
+        ));
+    }
+    Ok(())
+}
 
 /// A gravity `World::step` takes: finite, at most `MAX_COORDINATE` a component.
 fn gravity_ok(g: Vec2) -> bool {
@@ -519,7 +722,15 @@ fn bad_field(def: &BodyDef) -> Option<&'static str> {
         Some("friction")
     } else if !(0.0..=1.0).contains(&def.restitution) {
         Some("restitution")
-    } else if !(def.is_static || def.density.is_finite() && def.density > 0.0) {
+    } else if def.is_static && def.is_kinematic {
+        Some("is_kinematic")
+    } else if !(def.linear_damping.is_finite() && def.linear_damping >= 0.0) {
+        Some("linear_damping")
+    } else if !(def.angular_damping.is_finite() && def.angular_damping >= 0.0) {
+        Some("angular_damping")
+    } else if !(def.gravity_scale.is_finite() && def.gravity_scale.abs() <= MAX_GRAVITY_SCALE) {
+        Some("gravity_scale")
+    } else if !(def.is_static || def.is_kinematic || def.density.is_finite() && def.density > 0.0) {
         Some("density")
     } else {
         None

@@ -475,6 +475,34 @@ pub fn check_stale(
     if !names_it(world.set_filter(body, Filter::default())) {
         return fail("set_filter does not refuse it by name");
     }
+    if !names_it(world.apply_force(body, Vec2::ONE, Vec2::ZERO)) {
+        return fail("apply_force does not refuse it by name");
+    }
+    if !names_it(world.apply_linear_impulse(body, Vec2::ONE, Vec2::ZERO)) {
+        return fail("apply_linear_impulse does not refuse it by name");
+    }
+    if !names_it(world.apply_torque(body, 1.0)) || !names_it(world.apply_angular_impulse(body, 1.0))
+    {
+        return fail("apply_torque or apply_angular_impulse does not refuse it by name");
+    }
+    if !names_it(world.set_linear_damping(body, 1.0))
+        || !names_it(world.set_gravity_scale(body, 1.0))
+        || !names_it(world.set_fixed_rotation(body, true))
+    {
+        return fail("a motion setter does not refuse it by name");
+    }
+    if !names_it(world.set_transform(body, Vec2::ZERO, 0.0)) {
+        return fail("set_transform does not refuse it by name");
+    }
+    if !names_it(world.set_body_type(body, wgpu_sat::world::BodyType::Static)) {
+        return fail("set_body_type does not refuse it by name");
+    }
+    if world.body_type(body).is_some() || world.is_kinematic(body) || world.fixed_rotation(body) {
+        return fail("body_type, is_kinematic or fixed_rotation reads it as a body");
+    }
+    if !(world.linear_damping(body).is_nan() && world.gravity_scale(body).is_nan()) {
+        return fail("linear_damping or gravity_scale is not NaN");
+    }
     if !names_it(world.remove_body(body)) {
         return fail("remove_body does not refuse it by name");
     }

@@ -7,7 +7,8 @@
 //!           for the step), effective masses, the separation at the start of the step,
 //!           last step's impulses where the same feature ids touch again
 //! per substep h = dt / substeps:
-//!     integrate velocities (gravity), clamp them again
+//!     integrate velocities (gravity, and each body's forces and damping: forces.rs), clamp
+//!         them again
 //!     warm start: apply the accumulated impulses
 //!     solve with bias: a point still apart (a speculative contact, separation s > 0) may
 //!         close its gap within the substep and no more (bias s / h, rigid); an overlapping
@@ -35,6 +36,7 @@
 
 mod colouring;
 mod contact_simd;
+mod forces;
 mod stages;
 
 use glam::Vec2;
@@ -47,6 +49,8 @@ use crate::transform::length_and_direction;
 use colouring::{ConstraintGraph, NO_INDEX};
 use contact_simd::{PrepareLanes, StatePtr, WideContact};
 use stages::{StageData, StagePlan, StepConstants};
+
+pub(crate) use forces::BodyForces;
 
 /// The most a body turns in one substep, radians: a quarter turn, as Box2D clamps it. A faster
 /// spin is slowed to this; it keeps the rotation's linearisation and the continuous stage's
@@ -76,6 +80,9 @@ pub(crate) struct BodyMotion<'a> {
     /// The angle each body turned during the step, accumulated here (zeroed by the caller):
     /// the continuous stage's rotation margin.
     pub turned: &'a mut [f32],
+    /// Per body, its forces, gravity scale and damping (`forces.rs`); `None` when every
+    /// body has the defaults, and gravity alone acts.
+    pub forces: Option<&'a [BodyForces]>,
 }
 
 /// The solver's length tolerance, in length units (bodies are about one unit), Box2D v3's:
@@ -427,6 +434,7 @@ impl ContactSolver {
             centers: motion.centers.as_mut_ptr(),
             rotations: motion.rotations.as_mut_ptr(),
             turned: motion.turned.as_mut_ptr(),
+            forces: motion.forces,
             constants,
         };
         self.plan.run(threads, &data);

@@ -28,6 +28,7 @@ use glam::Vec2;
 
 use super::colouring::LANES;
 use super::contact_simd::{StatePtr, WideContact};
+use super::forces::{BodyForces, integrate_forces};
 use super::{
     BodyState, ContactImpulses, HitRecord, PrepareInput, clamp_velocity, integrate_rotation,
     prepare_group, store_group,
@@ -56,7 +57,7 @@ enum Pass {
     Clamp,
     /// Per group: fill the lanes from the contacts (`prepare_group`).
     Prepare,
-    /// Per body: gravity and the speed clamps.
+    /// Per body: gravity (and forces and damping, `forces.rs`) and the speed clamps.
     IntegrateVelocities,
     /// Per body: move by the velocity (the motion since the step began).
     IntegratePositions,
@@ -148,6 +149,8 @@ pub(crate) struct StageData<'a> {
     pub centers: *mut Vec2,
     pub rotations: *mut Vec2,
     pub turned: *mut f32,
+    /// Per body, read only: see `BodyMotion::forces`.
+    pub forces: Option<&'a [BodyForces]>,
     pub constants: StepConstants,
 }
 
@@ -326,7 +329,16 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
                 // SAFETY: a body of this block alone (the caller's promise).
                 let s = unsafe { data.states.get_mut(i) };
                 if s.inv_mass > 0.0 {
-                    s.linear_velocity += k.h * k.gravity;
+                    match data.forces {
+                        None => s.linear_velocity += k.h * k.gravity,
+                        Some(forces) => integrate_forces(
+                            s,
+                            &data.prepare.materials[i],
+                            &forces[i],
+                            k.gravity,
+                            k.h,
+                        ),
+                    }
                     clamp_velocity(s, &data.bodies[i], k.max_speed, k.max_turn);
                 }
             }

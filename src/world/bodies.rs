@@ -225,8 +225,9 @@ impl World {
 
     /// Sets a dynamic or kinematic body's velocity (a static body stays at rest) and wakes
     /// it; the next step clamps it like every speed (see [`World::max_linear_speed`]). A
-    /// kinematic body keeps it until it is set again. A stale handle or a non-finite value
-    /// is an error naming it.
+    /// kinematic body keeps it until it is set again. A body of fixed rotation keeps its
+    /// spin 0 (`angular` is ignored). A stale handle or a non-finite value is an error
+    /// naming it.
     pub fn set_velocity(&mut self, body: BodyId, linear: Vec2, angular: f32) -> Result<(), Error> {
         let slot = self.body_slot(body)?;
         check_vec("linear_velocity", linear)?;
@@ -234,7 +235,11 @@ impl World {
         if !self.bodies[slot].is_static {
             self.sleep.wake(slot, &self.bodies, &mut self.states);
             self.states[slot].linear_velocity = linear;
-            self.states[slot].angular_velocity = angular;
+            self.states[slot].angular_velocity = if self.bodies[slot].fixed_rotation {
+                0.0
+            } else {
+                angular
+            };
         }
         Ok(())
     }

@@ -7,14 +7,34 @@ use glam::Vec2;
 use super::World;
 use super::filters::checked;
 use super::limits::{MASS_RANGE, MAX_COORDINATE, check, check_vec};
+use super::motion::{check_damping, check_gravity_scale};
 use crate::body::{Body, NO_COLLIDER};
-use crate::body_shape::BodyShape;
+use crate::body_shape::{BodyShape, MassProperties};
 use crate::error::Error;
 use crate::filter::Filter;
 use crate::handle::{BodyId, ColliderId};
 use crate::narrow_phase::Collider;
 use crate::shape::Shape;
-use crate::solver::{BodyMaterial, BodyState};
+use crate::solver::{BodyForces, BodyMaterial, BodyState};
+
+/// A dynamic body's mass and rotational inertia within [`MASS_RANGE`], else an error
+/// naming the one outside.
+pub(super) fn check_mass(mass: &MassProperties) -> Result<(), Error> {
+    let rule = "within MASS_RANGE (1e-24 to 1e24): change the density";
+    check("mass", mass.mass, MASS_RANGE.contains(&mass.mass), rule)?;
+    let inertia = mass.inertia;
+    check(
+        "rotational inertia",
+        inertia,
+        MASS_RANGE.contains(&inertia),
+        rule,
+    )
+}
+
+/// Whether a density can give a dynamic body its mass.
+pub(super) fn density_ok(density: f32) -> bool {
+    density.is_finite() && density > 0.0
+}
 
 /// How to make a body: its shape, pose, velocity and material.
 #[derive(Clone, Debug)]
@@ -47,6 +67,19 @@ pub struct BodyDef {
     /// static, kinematic or dynamic: setting this and [`BodyDef::is_static`] both is an
     /// error ([`Error::ConflictingBodyType`]).
     pub is_kinematic: bool,
+    /// Slows the body's linear velocity as `dv/dt = -linear_damping * v`, per second, 0
+    /// (the default) or more: air drag, or a top-down game's ground friction. Applied as
+    /// Box2D applies it (see [`World::set_linear_damping`]).
+    pub linear_damping: f32,
+    /// Slows the body's spin likewise, per second, 0 (the default) or more.
+    pub angular_damping: f32,
+    /// Multiplies the world's gravity for this body (default 1; 0 floats, -1 falls up).
+    /// Finite and at most [`MAX_GRAVITY_SCALE`](crate::world::MAX_GRAVITY_SCALE) in
+    /// magnitude.
+    pub gravity_scale: f32,
+    /// The body never turns: contacts, torques and impulses leave its spin 0 (a character
+    /// standing upright). Its rotational inertia is still reported as its shape's.
+    pub fixed_rotation: bool,
     /// A bullet is swept against dynamic bodies as well as static ones every step, so that
     /// it cannot pass through anything (see [`World::step`]). Other bodies are swept only
     /// against static bodies, and only in steps where they move far for their size.
@@ -82,6 +115,10 @@ impl BodyDef {
             restitution: 0.0,
             is_static: false,
             is_kinematic: false,
+            linear_damping: 0.0,
+            angular_damping: 0.0,
+            gravity_scale: 1.0,
+            fixed_rotation: false,
             is_bullet: false,
             filter: Filter::default(),
             is_sensor: false,
@@ -178,7 +215,9 @@ impl World {
     /// - a body is static, kinematic or dynamic: `is_static` and `is_kinematic` both set is
     ///   [`Error::ConflictingBodyType`];
     /// - position, angle, velocities, friction and density must be finite; friction 0 or
-    ///   more, restitution from 0 to 1, density positive for a dynamic body;
+    ///   more, restitution from 0 to 1, density positive for a dynamic body; damping finite
+    ///   and 0 or more, gravity scale finite and at most
+    ///   [`MAX_GRAVITY_SCALE`](crate::world::MAX_GRAVITY_SCALE) in magnitude;
     /// - the position's coordinates and the shape's reach from its origin at most
     ///   [`MAX_COORDINATE`];
     /// - a dynamic body's mass and rotational inertia (from its density and shape) within
@@ -215,12 +254,15 @@ impl World {
         )?;
         let r = def.restitution;
         check("restitution", r, (0.0..=1.0).contains(&r), "from 0 to 1")?;
+        check_damping("linear_damping", def.linear_damping)?;
+        check_damping("angular_damping", def.angular_damping)?;
+        check_gravity_scale(def.gravity_scale)?;
         if def.is_dynamic() {
             let d = def.density;
             check(
                 "density",
                 d,
-                d.is_finite() && d > 0.0,
+                density_ok(d),
                 "finite and positive for a dynamic body",
             )?;
         }
@@ -247,18 +289,7 @@ impl World {
         let density = if def.is_dynamic() { def.density } else { 1.0 };
         let mass = def.shape.mass_properties(density);
         if def.is_dynamic() {
-            check(
-                "mass",
-                mass.mass,
-                MASS_RANGE.contains(&mass.mass),
-                "within MASS_RANGE (1e-24 to 1e24): change the density",
-            )?;
-            check(
-                "rotational inertia",
-                mass.inertia,
-                MASS_RANGE.contains(&mass.inertia),
-                "within MASS_RANGE (1e-24 to 1e24): change the density",
-            )?;
+            check_mass(&mass)?;
         }
         // A static body's centre only places its pose; a shape whose area rounds to zero in
         // f32 (a circle of radius 1e-44, say) has no area-weighted centre (0 / 0), and its
@@ -269,13 +300,16 @@ impl World {
             Vec2::ZERO
         };
         let rotation = Vec2::from_angle(def.angle);
-        let (inv_mass, inv_inertia, linear_velocity, angular_velocity) = if def.is_static {
+        let (inv_mass, inv_inertia, linear_velocity, mut angular_velocity) = if def.is_static {
             (0.0, 0.0, Vec2::ZERO, 0.0)
         } else if def.is_kinematic {
             (0.0, 0.0, v, w)
         } else {
             (1.0 / mass.mass, 1.0 / mass.inertia, v, w)
         };
+        if def.fixed_rotation {
+            angular_velocity = 0.0;
+        }
         let (slot, generation) = self.body_slots.take();
         let index = slot as usize;
         let id = BodyId::new(self.number, slot, generation);
@@ -298,6 +332,14 @@ impl World {
                 // A kinematic body goes where its velocity takes it: nothing stops it at a
                 // time of impact (see `continuous.rs`).
                 is_bullet: def.is_bullet && def.is_dynamic(),
+                fixed_rotation: def.fixed_rotation,
+                // Kept for a later change to dynamic: a static or kinematic body's own may
+                // be anything, and unit density stands in for one that is not positive.
+                density: if density_ok(def.density) {
+                    def.density
+                } else {
+                    1.0
+                },
                 max_extent,
                 min_extent: def.shape.min_extent(),
                 inv_mass,
@@ -319,10 +361,18 @@ impl World {
         let material = BodyMaterial {
             friction: def.friction,
             restitution: def.restitution,
-            inv_inertia,
+            inv_inertia: if def.fixed_rotation { 0.0 } else { inv_inertia },
             max_extent,
         };
         put(&mut self.materials, index, material);
+        let forces = BodyForces {
+            gravity_scale: def.gravity_scale,
+            linear_damping: def.linear_damping,
+            angular_damping: def.angular_damping,
+            ..BodyForces::default()
+        };
+        self.custom_forces |= !forces.is_plain();
+        put(&mut self.forces, index, forces);
         put(&mut self.body_ids, index, id);
         put(&mut self.user_data, index, def.user_data);
         let transform = self.transform_at(index);

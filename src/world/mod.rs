@@ -61,7 +61,7 @@ use crate::pair_set::PairSet;
 use crate::recycle::KeptManifold;
 use crate::shape::Shape;
 use crate::sleep::Sleep;
-use crate::solver::{BodyMaterial, BodyState, ContactSolver};
+use crate::solver::{BodyForces, BodyMaterial, BodyState, ContactSolver};
 
 /// How events name the world's slots ([`Names`]), from the world's fields one by one so
 /// that another field can be borrowed mutably beside it.
@@ -79,22 +79,29 @@ macro_rules! names {
 mod bodies;
 mod body_def;
 mod body_ref;
+mod body_type;
 mod contacts;
 mod filters;
+mod forces;
 mod limits;
+mod motion;
 mod output;
 mod queries;
 mod remove;
 mod settings;
 mod stats;
 mod step;
+mod teleport;
 
 pub use body_def::BodyDef;
 pub use body_ref::BodyRef;
+pub use body_type::BodyType;
+pub use forces::MAX_ACCELERATION;
 pub use limits::{
     DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS,
     TIME_STEP_RANGE,
 };
+pub use motion::MAX_GRAVITY_SCALE;
 pub use output::WorldContact;
 pub use queries::{WorldRayHit, WorldShapeHit};
 pub use stats::StepStats;
@@ -151,6 +158,11 @@ pub struct World {
     rotations: Vec<Vec2>,
     states: Vec<BodyState>,
     materials: Vec<BodyMaterial>,
+    /// Per body: forces applied since the last step, gravity scale, damping.
+    forces: Vec<BodyForces>,
+    /// Whether some body's `forces` may differ from the defaults (set by every change to
+    /// them, cleared by the step that finds none): without, the solver adds gravity alone.
+    custom_forces: bool,
     /// One collider per piece, per collider slot (see `Body::colliders` for a body's).
     colliders: Vec<Collider>,
     collider_bodies: Vec<u32>,
@@ -254,6 +266,8 @@ impl World {
             rotations: Vec::new(),
             states: Vec::new(),
             materials: Vec::new(),
+            forces: Vec::new(),
+            custom_forces: false,
             colliders: Vec::new(),
             collider_bodies: Vec::new(),
             filters: Vec::new(),

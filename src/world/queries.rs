@@ -463,7 +463,7 @@ impl World {
     }
 
     /// `query` on the query tree, brought up to date with the colliders first.
-    fn with_query_tree<R>(&self, query: impl FnOnce(&QueryTree) -> R) -> R {
+    pub(super) fn with_query_tree<R>(&self, query: impl FnOnce(&QueryTree) -> R) -> R {
         self.queries.with_tree(self.revision, &self.aabbs, query)
     }
 

@@ -26,6 +26,7 @@ use crate::aabb::Aabb;
 use crate::body::Body;
 use crate::error::Error;
 use crate::handle::BodyId;
+use crate::solver::BodyForces;
 
 impl World {
     /// Removes a body and its colliders. Its contacts end in the next step's events
@@ -72,6 +73,7 @@ impl World {
                 .retain(|&c| owner[c as usize] as usize != slot);
         }
         self.bodies[slot] = Body::vacant();
+        self.forces[slot] = BodyForces::default();
         let state = &mut self.states[slot];
         state.linear_velocity = Vec2::ZERO;
         state.angular_velocity = 0.0;

@@ -257,9 +257,13 @@ impl World {
                 rotations: &mut self.rotations,
                 states: &mut self.states,
                 turned: &mut self.turned,
+                forces: self.custom_forces.then_some(&self.forces[..]),
             },
             self.hit_threshold.is_some(),
         );
+        if self.custom_forces {
+            self.clear_forces();
+        }
         self.update_colliders();
     }
 

@@ -1,0 +1,110 @@
+//! A body's type ([`BodyType`]: static, kinematic or dynamic), read and changed.
+//!
+//! ```text
+//! set_body_type(body, type):
+//!     wake the body (a sleeping island wakes whole) and the bodies its contacts touch
+//!     mass: dynamic -> from its shape and density (checked against MASS_RANGE), else none
+//!     static: velocity 0, its colliders join the obstacles of the continuous stage
+//!     every collider's pairs are tested again at the next step: pairs no longer allowed
+//!         (two bodies neither dynamic) leave with end events, newly allowed ones join
+//! ```
+
+use glam::Vec2;
+
+use super::World;
+use super::body_def::check_mass;
+use crate::body_shape::BodyShape;
+use crate::error::Error;
+use crate::handle::BodyId;
+
+/// What moves a body (see [`BodyDef`](crate::BodyDef)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum BodyType {
+    /// Never moves: infinite mass, no velocity ([`BodyDef::is_static`](crate::BodyDef::is_static)).
+    Static,
+    /// Moves by its velocity alone: infinite mass
+    /// ([`BodyDef::is_kinematic`](crate::BodyDef::is_kinematic)).
+    Kinematic,
+    /// Moved by gravity, forces and contacts: mass from its density.
+    Dynamic,
+}
+
+impl World {
+    /// The body's type, or `None` for a stale handle.
+    pub fn body_type(&self, body: BodyId) -> Option<BodyType> {
+        let slot = self.body_slot(body).ok()?;
+        let record = &self.bodies[slot];
+        Some(if record.is_static {
+            BodyType::Static
+        } else if record.is_kinematic {
+            BodyType::Kinematic
+        } else {
+            BodyType::Dynamic
+        })
+    }
+
+    /// Changes the body's type. Made dynamic, it takes its mass from its shape and its
+    /// density ([`BodyDef::density`](crate::BodyDef::density); 1 if that was not positive);
+    /// made static, it stops (velocity 0); made kinematic, it keeps its velocity and moves
+    /// by it. A bullet that stops being dynamic is a bullet no more. Its pairs that the new
+    /// type no longer allows (see [`BodyDef::is_kinematic`](crate::BodyDef::is_kinematic))
+    /// leave at the next step, with end events for those that touched, and newly allowed
+    /// ones join. The body wakes, and so do the bodies it touched (they may lose their
+    /// support). A stale handle, or a dynamic body whose mass would fall outside
+    /// [`MASS_RANGE`](crate::world::MASS_RANGE), is an error naming it, and nothing changes.
+    pub fn set_body_type(&mut self, body: BodyId, body_type: BodyType) -> Result<(), Error> {
+        let slot = self.body_slot(body)?;
+        if self.body_type(body) == Some(body_type) {
+            return Ok(());
+        }
+        let (inv_mass, inv_inertia) = match body_type {
+            BodyType::Dynamic => {
+                let pieces: Vec<_> = self.bodies[slot]
+                    .colliders(&self.next_collider)
+                    .map(|c| self.shapes[self.colliders[c].shape as usize])
+                    .collect();
+                let shape = BodyShape::compound(pieces)?;
+                let mass = shape.mass_properties(self.bodies[slot].density);
+                check_mass(&mass)?;
+                (1.0 / mass.mass, 1.0 / mass.inertia)
+            }
+            BodyType::Static | BodyType::Kinematic => (0.0, 0.0),
+        };
+        // Awake first: sleeping's counts and labels are of the old type.
+        self.wake_touching(slot);
+        let was_dynamic = self.bodies[slot].is_dynamic();
+        let was_static = self.bodies[slot].is_static;
+        let record = &mut self.bodies[slot];
+        record.is_static = body_type == BodyType::Static;
+        record.is_kinematic = body_type == BodyType::Kinematic;
+        record.is_bullet &= body_type == BodyType::Dynamic;
+        (record.inv_mass, record.inv_inertia) = (inv_mass, inv_inertia);
+        let dynamic = record.is_dynamic();
+        self.sleep.remove_body(slot, was_dynamic);
+        self.sleep.add_body(slot, dynamic);
+        self.refresh_inertia(slot);
+        let state = &mut self.states[slot];
+        state.inv_mass = inv_mass;
+        if body_type == BodyType::Static {
+            (state.linear_velocity, state.angular_velocity) = (Vec2::ZERO, 0.0);
+        }
+        if !dynamic {
+            // Held forces would act if it became dynamic again before the next step.
+            let forces = &mut self.forces[slot];
+            (forces.force, forces.torque) = (Vec2::ZERO, 0.0);
+        }
+        if was_static {
+            let owner = &self.collider_bodies;
+            self.static_colliders
+                .retain(|&c| owner[c as usize] as usize != slot);
+        }
+        let colliders: Vec<usize> = self.bodies[slot].colliders(&self.next_collider).collect();
+        for c in colliders {
+            if body_type == BodyType::Static && !self.sensors[c] {
+                self.static_colliders.push(c as u32);
+            }
+            self.pair_set.invalidate(c);
+        }
+        Ok(())
+    }
+}

@@ -375,12 +375,14 @@ fn collide_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     // A circle–polygon pair comes polygon first, marked SWAPPED by the host: tested in the
-    // polygon's frame (as collide_circle_polygon does on the CPU) and flipped back.
+    // polygon's frame (as collide_circle_polygon does on the CPU) and flipped back. Pairs
+    // with a capsule, a segment, a rounded polygon or a chain link branch off to
+    // sat_rounded.wgsl inside collide_shapes_speculative.
     let word = indices[params.pair_offset + 2u * pair];
     let swapped = (word & SWAPPED) != 0u;
     let a = word & ~SWAPPED;
     let b = indices[params.pair_offset + 2u * pair + 1u];
-    var m = collide_within(shapes[indices[a]], poses[a], shapes[indices[b]], poses[b], params.speculative_distance);
+    var m = collide_shapes_speculative(shapes[indices[a]], poses[a], shapes[indices[b]], poses[b], params.speculative_distance);
     if (m.count == 0u) {
         return;
     }

@@ -17,16 +17,18 @@
 //     neither has area); else clip the incident edge and move each point halfway between
 //     the grown surfaces.
 //
-// The functions below have twins of the same name in src/sat_rounded.rs (and
-// clip_incident_edge in src/sat.rs) doing the same operations in the same order, so both
-// sides round alike; change both together. Where the Rust side loops over a core's `count`
-// vertices, this file runs over all eight slots (the padding argument at the top of
-// sat.wgsl: slots past `count` repeat slot 0), reusing sat.wgsl's unrolled searches, which
-// keep the cores in registers. A chain link's slots 2 and 3 hold its ghost vertices, not
+// The functions below have twins of the same name in src/sat_rounded.rs doing the same
+// operations in the same order (the clipping is sat.wgsl's clip_incident_edge, as the Rust
+// side shares src/sat.rs's), so both sides round alike; change both together. Where the
+// Rust side loops over a core's `count` vertices, this file runs over all eight slots (the
+// padding argument at the top of sat.wgsl: slots past `count` repeat slot 0), reusing
+// sat.wgsl's unrolled searches, which keep the cores in registers. A chain link's slots 2 and 3 hold its ghost vertices, not
 // padding: `rounded_core` puts slot 0 back there before any search.
 //
-// The polygon pairs never reach this file: the branch into it is taken per lane, and on a
-// SIMD device a group of polygon pairs skips it as a whole.
+// Polygon and circle pairs never enter this file: the branch into it is per lane, and a
+// SIMD group whose lanes all hold sharp pairs can skip it as a whole (a polygon-only batch
+// measured within the machine's noise of the kernel without this file: see the commit
+// that added it).
 
 const KIND_SHARP: u32 = 0u;
 const KIND_ROUNDED: u32 = 1u;
@@ -39,13 +41,6 @@ struct SegmentDistance {
     fraction2: f32,
     point1: vec2<f32>,
     point2: vec2<f32>,
-}
-
-// clip_incident_edge's tuple: the incident edge clipped to the reference edge's side
-// planes, its lower end (towards v11) and upper end.
-struct ClippedEdge {
-    lower: vec2<f32>,
-    upper: vec2<f32>,
 }
 
 // The shape as a core: a chain link's ghost slots (2, 3) back to padding (slot 0), as
@@ -311,26 +306,6 @@ fn reference_manifold(
 // one, named as (A's vertex, B's vertex).
 fn pair_id(flip: bool, vertex1: u32, vertex2: u32) -> u32 {
     return select(vertex_pair_id(vertex1, vertex2), vertex_pair_id(vertex2, vertex1), flip);
-}
-
-// The incident edge v21 v22 clipped to the side planes of the reference edge v11 v12, whose
-// direction is `tangent` (the same steps as the clipping inside sat.wgsl's clip_polygons).
-fn clip_incident_edge(v11: vec2<f32>, v12: vec2<f32>, v21: vec2<f32>, v22: vec2<f32>, tangent: vec2<f32>) -> ClippedEdge {
-    // Positions along the tangent, from v11; v22 is the incident edge's lower end.
-    let lower1 = 0.0;
-    let upper1 = dot2(tangent, v12 - v11);
-    let upper2 = dot2(tangent, v21 - v11);
-    let lower2 = dot2(tangent, v22 - v11);
-    let span = upper2 - lower2;
-    var v_lower = v22;
-    if (lower2 < lower1 && span > F32_EPSILON) {
-        v_lower = v22 + ((lower1 - lower2) / span) * (v21 - v22);
-    }
-    var v_upper = v21;
-    if (upper2 > upper1 && span > F32_EPSILON) {
-        v_upper = v22 + ((upper1 - lower2) / span) * (v21 - v22);
-    }
-    return ClippedEdge(v_lower, v_upper);
 }
 
 // Clips the incident edge i21 i22 of poly2 to the side planes of poly1's reference edge

@@ -210,6 +210,34 @@ fn normal_at(poly: ptr<function, LocalPolygon>, index: u32) -> vec2<f32> {
     return select(low, high, index >= 4u);
 }
 
+// clip_incident_edge's tuple: the incident edge clipped to the reference edge's side
+// planes, its lower end (towards v11) and upper end.
+struct ClippedEdge {
+    lower: vec2<f32>,
+    upper: vec2<f32>,
+}
+
+// The incident edge v21 v22 clipped to the side planes of the reference edge v11 v12, whose
+// direction is `tangent`: clip_polygons and sat_rounded.wgsl's clip_rounded both clip with
+// it, as their Rust twins share clip_incident_edge in src/sat.rs.
+fn clip_incident_edge(v11: vec2<f32>, v12: vec2<f32>, v21: vec2<f32>, v22: vec2<f32>, tangent: vec2<f32>) -> ClippedEdge {
+    // Positions along the tangent, from v11; v22 is the incident edge's lower end.
+    let lower1 = 0.0;
+    let upper1 = dot2(tangent, v12 - v11);
+    let upper2 = dot2(tangent, v21 - v11);
+    let lower2 = dot2(tangent, v22 - v11);
+    let span = upper2 - lower2;
+    var v_lower = v22;
+    if (lower2 < lower1 && span > F32_EPSILON) {
+        v_lower = v22 + ((lower1 - lower2) / span) * (v21 - v22);
+    }
+    var v_upper = v21;
+    if (upper2 > upper1 && span > F32_EPSILON) {
+        v_upper = v22 + ((upper1 - lower2) / span) * (v21 - v22);
+    }
+    return ClippedEdge(v_lower, v_upper);
+}
+
 // `circle_b`: poly2 is a circle (its centre in every slot) of radius `radius_b`, and poly1
 // a polygon or (`circle_a`) a circle of radius `radius_a`; then `circle_manifold` finishes
 // the contact from the reference face found here. Circles come only without `flip` (see
@@ -244,21 +272,9 @@ fn clip_polygons(
         return circle_manifold(v11, v12, i11, i12, normal, v21, separation, circle_a, radius_a, radius_b, margin);
     }
 
-    // The incident edge runs against the reference edge: v22 is its lower end.
-    let lower1 = 0.0;
-    let upper1 = dot2(tangent, v12 - v11);
-    let upper2 = dot2(tangent, v21 - v11);
-    let lower2 = dot2(tangent, v22 - v11);
-    let span = upper2 - lower2;
-
-    var v_lower = v22;
-    if (lower2 < lower1 && span > F32_EPSILON) {
-        v_lower = v22 + ((lower1 - lower2) / span) * (v21 - v22);
-    }
-    var v_upper = v21;
-    if (upper2 > upper1 && span > F32_EPSILON) {
-        v_upper = v22 + ((upper1 - lower2) / span) * (v21 - v22);
-    }
+    let clipped = clip_incident_edge(v11, v12, v21, v22, tangent);
+    let v_lower = clipped.lower;
+    let v_upper = clipped.upper;
     let separation_lower = dot2(normal, v_lower - v11);
     let separation_upper = dot2(normal, v_upper - v11);
 
@@ -375,12 +391,14 @@ fn collide_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     // A circle–polygon pair comes polygon first, marked SWAPPED by the host: tested in the
-    // polygon's frame (as collide_circle_polygon does on the CPU) and flipped back.
+    // polygon's frame (as collide_circle_polygon does on the CPU) and flipped back. Pairs
+    // with a capsule, a segment, a rounded polygon or a chain link branch off to
+    // sat_rounded.wgsl inside collide_shapes_speculative.
     let word = indices[params.pair_offset + 2u * pair];
     let swapped = (word & SWAPPED) != 0u;
     let a = word & ~SWAPPED;
     let b = indices[params.pair_offset + 2u * pair + 1u];
-    var m = collide_within(shapes[indices[a]], poses[a], shapes[indices[b]], poses[b], params.speculative_distance);
+    var m = collide_shapes_speculative(shapes[indices[a]], poses[a], shapes[indices[b]], poses[b], params.speculative_distance);
     if (m.count == 0u) {
         return;
     }

@@ -34,7 +34,8 @@ pub trait NarrowPhase {
         self.set_shape_table(&table)
     }
 
-    /// Replaces the shape table that [`Collider::shape`] indexes: polygons and circles.
+    /// Replaces the shape table that [`Collider::shape`] indexes: any [`Shape`] (the CPU and
+    /// GPU narrow phases take every kind).
     fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error>;
 
     /// The contacts of the pairs that overlap, in the order of `pairs`. Each pair holds two

@@ -5,8 +5,9 @@ use std::mem::size_of;
 
 use naga::valid::{Capabilities, ValidationFlags, Validator};
 use wgpu_sat::gpu::layout::{
-    ContactGpu, ContactPointGpu, ContactsHeaderGpu, NO_HIT, NO_POINT, ParamsGpu, PoseGpu, SWAPPED,
-    ShapeGpu, SweepGpu, SweptColliderGpu, TimeOfImpactGpu, ToiParamsGpu,
+    ContactGpu, ContactPointGpu, ContactsHeaderGpu, KIND_CHAIN, KIND_ROUNDED, KIND_SHARP, NO_HIT,
+    NO_POINT, ParamsGpu, PoseGpu, SWAPPED, ShapeGpu, SweepGpu, SweptColliderGpu, TimeOfImpactGpu,
+    ToiParamsGpu,
 };
 use wgpu_sat::gpu::layout::{NO_RAY_HIT, RayHitGpu, RayPairGpu, RayParamsGpu};
 use wgpu_sat::gpu::{RAY_WGSL, SAT_WGSL, TOI_WGSL};
@@ -126,6 +127,13 @@ fn constants_match_the_rust_side() {
         naga::Literal::F32(f32::EPSILON)
     );
     assert_eq!(constant(&m, "SWAPPED"), naga::Literal::U32(SWAPPED));
+    for (name, kind) in [
+        ("KIND_SHARP", KIND_SHARP),
+        ("KIND_ROUNDED", KIND_ROUNDED),
+        ("KIND_CHAIN", KIND_CHAIN),
+    ] {
+        assert_eq!(constant(&m, name), naga::Literal::U32(kind));
+    }
     assert_eq!(
         constant(&m, "CIRCLE_FEATURE"),
         naga::Literal::U32(wgpu_sat::collision::CIRCLE_FEATURE as u32)
@@ -141,6 +149,7 @@ fn every_step_has_its_rust_twin_name() {
         include_str!("../src/transform.rs"),
         include_str!("../src/manifold.rs"),
         include_str!("../src/sat_circle.rs"),
+        include_str!("../src/sat_rounded.rs"),
     ]
     .concat();
     for name in [
@@ -163,6 +172,27 @@ fn every_step_has_its_rust_twin_name() {
         "find_vertex_region",
         "vertex_axis_separation",
         "circle_manifold",
+        // sat_rounded.wgsl and src/sat_rounded.rs (clip_incident_edge: src/sat.rs)
+        "collide_shapes_speculative",
+        "collide_rounded",
+        "flip_rounded",
+        "collide_chain_segment",
+        "to_world",
+        "make_core_a",
+        "make_core_b",
+        "next_index",
+        "find_max_separation_rounded",
+        "find_incident_edge_rounded",
+        "unit_clamp",
+        "segment_distance",
+        "collide_cores",
+        "reference_manifold",
+        "pair_id",
+        "clip_incident_edge",
+        "clip_rounded",
+        "chain_manifold",
+        "face_separation",
+        "clip_rounded_face",
     ] {
         assert!(names.contains(&name), "sat.wgsl lacks fn {name}");
         assert!(

@@ -91,8 +91,10 @@ impl From<&Shape> for ShapeGpu {
                     vertices,
                     normals: core.normals.map(|n| n.to_array()),
                     count: core.count as u32,
-                    // Half the length: with `rounding`, the length scale of the tolerances.
-                    radius: core.scale - core.radius,
+                    // Half the length, as `Rounded::segment` computes it, so that the
+                    // kernel's `radius + rounding` is the CPU's `scale` to the bit (the
+                    // tolerances are relative to it).
+                    radius: crate::rounded::half_length(core.vertices[0], core.vertices[1]),
                     rounding: core.radius,
                     kind,
                 }

@@ -410,7 +410,6 @@ impl NarrowPhase for GpuNarrowPhase {
     /// Uploads the shape table; setting the table it already holds uploads nothing, so a
     /// caller may set it before every call.
     fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
-        crate::error::only_polygons_and_circles(shapes, "the GPU narrow phase")?;
         self.pass.set_shape_table(shapes)
     }
 

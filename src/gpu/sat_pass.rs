@@ -28,12 +28,14 @@ use crate::shape::Shape;
 /// The WGSL source of the narrow-phase kernels: the layouts, the transform helpers
 /// (`shaders/transform.wgsl`, shared with the time-of-impact kernel), then `shaders/sat.wgsl`
 /// (the kernels and the polygon–polygon test), then `shaders/sat_circle.wgsl` (pairs with a
-/// circle).
+/// circle), then `shaders/sat_rounded.wgsl` (pairs with a capsule, a segment, a rounded
+/// polygon or a chain link).
 pub const SAT_WGSL: &str = concat!(
     include_str!("../../shaders/layout.wgsl"),
     include_str!("../../shaders/transform.wgsl"),
     include_str!("../../shaders/sat.wgsl"),
-    include_str!("../../shaders/sat_circle.wgsl")
+    include_str!("../../shaders/sat_circle.wgsl"),
+    include_str!("../../shaders/sat_rounded.wgsl")
 );
 
 /// Invocations per workgroup; must match `@workgroup_size` in `sat.wgsl`.
@@ -44,6 +46,26 @@ pub(super) const HEADER_BYTES: u64 = size_of::<ContactsHeaderGpu>() as u64;
 pub(super) const RECORD_BYTES: u64 = size_of::<ContactGpu>() as u64;
 /// A pair with no contact record.
 const NO_RECORD: u32 = u32::MAX;
+
+/// A shape's part in the host's swap of a pair's order: a circle–polygon pair goes up
+/// polygon first ([`SWAPPED`]), as `collide_shapes` tests it in the polygon's frame; a
+/// circle against any other shape is tested circle first, as given.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum SwapRole {
+    Circle,
+    SharpPolygon,
+    Other,
+}
+
+impl SwapRole {
+    fn of(shape: &Shape) -> SwapRole {
+        match shape {
+            Shape::Circle(_) => SwapRole::Circle,
+            Shape::Polygon(p) if p.radius() == 0.0 => SwapRole::SharpPolygon,
+            _ => SwapRole::Other,
+        }
+    }
+}
 
 /// The narrow-phase kernels on the host's device, and the buffers they bind.
 pub(super) struct SatPass {
@@ -66,9 +88,9 @@ pub(super) struct SatPass {
     /// See [`NarrowPhase::set_speculative_distance`](crate::NarrowPhase); written with each
     /// batch's params.
     speculative_distance: f32,
-    /// Per shape of the table, whether it is a circle; empty when none is, and pairs are
-    /// then uploaded as given.
-    circle_shapes: Vec<bool>,
+    /// Per shape of the table, its part in a circle–polygon swap (see [`SwapRole`]); empty
+    /// when the table has no circle, and pairs are then uploaded as given.
+    swap_roles: Vec<SwapRole>,
     /// The pairs of a batch with circles, as uploaded (see [`SWAPPED`]).
     pair_scratch: Vec<[u32; 2]>,
     /// The collider shape ids now in `indices[0..n)`; `None` when unknown (after a
@@ -140,7 +162,7 @@ impl SatPass {
             contacts: GrowingBuffer::new(device, "wgpu-sat contacts", storage_usage),
             touching: GrowingBuffer::new(device, "wgpu-sat touching", storage_usage),
             speculative_distance: 0.0,
-            circle_shapes: Vec::new(),
+            swap_roles: Vec::new(),
             pair_scratch: Vec::new(),
             uploaded_shape_ids: None,
             pose_scratch: Vec::new(),
@@ -227,13 +249,12 @@ impl SatPass {
             &mut self.bind_group,
         );
         if !matches!(result, Ok(false)) {
-            // Which shapes are circles, for the kernel's per-pair branch: none noted when the
-            // table has none, or when it is unknown after a device error.
+            // Which shapes are circles and sharp polygons, for the swap of their pairs: none
+            // noted when the table has no circle, or when it is unknown after a device error.
             let table = self.shapes.shapes();
-            self.circle_shapes.clear();
+            self.swap_roles.clear();
             if table.iter().any(|s| s.as_circle().is_some()) {
-                self.circle_shapes
-                    .extend(table.iter().map(|s| s.as_circle().is_some()));
+                self.swap_roles.extend(table.iter().map(SwapRole::of));
             }
         }
         result.map(|_| ())
@@ -356,18 +377,18 @@ impl SatPass {
     }
 
     /// Queues the writes of one dispatch: its pairs, its parameters, a zeroed contact count.
-    /// With circles in the table, a circle–polygon pair goes up polygon first, marked
+    /// With circles in the table, a circle–(sharp) polygon pair goes up polygon first, marked
     /// [`SWAPPED`]: the kernel then needs no test of its own to put the polygon first (a
     /// per-lane branch costs every lane of a SIMD group, and polygon pairs would pay).
     pub(super) fn write_batch(&mut self, colliders: &[Collider], pairs: &[[u32; 2]]) {
         let collider_count = colliders.len();
-        let words = if self.circle_shapes.is_empty() {
+        let words = if self.swap_roles.is_empty() {
             pairs
         } else {
-            let circle = |i: u32| self.circle_shapes[colliders[i as usize].shape as usize];
+            let role = |i: u32| self.swap_roles[colliders[i as usize].shape as usize];
             self.pair_scratch.clear();
             self.pair_scratch.extend(pairs.iter().map(|&[a, b]| {
-                if circle(a) && !circle(b) {
+                if role(a) == SwapRole::Circle && role(b) == SwapRole::SharpPolygon {
                     [b | SWAPPED, a]
                 } else {
                     [a, b]

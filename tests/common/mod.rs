@@ -353,6 +353,8 @@ pub struct Agreement {
     pub unmatched: usize,
     /// Largest depth difference of a compared contact.
     pub max_depth_difference: f32,
+    /// Largest difference of a compared contact point: its position or its depth.
+    pub max_point_difference: f32,
     /// Largest normal difference (length of the difference vector).
     pub max_normal_difference: f32,
     /// Largest normal difference as a fraction of the tolerance it was held to.
@@ -373,6 +375,17 @@ pub fn assert_same_contacts_with(
     gpu: &[Contact],
     normal_tolerance: impl Fn(&Contact) -> f32,
 ) -> Agreement {
+    assert_same_contacts_within(cpu, gpu, normal_tolerance, 1e-5)
+}
+
+/// [`assert_same_contacts_with`] with depths (of the manifold and of each point) allowed to
+/// differ by `depth_tolerance` times the depth (at least 1).
+pub fn assert_same_contacts_within(
+    cpu: &[Contact],
+    gpu: &[Contact],
+    normal_tolerance: impl Fn(&Contact) -> f32,
+    depth_tolerance: f32,
+) -> Agreement {
     let (mut i, mut j) = (0, 0);
     let mut compared = 0;
     let mut agreement = Agreement::default();
@@ -382,7 +395,7 @@ pub fn assert_same_contacts_with(
         match (c, g) {
             (Some(c), Some(g)) if (c.a, c.b) == (g.a, g.b) => {
                 let (mc, mg) = (&c.manifold, &g.manifold);
-                let tol = 1e-5 * mc.depth.abs().max(1.0);
+                let tol = depth_tolerance * mc.depth.abs().max(1.0);
                 assert!(
                     (mc.depth - mg.depth).abs() <= tol,
                     "pair ({}, {}): depth cpu {} gpu {}",
@@ -409,6 +422,10 @@ pub fn assert_same_contacts_with(
                 );
                 for (pc, pg) in mc.points().iter().zip(mg.points()) {
                     assert_eq!(pc.id, pg.id, "pair ({}, {}): feature id", c.a, c.b);
+                    agreement.max_point_difference = agreement
+                        .max_point_difference
+                        .max((pc.point - pg.point).length())
+                        .max((pc.depth - pg.depth).abs());
                     assert!(
                         (pc.point - pg.point).length() <= 1e-4
                             && (pc.depth - pg.depth).abs() <= tol,

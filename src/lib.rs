@@ -234,6 +234,7 @@ mod body_shape;
 pub mod broad_phase;
 mod capsule;
 mod circle;
+mod collide_shapes;
 mod continuous;
 mod decompose;
 mod distance;
@@ -300,14 +301,13 @@ pub mod collision {
     //!                       that vertex to the centre (1 point)
     //!     circle-circle     the line through the centres (1 point)
     //! ```
+    pub use crate::collide_shapes::{collide_shapes, collide_shapes_speculative};
     pub use crate::manifold::{Contact, ContactPoint, Manifold, feature_id, vertex_pair_id};
     pub use crate::narrow_phase::{
         Collider, CpuNarrowPhase, MAX_SPECULATIVE_DISTANCE, NarrowPhase, NarrowPhaseTimings,
         ParallelCpuNarrowPhase, validate_batch,
     };
-    pub use crate::sat::{
-        RELATIVE_TIE_TOLERANCE, collide, collide_shapes, collide_shapes_speculative,
-    };
+    pub use crate::sat::{RELATIVE_TIE_TOLERANCE, collide};
     pub use crate::sat_circle::{
         CIRCLE_FEATURE, collide_circle_polygon, collide_circles, collide_polygon_circle,
     };

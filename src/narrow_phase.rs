@@ -7,11 +7,11 @@
 
 use std::time::Duration;
 
+use crate::collide_shapes::collide_shapes_speculative;
 use crate::error::Error;
 use crate::manifold::Contact;
 use crate::parallel;
 use crate::polygon::Polygon;
-use crate::sat::collide_shapes_speculative;
 use crate::shape::Shape;
 use crate::transform::Transform;
 

@@ -15,9 +15,8 @@ use crate::aabb::Aabb;
 use crate::rounded::Rounded;
 use crate::transform::Transform;
 
-/// The most vertices a [`Polygon`] can have. Box2D uses the same bound; it keeps a polygon
-/// small enough to live in registers on the GPU.
-pub const MAX_POLYGON_VERTICES: usize = 8;
+// The bound lives with the core every shape is made of (`rounded.rs`, below this file).
+pub use crate::rounded::MAX_POLYGON_VERTICES;
 
 /// Relative tolerance of shape validation, as a fraction of the polygon's half-extent.
 /// Points closer than this are repeated, a vertex closer than this to the line through its

@@ -30,7 +30,10 @@
 
 use glam::{DVec2, Vec2};
 
-use crate::polygon::MAX_POLYGON_VERTICES;
+/// The most vertices a [`Polygon`](crate::Polygon) (and so any shape's core) can have.
+/// Box2D uses the same bound; it keeps a polygon small enough to live in registers on the
+/// GPU.
+pub const MAX_POLYGON_VERTICES: usize = 8;
 
 /// A core polygon and its radius, in the shape's local frame.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -146,6 +146,7 @@ fn every_step_has_its_rust_twin_name() {
     let names = function_names(&m);
     let rust = [
         include_str!("../src/sat.rs"),
+        include_str!("../src/collide_shapes.rs"),
         include_str!("../src/transform.rs"),
         include_str!("../src/manifold.rs"),
         include_str!("../src/sat_circle.rs"),
@@ -172,7 +173,8 @@ fn every_step_has_its_rust_twin_name() {
         "find_vertex_region",
         "vertex_axis_separation",
         "circle_manifold",
-        // sat_rounded.wgsl and src/sat_rounded.rs (clip_incident_edge: src/sat.rs)
+        // sat_rounded.wgsl and src/sat_rounded.rs (clip_incident_edge: src/sat.rs; the
+        // router, collide_shapes_speculative: src/collide_shapes.rs)
         "collide_shapes_speculative",
         "collide_rounded",
         "flip_rounded",

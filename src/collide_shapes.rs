@@ -20,7 +20,7 @@ use crate::sat_rounded::{collide_chain_segment, collide_rounded, flip_rounded};
 use crate::shape::Shape;
 use crate::transform::Transform;
 
-/// [`collide`] for any two shapes: polygons, circles, or one of each (see `sat_circle.rs`).
+/// [`collide`](crate::collide) for any two shapes: polygons, circles, or one of each (see `sat_circle.rs`).
 /// Same conventions: `None` when separated or touching (or beyond f32's range), normal
 /// from A to B, every manifold finite.
 ///

@@ -102,17 +102,7 @@ pub fn smash() -> World {
 /// thick has its top there. Friction 0.5; sleeping stays on.
 pub fn compounds() -> World {
     let mut world = World::default();
-    let mut container = Vec::new();
-    for i in 0..81 {
-        let x = -40.0 + i as f32;
-        container.push(offset_box(Vec2::new(0.55, SLAB), Vec2::new(x, 0.0)));
-    }
-    for side in [-40.0, 40.0] {
-        for i in 0..100 {
-            let y = 1.0 + i as f32;
-            container.push(offset_box(Vec2::new(SLAB, 0.55), Vec2::new(side, y)));
-        }
-    }
+    let mut container = yard(40, 100);
     container.push(offset_box(Vec2::new(800.0, 0.1), Vec2::new(0.0, -80.1)));
     let container = match BodyShape::compound(container) {
         Ok(shape) => shape,
@@ -218,18 +208,10 @@ pub const JUNKYARD_BODIES: usize = 1 + 200 * 40 + 1;
 /// k·π(√5 − 1), k = 0..5 (a golden-angle spiral), hulled. Sleeping stays on.
 pub fn junkyard() -> World {
     let mut world = World::default();
-    let mut yard = Vec::new();
-    for i in 0..161 {
-        let x = -80.0 + i as f32;
-        yard.push(offset_box(Vec2::new(0.55, SLAB), Vec2::new(x, 0.0)));
-    }
-    for side in [-80.0, 80.0] {
-        for i in 0..50 {
-            let y = 1.0 + i as f32;
-            yard.push(offset_box(Vec2::new(SLAB, 0.55), Vec2::new(side, y)));
-        }
-    }
-    add(&mut world, BodyDef::fixed(compound(yard), Vec2::ZERO));
+    add(
+        &mut world,
+        BodyDef::fixed(compound(yard(80, 50)), Vec2::ZERO),
+    );
 
     let radius = 0.25;
     let golden = std::f32::consts::PI * (5.0f32.sqrt() - 1.0);
@@ -252,6 +234,21 @@ pub fn junkyard() -> World {
     let pusher = compound(vec![offset_box(Vec2::new(2.0, 4.0), Vec2::new(0.0, 4.0))]);
     add(&mut world, BodyDef::kinematic(pusher, Vec2::ZERO));
     world
+}
+
+/// Box2D's container of unit tiles, as its `compounds` and `junkyard` build it: a floor of
+/// boxes 1.1 wide and 1 high centred at x = -half_width..=half_width (y = 0), and at each end
+/// a wall of `wall_height` boxes 1 wide and 1.1 high centred at y = 1, 2, ... Neighbours
+/// overlap by a tenth, so nothing falls between them.
+fn yard(half_width: usize, wall_height: usize) -> Vec<Shape> {
+    let half_width = half_width as i32;
+    let floor = (-half_width..=half_width)
+        .map(|x| offset_box(Vec2::new(0.55, SLAB), Vec2::new(x as f32, 0.0)));
+    let walls = [-half_width, half_width].into_iter().flat_map(|x| {
+        (1..=wall_height)
+            .map(move |y| offset_box(Vec2::new(SLAB, 0.55), Vec2::new(x as f32, y as f32)))
+    });
+    floor.chain(walls).collect()
 }
 
 /// An axis-aligned box of half extents `half` about `center` (a piece of a larger body).

@@ -137,6 +137,8 @@ pub enum Scene {
     /// Box2D's benchmark pyramid: 100 rows, 5,050 boxes.
     #[value(name = "large_pyramid", alias = "large-pyramid")]
     LargePyramid,
+    /// Capsules, rounded boxes, circles and boxes on rolling terrain made of one chain.
+    Playground,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -46,6 +46,7 @@ impl SceneSpec {
             Scene::Pile => scenes::pile(self.bodies, self.seed),
             Scene::Pyramid => scenes::pyramid(self.rows),
             Scene::LargePyramid => scenes::large_pyramid(),
+            Scene::Playground => scenes::playground(self.bodies, self.seed),
         };
         if matches!(self.scene, Scene::Mixed | Scene::Pile) {
             add_sensor_band(&mut world);

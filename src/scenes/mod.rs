@@ -20,10 +20,12 @@ use crate::world::{BodyDef, World};
 const SLAB: f32 = 0.5;
 
 mod benchmarks;
+mod playground;
 
 pub use benchmarks::{
     JUNKYARD_BODIES, compounds, junkyard, large_pyramid, many_pyramids, smash, washer,
 };
+pub use playground::playground;
 
 fn add(world: &mut World, def: BodyDef) {
     // The scenes build only valid definitions; a failure here is a bug in this file.

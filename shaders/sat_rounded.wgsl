@@ -62,7 +62,7 @@ fn rounded_scale(s: Shape) -> f32 {
 }
 
 // The pair's narrow phase by the kinds of its shapes, as collide_shapes_speculative in
-// src/sat.rs routes it; two sharp shapes (polygons and circles) take collide_within.
+// src/collide_shapes.rs routes it; two sharp shapes (polygons and circles) take collide_within.
 fn collide_shapes_speculative(a: Shape, a_transform: Pose, b: Shape, b_transform: Pose, margin: f32) -> Manifold {
     if (a.kind == KIND_SHARP && b.kind == KIND_SHARP) {
         return collide_within(a, a_transform, b, b_transform, margin);

@@ -14,8 +14,12 @@
 //! - `compounds`: `scenes::compounds()`, Box2D's 3,000 two-triangle bodies raining into a
 //!   container, after 120 frames;
 //! - `washer`: `scenes::washer()`, Box2D's 8,100 boxes in a turning kinematic drum, after
-//!   120 frames (`junkyard`, whose pusher a step function drives, is in the benchmark
-//!   example's comparison only: one step from a clone has no place for a driver),
+//!   120 frames;
+//! - `junkyard`: `scenes::junkyard()`, Box2D's pentagons shoved by a kinematic pusher, after
+//!   200 frames of its driver (Box2D's `StepJunkyard`, as the benchmark example runs it);
+//!   the timed step is frame 201, with the pusher's velocity of that frame set in the
+//!   warm world, so every clone steps the same shove (Box2D's world gets its frame's
+//!   velocity before each timed step),
 //!
 //! with the `cpu_1_thread`, `cpu_parallel` and `gpu` narrow phases, and Box2D v3 (through
 //! `boxdd`, built from the same world by `common::box2d`) with one worker (`box2d_1_thread`)
@@ -81,7 +85,7 @@ fn world_step(c: &mut Criterion) {
 
     // (name, scene, frames to step before timing), built one at a time to keep memory low.
     type Scene = (&'static str, fn() -> World, usize);
-    let scenes: [Scene; 6] = [
+    let scenes: [Scene; 7] = [
         (
             "pile_10000",
             || scenes::pile(10_000, common::SEED),
@@ -92,12 +96,22 @@ fn world_step(c: &mut Criterion) {
         ("smash", scenes::smash, 75),
         ("compounds", scenes::compounds, 120),
         ("washer", scenes::washer, 120),
+        ("junkyard", scenes::junkyard, 200),
     ];
     let mut group = c.benchmark_group("world_step");
     // A step takes tens of milliseconds: ten samples are plenty.
     group.sample_size(10);
     for (name, make, frames) in scenes {
-        let warm = common::warm_world(make(), frames);
+        // The scene's driver, as the benchmark example's comparison runs it.
+        let drive = box2d::SCENES
+            .iter()
+            .find(|s| s.name == name)
+            .and_then(|s| s.drive);
+        let fresh = make();
+        let driven = box2d::driven(&fresh, drive);
+        let warm = common::warm_world_driven(fresh, frames, |world, k| {
+            box2d::drive_ours(world, driven, k).expect("the driver's body lives")
+        });
         let stats = warm
             .clone()
             .step(common::DT, &mut CpuNarrowPhase::new())
@@ -131,7 +145,8 @@ fn world_step(c: &mut Criterion) {
             let mut fresh = make();
             fresh.set_sleeping(false);
             let mut scene = box2d::box2d_world(&fresh, workers).expect("Box2D builds the scene");
-            for _ in 0..frames {
+            for k in 0..frames {
+                box2d::drive_box2d(&mut scene, drive, k).unwrap();
                 drop(
                     scene
                         .world
@@ -139,8 +154,11 @@ fn world_step(c: &mut Criterion) {
                         .unwrap(),
                 );
             }
+            let mut k = frames;
             group.bench_function(BenchmarkId::new(id, name), |b| {
                 b.iter(|| {
+                    box2d::drive_box2d(&mut scene, drive, k).unwrap();
+                    k += 1;
                     drop(
                         scene
                             .world

@@ -201,6 +201,39 @@ fn set_protocol(world: &mut World) -> Result<(), wgpu_sat::Error> {
     world.set_substeps(SUBSTEPS)
 }
 
+/// The driven body of `drive` in `world`, resolved once: `World::bodies` is a walk.
+pub fn driven(world: &World, drive: Option<Drive>) -> Option<(Drive, wgpu_sat::BodyId)> {
+    drive.and_then(|d| Some((d, world.bodies().nth(d.body)?)))
+}
+
+/// Sets the driven body's velocity before our step `k` (nothing without a driver).
+pub fn drive_ours(
+    world: &mut World,
+    driven: Option<(Drive, wgpu_sat::BodyId)>,
+    k: usize,
+) -> Result<(), wgpu_sat::Error> {
+    let Some((d, id)) = driven else {
+        return Ok(());
+    };
+    let velocity = (d.velocity)(k, world.transform(id).translation());
+    world.set_velocity(id, velocity, 0.0)
+}
+
+/// Sets the driven body's velocity before Box2D's step `k` (nothing without a driver).
+pub fn drive_box2d(
+    scene: &mut Box2dScene,
+    drive: Option<Drive>,
+    k: usize,
+) -> Result<(), boxdd::Error> {
+    let Some(d) = drive else { return Ok(()) };
+    let mut body = scene.world.body(scene.bodies[d.body])?;
+    let p = body.position()?;
+    // Box2D's coordinates are f32 unless boxdd is built for large worlds (f64).
+    #[allow(clippy::unnecessary_cast)]
+    let velocity = (d.velocity)(k, Vec2::new(p.x as f32, p.y as f32));
+    body.set_linear_velocity([velocity.x, velocity.y])
+}
+
 /// [`time_ours`]'s stretch of steps, on the current thread.
 fn run_ours(
     world: &mut World,
@@ -208,23 +241,16 @@ fn run_ours(
     steps: usize,
     drive: Option<Drive>,
 ) -> Result<Run, wgpu_sat::Error> {
-    let driven = drive.and_then(|d| Some((d, world.bodies().nth(d.body)?)));
     // Box2D's benchmark program calls the scene's step function before each step, inside
     // the timing: so do both sides here.
-    let drive_ours = |world: &mut World, k: usize| match driven {
-        Some((d, id)) => {
-            let velocity = (d.velocity)(k, world.transform(id).translation());
-            world.set_velocity(id, velocity, 0.0)
-        }
-        None => Ok(()),
-    };
-    drive_ours(world, 0)?;
+    let driven = driven(world, drive);
+    drive_ours(world, driven, 0)?;
     world.step(DT, narrow)?;
     let mut collision = Duration::ZERO;
     let (mut recycled, mut pairs) = (0, 0);
     let start = Instant::now();
     for k in 1..=steps {
-        drive_ours(world, k)?;
+        drive_ours(world, driven, k)?;
         let stats = world.step(DT, narrow)?;
         collision += stats.broad_phase + stats.narrow_phase;
         recycled += stats.recycled;
@@ -254,21 +280,8 @@ pub fn time_box2d(
     steps: usize,
     drive: Option<Drive>,
 ) -> Result<Run, boxdd::Error> {
-    let driven = drive.map(|d| (d, scene.bodies[d.body]));
-    let world = &mut scene.world;
-    let drive_theirs = |world: &mut boxdd::World, k: usize| -> Result<(), boxdd::Error> {
-        if let Some((d, id)) = driven {
-            let mut body = world.body(id)?;
-            let p = body.position()?;
-            // Box2D's coordinates are f32 unless boxdd is built for large worlds (f64).
-            #[allow(clippy::unnecessary_cast)]
-            let velocity = (d.velocity)(k, Vec2::new(p.x as f32, p.y as f32));
-            body.set_linear_velocity([velocity.x, velocity.y])?;
-        }
-        Ok(())
-    };
-    drive_theirs(world, 0)?;
-    drop(world.step(DT, SUBSTEPS as i32)?.into_result()?);
+    drive_box2d(scene, drive, 0)?;
+    drop(scene.world.step(DT, SUBSTEPS as i32)?.into_result()?);
     let mut collision_ms = 0.0f64;
     let (mut recycled, mut contacts) = (0, 0);
     let mut total = Duration::ZERO;
@@ -276,7 +289,8 @@ pub fn time_box2d(
         // Each step timed alone, back to back with the next: reading the profile and the
         // counters between them is not Box2D's time.
         let start = Instant::now();
-        drive_theirs(world, k)?;
+        drive_box2d(scene, drive, k)?;
+        let world = &mut scene.world;
         // The completed step carries events, which these scenes do not ask for.
         drop(world.step(DT, SUBSTEPS as i32)?.into_result()?);
         total += start.elapsed();

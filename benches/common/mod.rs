@@ -361,12 +361,24 @@ pub fn pile_warm_frames(bodies: usize) -> usize {
 /// realistic state (bodies landed and in contact, warm-start caches filled) rather than the
 /// scene's initial grid. Sleeping is off: a bench times the step of bodies being simulated,
 /// not of an island at rest.
-pub fn warm_world(mut world: wgpu_sat::World, frames: usize) -> wgpu_sat::World {
+pub fn warm_world(world: wgpu_sat::World, frames: usize) -> wgpu_sat::World {
+    warm_world_driven(world, frames, |_, _| {})
+}
+
+/// [`warm_world`] with `before_step(world, k)` run before frame `k` (a scene's driver) and
+/// once more, with `k = frames`, at the end: the warm world is ready for its next frame.
+pub fn warm_world_driven(
+    mut world: wgpu_sat::World,
+    frames: usize,
+    mut before_step: impl FnMut(&mut wgpu_sat::World, usize),
+) -> wgpu_sat::World {
     world.set_sleeping(false);
     let mut narrow = wgpu_sat::ParallelCpuNarrowPhase::new();
-    for _ in 0..frames {
+    for k in 0..frames {
+        before_step(&mut world, k);
         world.step(DT, &mut narrow).expect("a scene steps");
     }
+    before_step(&mut world, frames);
     world
 }
 

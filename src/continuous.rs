@@ -216,7 +216,7 @@ fn swept_body(
     if travel == 0.0 || !(body.is_bullet || travel > FAST_FRACTION * body.min_extent) {
         return None;
     }
-    let a0 = start.rotations[index].to_angle();
+    let a0 = crate::math::to_angle(start.rotations[index]);
     // Every point of the body stays within max_extent of its centre, and the centre moves on
     // the segment c0 c1: the boxes of the two end discs bound the sweep.
     let reach = Vec2::splat(body.max_extent);
@@ -335,7 +335,7 @@ fn stop_at_impact(
 ) -> Option<ContactHit> {
     let sweep = &swept.sweep;
     motion.centers[index] = sweep.c0.lerp(sweep.c1, hit.t) + hit.push * hit.normal;
-    motion.rotations[index] = Vec2::from_angle(sweep.a0 + swept.turned * hit.t);
+    motion.rotations[index] = crate::math::from_angle(sweep.a0 + swept.turned * hit.t);
 
     // The contact at the new pose: the manifold's middle is where the impulse goes.
     let q = motion.rotations[index];

@@ -516,5 +516,5 @@ fn slack(q: &[Vec2], piece: &[usize], i: usize) -> f32 {
     let n = piece.len();
     let (a, b, c) = (q[piece[(k + n - 1) % n]], q[i], q[piece[(k + 1) % n]]);
     let (u, w) = (b - a, c - b);
-    u.perp_dot(w).atan2(u.dot(w))
+    crate::math::atan2(u.perp_dot(w), u.dot(w))
 }

@@ -178,6 +178,7 @@
 //! | [`broad_phase`] | sweep-and-prune over boxes, the fat margin of persistent pairs |
 //! | [`toi`] | sweeps and the time of impact, one pair or a batch |
 //! | [`query`] | rays against shapes; the hits a world's queries return |
+//! | [`math`] | sine, cosine and angles the same bits on every platform (the step uses no platform math library) |
 //! | [`world`] | `World`, body definitions, handles, events, filters, step statistics, limits and the solver's and sleep's tuning |
 //! | [`gpu`] | the GPU narrow phase, ray casts and time of impact, on the host's device (feature `gpu`) |
 //! | [`scenes`] | the seeded worlds the examples, benches and tests share (feature `scenes`) |
@@ -246,6 +247,7 @@ mod filter;
 pub mod gpu;
 mod handle;
 mod manifold;
+pub mod math;
 mod narrow_phase;
 mod pair_set;
 mod parallel;

@@ -477,7 +477,7 @@ impl Polygon {
         let start = -std::f32::consts::FRAC_PI_2 - 0.5 * step;
         let mut points = [Vec2::ZERO; MAX_POLYGON_VERTICES];
         for (k, p) in points.iter_mut().take(sides).enumerate() {
-            *p = radius * Vec2::from_angle(start + step * k as f32);
+            *p = radius * crate::math::from_angle(start + step * k as f32);
         }
         Polygon::new(&points[..sides])
     }

@@ -28,6 +28,7 @@
 //!                           I = θ r⁴ / 4 - a |c - apex|²
 //! ```
 
+use crate::math;
 use glam::{DVec2, Vec2};
 
 /// The most vertices a [`Polygon`](crate::Polygon) (and so any shape's core) can have.
@@ -123,14 +124,15 @@ impl Rounded {
                 parts.push((a, c, a * (length * length + r * r) / 12.0));
                 // The sector at vertex `next`, from this edge's normal to the next edge's.
                 let (from, to) = (n[i], n[next]);
-                let mut theta = from.perp_dot(to).atan2(from.dot(to));
+                let mut theta = math::atan2_f64(from.perp_dot(to), from.dot(to));
                 if theta <= 0.0 {
                     theta += std::f64::consts::TAU;
                 }
                 let a = 0.5 * theta * r * r;
                 let half = 0.5 * theta;
-                let bisector = DVec2::from_angle(half).rotate(from);
-                let d = 4.0 * r * half.sin() / (3.0 * theta);
+                let (sin_half, cos_half) = math::sin_cos_f64(half);
+                let bisector = DVec2::new(cos_half, sin_half).rotate(from);
+                let d = 4.0 * r * sin_half / (3.0 * theta);
                 let c = v[next] + d * bisector;
                 parts.push((a, c, 0.25 * theta * r * r * r * r - a * d * d));
             }

@@ -181,8 +181,7 @@ impl Sweep {
         let angle = self.a0 + (self.a1 - self.a0) * t;
         let center = self.center_at(t);
         // Transform::new computes the same (sin, cos) again: identical values.
-        let (sin, cos) = angle.sin_cos();
-        let q = Vec2::new(cos, sin);
+        let q = crate::math::from_angle(angle);
         Transform::new(center - rotate(q, self.local_center), angle)
     }
 
@@ -230,8 +229,7 @@ pub(crate) fn reduced_start_angle(a0: f32, a1: f32) -> (f32, f32) {
         (a0, a1)
     } else {
         let turn = a1 - a0;
-        let (sin, cos) = a0.sin_cos();
-        let start = sin.atan2(cos);
+        let start = crate::math::to_angle(crate::math::from_angle(a0));
         (start, start + turn)
     }
 }

@@ -34,7 +34,7 @@ impl Transform {
     /// A transform that rotates by `angle` radians (counter-clockwise) about the local origin,
     /// then moves the origin to `translation`.
     pub fn new(translation: Vec2, angle: f32) -> Transform {
-        let (sin, cos) = angle.sin_cos();
+        let (sin, cos) = crate::math::sin_cos(angle);
         Transform {
             translation,
             rotation: Vec2::new(cos, sin),
@@ -65,7 +65,7 @@ impl Transform {
 
     /// The rotation angle in radians, in `(-pi, pi]`.
     pub fn angle(&self) -> f32 {
-        self.rotation.y.atan2(self.rotation.x)
+        crate::math::atan2(self.rotation.y, self.rotation.x)
     }
 
     /// The rotation as `(cos angle, sin angle)`.

@@ -164,7 +164,7 @@ pub fn washer() -> World {
     }
     let (r0, r1, r2) = (14.0f32, 16.0f32, 18.0f32);
     let step = std::f32::consts::PI / 18.0;
-    let at = |angle: f32| Vec2::from_angle(angle);
+    let at = crate::math::from_angle;
     let mut drum = Vec::new();
     for i in 0..36 {
         let (start, end) = (i as f32 * step, (i + 1) as f32 * step);
@@ -216,7 +216,7 @@ pub fn junkyard() -> World {
     let radius = 0.25;
     let golden = std::f32::consts::PI * (5.0f32.sqrt() - 1.0);
     let corners: Vec<Vec2> = (0..5)
-        .map(|k| radius * Vec2::from_angle(golden * k as f32))
+        .map(|k| radius * crate::math::from_angle(golden * k as f32))
         .collect();
     let pentagon = hull(&corners);
     let mut side = -0.1;

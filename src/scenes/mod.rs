@@ -110,7 +110,7 @@ fn concave_outlines() -> Vec<Vec<Vec2>> {
     let star: Vec<Vec2> = (0..10)
         .map(|k| {
             let r = if k % 2 == 0 { 0.5 } else { 0.22 };
-            r * Vec2::from_angle(
+            r * crate::math::from_angle(
                 std::f32::consts::FRAC_PI_2 + std::f32::consts::TAU * k as f32 / 10.0,
             )
         })
@@ -208,7 +208,7 @@ fn random_shape(rng: &mut ChaCha8Rng) -> Polygon {
         let points: Vec<Vec2> = (0..sides)
             .map(|k| {
                 let a = step * (k as f32 + rng.random_range(-0.25..0.25));
-                Vec2::from_angle(a) * radii
+                crate::math::from_angle(a) * radii
             })
             .collect();
         if let Ok(p) = Polygon::new(&points) {

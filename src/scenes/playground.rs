@@ -17,7 +17,9 @@ const HALF_WIDTH: f32 = 30.0;
 
 /// The terrain's height at `x`: rolling hills about y = 0, 1.5 high at most.
 fn terrain(x: f32) -> f32 {
-    1.0 * (0.35 * x).sin() + 0.5 * (0.9 * x + 1.0).sin()
+    // The crate's own sine: a scene is the same bits on every platform.
+    let sin = |a: f32| crate::math::sin_cos(a).0;
+    1.0 * sin(0.35 * x) + 0.5 * sin(0.9 * x + 1.0)
 }
 
 /// `bodies` capsules, rounded boxes, circles and boxes (a quarter each, drawn from `seed`)

@@ -299,7 +299,7 @@ impl World {
         } else {
             Vec2::ZERO
         };
-        let rotation = Vec2::from_angle(def.angle);
+        let rotation = crate::math::from_angle(def.angle);
         let (inv_mass, inv_inertia, linear_velocity, mut angular_velocity) = if def.is_static {
             (0.0, 0.0, Vec2::ZERO, 0.0)
         } else if def.is_kinematic {

@@ -53,7 +53,7 @@ impl World {
         }
         check("angle", angle, angle.is_finite(), "finite")?;
         self.wake_touching(slot);
-        let rotation = Vec2::from_angle(angle);
+        let rotation = crate::math::from_angle(angle);
         let local_center = self.bodies[slot].local_center;
         self.centers[slot] = position + crate::transform::rotate(rotation, local_center);
         self.rotations[slot] = rotation;

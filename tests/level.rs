@@ -32,10 +32,10 @@ fn the_level_builds_with_its_movers_belt_and_bodies() {
     assert_eq!(world.body_type(driver.paddle), Some(BodyType::Kinematic));
     assert_eq!(world.body_type(driver.belt), Some(BodyType::Static));
     assert_eq!(world.body_type(driver.terrain), Some(BodyType::Static));
-    // 72 game shapes and 2 crates; the terrain is one chain of many segments.
-    assert_eq!(dynamic_bodies(&world).len(), 74);
-    assert_eq!(world.body_count(), 78);
-    assert!(world.body_colliders(driver.terrain).len() > 100);
+    // 96 game shapes and 2 crates; the terrain is one chain of many segments.
+    assert_eq!(dynamic_bodies(&world).len(), 98);
+    assert_eq!(world.body_count(), 102);
+    assert!(world.body_colliders(driver.terrain).len() > 80);
     // Capsules, rounded boxes, circles and sharp boxes all among them.
     let kinds = |test: &dyn Fn(&Shape) -> bool| {
         dynamic_bodies(&world)
@@ -43,15 +43,15 @@ fn the_level_builds_with_its_movers_belt_and_bodies() {
             .filter(|&&b| world.body_pieces(b).any(test))
             .count()
     };
-    assert_eq!(kinds(&|s| matches!(s, Shape::Capsule(_))), 18);
-    assert_eq!(kinds(&|s| matches!(s, Shape::Circle(_))), 18);
+    assert_eq!(kinds(&|s| matches!(s, Shape::Capsule(_))), 24);
+    assert_eq!(kinds(&|s| matches!(s, Shape::Circle(_))), 24);
     assert_eq!(
         kinds(&|s| matches!(s, Shape::Polygon(p) if p.radius() > 0.0)),
-        18
+        24
     );
     assert_eq!(
         kinds(&|s| matches!(s, Shape::Polygon(p) if p.radius() == 0.0)),
-        20
+        26
     );
     // The same seed gives the same level, another seed another one.
     let again = level(1).0;
@@ -66,8 +66,10 @@ fn the_terrain_has_pits_below_its_hills() {
     // The wide pit's floor, the narrow one's, and the flat stretch under the belt.
     assert!((level_terrain(-5.0) + 4.5).abs() < 1e-6);
     assert!((level_terrain(17.0) + 3.0).abs() < 1e-6);
-    assert_eq!(level_terrain(-30.0), 0.0);
-    let hills: Vec<f32> = (0..40).map(|k| level_terrain(0.5 + 0.35 * k as f32)).collect();
+    assert_eq!(level_terrain(-28.0), 0.0);
+    let hills: Vec<f32> = (0..40)
+        .map(|k| level_terrain(0.5 + 0.35 * k as f32))
+        .collect();
     assert!(hills.iter().all(|&h| h > -1.5 && h < 1.5));
     assert!(hills.iter().any(|&h| h > 0.8) && hills.iter().any(|&h| h < -0.8));
 }
@@ -118,15 +120,16 @@ fn bodies_dropped_on_the_terrain_stay_above_it() {
             c.y > ground - 0.05,
             "{b:?} at {c}, ground at {ground}: fell through"
         );
-        assert!(c.x > -36.0 && c.x < 30.0, "{b:?} at {c}: left the level");
+        assert!(c.x > -32.0 && c.x < 28.0, "{b:?} at {c}: left the level");
     }
-    // Settled, but for what the movers keep stirring: most bodies have come to rest.
+    // Settled, but for what the movers keep stirring: two thirds of the
+    // bodies (about four fifths with this seed) have come to rest.
     let slow = bodies
         .iter()
         .filter(|&&b| world.linear_velocity(b).length() < 0.2)
         .count();
     assert!(
-        slow * 10 >= bodies.len() * 8,
+        slow * 3 >= bodies.len() * 2,
         "{slow} of {} bodies at rest",
         bodies.len()
     );

@@ -71,6 +71,11 @@ pub fn run(args: &Args) -> Result<()> {
         {
             sim.fire(target)?;
         }
+        if let Some(every) = args.push_every
+            && frame % every.max(1) == 0
+        {
+            sim.push_one(frame / every.max(1))?;
+        }
         let stats = sim
             .advance()?
             .expect("a headless run never pauses, so every frame steps");

@@ -29,10 +29,10 @@ use crate::polygon::Polygon;
 use crate::world::{BodyDef, BodyType, World};
 
 /// The walls' x: the level spans from the left wall to the right one.
-const LEFT: f32 = -36.0;
-const RIGHT: f32 = 30.0;
+const LEFT: f32 = -32.0;
+const RIGHT: f32 = 28.0;
 /// Height of the walls' tops.
-const TOP: f32 = 16.0;
+const TOP: f32 = 14.0;
 /// Ground samples per unit of x along the hills.
 const SAMPLES_PER_UNIT: f32 = 2.0;
 /// Below this x the ground is flat at y = 0 (the belt's stretch); the hills grow in over
@@ -75,17 +75,17 @@ const PLATFORM_LIFT: f32 = 0.3;
 /// The paddle: a bar spinning clockwise about its middle, which stays `PADDLE_LIFT` above
 /// the highest ground under its sweep.
 const PADDLE_X: f32 = 7.0;
-const PADDLE_HALF: Vec2 = Vec2::new(1.7, 0.15);
+const PADDLE_HALF: Vec2 = Vec2::new(1.8, 0.25);
 const PADDLE_SPIN: f32 = -1.2;
 const PADDLE_LIFT: f32 = 1.9;
 
 /// The conveyor belt: a static slab on the flat ground, its middle at this x.
-const BELT_X: f32 = -28.0;
+const BELT_X: f32 = -25.0;
 const BELT_HALF: Vec2 = Vec2::new(5.0, 0.3);
 
 /// Dropped bodies: rows of this many, starting this high, this far apart.
 const PER_ROW: usize = 24;
-const ROWS: usize = 3;
+const ROWS: usize = 4;
 const DROP_HEIGHT: f32 = 7.0;
 const ROW_SPACING: f32 = 1.4;
 
@@ -195,7 +195,11 @@ impl LevelDriver {
 /// `angle` brought into (-π, π].
 fn wrap_angle(angle: f32) -> f32 {
     let wrapped = (angle + PI).rem_euclid(TAU) - PI;
-    if wrapped <= -PI { wrapped + TAU } else { wrapped }
+    if wrapped <= -PI {
+        wrapped + TAU
+    } else {
+        wrapped
+    }
 }
 
 /// A body the scene builds; only valid definitions reach here.
@@ -207,9 +211,9 @@ fn add(world: &mut World, def: BodyDef) -> BodyId {
 }
 
 /// A level to play in, the same for the same seed: terrain as one chain with hills and two
-/// pits between walls (x from -36 to 30, ground about y = 0), a kinematic platform
+/// pits between walls (x from -32 to 28, ground about y = 0), a kinematic platform
 /// shuttling over the wide pit, a kinematic paddle spinning over the hills, a static
-/// conveyor belt on the flat left end, 72 capsules, rounded boxes, boxes and circles (a
+/// conveyor belt on the flat left end, 96 capsules, rounded boxes, boxes and circles (a
 /// quarter each, sized from `seed`) dropping from above, and two heavy crates. Call
 /// [`LevelDriver::drive`] before each step to move the platform and the paddle.
 pub fn level(seed: u64) -> (World, LevelDriver) {
@@ -254,7 +258,7 @@ pub fn level(seed: u64) -> (World, LevelDriver) {
         let x = LEFT + 1.5 + span * (column as f32 + 0.5) / PER_ROW as f32;
         let y = DROP_HEIGHT + ROW_SPACING * row as f32;
         let position = Vec2::new(x + rng.random_range(-0.2..0.2), y);
-        let shape = game_shape(i, rng.random_range(0.25..0.45));
+        let shape = game_shape(i, rng.random_range(0.3..0.5));
         let def = BodyDef {
             angle: rng.random_range(0.0..TAU),
             ..BodyDef::dynamic(shape, position)

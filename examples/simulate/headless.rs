@@ -59,6 +59,8 @@ pub fn run(args: &Args) -> Result<()> {
     let mut total = StatsWindow::new();
     let mut window = StatsWindow::new();
     let scene_middle = scene_bounds(&sim.world).map(|b| b.center());
+    // Bodies pushed by --push-every (a push finds no dynamic body only in a scene of none).
+    let mut pushed = 0;
     for frame in 1..=args.frames {
         if let (Some(at), Some((device, _))) = (args.lose_device_at, &device)
             && frame == at
@@ -70,6 +72,11 @@ pub fn run(args: &Args) -> Result<()> {
             && frame % every.max(1) == 0
         {
             sim.fire(target)?;
+        }
+        if let Some(every) = args.push_every
+            && frame % every.max(1) == 0
+        {
+            pushed += usize::from(sim.push_one(frame / every.max(1))?);
         }
         let stats = sim
             .advance()?
@@ -92,6 +99,9 @@ pub fn run(args: &Args) -> Result<()> {
         total.elapsed().as_secs_f64(),
         total.summary("steps/s", &sim, &adapter)
     );
+    if args.push_every.is_some() {
+        println!("pushed {pushed} bodies up (--push-every)");
+    }
 
     if let Some(path) = &args.screenshot {
         let (device, queue) = device

@@ -7,9 +7,11 @@
 //! cargo run --example simulate -- --scene pile                  # convex polygons only
 //! cargo run --example simulate -- --scene pyramid --rows 30
 //! cargo run --example simulate -- --scene large_pyramid --backend cpu
+//! cargo run --example simulate -- --scene level                 # a platform, a paddle, pits
 //! cargo run --example simulate -- --headless --frames 300 --screenshot out.png
 //! cargo run --example simulate -- --headless --fire-every 20     # bullets into the pile
 //! cargo run --example simulate -- --headless --lose-device-at 60  # GPU lost: the CPU takes over
+//! cargo run --example simulate -- --headless --scene level --push-every 30  # bodies jump
 //! ```
 //!
 //! If the GPU narrow phase fails mid-run (a lost device, out of memory, a validation
@@ -26,6 +28,7 @@
 //! | R                     | reset the scene                                              |
 //! | N                     | drop 200 more bodies above the container                     |
 //! | B                     | fire a bullet at the cursor (swept: it cannot tunnel)        |
+//! | I                     | push the body under the cursor up (an impulse: mass × 7/s)   |
 //! | C                     | show contact points and normals                              |
 //! | L                     | cast a fan of 90 rays from the cursor, drawn to their hits   |
 //! | F                     | frame the whole scene again                                  |
@@ -69,7 +72,7 @@ pub struct Args {
     /// The scene to simulate.
     #[arg(long, value_enum, default_value_t = Scene::Mixed)]
     scene: Scene,
-    /// Bodies in the mixed and pile scenes.
+    /// Bodies in the mixed, pile and playground scenes.
     #[arg(long, default_value_t = 3000)]
     bodies: usize,
     /// Rows of the pyramid scene.
@@ -78,7 +81,7 @@ pub struct Args {
     /// Narrow phase; default: the GPU one when an adapter exists, else the CPU one.
     #[arg(long, value_enum)]
     backend: Option<Backend>,
-    /// Random seed of the pile scene and of spawned bodies.
+    /// Random seed of the mixed, pile, playground and level scenes and of spawned bodies.
     #[arg(long, default_value_t = 1)]
     seed: u64,
     /// Run without a window: simulate --frames frames, print statistics, and write the
@@ -92,6 +95,10 @@ pub struct Args {
     /// (as the B key does at the cursor in the window).
     #[arg(long, requires = "headless")]
     fire_every: Option<usize>,
+    /// In headless mode, push a dynamic body up every this many frames (as the I key does
+    /// to the body under the cursor in the window), a different one each time.
+    #[arg(long, requires = "headless")]
+    push_every: Option<usize>,
     /// PNG file for the last headless frame.
     #[arg(long, requires = "headless")]
     screenshot: Option<std::path::PathBuf>,
@@ -139,6 +146,9 @@ pub enum Scene {
     LargePyramid,
     /// Capsules, rounded boxes, circles and boxes on rolling terrain made of one chain.
     Playground,
+    /// A level: chain terrain with hills and pits, a moving platform, a spinning paddle, a
+    /// conveyor belt, and capsules, rounded boxes, boxes and circles.
+    Level,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

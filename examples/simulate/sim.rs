@@ -7,6 +7,8 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;
+use wgpu_sat::scenes::LevelDriver;
+use wgpu_sat::world::BodyType;
 use wgpu_sat::{
     Aabb, BodyDef, BodyId, BodyShape, Circle, CpuNarrowPhase, Error, GpuNarrowPhase, Polygon,
     StepStats, World, scenes,
@@ -39,14 +41,19 @@ pub struct SceneSpec {
 }
 
 impl SceneSpec {
-    /// The scene, with hit events on; the container scenes get a sensor band across them.
-    pub fn build(&self) -> World {
-        let mut world = match self.scene {
-            Scene::Mixed => scenes::mixed(self.bodies, self.seed),
-            Scene::Pile => scenes::pile(self.bodies, self.seed),
-            Scene::Pyramid => scenes::pyramid(self.rows),
-            Scene::LargePyramid => scenes::large_pyramid(),
-            Scene::Playground => scenes::playground(self.bodies, self.seed),
+    /// The scene, with hit events on, and the driver of its moving parts (the level's);
+    /// the container scenes get a sensor band across them.
+    pub fn build(&self) -> (World, Option<LevelDriver>) {
+        let (mut world, driver) = match self.scene {
+            Scene::Mixed => (scenes::mixed(self.bodies, self.seed), None),
+            Scene::Pile => (scenes::pile(self.bodies, self.seed), None),
+            Scene::Pyramid => (scenes::pyramid(self.rows), None),
+            Scene::LargePyramid => (scenes::large_pyramid(), None),
+            Scene::Playground => (scenes::playground(self.bodies, self.seed), None),
+            Scene::Level => {
+                let (world, driver) = scenes::level(self.seed);
+                (world, Some(driver))
+            }
         };
         if matches!(self.scene, Scene::Mixed | Scene::Pile) {
             add_sensor_band(&mut world);
@@ -54,7 +61,7 @@ impl SceneSpec {
         world
             .set_hit_event_threshold(Some(HIT_SPEED))
             .expect("a finite, positive threshold");
-        world
+        (world, driver)
     }
 }
 
@@ -108,12 +115,17 @@ pub struct Sim {
     single_step: bool,
     drag: Option<Drag>,
     rng: ChaCha8Rng,
+    /// Moves the scene's kinematic bodies by its script, if it has any (the level).
+    driver: Option<LevelDriver>,
+    /// Seconds simulated since the scene was built: the script's clock.
+    time: f32,
 }
 
 impl Sim {
     pub fn new(spec: SceneSpec, gpu: Option<GpuNarrowPhase>, use_gpu: bool) -> Sim {
+        let (world, driver) = spec.build();
         Sim {
-            world: spec.build(),
+            world,
             spec,
             cpu: CpuNarrowPhase::new(),
             use_gpu: use_gpu && gpu.is_some(),
@@ -123,6 +135,8 @@ impl Sim {
             drag: None,
             // Its own stream, so spawning does not depend on the scene's seed use.
             rng: ChaCha8Rng::seed_from_u64(spec.seed ^ 0x5eed),
+            driver,
+            time: 0.0,
         }
     }
 
@@ -142,8 +156,9 @@ impl Sim {
     }
 
     pub fn reset(&mut self) {
-        self.world = self.spec.build();
+        (self.world, self.driver) = self.spec.build();
         self.drag = None;
+        self.time = 0.0;
     }
 
     /// Asks for one step while paused.
@@ -157,9 +172,19 @@ impl Sim {
             return Ok(None);
         }
         self.apply_drag()?;
+        if let Some(driver) = &self.driver {
+            driver.drive(&mut self.world, self.time, DT)?;
+        }
+        let stats = self.step()?;
+        self.time += DT;
+        Ok(Some(stats))
+    }
+
+    /// One step on the narrow phase in use.
+    fn step(&mut self) -> Result<StepStats, Error> {
         if let (Some(gpu), true) = (&mut self.gpu, self.use_gpu) {
             match self.world.step(DT, gpu) {
-                Ok(stats) => return Ok(Some(stats)),
+                Ok(stats) => return Ok(stats),
                 // A failed step leaves the world as it was: the CPU takes the same step.
                 Err(e) => {
                     eprintln!("simulate: the GPU narrow phase failed ({e}); continuing on the CPU");
@@ -168,7 +193,7 @@ impl Sim {
                 }
             }
         }
-        self.world.step(DT, &mut self.cpu).map(Some)
+        self.world.step(DT, &mut self.cpu)
     }
 
     /// Picks the dynamic body under a world point, if any, to drag.
@@ -210,6 +235,28 @@ impl Sim {
         // Damp the spin, or a body held off-centre swings about the cursor for ever.
         let spin = 0.9 * self.world.angular_velocity(drag.body);
         self.world.set_velocity(drag.body, velocity, spin)
+    }
+
+    /// Pushes the dynamic body under a world point upwards (the I key; see
+    /// `scenes::push_body_at`); false over empty space or a static or kinematic body.
+    pub fn push(&mut self, point: Vec2) -> Result<bool, Error> {
+        scenes::push_body_at(&mut self.world, point).map(|body| body.is_some())
+    }
+
+    /// Pushes the `k`-th dynamic body (counting round, with a stride that spreads the
+    /// pushes over the scene) at its centre of mass: headless `--push-every`, standing in
+    /// for the I key. False when there is no dynamic body.
+    pub fn push_one(&mut self, k: usize) -> Result<bool, Error> {
+        let world = &self.world;
+        let dynamic: Vec<BodyId> = world
+            .bodies()
+            .filter(|&b| world.body_type(b) == Some(BodyType::Dynamic))
+            .collect();
+        if dynamic.is_empty() {
+            return Ok(false);
+        }
+        let body = dynamic[(k * 37) % dynamic.len()];
+        self.push(world.center_of_mass(body))
     }
 
     /// Fires a heavy bullet (a swept body) from above the scene's top-left corner at `target`.

@@ -315,6 +315,10 @@ impl State {
             }
             "n" => self.sim.spawn(SPAWN_COUNT)?,
             "b" => self.sim.fire(self.camera.screen_to_world(self.cursor))?,
+            // Over empty space or a static body nothing happens, and nothing needs saying.
+            "i" => {
+                self.sim.push(self.camera.screen_to_world(self.cursor))?;
+            }
             "c" => self.show_contacts = !self.show_contacts,
             "l" => self.ray_fan = !self.ray_fan,
             "f" => self.camera = frame_scene(&self.sim, self.camera.viewport),

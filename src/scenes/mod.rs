@@ -20,11 +20,13 @@ use crate::world::{BodyDef, World};
 const SLAB: f32 = 0.5;
 
 mod benchmarks;
+mod level;
 mod playground;
 
 pub use benchmarks::{
     JUNKYARD_BODIES, compounds, junkyard, large_pyramid, many_pyramids, smash, washer,
 };
+pub use level::{LevelDriver, PUSH_SPEED, level, level_terrain, push_body_at};
 pub use playground::playground;
 
 fn add(world: &mut World, def: BodyDef) {

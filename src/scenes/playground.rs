@@ -47,22 +47,7 @@ pub fn playground(bodies: usize, seed: u64) -> World {
         let (column, row) = (i % per_row, i / per_row);
         let x = -HALF_WIDTH + 1.5 + (2.0 * HALF_WIDTH - 3.0) * column as f32 / per_row as f32;
         let position = Vec2::new(x + rng.random_range(-0.2..0.2), 4.0 + 1.4 * row as f32);
-        let size = rng.random_range(0.25..0.45);
-        let shape: BodyShape = match i % 4 {
-            0 => match Capsule::new(Vec2::new(-size, 0.0), Vec2::new(size, 0.0), 0.5 * size) {
-                Ok(capsule) => capsule.into(),
-                Err(e) => unreachable!("playground capsule rejected: {e}"),
-            },
-            1 => match Polygon::rectangle(size, 0.7 * size).with_radius(0.3 * size) {
-                Ok(rounded) => rounded.into(),
-                Err(e) => unreachable!("playground rounded box rejected: {e}"),
-            },
-            2 => match Circle::new(size) {
-                Ok(circle) => circle.into(),
-                Err(e) => unreachable!("playground circle rejected: {e}"),
-            },
-            _ => Polygon::rectangle(size, size).into(),
-        };
+        let shape = game_shape(i, rng.random_range(0.25..0.45));
         let def = BodyDef {
             angle: rng.random_range(0.0..std::f32::consts::TAU),
             ..BodyDef::dynamic(shape, position)
@@ -70,4 +55,24 @@ pub fn playground(bodies: usize, seed: u64) -> World {
         add(&mut world, def);
     }
     world
+}
+
+/// The `i`-th of the shapes a game is built of, reaching about `size` from its centre: a
+/// capsule, a rounded box, a circle and a sharp box in turn.
+pub(super) fn game_shape(i: usize, size: f32) -> BodyShape {
+    match i % 4 {
+        0 => match Capsule::new(Vec2::new(-size, 0.0), Vec2::new(size, 0.0), 0.5 * size) {
+            Ok(capsule) => capsule.into(),
+            Err(e) => unreachable!("scene capsule rejected: {e}"),
+        },
+        1 => match Polygon::rectangle(size, 0.7 * size).with_radius(0.3 * size) {
+            Ok(rounded) => rounded.into(),
+            Err(e) => unreachable!("scene rounded box rejected: {e}"),
+        },
+        2 => match Circle::new(size) {
+            Ok(circle) => circle.into(),
+            Err(e) => unreachable!("scene circle rejected: {e}"),
+        },
+        _ => Polygon::rectangle(size, size).into(),
+    }
 }

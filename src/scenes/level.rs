@@ -98,7 +98,7 @@ pub const PUSH_SPEED: f32 = 7.0;
 fn hills(x: f32) -> f32 {
     let t = ((x - FLAT_UNTIL) / HILLS_RAMP).clamp(0.0, 1.0);
     let ramp = t * t * (3.0 - 2.0 * t);
-    ramp * ((0.35 * x).sin() + 0.45 * (0.9 * x + 1.0).sin())
+    ramp * (sin(0.35 * x) + 0.45 * sin(0.9 * x + 1.0))
 }
 
 /// The ground's outline from left to right (walls excluded): hill samples, and at each pit
@@ -162,7 +162,7 @@ impl LevelDriver {
         let middle = 0.5 * (pit.left + pit.right);
         let amplitude = 0.5 * (pit.right - pit.left) - PLATFORM_HALF.x - PLATFORM_CLEARANCE;
         let y = hills(pit.left).max(hills(pit.right)) + PLATFORM_LIFT - PLATFORM_HALF.y;
-        Vec2::new(middle + amplitude * (TAU * time / PLATFORM_PERIOD).sin(), y)
+        Vec2::new(middle + amplitude * sin(TAU * time / PLATFORM_PERIOD), y)
     }
 
     /// The paddle's angle at `time` seconds, in (-π, π]: a steady clockwise spin from 0.
@@ -303,4 +303,9 @@ pub fn push_body_at(world: &mut World, point: Vec2) -> Result<Option<BodyId>, Er
     let impulse = world.mass(body) * PUSH_SPEED * Vec2::Y;
     world.apply_linear_impulse(body, impulse, point)?;
     Ok(Some(body))
+}
+
+/// The crate's own sine: the level is the same bits on every platform (see `crate::math`).
+fn sin(angle: f32) -> f32 {
+    crate::math::sin_cos(angle).0
 }

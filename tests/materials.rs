@@ -35,13 +35,18 @@ fn ground(world: &mut World, material: Material) -> BodyId {
     world.add_body(&def.with_material(material)).unwrap()
 }
 
-/// A body of two unit squares stacked: a foot (piece 0) on the ground and a top (piece 1)
-/// that touches nothing, each of its own friction.
-fn two_piece_block(world: &mut World, x: f32, foot: f32, top: f32) -> BodyId {
-    let shape = BodyShape::compound(vec![square(-0.5, 0.0), square(-0.5, 1.0)]).unwrap();
-    let def = BodyDef::dynamic(shape, Vec2::new(x, 0.0))
-        .with_piece_material(0, grip(foot))
-        .with_piece_material(1, grip(top));
+/// A body of two unit squares stacked: a foot on the ground and a top that touches
+/// nothing, each of its own friction. The foot is piece 0, or piece 1 when `foot_last`, so
+/// that neither the body's first piece nor its last decides alone.
+fn two_piece_block(world: &mut World, x: f32, [foot, top]: [f32; 2], foot_last: bool) -> BodyId {
+    let (mut pieces, mut frictions) = (vec![square(-0.5, 0.0), square(-0.5, 1.0)], [foot, top]);
+    if foot_last {
+        pieces.reverse();
+        frictions.reverse();
+    }
+    let def = BodyDef::dynamic(BodyShape::compound(pieces).unwrap(), Vec2::new(x, 0.0))
+        .with_piece_material(0, grip(frictions[0]))
+        .with_piece_material(1, grip(frictions[1]));
     world.add_body(&def).unwrap()
 }
 
@@ -64,7 +69,8 @@ fn a_block_slides_down_a_slope_iff_the_friction_of_the_piece_that_touches_is_bel
         let x = -40.0 + 5.0 * k as f32;
         // The other piece is the opposite: grippy above a slippery foot, and the reverse.
         let other = if mu < tan { 1.0 } else { 0.0 };
-        blocks.push((mu, two_piece_block(&mut world, x, mu * mu, other)));
+        let block = two_piece_block(&mut world, x, [mu * mu, other], k % 2 == 1);
+        blocks.push((mu, block));
     }
     // Measured after the first half second: a held block creeps a centimetre before its
     // contact's friction is warm-started, then stops.

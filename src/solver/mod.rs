@@ -210,11 +210,16 @@ pub(crate) struct ContactImpulses {
     bodies: [u32; 2],
     /// The two colliders' materials mixed (`ColliderSurface::mix`), once per step.
     material: ColliderSurface,
-    count: usize,
+    /// Points in the manifold, 1 or 2. A `u32` rather than a `usize`, so that the record,
+    /// which the material made longer, stays 56 bytes with 4-byte alignment: the match
+    /// writes one per contact, and each byte more is more cache lines written.
+    count: u32,
     ids: [u32; 2],
     normal: [f32; 2],
     tangent: [f32; 2],
 }
+
+const _: () = assert!(std::mem::size_of::<ContactImpulses>() == 56);
 
 /// Per point of one contact, once solved: how fast the bodies approached there at the start
 /// of the step (minus the normal relative velocity), and the largest normal impulse one
@@ -358,7 +363,7 @@ impl ContactSolver {
     pub fn normal_impulses(&self) -> impl Iterator<Item = f32> + '_ {
         self.impulses
             .iter()
-            .flat_map(|r| r.normal[..r.count].iter().copied())
+            .flat_map(|r| r.normal[..r.count as usize].iter().copied())
     }
 
     /// The contacts of the last step that hit: per contact the solver pushed (a normal
@@ -370,7 +375,7 @@ impl ContactSolver {
         records.enumerate().filter_map(move |(k, (r, hit))| {
             // Unsolved contacts (between still bodies) keep the zeros of the step's start.
             let pushed = |&p: &usize| hit[p][1] > 0.0;
-            let fastest = (0..r.count)
+            let fastest = (0..r.count as usize)
                 .filter(pushed)
                 .max_by(|&p, &q| hit[p][0].total_cmp(&hit[q][0]))?;
             let speed = hit[fastest][0];
@@ -519,13 +524,16 @@ fn match_warm_starts(
                     colliders,
                     bodies: bodies_of(c),
                     material: material_of(c),
-                    count: c.manifold.points().len(),
+                    count: c.manifold.points().len() as u32,
                     ..Default::default()
                 };
                 for (k, p) in c.manifold.points().iter().enumerate() {
                     record.ids[k] = p.id;
                     if let Some(prev) = last {
-                        if let Some(j) = prev.ids[..prev.count].iter().position(|&id| id == p.id) {
+                        if let Some(j) = prev.ids[..prev.count as usize]
+                            .iter()
+                            .position(|&id| id == p.id)
+                        {
                             record.normal[k] = prev.normal[j];
                             record.tangent[k] = prev.tangent[j];
                         }

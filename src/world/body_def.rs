@@ -217,7 +217,7 @@ impl BodyDef {
 
     /// Each piece's material: the body's, then the overrides in order. An error names a
     /// piece out of range or a field out of range.
-    fn piece_materials(&self) -> Result<Vec<Material>, Error> {
+    fn resolved_materials(&self) -> Result<Vec<Material>, Error> {
         let pieces = self.shape.pieces().len();
         let mut materials = vec![self.material(); pieces];
         for &(piece, material) in &self.piece_materials {
@@ -363,7 +363,7 @@ impl World {
             "at most MAX_COORDINATE (1e12) from the shape's origin",
         )?;
 
-        let materials = def.piece_materials()?;
+        let materials = def.resolved_materials()?;
         // A static or kinematic body's mass is never used; unit density, where a piece's
         // could not weigh it, keeps the centre defined (as `World::body_mass` weighs it).
         let pieces = def.shape.pieces();

@@ -29,8 +29,6 @@ pub(crate) struct Body {
     pub is_bullet: bool,
     /// The body does not turn: its solver inverse inertia is 0 (`BodyMaterial`).
     pub fixed_rotation: bool,
-    /// Mass per unit area, kept to give the body its mass again when it becomes dynamic.
-    pub density: f32,
     /// Farthest point of the body from its centre of mass.
     pub max_extent: f32,
     /// Thickness scale of its thinnest piece (see `BodyShape::min_extent`).
@@ -52,7 +50,6 @@ impl Body {
             is_kinematic: false,
             is_bullet: false,
             fixed_rotation: false,
-            density: 1.0,
             max_extent: 0.0,
             min_extent: 0.0,
             inv_mass: 0.0,

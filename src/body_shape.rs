@@ -6,7 +6,7 @@
 //! and solves their contacts per body. Mass properties add up over the pieces:
 //!
 //! ```text
-//! mass    M = sum m_i                       (m_i = density * area_i)
+//! mass    M = sum m_i                       (m_i = density_i * area_i: a density per piece)
 //! centre  C = sum m_i c_i / M               (c_i = piece centroid, local frame)
 //! inertia I = sum (I_i + m_i |c_i - C|^2)   (I_i about the piece's centroid; parallel axes)
 //! ```
@@ -168,37 +168,6 @@ impl BodyShape {
         self.pieces.iter().map(Shape::area).sum()
     }
 
-    /// Mass properties at `density`: the pieces' masses, centroids and inertias combined
-    /// with the parallel axis theorem.
-    pub(crate) fn mass_properties(&self, density: f32) -> MassProperties {
-        let parts: Vec<(f32, Vec2, f32)> = self
-            .pieces
-            .iter()
-            .map(|piece| match piece {
-                Shape::Circle(c) => {
-                    let mass = density * c.area();
-                    (mass, c.center(), 0.5 * mass * c.radius() * c.radius())
-                }
-                _ => (
-                    density * piece.area(),
-                    piece.centroid(),
-                    density * piece.polar_moment(),
-                ),
-            })
-            .collect();
-        let mass: f32 = parts.iter().map(|&(m, _, _)| m).sum();
-        let center = parts.iter().map(|&(m, c, _)| m * c).sum::<Vec2>() / mass;
-        let inertia = parts
-            .iter()
-            .map(|&(m, c, i)| i + m * c.distance_squared(center))
-            .sum();
-        MassProperties {
-            mass,
-            center,
-            inertia,
-        }
-    }
-
     /// The largest distance from the local point `center` to any point of the body: how far
     /// a point of it can be from its centre of rotation.
     pub(crate) fn max_extent(&self, center: Vec2) -> f32 {
@@ -232,5 +201,34 @@ impl BodyShape {
                 Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
             })
             .fold(f32::INFINITY, f32::min)
+    }
+}
+
+/// Mass properties of pieces each of its own density (the formula in the module header): a
+/// body whose pieces are of different materials.
+pub(crate) fn combined_mass<'a>(pieces: impl Iterator<Item = (&'a Shape, f32)>) -> MassProperties {
+    let parts: Vec<(f32, Vec2, f32)> = pieces
+        .map(|(piece, density)| match piece {
+            Shape::Circle(c) => {
+                let mass = density * c.area();
+                (mass, c.center(), 0.5 * mass * c.radius() * c.radius())
+            }
+            _ => (
+                density * piece.area(),
+                piece.centroid(),
+                density * piece.polar_moment(),
+            ),
+        })
+        .collect();
+    let mass: f32 = parts.iter().map(|&(m, _, _)| m).sum();
+    let center = parts.iter().map(|&(m, c, _)| m * c).sum::<Vec2>() / mass;
+    let inertia = parts
+        .iter()
+        .map(|&(m, c, i)| i + m * c.distance_squared(center))
+        .sum();
+    MassProperties {
+        mass,
+        center,
+        inertia,
     }
 }

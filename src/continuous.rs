@@ -41,7 +41,7 @@ use crate::filter::Filter;
 use crate::narrow_phase::Collider;
 use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
 use crate::shape::Shape;
-use crate::solver::{BodyMaterial, BodyState, LINEAR_SLOP, apply_impact};
+use crate::solver::{BodyMaterial, BodyState, ColliderSurface, LINEAR_SLOP, apply_impact};
 use crate::toi::{Sweep, TimeOfImpact, time_of_impact};
 
 /// A body that moves more than this fraction of its thinnest piece's thickness scale in a
@@ -81,6 +81,8 @@ pub(crate) struct Obstacles<'a> {
     /// touch), and whether it is a sensor (never an obstacle, never swept).
     pub filters: &'a [Filter],
     pub sensors: &'a [bool],
+    /// Per collider: its material; an impact bounces with the larger restitution.
+    pub surfaces: &'a [ColliderSurface],
 }
 
 /// How far inside a piece its core lies (see `core`): twice the solver's slop, so the
@@ -351,9 +353,9 @@ fn stop_at_impact(
     let points = manifold.points();
     let middle = points.iter().map(|p| p.point).sum::<Vec2>() / points.len() as f32;
     let owner = world.collider_bodies[hit.obstacle] as usize;
-    let restitution = motion.materials[index]
+    let restitution = world.surfaces[hit.piece]
         .restitution
-        .max(motion.materials[owner].restitution);
+        .max(world.surfaces[hit.obstacle].restitution);
     let speed = apply_impact(
         motion.states,
         motion.materials,

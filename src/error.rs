@@ -165,6 +165,27 @@ pub enum Error {
         /// What it must be.
         rule: &'static str,
     },
+    /// A piece's material (see `world::Material`) has a field out of range.
+    #[error("piece {piece} {field} = {value} is invalid: it must be {rule}")]
+    InvalidMaterial {
+        /// The piece: an index into the body's `BodyShape::pieces`, and the order of its
+        /// colliders.
+        piece: usize,
+        /// The field.
+        field: &'static str,
+        /// Its value.
+        value: f32,
+        /// What it must be.
+        rule: &'static str,
+    },
+    /// A body definition gives a material to a piece its shape does not have.
+    #[error("piece {piece} is out of range: the body's shape has {pieces} pieces")]
+    PieceOutOfRange {
+        /// The piece index given.
+        piece: usize,
+        /// How many pieces the shape has.
+        pieces: usize,
+    },
     /// A body definition sets both `is_static` and `is_kinematic`.
     #[error(
         "body is_static and is_kinematic are both true: a body is static, kinematic or \

@@ -4,8 +4,9 @@
 //! handles and stale ones (removed bodies', another world's, and one a clone of the world
 //! made), `step` with any `dt`, `set_substeps`, `set_gravity`, `set_max_linear_speed` and
 //! `set_continuous`; kinematic bodies, damping, gravity scale and fixed rotation in the
-//! definitions, forces, torques and impulses (`apply_*`), `set_transform` and
-//! `set_body_type`, with any values and handles.
+//! definitions, forces, torques and impulses (`apply_*`), `set_transform`,
+//! `set_body_type`, and materials (per piece in the definitions, conveyor tangent speeds,
+//! `set_material`), with any values and handles.
 //!
 //! Invariants: a value outside its documented range is an `Err` and one inside it is not
 //! (a body definition may also be refused for what follows from its shape: mass, inertia or
@@ -23,7 +24,8 @@ use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     BodyDef, BodyId, BodyShape, Circle, ColliderId, CpuNarrowPhase, Error, Polygon, Shape, World,
     world::BodyType, world::MAX_COORDINATE, world::MAX_GRAVITY_SCALE,
-    world::MAX_LINEAR_SPEED_LIMIT, world::MAX_SUBSTEPS, world::StaleReason, world::TIME_STEP_RANGE,
+    world::MAX_LINEAR_SPEED_LIMIT, world::MAX_SUBSTEPS, world::Material, world::StaleReason,
+    world::TIME_STEP_RANGE,
 };
 
 use crate::Target;
@@ -82,6 +84,12 @@ pub enum Op {
         body: Pick,
         body_type: BodyType,
     },
+    /// `set_material` on the body's piece `piece` (modulo its count).
+    SetMaterial {
+        body: Pick,
+        piece: u8,
+        material: Material,
+    },
 }
 
 #[derive(Debug)]
@@ -139,7 +147,33 @@ fn body_shape(u: &mut Unstructured) -> Result<BodyShape> {
     })
 }
 
+/// A material of ordinary values, any hostile one now and then.
+fn material(u: &mut Unstructured) -> Result<Material> {
+    Ok(Material {
+        friction: mostly(u, 0.0, 1.0)?,
+        restitution: mostly(u, 0.0, 1.0)?,
+        density: mostly(u, 0.1, 10.0)?,
+        tangent_speed: mostly(u, -5.0, 5.0)?,
+    })
+}
+
+/// Whether `set_material` and `add_body` take `m` for a piece of a body that is `dynamic`
+/// or not (only a dynamic body's pieces need a density).
+fn material_ok(m: &Material, dynamic: bool) -> bool {
+    m.friction.is_finite()
+        && m.friction >= 0.0
+        && (0.0..=1.0).contains(&m.restitution)
+        && (!dynamic || m.density.is_finite() && m.density > 0.0)
+        && m.tangent_speed.is_finite()
+}
+
 fn body_def(u: &mut Unstructured) -> Result<BodyDef> {
+    let mut piece_materials = Vec::new();
+    // Mostly none. (Bounded: an exhausted input answers every `ratio` with true.)
+    for _ in 0..hostile::len(u, 3)? {
+        // Now and then past the shape's pieces: an error naming the index.
+        piece_materials.push((u.int_in_range(0..=3)?, material(u)?));
+    }
     Ok(BodyDef {
         shape: body_shape(u)?,
         position: Vec2::new(mostly(u, -20.0, 20.0)?, mostly(u, -20.0, 20.0)?),
@@ -149,6 +183,8 @@ fn body_def(u: &mut Unstructured) -> Result<BodyDef> {
         density: mostly(u, 0.1, 10.0)?,
         friction: mostly(u, 0.0, 1.0)?,
         restitution: mostly(u, 0.0, 1.0)?,
+        tangent_speed: mostly(u, -5.0, 5.0)?,
+        piece_materials,
         is_static: u.ratio(1u8, 4)?,
         // Now and then both: an error naming the two.
         is_kinematic: u.ratio(1u8, 6)?,
@@ -222,7 +258,7 @@ impl Target for WorldTarget {
         };
         let mut ops = Vec::new();
         for _ in 0..hostile::len(u, 40)? {
-            ops.push(match u.int_in_range(0u8..=21)? {
+            ops.push(match u.int_in_range(0u8..=22)? {
                 0..=3 => {
                     let mut def = body_def(u)?;
                     def.is_sensor = u.ratio(1u8, 10)?;
@@ -274,6 +310,11 @@ impl Target for WorldTarget {
                     body: pick(u, 6)?,
                     position: Vec2::new(mostly(u, -20.0, 20.0)?, mostly(u, -20.0, 20.0)?),
                     angle: mostly(u, -4.0, 4.0)?,
+                },
+                21 => Op::SetMaterial {
+                    body: pick(u, 6)?,
+                    piece: u.arbitrary()?,
+                    material: material(u)?,
                 },
                 _ => Op::SetType {
                     body: pick(u, 6)?,
@@ -573,6 +614,55 @@ impl Target for WorldTarget {
                     }
                     None => {}
                 },
+                Op::SetMaterial {
+                    body,
+                    piece,
+                    material,
+                } => match resolve(&model, *body) {
+                    Some(Handle::Live(body)) => {
+                        let colliders: Vec<ColliderId> = world.body_colliders(body).collect();
+                        let Some(&c) = colliders.get(usize::from(*piece) % colliders.len().max(1))
+                        else {
+                            return Err(at("a live body without colliders".into()));
+                        };
+                        let dynamic = world.body_type(body) == Some(BodyType::Dynamic);
+                        let valid = material_ok(material, dynamic);
+                        let before = world.material(c).map_err(|e| at(format!("{e}")))?;
+                        let bits = |m: Material| {
+                            [m.friction, m.restitution, m.density, m.tangent_speed]
+                                .map(f32::to_bits)
+                        };
+                        match world.set_material(c, *material) {
+                            Ok(()) if !valid => {
+                                return Err(at("set_material accepted a bad material".into()));
+                            }
+                            Ok(()) => {
+                                let now = world.material(c).map_err(|e| at(format!("{e}")))?;
+                                if bits(now) != bits(*material) {
+                                    return Err(at(format!("set_material then read {now:?}")));
+                                }
+                            }
+                            // A valid density may weigh the body outside MASS_RANGE.
+                            Err(Error::InvalidMaterial { .. }) if !valid => rejected = true,
+                            Err(Error::InvalidBody { field, .. })
+                                if dynamic
+                                    && (field == "mass" || field == "rotational inertia") =>
+                            {
+                                rejected = true;
+                            }
+                            Err(e) => return Err(at(format!("set_material gave {e}"))),
+                        }
+                        let after = world.material(c).map_err(|e| at(format!("{e}")))?;
+                        if rejected && bits(after) != bits(before) {
+                            return Err(at("a refused set_material changed it".into()));
+                        }
+                    }
+                    Some(Handle::Stale(body, reason, colliders)) => {
+                        check_stale(&mut world, body, reason, &colliders).map_err(at)?;
+                        rejected = true;
+                    }
+                    None => {}
+                },
                 Op::AddToClone(def) => {
                     let mut twin = world.clone();
                     if let Ok(body) = twin.add_body(def) {
@@ -611,13 +701,14 @@ impl Target for WorldTarget {
 }
 
 /// The `BodyDef` fields `World::add_body` validates, and their rules.
-const CHECKED_FIELDS: [&str; 10] = [
+const CHECKED_FIELDS: [&str; 11] = [
     "position",
     "angle",
     "linear_velocity",
     "angular_velocity",
     "friction",
     "restitution",
+    "tangent_speed",
     "density",
     "linear_damping",
     "angular_damping",
@@ -730,8 +821,16 @@ fn bad_field(def: &BodyDef) -> Option<&'static str> {
         Some("angular_damping")
     } else if !(def.gravity_scale.is_finite() && def.gravity_scale.abs() <= MAX_GRAVITY_SCALE) {
         Some("gravity_scale")
+    } else if !def.tangent_speed.is_finite() {
+        Some("tangent_speed")
     } else if !(def.is_static || def.is_kinematic || def.density.is_finite() && def.density > 0.0) {
         Some("density")
+    } else if (def.piece_materials.iter()).any(|(piece, _)| *piece >= def.shape.pieces().len()) {
+        Some("piece index")
+    } else if (def.piece_materials.iter())
+        .any(|(_, m)| !material_ok(m, !(def.is_static || def.is_kinematic)))
+    {
+        Some("piece material")
     } else {
         None
     }

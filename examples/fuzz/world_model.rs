@@ -552,6 +552,13 @@ pub fn check_stale(
         if !names_c(world.collider_body(c).map(|_| ())) {
             return fail(&format!("collider_body({c:?}) does not refuse it by name"));
         }
+        if !names_c(world.set_material(c, wgpu_sat::world::Material::default()))
+            || !names_c(world.material(c).map(|_| ()))
+        {
+            return fail(&format!(
+                "set_material or material({c:?}) does not refuse it by name"
+            ));
+        }
         if !names_c(world.set_collider_filter(c, Filter::default())) {
             return fail(&format!(
                 "set_collider_filter({c:?}) does not refuse it by name"

@@ -183,8 +183,11 @@ pub(crate) struct WideContact {
     moving_b: u8,
     normal_x: f32x4,
     normal_y: f32x4,
+    /// The contact's mixed material (see the parent module): friction, restitution, and the
+    /// tangent speed `sa + sb` that friction drives the slip along the tangent towards.
     friction: f32x4,
     restitution: f32x4,
+    tangent_speed: f32x4,
     bias_rate: f32x4,
     mass_scale: f32x4,
     impulse_scale: f32x4,
@@ -208,9 +211,10 @@ pub(crate) struct PrepareLanes {
     /// The manifold's normal, from A to B, world frame.
     pub normal_x: [f32; LANES],
     pub normal_y: [f32; LANES],
-    /// Each body's friction and restitution, A's then B's: mixed here.
-    pub friction: [[f32; LANES]; 2],
-    pub restitution: [[f32; LANES]; 2],
+    /// The contact's material, mixed from its colliders' when its record was made.
+    pub friction: [f32; LANES],
+    pub restitution: [f32; LANES],
+    pub tangent_speed: [f32; LANES],
     /// The solver's inverse masses and inertias, A's then B's (zero for a body that does not
     /// move).
     pub inv_mass: [[f32; LANES]; 2],
@@ -244,8 +248,9 @@ impl PrepareLanes {
             body_b: [NO_INDEX; LANES],
             normal_x: [0.0; LANES],
             normal_y: [0.0; LANES],
-            friction: [[0.0; LANES]; 2],
-            restitution: [[0.0; LANES]; 2],
+            friction: [0.0; LANES],
+            restitution: [0.0; LANES],
+            tangent_speed: [0.0; LANES],
             inv_mass: [[0.0; LANES]; 2],
             inv_inertia: [[0.0; LANES]; 2],
             velocity: [[[0.0; LANES]; 3]; 2],
@@ -255,7 +260,7 @@ impl PrepareLanes {
 }
 
 impl WideContact {
-    /// The constraints of `lanes`, all four at once: mixed materials, the softness (stiffer
+    /// The constraints of `lanes`, all four at once: their materials, the softness (stiffer
     /// against a body that does not move), and per point the effective masses along the
     /// normal and the tangent, the separation at the start of the step less the anchors'
     /// part, and the normal relative velocity (for restitution). Frames: world.
@@ -315,10 +320,9 @@ impl WideContact {
         self.moving_b = moving(inv_mass_b);
         self.normal_x = nx;
         self.normal_y = ny;
-        // The geometric mean, as the product of roots: the root of the product overflows to
-        // infinity for two frictions past 1.8e19.
-        self.friction = v(lanes.friction[0]).sqrt() * v(lanes.friction[1]).sqrt();
-        self.restitution = v(lanes.restitution[0]).fast_max(v(lanes.restitution[1]));
+        self.friction = v(lanes.friction);
+        self.restitution = v(lanes.restitution);
+        self.tangent_speed = v(lanes.tangent_speed);
         self.bias_rate = softness(|s| s.bias_rate);
         self.mass_scale = softness(|s| s.mass_scale);
         self.impulse_scale = softness(|s| s.impulse_scale);
@@ -445,14 +449,15 @@ impl WideContact {
     }
 
     /// The friction half of the relax pass: each point's tangential impulse, held within
-    /// friction times its normal impulse.
+    /// friction times its normal impulse, towards a slip of minus the tangent speed (a
+    /// conveyor's surface carries what rests on it: see the parent module for the sign).
     #[inline(always)]
     fn solve_friction(&mut self, a: &mut WideBody, b: &mut WideBody) {
         let masses = self.masses();
         let (tx, ty) = (-self.normal_y, self.normal_x);
         let friction = self.friction;
         for p in &mut self.points {
-            let vt = relative_velocity(a, b, p, tx, ty);
+            let vt = relative_velocity(a, b, p, tx, ty) + self.tangent_speed;
             // Friction, finite and 0 or more, times a normal impulse, finite and 0 or more:
             // the limit is never NaN, so fast_max/fast_min clamp it as f32::clamp would.
             let limit = friction * p.normal_impulse;

@@ -18,9 +18,18 @@
 //!         from it after the last substep)
 //!     relax: normal impulses again without bias, removing the velocity the push added,
 //!         then friction, clamped to mu * normal (friction once per substep, as Box2D v3
-//!         now solves it)
+//!         now solves it), driving the tangential slip towards the contact's tangent speed
 //! restitution: bounce the points that approached faster than a threshold
 //! ```
+//!
+//! Materials are per collider ([`ColliderSurface`]) and mixed once per contact when its
+//! record is made, as Box2D mixes them: friction `sqrt(fa * fb)`, restitution
+//! `max(ra, rb)`, tangent speed `sa + sb`. A collider's tangent speed `s` moves its surface
+//! at `s * right_perp(outward normal)`: clockwise round the collider, so a floor's top moves
+//! towards +x for `s > 0` (Box2D's sign). With the contact normal `n` from A to B and the
+//! solver's tangent `t = left_perp(n)`, A's surface moves along `t` at `-sa` and B's (outward
+//! normal `-n`) at `+sb`; no slip is `v_A + surface_A = v_B + surface_B`, so friction drives
+//! `(v_B - v_A) . t` towards `-(sa + sb)`.
 //!
 //! The separation during the substeps is tracked from the bodies' motion since the start of
 //! the step, so the narrow phase runs once per step. The scheme is the "soft step" of Box2D
@@ -72,6 +81,9 @@ pub(crate) struct Substeps {
 pub(crate) struct BodyMotion<'a> {
     pub bodies: &'a [Body],
     pub materials: &'a [BodyMaterial],
+    /// Per collider: its body, and its material (mixed per contact).
+    pub collider_bodies: &'a [u32],
+    pub surfaces: &'a [ColliderSurface],
     /// World-frame centres of mass.
     pub centers: &'a mut [Vec2],
     /// Rotations as (cos, sin).
@@ -153,11 +165,9 @@ impl BodyState {
     }
 }
 
-/// How a body's mass and material enter the solver.
+/// How a body's mass enters the solver (its surface is per collider: [`ColliderSurface`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct BodyMaterial {
-    pub friction: f32,
-    pub restitution: f32,
     /// The body's own inverse rotational inertia (zero for a static body); the solver's
     /// is [`BodyState::inv_inertia`], zero while the body sleeps.
     pub inv_inertia: f32,
@@ -166,19 +176,50 @@ pub(crate) struct BodyMaterial {
     pub max_extent: f32,
 }
 
-/// One contact's warm-starting record, in contact order: which colliders and bodies, its
-/// points' feature ids, and their accumulated impulses once the step is solved.
+/// What of a collider's material the contacts read (its density is the world's business):
+/// validated by the world, so finite, friction 0 or more and restitution from 0 to 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct ColliderSurface {
+    pub friction: f32,
+    pub restitution: f32,
+    /// Speed of the surface along `right_perp(outward normal)` (see the module notes).
+    pub tangent_speed: f32,
+}
+
+impl ColliderSurface {
+    /// The material of a contact between colliders of surfaces `self` and `other`, mixed as
+    /// Box2D mixes them. The friction's geometric mean is the product of roots: the root of
+    /// the product overflows to infinity for two frictions past 1.8e19.
+    fn mix(&self, other: &ColliderSurface) -> ColliderSurface {
+        ColliderSurface {
+            friction: self.friction.sqrt() * other.friction.sqrt(),
+            restitution: self.restitution.max(other.restitution),
+            tangent_speed: self.tangent_speed + other.tangent_speed,
+        }
+    }
+}
+
+/// One contact's record, in contact order: which colliders and bodies, their mixed
+/// material, its points' feature ids, and their accumulated impulses once the step is
+/// solved (the next step's warm start).
 #[derive(Clone, Copy, Debug, Default)]
 pub(crate) struct ContactImpulses {
     /// The colliders in touch: which pieces of the two bodies, for warm starting (two
     /// bodies of several pieces can touch in several places with the same feature ids).
     colliders: [u32; 2],
     bodies: [u32; 2],
-    count: usize,
+    /// The two colliders' materials mixed (`ColliderSurface::mix`), once per step.
+    material: ColliderSurface,
+    /// Points in the manifold, 1 or 2. A `u32` rather than a `usize`, so that the record,
+    /// which the material made longer, stays 56 bytes with 4-byte alignment: the match
+    /// writes one per contact, and each byte more is more cache lines written.
+    count: u32,
     ids: [u32; 2],
     normal: [f32; 2],
     tangent: [f32; 2],
 }
+
+const _: () = assert!(std::mem::size_of::<ContactImpulses>() == 56);
 
 /// Per point of one contact, once solved: how fast the bodies approached there at the start
 /// of the step (minus the normal relative velocity), and the largest normal impulse one
@@ -271,9 +312,10 @@ unsafe fn fill_lane(lanes: &mut PrepareLanes, lane: usize, k: u32, data: &StageD
     let m = &contact.manifold;
     lanes.normal_x[lane] = m.normal.x;
     lanes.normal_y[lane] = m.normal.y;
+    lanes.friction[lane] = record.material.friction;
+    lanes.restitution[lane] = record.material.restitution;
+    lanes.tangent_speed[lane] = record.material.tangent_speed;
     for (side, (state, material)) in states.into_iter().zip(materials).enumerate() {
-        lanes.friction[side][lane] = material.friction;
-        lanes.restitution[side][lane] = material.restitution;
         lanes.inv_mass[side][lane] = state.inv_mass;
         lanes.inv_inertia[side][lane] = state.inv_inertia(material);
         let velocity = &mut lanes.velocity[side];
@@ -321,7 +363,7 @@ impl ContactSolver {
     pub fn normal_impulses(&self) -> impl Iterator<Item = f32> + '_ {
         self.impulses
             .iter()
-            .flat_map(|r| r.normal[..r.count].iter().copied())
+            .flat_map(|r| r.normal[..r.count as usize].iter().copied())
     }
 
     /// The contacts of the last step that hit: per contact the solver pushed (a normal
@@ -333,7 +375,7 @@ impl ContactSolver {
         records.enumerate().filter_map(move |(k, (r, hit))| {
             // Unsolved contacts (between still bodies) keep the zeros of the step's start.
             let pushed = |&p: &usize| hit[p][1] > 0.0;
-            let fastest = (0..r.count)
+            let fastest = (0..r.count as usize)
                 .filter(pushed)
                 .max_by(|&p, &q| hit[p][0].total_cmp(&hit[q][0]))?;
             let speed = hit[fastest][0];
@@ -342,9 +384,10 @@ impl ContactSolver {
     }
 
     /// Matches this step's contacts (between colliders, in ascending pair order;
-    /// `collider_bodies` maps a collider to its body) with last step's, carrying over the
-    /// impulses of points whose feature ids touch again, and colours them into lane groups.
-    /// The prepare stage then fills the groups.
+    /// `collider_bodies` maps a collider to its body, `surfaces` to its material) with last
+    /// step's, carrying over the impulses of points whose feature ids touch again and mixing
+    /// each contact's material, and colours them into lane groups. The prepare stage then
+    /// fills the groups.
     ///
     /// The colouring is serial (greedy, in contact order), so it runs beside the match, which
     /// does not need it; the match itself is split into blocks over the pool.
@@ -352,13 +395,15 @@ impl ContactSolver {
         &mut self,
         contacts: &[Contact],
         collider_bodies: &[u32],
+        surfaces: &[ColliderSurface],
         states: &[BodyState],
     ) {
         std::mem::swap(&mut self.impulses, &mut self.previous);
         let (impulses, previous, graph) = (&mut self.impulses, &self.previous, &mut self.graph);
         let bodies_of = |c: &Contact| [c.a, c.b].map(|i| collider_bodies[i as usize]);
+        let material_of = |c: &Contact| surfaces[c.a as usize].mix(&surfaces[c.b as usize]);
         parallel::join(
-            || match_warm_starts(impulses, previous, contacts, bodies_of),
+            || match_warm_starts(impulses, previous, contacts, bodies_of, material_of),
             || {
                 let constraints = contacts.iter().map(|c| ([c.a, c.b], bodies_of(c)));
                 graph.colour(states.len(), constraints, |body| {
@@ -374,7 +419,8 @@ impl ContactSolver {
     }
 
     /// One step of `dt` seconds over the bodies: speeds clamped, constraints prepared from
-    /// `contacts` (between colliders; `collider_bodies` maps a collider to its body), then
+    /// `contacts` (between colliders; `motion.collider_bodies` maps a collider to its body
+    /// and `motion.surfaces` to its material), then
     /// per substep gravity, warm start, solve, integrate positions, relax; then restitution.
     /// With `record_hits`, [`ContactSolver::hits`] can tell the step's hits afterwards.
     /// Runs on the current rayon pool (best started from one of its workers: see
@@ -384,7 +430,6 @@ impl ContactSolver {
         dt: f32,
         substeps: &Substeps,
         contacts: &[Contact],
-        collider_bodies: &[u32],
         motion: &mut BodyMotion<'_>,
         record_hits: bool,
     ) {
@@ -396,7 +441,12 @@ impl ContactSolver {
             max_speed: substeps.max_linear_speed,
             max_turn: MAX_ROTATION_PER_SUBSTEP / h,
         };
-        self.match_and_colour(contacts, collider_bodies, motion.states);
+        self.match_and_colour(
+            contacts,
+            motion.collider_bodies,
+            motion.surfaces,
+            motion.states,
+        );
         self.hit_records.clear();
         if record_hits {
             // Zeros for the contacts no group solves (between still bodies): no hit.
@@ -444,8 +494,8 @@ impl ContactSolver {
 /// Contacts per task of the match: a short merge step and a record's copy each, some 10 ns.
 const CONTACTS_PER_TASK: usize = 2048;
 
-/// Fills `records` (one per contact) from `contacts`, carrying over `previous`'s impulses
-/// of points whose feature ids touch again. Both lists ascend by collider pair, so each block
+/// Fills `records` (one per contact) from `contacts`, with their bodies and mixed
+/// materials, carrying over `previous`'s impulses of points whose feature ids touch again. Both lists ascend by collider pair, so each block
 /// of contacts finds where it starts in `previous` by a binary search and merge-walks from
 /// there; the records are the same whatever the blocks.
 fn match_warm_starts(
@@ -453,6 +503,7 @@ fn match_warm_starts(
     previous: &[ContactImpulses],
     contacts: &[Contact],
     bodies_of: impl Fn(&Contact) -> [u32; 2] + Sync,
+    material_of: impl Fn(&Contact) -> ColliderSurface + Sync,
 ) {
     records.clear();
     records.resize(contacts.len(), ContactImpulses::default());
@@ -472,13 +523,17 @@ fn match_warm_starts(
                 *record = ContactImpulses {
                     colliders,
                     bodies: bodies_of(c),
-                    count: c.manifold.points().len(),
+                    material: material_of(c),
+                    count: c.manifold.points().len() as u32,
                     ..Default::default()
                 };
                 for (k, p) in c.manifold.points().iter().enumerate() {
                     record.ids[k] = p.id;
                     if let Some(prev) = last {
-                        if let Some(j) = prev.ids[..prev.count].iter().position(|&id| id == p.id) {
+                        if let Some(j) = prev.ids[..prev.count as usize]
+                            .iter()
+                            .position(|&id| id == p.id)
+                        {
                             record.normal[k] = prev.normal[j];
                             record.tangent[k] = prev.tangent[j];
                         }

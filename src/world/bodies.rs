@@ -183,7 +183,8 @@ impl World {
         self.live(body).map_or(Vec2::NAN, |b| self.centers[b])
     }
 
-    /// The body's mass (density times area, summed over its pieces); infinite for a
+    /// The body's mass (density times area, summed over its pieces, each of its own
+    /// density: see [`World::material`]); infinite for a
     /// static or kinematic body, NaN for a stale handle.
     pub fn mass(&self, body: BodyId) -> f32 {
         self.live(body)
@@ -197,18 +198,21 @@ impl World {
             .map_or(f32::NAN, |b| 1.0 / self.bodies[b].inv_inertia)
     }
 
-    /// The body's friction coefficient ([`BodyDef::friction`](crate::BodyDef::friction));
-    /// NaN for a stale handle.
+    /// The friction coefficient of the body's first piece: the body's own
+    /// ([`BodyDef::friction`](crate::BodyDef::friction)) unless that piece was given its
+    /// own material. Each piece's is [`World::material`]'s. NaN for a stale handle.
     pub fn friction(&self, body: BodyId) -> f32 {
-        self.live(body)
-            .map_or(f32::NAN, |b| self.materials[b].friction)
+        self.collider_slots_of(body)
+            .next()
+            .map_or(f32::NAN, |c| self.surfaces[c].friction)
     }
 
-    /// The body's restitution ([`BodyDef::restitution`](crate::BodyDef::restitution)); NaN
-    /// for a stale handle.
+    /// The restitution of the body's first piece, as [`World::friction`]; NaN for a stale
+    /// handle.
     pub fn restitution(&self, body: BodyId) -> f32 {
-        self.live(body)
-            .map_or(f32::NAN, |b| self.materials[b].restitution)
+        self.collider_slots_of(body)
+            .next()
+            .map_or(f32::NAN, |c| self.surfaces[c].restitution)
     }
 
     /// Velocity of the body's centre of mass; NaN for a stale handle.

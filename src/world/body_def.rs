@@ -7,9 +7,10 @@ use glam::Vec2;
 use super::World;
 use super::filters::checked;
 use super::limits::{MASS_RANGE, MAX_COORDINATE, check, check_vec};
+use super::materials::Material;
 use super::motion::{check_damping, check_gravity_scale};
 use crate::body::{Body, NO_COLLIDER};
-use crate::body_shape::{BodyShape, MassProperties};
+use crate::body_shape::{BodyShape, MassProperties, combined_mass};
 use crate::error::Error;
 use crate::filter::Filter;
 use crate::handle::{BodyId, ColliderId};
@@ -49,14 +50,24 @@ pub struct BodyDef {
     pub linear_velocity: Vec2,
     /// Radians per second, counter-clockwise.
     pub angular_velocity: f32,
-    /// Mass per unit area; mass and rotational inertia follow from the shape. Must be
-    /// positive for a dynamic body; ignored for a static one.
+    /// Mass per unit area of every piece that [`BodyDef::piece_materials`] does not give
+    /// its own; mass and rotational inertia follow from the pieces. Must be positive for a
+    /// dynamic body; ignored for a static one.
     pub density: f32,
-    /// Coulomb friction coefficient, 0 or more; a contact uses the geometric mean of its
-    /// two bodies'.
+    /// Coulomb friction coefficient of every piece without its own material, 0 or more; a
+    /// contact uses the geometric mean of its two colliders'.
     pub friction: f32,
-    /// Bounciness from 0 (none) to 1; a contact uses the larger of its two bodies'.
+    /// Bounciness of every piece without its own material, from 0 (none) to 1; a contact
+    /// uses the larger of its two colliders'.
     pub restitution: f32,
+    /// Surface speed of every piece without its own material, a conveyor belt (see
+    /// [`Material::tangent_speed`]); 0 by default.
+    pub tangent_speed: f32,
+    /// Pieces of their own material, as (index into the shape's
+    /// [`pieces`](BodyShape::pieces), material); the other pieces take the fields above
+    /// ([`BodyDef::material`]). The last entry for a piece wins. Empty by default; see
+    /// [`BodyDef::with_piece_material`].
+    pub piece_materials: Vec<(usize, Material)>,
     /// A static body never moves (infinite mass): grounds and walls.
     pub is_static: bool,
     /// A kinematic body moves by its velocity alone ([`BodyDef::linear_velocity`],
@@ -113,6 +124,8 @@ impl BodyDef {
             density: 1.0,
             friction: 0.6,
             restitution: 0.0,
+            tangent_speed: 0.0,
+            piece_materials: Vec::new(),
             is_static: false,
             is_kinematic: false,
             linear_damping: 0.0,
@@ -154,6 +167,67 @@ impl BodyDef {
             is_kinematic: true,
             ..BodyDef::dynamic(shape, position)
         }
+    }
+
+    /// The material of every piece without its own: the body's density, friction,
+    /// restitution and tangent speed.
+    pub fn material(&self) -> Material {
+        Material {
+            friction: self.friction,
+            restitution: self.restitution,
+            density: self.density,
+            tangent_speed: self.tangent_speed,
+        }
+    }
+
+    /// The body's density, friction, restitution and tangent speed set from `material`:
+    /// the material of every piece without its own.
+    pub fn with_material(self, material: Material) -> BodyDef {
+        BodyDef {
+            density: material.density,
+            friction: material.friction,
+            restitution: material.restitution,
+            tangent_speed: material.tangent_speed,
+            ..self
+        }
+    }
+
+    /// Piece `piece` of the shape (an index into [`BodyShape::pieces`]) made of `material`
+    /// instead of the body's: a wheel of rubber on a body of steel, one moving belt of a
+    /// machine. [`World::add_body`] checks the index and the material.
+    ///
+    /// ```
+    /// # use wgpu_sat::{glam::Vec2, BodyDef, BodyShape, Polygon, Shape, World, world::Material};
+    /// let square = |x: f32| Polygon::new(&[
+    ///     Vec2::new(x, 0.0), Vec2::new(x + 1.0, 0.0), Vec2::new(x + 1.0, 1.0), Vec2::new(x, 1.0),
+    /// ]);
+    /// let pieces = vec![Shape::Polygon(square(0.0)?), Shape::Polygon(square(1.0)?)];
+    /// let heavy_top = Material { density: 10.0, ..Material::default() };
+    /// let def = BodyDef::dynamic(BodyShape::compound(pieces)?, Vec2::ZERO)
+    ///     .with_piece_material(1, heavy_top);
+    /// let mut world = World::default();
+    /// let body = world.add_body(&def)?;
+    /// assert_eq!(world.mass(body), 1.0 + 10.0);
+    /// # Ok::<(), Box<dyn std::error::Error>>(())
+    /// ```
+    pub fn with_piece_material(mut self, piece: usize, material: Material) -> BodyDef {
+        self.piece_materials.push((piece, material));
+        self
+    }
+
+    /// Each piece's material: the body's, then the overrides in order. An error names a
+    /// piece out of range or a field out of range.
+    fn resolved_materials(&self) -> Result<Vec<Material>, Error> {
+        let pieces = self.shape.pieces().len();
+        let mut materials = vec![self.material(); pieces];
+        for &(piece, material) in &self.piece_materials {
+            if piece >= pieces {
+                return Err(Error::PieceOutOfRange { piece, pieces });
+            }
+            material.check(piece, self.is_dynamic())?;
+            materials[piece] = material;
+        }
+        Ok(materials)
     }
 
     /// Whether contacts and gravity move the body: neither static nor kinematic.
@@ -214,10 +288,13 @@ impl World {
     /// rejected body leaves the world as it was:
     /// - a body is static, kinematic or dynamic: `is_static` and `is_kinematic` both set is
     ///   [`Error::ConflictingBodyType`];
-    /// - position, angle, velocities, friction and density must be finite; friction 0 or
-    ///   more, restitution from 0 to 1, density positive for a dynamic body; damping finite
-    ///   and 0 or more, gravity scale finite and at most
+    /// - position, angle, velocities, friction, density and tangent speed must be finite;
+    ///   friction 0 or more, restitution from 0 to 1, density positive for a dynamic body;
+    ///   damping finite and 0 or more, gravity scale finite and at most
     ///   [`MAX_GRAVITY_SCALE`](crate::world::MAX_GRAVITY_SCALE) in magnitude;
+    /// - each of [`BodyDef::piece_materials`] names a piece of the shape
+    ///   ([`Error::PieceOutOfRange`]) and holds a valid [`Material`]
+    ///   ([`Error::InvalidMaterial`], naming the piece);
     /// - the position's coordinates and the shape's reach from its origin at most
     ///   [`MAX_COORDINATE`];
     /// - a dynamic body's mass and rotational inertia (from its density and shape) within
@@ -254,6 +331,8 @@ impl World {
         )?;
         let r = def.restitution;
         check("restitution", r, (0.0..=1.0).contains(&r), "from 0 to 1")?;
+        let s = def.tangent_speed;
+        check("tangent_speed", s, s.is_finite(), "finite")?;
         check_damping("linear_damping", def.linear_damping)?;
         check_damping("angular_damping", def.angular_damping)?;
         check_gravity_scale(def.gravity_scale)?;
@@ -284,10 +363,20 @@ impl World {
             "at most MAX_COORDINATE (1e12) from the shape's origin",
         )?;
 
-        // A static or kinematic body's mass is never used; unit density keeps the centre
-        // defined.
-        let density = if def.is_dynamic() { def.density } else { 1.0 };
-        let mass = def.shape.mass_properties(density);
+        let materials = def.resolved_materials()?;
+        // A static or kinematic body's mass is never used; unit density, where a piece's
+        // could not weigh it, keeps the centre defined (as `World::body_mass` weighs it).
+        let pieces = def.shape.pieces();
+        let mass = combined_mass(pieces.iter().zip(&materials).map(|(piece, m)| {
+            (
+                piece,
+                if density_ok(m.density) {
+                    m.density
+                } else {
+                    1.0
+                },
+            )
+        }));
         if def.is_dynamic() {
             check_mass(&mass)?;
         }
@@ -314,7 +403,6 @@ impl World {
         let index = slot as usize;
         let id = BodyId::new(self.number, slot, generation);
         let max_extent = def.shape.max_extent(center);
-        let pieces = def.shape.pieces();
         // The collider slots first: the body's record names the first of them.
         let collider_slots: Vec<u32> = pieces
             .iter()
@@ -333,13 +421,6 @@ impl World {
                 // time of impact (see `continuous.rs`).
                 is_bullet: def.is_bullet && def.is_dynamic(),
                 fixed_rotation: def.fixed_rotation,
-                // Kept for a later change to dynamic: a static or kinematic body's own may
-                // be anything, and unit density stands in for one that is not positive.
-                density: if density_ok(def.density) {
-                    def.density
-                } else {
-                    1.0
-                },
                 max_extent,
                 min_extent: def.shape.min_extent(),
                 inv_mass,
@@ -359,8 +440,6 @@ impl World {
         };
         put(&mut self.states, index, state);
         let material = BodyMaterial {
-            friction: def.friction,
-            restitution: def.restitution,
             inv_inertia: if def.fixed_rotation { 0.0 } else { inv_inertia },
             max_extent,
         };
@@ -396,6 +475,8 @@ impl World {
             let next = collider_slots.get(k + 1).copied().unwrap_or(NO_COLLIDER);
             put(&mut self.next_collider, c, next);
             put(&mut self.filters, c, filter);
+            put(&mut self.surfaces, c, materials[k].surface());
+            put(&mut self.densities, c, materials[k].density);
             put(&mut self.sensors, c, def.is_sensor);
             self.has_sensors |= def.is_sensor;
             self.has_filters |= filter != Filter::default();

@@ -13,7 +13,6 @@ use glam::Vec2;
 
 use super::World;
 use super::body_def::check_mass;
-use crate::body_shape::BodyShape;
 use crate::error::Error;
 use crate::handle::BodyId;
 
@@ -43,8 +42,8 @@ impl World {
         })
     }
 
-    /// Changes the body's type. Made dynamic, it takes its mass from its shape and its
-    /// density ([`BodyDef::density`](crate::BodyDef::density); 1 if that was not positive);
+    /// Changes the body's type. Made dynamic, it takes its mass from its pieces and their
+    /// densities ([`World::material`]; 1 for a density that was not positive);
     /// made static, it stops (velocity 0); made kinematic, it keeps its velocity and moves
     /// by it. A bullet that stops being dynamic is a bullet no more. Its pairs that the new
     /// type no longer allows (see [`BodyDef::is_kinematic`](crate::BodyDef::is_kinematic))
@@ -57,19 +56,17 @@ impl World {
         if self.body_type(body) == Some(body_type) {
             return Ok(());
         }
-        let (inv_mass, inv_inertia) = match body_type {
+        let dynamic_mass = match body_type {
             BodyType::Dynamic => {
-                let pieces: Vec<_> = self.bodies[slot]
-                    .colliders(&self.next_collider)
-                    .map(|c| self.shapes[self.colliders[c].shape as usize])
-                    .collect();
-                let shape = BodyShape::compound(pieces)?;
-                let mass = shape.mass_properties(self.bodies[slot].density);
+                let (mass, max_extent) = self.body_mass(slot);
                 check_mass(&mass)?;
-                (1.0 / mass.mass, 1.0 / mass.inertia)
+                Some((mass, max_extent))
             }
-            BodyType::Static | BodyType::Kinematic => (0.0, 0.0),
+            BodyType::Static | BodyType::Kinematic => None,
         };
+        let (inv_mass, inv_inertia) = dynamic_mass.as_ref().map_or((0.0, 0.0), |(mass, _)| {
+            (1.0 / mass.mass, 1.0 / mass.inertia)
+        });
         // Awake first: sleeping's counts and labels are of the old type.
         self.wake_touching(slot);
         let was_dynamic = self.bodies[slot].is_dynamic();
@@ -87,6 +84,10 @@ impl World {
         state.inv_mass = inv_mass;
         if body_type == BodyType::Static {
             (state.linear_velocity, state.angular_velocity) = (Vec2::ZERO, 0.0);
+        }
+        if let Some((mass, max_extent)) = dynamic_mass {
+            // Its pieces' densities may have changed since its centre was placed.
+            self.set_mass(slot, &mass, max_extent);
         }
         if !dynamic {
             // Held forces would act if it became dynamic again before the next step.

@@ -42,7 +42,8 @@
 //! The files of this folder, one concept each: [`World`] itself and its constructor (here);
 //! `limits.rs` (what the world accepts); `body_def.rs` (making a body); `bodies.rs` (reading
 //! and setting one body); `body_ref.rs` (a body borrowed through a checked handle);
-//! `settings.rs` (world-wide settings); `filters.rs` (collision filters); `step.rs` (the
+//! `settings.rs` (world-wide settings); `filters.rs` (collision filters); `materials.rs`
+//! (each collider's friction, restitution, density and tangent speed); `step.rs` (the
 //! step and its stages in order); `contacts.rs` (the pair and contact stages: recycling,
 //! merging, events); `output.rs` (what the last step found); `stats.rs` (its statistics);
 //! `queries.rs` (rays, points, boxes and shapes against the world).
@@ -61,7 +62,7 @@ use crate::pair_set::PairSet;
 use crate::recycle::KeptManifold;
 use crate::shape::Shape;
 use crate::sleep::Sleep;
-use crate::solver::{BodyForces, BodyMaterial, BodyState, ContactSolver};
+use crate::solver::{BodyForces, BodyMaterial, BodyState, ColliderSurface, ContactSolver};
 
 /// How events name the world's slots ([`Names`]), from the world's fields one by one so
 /// that another field can be borrowed mutably beside it.
@@ -84,6 +85,7 @@ mod contacts;
 mod filters;
 mod forces;
 mod limits;
+mod materials;
 mod motion;
 mod output;
 mod queries;
@@ -101,6 +103,7 @@ pub use limits::{
     DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS,
     TIME_STEP_RANGE,
 };
+pub use materials::Material;
 pub use motion::MAX_GRAVITY_SCALE;
 pub use output::WorldContact;
 pub use queries::{WorldRayHit, WorldShapeHit};
@@ -169,6 +172,9 @@ pub struct World {
     /// Per collider: its collision filter, and whether it is a sensor.
     filters: Vec<Filter>,
     sensors: Vec<bool>,
+    /// Per collider: its material ([`Material`]), as the contacts read it, and its density.
+    surfaces: Vec<ColliderSurface>,
+    densities: Vec<f32>,
     /// Whether any collider is a sensor, or has a filter other than the default: without,
     /// the broad phase and the pair passes skip those tests.
     has_sensors: bool,
@@ -272,6 +278,8 @@ impl World {
             collider_bodies: Vec::new(),
             filters: Vec::new(),
             sensors: Vec::new(),
+            surfaces: Vec::new(),
+            densities: Vec::new(),
             has_sensors: false,
             has_filters: false,
             aabbs: Vec::new(),

@@ -188,6 +188,7 @@ impl World {
                     static_colliders: &self.static_colliders,
                     filters: &self.filters,
                     sensors: &self.sensors,
+                    surfaces: &self.surfaces,
                 },
                 &mut Motion {
                     centers: &mut self.centers,
@@ -249,10 +250,11 @@ impl World {
                 max_linear_speed: self.max_linear_speed,
             },
             &self.collider_contacts,
-            &self.collider_bodies,
             &mut BodyMotion {
                 bodies: &self.bodies,
                 materials: &self.materials,
+                collider_bodies: &self.collider_bodies,
+                surfaces: &self.surfaces,
                 centers: &mut self.centers,
                 rotations: &mut self.rotations,
                 states: &mut self.states,

@@ -3,8 +3,8 @@
 //! `PUSH_SPEED` (impulse over mass) and nothing else.
 
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::scenes::{LevelDriver, PUSH_SPEED, level, level_terrain, push_body_at};
-use wgpu_sat::world::BodyType;
+use wgpu_sat::scenes::{BELT_SPEED, LevelDriver, PUSH_SPEED, level, level_terrain, push_body_at};
+use wgpu_sat::world::{BodyType, Material};
 use wgpu_sat::{BodyId, CpuNarrowPhase, Shape, World};
 
 const DT: f32 = 1.0 / 60.0;
@@ -183,4 +183,69 @@ fn a_push_over_empty_space_or_a_static_or_kinematic_body_does_nothing() {
         assert_eq!(push_body_at(&mut world, point).unwrap(), None, "at {point}");
     }
     assert_eq!(velocities(&world), before);
+}
+
+/// The bodies resting on the belt's top face, away from its ends, after `steps` steps.
+fn belt_riders(world: &mut World, driver: &LevelDriver, steps: usize) -> Vec<f32> {
+    run(world, driver, steps);
+    let top = world.body_aabb(driver.belt);
+    dynamic_bodies(world)
+        .into_iter()
+        .filter(|&b| {
+            let bounds = world.body_aabb(b);
+            let x = bounds.center().x;
+            x > top.min.x + 1.0 && x < top.max.x - 1.0 && (bounds.min.y - top.max.y).abs() < 0.05
+        })
+        .map(|b| world.linear_velocity(b).x)
+        .collect()
+}
+
+/// The belt carries what lands on it towards the hills: every body resting on its top face
+/// moves right, none faster than the belt (friction drives the contact towards the belt's
+/// speed and no further; bodies crowd and roll, so slower), while on the same level with the
+/// belt's surface stopped they drift neither way. The belt itself stays put.
+#[test]
+fn the_belt_carries_what_lies_on_it_towards_the_hills() {
+    let (mut world, driver) = level(7);
+    let mut stopped = world.clone();
+    let belt_collider = stopped
+        .body(driver.belt)
+        .unwrap()
+        .colliders()
+        .next()
+        .unwrap();
+    let material = stopped.material(belt_collider).unwrap();
+    assert_eq!(material.tangent_speed, BELT_SPEED);
+    stopped
+        .set_material(
+            belt_collider,
+            Material {
+                tangent_speed: 0.0,
+                ..material
+            },
+        )
+        .unwrap();
+    let belt_at = world.transform(driver.belt).translation();
+
+    let moving = belt_riders(&mut world, &driver, 240);
+    assert_eq!(world.transform(driver.belt).translation(), belt_at);
+    assert!(moving.len() >= 3, "{} bodies ride the belt", moving.len());
+    let mean = moving.iter().sum::<f32>() / moving.len() as f32;
+    assert!(
+        mean > 0.3 * BELT_SPEED && moving.iter().all(|&v| v > 0.1 && v < 1.05 * BELT_SPEED),
+        "rider speeds {moving:?}"
+    );
+
+    let still = belt_riders(&mut stopped, &driver, 240);
+    assert!(
+        still.len() >= 3,
+        "{} bodies rest on the stopped belt",
+        still.len()
+    );
+    // Settling and rolling bodies still move a little, either way.
+    let drift = still.iter().sum::<f32>() / still.len() as f32;
+    assert!(
+        drift.abs() < 0.05 * BELT_SPEED,
+        "speeds on the stopped belt {still:?}"
+    );
 }

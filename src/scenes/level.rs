@@ -8,7 +8,7 @@
 //!               (its free side, on the right of the way the points run, faces up), up the
 //!               left wall; pits are cut in with slanted walls
 //!     movers    two kinematic bodies, driven each step by LevelDriver::drive
-//!     belt      a static box on the flat left end (its surface speed: see `conveyor:`)
+//!     belt      a static box on the flat left end whose surface moves (tangent speed)
 //!     bodies    rows of seeded shapes above everything, and two heavy crates
 //! drive(world, time, dt):
 //!     velocity = (scripted pose at time + dt - current pose) / dt
@@ -82,6 +82,9 @@ const PADDLE_LIFT: f32 = 1.9;
 /// The conveyor belt: a static slab on the flat ground, its middle at this x.
 const BELT_X: f32 = -25.0;
 const BELT_HALF: Vec2 = Vec2::new(5.0, 0.3);
+/// The belt's surface speed, units per second: positive carries what lies on it towards +x
+/// (the hills), Box2D's sign for a tangent speed on a top face.
+pub const BELT_SPEED: f32 = 2.0;
 
 /// Dropped bodies: rows of this many, starting this high, this far apart.
 const PER_ROW: usize = 24;
@@ -148,7 +151,8 @@ pub struct LevelDriver {
     pub platform: BodyId,
     /// The paddle spinning over the hills (kinematic).
     pub paddle: BodyId,
-    /// The conveyor belt (static): a slab on the flat left end.
+    /// The conveyor belt (static): a slab on the flat left end, its surface moving at
+    /// [`BELT_SPEED`] towards the hills.
     pub belt: BodyId,
     /// The terrain chain (static).
     pub terrain: BodyId,
@@ -240,15 +244,17 @@ pub fn level(seed: u64) -> (World, LevelDriver) {
             LevelDriver::paddle_pivot(),
         ),
     );
-    // conveyor: the belt's surface speed (a tangent speed of about 2 units per second,
-    // carrying what lands on it to the right, towards the hills) is set here on its
-    // collider, once per-collider materials land (`World::set_material`).
+    // The conveyor: its top face moves at BELT_SPEED towards the hills (a tangent speed,
+    // carried into every contact's friction).
     let belt = add(
         &mut world,
-        BodyDef::fixed(
-            Polygon::rectangle(BELT_HALF.x, BELT_HALF.y),
-            Vec2::new(BELT_X, level_terrain(BELT_X) + BELT_HALF.y),
-        ),
+        BodyDef {
+            tangent_speed: BELT_SPEED,
+            ..BodyDef::fixed(
+                Polygon::rectangle(BELT_HALF.x, BELT_HALF.y),
+                Vec2::new(BELT_X, level_terrain(BELT_X) + BELT_HALF.y),
+            )
+        },
     );
 
     let mut rng = ChaCha8Rng::seed_from_u64(seed);

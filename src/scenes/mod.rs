@@ -26,7 +26,7 @@ mod playground;
 pub use benchmarks::{
     JUNKYARD_BODIES, compounds, junkyard, large_pyramid, many_pyramids, smash, washer,
 };
-pub use level::{LevelDriver, PUSH_SPEED, level, level_terrain, push_body_at};
+pub use level::{BELT_SPEED, LevelDriver, PUSH_SPEED, level, level_terrain, push_body_at};
 pub use playground::playground;
 
 fn add(world: &mut World, def: BodyDef) {

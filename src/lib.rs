@@ -245,6 +245,7 @@ mod filter;
 #[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub mod gpu;
 mod handle;
+pub mod joint;
 mod manifold;
 mod narrow_phase;
 mod pair_set;
@@ -334,6 +335,7 @@ pub use error::Error;
 #[cfg(feature = "gpu")]
 #[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub use gpu::{GpuNarrowPhase, request_device};
+pub use joint::{JointDef, JointId};
 pub use query::{RayHit, cast_ray};
 pub use shapes::{
     Aabb, BodyShape, Capsule, Circle, MAX_POLYGON_VERTICES, Polygon, Segment, Shape, ShapeError,

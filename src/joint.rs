@@ -1,0 +1,155 @@
+//! Joints: constraints between two bodies, described by a [`JointDef`] and added with
+//! [`World::add_joint`](crate::World::add_joint).
+//!
+//! ```text
+//! JointDef::revolute(a, b, world_anchor)        one point shared by both bodies; B turns
+//!     .with_limits(lower, upper)                about it relative to A, within limits, driven
+//!     .with_motor(speed, max_torque)            by a motor, or pulled back to the angle it
+//!     .with_spring(hertz, damping_ratio)        had when added by an angular spring
+//! JointDef::distance(a, b, anchor_a, anchor_b)  the anchors' distance held at its value when
+//!     .with_limits(min, max)                    added (rigid), or free within [min, max] (a
+//!     .with_spring(hertz, damping_ratio)        rope: min 0), or pulled towards it by a spring
+//!                                               (and held within the limits)
+//! any kind: .collide_connected(bool)            off by default: joined bodies do not collide
+//! ```
+//!
+//! Frames: a definition takes its anchors in the world frame, as the bodies stand when the
+//! joint is added; the world keeps them in each body's local frame from then on, and the
+//! revolute joint's angle is B's angle relative to A minus the relative angle they had
+//! when it was added (counter-clockwise positive). Units: radians, radians per second,
+//! torques in force times length.
+
+use glam::Vec2;
+
+use crate::handle::BodyId;
+pub use crate::handle::JointId;
+
+/// A spring of a joint: its frequency (hertz, 0 or more: 0 means no spring force) and its
+/// damping ratio (0 or more: 1 is critical damping).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointSpring {
+    /// Hertz.
+    pub hertz: f32,
+    /// 1 is critical.
+    pub damping_ratio: f32,
+}
+
+/// A joint's motor: the relative speed it drives (radians per second for a revolute joint)
+/// and the most torque it may apply to reach it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointMotor {
+    /// The target relative speed.
+    pub speed: f32,
+    /// The largest torque (or force) the motor may apply, 0 or more.
+    pub max_torque: f32,
+}
+
+/// What kind of joint a [`JointDef`] makes, with its kind's own geometry.
+#[derive(Clone, Copy, Debug, PartialEq)]
+#[non_exhaustive]
+pub enum JointKind {
+    /// A pin: the anchor points of both bodies coincide.
+    Revolute,
+    /// The anchor points keep their distance (or a distance within the limits).
+    Distance {
+        /// B's anchor, world frame, when the joint is added (A's is the definition's
+        /// anchor).
+        anchor_b: Vec2,
+    },
+}
+
+/// How to make a joint: its two bodies, its kind and anchor, and its options. Build one with
+/// [`JointDef::revolute`] or [`JointDef::distance`], then the `with_*` methods; give it to
+/// [`World::add_joint`](crate::World::add_joint), which checks it.
+///
+/// ```
+/// # use wgpu_sat::{glam::Vec2, BodyDef, JointDef, Polygon, World};
+/// let mut world = World::default();
+/// let ground = world.add_body(&BodyDef::fixed(Polygon::rectangle(5.0, 0.5), Vec2::ZERO))?;
+/// let arm = world.add_body(&BodyDef::dynamic(Polygon::rectangle(1.0, 0.1), Vec2::new(1.0, 3.0)))?;
+/// let hinge = JointDef::revolute(ground, arm, Vec2::new(0.0, 3.0))
+///     .with_limits(-0.5, 0.5)
+///     .with_motor(1.0, 50.0);
+/// world.add_joint(&hinge)?;
+/// # Ok::<(), wgpu_sat::Error>(())
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointDef {
+    /// The two bodies (distinct; either may be static or kinematic, not both).
+    pub bodies: [BodyId; 2],
+    /// The anchor, world frame: the pin of a revolute joint, A's end of a distance joint.
+    pub anchor: Vec2,
+    /// The kind, and its geometry.
+    pub kind: JointKind,
+    /// Whether the two bodies still collide with each other (false by default).
+    pub collide_connected: bool,
+    /// Lower and upper limits: angles (radians, within [-π, π]) of a revolute joint,
+    /// lengths of a distance joint. `None`: no limits.
+    pub limits: Option<[f32; 2]>,
+    /// The motor, if any (revolute joints).
+    pub motor: Option<JointMotor>,
+    /// The spring, if any.
+    pub spring: Option<JointSpring>,
+}
+
+impl JointDef {
+    fn new(a: BodyId, b: BodyId, anchor: Vec2, kind: JointKind) -> JointDef {
+        JointDef {
+            bodies: [a, b],
+            anchor,
+            kind,
+            collide_connected: false,
+            limits: None,
+            motor: None,
+            spring: None,
+        }
+    }
+
+    /// A revolute joint (a pin) between `a` and `b` at `world_anchor`: both bodies keep that
+    /// point of theirs in the same place, and turn freely about it unless limited, driven or
+    /// sprung.
+    pub fn revolute(a: BodyId, b: BodyId, world_anchor: Vec2) -> JointDef {
+        JointDef::new(a, b, world_anchor, JointKind::Revolute)
+    }
+
+    /// A distance joint between `a`'s point `world_anchor_a` and `b`'s point
+    /// `world_anchor_b`: their distance when the joint is added is its rest length, held
+    /// rigidly unless the joint gets limits or a spring.
+    pub fn distance(a: BodyId, b: BodyId, world_anchor_a: Vec2, world_anchor_b: Vec2) -> JointDef {
+        let kind = JointKind::Distance {
+            anchor_b: world_anchor_b,
+        };
+        JointDef::new(a, b, world_anchor_a, kind)
+    }
+
+    /// Limits: the revolute joint's angle within `[lower, upper]` radians (within [-π, π]),
+    /// or the distance joint's length within `[lower, upper]` (a rope: `0.0` and its
+    /// length; the joint is then free within them, or sprung if it has a spring).
+    pub fn with_limits(mut self, lower: f32, upper: f32) -> JointDef {
+        self.limits = Some([lower, upper]);
+        self
+    }
+
+    /// A motor that drives the revolute joint's relative spin (B's minus A's) towards
+    /// `speed` radians per second with at most `max_torque`.
+    pub fn with_motor(mut self, speed: f32, max_torque: f32) -> JointDef {
+        self.motor = Some(JointMotor { speed, max_torque });
+        self
+    }
+
+    /// A spring of `hertz` and `damping_ratio` towards the joint's rest state (the angle
+    /// or length it had when added) in place of the rigid hold.
+    pub fn with_spring(mut self, hertz: f32, damping_ratio: f32) -> JointDef {
+        self.spring = Some(JointSpring {
+            hertz,
+            damping_ratio,
+        });
+        self
+    }
+
+    /// Whether the joined bodies collide with each other.
+    pub fn collide_connected(mut self, collide: bool) -> JointDef {
+        self.collide_connected = collide;
+        self
+    }
+}

@@ -1,0 +1,493 @@
+//! Joints in the soft step, solved as contacts are: prepared once per step, then per
+//! substep warm-started, solved with a soft bias, and relaxed without it.
+//!
+//! ```text
+//! prepare (serial, before the stages): per joint, its anchors r_a, r_b from each body's
+//!     centre of mass (world frame, the step's start), the centres' offset d0 = c_b - c_a,
+//!     the angle since it was added, effective masses
+//! per substep, serially in joint order, before the contact colours of each pass:
+//!     anchors now: r = delta_rotation * r0; separation C = (c_b - c_a) now + r_b - r_a
+//!     warm start: apply the accumulated impulses
+//!     solve (bias on) / relax (bias off):
+//!       revolute: spring on the angle, motor (clamped to max torque * h), angle limits
+//!                 (one-sided), then the point: K (2x2) impulse = -K^-1 (v_rel + bias C)
+//!       distance: rigid: axial impulse on C = |d| - length; else the spring, then the
+//!                 min and max limits (one-sided)
+//! ```
+//!
+//! Softness: the rigid parts (the pin, the rigid length, limits that are passed) push back
+//! through the contacts' soft spring at twice the contact hertz (Box2D v3's joint
+//! softness), with bias only in the solve pass; a limit not yet reached is speculative (its
+//! gap may close within the substep, no more), as a speculative contact is. Springs use
+//! their own hertz and damping ratio in both passes. Signs: impulses act on B and their
+//! opposite on A; the angle is B's relative to A, counter-clockwise positive. Joints run in
+//! a fixed order on one thread, so the step stays the same bits on any thread count.
+
+use glam::Vec2;
+
+use super::contact_simd::StatePtr;
+use super::{BodyMaterial, BodyState, Softness, cross, cross_sv};
+use crate::body::Body;
+use crate::transform::{inverse_rotate, rotate};
+
+/// Damping ratio of the joints' rigid parts (Box2D v3's default joint damping ratio).
+pub(crate) const JOINT_DAMPING_RATIO: f32 = 2.0;
+
+/// A joint's spring, as the solver takes it.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct Spring {
+    pub hertz: f32,
+    pub damping_ratio: f32,
+}
+
+/// What a joint holds, as the solver takes it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum JointModel {
+    /// The anchors coincide; the relative angle (minus `reference_angle`, B's angle
+    /// relative to A when the joint was made) is limited, driven or sprung.
+    Revolute {
+        reference_angle: f32,
+        limits: Option<[f32; 2]>,
+        /// Speed (radians per second), max torque.
+        motor: Option<[f32; 2]>,
+        spring: Option<Spring>,
+    },
+    /// The anchors' distance: `length` rigidly when `rigid`, else sprung towards it (if
+    /// a spring) and held within `limits`.
+    Distance {
+        length: f32,
+        rigid: bool,
+        limits: [Option<f32>; 2],
+        spring: Option<Spring>,
+    },
+}
+
+/// The solver's per-step data of a joint, from `prepare`.
+#[derive(Clone, Copy, Debug, Default)]
+struct Prepared {
+    /// Anchors from each body's centre of mass, world frame, at the step's start.
+    anchors: [Vec2; 2],
+    /// `c_b - c_a` at the step's start.
+    delta_center: Vec2,
+    /// The joint angle at the step's start, in [-π, π].
+    delta_angle: f32,
+    inv_mass: [f32; 2],
+    inv_inertia: [f32; 2],
+    /// Effective masses: along the distance axis; of the relative rotation.
+    axial_mass: f32,
+    angular_mass: f32,
+    spring: Softness,
+    /// Whether both bodies stand still this step (static, asleep): nothing to solve.
+    idle: bool,
+}
+
+/// A joint in the solver: bodies, anchors, model, and the impulses accumulated over the
+/// last step (its warm start for the next).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JointConstraint {
+    /// Body slots, A then B.
+    pub bodies: [u32; 2],
+    /// The anchors in each body's local frame (the frame of its pieces).
+    pub local_anchors: [Vec2; 2],
+    pub model: JointModel,
+    /// A vacant slot (a removed joint): passed over.
+    pub live: bool,
+    /// The point impulse (revolute), or the axial one in `x` (distance).
+    pub linear_impulse: Vec2,
+    pub spring_impulse: f32,
+    pub motor_impulse: f32,
+    pub lower_impulse: f32,
+    pub upper_impulse: f32,
+    prepared: Prepared,
+}
+
+impl JointConstraint {
+    /// A joint with no impulses yet.
+    pub fn new(bodies: [u32; 2], local_anchors: [Vec2; 2], model: JointModel) -> Self {
+        JointConstraint {
+            bodies,
+            local_anchors,
+            model,
+            live: true,
+            linear_impulse: Vec2::ZERO,
+            spring_impulse: 0.0,
+            motor_impulse: 0.0,
+            lower_impulse: 0.0,
+            upper_impulse: 0.0,
+            prepared: Prepared::default(),
+        }
+    }
+
+    /// A removed joint's slot.
+    pub fn vacant() -> Self {
+        JointConstraint {
+            live: false,
+            ..JointConstraint::new(
+                [0, 0],
+                [Vec2::ZERO; 2],
+                JointModel::Revolute {
+                    reference_angle: 0.0,
+                    limits: None,
+                    motor: None,
+                    spring: None,
+                },
+            )
+        }
+    }
+}
+
+/// The angle of rotation `b` relative to rotation `a` (both `(cos, sin)`), in [-π, π].
+pub(crate) fn relative_angle(a: Vec2, b: Vec2) -> f32 {
+    let r = inverse_rotate(a, b);
+    r.y.atan2(r.x)
+}
+
+/// `angle` brought into [-π, π].
+fn unwind(angle: f32) -> f32 {
+    use std::f32::consts::{PI, TAU};
+    if angle < -PI {
+        angle + TAU
+    } else if angle > PI {
+        angle - TAU
+    } else {
+        angle
+    }
+}
+
+/// What the joint passes read besides the joints and the bodies' states.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct JointStep {
+    /// The substep, seconds.
+    pub h: f32,
+    /// The rigid parts' softness (twice the contact hertz).
+    pub soft: Softness,
+}
+
+/// Prepares every live joint for a step of substep `h` from the bodies' poses at its start.
+pub(crate) fn prepare_joints(
+    joints: &mut [JointConstraint],
+    bodies: &[Body],
+    materials: &[BodyMaterial],
+    states: &[BodyState],
+    centers: &[Vec2],
+    rotations: &[Vec2],
+    h: f32,
+) {
+    for joint in joints.iter_mut().filter(|j| j.live) {
+        let [a, b] = joint.bodies.map(|i| i as usize);
+        let anchor = |k: usize, i: usize| {
+            rotate(
+                rotations[i],
+                joint.local_anchors[k] - bodies[i].local_center,
+            )
+        };
+        let inv_mass = [states[a].inv_mass, states[b].inv_mass];
+        let inv_inertia = [
+            states[a].inv_inertia(&materials[a]),
+            states[b].inv_inertia(&materials[b]),
+        ];
+        let anchors = [anchor(0, a), anchor(1, b)];
+        let delta_center = centers[b] - centers[a];
+        let mut p = Prepared {
+            anchors,
+            delta_center,
+            delta_angle: 0.0,
+            inv_mass,
+            inv_inertia,
+            axial_mass: 0.0,
+            angular_mass: inverse_or_zero(inv_inertia[0] + inv_inertia[1]),
+            spring: Softness::default(),
+            // A kinematic body moves with an inverse mass of 0: its joints still pull the
+            // other body along, so only two bodies at rest leave a joint idle.
+            idle: !states[a].moves()
+                && !states[b].moves()
+                && !bodies[a].is_kinematic
+                && !bodies[b].is_kinematic,
+        };
+        match joint.model {
+            JointModel::Revolute {
+                reference_angle,
+                spring,
+                ..
+            } => {
+                let angle = relative_angle(rotations[a], rotations[b]) - reference_angle;
+                p.delta_angle = unwind(angle);
+                if let Some(s) = spring {
+                    p.spring = Softness::new(s.hertz, s.damping_ratio, h);
+                }
+            }
+            JointModel::Distance { spring, .. } => {
+                let axis = (delta_center + anchors[1] - anchors[0]).normalize_or_zero();
+                let (cra, crb) = (cross(anchors[0], axis), cross(anchors[1], axis));
+                let k = inv_mass[0]
+                    + inv_mass[1]
+                    + inv_inertia[0] * cra * cra
+                    + inv_inertia[1] * crb * crb;
+                p.axial_mass = inverse_or_zero(k);
+                if let Some(s) = spring {
+                    p.spring = Softness::new(s.hertz, s.damping_ratio, h);
+                }
+            }
+        }
+        joint.prepared = p;
+    }
+}
+
+fn inverse_or_zero(k: f32) -> f32 {
+    if k > 0.0 { 1.0 / k } else { 0.0 }
+}
+
+/// The two bodies' states of a joint, to read and write.
+struct Ends<'a> {
+    a: &'a mut BodyState,
+    b: &'a mut BodyState,
+}
+
+impl Ends<'_> {
+    /// Applies `impulse` to B at `rb` and its opposite to A at `ra`.
+    fn apply_linear(&mut self, p: &Prepared, [ra, rb]: [Vec2; 2], impulse: Vec2) {
+        self.a.linear_velocity -= p.inv_mass[0] * impulse;
+        self.a.angular_velocity -= p.inv_inertia[0] * cross(ra, impulse);
+        self.b.linear_velocity += p.inv_mass[1] * impulse;
+        self.b.angular_velocity += p.inv_inertia[1] * cross(rb, impulse);
+    }
+
+    /// Applies the angular `impulse` to B and its opposite to A.
+    fn apply_angular(&mut self, p: &Prepared, impulse: f32) {
+        self.a.angular_velocity -= p.inv_inertia[0] * impulse;
+        self.b.angular_velocity += p.inv_inertia[1] * impulse;
+    }
+
+    /// The anchors now (turned by each body's rotation since the step began).
+    fn anchors(&self, p: &Prepared) -> [Vec2; 2] {
+        [
+            rotate(self.a.delta_rotation, p.anchors[0]),
+            rotate(self.b.delta_rotation, p.anchors[1]),
+        ]
+    }
+
+    /// B's anchor minus A's now, world frame.
+    fn separation(&self, p: &Prepared, [ra, rb]: [Vec2; 2]) -> Vec2 {
+        self.b.delta_position - self.a.delta_position + p.delta_center + rb - ra
+    }
+
+    /// The velocity of B's anchor relative to A's.
+    fn relative_velocity(&self, [ra, rb]: [Vec2; 2]) -> Vec2 {
+        self.b.linear_velocity + cross_sv(self.b.angular_velocity, rb)
+            - self.a.linear_velocity
+            - cross_sv(self.a.angular_velocity, ra)
+    }
+
+    /// The joint angle now.
+    fn angle(&self, p: &Prepared) -> f32 {
+        unwind(p.delta_angle + relative_angle(self.a.delta_rotation, self.b.delta_rotation))
+    }
+}
+
+/// Which joint pass to run.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum JointPass {
+    WarmStart,
+    Solve,
+    Relax,
+}
+
+/// Runs `pass` over every live joint, in order.
+///
+/// # Safety
+/// No other thread touches the joints or any body state meanwhile, and every joint's
+/// bodies index `states`.
+pub(crate) unsafe fn run_joints(
+    pass: JointPass,
+    joints: &mut [JointConstraint],
+    states: StatePtr,
+    step: &JointStep,
+) {
+    for joint in joints.iter_mut().filter(|j| j.live && !j.prepared.idle) {
+        let [a, b] = joint.bodies.map(|i| i as usize);
+        // SAFETY: the caller's promise; a joint's bodies differ (`World::add_joint`), so the
+        // two references do not alias.
+        let mut ends = unsafe {
+            Ends {
+                a: states.get_mut(a),
+                b: states.get_mut(b),
+            }
+        };
+        match pass {
+            JointPass::WarmStart => warm_start(joint, &mut ends),
+            JointPass::Solve => solve(joint, &mut ends, step, true),
+            JointPass::Relax => solve(joint, &mut ends, step, false),
+        }
+    }
+}
+
+fn warm_start(joint: &JointConstraint, ends: &mut Ends<'_>) {
+    let p = &joint.prepared;
+    let r = ends.anchors(p);
+    match joint.model {
+        JointModel::Revolute { .. } => {
+            ends.apply_linear(p, r, joint.linear_impulse);
+            let axial = joint.spring_impulse + joint.motor_impulse + joint.lower_impulse
+                - joint.upper_impulse;
+            ends.apply_angular(p, axial);
+        }
+        JointModel::Distance { .. } => {
+            let axis = ends.separation(p, r).normalize_or_zero();
+            let axial = joint.linear_impulse.x + joint.spring_impulse + joint.lower_impulse
+                - joint.upper_impulse;
+            ends.apply_linear(p, r, axial * axis);
+        }
+    }
+}
+
+/// The coefficients of a rigid part's impulse `-mass_scale * m * (cdot + bias) -
+/// impulse_scale * accumulated`: soft with bias in the solve pass, plain in the relax pass.
+fn rigid(step: &JointStep, c: f32, use_bias: bool) -> (f32, f32, f32) {
+    if use_bias {
+        (
+            step.soft.bias_rate * c,
+            step.soft.mass_scale,
+            step.soft.impulse_scale,
+        )
+    } else {
+        (0.0, 1.0, 0.0)
+    }
+}
+
+/// As [`rigid`] for a one-sided limit whose gap is `c` (positive: not reached): a gap may
+/// close within the substep and no more (speculative), an overlap is pushed out softly.
+fn one_sided(step: &JointStep, c: f32, use_bias: bool) -> (f32, f32, f32) {
+    if c > 0.0 {
+        (c / step.h, 1.0, 0.0)
+    } else {
+        rigid(step, c, use_bias)
+    }
+}
+
+/// Adds `impulse` to the non-negative `accumulated`, returning the part that applied.
+fn clamp_positive(accumulated: &mut f32, impulse: f32) -> f32 {
+    let new = (*accumulated + impulse).max(0.0);
+    let applied = new - *accumulated;
+    *accumulated = new;
+    applied
+}
+
+fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use_bias: bool) {
+    let p = joint.prepared;
+    match joint.model {
+        JointModel::Revolute {
+            limits,
+            motor,
+            spring,
+            ..
+        } => {
+            if spring.is_some() {
+                let c = ends.angle(&p);
+                let cdot = ends.b.angular_velocity - ends.a.angular_velocity;
+                let s = p.spring;
+                let impulse = -s.mass_scale * p.angular_mass * (cdot + s.bias_rate * c)
+                    - s.impulse_scale * joint.spring_impulse;
+                joint.spring_impulse += impulse;
+                ends.apply_angular(&p, impulse);
+            }
+            if let Some([speed, max_torque]) = motor {
+                let cdot = ends.b.angular_velocity - ends.a.angular_velocity - speed;
+                let max = step.h * max_torque;
+                let old = joint.motor_impulse;
+                joint.motor_impulse = (old - p.angular_mass * cdot).clamp(-max, max);
+                ends.apply_angular(&p, joint.motor_impulse - old);
+            }
+            if let Some([lower, upper]) = limits {
+                let angle = ends.angle(&p);
+                let (bias, mass_scale, impulse_scale) = one_sided(step, angle - lower, use_bias);
+                let cdot = ends.b.angular_velocity - ends.a.angular_velocity;
+                let impulse = -mass_scale * p.angular_mass * (cdot + bias)
+                    - impulse_scale * joint.lower_impulse;
+                let applied = clamp_positive(&mut joint.lower_impulse, impulse);
+                ends.apply_angular(&p, applied);
+
+                let (bias, mass_scale, impulse_scale) = one_sided(step, upper - angle, use_bias);
+                let cdot = ends.a.angular_velocity - ends.b.angular_velocity;
+                let impulse = -mass_scale * p.angular_mass * (cdot + bias)
+                    - impulse_scale * joint.upper_impulse;
+                let applied = clamp_positive(&mut joint.upper_impulse, impulse);
+                ends.apply_angular(&p, -applied);
+            }
+            solve_point(joint, ends, step, use_bias);
+        }
+        JointModel::Distance {
+            length,
+            rigid: is_rigid,
+            limits: [min, max],
+            spring,
+        } => {
+            let r = ends.anchors(&p);
+            let d = ends.separation(&p, r);
+            let (current, axis) = (d.length(), d.normalize_or_zero());
+            let axial_speed = |ends: &Ends<'_>| axis.dot(ends.relative_velocity(r));
+            if is_rigid {
+                let (bias, mass_scale, impulse_scale) = rigid(step, current - length, use_bias);
+                let impulse = -mass_scale * p.axial_mass * (axial_speed(ends) + bias)
+                    - impulse_scale * joint.linear_impulse.x;
+                joint.linear_impulse.x += impulse;
+                ends.apply_linear(&p, r, impulse * axis);
+                return;
+            }
+            if spring.is_some_and(|s| s.hertz > 0.0) {
+                let s = p.spring;
+                let impulse = -s.mass_scale
+                    * p.axial_mass
+                    * (axial_speed(ends) + s.bias_rate * (current - length))
+                    - s.impulse_scale * joint.spring_impulse;
+                joint.spring_impulse += impulse;
+                ends.apply_linear(&p, r, impulse * axis);
+            }
+            if let Some(min) = min {
+                let (bias, mass_scale, impulse_scale) = one_sided(step, current - min, use_bias);
+                let impulse = -mass_scale * p.axial_mass * (axial_speed(ends) + bias)
+                    - impulse_scale * joint.lower_impulse;
+                let applied = clamp_positive(&mut joint.lower_impulse, impulse);
+                ends.apply_linear(&p, r, applied * axis);
+            }
+            if let Some(max) = max {
+                let (bias, mass_scale, impulse_scale) = one_sided(step, max - current, use_bias);
+                let impulse = -mass_scale * p.axial_mass * (-axial_speed(ends) + bias)
+                    - impulse_scale * joint.upper_impulse;
+                let applied = clamp_positive(&mut joint.upper_impulse, impulse);
+                ends.apply_linear(&p, r, -applied * axis);
+            }
+        }
+    }
+}
+
+/// The revolute joint's point: B's anchor held on A's (a 2x2 block solve).
+fn solve_point(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use_bias: bool) {
+    let p = joint.prepared;
+    let r @ [ra, rb] = ends.anchors(&p);
+    let cdot = ends.relative_velocity(r);
+    let (bias, mass_scale, impulse_scale) = if use_bias {
+        let s = &step.soft;
+        (
+            s.bias_rate * ends.separation(&p, r),
+            s.mass_scale,
+            s.impulse_scale,
+        )
+    } else {
+        (Vec2::ZERO, 1.0, 0.0)
+    };
+    let [ma, mb] = p.inv_mass;
+    let [ia, ib] = p.inv_inertia;
+    // K = (ma + mb) I + ia [ra]x^T [ra]x + ib [rb]x^T [rb]x, symmetric.
+    let k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
+    let k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
+    let k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
+    let det = k11 * k22 - k12 * k12;
+    if det == 0.0 || !det.is_finite() {
+        return;
+    }
+    let rhs = cdot + bias;
+    let solved = Vec2::new(k22 * rhs.x - k12 * rhs.y, k11 * rhs.y - k12 * rhs.x) / det;
+    let impulse = -mass_scale * solved - impulse_scale * joint.linear_impulse;
+    joint.linear_impulse += impulse;
+    ends.apply_linear(&p, r, impulse);
+}

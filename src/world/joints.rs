@@ -1,0 +1,293 @@
+//! The world's joints: adding, removing, reading them, and what they change about the
+//! other stages.
+//!
+//! ```text
+//! add_joint(def):  check the bodies (live, distinct) and every number (finite, limits in
+//!                  order, springs and torques not negative); anchors into each body's
+//!                  local frame; a slot and generation (as bodies have); the joint on both
+//!                  bodies' edge lists; both bodies woken
+//! pair stage:      a pair of two bodies joined without collide_connected is refused; only
+//!                  bodies with joints are looked up (their edge lists), so a world without
+//!                  joints pays one flag test per candidate pair
+//! sleep:           joined dynamic bodies are one island (they sleep and wake together)
+//! solver:          the joints by slot order, serially (solver/joint.rs)
+//! remove_joint / remove_body: the joint leaves its bodies' edge lists, its slot is vacant,
+//!                  the bodies' pairs are tested again, both bodies wake
+//! ```
+
+use glam::Vec2;
+
+use super::World;
+use crate::error::Error;
+use crate::handle::{BodyId, JointId, Slots, StaleReason};
+use crate::joint::{JointDef, JointKind, JointSpring};
+use crate::solver::{JointConstraint, JointModel, Spring, relative_angle};
+
+/// The world's joints, by joint slot, and per body slot the joints that touch it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct JointSet {
+    slots: Slots,
+    /// Per joint slot: its handle, and the joint (vacant once removed).
+    pub ids: Vec<JointId>,
+    pub constraints: Vec<JointConstraint>,
+    /// Per joint slot: whether its bodies still collide.
+    collide_connected: Vec<bool>,
+    /// Per body slot (as far as bodies with joints reach): the slots of its joints.
+    edges: Vec<Vec<u32>>,
+    /// Live joints whose bodies must not collide: without, the pair stage skips the test.
+    filtering: usize,
+}
+
+impl JointSet {
+    /// Whether a joint without `collide_connected` joins body slots `a` and `b`.
+    #[inline]
+    pub fn keeps_apart(&self, a: usize, b: usize) -> bool {
+        self.filtering > 0
+            && self.edges.get(a).is_some_and(|edges| {
+                edges.iter().any(|&j| {
+                    let j = j as usize;
+                    !self.collide_connected[j] && self.constraints[j].bodies.contains(&(b as u32))
+                })
+            })
+    }
+
+    /// The body pairs of the live joints, in slot order: the sleep stage's island edges.
+    pub fn body_pairs(&self) -> impl Iterator<Item = [usize; 2]> + Clone + '_ {
+        self.constraints
+            .iter()
+            .filter(|j| j.live)
+            .map(|j| j.bodies.map(|b| b as usize))
+    }
+
+    fn edges_mut(&mut self, body: usize) -> &mut Vec<u32> {
+        if self.edges.len() <= body {
+            self.edges.resize_with(body + 1, Vec::new);
+        }
+        &mut self.edges[body]
+    }
+}
+
+/// An error naming a joint field unless `ok`.
+fn check(field: &'static str, value: f32, ok: bool, rule: &'static str) -> Result<(), Error> {
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidJoint { field, value, rule })
+    }
+}
+
+fn check_point(field: &'static str, v: Vec2) -> Result<(), Error> {
+    for value in [v.x, v.y] {
+        check(field, value, value.is_finite(), "finite")?;
+    }
+    Ok(())
+}
+
+/// The spring as the solver takes it, once checked.
+fn checked_spring(spring: Option<JointSpring>) -> Result<Option<Spring>, Error> {
+    let Some(s) = spring else { return Ok(None) };
+    let rule = "finite and 0 or more";
+    let ok = |v: f32| v.is_finite() && v >= 0.0;
+    check("spring hertz", s.hertz, ok(s.hertz), rule)?;
+    check(
+        "spring damping_ratio",
+        s.damping_ratio,
+        ok(s.damping_ratio),
+        rule,
+    )?;
+    Ok(Some(Spring {
+        hertz: s.hertz,
+        damping_ratio: s.damping_ratio,
+    }))
+}
+
+/// The limits once checked: finite, in order, and within `range`.
+fn checked_limits(
+    limits: Option<[f32; 2]>,
+    range: [f32; 2],
+    rule: &'static str,
+) -> Result<Option<[f32; 2]>, Error> {
+    let Some([lower, upper]) = limits else {
+        return Ok(None);
+    };
+    let within = |v: f32| v.is_finite() && v >= range[0] && v <= range[1];
+    check("lower limit", lower, within(lower), rule)?;
+    check("upper limit", upper, within(upper), rule)?;
+    check(
+        "lower limit",
+        lower,
+        lower <= upper,
+        "at most the upper limit",
+    )?;
+    Ok(Some([lower, upper]))
+}
+
+impl World {
+    /// Adds a joint between two bodies (see [`JointDef`]): its anchors are taken in the
+    /// world frame as the bodies stand now. Wakes both bodies. Unless the definition says
+    /// `collide_connected`, the two bodies stop colliding with each other from the next step
+    /// (a contact they have ends then, with an end event).
+    ///
+    /// Errors, naming the offending input, with nothing changed: a stale or foreign body
+    /// ([`Error::StaleBody`]), the same body twice ([`Error::JointToItself`]), a non-finite
+    /// anchor, a limit that is not finite or out of range (revolute angles within [-π, π],
+    /// distance lengths 0 or more), a lower limit above the upper, a spring's hertz or damping
+    /// ratio or a motor's torque negative or not finite, a motor speed not finite
+    /// ([`Error::InvalidJoint`]).
+    pub fn add_joint(&mut self, def: &JointDef) -> Result<JointId, Error> {
+        let [a, b] = [
+            self.body_slot(def.bodies[0])?,
+            self.body_slot(def.bodies[1])?,
+        ];
+        if a == b {
+            return Err(Error::JointToItself {
+                body: def.bodies[0],
+            });
+        }
+        check_point("anchor", def.anchor)?;
+        let spring = checked_spring(def.spring)?;
+        let motor = match def.motor {
+            None => None,
+            Some(m) => {
+                check("motor speed", m.speed, m.speed.is_finite(), "finite")?;
+                let ok = m.max_torque.is_finite() && m.max_torque >= 0.0;
+                check("motor max_torque", m.max_torque, ok, "finite and 0 or more")?;
+                Some([m.speed, m.max_torque])
+            }
+        };
+        let local = |slot: usize, p: Vec2| self.transform_at(slot).inverse_transform_point(p);
+        let (model, anchor_b) = match def.kind {
+            JointKind::Revolute => {
+                use std::f32::consts::PI;
+                let rule = "finite and within [-π, π]";
+                let limits = checked_limits(def.limits, [-PI, PI], rule)?;
+                let reference_angle = relative_angle(self.rotations[a], self.rotations[b]);
+                let model = JointModel::Revolute {
+                    reference_angle,
+                    limits,
+                    motor,
+                    spring,
+                };
+                (model, def.anchor)
+            }
+            JointKind::Distance { anchor_b } => {
+                check_point("anchor_b", anchor_b)?;
+                let rule = "finite and 0 or more";
+                let limits = checked_limits(def.limits, [0.0, f32::INFINITY], rule)?;
+                let length = def.anchor.distance(anchor_b);
+                check("length", length, length.is_finite(), "finite")?;
+                let model = JointModel::Distance {
+                    length,
+                    rigid: limits.is_none() && spring.is_none(),
+                    limits: limits.map_or([None; 2], |[lo, hi]| [Some(lo), Some(hi)]),
+                    spring,
+                };
+                (model, anchor_b)
+            }
+        };
+        let anchors = [local(a, def.anchor), local(b, anchor_b)];
+        let constraint = JointConstraint::new([a as u32, b as u32], anchors, model);
+
+        let (slot, generation) = self.joints.slots.take();
+        let id = JointId::new(self.number, slot, generation);
+        let s = slot as usize;
+        let set = &mut self.joints;
+        if s == set.constraints.len() {
+            set.ids.push(id);
+            set.constraints.push(constraint);
+            set.collide_connected.push(def.collide_connected);
+        } else {
+            set.ids[s] = id;
+            set.constraints[s] = constraint;
+            set.collide_connected[s] = def.collide_connected;
+        }
+        set.edges_mut(a).push(slot);
+        set.edges_mut(b).push(slot);
+        if !def.collide_connected {
+            set.filtering += 1;
+            self.retest_pairs(a);
+        }
+        self.wake_slot(a);
+        self.wake_slot(b);
+        Ok(id)
+    }
+
+    /// Removes a joint; its bodies wake and, if it kept them apart, may collide again from
+    /// the next step. A stale or foreign handle (the joint, or one of its bodies, was
+    /// removed) is an error naming it.
+    pub fn remove_joint(&mut self, joint: JointId) -> Result<(), Error> {
+        let slot = self.joint_slot(joint)?;
+        self.remove_joint_slot(slot);
+        Ok(())
+    }
+
+    /// Live joints.
+    pub fn joint_count(&self) -> usize {
+        self.joints.slots.live_count()
+    }
+
+    /// The live joints, in slot order.
+    pub fn joints(&self) -> impl Iterator<Item = JointId> + '_ {
+        let set = &self.joints;
+        (0..set.ids.len())
+            .filter(|&s| set.slots.is_live(s))
+            .map(|s| set.ids[s])
+    }
+
+    /// The two bodies of a joint (A, B), or `None` for a stale handle.
+    pub fn joint_bodies(&self, joint: JointId) -> Option<[BodyId; 2]> {
+        let slot = self.joint_slot(joint).ok()?;
+        let bodies = self.joints.constraints[slot].bodies;
+        Some(bodies.map(|b| self.body_ids[b as usize]))
+    }
+
+    /// The slot of a live joint of this world, or an error naming the handle.
+    pub(super) fn joint_slot(&self, joint: JointId) -> Result<usize, Error> {
+        let fail = |reason| Err(Error::StaleJoint { joint, reason });
+        if joint.world() != self.number {
+            return fail(StaleReason::OtherWorld);
+        }
+        match self
+            .joints
+            .slots
+            .check(joint.index() as u32, joint.generation())
+        {
+            Ok(()) => Ok(joint.index()),
+            Err(reason) => fail(reason),
+        }
+    }
+
+    /// Removes the joints of the body in `slot` (it is being removed).
+    pub(super) fn remove_body_joints(&mut self, slot: usize) {
+        while let Some(&joint) = self.joints.edges.get(slot).and_then(|e| e.last()) {
+            self.remove_joint_slot(joint as usize);
+        }
+    }
+
+    fn remove_joint_slot(&mut self, slot: usize) {
+        let set = &mut self.joints;
+        let bodies = set.constraints[slot].bodies.map(|b| b as usize);
+        for body in bodies {
+            set.edges_mut(body).retain(|&j| j as usize != slot);
+        }
+        set.constraints[slot] = JointConstraint::vacant();
+        set.slots.remove(slot as u32);
+        // A joint's slot may be reused at once: no stage keeps data of it between steps.
+        set.slots.release_removed();
+        if !set.collide_connected[slot] {
+            set.filtering -= 1;
+            self.retest_pairs(bodies[0]);
+        }
+        for body in bodies {
+            self.wake_slot(body);
+        }
+    }
+
+    /// Has the pair stage test the pairs of the body in `slot` again at the next step.
+    fn retest_pairs(&mut self, slot: usize) {
+        let colliders = self.bodies[slot].colliders(&self.next_collider);
+        for c in colliders {
+            self.pair_set.invalidate(c);
+        }
+    }
+}

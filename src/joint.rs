@@ -10,6 +10,13 @@
 //!     .with_limits(min, max)                    added (rigid), or free within [min, max] (a
 //!     .with_spring(hertz, damping_ratio)        rope: min 0), or pulled towards it by a spring
 //!                                               (and held within the limits)
+//! JointDef::weld(a, b, world_anchor)            B held at its pose relative to A, rigidly or
+//!     .with_weld_springs(linear_hz, angular_hz,   through springs (0 hertz: rigid)
+//!                        damping_ratio)
+//! JointDef::mouse(ground, body, target)         the body's point at `target` pulled towards
+//!     .with_spring(hertz, damping_ratio)        the target (World::set_joint_target) by a
+//!     .with_max_force(force)                    spring (5 Hz, 0.7 by default), with at most
+//!                                               the max force; the ground takes no force
 //! any kind: .collide_connected(bool)            off by default: joined bodies do not collide
 //! ```
 //!
@@ -56,6 +63,19 @@ pub enum JointKind {
         /// anchor).
         anchor_b: Vec2,
     },
+    /// B keeps its pose relative to A: the anchors coincide and the relative angle stays.
+    Weld {
+        /// The stiffness of the anchors' hold, hertz: 0 is rigid.
+        linear_hertz: f32,
+        /// The stiffness of the angle's hold, hertz: 0 is rigid.
+        angular_hertz: f32,
+        /// The damping ratio of both springs (when soft).
+        damping_ratio: f32,
+    },
+    /// B's point at the anchor is pulled towards a target point of the world (the anchor
+    /// at first; see [`World::set_joint_target`](crate::World::set_joint_target)); A (a
+    /// ground body, say) takes no force.
+    Mouse,
 }
 
 /// How to make a joint: its two bodies, its kind and anchor, and its options. Build one with
@@ -90,6 +110,8 @@ pub struct JointDef {
     pub motor: Option<JointMotor>,
     /// The spring, if any.
     pub spring: Option<JointSpring>,
+    /// The most force the joint may apply (the mouse joint's pull), `None`: no bound.
+    pub max_force: Option<f32>,
 }
 
 impl JointDef {
@@ -102,6 +124,7 @@ impl JointDef {
             limits: None,
             motor: None,
             spring: None,
+            max_force: None,
         }
     }
 
@@ -122,6 +145,54 @@ impl JointDef {
         JointDef::new(a, b, world_anchor_a, kind)
     }
 
+    /// A weld joint: B held at its pose relative to A (as they stand when it is added),
+    /// about `world_anchor`; rigid unless given springs ([`JointDef::with_weld_springs`]).
+    pub fn weld(a: BodyId, b: BodyId, world_anchor: Vec2) -> JointDef {
+        let kind = JointKind::Weld {
+            linear_hertz: 0.0,
+            angular_hertz: 0.0,
+            damping_ratio: 0.0,
+        };
+        JointDef::new(a, b, world_anchor, kind)
+    }
+
+    /// A mouse joint: `body`'s point at `target` (world frame) pulled towards the target
+    /// by a spring of 5 hertz and damping ratio 0.7 (change them with
+    /// [`JointDef::with_spring`]), with at most [`JointDef::with_max_force`]. `ground` (any
+    /// other body, a static one say) takes no force: it only names the joint's other end,
+    /// and still collides with `body` (unlike other joints' bodies, by default).
+    pub fn mouse(ground: BodyId, body: BodyId, target: Vec2) -> JointDef {
+        // The ground is usually what the body rests on: the two still collide.
+        JointDef::new(ground, body, target, JointKind::Mouse)
+            .with_spring(5.0, 0.7)
+            .collide_connected(true)
+    }
+
+    /// Makes a weld joint soft: its anchors held by a spring of `linear_hertz`, its angle
+    /// by one of `angular_hertz` (0 for either: rigid), both of `damping_ratio`. (No
+    /// effect on other kinds.)
+    pub fn with_weld_springs(
+        mut self,
+        linear_hertz: f32,
+        angular_hertz: f32,
+        damping_ratio: f32,
+    ) -> JointDef {
+        if let JointKind::Weld { .. } = self.kind {
+            self.kind = JointKind::Weld {
+                linear_hertz,
+                angular_hertz,
+                damping_ratio,
+            };
+        }
+        self
+    }
+
+    /// The most force the joint may apply (the mouse joint's pull), 0 or more.
+    pub fn with_max_force(mut self, force: f32) -> JointDef {
+        self.max_force = Some(force);
+        self
+    }
+
     /// Limits: the revolute joint's angle within `[lower, upper]` radians (within [-π, π]),
     /// or the distance joint's length within `[lower, upper]` (a rope: `0.0` and its
     /// length; the joint is then free within them, or sprung if it has a spring).
@@ -138,7 +209,11 @@ impl JointDef {
     }
 
     /// A spring of `hertz` and `damping_ratio` towards the joint's rest state (the angle
-    /// or length it had when added) in place of the rigid hold.
+    /// or length it had when added) in place of the rigid hold; for a mouse joint, its
+    /// pull. The hertz is of the joint's own effective mass, as in Box2D: a revolute
+    /// spring's stiffness is (2π hertz)² over the sum of the bodies' inverse rotational
+    /// inertias (about their centres of mass), a distance spring's the same over the
+    /// inverse effective mass along the joint. 0 hertz: no spring force.
     pub fn with_spring(mut self, hertz: f32, damping_ratio: f32) -> JointDef {
         self.spring = Some(JointSpring {
             hertz,

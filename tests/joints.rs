@@ -361,6 +361,20 @@ fn bad_joint_definitions_are_errors_naming_the_input() {
         invalid(&mut world, pin.with_motor(f32::NAN, 5.0)),
         "motor speed"
     );
+    assert_eq!(
+        invalid(
+            &mut world,
+            JointDef::weld(a, b, Vec2::ZERO).with_weld_springs(-1.0, 0.0, 1.0)
+        ),
+        "spring hertz"
+    );
+    assert_eq!(
+        invalid(
+            &mut world,
+            JointDef::mouse(a, b, Vec2::ZERO).with_max_force(-1.0)
+        ),
+        "max_force"
+    );
     let message = world
         .add_joint(&pin.with_spring(-1.0, 0.5))
         .unwrap_err()
@@ -516,4 +530,259 @@ fn a_joint_keeps_its_island_awake_and_wakes_it() {
         ))
         .unwrap();
     assert!(links.iter().all(|&l| world.is_awake(l)));
+}
+
+/// A static pivot at `at` and a dynamic arm `2 half` long reaching right from it.
+fn arm(world: &mut World, at: Vec2, half: f32) -> (BodyId, BodyId) {
+    let ground = pivot(world, at);
+    let arm = world
+        .add_body(&BodyDef::dynamic(
+            Polygon::rectangle(half, 0.05),
+            at + Vec2::new(half, 0.0),
+        ))
+        .unwrap();
+    (ground, arm)
+}
+
+#[test]
+fn revolute_limits_hold_under_ten_times_the_arms_weight() {
+    let mut world = World::new(Vec2::new(0.0, -G));
+    let top = Vec2::new(0.0, 5.0);
+    let (ground, bar) = arm(&mut world, top, 1.0);
+    let (lower, upper) = (-0.3_f32, 0.2_f32);
+    world
+        .add_joint(&JointDef::revolute(ground, bar, top).with_limits(lower, upper))
+        .unwrap();
+    let weight = world.mass(bar) * G;
+    let mut narrow = CpuNarrowPhase::new();
+    let mut lowest = 0.0_f32;
+    for _ in 0..300 {
+        // Ten times its weight, down at the tip.
+        let tip = world.transform(bar).transform_point(Vec2::new(1.0, 0.0));
+        world
+            .apply_force(bar, Vec2::new(0.0, -10.0 * weight), tip)
+            .unwrap();
+        world.step(DT, &mut narrow).unwrap();
+        lowest = lowest.min(world.transform(bar).angle());
+    }
+    let rest = world.transform(bar).angle();
+    let gap = world
+        .transform(bar)
+        .transform_point(Vec2::new(-1.0, 0.0))
+        .distance(top);
+    println!("limit {lower}: lowest angle {lowest:.4}, at rest {rest:.4}, pin gap {gap:.4}");
+    assert!(lowest > lower - 0.02, "went to {lowest} past {lower}");
+    assert!(
+        (rest - lower).abs() < 0.01,
+        "rests at {rest}, not on {lower}"
+    );
+    assert!(gap < 0.01, "the pin opened by {gap}");
+
+    // Pushed up as hard, it stops at the upper limit.
+    let mut highest = rest;
+    for _ in 0..300 {
+        let tip = world.transform(bar).transform_point(Vec2::new(1.0, 0.0));
+        world
+            .apply_force(bar, Vec2::new(0.0, 12.0 * weight), tip)
+            .unwrap();
+        world.step(DT, &mut narrow).unwrap();
+        highest = highest.max(world.transform(bar).angle());
+    }
+    println!("limit {upper}: highest angle {highest:.4}");
+    assert!(highest < upper + 0.02, "went to {highest} past {upper}");
+    assert!((world.transform(bar).angle() - upper).abs() < 0.01);
+}
+
+/// A disc on a pin through its centre (no gravity torque), driven by a motor.
+fn motor_wheel(speed: f32, max_torque: f32) -> (World, BodyId) {
+    let mut world = World::new(Vec2::new(0.0, -G));
+    world.set_sleeping(false);
+    let centre = Vec2::new(0.0, 3.0);
+    let ground = pivot(&mut world, centre + Vec2::new(0.0, 2.0));
+    let wheel = world
+        .add_body(&BodyDef::dynamic(Circle::new(0.5).unwrap(), centre))
+        .unwrap();
+    world
+        .add_joint(&JointDef::revolute(ground, wheel, centre).with_motor(speed, max_torque))
+        .unwrap();
+    (world, wheel)
+}
+
+#[test]
+fn a_motor_reaches_its_speed_and_applies_no_more_than_its_torque() {
+    // A strong motor: the set speed within a step or two, and held.
+    let (mut world, wheel) = motor_wheel(3.0, 1000.0);
+    run(&mut world, 30);
+    let spin = world.angular_velocity(wheel);
+    println!("strong motor: spin {spin:.5}");
+    assert!((spin - 3.0).abs() < 1e-3 * 3.0, "spin {spin}");
+
+    // A weak one: it accelerates the wheel at max_torque / inertia and no faster.
+    let torque = 0.2;
+    let (mut world, wheel) = motor_wheel(100.0, torque);
+    let inertia = world.rotational_inertia(wheel);
+    let seconds = 1.0;
+    run(&mut world, 60);
+    let spin = world.angular_velocity(wheel);
+    let expected = torque * seconds / inertia;
+    println!("weak motor: spin {spin:.4} after {seconds} s, torque / inertia * t = {expected:.4}");
+    assert!((spin - expected).abs() < 0.01 * expected, "spin {spin}");
+    // Reversed and still capped: slowing down at the same rate.
+    let (mut world, wheel) = motor_wheel(-100.0, torque);
+    run(&mut world, 60);
+    let spin = world.angular_velocity(wheel);
+    assert!((spin + expected).abs() < 0.01 * expected, "spin {spin}");
+}
+
+#[test]
+fn a_revolute_spring_pulls_back_to_the_angle_it_was_made_at() {
+    let mut world = World::new(Vec2::ZERO);
+    world.set_sleeping(false);
+    // A disc pinned at its centre: the spring's stiffness is the disc's own rotational
+    // inertia times (2π hertz)², so it swings at the spring's hertz.
+    let top = Vec2::new(0.0, 5.0);
+    let ground = pivot(&mut world, top + Vec2::new(0.0, 2.0));
+    let bar = world
+        .add_body(&BodyDef::dynamic(Circle::new(0.5).unwrap(), top))
+        .unwrap();
+    world
+        .add_joint(&JointDef::revolute(ground, bar, top).with_spring(1.0, 0.0))
+        .unwrap();
+    world.set_velocity(bar, Vec2::ZERO, 0.1).unwrap();
+    // Undamped, 1 Hz: back through 0 after half a period, at the other side after 3/4.
+    let mut narrow = CpuNarrowPhase::new();
+    let mut angles = Vec::new();
+    for _ in 0..60 {
+        world.step(DT, &mut narrow).unwrap();
+        angles.push(world.transform(bar).angle());
+    }
+    let amplitude = 0.1 / std::f32::consts::TAU;
+    println!(
+        "spring: at 1/4 period {:.4}, 1/2 {:.4}, 3/4 {:.4}, expected amplitude {amplitude:.4}",
+        angles[14], angles[29], angles[44]
+    );
+    // The spring is integrated implicitly, which damps it a little even at a damping ratio
+    // of 0 (some 6% of the amplitude over 3/4 of a period at 240 substeps a second).
+    assert!((angles[14] - amplitude).abs() < 0.15 * amplitude);
+    assert!(angles[29].abs() < 0.05 * amplitude);
+    assert!((angles[44] + amplitude).abs() < 0.15 * amplitude);
+}
+
+#[test]
+fn a_rope_is_slack_within_its_length_and_holds_at_it() {
+    let mut world = World::new(Vec2::new(0.0, -G));
+    world.set_sleeping(false);
+    let top = Vec2::new(0.0, 10.0);
+    let ground = pivot(&mut world, top);
+    let start = top + Vec2::new(0.5, -0.5);
+    let ball = world
+        .add_body(&BodyDef::dynamic(Circle::new(0.2).unwrap(), start))
+        .unwrap();
+    let length = 3.0;
+    world
+        .add_joint(&JointDef::distance(ground, ball, top, start).with_limits(0.0, length))
+        .unwrap();
+    let mut narrow = CpuNarrowPhase::new();
+    // Free fall while the rope is slack: it takes 0.4 s to fall to 1.3 below the pivot.
+    for _ in 0..24 {
+        world.step(DT, &mut narrow).unwrap();
+    }
+    let fallen = start.y - world.center_of_mass(ball).y;
+    let free = 0.5 * G * 0.4 * 0.4;
+    println!("slack rope: fell {fallen:.4} in 0.4 s, free fall {free:.4}");
+    assert!((fallen - free).abs() < 0.03 * free, "fell {fallen}");
+    let mut longest = 0.0_f32;
+    for _ in 0..300 {
+        world.step(DT, &mut narrow).unwrap();
+        longest = longest.max(world.center_of_mass(ball).distance(top));
+    }
+    println!("rope: longest {longest:.4} of {length}");
+    assert!(longest < length + 0.03, "stretched to {longest}");
+    assert!(longest > length - 0.01, "never went taut: {longest}");
+}
+
+#[test]
+fn a_rigid_weld_holds_a_cantilever_and_a_soft_one_bends() {
+    let sag = |springs: Option<(f32, f32)>| {
+        let mut world = World::new(Vec2::new(0.0, -G));
+        world.set_sleeping(false);
+        let at = Vec2::new(0.0, 5.0);
+        let (ground, bar) = arm(&mut world, at, 1.0);
+        let mut weld = JointDef::weld(ground, bar, at);
+        if let Some((linear, angular)) = springs {
+            weld = weld.with_weld_springs(linear, angular, 1.0);
+        }
+        world.add_joint(&weld).unwrap();
+        run(&mut world, 240);
+        let t = world.transform(bar);
+        (
+            t.angle(),
+            t.transform_point(Vec2::new(-1.0, 0.0)).distance(at),
+        )
+    };
+    let (rigid_angle, rigid_gap) = sag(None);
+    let (soft_angle, _) = sag(Some((0.0, 2.0)));
+    println!(
+        "weld: rigid angle {rigid_angle:.4} gap {rigid_gap:.4}, soft (2 Hz) angle {soft_angle:.4}"
+    );
+    assert!(rigid_angle.abs() < 0.02, "rigid weld sags to {rigid_angle}");
+    assert!(rigid_gap < 0.01, "rigid weld opens by {rigid_gap}");
+    // A 2 Hz angular spring under the arm's weight: k θ = -m g L cos θ, with the
+    // spring's stiffness k = I ω², I the arm's own rotational inertia (about its centre,
+    // m (2L)² / 12; L = 1). For a small θ: θ = -g / (ω² / 3).
+    let omega = std::f32::consts::TAU * 2.0;
+    let expected = -G / (omega * omega / 3.0);
+    assert!(
+        (soft_angle - expected).abs() < 0.15 * expected.abs(),
+        "soft weld at {soft_angle}, expected about {expected}"
+    );
+}
+
+#[test]
+fn a_mouse_joint_drags_a_body_to_its_target_within_its_max_force() {
+    let mut world = World::new(Vec2::new(0.0, -G));
+    let ground = world
+        .add_body(&BodyDef::fixed(
+            Polygon::rectangle(10.0, 0.5),
+            Vec2::new(0.0, -0.5),
+        ))
+        .unwrap();
+    let crate_ = world
+        .add_body(&BodyDef::dynamic(
+            Polygon::rectangle(0.5, 0.5),
+            Vec2::new(0.0, 0.5),
+        ))
+        .unwrap();
+    run(&mut world, 30);
+    let grab = world.center_of_mass(crate_) + Vec2::new(0.0, 0.2);
+    let weight = world.mass(crate_) * G;
+    let mouse = world
+        .add_joint(&JointDef::mouse(ground, crate_, grab).with_max_force(20.0 * weight))
+        .unwrap();
+    let target = Vec2::new(2.0, 3.0);
+    world.set_joint_target(mouse, target).unwrap();
+    run(&mut world, 180);
+    let held = world.transform(crate_).transform_point(Vec2::new(0.0, 0.2));
+    println!("mouse: held point {held:?}, target {target:?}");
+    assert!(held.distance(target) < 0.1, "held at {held}");
+
+    // Too weak to lift it: the crate stays on the ground.
+    let weak = world
+        .add_joint(&JointDef::mouse(ground, crate_, held).with_max_force(0.5 * weight))
+        .unwrap();
+    world.remove_joint(mouse).unwrap();
+    world
+        .set_joint_target(weak, target + Vec2::new(0.0, 3.0))
+        .unwrap();
+    run(&mut world, 180);
+    let y = world.center_of_mass(crate_).y;
+    println!("weak mouse: crate at height {y:.3}");
+    assert!(y < 0.6, "half its weight lifted it to {y}");
+    assert!(matches!(
+        world.set_joint_target(weak, Vec2::NAN),
+        Err(Error::InvalidJoint {
+            field: "target",
+            ..
+        })
+    ));
 }

@@ -13,6 +13,9 @@
 //!                 (one-sided), then the point: K (2x2) impulse = -K^-1 (v_rel + bias C)
 //!       distance: rigid: axial impulse on C = |d| - length; else the spring, then the
 //!                 min and max limits (one-sided)
+//!       weld:     the angle, then the point, each rigid or through its spring
+//!       mouse:    B's anchor towards the target through its spring, the accumulated
+//!                 impulse no longer than max force * h; A takes nothing
 //! ```
 //!
 //! Softness: the rigid parts (the pin, the rigid length, limits that are passed) push back
@@ -60,6 +63,20 @@ pub(crate) enum JointModel {
         limits: [Option<f32>; 2],
         spring: Option<Spring>,
     },
+    /// The anchors coincide and the angle stays 0, each rigidly (`None`) or through its
+    /// spring.
+    Weld {
+        reference_angle: f32,
+        linear: Option<Spring>,
+        angular: Option<Spring>,
+    },
+    /// B's anchor pulled towards `target` (world frame) by `spring`, with at most
+    /// `max_force`; A takes nothing.
+    Mouse {
+        target: Vec2,
+        spring: Spring,
+        max_force: f32,
+    },
 }
 
 /// The solver's per-step data of a joint, from `prepare`.
@@ -76,7 +93,10 @@ struct Prepared {
     /// Effective masses: along the distance axis; of the relative rotation.
     axial_mass: f32,
     angular_mass: f32,
+    /// The joint's spring (the angle's, the length's, the mouse's pull).
     spring: Softness,
+    /// The weld's anchor spring.
+    linear_spring: Softness,
     /// Whether both bodies stand still this step (static, asleep): nothing to solve.
     idle: bool,
 }
@@ -197,6 +217,7 @@ pub(crate) fn prepare_joints(
             axial_mass: 0.0,
             angular_mass: inverse_or_zero(inv_inertia[0] + inv_inertia[1]),
             spring: Softness::default(),
+            linear_spring: Softness::default(),
             // A kinematic body moves with an inverse mass of 0: its joints still pull the
             // other body along, so only two bodies at rest leave a joint idle.
             idle: !states[a].moves()
@@ -213,7 +234,7 @@ pub(crate) fn prepare_joints(
                 let angle = relative_angle(rotations[a], rotations[b]) - reference_angle;
                 p.delta_angle = unwind(angle);
                 if let Some(s) = spring {
-                    p.spring = Softness::new(s.hertz, s.damping_ratio, h);
+                    p.spring = spring_softness(s, h);
                 }
             }
             JointModel::Distance { spring, .. } => {
@@ -225,11 +246,48 @@ pub(crate) fn prepare_joints(
                     + inv_inertia[1] * crb * crb;
                 p.axial_mass = inverse_or_zero(k);
                 if let Some(s) = spring {
-                    p.spring = Softness::new(s.hertz, s.damping_ratio, h);
+                    p.spring = spring_softness(s, h);
                 }
+            }
+            JointModel::Weld {
+                reference_angle,
+                linear,
+                angular,
+            } => {
+                let angle = relative_angle(rotations[a], rotations[b]) - reference_angle;
+                p.delta_angle = unwind(angle);
+                if let Some(s) = linear {
+                    p.linear_spring = spring_softness(s, h);
+                }
+                if let Some(s) = angular {
+                    p.spring = spring_softness(s, h);
+                }
+            }
+            JointModel::Mouse { target, spring, .. } => {
+                // The pull acts on B alone, from a fixed point: A's masses and motion
+                // take no part, and the offset is from the target instead of A's centre.
+                p.inv_mass[0] = 0.0;
+                p.inv_inertia[0] = 0.0;
+                p.anchors[0] = Vec2::ZERO;
+                p.delta_center = centers[b] - target;
+                p.spring = spring_softness(spring, h);
             }
         }
         joint.prepared = p;
+    }
+}
+
+/// A spring's coefficients over substep `h`; a spring of 0 hertz applies no force (its
+/// damping ratio alone would divide 0 by 0).
+fn spring_softness(spring: Spring, h: f32) -> Softness {
+    if spring.hertz > 0.0 {
+        Softness::new(spring.hertz, spring.damping_ratio, h)
+    } else {
+        Softness {
+            bias_rate: 0.0,
+            mass_scale: 0.0,
+            impulse_scale: 1.0,
+        }
     }
 }
 
@@ -325,7 +383,8 @@ fn warm_start(joint: &JointConstraint, ends: &mut Ends<'_>) {
     let p = &joint.prepared;
     let r = ends.anchors(p);
     match joint.model {
-        JointModel::Revolute { .. } => {
+        // The mouse's A anchor is zero and A's masses are: its impulse lands on B alone.
+        JointModel::Revolute { .. } | JointModel::Weld { .. } | JointModel::Mouse { .. } => {
             ends.apply_linear(p, r, joint.linear_impulse);
             let axial = joint.spring_impulse + joint.motor_impulse + joint.lower_impulse
                 - joint.upper_impulse;
@@ -340,18 +399,26 @@ fn warm_start(joint: &JointConstraint, ends: &mut Ends<'_>) {
     }
 }
 
-/// The coefficients of a rigid part's impulse `-mass_scale * m * (cdot + bias) -
-/// impulse_scale * accumulated`: soft with bias in the solve pass, plain in the relax pass.
-fn rigid(step: &JointStep, c: f32, use_bias: bool) -> (f32, f32, f32) {
-    if use_bias {
-        (
-            step.soft.bias_rate * c,
+/// The coefficients `(bias rate, mass scale, impulse scale)` of a part's impulse
+/// `-mass_scale * m * (cdot + bias_rate * C) - impulse_scale * accumulated`: a spring's in
+/// both passes; a rigid part (`None`) the joint softness in the solve pass, and in the relax
+/// pass none (plain velocity).
+fn scales(step: &JointStep, spring: Option<&Softness>, use_bias: bool) -> (f32, f32, f32) {
+    match spring {
+        Some(s) => (s.bias_rate, s.mass_scale, s.impulse_scale),
+        None if use_bias => (
+            step.soft.bias_rate,
             step.soft.mass_scale,
             step.soft.impulse_scale,
-        )
-    } else {
-        (0.0, 1.0, 0.0)
+        ),
+        None => (0.0, 1.0, 0.0),
     }
+}
+
+/// As [`scales`] for a rigid part whose error is `c`, with the bias itself.
+fn rigid(step: &JointStep, c: f32, use_bias: bool) -> (f32, f32, f32) {
+    let (rate, mass_scale, impulse_scale) = scales(step, None, use_bias);
+    (rate * c, mass_scale, impulse_scale)
 }
 
 /// As [`rigid`] for a one-sided limit whose gap is `c` (positive: not reached): a gap may
@@ -413,7 +480,42 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
                 let applied = clamp_positive(&mut joint.upper_impulse, impulse);
                 ends.apply_angular(&p, -applied);
             }
-            solve_point(joint, ends, step, use_bias);
+            let r = ends.anchors(&p);
+            let (rate, mass_scale, impulse_scale) = scales(step, None, use_bias);
+            let rhs = ends.relative_velocity(r) + rate * ends.separation(&p, r);
+            solve_point(joint, ends, r, rhs, [mass_scale, impulse_scale]);
+        }
+        JointModel::Weld {
+            linear, angular, ..
+        } => {
+            let spring = angular.map(|_| &p.spring);
+            let (rate, mass_scale, impulse_scale) = scales(step, spring, use_bias);
+            let c = ends.angle(&p);
+            let cdot = ends.b.angular_velocity - ends.a.angular_velocity;
+            let impulse = -mass_scale * p.angular_mass * (cdot + rate * c)
+                - impulse_scale * joint.spring_impulse;
+            joint.spring_impulse += impulse;
+            ends.apply_angular(&p, impulse);
+
+            let r = ends.anchors(&p);
+            let spring = linear.map(|_| &p.linear_spring);
+            let (rate, mass_scale, impulse_scale) = scales(step, spring, use_bias);
+            let rhs = ends.relative_velocity(r) + rate * ends.separation(&p, r);
+            solve_point(joint, ends, r, rhs, [mass_scale, impulse_scale]);
+        }
+        JointModel::Mouse { max_force, .. } => {
+            let rb = rotate(ends.b.delta_rotation, p.anchors[1]);
+            let r = [Vec2::ZERO, rb];
+            let cdot = ends.b.linear_velocity + cross_sv(ends.b.angular_velocity, rb);
+            let separation = ends.b.delta_position + p.delta_center + rb;
+            let s = p.spring;
+            let Some(solved) = solve_k(&p, r, cdot + s.bias_rate * separation) else {
+                return;
+            };
+            let old = joint.linear_impulse;
+            let impulse = -s.mass_scale * solved - s.impulse_scale * old;
+            joint.linear_impulse = (old + impulse).clamp_length_max(step.h * max_force);
+            ends.apply_linear(&p, r, joint.linear_impulse - old);
         }
         JointModel::Distance {
             length,
@@ -460,21 +562,9 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
     }
 }
 
-/// The revolute joint's point: B's anchor held on A's (a 2x2 block solve).
-fn solve_point(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use_bias: bool) {
-    let p = joint.prepared;
-    let r @ [ra, rb] = ends.anchors(&p);
-    let cdot = ends.relative_velocity(r);
-    let (bias, mass_scale, impulse_scale) = if use_bias {
-        let s = &step.soft;
-        (
-            s.bias_rate * ends.separation(&p, r),
-            s.mass_scale,
-            s.impulse_scale,
-        )
-    } else {
-        (Vec2::ZERO, 1.0, 0.0)
-    };
+/// `K^-1 rhs` for the point constraint's effective mass `K` (2x2) at anchors `ra`, `rb`;
+/// `None` when `K` is singular (neither body moves).
+fn solve_k(p: &Prepared, [ra, rb]: [Vec2; 2], rhs: Vec2) -> Option<Vec2> {
     let [ma, mb] = p.inv_mass;
     let [ia, ib] = p.inv_inertia;
     // K = (ma + mb) I + ia [ra]x^T [ra]x + ib [rb]x^T [rb]x, symmetric.
@@ -483,10 +573,24 @@ fn solve_point(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointSte
     let k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
     let det = k11 * k22 - k12 * k12;
     if det == 0.0 || !det.is_finite() {
-        return;
+        return None;
     }
-    let rhs = cdot + bias;
-    let solved = Vec2::new(k22 * rhs.x - k12 * rhs.y, k11 * rhs.y - k12 * rhs.x) / det;
+    Some(Vec2::new(k22 * rhs.x - k12 * rhs.y, k11 * rhs.y - k12 * rhs.x) / det)
+}
+
+/// A pin: B's anchor held on A's, `rhs` the relative velocity plus the bias; the impulse
+/// is `-mass_scale K^-1 rhs - impulse_scale * accumulated`.
+fn solve_point(
+    joint: &mut JointConstraint,
+    ends: &mut Ends<'_>,
+    r: [Vec2; 2],
+    rhs: Vec2,
+    [mass_scale, impulse_scale]: [f32; 2],
+) {
+    let p = joint.prepared;
+    let Some(solved) = solve_k(&p, r, rhs) else {
+        return;
+    };
     let impulse = -mass_scale * solved - impulse_scale * joint.linear_impulse;
     joint.linear_impulse += impulse;
     ends.apply_linear(&p, r, impulse);

@@ -184,6 +184,37 @@ impl World {
                 };
                 (model, anchor_b)
             }
+            JointKind::Weld {
+                linear_hertz,
+                angular_hertz,
+                damping_ratio,
+            } => {
+                let spring = |hertz| JointSpring {
+                    hertz,
+                    damping_ratio,
+                };
+                // A spring of 0 hertz holds nothing: a weld takes it for rigid.
+                let soft = |hertz: f32| checked_spring(Some(spring(hertz)));
+                let linear = soft(linear_hertz)?.filter(|s| s.hertz > 0.0);
+                let angular = soft(angular_hertz)?.filter(|s| s.hertz > 0.0);
+                let model = JointModel::Weld {
+                    reference_angle: relative_angle(self.rotations[a], self.rotations[b]),
+                    linear,
+                    angular,
+                };
+                (model, def.anchor)
+            }
+            JointKind::Mouse => {
+                let max_force = def.max_force.unwrap_or(f32::INFINITY);
+                let ok = !max_force.is_nan() && max_force >= 0.0;
+                check("max_force", max_force, ok, "0 or more")?;
+                let model = JointModel::Mouse {
+                    target: def.anchor,
+                    spring: spring.unwrap_or_default(),
+                    max_force,
+                };
+                (model, def.anchor)
+            }
         };
         let anchors = [local(a, def.anchor), local(b, anchor_b)];
         let constraint = JointConstraint::new([a as u32, b as u32], anchors, model);
@@ -218,6 +249,25 @@ impl World {
     pub fn remove_joint(&mut self, joint: JointId) -> Result<(), Error> {
         let slot = self.joint_slot(joint)?;
         self.remove_joint_slot(slot);
+        Ok(())
+    }
+
+    /// Moves a mouse joint's target (world frame) and wakes its body. A stale handle, a
+    /// joint of another kind, or a target that is not finite is an error naming it.
+    pub fn set_joint_target(&mut self, joint: JointId, target: Vec2) -> Result<(), Error> {
+        let slot = self.joint_slot(joint)?;
+        check_point("target", target)?;
+        let constraint = &mut self.joints.constraints[slot];
+        let JointModel::Mouse { target: t, .. } = &mut constraint.model else {
+            return Err(Error::InvalidJoint {
+                field: "target",
+                value: target.x,
+                rule: "set on a mouse joint (this joint has no target)",
+            });
+        };
+        *t = target;
+        let body = constraint.bodies[1] as usize;
+        self.wake_slot(body);
         Ok(())
     }
 

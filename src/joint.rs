@@ -112,6 +112,28 @@ pub struct JointDef {
     pub spring: Option<JointSpring>,
     /// The most force the joint may apply (the mouse joint's pull), `None`: no bound.
     pub max_force: Option<f32>,
+    /// The joint breaks (is removed, and reported in
+    /// [`Events::joint_broken`](crate::Events::joint_broken)) after a step whose
+    /// constraint force, or torque, was larger than these; `None`: unbreakable.
+    pub break_force: Option<f32>,
+    /// See `break_force`.
+    pub break_torque: Option<f32>,
+}
+
+/// A joint that broke in the last step: its force or torque passed its threshold
+/// ([`JointDef::with_break_force`], [`JointDef::with_break_torque`]), and the step removed
+/// it. Its handle is stale by now, and still compares equal to the one
+/// [`World::add_joint`](crate::World::add_joint) returned.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointBroken {
+    /// The joint.
+    pub joint: JointId,
+    /// Its bodies, A then B.
+    pub bodies: [BodyId; 2],
+    /// Its constraint force on B in the step it broke, world frame.
+    pub force: Vec2,
+    /// Its constraint torque on B in that step.
+    pub torque: f32,
 }
 
 impl JointDef {
@@ -125,6 +147,8 @@ impl JointDef {
             motor: None,
             spring: None,
             max_force: None,
+            break_force: None,
+            break_torque: None,
         }
     }
 
@@ -219,6 +243,20 @@ impl JointDef {
             hertz,
             damping_ratio,
         });
+        self
+    }
+
+    /// Breaks the joint after a step whose constraint force on B is longer than `force`
+    /// (0 or more).
+    pub fn with_break_force(mut self, force: f32) -> JointDef {
+        self.break_force = Some(force);
+        self
+    }
+
+    /// Breaks the joint after a step whose constraint torque on B is larger than `torque`
+    /// in magnitude (0 or more).
+    pub fn with_break_torque(mut self, torque: f32) -> JointDef {
+        self.break_torque = Some(torque);
         self
     }
 

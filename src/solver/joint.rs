@@ -118,6 +118,9 @@ pub(crate) struct JointConstraint {
     pub motor_impulse: f32,
     pub lower_impulse: f32,
     pub upper_impulse: f32,
+    /// The constraint force and torque on B over the last step (`finish_joints`).
+    pub force: Vec2,
+    pub torque: f32,
     prepared: Prepared,
 }
 
@@ -134,6 +137,8 @@ impl JointConstraint {
             motor_impulse: 0.0,
             lower_impulse: 0.0,
             upper_impulse: 0.0,
+            force: Vec2::ZERO,
+            torque: 0.0,
             prepared: Prepared::default(),
         }
     }
@@ -160,6 +165,29 @@ impl JointConstraint {
 pub(crate) fn relative_angle(a: Vec2, b: Vec2) -> f32 {
     let r = inverse_rotate(a, b);
     r.y.atan2(r.x)
+}
+
+/// Each live joint's constraint force and torque on B from its accumulated impulses, which
+/// act once per substep `h`: the impulse over `h`. A distance joint's acts along its axis
+/// at the step's start.
+pub(crate) fn finish_joints(joints: &mut [JointConstraint], h: f32) {
+    let inv_h = 1.0 / h;
+    for joint in joints.iter_mut().filter(|j| j.live) {
+        let p = &joint.prepared;
+        let angular =
+            joint.spring_impulse + joint.motor_impulse + joint.lower_impulse - joint.upper_impulse;
+        let (force, torque) = match joint.model {
+            JointModel::Revolute { .. } | JointModel::Weld { .. } | JointModel::Mouse { .. } => {
+                (joint.linear_impulse, angular)
+            }
+            JointModel::Distance { .. } => {
+                let axis = (p.delta_center + p.anchors[1] - p.anchors[0]).normalize_or_zero();
+                ((joint.linear_impulse.x + angular) * axis, 0.0)
+            }
+        };
+        joint.force = inv_h * force;
+        joint.torque = inv_h * torque;
+    }
 }
 
 /// `angle` brought into [-π, π].

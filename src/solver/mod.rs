@@ -52,7 +52,7 @@ use contact_simd::{PrepareLanes, StatePtr, WideContact};
 use stages::{StageData, StagePlan, StepConstants};
 
 pub(crate) use forces::BodyForces;
-use joint::{JOINT_DAMPING_RATIO, JointStep, prepare_joints};
+use joint::{JOINT_DAMPING_RATIO, JointStep, finish_joints, prepare_joints};
 pub(crate) use joint::{JointConstraint, JointModel, Spring, relative_angle};
 
 /// The most a body turns in one substep, radians: a quarter turn, as Box2D clamps it. A faster
@@ -464,6 +464,9 @@ impl ContactSolver {
             },
         };
         self.plan.run(threads, &data);
+        if has_joints {
+            finish_joints(motion.joints, h);
+        }
     }
 }
 

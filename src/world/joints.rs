@@ -10,7 +10,10 @@
 //!                  bodies with joints are looked up (their edge lists), so a world without
 //!                  joints pays one flag test per candidate pair
 //! sleep:           joined dynamic bodies are one island (they sleep and wake together)
-//! solver:          the joints by slot order, serially (solver/joint.rs)
+//! solver:          the joints by slot order, serially (solver/joint.rs); then each
+//!                  joint's force and torque on B (its impulses over the substep)
+//! after the solve: a joint whose force or torque passed its break threshold is removed
+//!                  and reported (Events::joint_broken), in slot order
 //! remove_joint / remove_body: the joint leaves its bodies' edge lists, its slot is vacant,
 //!                  the bodies' pairs are tested again, both bodies wake
 //! ```
@@ -20,7 +23,7 @@ use glam::Vec2;
 use super::World;
 use crate::error::Error;
 use crate::handle::{BodyId, JointId, Slots, StaleReason};
-use crate::joint::{JointDef, JointKind, JointSpring};
+use crate::joint::{JointBroken, JointDef, JointKind, JointSpring};
 use crate::solver::{JointConstraint, JointModel, Spring, relative_angle};
 
 /// The world's joints, by joint slot, and per body slot the joints that touch it.
@@ -36,6 +39,10 @@ pub(crate) struct JointSet {
     edges: Vec<Vec<u32>>,
     /// Live joints whose bodies must not collide: without, the pair stage skips the test.
     filtering: usize,
+    /// Per joint slot: the force and torque past which it breaks (infinite: never).
+    breaking: Vec<[f32; 2]>,
+    /// Live joints that may break: without, the step skips the test.
+    breakable: usize,
 }
 
 impl JointSet {
@@ -145,6 +152,19 @@ impl World {
             });
         }
         check_point("anchor", def.anchor)?;
+        let mut breaking = [f32::INFINITY; 2];
+        for (k, (field, limit)) in [
+            ("break_force", def.break_force),
+            ("break_torque", def.break_torque),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if let Some(limit) = limit {
+                check(field, limit, !limit.is_nan() && limit >= 0.0, "0 or more")?;
+                breaking[k] = limit;
+            }
+        }
         let spring = checked_spring(def.spring)?;
         let motor = match def.motor {
             None => None,
@@ -227,11 +247,14 @@ impl World {
             set.ids.push(id);
             set.constraints.push(constraint);
             set.collide_connected.push(def.collide_connected);
+            set.breaking.push(breaking);
         } else {
             set.ids[s] = id;
             set.constraints[s] = constraint;
             set.collide_connected[s] = def.collide_connected;
+            set.breaking[s] = breaking;
         }
+        set.breakable += usize::from(breaking != [f32::INFINITY; 2]);
         set.edges_mut(a).push(slot);
         set.edges_mut(b).push(slot);
         if !def.collide_connected {
@@ -269,6 +292,45 @@ impl World {
         let body = constraint.bodies[1] as usize;
         self.wake_slot(body);
         Ok(())
+    }
+
+    /// The joint's constraint force on B (world frame; A takes its opposite) over the last
+    /// step, as its accumulated impulse over the substep; `None` for a stale handle.
+    pub fn joint_force(&self, joint: JointId) -> Option<Vec2> {
+        let slot = self.joint_slot(joint).ok()?;
+        Some(self.joints.constraints[slot].force)
+    }
+
+    /// The joint's constraint torque on B (counter-clockwise positive; A takes its
+    /// opposite) over the last step: a revolute joint's motor, spring and limits, a weld's
+    /// angle; `None` for a stale handle.
+    pub fn joint_torque(&self, joint: JointId) -> Option<f32> {
+        let slot = self.joint_slot(joint).ok()?;
+        Some(self.joints.constraints[slot].torque)
+    }
+
+    /// Removes the joints whose force or torque passed their thresholds in this step,
+    /// reporting each in the step's events.
+    pub(super) fn break_joints(&mut self) {
+        if self.joints.breakable == 0 {
+            return;
+        }
+        for slot in 0..self.joints.constraints.len() {
+            let joint = &self.joints.constraints[slot];
+            let [max_force, max_torque] = self.joints.breaking[slot];
+            let (force, torque) = (joint.force, joint.torque);
+            if !joint.live || (force.length() <= max_force && torque.abs() <= max_torque) {
+                continue;
+            }
+            let bodies = joint.bodies.map(|b| self.body_ids[b as usize]);
+            self.events_next.joint_broken.push(JointBroken {
+                joint: self.joints.ids[slot],
+                bodies,
+                force,
+                torque,
+            });
+            self.remove_joint_slot(slot);
+        }
     }
 
     /// Live joints.
@@ -321,6 +383,7 @@ impl World {
             set.edges_mut(body).retain(|&j| j as usize != slot);
         }
         set.constraints[slot] = JointConstraint::vacant();
+        set.breakable -= usize::from(set.breaking[slot] != [f32::INFINITY; 2]);
         set.slots.remove(slot as u32);
         // A joint's slot may be reused at once: no stage keeps data of it between steps.
         set.slots.release_removed();

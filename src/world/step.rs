@@ -165,6 +165,7 @@ impl World {
         self.turned.clear();
         self.turned.resize(self.bodies.len(), 0.0);
         self.solve_and_update(dt);
+        self.break_joints();
         let solve_done = Instant::now();
         if let Some(threshold) = self.hit_threshold {
             self.record_hits(threshold);

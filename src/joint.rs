@@ -10,6 +10,12 @@
 //!     .with_limits(min, max)                    added (rigid), or free within [min, max] (a
 //!     .with_spring(hertz, damping_ratio)        rope: min 0), or pulled towards it by a spring
 //!                                               (and held within the limits)
+//! JointDef::prismatic(a, b, anchor, axis)       B slides along the axis (fixed in A), does not
+//!     .with_limits / with_motor / with_spring   turn; limits, motor (force) and spring on the
+//!                                               translation
+//! JointDef::wheel(a, b, anchor, axis)           B slides along the axis and turns freely: the
+//!     .with_spring / with_motor / with_limits   spring is its suspension, the motor turns it
+//! JointDef::filter(a, b)                        no constraint: a and b do not collide
 //! JointDef::weld(a, b, world_anchor)            B held at its pose relative to A, rigidly or
 //!     .with_weld_springs(linear_hz, angular_hz,   through springs (0 hertz: rigid)
 //!                        damping_ratio)
@@ -72,6 +78,21 @@ pub enum JointKind {
         /// The damping ratio of both springs (when soft).
         damping_ratio: f32,
     },
+    /// B slides along an axis fixed in A (through the anchor) and does not turn relative
+    /// to A; translation limits, a motor (speed along the axis, max force) and a spring.
+    Prismatic {
+        /// The axis, world frame as the bodies stand when the joint is added (any length
+        /// but 0).
+        axis: Vec2,
+    },
+    /// A wheel on a suspension: B's anchor slides along an axis fixed in A and B turns
+    /// freely; the spring is the suspension (along the axis), the motor turns the wheel.
+    Wheel {
+        /// The suspension's axis, world frame when added (any length but 0).
+        axis: Vec2,
+    },
+    /// No constraint: the joint only keeps its two bodies from colliding.
+    Filter,
     /// B's point at the anchor is pulled towards a target point of the world (the anchor
     /// at first; see [`World::set_joint_target`](crate::World::set_joint_target)); A (a
     /// ground body, say) takes no force.
@@ -178,6 +199,28 @@ impl JointDef {
             damping_ratio: 0.0,
         };
         JointDef::new(a, b, world_anchor, kind)
+    }
+
+    /// A prismatic joint: B slides along `world_axis` (world frame, any length but 0)
+    /// through `world_anchor`, and keeps its angle relative to A. Its translation (B's
+    /// anchor along the axis from A's) is 0 when added; limits, a motor (speed along the
+    /// axis, and max force in place of torque) and a spring act on it.
+    pub fn prismatic(a: BodyId, b: BodyId, world_anchor: Vec2, world_axis: Vec2) -> JointDef {
+        let kind = JointKind::Prismatic { axis: world_axis };
+        JointDef::new(a, b, world_anchor, kind)
+    }
+
+    /// A wheel joint: B (the wheel) at `world_anchor` slides along `world_axis` fixed in A
+    /// (the car) and turns freely. `with_spring` is the suspension along the axis,
+    /// `with_limits` its travel, `with_motor` drives the wheel's spin relative to A.
+    pub fn wheel(a: BodyId, b: BodyId, world_anchor: Vec2, world_axis: Vec2) -> JointDef {
+        let kind = JointKind::Wheel { axis: world_axis };
+        JointDef::new(a, b, world_anchor, kind)
+    }
+
+    /// A filter joint: no constraint, only keeps `a` and `b` from colliding.
+    pub fn filter(a: BodyId, b: BodyId) -> JointDef {
+        JointDef::new(a, b, Vec2::ZERO, JointKind::Filter)
     }
 
     /// A mouse joint: `body`'s point at `target` (world frame) pulled towards the target

@@ -877,3 +877,131 @@ fn a_joint_breaks_past_its_threshold_and_the_step_reports_it() {
     run(&mut world, 30);
     assert!(world.center_of_mass(bob).y < y - 1.0);
 }
+
+#[test]
+fn a_prismatic_body_stays_on_its_axis_and_keeps_its_angle() {
+    let mut world = World::new(Vec2::new(0.0, -G));
+    world.set_sleeping(false);
+    let at = Vec2::new(0.0, 10.0);
+    let ground = pivot(&mut world, at);
+    let slider = world
+        .add_body(&BodyDef::dynamic(Polygon::rectangle(0.4, 0.2), at))
+        .unwrap();
+    let axis = Vec2::new(1.0, 1.0).normalize();
+    // Pushed sideways and spun: the joint takes both out at once.
+    world
+        .set_velocity(slider, Vec2::new(1.0, -1.0), 2.0)
+        .unwrap();
+    world
+        .add_joint(&JointDef::prismatic(ground, slider, at, axis * 3.0))
+        .unwrap();
+    let mut narrow = CpuNarrowPhase::new();
+    let mut worst_off = 0.0_f32;
+    let mut worst_turn = 0.0_f32;
+    for _ in 0..60 {
+        world.step(DT, &mut narrow).unwrap();
+        let d = world.center_of_mass(slider) - at;
+        worst_off = worst_off.max(d.perp_dot(axis).abs());
+        worst_turn = worst_turn.max(world.transform(slider).angle().abs());
+    }
+    // Gravity along the axis: g / sqrt(2) down it; 1 s of it.
+    let along = (world.center_of_mass(slider) - at).dot(axis);
+    let expected = -0.5 * G * std::f32::consts::FRAC_1_SQRT_2;
+    println!(
+        "prismatic: off the axis {worst_off:.5}, turned {worst_turn:.5}, slid {along:.4} (free {expected:.4})"
+    );
+    assert!(worst_off < 0.01, "left the axis by {worst_off}");
+    assert!(worst_turn < 0.01, "turned by {worst_turn}");
+    assert!(
+        (along - expected).abs() < 0.02 * expected.abs(),
+        "slid {along}"
+    );
+}
+
+#[test]
+fn prismatic_limits_and_motor_act_along_the_axis() {
+    let mut world = World::new(Vec2::new(0.0, -G));
+    world.set_sleeping(false);
+    let at = Vec2::new(0.0, 10.0);
+    let ground = pivot(&mut world, at);
+    let make = |world: &mut World, x: f32| {
+        world
+            .add_body(&BodyDef::dynamic(
+                Polygon::rectangle(0.2, 0.2),
+                at + Vec2::new(x, 0.0),
+            ))
+            .unwrap()
+    };
+    // A vertical slider that may drop 1 unit, and a horizontal one driven at 2 units per
+    // second with force to spare.
+    let limited = make(&mut world, 0.0);
+    world
+        .add_joint(&JointDef::prismatic(ground, limited, at, Vec2::Y).with_limits(-1.0, 0.5))
+        .unwrap();
+    let driven = make(&mut world, 3.0);
+    world
+        .add_joint(
+            &JointDef::prismatic(ground, driven, at + Vec2::new(3.0, 0.0), Vec2::X)
+                .with_motor(2.0, 1000.0),
+        )
+        .unwrap();
+    run(&mut world, 120);
+    let drop = world.center_of_mass(limited).y - at.y;
+    let speed = world.linear_velocity(driven);
+    println!("prismatic: dropped {drop:.4} to a limit of -1, driven at {speed:?}");
+    assert!((drop + 1.0).abs() < 0.01, "dropped {drop}");
+    assert!(
+        (speed.x - 2.0).abs() < 1e-3 && speed.y.abs() < 1e-3,
+        "speed {speed}"
+    );
+}
+
+#[test]
+fn a_wheel_rides_its_suspension_and_turns_by_its_motor() {
+    let mut world = World::new(Vec2::new(0.0, -G));
+    world.set_sleeping(false);
+    let at = Vec2::new(0.0, 10.0);
+    let chassis = pivot(&mut world, at + Vec2::new(0.0, 1.0));
+    let wheel = world
+        .add_body(&BodyDef::dynamic(Circle::new(0.4).unwrap(), at))
+        .unwrap();
+    let hertz = 4.0;
+    world
+        .add_joint(
+            &JointDef::wheel(chassis, wheel, at, Vec2::Y)
+                .with_spring(hertz, 1.0)
+                .with_motor(5.0, 100.0),
+        )
+        .unwrap();
+    run(&mut world, 180);
+    // The suspension's stiffness is the wheel's mass times ω²: it sags g / ω².
+    let omega = std::f32::consts::TAU * hertz;
+    let sag = world.center_of_mass(wheel).y - at.y;
+    let expected = -G / (omega * omega);
+    let spin = world.angular_velocity(wheel);
+    let side = world.center_of_mass(wheel).x - at.x;
+    println!("wheel: sag {sag:.5} (g / w^2 = {expected:.5}), spin {spin:.4}, sideways {side:.5}");
+    assert!((sag - expected).abs() < 0.05 * expected.abs(), "sag {sag}");
+    assert!((spin - 5.0).abs() < 1e-3, "spin {spin}");
+    assert!(side.abs() < 1e-3, "moved sideways {side}");
+}
+
+#[test]
+fn a_filter_joint_only_keeps_its_bodies_apart() {
+    let mut world = World::new(Vec2::ZERO);
+    let [a, b] = two_boxes(&mut world);
+    world.set_velocity(b, Vec2::new(0.0, 1.0), 0.0).unwrap();
+    world
+        .add_joint(&JointDef::filter(a, b).collide_connected(true))
+        .unwrap();
+    run(&mut world, 30);
+    assert_eq!(
+        contacts_between(&world, a, b),
+        0,
+        "a filter joint always filters"
+    );
+    // No constraint: each moves as it was set moving.
+    let vb = world.linear_velocity(b);
+    assert_eq!(world.linear_velocity(a), Vec2::ZERO);
+    assert!((vb - Vec2::new(0.0, 1.0)).length() < 1e-6, "b at {vb}");
+}

@@ -70,6 +70,26 @@ pub(crate) enum JointModel {
         linear: Option<Spring>,
         angular: Option<Spring>,
     },
+    /// B's anchor on the axis through A's (`local_axis`, unit, in A's frame), at the
+    /// relative angle it was made at; the translation along the axis limited, driven
+    /// (speed, max force) or sprung.
+    Prismatic {
+        reference_angle: f32,
+        local_axis: Vec2,
+        limits: Option<[f32; 2]>,
+        motor: Option<[f32; 2]>,
+        spring: Option<Spring>,
+    },
+    /// B's anchor on the axis through A's, B free to turn; the translation limited and
+    /// sprung (the suspension), the relative spin driven (speed, max torque).
+    Wheel {
+        local_axis: Vec2,
+        limits: Option<[f32; 2]>,
+        motor: Option<[f32; 2]>,
+        spring: Option<Spring>,
+    },
+    /// Nothing to solve.
+    Filter,
     /// B's anchor pulled towards `target` (world frame) by `spring`, with at most
     /// `max_force`; A takes nothing.
     Mouse {
@@ -97,6 +117,8 @@ struct Prepared {
     spring: Softness,
     /// The weld's anchor spring.
     linear_spring: Softness,
+    /// The prismatic and wheel joints' axis, world frame at the step's start.
+    axis: Vec2,
     /// Whether both bodies stand still this step (static, asleep): nothing to solve.
     idle: bool,
 }
@@ -184,6 +206,17 @@ pub(crate) fn finish_joints(joints: &mut [JointConstraint], h: f32) {
                 let axis = (p.delta_center + p.anchors[1] - p.anchors[0]).normalize_or_zero();
                 ((joint.linear_impulse.x + angular) * axis, 0.0)
             }
+            JointModel::Prismatic { .. } | JointModel::Wheel { .. } => {
+                let axial = joint.spring_impulse + joint.lower_impulse - joint.upper_impulse;
+                let normal = joint.linear_impulse.x * p.axis.perp();
+                if let JointModel::Prismatic { .. } = joint.model {
+                    let along = (axial + joint.motor_impulse) * p.axis;
+                    (along + normal, joint.linear_impulse.y)
+                } else {
+                    (axial * p.axis + normal, joint.motor_impulse)
+                }
+            }
+            JointModel::Filter => (Vec2::ZERO, 0.0),
         };
         joint.force = inv_h * force;
         joint.torque = inv_h * torque;
@@ -246,6 +279,7 @@ pub(crate) fn prepare_joints(
             angular_mass: inverse_or_zero(inv_inertia[0] + inv_inertia[1]),
             spring: Softness::default(),
             linear_spring: Softness::default(),
+            axis: Vec2::ZERO,
             // A kinematic body moves with an inverse mass of 0: its joints still pull the
             // other body along, so only two bodies at rest leave a joint idle.
             idle: !states[a].moves()
@@ -291,6 +325,30 @@ pub(crate) fn prepare_joints(
                     p.spring = spring_softness(s, h);
                 }
             }
+            JointModel::Prismatic {
+                local_axis, spring, ..
+            }
+            | JointModel::Wheel {
+                local_axis, spring, ..
+            } => {
+                if let JointModel::Prismatic {
+                    reference_angle, ..
+                } = joint.model
+                {
+                    let angle = relative_angle(rotations[a], rotations[b]) - reference_angle;
+                    p.delta_angle = unwind(angle);
+                }
+                p.axis = rotate(rotations[a], local_axis);
+                let d = delta_center + anchors[1] - anchors[0];
+                let (a1, a2) = (cross(d + anchors[0], p.axis), cross(anchors[1], p.axis));
+                let k =
+                    inv_mass[0] + inv_mass[1] + inv_inertia[0] * a1 * a1 + inv_inertia[1] * a2 * a2;
+                p.axial_mass = inverse_or_zero(k);
+                if let Some(s) = spring {
+                    p.spring = spring_softness(s, h);
+                }
+            }
+            JointModel::Filter => p.idle = true,
             JointModel::Mouse { target, spring, .. } => {
                 // The pull acts on B alone, from a fixed point: A's masses and motion
                 // take no part, and the offset is from the target instead of A's centre.
@@ -418,6 +476,18 @@ fn warm_start(joint: &JointConstraint, ends: &mut Ends<'_>) {
                 - joint.upper_impulse;
             ends.apply_angular(p, axial);
         }
+        JointModel::Prismatic { .. } | JointModel::Wheel { .. } => {
+            let s = slide(ends, p, r);
+            let axial = joint.spring_impulse + joint.lower_impulse - joint.upper_impulse;
+            let (axial, angular) = match joint.model {
+                JointModel::Prismatic { .. } => {
+                    (axial + joint.motor_impulse, joint.linear_impulse.y)
+                }
+                _ => (axial, joint.motor_impulse),
+            };
+            s.apply(ends, p, axial, joint.linear_impulse.x, angular);
+        }
+        JointModel::Filter => {}
         JointModel::Distance { .. } => {
             let axis = ends.separation(p, r).normalize_or_zero();
             let axial = joint.linear_impulse.x + joint.spring_impulse + joint.lower_impulse
@@ -531,6 +601,99 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
             let rhs = ends.relative_velocity(r) + rate * ends.separation(&p, r);
             solve_point(joint, ends, r, rhs, [mass_scale, impulse_scale]);
         }
+        JointModel::Prismatic {
+            limits,
+            motor,
+            spring,
+            ..
+        } => {
+            let r = ends.anchors(&p);
+            if spring.is_some() {
+                let s = slide(ends, &p, r);
+                let sp = p.spring;
+                let cdot = s.axial_speed(ends);
+                let impulse = -sp.mass_scale * p.axial_mass * (cdot + sp.bias_rate * s.translation)
+                    - sp.impulse_scale * joint.spring_impulse;
+                joint.spring_impulse += impulse;
+                s.apply(ends, &p, impulse, 0.0, 0.0);
+            }
+            if let Some([speed, max_force]) = motor {
+                let s = slide(ends, &p, r);
+                let cdot = s.axial_speed(ends) - speed;
+                let max = step.h * max_force;
+                let old = joint.motor_impulse;
+                joint.motor_impulse = (old - p.axial_mass * cdot).clamp(-max, max);
+                s.apply(ends, &p, joint.motor_impulse - old, 0.0, 0.0);
+            }
+            if let Some(limits) = limits {
+                slide_limits(joint, ends, step, r, limits, use_bias);
+            }
+            // The normal to the axis and the angle, as one 2x2 block.
+            let s = slide(ends, &p, r);
+            let cdot = Vec2::new(
+                s.perp.dot(ends.b.linear_velocity - ends.a.linear_velocity)
+                    + s.s2 * ends.b.angular_velocity
+                    - s.s1 * ends.a.angular_velocity,
+                ends.b.angular_velocity - ends.a.angular_velocity,
+            );
+            let (rate, mass_scale, impulse_scale) = scales(step, None, use_bias);
+            let c = Vec2::new(s.perp.dot(s.d), ends.angle(&p));
+            let [ma, mb] = p.inv_mass;
+            let [ia, ib] = p.inv_inertia;
+            let k11 = ma + mb + ia * s.s1 * s.s1 + ib * s.s2 * s.s2;
+            let k12 = ia * s.s1 + ib * s.s2;
+            // A body pair that cannot turn still slides: a unit angular mass keeps K whole.
+            let k22 = if ia + ib == 0.0 { 1.0 } else { ia + ib };
+            let det = k11 * k22 - k12 * k12;
+            if det == 0.0 || !det.is_finite() {
+                return;
+            }
+            let rhs = cdot + rate * c;
+            let solved = Vec2::new(k22 * rhs.x - k12 * rhs.y, k11 * rhs.y - k12 * rhs.x) / det;
+            let impulse = -mass_scale * solved - impulse_scale * joint.linear_impulse;
+            joint.linear_impulse += impulse;
+            s.apply(ends, &p, 0.0, impulse.x, impulse.y);
+        }
+        JointModel::Wheel {
+            limits,
+            motor,
+            spring,
+            ..
+        } => {
+            let r = ends.anchors(&p);
+            if let Some([speed, max_torque]) = motor {
+                let cdot = ends.b.angular_velocity - ends.a.angular_velocity - speed;
+                let max = step.h * max_torque;
+                let old = joint.motor_impulse;
+                joint.motor_impulse = (old - p.angular_mass * cdot).clamp(-max, max);
+                ends.apply_angular(&p, joint.motor_impulse - old);
+            }
+            if spring.is_some() {
+                let s = slide(ends, &p, r);
+                let sp = p.spring;
+                let cdot = s.axial_speed(ends);
+                let impulse = -sp.mass_scale * p.axial_mass * (cdot + sp.bias_rate * s.translation)
+                    - sp.impulse_scale * joint.spring_impulse;
+                joint.spring_impulse += impulse;
+                s.apply(ends, &p, impulse, 0.0, 0.0);
+            }
+            if let Some(limits) = limits {
+                slide_limits(joint, ends, step, r, limits, use_bias);
+            }
+            let s = slide(ends, &p, r);
+            let cdot = s.perp.dot(ends.b.linear_velocity - ends.a.linear_velocity)
+                + s.s2 * ends.b.angular_velocity
+                - s.s1 * ends.a.angular_velocity;
+            let [ma, mb] = p.inv_mass;
+            let [ia, ib] = p.inv_inertia;
+            let mass = inverse_or_zero(ma + mb + ia * s.s1 * s.s1 + ib * s.s2 * s.s2);
+            let (bias, mass_scale, impulse_scale) = rigid(step, s.perp.dot(s.d), use_bias);
+            let impulse =
+                -mass_scale * mass * (cdot + bias) - impulse_scale * joint.linear_impulse.x;
+            joint.linear_impulse.x += impulse;
+            s.apply(ends, &p, 0.0, impulse, 0.0);
+        }
+        JointModel::Filter => {}
         JointModel::Mouse { max_force, .. } => {
             let rb = rotate(ends.b.delta_rotation, p.anchors[1]);
             let r = [Vec2::ZERO, rb];
@@ -588,6 +751,84 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
             }
         }
     }
+}
+
+/// A slider's geometry now (prismatic and wheel joints): the axis turned with A, its
+/// normal, B's anchor from A's, and the levers of an impulse along each.
+struct Slide {
+    axis: Vec2,
+    perp: Vec2,
+    d: Vec2,
+    /// Levers along the axis (A, B) and along its normal.
+    a1: f32,
+    a2: f32,
+    s1: f32,
+    s2: f32,
+    /// B's anchor along the axis from A's.
+    translation: f32,
+}
+
+fn slide(ends: &Ends<'_>, p: &Prepared, r @ [ra, rb]: [Vec2; 2]) -> Slide {
+    let axis = rotate(ends.a.delta_rotation, p.axis);
+    let perp = axis.perp();
+    let d = ends.separation(p, r);
+    Slide {
+        axis,
+        perp,
+        d,
+        a1: cross(d + ra, axis),
+        a2: cross(rb, axis),
+        s1: cross(d + ra, perp),
+        s2: cross(rb, perp),
+        translation: axis.dot(d),
+    }
+}
+
+impl Slide {
+    /// B's speed along the axis relative to A.
+    fn axial_speed(&self, ends: &Ends<'_>) -> f32 {
+        self.axis
+            .dot(ends.b.linear_velocity - ends.a.linear_velocity)
+            + self.a2 * ends.b.angular_velocity
+            - self.a1 * ends.a.angular_velocity
+    }
+
+    /// Applies impulses along the axis and its normal and an angular one to B, and their
+    /// opposites to A.
+    fn apply(&self, ends: &mut Ends<'_>, p: &Prepared, axial: f32, normal: f32, angular: f32) {
+        let impulse = axial * self.axis + normal * self.perp;
+        let la = axial * self.a1 + normal * self.s1 + angular;
+        let lb = axial * self.a2 + normal * self.s2 + angular;
+        ends.a.linear_velocity -= p.inv_mass[0] * impulse;
+        ends.a.angular_velocity -= p.inv_inertia[0] * la;
+        ends.b.linear_velocity += p.inv_mass[1] * impulse;
+        ends.b.angular_velocity += p.inv_inertia[1] * lb;
+    }
+}
+
+/// A slider's translation held within `[lower, upper]` (one-sided each, as the distance
+/// joint's limits).
+fn slide_limits(
+    joint: &mut JointConstraint,
+    ends: &mut Ends<'_>,
+    step: &JointStep,
+    r: [Vec2; 2],
+    [lower, upper]: [f32; 2],
+    use_bias: bool,
+) {
+    let p = joint.prepared;
+    let s = slide(ends, &p, r);
+    let (bias, mass_scale, impulse_scale) = one_sided(step, s.translation - lower, use_bias);
+    let impulse = -mass_scale * p.axial_mass * (s.axial_speed(ends) + bias)
+        - impulse_scale * joint.lower_impulse;
+    let applied = clamp_positive(&mut joint.lower_impulse, impulse);
+    s.apply(ends, &p, applied, 0.0, 0.0);
+
+    let (bias, mass_scale, impulse_scale) = one_sided(step, upper - s.translation, use_bias);
+    let impulse = -mass_scale * p.axial_mass * (-s.axial_speed(ends) + bias)
+        - impulse_scale * joint.upper_impulse;
+    let applied = clamp_positive(&mut joint.upper_impulse, impulse);
+    s.apply(ends, &p, -applied, 0.0, 0.0);
 }
 
 /// `K^-1 rhs` for the point constraint's effective mass `K` (2x2) at anchors `ra`, `rb`;

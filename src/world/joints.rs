@@ -25,6 +25,7 @@ use crate::error::Error;
 use crate::handle::{BodyId, JointId, Slots, StaleReason};
 use crate::joint::{JointBroken, JointDef, JointKind, JointSpring};
 use crate::solver::{JointConstraint, JointModel, Spring, relative_angle};
+use crate::transform::inverse_rotate;
 
 /// The world's joints, by joint slot, and per body slot the joints that touch it.
 #[derive(Clone, Debug, Default)]
@@ -224,6 +225,31 @@ impl World {
                 };
                 (model, def.anchor)
             }
+            JointKind::Prismatic { axis } | JointKind::Wheel { axis } => {
+                check_point("axis", axis)?;
+                let length = axis.length();
+                check("axis length", length, length > 0.0, "more than 0")?;
+                let local_axis = inverse_rotate(self.rotations[a], axis / length);
+                let limits = checked_limits(def.limits, [f32::MIN, f32::MAX], "finite")?;
+                let model = if let JointKind::Prismatic { .. } = def.kind {
+                    JointModel::Prismatic {
+                        reference_angle: relative_angle(self.rotations[a], self.rotations[b]),
+                        local_axis,
+                        limits,
+                        motor,
+                        spring,
+                    }
+                } else {
+                    JointModel::Wheel {
+                        local_axis,
+                        limits,
+                        motor,
+                        spring,
+                    }
+                };
+                (model, def.anchor)
+            }
+            JointKind::Filter => (JointModel::Filter, def.anchor),
             JointKind::Mouse => {
                 let max_force = def.max_force.unwrap_or(f32::INFINITY);
                 let ok = !max_force.is_nan() && max_force >= 0.0;
@@ -237,6 +263,8 @@ impl World {
             }
         };
         let anchors = [local(a, def.anchor), local(b, anchor_b)];
+        // A filter joint exists to keep its bodies apart.
+        let collide_connected = def.collide_connected && def.kind != JointKind::Filter;
         let constraint = JointConstraint::new([a as u32, b as u32], anchors, model);
 
         let (slot, generation) = self.joints.slots.take();
@@ -246,18 +274,18 @@ impl World {
         if s == set.constraints.len() {
             set.ids.push(id);
             set.constraints.push(constraint);
-            set.collide_connected.push(def.collide_connected);
+            set.collide_connected.push(collide_connected);
             set.breaking.push(breaking);
         } else {
             set.ids[s] = id;
             set.constraints[s] = constraint;
-            set.collide_connected[s] = def.collide_connected;
+            set.collide_connected[s] = collide_connected;
             set.breaking[s] = breaking;
         }
         set.breakable += usize::from(breaking != [f32::INFINITY; 2]);
         set.edges_mut(a).push(slot);
         set.edges_mut(b).push(slot);
-        if !def.collide_connected {
+        if !collide_connected {
             set.filtering += 1;
             self.retest_pairs(a);
         }

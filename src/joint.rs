@@ -16,6 +16,8 @@
 //! JointDef::wheel(a, b, anchor, axis)           B slides along the axis and turns freely: the
 //!     .with_spring / with_motor / with_limits   spring is its suspension, the motor turns it
 //! JointDef::filter(a, b)                        no constraint: a and b do not collide
+//! JointDef::motor(a, b)                         B's centre and angle driven towards a target
+//!     .with_max_force / with_max_torque         pose relative to A (World::set_motor_target)
 //! JointDef::weld(a, b, world_anchor)            B held at its pose relative to A, rigidly or
 //!     .with_weld_springs(linear_hz, angular_hz,   through springs (0 hertz: rigid)
 //!                        damping_ratio)
@@ -93,6 +95,11 @@ pub enum JointKind {
     },
     /// No constraint: the joint only keeps its two bodies from colliding.
     Filter,
+    /// B's centre of mass driven towards a point of A's frame and B's angle relative to A
+    /// towards a target (at first, where they stand; see
+    /// [`World::set_motor_target`](crate::World::set_motor_target)), with at most the max
+    /// force and torque.
+    Motor,
     /// B's point at the anchor is pulled towards a target point of the world (the anchor
     /// at first; see [`World::set_joint_target`](crate::World::set_joint_target)); A (a
     /// ground body, say) takes no force.
@@ -131,8 +138,11 @@ pub struct JointDef {
     pub motor: Option<JointMotor>,
     /// The spring, if any.
     pub spring: Option<JointSpring>,
-    /// The most force the joint may apply (the mouse joint's pull), `None`: no bound.
+    /// The most force the joint may apply (the mouse joint's pull, the motor joint's
+    /// drive), `None`: no bound.
     pub max_force: Option<f32>,
+    /// The most torque the motor joint may apply, `None`: no bound.
+    pub max_torque: Option<f32>,
     /// The joint breaks (is removed, and reported in
     /// [`Events::joint_broken`](crate::Events::joint_broken)) after a step whose
     /// constraint force, or torque, was larger than these; `None`: unbreakable.
@@ -168,6 +178,7 @@ impl JointDef {
             motor: None,
             spring: None,
             max_force: None,
+            max_torque: None,
             break_force: None,
             break_torque: None,
         }
@@ -216,6 +227,21 @@ impl JointDef {
     pub fn wheel(a: BodyId, b: BodyId, world_anchor: Vec2, world_axis: Vec2) -> JointDef {
         let kind = JointKind::Wheel { axis: world_axis };
         JointDef::new(a, b, world_anchor, kind)
+    }
+
+    /// A motor joint: drives B's centre of mass towards a point fixed in A's frame, and
+    /// B's angle relative to A towards a target angle, closing a fraction of the gap per
+    /// substep with at most [`JointDef::with_max_force`] and
+    /// [`JointDef::with_max_torque`]. The targets are where B stands when the joint is
+    /// added; [`World::set_motor_target`](crate::World::set_motor_target) moves them.
+    pub fn motor(a: BodyId, b: BodyId) -> JointDef {
+        JointDef::new(a, b, Vec2::ZERO, JointKind::Motor)
+    }
+
+    /// The most torque the motor joint may apply, 0 or more.
+    pub fn with_max_torque(mut self, torque: f32) -> JointDef {
+        self.max_torque = Some(torque);
+        self
     }
 
     /// A filter joint: no constraint, only keeps `a` and `b` from colliding.

@@ -1005,3 +1005,55 @@ fn a_filter_joint_only_keeps_its_bodies_apart() {
     assert_eq!(world.linear_velocity(a), Vec2::ZERO);
     assert!((vb - Vec2::new(0.0, 1.0)).length() < 1e-6, "b at {vb}");
 }
+
+#[test]
+fn a_motor_joint_drives_its_body_to_the_target_pose_within_its_force() {
+    let mut world = World::new(Vec2::new(0.0, -G));
+    world.set_sleeping(false);
+    let base = pivot(&mut world, Vec2::new(0.0, 5.0));
+    let platform = world
+        .add_body(&BodyDef::dynamic(
+            Polygon::rectangle(0.5, 0.1),
+            Vec2::new(3.0, 5.0),
+        ))
+        .unwrap();
+    let weight = world.mass(platform) * G;
+    let drive = world
+        .add_joint(
+            &JointDef::motor(base, platform)
+                .with_max_force(5.0 * weight)
+                .with_max_torque(10.0 * weight),
+        )
+        .unwrap();
+    run(&mut world, 30);
+    let held = world.center_of_mass(platform);
+    println!("motor joint holds at {held:?}");
+    assert!(
+        held.distance(Vec2::new(3.0, 5.0)) < 0.01,
+        "sagged to {held}"
+    );
+
+    world
+        .set_motor_target(drive, Vec2::new(1.0, 2.0), 0.5)
+        .unwrap();
+    let mut narrow = CpuNarrowPhase::new();
+    let mut strongest = 0.0_f32;
+    for _ in 0..180 {
+        world.step(DT, &mut narrow).unwrap();
+        strongest = strongest.max(world.joint_force(drive).unwrap().length());
+    }
+    let at = world.center_of_mass(platform);
+    let angle = world.transform(platform).angle();
+    println!(
+        "motor joint: at {at:?}, angle {angle:.4}, strongest force {strongest:.3} (cap {:.3})",
+        5.0 * weight
+    );
+    assert!(at.distance(Vec2::new(1.0, 7.0)) < 0.01, "at {at}");
+    assert!((angle - 0.5).abs() < 0.01, "angle {angle}");
+    assert!(strongest <= 5.0 * weight * 1.0001, "force {strongest}");
+    assert!(
+        strongest > 2.0 * weight,
+        "the drive never pushed: {strongest}"
+    );
+    assert!(world.set_motor_target(drive, Vec2::ZERO, 4.0).is_err());
+}

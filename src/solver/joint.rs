@@ -33,6 +33,10 @@ use super::{BodyMaterial, BodyState, Softness, cross, cross_sv};
 use crate::body::Body;
 use crate::transform::{inverse_rotate, rotate};
 
+/// The share of its gap the motor joint closes per substep (Box2D's default correction
+/// factor).
+const MOTOR_CORRECTION: f32 = 0.3;
+
 /// Damping ratio of the joints' rigid parts (Box2D v3's default joint damping ratio).
 pub(crate) const JOINT_DAMPING_RATIO: f32 = 2.0;
 
@@ -90,6 +94,14 @@ pub(crate) enum JointModel {
     },
     /// Nothing to solve.
     Filter,
+    /// B's centre of mass (its anchor) driven towards A's anchor, and the angle (minus
+    /// `reference_angle`, the target) towards 0, each closing `MOTOR_CORRECTION` of its
+    /// gap per substep, the accumulated impulses within `max_force` and `max_torque`.
+    Motor {
+        reference_angle: f32,
+        max_force: f32,
+        max_torque: f32,
+    },
     /// B's anchor pulled towards `target` (world frame) by `spring`, with at most
     /// `max_force`; A takes nothing.
     Mouse {
@@ -217,6 +229,7 @@ pub(crate) fn finish_joints(joints: &mut [JointConstraint], h: f32) {
                 }
             }
             JointModel::Filter => (Vec2::ZERO, 0.0),
+            JointModel::Motor { .. } => (joint.linear_impulse, joint.motor_impulse),
         };
         joint.force = inv_h * force;
         joint.torque = inv_h * torque;
@@ -349,6 +362,12 @@ pub(crate) fn prepare_joints(
                 }
             }
             JointModel::Filter => p.idle = true,
+            JointModel::Motor {
+                reference_angle, ..
+            } => {
+                let angle = relative_angle(rotations[a], rotations[b]) - reference_angle;
+                p.delta_angle = unwind(angle);
+            }
             JointModel::Mouse { target, spring, .. } => {
                 // The pull acts on B alone, from a fixed point: A's masses and motion
                 // take no part, and the offset is from the target instead of A's centre.
@@ -488,6 +507,10 @@ fn warm_start(joint: &JointConstraint, ends: &mut Ends<'_>) {
             s.apply(ends, p, axial, joint.linear_impulse.x, angular);
         }
         JointModel::Filter => {}
+        JointModel::Motor { .. } => {
+            ends.apply_linear(p, r, joint.linear_impulse);
+            ends.apply_angular(p, joint.motor_impulse);
+        }
         JointModel::Distance { .. } => {
             let axis = ends.separation(p, r).normalize_or_zero();
             let axial = joint.linear_impulse.x + joint.spring_impulse + joint.lower_impulse
@@ -694,6 +717,30 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
             s.apply(ends, &p, 0.0, impulse, 0.0);
         }
         JointModel::Filter => {}
+        JointModel::Motor {
+            max_force,
+            max_torque,
+            ..
+        } => {
+            // The drive's target speed is its gap's share per substep, in both passes:
+            // the relax pass would otherwise stop what the solve pass started.
+            let rate = MOTOR_CORRECTION / step.h;
+            let cdot = ends.b.angular_velocity - ends.a.angular_velocity;
+            let max = step.h * max_torque;
+            let old = joint.motor_impulse;
+            let impulse = -p.angular_mass * (cdot + rate * ends.angle(&p));
+            joint.motor_impulse = (old + impulse).clamp(-max, max);
+            ends.apply_angular(&p, joint.motor_impulse - old);
+
+            let r = ends.anchors(&p);
+            let rhs = ends.relative_velocity(r) + rate * ends.separation(&p, r);
+            let Some(solved) = solve_k(&p, r, rhs) else {
+                return;
+            };
+            let old = joint.linear_impulse;
+            joint.linear_impulse = (old - solved).clamp_length_max(step.h * max_force);
+            ends.apply_linear(&p, r, joint.linear_impulse - old);
+        }
         JointModel::Mouse { max_force, .. } => {
             let rb = rotate(ends.b.delta_rotation, p.anchors[1]);
             let r = [Vec2::ZERO, rb];

@@ -250,6 +250,26 @@ impl World {
                 (model, def.anchor)
             }
             JointKind::Filter => (JointModel::Filter, def.anchor),
+            JointKind::Motor => {
+                let mut bounds = [f32::INFINITY; 2];
+                for (k, (field, bound)) in
+                    [("max_force", def.max_force), ("max_torque", def.max_torque)]
+                        .into_iter()
+                        .enumerate()
+                {
+                    if let Some(bound) = bound {
+                        check(field, bound, !bound.is_nan() && bound >= 0.0, "0 or more")?;
+                        bounds[k] = bound;
+                    }
+                }
+                let model = JointModel::Motor {
+                    reference_angle: relative_angle(self.rotations[a], self.rotations[b]),
+                    max_force: bounds[0],
+                    max_torque: bounds[1],
+                };
+                // Both anchors at B's centre of mass: A's is the target, fixed in A.
+                (model, self.centers[b])
+            }
             JointKind::Mouse => {
                 let max_force = def.max_force.unwrap_or(f32::INFINITY);
                 let ok = !max_force.is_nan() && max_force >= 0.0;
@@ -262,7 +282,11 @@ impl World {
                 (model, def.anchor)
             }
         };
-        let anchors = [local(a, def.anchor), local(b, anchor_b)];
+        let anchor_a = match def.kind {
+            JointKind::Motor => anchor_b,
+            _ => def.anchor,
+        };
+        let anchors = [local(a, anchor_a), local(b, anchor_b)];
         // A filter joint exists to keep its bodies apart.
         let collide_connected = def.collide_connected && def.kind != JointKind::Filter;
         let constraint = JointConstraint::new([a as u32, b as u32], anchors, model);
@@ -359,6 +383,41 @@ impl World {
             });
             self.remove_joint_slot(slot);
         }
+    }
+
+    /// Moves a motor joint's targets: B's centre of mass driven towards `offset` (a point
+    /// in A's local frame) and B's angle relative to A towards `angle` (radians, within
+    /// [-π, π]); wakes both bodies. A stale handle, a joint of another kind, or a target
+    /// out of range is an error naming it.
+    pub fn set_motor_target(
+        &mut self,
+        joint: JointId,
+        offset: Vec2,
+        angle: f32,
+    ) -> Result<(), Error> {
+        use std::f32::consts::PI;
+        let slot = self.joint_slot(joint)?;
+        check_point("offset", offset)?;
+        let ok = angle.is_finite() && (-PI..=PI).contains(&angle);
+        check("angle", angle, ok, "finite and within [-π, π]")?;
+        let constraint = &mut self.joints.constraints[slot];
+        let JointModel::Motor {
+            reference_angle, ..
+        } = &mut constraint.model
+        else {
+            return Err(Error::InvalidJoint {
+                field: "offset",
+                value: offset.x,
+                rule: "set on a motor joint (this joint has no motor target)",
+            });
+        };
+        *reference_angle = angle;
+        constraint.local_anchors[0] = offset;
+        let bodies = constraint.bodies.map(|b| b as usize);
+        for body in bodies {
+            self.wake_slot(body);
+        }
+        Ok(())
     }
 
     /// Live joints.

@@ -179,6 +179,7 @@
 //! | [`toi`] | sweeps and the time of impact, one pair or a batch |
 //! | [`query`] | rays against shapes; the hits a world's queries return |
 //! | [`world`] | `World`, body definitions, handles, events, filters, step statistics, limits and the solver's and sleep's tuning |
+//! | [`joint`] | joint definitions (`JointDef`: revolute, distance, prismatic, wheel, weld, motor, mouse, filter), `JointId`, broken-joint events |
 //! | [`gpu`] | the GPU narrow phase, ray casts and time of impact, on the host's device (feature `gpu`) |
 //! | [`scenes`] | the seeded worlds the examples, benches and tests share (feature `scenes`) |
 //!

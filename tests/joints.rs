@@ -24,6 +24,25 @@ fn run(world: &mut World, steps: usize) {
     }
 }
 
+/// A world under gravity `G` whose bodies never sleep.
+fn awake_world() -> World {
+    let mut world = World::new(Vec2::new(0.0, -G));
+    world.set_sleeping(false);
+    world
+}
+
+/// A static pivot at `top` and a disc (radius 0.3) hanging 1 below it, unjoined.
+fn hanging_bob(world: &mut World, top: Vec2) -> (BodyId, BodyId) {
+    let ground = pivot(world, top);
+    let bob = world
+        .add_body(&BodyDef::dynamic(
+            Circle::new(0.3).unwrap(),
+            top - Vec2::new(0.0, 1.0),
+        ))
+        .unwrap();
+    (ground, bob)
+}
+
 fn pivot(world: &mut World, at: Vec2) -> BodyId {
     world
         .add_body(&BodyDef::fixed(Polygon::rectangle(0.1, 0.1), at))
@@ -50,8 +69,7 @@ fn measured_period(world: &mut World, bob: BodyId, x0: f32, steps: usize) -> f32
 
 #[test]
 fn a_revolute_pendulum_swings_with_the_physical_pendulums_period() {
-    let mut world = World::new(Vec2::new(0.0, -G));
-    world.set_sleeping(false);
+    let mut world = awake_world();
     let top = Vec2::new(0.0, 10.0);
     let ground = pivot(&mut world, top);
     // A disc of radius r whose centre hangs L below the pin, let go 0.05 rad from rest.
@@ -75,8 +93,7 @@ fn a_revolute_pendulum_swings_with_the_physical_pendulums_period() {
 
 #[test]
 fn a_distance_pendulum_swings_with_the_simple_pendulums_period() {
-    let mut world = World::new(Vec2::new(0.0, -G));
-    world.set_sleeping(false);
+    let mut world = awake_world();
     let top = Vec2::new(0.0, 10.0);
     let ground = pivot(&mut world, top);
     let (length, amplitude) = (2.0_f32, 0.05_f32);
@@ -181,8 +198,7 @@ fn a_hundred_link_chain_hangs_with_little_stretch_and_falls_asleep() {
 
 #[test]
 fn a_light_body_holds_a_hundred_times_heavier_one() {
-    let mut world = World::new(Vec2::new(0.0, -G));
-    world.set_sleeping(false);
+    let mut world = awake_world();
     let top = Vec2::new(0.0, 10.0);
     let anchor = pivot(&mut world, top);
     let light = world
@@ -595,8 +611,7 @@ fn revolute_limits_hold_under_ten_times_the_arms_weight() {
 
 /// A disc on a pin through its centre (no gravity torque), driven by a motor.
 fn motor_wheel(speed: f32, max_torque: f32) -> (World, BodyId) {
-    let mut world = World::new(Vec2::new(0.0, -G));
-    world.set_sleeping(false);
+    let mut world = awake_world();
     let centre = Vec2::new(0.0, 3.0);
     let ground = pivot(&mut world, centre + Vec2::new(0.0, 2.0));
     let wheel = world
@@ -670,8 +685,7 @@ fn a_revolute_spring_pulls_back_to_the_angle_it_was_made_at() {
 
 #[test]
 fn a_rope_is_slack_within_its_length_and_holds_at_it() {
-    let mut world = World::new(Vec2::new(0.0, -G));
-    world.set_sleeping(false);
+    let mut world = awake_world();
     let top = Vec2::new(0.0, 10.0);
     let ground = pivot(&mut world, top);
     let start = top + Vec2::new(0.5, -0.5);
@@ -789,16 +803,9 @@ fn a_mouse_joint_drags_a_body_to_its_target_within_its_max_force() {
 
 #[test]
 fn a_joint_reports_its_force_and_torque() {
-    let mut world = World::new(Vec2::new(0.0, -G));
-    world.set_sleeping(false);
+    let mut world = awake_world();
     let top = Vec2::new(0.0, 5.0);
-    let ground = pivot(&mut world, top);
-    let bob = world
-        .add_body(&BodyDef::dynamic(
-            Circle::new(0.3).unwrap(),
-            top - Vec2::new(0.0, 1.0),
-        ))
-        .unwrap();
+    let (ground, bob) = hanging_bob(&mut world, top);
     let pin = world
         .add_joint(&JointDef::revolute(ground, bob, top))
         .unwrap();
@@ -824,16 +831,9 @@ fn a_joint_reports_its_force_and_torque() {
 
 #[test]
 fn a_joint_breaks_past_its_threshold_and_the_step_reports_it() {
-    let mut world = World::new(Vec2::new(0.0, -G));
-    world.set_sleeping(false);
+    let mut world = awake_world();
     let top = Vec2::new(0.0, 5.0);
-    let ground = pivot(&mut world, top);
-    let bob = world
-        .add_body(&BodyDef::dynamic(
-            Circle::new(0.3).unwrap(),
-            top - Vec2::new(0.0, 1.0),
-        ))
-        .unwrap();
+    let (ground, bob) = hanging_bob(&mut world, top);
     let weight = world.mass(bob) * G;
     let rope = world
         .add_joint(
@@ -880,8 +880,7 @@ fn a_joint_breaks_past_its_threshold_and_the_step_reports_it() {
 
 #[test]
 fn a_prismatic_body_stays_on_its_axis_and_keeps_its_angle() {
-    let mut world = World::new(Vec2::new(0.0, -G));
-    world.set_sleeping(false);
+    let mut world = awake_world();
     let at = Vec2::new(0.0, 10.0);
     let ground = pivot(&mut world, at);
     let slider = world
@@ -920,8 +919,7 @@ fn a_prismatic_body_stays_on_its_axis_and_keeps_its_angle() {
 
 #[test]
 fn prismatic_limits_and_motor_act_along_the_axis() {
-    let mut world = World::new(Vec2::new(0.0, -G));
-    world.set_sleeping(false);
+    let mut world = awake_world();
     let at = Vec2::new(0.0, 10.0);
     let ground = pivot(&mut world, at);
     let make = |world: &mut World, x: f32| {
@@ -958,8 +956,7 @@ fn prismatic_limits_and_motor_act_along_the_axis() {
 
 #[test]
 fn a_wheel_rides_its_suspension_and_turns_by_its_motor() {
-    let mut world = World::new(Vec2::new(0.0, -G));
-    world.set_sleeping(false);
+    let mut world = awake_world();
     let at = Vec2::new(0.0, 10.0);
     let chassis = pivot(&mut world, at + Vec2::new(0.0, 1.0));
     let wheel = world
@@ -1008,8 +1005,7 @@ fn a_filter_joint_only_keeps_its_bodies_apart() {
 
 #[test]
 fn a_motor_joint_drives_its_body_to_the_target_pose_within_its_force() {
-    let mut world = World::new(Vec2::new(0.0, -G));
-    world.set_sleeping(false);
+    let mut world = awake_world();
     let base = pivot(&mut world, Vec2::new(0.0, 5.0));
     let platform = world
         .add_body(&BodyDef::dynamic(

@@ -578,12 +578,8 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
                 joint.spring_impulse += impulse;
                 ends.apply_angular(&p, impulse);
             }
-            if let Some([speed, max_torque]) = motor {
-                let cdot = ends.b.angular_velocity - ends.a.angular_velocity - speed;
-                let max = step.h * max_torque;
-                let old = joint.motor_impulse;
-                joint.motor_impulse = (old - p.angular_mass * cdot).clamp(-max, max);
-                ends.apply_angular(&p, joint.motor_impulse - old);
+            if let Some(motor) = motor {
+                angular_motor(joint, ends, step, motor);
             }
             if let Some([lower, upper]) = limits {
                 let angle = ends.angle(&p);
@@ -632,13 +628,7 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
         } => {
             let r = ends.anchors(&p);
             if spring.is_some() {
-                let s = slide(ends, &p, r);
-                let sp = p.spring;
-                let cdot = s.axial_speed(ends);
-                let impulse = -sp.mass_scale * p.axial_mass * (cdot + sp.bias_rate * s.translation)
-                    - sp.impulse_scale * joint.spring_impulse;
-                joint.spring_impulse += impulse;
-                s.apply(ends, &p, impulse, 0.0, 0.0);
+                slide_spring(joint, ends, r);
             }
             if let Some([speed, max_force]) = motor {
                 let s = slide(ends, &p, r);
@@ -667,12 +657,9 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
             let k12 = ia * s.s1 + ib * s.s2;
             // A body pair that cannot turn still slides: a unit angular mass keeps K whole.
             let k22 = if ia + ib == 0.0 { 1.0 } else { ia + ib };
-            let det = k11 * k22 - k12 * k12;
-            if det == 0.0 || !det.is_finite() {
+            let Some(solved) = solve22([k11, k12, k22], cdot + rate * c) else {
                 return;
-            }
-            let rhs = cdot + rate * c;
-            let solved = Vec2::new(k22 * rhs.x - k12 * rhs.y, k11 * rhs.y - k12 * rhs.x) / det;
+            };
             let impulse = -mass_scale * solved - impulse_scale * joint.linear_impulse;
             joint.linear_impulse += impulse;
             s.apply(ends, &p, 0.0, impulse.x, impulse.y);
@@ -684,21 +671,11 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
             ..
         } => {
             let r = ends.anchors(&p);
-            if let Some([speed, max_torque]) = motor {
-                let cdot = ends.b.angular_velocity - ends.a.angular_velocity - speed;
-                let max = step.h * max_torque;
-                let old = joint.motor_impulse;
-                joint.motor_impulse = (old - p.angular_mass * cdot).clamp(-max, max);
-                ends.apply_angular(&p, joint.motor_impulse - old);
+            if let Some(motor) = motor {
+                angular_motor(joint, ends, step, motor);
             }
             if spring.is_some() {
-                let s = slide(ends, &p, r);
-                let sp = p.spring;
-                let cdot = s.axial_speed(ends);
-                let impulse = -sp.mass_scale * p.axial_mass * (cdot + sp.bias_rate * s.translation)
-                    - sp.impulse_scale * joint.spring_impulse;
-                joint.spring_impulse += impulse;
-                s.apply(ends, &p, impulse, 0.0, 0.0);
+                slide_spring(joint, ends, r);
             }
             if let Some(limits) = limits {
                 slide_limits(joint, ends, step, r, limits, use_bias);
@@ -887,11 +864,44 @@ fn solve_k(p: &Prepared, [ra, rb]: [Vec2; 2], rhs: Vec2) -> Option<Vec2> {
     let k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
     let k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
     let k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
+    solve22([k11, k12, k22], rhs)
+}
+
+/// `K^-1 rhs` for the symmetric `K = [[k11, k12], [k12, k22]]`; `None` when singular.
+fn solve22([k11, k12, k22]: [f32; 3], rhs: Vec2) -> Option<Vec2> {
     let det = k11 * k22 - k12 * k12;
     if det == 0.0 || !det.is_finite() {
         return None;
     }
     Some(Vec2::new(k22 * rhs.x - k12 * rhs.y, k11 * rhs.y - k12 * rhs.x) / det)
+}
+
+/// A motor on the relative spin (`[speed, max torque]`): the accumulated impulse within
+/// `max torque * h`.
+fn angular_motor(
+    joint: &mut JointConstraint,
+    ends: &mut Ends<'_>,
+    step: &JointStep,
+    [speed, max_torque]: [f32; 2],
+) {
+    let p = joint.prepared;
+    let cdot = ends.b.angular_velocity - ends.a.angular_velocity - speed;
+    let max = step.h * max_torque;
+    let old = joint.motor_impulse;
+    joint.motor_impulse = (old - p.angular_mass * cdot).clamp(-max, max);
+    ends.apply_angular(&p, joint.motor_impulse - old);
+}
+
+/// A slider's spring on its translation (towards 0).
+fn slide_spring(joint: &mut JointConstraint, ends: &mut Ends<'_>, r: [Vec2; 2]) {
+    let p = joint.prepared;
+    let s = slide(ends, &p, r);
+    let sp = p.spring;
+    let cdot = s.axial_speed(ends);
+    let impulse = -sp.mass_scale * p.axial_mass * (cdot + sp.bias_rate * s.translation)
+        - sp.impulse_scale * joint.spring_impulse;
+    joint.spring_impulse += impulse;
+    s.apply(ends, &p, impulse, 0.0, 0.0);
 }
 
 /// A pin: B's anchor held on A's, `rhs` the relative velocity plus the bias; the impulse

@@ -209,6 +209,31 @@ pub enum Error {
         /// Why it was refused.
         reason: crate::handle::StaleReason,
     },
+    /// A joint handle this world cannot use: the joint or one of its bodies was removed, or
+    /// it was made by another world.
+    #[error("{joint} is not a joint of this world: {reason}")]
+    StaleJoint {
+        /// The handle given.
+        joint: crate::handle::JointId,
+        /// Why it was refused.
+        reason: crate::handle::StaleReason,
+    },
+    /// A joint definition has a field out of range (see `JointDef`).
+    #[error("joint {field} = {value} is invalid: it must be {rule}")]
+    InvalidJoint {
+        /// The field.
+        field: &'static str,
+        /// Its value (the offending component of a vector).
+        value: f32,
+        /// What it must be.
+        rule: &'static str,
+    },
+    /// A joint definition names the same body twice.
+    #[error("a joint joins two bodies, but both of its bodies are {body}")]
+    JointToItself {
+        /// The body given twice.
+        body: crate::handle::BodyId,
+    },
     /// A world cannot hold another body or collider: their slots are numbered by `u32`.
     #[error("the world is full: it holds at most {limit} {what}")]
     WorldFull {

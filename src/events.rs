@@ -124,6 +124,8 @@ pub struct Events<'a> {
     pub sensor_begin: &'a [SensorEvent],
     /// Colliders that stopped overlapping a sensor.
     pub sensor_end: &'a [SensorEvent],
+    /// Joints that broke (their force or torque passed their threshold), in joint order.
+    pub joint_broken: &'a [crate::joint::JointBroken],
 }
 
 /// The event lists of one step, kept between steps so that a warm world reuses them.
@@ -134,6 +136,7 @@ pub(crate) struct EventLists {
     pub contact_hit: Vec<ContactHit>,
     pub sensor_begin: Vec<SensorEvent>,
     pub sensor_end: Vec<SensorEvent>,
+    pub joint_broken: Vec<crate::joint::JointBroken>,
 }
 
 impl EventLists {
@@ -143,6 +146,7 @@ impl EventLists {
         self.contact_hit.clear();
         self.sensor_begin.clear();
         self.sensor_end.clear();
+        self.joint_broken.clear();
     }
 
     pub fn view(&self) -> Events<'_> {
@@ -152,6 +156,7 @@ impl EventLists {
             contact_hit: &self.contact_hit,
             sensor_begin: &self.sensor_begin,
             sensor_end: &self.sensor_end,
+            joint_broken: &self.joint_broken,
         }
     }
 

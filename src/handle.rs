@@ -40,6 +40,16 @@ pub struct ColliderId {
     generation: u32,
 }
 
+/// Names a joint of a [`World`](crate::World): returned by
+/// [`World::add_joint`](crate::World::add_joint); stale once the joint, or one of its
+/// bodies, is removed, as [`BodyId`] is.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct JointId {
+    world: u32,
+    index: u32,
+    generation: u32,
+}
+
 macro_rules! handle_methods {
     ($name:ident, $what:literal) => {
         impl $name {
@@ -89,6 +99,7 @@ macro_rules! handle_methods {
 
 handle_methods!(BodyId, "body");
 handle_methods!(ColliderId, "collider");
+handle_methods!(JointId, "joint");
 
 /// Why a handle was refused.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

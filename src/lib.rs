@@ -180,6 +180,7 @@
 //! | [`query`] | rays against shapes; the hits a world's queries return |
 //! | [`math`] | sine, cosine and angles the same bits on every platform (the step uses no platform math library) |
 //! | [`world`] | `World`, body definitions, handles, events, filters, step statistics, limits and the solver's and sleep's tuning |
+//! | [`joint`] | joint definitions (`JointDef`: revolute, distance, prismatic, wheel, weld, motor, mouse, filter), `JointId`, broken-joint events |
 //! | [`gpu`] | the GPU narrow phase, ray casts and time of impact, on the host's device (feature `gpu`) |
 //! | [`scenes`] | the seeded worlds the examples, benches and tests share (feature `scenes`) |
 //!
@@ -246,6 +247,7 @@ mod filter;
 #[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub mod gpu;
 mod handle;
+pub mod joint;
 mod manifold;
 pub mod math;
 mod narrow_phase;
@@ -336,6 +338,7 @@ pub use error::Error;
 #[cfg(feature = "gpu")]
 #[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub use gpu::{GpuNarrowPhase, request_device};
+pub use joint::{JointDef, JointId};
 pub use query::{RayHit, cast_ray};
 pub use shapes::{
     Aabb, BodyShape, Capsule, Circle, MAX_POLYGON_VERTICES, Polygon, Segment, Shape, ShapeError,

@@ -6,13 +6,13 @@
 //!     slow = |v| < SLEEP_SPEED and |w| * max_extent < SLEEP_SPEED
 //!     timer = slow ? timer + dt : 0
 //! if some timer reached TIME_TO_SLEEP:
-//!     islands = union-find over the contacts between two awake dynamic bodies
+//!     islands = union-find over the contacts and joints between two awake dynamic bodies
 //!               (static bodies do not join islands: a floor does not tie its boxes together)
 //!     an island whose every timer reached TIME_TO_SLEEP sleeps: velocities 0, inverse mass
 //!     and inertia 0 in the solver's state (it neither moves nor takes impulses), labelled
 //!     with the island so that it wakes as one
-//! before each solve, per contact: an awake dynamic body touching a sleeping one wakes the
-//! sleeping one's island (its inverse masses back, timers 0)
+//! before each solve, per contact and joint: an awake dynamic body touching (or joined to) a
+//! sleeping one wakes the sleeping one's island (its inverse masses back, timers 0)
 //! ```
 //!
 //! A kinematic body never sleeps (it is cheap: the solver only moves it) and joins no island
@@ -191,11 +191,13 @@ impl Sleep {
     }
 
     /// Wakes the island of every sleeping body that touches an awake dynamic body in
-    /// `contacts` (between colliders; `owners` maps a collider to its body). Run between the
-    /// narrow phase and the solver, so that a body woken this way takes part in this step.
+    /// `contacts` (between colliders; `owners` maps a collider to its body), or is joined to
+    /// one by a joint of `joints` (body pairs). Run between the narrow phase and the solver,
+    /// so that a body woken this way takes part in this step.
     pub fn wake_touched(
         &mut self,
         contacts: &[Contact],
+        joints: impl Iterator<Item = [usize; 2]>,
         owners: &[u32],
         bodies: &[Body],
         states: &mut [BodyState],
@@ -204,8 +206,7 @@ impl Sleep {
             return;
         }
         self.to_wake.clear();
-        for c in contacts {
-            let (a, b) = (owners[c.a as usize] as usize, owners[c.b as usize] as usize);
+        for [a, b] in body_pairs(contacts, owners).chain(joints) {
             for (sleeper, other) in [(a, b), (b, a)] {
                 let island = self.islands[sleeper];
                 if island != AWAKE && self.keeps_awake(other, bodies) {
@@ -219,12 +220,13 @@ impl Sleep {
     }
 
     /// Advances the timers by `dt` from the bodies' speeds, then puts to sleep every island
-    /// (of awake dynamic bodies joined by `contacts`) whose bodies have all rested for
-    /// [`TIME_TO_SLEEP`].
+    /// (of awake dynamic bodies joined by `contacts` and `joints`, body pairs) whose bodies
+    /// have all rested for [`TIME_TO_SLEEP`].
     pub fn update(
         &mut self,
         dt: f32,
         contacts: &[Contact],
+        joints: impl Iterator<Item = [usize; 2]> + Clone,
         owners: &[u32],
         bodies: &[Body],
         states: &mut [BodyState],
@@ -261,13 +263,12 @@ impl Sleep {
             return;
         }
 
-        // Islands: union-find over the contacts between two awake dynamic bodies.
+        // Islands: union-find over the contacts and joints between two awake dynamic bodies.
         let n = bodies.len();
         self.parents.clear();
         self.parents.extend(0..n as u32);
         let moving = |body: usize| bodies[body].is_dynamic() && self.islands[body] == AWAKE;
-        for c in contacts {
-            let (a, b) = (owners[c.a as usize] as usize, owners[c.b as usize] as usize);
+        for [a, b] in body_pairs(contacts, owners).chain(joints.clone()) {
             if moving(a) && moving(b) {
                 let (ra, rb) = (find(&mut self.parents, a), find(&mut self.parents, b));
                 // The smaller index roots: the labels do not depend on the contact order.
@@ -285,8 +286,7 @@ impl Sleep {
         }
         // A kinematic body's timer counts in the islands it touches: a moving one keeps
         // them awake.
-        for c in contacts {
-            let (a, b) = (owners[c.a as usize] as usize, owners[c.b as usize] as usize);
+        for [a, b] in body_pairs(contacts, owners).chain(joints) {
             for (kinematic, other) in [(a, b), (b, a)] {
                 if bodies[kinematic].is_kinematic && moving(other) {
                     let root = find(&mut self.parents, other) as usize;
@@ -330,6 +330,16 @@ impl Sleep {
         self.asleep -= 1;
         states[body].inv_mass = bodies[body].inv_mass;
     }
+}
+
+/// The bodies of each contact (between colliders; `owners` maps a collider to its body).
+fn body_pairs<'a>(
+    contacts: &'a [Contact],
+    owners: &'a [u32],
+) -> impl Iterator<Item = [usize; 2]> + 'a {
+    contacts
+        .iter()
+        .map(|c| [owners[c.a as usize] as usize, owners[c.b as usize] as usize])
 }
 
 /// The root of `i`'s set, halving the path on the way.

@@ -46,6 +46,7 @@
 mod colouring;
 mod contact_simd;
 mod forces;
+mod joint;
 mod stages;
 
 use glam::Vec2;
@@ -60,6 +61,8 @@ use contact_simd::{PrepareLanes, StatePtr, WideContact};
 use stages::{StageData, StagePlan, StepConstants};
 
 pub(crate) use forces::BodyForces;
+use joint::{JOINT_DAMPING_RATIO, JointStep, finish_joints, prepare_joints};
+pub(crate) use joint::{JointConstraint, JointModel, Spring, relative_angle};
 
 /// The most a body turns in one substep, radians: a quarter turn, as Box2D clamps it. A faster
 /// spin is slowed to this; it keeps the rotation's linearisation and the continuous stage's
@@ -95,6 +98,9 @@ pub(crate) struct BodyMotion<'a> {
     /// Per body, its forces, gravity scale and damping (`forces.rs`); `None` when every
     /// body has the defaults, and gravity alone acts.
     pub forces: Option<&'a [BodyForces]>,
+    /// The joints, by joint slot (vacant ones passed over); their impulses carry over to
+    /// the next step's warm start.
+    pub joints: &'a mut [JointConstraint],
 }
 
 /// The solver's length tolerance, in length units (bodies are about one unit), Box2D v3's:
@@ -452,14 +458,27 @@ impl ContactSolver {
             // Zeros for the contacts no group solves (between still bodies): no hit.
             self.hit_records.resize(contacts.len(), [[0.0; 2]; 2]);
         }
+        let hertz = CONTACT_HERTZ.min(0.25 / h);
+        let has_joints = motion.joints.iter().any(|j| j.live);
+        if has_joints {
+            prepare_joints(
+                motion.joints,
+                motion.bodies,
+                motion.materials,
+                motion.states,
+                motion.centers,
+                motion.rotations,
+                h,
+            );
+        }
         self.plan.build(
             threads,
             substeps.count,
             motion.states.len(),
             &self.graph.colour_groups,
             self.graph.overflow_groups.clone(),
+            has_joints,
         );
-        let hertz = CONTACT_HERTZ.min(0.25 / h);
         let data = StageData {
             wide: self.wide.as_mut_ptr(),
             wide_len: self.wide.len(),
@@ -486,8 +505,18 @@ impl ContactSolver {
             turned: motion.turned.as_mut_ptr(),
             forces: motion.forces,
             constants,
+            joints: motion.joints.as_mut_ptr(),
+            joint_len: motion.joints.len(),
+            joint_step: JointStep {
+                h,
+                // Box2D v3's joint softness: twice the contacts' hertz, less damped.
+                soft: Softness::new(2.0 * hertz, JOINT_DAMPING_RATIO, h),
+            },
         };
         self.plan.run(threads, &data);
+        if has_joints {
+            finish_joints(motion.joints, h);
+        }
     }
 }
 

@@ -7,7 +7,8 @@
 //!         integrate positions (the motion since the step began; after the last substep, the
 //!         poses too), relax (per colour); then restitution (per colour), and store the
 //!         impulses (every group). The overflow is one more stage after each colour run,
-//!         one block.
+//!         one block. The joints, when there are any, are one more stage of one block before
+//!         the colours of each warm start, solve and relax (`joint.rs`).
 //! every thread, for each stage in order:
 //!     claim blocks (a range of bodies, or of one colour's groups) from the stage's counter
 //!         and run them
@@ -29,6 +30,7 @@ use glam::Vec2;
 use super::colouring::LANES;
 use super::contact_simd::{StatePtr, WideContact};
 use super::forces::{BodyForces, integrate_forces};
+use super::joint::{JointConstraint, JointPass, JointStep, run_joints};
 use super::{
     BodyState, ContactImpulses, HitRecord, PrepareInput, clamp_velocity, integrate_rotation,
     prepare_group, store_group,
@@ -74,6 +76,8 @@ enum Pass {
     Restitution,
     /// Per group: impulses into the warm-start records (`store_group`).
     Store,
+    /// Every joint, in order, on one thread (one block of one item).
+    Joints(JointPass),
 }
 
 /// One stage: a pass over `items` (bodies, or groups of one colour), `block` at a time.
@@ -152,6 +156,10 @@ pub(crate) struct StageData<'a> {
     /// Per body, read only: see `BodyMotion::forces`.
     pub forces: Option<&'a [BodyForces]>,
     pub constants: StepConstants,
+    /// The joints (`joint_len` of them, prepared), solved by the joint stages alone.
+    pub joints: *mut JointConstraint,
+    pub joint_len: usize,
+    pub joint_step: JointStep,
 }
 
 // SAFETY: see the type's docs: blocks of one stage write disjoint items, stages run in order.
@@ -159,7 +167,8 @@ unsafe impl Sync for StageData<'_> {}
 
 impl StagePlan {
     /// Lays out one step's stages: `substeps` substeps over `body_count` bodies, the
-    /// constraints' colours at `colour_groups` and the overflow at `overflow`.
+    /// constraints' colours at `colour_groups` and the overflow at `overflow`, and the
+    /// joint stages if `joints`.
     pub fn build(
         &mut self,
         threads: usize,
@@ -167,6 +176,7 @@ impl StagePlan {
         body_count: usize,
         colour_groups: &[Range<usize>],
         overflow: Range<usize>,
+        joints: bool,
     ) {
         self.stages.clear();
         let block_of = |len: usize, min: usize| len.div_ceil(threads * BLOCKS_PER_THREAD).max(min);
@@ -184,6 +194,19 @@ impl StagePlan {
         self.stages.push(bodies(Pass::Clamp));
         self.stages.push(all_groups(Pass::Prepare));
         let colours = |stages: &mut Vec<Stage>, pass| {
+            let joint_pass = match pass {
+                Pass::WarmStart => Some(JointPass::WarmStart),
+                Pass::Solve => Some(JointPass::Solve),
+                Pass::Relax => Some(JointPass::Relax),
+                _ => None,
+            };
+            if let Some(joint_pass) = joint_pass.filter(|_| joints) {
+                stages.push(Stage {
+                    pass: Pass::Joints(joint_pass),
+                    items: 0..1,
+                    block: 1,
+                });
+            }
             for range in colour_groups {
                 stages.push(Stage {
                     pass,
@@ -364,6 +387,15 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
                 if pass == Pass::IntegrateLast {
                     set_pose(s, c, q);
                 }
+            }
+        }
+        Pass::Joints(joint_pass) => {
+            // SAFETY: one block of one item: this thread alone runs the stage, and no other
+            // stage runs beside it (the caller's promise), so it may touch every joint and
+            // body; the joints were checked to name bodies of the step.
+            unsafe {
+                let joints = std::slice::from_raw_parts_mut(data.joints, data.joint_len);
+                run_joints(joint_pass, joints, data.states, &data.joint_step);
             }
         }
         Pass::WarmStart | Pass::Solve | Pass::Relax | Pass::Restitution => {

@@ -43,7 +43,8 @@
 //! `limits.rs` (what the world accepts); `body_def.rs` (making a body); `bodies.rs` (reading
 //! and setting one body); `body_ref.rs` (a body borrowed through a checked handle);
 //! `settings.rs` (world-wide settings); `filters.rs` (collision filters); `materials.rs`
-//! (each collider's friction, restitution, density and tangent speed); `step.rs` (the
+//! (each collider's friction, restitution, density and tangent speed); `joints.rs` (joints
+//! between bodies); `step.rs` (the
 //! step and its stages in order); `contacts.rs` (the pair and contact stages: recycling,
 //! merging, events); `output.rs` (what the last step found); `stats.rs` (its statistics);
 //! `queries.rs` (rays, points, boxes and shapes against the world).
@@ -84,6 +85,7 @@ mod body_type;
 mod contacts;
 mod filters;
 mod forces;
+mod joints;
 mod limits;
 mod materials;
 mod motion;
@@ -224,6 +226,8 @@ pub struct World {
     recycling: bool,
     sleep: Sleep,
     solver: ContactSolver,
+    /// The joints (`joints.rs`).
+    joints: joints::JointSet,
     /// Colliders of static bodies: the obstacles every fast body is swept against.
     static_colliders: Vec<u32>,
     /// Scratch of the continuous stage: poses at the start of the step, the angle each
@@ -303,6 +307,7 @@ impl World {
             recycling: true,
             sleep: Sleep::default(),
             solver: ContactSolver::default(),
+            joints: joints::JointSet::default(),
             static_colliders: Vec::new(),
             start_centers: Vec::new(),
             start_rotations: Vec::new(),

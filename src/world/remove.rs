@@ -3,6 +3,7 @@
 //! ```text
 //! remove_body(id):
 //!     check id (stale or foreign: an error naming it, nothing changes)
+//!     its joints are removed (their other bodies wake)
 //!     the body leaves sleeping's counts
 //!     per collider: the pair set drops it at the next update (PairSet::remove), its box is
 //!         empty (no broad phase, query tree or continuous sweep sees it), it is no obstacle
@@ -54,6 +55,7 @@ impl World {
     /// ```
     pub fn remove_body(&mut self, body: BodyId) -> Result<(), Error> {
         let slot = self.body_slot(body)?;
+        self.remove_body_joints(slot);
         let record = self.bodies[slot].clone();
         self.sleep.remove_body(slot, record.is_dynamic());
         let mut next = record.first_collider;

@@ -95,6 +95,7 @@ impl World {
         let (bodies, owner) = (&self.bodies, &self.collider_bodies);
         let (filters, sensors) = (&self.filters, &self.sensors);
         let (has_filters, has_sensors) = (self.has_filters, self.has_sensors);
+        let joints = &self.joints;
         let proxy_moves = self.pair_set.update(&self.broad_boxes, |[a, b]| {
             let (a, b) = (a as usize, b as usize);
             let (body_a, body_b) = (owner[a] as usize, owner[b] as usize);
@@ -103,6 +104,7 @@ impl World {
                 && bodies_pair(&bodies[body_a], &bodies[body_b], sensor)
                 && !(has_sensors && sensors[a] && sensors[b])
                 && (!has_filters || filters[a].should_collide(&filters[b]))
+                && !joints.keeps_apart(body_a, body_b)
         });
         // Pairs that left the set while touching end here (kept for the step that
         // succeeds, should this one fail).
@@ -148,6 +150,7 @@ impl World {
         // A body woken here takes part in this step's solve.
         self.sleep.wake_touched(
             &self.collider_contacts,
+            self.joints.body_pairs(),
             &self.collider_bodies,
             &self.bodies,
             &mut self.states,
@@ -162,6 +165,7 @@ impl World {
         self.turned.clear();
         self.turned.resize(self.bodies.len(), 0.0);
         self.solve_and_update(dt);
+        self.break_joints();
         let solve_done = Instant::now();
         if let Some(threshold) = self.hit_threshold {
             self.record_hits(threshold);
@@ -206,6 +210,7 @@ impl World {
         self.sleep.update(
             dt,
             &self.collider_contacts,
+            self.joints.body_pairs(),
             &self.collider_bodies,
             &self.bodies,
             &mut self.states,
@@ -260,6 +265,7 @@ impl World {
                 states: &mut self.states,
                 turned: &mut self.turned,
                 forces: self.custom_forces.then_some(&self.forces[..]),
+                joints: &mut self.joints.constraints,
             },
             self.hit_threshold.is_some(),
         );

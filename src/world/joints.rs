@@ -1,0 +1,493 @@
+//! The world's joints: adding, removing, reading them, and what they change about the
+//! other stages.
+//!
+//! ```text
+//! add_joint(def):  check the bodies (live, distinct) and every number (finite, limits in
+//!                  order, springs and torques not negative); anchors into each body's
+//!                  local frame; a slot and generation (as bodies have); the joint on both
+//!                  bodies' edge lists; both bodies woken
+//! pair stage:      a pair of two bodies joined without collide_connected is refused; only
+//!                  bodies with joints are looked up (their edge lists), so a world without
+//!                  joints pays one flag test per candidate pair
+//! sleep:           joined dynamic bodies are one island (they sleep and wake together)
+//! solver:          the joints by slot order, serially (solver/joint.rs); then each
+//!                  joint's force and torque on B (its impulses over the substep)
+//! after the solve: a joint whose force or torque passed its break threshold is removed
+//!                  and reported (Events::joint_broken), in slot order
+//! remove_joint / remove_body: the joint leaves its bodies' edge lists, its slot is vacant,
+//!                  the bodies' pairs are tested again, both bodies wake
+//! ```
+
+use glam::Vec2;
+
+use super::World;
+use crate::error::Error;
+use crate::handle::{BodyId, JointId, Slots, StaleReason};
+use crate::joint::{JointBroken, JointDef, JointKind, JointSpring};
+use crate::solver::{JointConstraint, JointModel, Spring, relative_angle};
+use crate::transform::inverse_rotate;
+
+/// The world's joints, by joint slot, and per body slot the joints that touch it.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct JointSet {
+    slots: Slots,
+    /// Per joint slot: its handle, and the joint (vacant once removed).
+    pub ids: Vec<JointId>,
+    pub constraints: Vec<JointConstraint>,
+    /// Per joint slot: whether its bodies still collide.
+    collide_connected: Vec<bool>,
+    /// Per body slot (as far as bodies with joints reach): the slots of its joints.
+    edges: Vec<Vec<u32>>,
+    /// Live joints whose bodies must not collide: without, the pair stage skips the test.
+    filtering: usize,
+    /// Per joint slot: the force and torque past which it breaks (infinite: never).
+    breaking: Vec<[f32; 2]>,
+    /// Live joints that may break: without, the step skips the test.
+    breakable: usize,
+}
+
+impl JointSet {
+    /// Whether a joint without `collide_connected` joins body slots `a` and `b`.
+    #[inline]
+    pub fn keeps_apart(&self, a: usize, b: usize) -> bool {
+        self.filtering > 0
+            && self.edges.get(a).is_some_and(|edges| {
+                edges.iter().any(|&j| {
+                    let j = j as usize;
+                    !self.collide_connected[j] && self.constraints[j].bodies.contains(&(b as u32))
+                })
+            })
+    }
+
+    /// The body pairs of the live joints, in slot order: the sleep stage's island edges.
+    pub fn body_pairs(&self) -> impl Iterator<Item = [usize; 2]> + Clone + '_ {
+        self.constraints
+            .iter()
+            .filter(|j| j.live)
+            .map(|j| j.bodies.map(|b| b as usize))
+    }
+
+    fn edges_mut(&mut self, body: usize) -> &mut Vec<u32> {
+        if self.edges.len() <= body {
+            self.edges.resize_with(body + 1, Vec::new);
+        }
+        &mut self.edges[body]
+    }
+}
+
+/// An error naming a joint field unless `ok`.
+fn check(field: &'static str, value: f32, ok: bool, rule: &'static str) -> Result<(), Error> {
+    if ok {
+        Ok(())
+    } else {
+        Err(Error::InvalidJoint { field, value, rule })
+    }
+}
+
+fn check_point(field: &'static str, v: Vec2) -> Result<(), Error> {
+    for value in [v.x, v.y] {
+        check(field, value, value.is_finite(), "finite")?;
+    }
+    Ok(())
+}
+
+/// The spring as the solver takes it, once checked.
+fn checked_spring(spring: Option<JointSpring>) -> Result<Option<Spring>, Error> {
+    let Some(s) = spring else { return Ok(None) };
+    let rule = "finite and 0 or more";
+    let ok = |v: f32| v.is_finite() && v >= 0.0;
+    check("spring hertz", s.hertz, ok(s.hertz), rule)?;
+    check(
+        "spring damping_ratio",
+        s.damping_ratio,
+        ok(s.damping_ratio),
+        rule,
+    )?;
+    Ok(Some(Spring {
+        hertz: s.hertz,
+        damping_ratio: s.damping_ratio,
+    }))
+}
+
+/// The limits once checked: finite, in order, and within `range`.
+fn checked_limits(
+    limits: Option<[f32; 2]>,
+    range: [f32; 2],
+    rule: &'static str,
+) -> Result<Option<[f32; 2]>, Error> {
+    let Some([lower, upper]) = limits else {
+        return Ok(None);
+    };
+    let within = |v: f32| v.is_finite() && v >= range[0] && v <= range[1];
+    check("lower limit", lower, within(lower), rule)?;
+    check("upper limit", upper, within(upper), rule)?;
+    check(
+        "lower limit",
+        lower,
+        lower <= upper,
+        "at most the upper limit",
+    )?;
+    Ok(Some([lower, upper]))
+}
+
+impl World {
+    /// Adds a joint between two bodies (see [`JointDef`]): its anchors are taken in the
+    /// world frame as the bodies stand now. Wakes both bodies. Unless the definition says
+    /// `collide_connected`, the two bodies stop colliding with each other from the next step
+    /// (a contact they have ends then, with an end event).
+    ///
+    /// Errors, naming the offending input, with nothing changed: a stale or foreign body
+    /// ([`Error::StaleBody`]), the same body twice ([`Error::JointToItself`]), a non-finite
+    /// anchor, a limit that is not finite or out of range (revolute angles within [-π, π],
+    /// distance lengths 0 or more), a lower limit above the upper, a spring's hertz or damping
+    /// ratio or a motor's torque negative or not finite, a motor speed not finite
+    /// ([`Error::InvalidJoint`]).
+    pub fn add_joint(&mut self, def: &JointDef) -> Result<JointId, Error> {
+        let [a, b] = [
+            self.body_slot(def.bodies[0])?,
+            self.body_slot(def.bodies[1])?,
+        ];
+        if a == b {
+            return Err(Error::JointToItself {
+                body: def.bodies[0],
+            });
+        }
+        check_point("anchor", def.anchor)?;
+        let mut breaking = [f32::INFINITY; 2];
+        for (k, (field, limit)) in [
+            ("break_force", def.break_force),
+            ("break_torque", def.break_torque),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if let Some(limit) = limit {
+                check(field, limit, !limit.is_nan() && limit >= 0.0, "0 or more")?;
+                breaking[k] = limit;
+            }
+        }
+        let spring = checked_spring(def.spring)?;
+        let motor = match def.motor {
+            None => None,
+            Some(m) => {
+                check("motor speed", m.speed, m.speed.is_finite(), "finite")?;
+                let ok = m.max_torque.is_finite() && m.max_torque >= 0.0;
+                check("motor max_torque", m.max_torque, ok, "finite and 0 or more")?;
+                Some([m.speed, m.max_torque])
+            }
+        };
+        let local = |slot: usize, p: Vec2| self.transform_at(slot).inverse_transform_point(p);
+        let (model, anchor_b) = match def.kind {
+            JointKind::Revolute => {
+                use std::f32::consts::PI;
+                let rule = "finite and within [-π, π]";
+                let limits = checked_limits(def.limits, [-PI, PI], rule)?;
+                let reference_angle = relative_angle(self.rotations[a], self.rotations[b]);
+                let model = JointModel::Revolute {
+                    reference_angle,
+                    limits,
+                    motor,
+                    spring,
+                };
+                (model, def.anchor)
+            }
+            JointKind::Distance { anchor_b } => {
+                check_point("anchor_b", anchor_b)?;
+                let rule = "finite and 0 or more";
+                let limits = checked_limits(def.limits, [0.0, f32::INFINITY], rule)?;
+                let length = def.anchor.distance(anchor_b);
+                check("length", length, length.is_finite(), "finite")?;
+                let model = JointModel::Distance {
+                    length,
+                    rigid: limits.is_none() && spring.is_none(),
+                    limits: limits.map_or([None; 2], |[lo, hi]| [Some(lo), Some(hi)]),
+                    spring,
+                };
+                (model, anchor_b)
+            }
+            JointKind::Weld {
+                linear_hertz,
+                angular_hertz,
+                damping_ratio,
+            } => {
+                let spring = |hertz| JointSpring {
+                    hertz,
+                    damping_ratio,
+                };
+                // A spring of 0 hertz holds nothing: a weld takes it for rigid.
+                let soft = |hertz: f32| checked_spring(Some(spring(hertz)));
+                let linear = soft(linear_hertz)?.filter(|s| s.hertz > 0.0);
+                let angular = soft(angular_hertz)?.filter(|s| s.hertz > 0.0);
+                let model = JointModel::Weld {
+                    reference_angle: relative_angle(self.rotations[a], self.rotations[b]),
+                    linear,
+                    angular,
+                };
+                (model, def.anchor)
+            }
+            JointKind::Prismatic { axis } | JointKind::Wheel { axis } => {
+                check_point("axis", axis)?;
+                let length = axis.length();
+                check("axis length", length, length > 0.0, "more than 0")?;
+                let local_axis = inverse_rotate(self.rotations[a], axis / length);
+                let limits = checked_limits(def.limits, [f32::MIN, f32::MAX], "finite")?;
+                let model = if let JointKind::Prismatic { .. } = def.kind {
+                    JointModel::Prismatic {
+                        reference_angle: relative_angle(self.rotations[a], self.rotations[b]),
+                        local_axis,
+                        limits,
+                        motor,
+                        spring,
+                    }
+                } else {
+                    JointModel::Wheel {
+                        local_axis,
+                        limits,
+                        motor,
+                        spring,
+                    }
+                };
+                (model, def.anchor)
+            }
+            JointKind::Filter => (JointModel::Filter, def.anchor),
+            JointKind::Motor => {
+                let mut bounds = [f32::INFINITY; 2];
+                for (k, (field, bound)) in
+                    [("max_force", def.max_force), ("max_torque", def.max_torque)]
+                        .into_iter()
+                        .enumerate()
+                {
+                    if let Some(bound) = bound {
+                        check(field, bound, !bound.is_nan() && bound >= 0.0, "0 or more")?;
+                        bounds[k] = bound;
+                    }
+                }
+                let model = JointModel::Motor {
+                    reference_angle: relative_angle(self.rotations[a], self.rotations[b]),
+                    max_force: bounds[0],
+                    max_torque: bounds[1],
+                };
+                // Both anchors at B's centre of mass: A's is the target, fixed in A.
+                (model, self.centers[b])
+            }
+            JointKind::Mouse => {
+                let max_force = def.max_force.unwrap_or(f32::INFINITY);
+                let ok = !max_force.is_nan() && max_force >= 0.0;
+                check("max_force", max_force, ok, "0 or more")?;
+                let model = JointModel::Mouse {
+                    target: def.anchor,
+                    spring: spring.unwrap_or_default(),
+                    max_force,
+                };
+                (model, def.anchor)
+            }
+        };
+        let anchor_a = match def.kind {
+            JointKind::Motor => anchor_b,
+            _ => def.anchor,
+        };
+        let anchors = [local(a, anchor_a), local(b, anchor_b)];
+        // A filter joint exists to keep its bodies apart.
+        let collide_connected = def.collide_connected && def.kind != JointKind::Filter;
+        let constraint = JointConstraint::new([a as u32, b as u32], anchors, model);
+
+        let (slot, generation) = self.joints.slots.take();
+        let id = JointId::new(self.number, slot, generation);
+        let s = slot as usize;
+        let set = &mut self.joints;
+        if s == set.constraints.len() {
+            set.ids.push(id);
+            set.constraints.push(constraint);
+            set.collide_connected.push(collide_connected);
+            set.breaking.push(breaking);
+        } else {
+            set.ids[s] = id;
+            set.constraints[s] = constraint;
+            set.collide_connected[s] = collide_connected;
+            set.breaking[s] = breaking;
+        }
+        set.breakable += usize::from(breaking != [f32::INFINITY; 2]);
+        set.edges_mut(a).push(slot);
+        set.edges_mut(b).push(slot);
+        if !collide_connected {
+            set.filtering += 1;
+            self.retest_pairs(a);
+        }
+        self.wake_slot(a);
+        self.wake_slot(b);
+        Ok(id)
+    }
+
+    /// Removes a joint; its bodies wake and, if it kept them apart, may collide again from
+    /// the next step. A stale or foreign handle (the joint, or one of its bodies, was
+    /// removed) is an error naming it.
+    pub fn remove_joint(&mut self, joint: JointId) -> Result<(), Error> {
+        let slot = self.joint_slot(joint)?;
+        self.remove_joint_slot(slot);
+        Ok(())
+    }
+
+    /// Moves a mouse joint's target (world frame) and wakes its body. A stale handle, a
+    /// joint of another kind, or a target that is not finite is an error naming it.
+    pub fn set_joint_target(&mut self, joint: JointId, target: Vec2) -> Result<(), Error> {
+        let slot = self.joint_slot(joint)?;
+        check_point("target", target)?;
+        let constraint = &mut self.joints.constraints[slot];
+        let JointModel::Mouse { target: t, .. } = &mut constraint.model else {
+            return Err(Error::InvalidJoint {
+                field: "target",
+                value: target.x,
+                rule: "set on a mouse joint (this joint has no target)",
+            });
+        };
+        *t = target;
+        let body = constraint.bodies[1] as usize;
+        self.wake_slot(body);
+        Ok(())
+    }
+
+    /// The joint's constraint force on B (world frame; A takes its opposite) over the last
+    /// step, as its accumulated impulse over the substep; `None` for a stale handle.
+    pub fn joint_force(&self, joint: JointId) -> Option<Vec2> {
+        let slot = self.joint_slot(joint).ok()?;
+        Some(self.joints.constraints[slot].force)
+    }
+
+    /// The joint's constraint torque on B (counter-clockwise positive; A takes its
+    /// opposite) over the last step: a revolute joint's motor, spring and limits, a weld's
+    /// angle; `None` for a stale handle.
+    pub fn joint_torque(&self, joint: JointId) -> Option<f32> {
+        let slot = self.joint_slot(joint).ok()?;
+        Some(self.joints.constraints[slot].torque)
+    }
+
+    /// Removes the joints whose force or torque passed their thresholds in this step,
+    /// reporting each in the step's events.
+    pub(super) fn break_joints(&mut self) {
+        if self.joints.breakable == 0 {
+            return;
+        }
+        for slot in 0..self.joints.constraints.len() {
+            let joint = &self.joints.constraints[slot];
+            let [max_force, max_torque] = self.joints.breaking[slot];
+            let (force, torque) = (joint.force, joint.torque);
+            if !joint.live || (force.length() <= max_force && torque.abs() <= max_torque) {
+                continue;
+            }
+            let bodies = joint.bodies.map(|b| self.body_ids[b as usize]);
+            self.events_next.joint_broken.push(JointBroken {
+                joint: self.joints.ids[slot],
+                bodies,
+                force,
+                torque,
+            });
+            self.remove_joint_slot(slot);
+        }
+    }
+
+    /// Moves a motor joint's targets: B's centre of mass driven towards `offset` (a point
+    /// in A's local frame) and B's angle relative to A towards `angle` (radians, within
+    /// [-π, π]); wakes both bodies. A stale handle, a joint of another kind, or a target
+    /// out of range is an error naming it.
+    pub fn set_motor_target(
+        &mut self,
+        joint: JointId,
+        offset: Vec2,
+        angle: f32,
+    ) -> Result<(), Error> {
+        use std::f32::consts::PI;
+        let slot = self.joint_slot(joint)?;
+        check_point("offset", offset)?;
+        let ok = angle.is_finite() && (-PI..=PI).contains(&angle);
+        check("angle", angle, ok, "finite and within [-π, π]")?;
+        let constraint = &mut self.joints.constraints[slot];
+        let JointModel::Motor {
+            reference_angle, ..
+        } = &mut constraint.model
+        else {
+            return Err(Error::InvalidJoint {
+                field: "offset",
+                value: offset.x,
+                rule: "set on a motor joint (this joint has no motor target)",
+            });
+        };
+        *reference_angle = angle;
+        constraint.local_anchors[0] = offset;
+        let bodies = constraint.bodies.map(|b| b as usize);
+        for body in bodies {
+            self.wake_slot(body);
+        }
+        Ok(())
+    }
+
+    /// Live joints.
+    pub fn joint_count(&self) -> usize {
+        self.joints.slots.live_count()
+    }
+
+    /// The live joints, in slot order.
+    pub fn joints(&self) -> impl Iterator<Item = JointId> + '_ {
+        let set = &self.joints;
+        (0..set.ids.len())
+            .filter(|&s| set.slots.is_live(s))
+            .map(|s| set.ids[s])
+    }
+
+    /// The two bodies of a joint (A, B), or `None` for a stale handle.
+    pub fn joint_bodies(&self, joint: JointId) -> Option<[BodyId; 2]> {
+        let slot = self.joint_slot(joint).ok()?;
+        let bodies = self.joints.constraints[slot].bodies;
+        Some(bodies.map(|b| self.body_ids[b as usize]))
+    }
+
+    /// The slot of a live joint of this world, or an error naming the handle.
+    pub(super) fn joint_slot(&self, joint: JointId) -> Result<usize, Error> {
+        let fail = |reason| Err(Error::StaleJoint { joint, reason });
+        if joint.world() != self.number {
+            return fail(StaleReason::OtherWorld);
+        }
+        match self
+            .joints
+            .slots
+            .check(joint.index() as u32, joint.generation())
+        {
+            Ok(()) => Ok(joint.index()),
+            Err(reason) => fail(reason),
+        }
+    }
+
+    /// Removes the joints of the body in `slot` (it is being removed).
+    pub(super) fn remove_body_joints(&mut self, slot: usize) {
+        while let Some(&joint) = self.joints.edges.get(slot).and_then(|e| e.last()) {
+            self.remove_joint_slot(joint as usize);
+        }
+    }
+
+    fn remove_joint_slot(&mut self, slot: usize) {
+        let set = &mut self.joints;
+        let bodies = set.constraints[slot].bodies.map(|b| b as usize);
+        for body in bodies {
+            set.edges_mut(body).retain(|&j| j as usize != slot);
+        }
+        set.constraints[slot] = JointConstraint::vacant();
+        set.breakable -= usize::from(set.breaking[slot] != [f32::INFINITY; 2]);
+        set.slots.remove(slot as u32);
+        // A joint's slot may be reused at once: no stage keeps data of it between steps.
+        set.slots.release_removed();
+        if !set.collide_connected[slot] {
+            set.filtering -= 1;
+            self.retest_pairs(bodies[0]);
+        }
+        for body in bodies {
+            self.wake_slot(body);
+        }
+    }
+
+    /// Has the pair stage test the pairs of the body in `slot` again at the next step.
+    fn retest_pairs(&mut self, slot: usize) {
+        let colliders = self.bodies[slot].colliders(&self.next_collider);
+        for c in colliders {
+            self.pair_set.invalidate(c);
+        }
+    }
+}

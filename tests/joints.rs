@@ -1162,3 +1162,64 @@ fn a_ragdoll_dropped_on_the_ground_stays_whole() {
         .all(|b| world.linear_velocity(b).length() < 0.5);
     assert!(still, "still moving after 5 s");
 }
+
+/// Found by `examples/fuzz` (world target): an anchor past `MAX_COORDINATE`, a spring of
+/// 2.7e25 hertz, and two prismatic joints that contradict each other on a pair of bodies
+/// of mass ratio 1e6, each of which once left a body NaN.
+#[test]
+fn hostile_joints_leave_the_world_finite() {
+    let mut world = awake_world();
+    let [a, b] = two_boxes(&mut world);
+    assert!(matches!(
+        world.add_joint(&JointDef::revolute(a, b, Vec2::new(-1.0e17, 0.0))),
+        Err(Error::InvalidJoint {
+            field: "anchor",
+            ..
+        })
+    ));
+    world
+        .add_joint(
+            &JointDef::revolute(a, b, Vec2::new(0.4, 0.0))
+                .with_limits(0.5, 2.8)
+                .with_spring(2.7e25, 0.5)
+                .with_motor(2.8, 2.7e25),
+        )
+        .unwrap();
+    let heavy = world
+        .add_body(&BodyDef {
+            density: 1.0e6,
+            ..BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::new(5.0, 0.0))
+        })
+        .unwrap();
+    let light = world
+        .add_body(&BodyDef::dynamic(
+            Polygon::rectangle(0.2, 0.2),
+            Vec2::new(7.0, 0.0),
+        ))
+        .unwrap();
+    for (anchor, axis) in [
+        (Vec2::new(6.0, 0.0), Vec2::X),
+        (Vec2::new(6.0, 3.0), Vec2::Y),
+    ] {
+        world
+            .add_joint(
+                &JointDef::prismatic(heavy, light, anchor, axis)
+                    .with_limits(-0.1, 0.1)
+                    .with_spring(20.0, 0.5),
+            )
+            .unwrap();
+    }
+    world
+        .set_velocity(light, Vec2::new(50.0, -80.0), 30.0)
+        .unwrap();
+    let mut narrow = CpuNarrowPhase::new();
+    for _ in 0..120 {
+        world.step(DT, &mut narrow).unwrap();
+        for body in world.bodies() {
+            let ok = world.transform(body).translation().is_finite()
+                && world.linear_velocity(body).is_finite()
+                && world.angular_velocity(body).is_finite();
+            assert!(ok, "{body:?} is not finite");
+        }
+    }
+}

@@ -22,8 +22,8 @@
 use arbitrary::{Result, Unstructured};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    BodyDef, BodyId, BodyShape, Circle, ColliderId, CpuNarrowPhase, Error, Polygon, Shape, World,
-    world::BodyType, world::MAX_COORDINATE, world::MAX_GRAVITY_SCALE,
+    BodyDef, BodyId, BodyShape, Circle, ColliderId, CpuNarrowPhase, Error, JointDef, JointId,
+    Polygon, Shape, World, world::BodyType, world::MAX_COORDINATE, world::MAX_GRAVITY_SCALE,
     world::MAX_LINEAR_SPEED_LIMIT, world::MAX_SUBSTEPS, world::Material, world::StaleReason,
     world::TIME_STEP_RANGE,
 };
@@ -90,6 +90,20 @@ pub enum Op {
         piece: u8,
         material: Material,
     },
+    /// A joint of kind `kind` (modulo 8) between two picked bodies, at `anchor` (and
+    /// `other`, the distance joint's second anchor or the axis), with `limits` and a spring
+    /// of `hertz` when `options` says so (bit 0 limits, bit 1 spring, bit 2 motor).
+    Joint {
+        bodies: [Pick; 2],
+        kind: u8,
+        anchor: Vec2,
+        other: Vec2,
+        limits: [f32; 2],
+        hertz: f32,
+        options: u8,
+    },
+    /// Removes the `k`-th (modulo their count) joint added so far, live or not.
+    RemoveJoint(u16),
 }
 
 #[derive(Debug)]
@@ -258,7 +272,7 @@ impl Target for WorldTarget {
         };
         let mut ops = Vec::new();
         for _ in 0..hostile::len(u, 40)? {
-            ops.push(match u.int_in_range(0u8..=22)? {
+            ops.push(match u.int_in_range(0u8..=25)? {
                 0..=3 => {
                     let mut def = body_def(u)?;
                     def.is_sensor = u.ratio(1u8, 10)?;
@@ -316,6 +330,16 @@ impl Target for WorldTarget {
                     piece: u.arbitrary()?,
                     material: material(u)?,
                 },
+                22 | 23 => Op::Joint {
+                    bodies: [pick(u, 7)?, pick(u, 7)?],
+                    kind: u.arbitrary()?,
+                    anchor: Vec2::new(mostly(u, -3.0, 3.0)?, mostly(u, -2.0, 2.0)?),
+                    other: Vec2::new(mostly(u, -3.0, 3.0)?, mostly(u, -2.0, 2.0)?),
+                    limits: [mostly(u, -3.0, 0.0)?, mostly(u, 0.0, 3.0)?],
+                    hertz: mostly(u, 0.0, 30.0)?,
+                    options: u.arbitrary()?,
+                },
+                24 => Op::RemoveJoint(u.arbitrary()?),
                 _ => Op::SetType {
                     body: pick(u, 6)?,
                     body_type: match u.int_in_range(0u8..=2)? {
@@ -335,6 +359,7 @@ impl Target for WorldTarget {
         let mut model = Model::default();
         let foreign = foreign_handles()?;
         let mut adds = 0;
+        let mut joints: Vec<JointId> = Vec::new();
         let resolve = |model: &Model, pick: Pick| -> Option<Handle> {
             let nth = |count: usize, k: u16| (count > 0).then(|| usize::from(k) % count);
             Some(match pick {
@@ -663,6 +688,68 @@ impl Target for WorldTarget {
                     }
                     None => {}
                 },
+                Op::Joint {
+                    bodies,
+                    kind,
+                    anchor,
+                    other,
+                    limits,
+                    hertz,
+                    options,
+                } => {
+                    let [Some(a), Some(b)] = bodies.map(|p| resolve(&model, p)) else {
+                        continue;
+                    };
+                    let (a, b) = match (a, b) {
+                        (Handle::Live(a), Handle::Live(b)) => (a, b),
+                        (Handle::Stale(body, ..), _) | (_, Handle::Stale(body, ..)) => (body, body),
+                    };
+                    let mut def = match kind % 8 {
+                        0 => JointDef::revolute(a, b, *anchor),
+                        1 => JointDef::distance(a, b, *anchor, *other),
+                        2 => JointDef::prismatic(a, b, *anchor, *other),
+                        3 => JointDef::wheel(a, b, *anchor, *other),
+                        4 => JointDef::weld(a, b, *anchor).with_weld_springs(*hertz, *hertz, 0.7),
+                        5 => JointDef::motor(a, b).with_max_force(*hertz * 10.0),
+                        6 => JointDef::mouse(a, b, *anchor).with_max_force(*hertz * 10.0),
+                        _ => JointDef::filter(a, b),
+                    };
+                    if options & 1 != 0 {
+                        def = def.with_limits(limits[0], limits[1]);
+                    }
+                    if options & 2 != 0 {
+                        def = def.with_spring(*hertz, 0.5);
+                    }
+                    if options & 4 != 0 {
+                        def = def.with_motor(limits[1], *hertz);
+                    }
+                    let live = world.contains(a) && world.contains(b);
+                    match world.add_joint(&def) {
+                        Ok(joint) if a != b => joints.push(joint),
+                        Err(Error::StaleBody { .. }) if !live => rejected = true,
+                        Err(Error::JointToItself { .. }) if a == b => rejected = true,
+                        // Hostile numbers (NaN anchors, limits out of order or range, a
+                        // negative spring) are refused by name.
+                        Err(Error::InvalidJoint { .. }) => rejected = true,
+                        other => return Err(at(format!("add_joint gave {other:?}"))),
+                    }
+                }
+                Op::RemoveJoint(k) => {
+                    let Some(&joint) = joints.get(usize::from(*k) % joints.len().max(1)) else {
+                        continue;
+                    };
+                    let live = world.joints().any(|j| j == joint);
+                    match world.remove_joint(joint) {
+                        Ok(()) if live => {
+                            if world.joints().any(|j| j == joint) {
+                                return Err(at("a removed joint is still listed".into()));
+                            }
+                        }
+                        // Removed before, or with one of its bodies.
+                        Err(Error::StaleJoint { .. }) if !live => rejected = true,
+                        other => return Err(at(format!("remove_joint gave {other:?}"))),
+                    }
+                }
                 Op::AddToClone(def) => {
                     let mut twin = world.clone();
                     if let Ok(body) = twin.add_body(def) {

@@ -29,7 +29,7 @@
 use glam::Vec2;
 
 use super::contact_simd::StatePtr;
-use super::{BodyMaterial, BodyState, Softness, cross, cross_sv};
+use super::{BodyMaterial, BodyState, Softness, clamp_velocity, cross, cross_sv};
 use crate::body::Body;
 use crate::transform::{inverse_rotate, rotate};
 
@@ -122,8 +122,9 @@ struct Prepared {
     delta_angle: f32,
     inv_mass: [f32; 2],
     inv_inertia: [f32; 2],
-    /// Effective masses: along the distance axis; of the relative rotation.
-    axial_mass: f32,
+    /// The effective mass of the relative rotation. (Those along an axis are taken from
+    /// the substep's geometry, not the step's start: a joint pulled far out of place
+    /// within a step would otherwise push with a mass many times too large, and diverge.)
     angular_mass: f32,
     /// The joint's spring (the angle's, the length's, the mouse's pull).
     spring: Softness,
@@ -198,7 +199,7 @@ impl JointConstraint {
 /// The angle of rotation `b` relative to rotation `a` (both `(cos, sin)`), in [-π, π].
 pub(crate) fn relative_angle(a: Vec2, b: Vec2) -> f32 {
     let r = inverse_rotate(a, b);
-    r.y.atan2(r.x)
+    crate::math::atan2(r.y, r.x)
 }
 
 /// Each live joint's constraint force and torque on B from its accumulated impulses, which
@@ -255,6 +256,9 @@ pub(crate) struct JointStep {
     pub h: f32,
     /// The rigid parts' softness (twice the contact hertz).
     pub soft: Softness,
+    /// The speed limits (see `clamp_velocity`).
+    pub max_speed: f32,
+    pub max_turn: f32,
 }
 
 /// Prepares every live joint for a step of substep `h` from the bodies' poses at its start.
@@ -288,7 +292,6 @@ pub(crate) fn prepare_joints(
             delta_angle: 0.0,
             inv_mass,
             inv_inertia,
-            axial_mass: 0.0,
             angular_mass: inverse_or_zero(inv_inertia[0] + inv_inertia[1]),
             spring: Softness::default(),
             linear_spring: Softness::default(),
@@ -313,13 +316,6 @@ pub(crate) fn prepare_joints(
                 }
             }
             JointModel::Distance { spring, .. } => {
-                let axis = (delta_center + anchors[1] - anchors[0]).normalize_or_zero();
-                let (cra, crb) = (cross(anchors[0], axis), cross(anchors[1], axis));
-                let k = inv_mass[0]
-                    + inv_mass[1]
-                    + inv_inertia[0] * cra * cra
-                    + inv_inertia[1] * crb * crb;
-                p.axial_mass = inverse_or_zero(k);
                 if let Some(s) = spring {
                     p.spring = spring_softness(s, h);
                 }
@@ -352,11 +348,6 @@ pub(crate) fn prepare_joints(
                     p.delta_angle = unwind(angle);
                 }
                 p.axis = rotate(rotations[a], local_axis);
-                let d = delta_center + anchors[1] - anchors[0];
-                let (a1, a2) = (cross(d + anchors[0], p.axis), cross(anchors[1], p.axis));
-                let k =
-                    inv_mass[0] + inv_mass[1] + inv_inertia[0] * a1 * a1 + inv_inertia[1] * a2 * a2;
-                p.axial_mass = inverse_or_zero(k);
                 if let Some(s) = spring {
                     p.spring = spring_softness(s, h);
                 }
@@ -382,11 +373,22 @@ pub(crate) fn prepare_joints(
     }
 }
 
-/// A spring's coefficients over substep `h`; a spring of 0 hertz applies no force (its
-/// damping ratio alone would divide 0 by 0).
+/// A spring's coefficients over substep `h` (as `Softness::new`); a spring of 0 hertz
+/// applies no force (its damping ratio alone would divide 0 by 0). Worked in f64: any
+/// finite hertz and damping ratio are accepted, and at 1e25 hertz the f32 products
+/// overflow (found by `examples/fuzz`, world target); the coefficients themselves stay
+/// within f32 (a rigid spring's mass scale tends to 1, its bias rate to 1 / h).
 fn spring_softness(spring: Spring, h: f32) -> Softness {
     if spring.hertz > 0.0 {
-        Softness::new(spring.hertz, spring.damping_ratio, h)
+        let omega = std::f64::consts::TAU * f64::from(spring.hertz);
+        let a1 = 2.0 * f64::from(spring.damping_ratio) + f64::from(h) * omega;
+        let a2 = f64::from(h) * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Softness {
+            bias_rate: (omega / a1) as f32,
+            mass_scale: (a2 * a3) as f32,
+            impulse_scale: a3 as f32,
+        }
     } else {
         Softness {
             bias_rate: 0.0,
@@ -398,6 +400,16 @@ fn spring_softness(spring: Spring, h: f32) -> Softness {
 
 fn inverse_or_zero(k: f32) -> f32 {
     if k > 0.0 { 1.0 / k } else { 0.0 }
+}
+
+impl Prepared {
+    /// The effective mass of an impulse along a line whose levers (`r × direction`) on A
+    /// and B are `la` and `lb`.
+    fn mass_along(&self, la: f32, lb: f32) -> f32 {
+        let [ma, mb] = self.inv_mass;
+        let [ia, ib] = self.inv_inertia;
+        inverse_or_zero(ma + mb + ia * la * la + ib * lb * lb)
+    }
 }
 
 /// The two bodies' states of a joint, to read and write.
@@ -464,6 +476,7 @@ pub(crate) unsafe fn run_joints(
     pass: JointPass,
     joints: &mut [JointConstraint],
     states: StatePtr,
+    bodies: &[Body],
     step: &JointStep,
 ) {
     for joint in joints.iter_mut().filter(|j| j.live && !j.prepared.idle) {
@@ -481,6 +494,12 @@ pub(crate) unsafe fn run_joints(
             JointPass::Solve => solve(joint, &mut ends, step, true),
             JointPass::Relax => solve(joint, &mut ends, step, false),
         }
+        // Held to the speed limits at once, as the contacts' levers are held to a body's
+        // reach: a joint may pull a body far out of place within a step (two joints that
+        // contradict each other, a mass ratio of 1e20), and its next push must not
+        // overflow (found by `examples/fuzz`, world target).
+        clamp_velocity(ends.a, &bodies[a], step.max_speed, step.max_turn);
+        clamp_velocity(ends.b, &bodies[b], step.max_speed, step.max_turn);
     }
 }
 
@@ -635,7 +654,7 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
                 let cdot = s.axial_speed(ends) - speed;
                 let max = step.h * max_force;
                 let old = joint.motor_impulse;
-                joint.motor_impulse = (old - p.axial_mass * cdot).clamp(-max, max);
+                joint.motor_impulse = (old - s.axial_mass * cdot).clamp(-max, max);
                 s.apply(ends, &p, joint.motor_impulse - old, 0.0, 0.0);
             }
             if let Some(limits) = limits {
@@ -684,9 +703,7 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
             let cdot = s.perp.dot(ends.b.linear_velocity - ends.a.linear_velocity)
                 + s.s2 * ends.b.angular_velocity
                 - s.s1 * ends.a.angular_velocity;
-            let [ma, mb] = p.inv_mass;
-            let [ia, ib] = p.inv_inertia;
-            let mass = inverse_or_zero(ma + mb + ia * s.s1 * s.s1 + ib * s.s2 * s.s2);
+            let mass = p.mass_along(s.s1, s.s2);
             let (bias, mass_scale, impulse_scale) = rigid(step, s.perp.dot(s.d), use_bias);
             let impulse =
                 -mass_scale * mass * (cdot + bias) - impulse_scale * joint.linear_impulse.x;
@@ -742,9 +759,10 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
             let d = ends.separation(&p, r);
             let (current, axis) = (d.length(), d.normalize_or_zero());
             let axial_speed = |ends: &Ends<'_>| axis.dot(ends.relative_velocity(r));
+            let mass = p.mass_along(cross(r[0], axis), cross(r[1], axis));
             if is_rigid {
                 let (bias, mass_scale, impulse_scale) = rigid(step, current - length, use_bias);
-                let impulse = -mass_scale * p.axial_mass * (axial_speed(ends) + bias)
+                let impulse = -mass_scale * mass * (axial_speed(ends) + bias)
                     - impulse_scale * joint.linear_impulse.x;
                 joint.linear_impulse.x += impulse;
                 ends.apply_linear(&p, r, impulse * axis);
@@ -752,23 +770,22 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
             }
             if spring.is_some_and(|s| s.hertz > 0.0) {
                 let s = p.spring;
-                let impulse = -s.mass_scale
-                    * p.axial_mass
-                    * (axial_speed(ends) + s.bias_rate * (current - length))
-                    - s.impulse_scale * joint.spring_impulse;
+                let impulse =
+                    -s.mass_scale * mass * (axial_speed(ends) + s.bias_rate * (current - length))
+                        - s.impulse_scale * joint.spring_impulse;
                 joint.spring_impulse += impulse;
                 ends.apply_linear(&p, r, impulse * axis);
             }
             if let Some(min) = min {
                 let (bias, mass_scale, impulse_scale) = one_sided(step, current - min, use_bias);
-                let impulse = -mass_scale * p.axial_mass * (axial_speed(ends) + bias)
+                let impulse = -mass_scale * mass * (axial_speed(ends) + bias)
                     - impulse_scale * joint.lower_impulse;
                 let applied = clamp_positive(&mut joint.lower_impulse, impulse);
                 ends.apply_linear(&p, r, applied * axis);
             }
             if let Some(max) = max {
                 let (bias, mass_scale, impulse_scale) = one_sided(step, max - current, use_bias);
-                let impulse = -mass_scale * p.axial_mass * (-axial_speed(ends) + bias)
+                let impulse = -mass_scale * mass * (-axial_speed(ends) + bias)
                     - impulse_scale * joint.upper_impulse;
                 let applied = clamp_positive(&mut joint.upper_impulse, impulse);
                 ends.apply_linear(&p, r, -applied * axis);
@@ -790,21 +807,25 @@ struct Slide {
     s2: f32,
     /// B's anchor along the axis from A's.
     translation: f32,
+    /// The effective mass along the axis.
+    axial_mass: f32,
 }
 
 fn slide(ends: &Ends<'_>, p: &Prepared, r @ [ra, rb]: [Vec2; 2]) -> Slide {
     let axis = rotate(ends.a.delta_rotation, p.axis);
     let perp = axis.perp();
     let d = ends.separation(p, r);
+    let (a1, a2) = (cross(d + ra, axis), cross(rb, axis));
     Slide {
         axis,
         perp,
         d,
-        a1: cross(d + ra, axis),
-        a2: cross(rb, axis),
+        a1,
+        a2,
         s1: cross(d + ra, perp),
         s2: cross(rb, perp),
         translation: axis.dot(d),
+        axial_mass: p.mass_along(a1, a2),
     }
 }
 
@@ -843,13 +864,13 @@ fn slide_limits(
     let p = joint.prepared;
     let s = slide(ends, &p, r);
     let (bias, mass_scale, impulse_scale) = one_sided(step, s.translation - lower, use_bias);
-    let impulse = -mass_scale * p.axial_mass * (s.axial_speed(ends) + bias)
+    let impulse = -mass_scale * s.axial_mass * (s.axial_speed(ends) + bias)
         - impulse_scale * joint.lower_impulse;
     let applied = clamp_positive(&mut joint.lower_impulse, impulse);
     s.apply(ends, &p, applied, 0.0, 0.0);
 
     let (bias, mass_scale, impulse_scale) = one_sided(step, upper - s.translation, use_bias);
-    let impulse = -mass_scale * p.axial_mass * (-s.axial_speed(ends) + bias)
+    let impulse = -mass_scale * s.axial_mass * (-s.axial_speed(ends) + bias)
         - impulse_scale * joint.upper_impulse;
     let applied = clamp_positive(&mut joint.upper_impulse, impulse);
     s.apply(ends, &p, -applied, 0.0, 0.0);
@@ -898,7 +919,7 @@ fn slide_spring(joint: &mut JointConstraint, ends: &mut Ends<'_>, r: [Vec2; 2]) 
     let s = slide(ends, &p, r);
     let sp = p.spring;
     let cdot = s.axial_speed(ends);
-    let impulse = -sp.mass_scale * p.axial_mass * (cdot + sp.bias_rate * s.translation)
+    let impulse = -sp.mass_scale * s.axial_mass * (cdot + sp.bias_rate * s.translation)
         - sp.impulse_scale * joint.spring_impulse;
     joint.spring_impulse += impulse;
     s.apply(ends, &p, impulse, 0.0, 0.0);

@@ -511,6 +511,8 @@ impl ContactSolver {
                 h,
                 // Box2D v3's joint softness: twice the contacts' hertz, less damped.
                 soft: Softness::new(2.0 * hertz, JOINT_DAMPING_RATIO, h),
+                max_speed: constants.max_speed,
+                max_turn: constants.max_turn,
             },
         };
         self.plan.run(threads, &data);

@@ -395,7 +395,13 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
             // body; the joints were checked to name bodies of the step.
             unsafe {
                 let joints = std::slice::from_raw_parts_mut(data.joints, data.joint_len);
-                run_joints(joint_pass, joints, data.states, &data.joint_step);
+                run_joints(
+                    joint_pass,
+                    joints,
+                    data.states,
+                    data.bodies,
+                    &data.joint_step,
+                );
             }
         }
         Pass::WarmStart | Pass::Solve | Pass::Relax | Pass::Restitution => {

@@ -21,6 +21,7 @@
 use glam::Vec2;
 
 use super::World;
+use super::limits::MAX_COORDINATE;
 use crate::error::Error;
 use crate::handle::{BodyId, JointId, Slots, StaleReason};
 use crate::joint::{JointBroken, JointDef, JointKind, JointSpring};
@@ -84,9 +85,12 @@ fn check(field: &'static str, value: f32, ok: bool, rule: &'static str) -> Resul
     }
 }
 
+/// A point (or axis) of the world: finite and within `MAX_COORDINATE`, as a body's
+/// position must be (a lever of 1e17 overflows the solver's products).
 fn check_point(field: &'static str, v: Vec2) -> Result<(), Error> {
     for value in [v.x, v.y] {
-        check(field, value, value.is_finite(), "finite")?;
+        let ok = value.is_finite() && value.abs() <= MAX_COORDINATE;
+        check(field, value, ok, "finite and at most MAX_COORDINATE (1e12)")?;
     }
     Ok(())
 }

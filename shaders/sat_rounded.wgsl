@@ -31,10 +31,6 @@
 // pairs took a kernel median of 101 ms with this file against 89 ms without (minimum 83
 // against 80) over five interleaved runs each; to be measured on a quiet machine.
 
-const KIND_SHARP: u32 = 0u;
-const KIND_ROUNDED: u32 = 1u;
-const KIND_CHAIN: u32 = 2u;
-
 // SegmentDistance in src/sat_rounded.rs: the fractions along each segment (0 at the first
 // end) and the closest points.
 struct SegmentDistance {

@@ -27,18 +27,20 @@ use crate::shape::Shape;
 
 /// The WGSL source of the narrow-phase kernels: the layouts, the transform helpers
 /// (`shaders/transform.wgsl`, shared with the time-of-impact kernel), then `shaders/sat.wgsl`
-/// (the kernels and the polygon–polygon test), then `shaders/sat_circle.wgsl` (pairs with a
-/// circle), then `shaders/sat_rounded.wgsl` (pairs with a capsule, a segment, a rounded
-/// polygon or a chain link).
+/// (the polygon–polygon test), then `shaders/sat_circle.wgsl` (pairs with a circle), then
+/// `shaders/sat_rounded.wgsl` (pairs with a capsule, a segment, a rounded polygon or a chain
+/// link), and last `shaders/sat_pass.wgsl` (the bindings and the kernels). The pair tests
+/// bind nothing themselves, so the time-of-impact kernel takes them too.
 pub const SAT_WGSL: &str = concat!(
     include_str!("../../shaders/layout.wgsl"),
     include_str!("../../shaders/transform.wgsl"),
     include_str!("../../shaders/sat.wgsl"),
     include_str!("../../shaders/sat_circle.wgsl"),
-    include_str!("../../shaders/sat_rounded.wgsl")
+    include_str!("../../shaders/sat_rounded.wgsl"),
+    include_str!("../../shaders/sat_pass.wgsl")
 );
 
-/// Invocations per workgroup; must match `@workgroup_size` in `sat.wgsl`.
+/// Invocations per workgroup; must match `@workgroup_size` in `sat_pass.wgsl`.
 const WORKGROUP_SIZE: u32 = 64;
 /// The contact list's header (its count), before the records.
 pub(super) const HEADER_BYTES: u64 = size_of::<ContactsHeaderGpu>() as u64;

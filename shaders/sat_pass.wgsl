@@ -8,6 +8,15 @@
 //   collide_pairs:   one invocation per pair: collide_shapes_speculative, flip a pair the
 //                    host swapped back, append the manifold of an overlapping pair
 //   count_touching:  one invocation per contact record: count its two colliders
+//
+// SHARP_ONLY: the host builds collide_pairs twice, and dispatches the one with SHARP_ONLY
+// set when its shape table holds only sharp polygons and circles. Set, the router and the
+// rounded path are dead code that the driver's compiler removes: a polygon-only batch then
+// pays nothing for the shapes it does not have (on lavapipe the rounded branch, although
+// no lane took it, made such a batch slower; docs/performance.md has the figures).
+
+// Whether every shape of the table is a sharp polygon or a circle (KIND_SHARP).
+override SHARP_ONLY: bool = false;
 
 // Set in the first word of a pair the host wrote polygon first (SWAPPED in
 // src/gpu/layout.rs): the pair was given circle first.
@@ -55,7 +64,14 @@ fn collide_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
     let swapped = (word & SWAPPED) != 0u;
     let a = word & ~SWAPPED;
     let b = indices[params.pair_offset + 2u * pair + 1u];
-    var m = collide_shapes_speculative(shapes[indices[a]], poses[a], shapes[indices[b]], poses[b], params.speculative_distance);
+    let shape_a = shapes[indices[a]];
+    let shape_b = shapes[indices[b]];
+    var m: Manifold;
+    if (SHARP_ONLY) {
+        m = collide_within(shape_a, poses[a], shape_b, poses[b], params.speculative_distance);
+    } else {
+        m = collide_shapes_speculative(shape_a, poses[a], shape_b, poses[b], params.speculative_distance);
+    }
     if (m.count == 0u) {
         return;
     }

@@ -197,6 +197,44 @@ fn gpu_matches_cpu_with_a_speculative_distance() {
 }
 
 #[test]
+fn one_narrow_phase_switches_kernels_as_its_table_changes() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    // A table of sharp polygons and circles only runs a kernel built without the rounded
+    // path (`SHARP_ONLY` in sat_pass.wgsl): the same narrow phase must go back to the full
+    // one when a rounded shape comes in. The sharp table is the mixed one with every other
+    // shape made a circle, so that the same colliders and pairs serve both.
+    let (mixed, colliders, pairs) = every_kind_batch(47, 8, 6000, 40.0);
+    let sharp: Vec<Shape> = mixed
+        .iter()
+        .map(|s| match kind(s) {
+            0 | 2 => *s,
+            _ => Shape::from(Circle::new(0.5).unwrap()),
+        })
+        .collect();
+    let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
+    for table in [&sharp, &mixed, &sharp, &mixed] {
+        let mut cpu = CpuNarrowPhase::new();
+        cpu.set_shape_table(table).unwrap();
+        gpu.set_shape_table(table).unwrap();
+        let expected = cpu.collide_pairs(&colliders, &pairs).unwrap();
+        let got = gpu.collide_pairs(&colliders, &pairs).unwrap();
+        let agreement = assert_same_contacts_within(
+            &expected,
+            &got,
+            rounded_normal_tolerance(table, &colliders),
+            DEPTH_TOLERANCE,
+        );
+        assert!(agreement.compared > 3000, "{agreement:?}");
+        assert!(
+            agreement.unmatched * 1000 < agreement.compared,
+            "{agreement:?}"
+        );
+    }
+}
+
+#[test]
 fn the_recorded_path_takes_every_kind_of_shape() {
     let Some((device, queue)) = common::gpu() else {
         return;

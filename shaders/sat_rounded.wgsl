@@ -25,15 +25,11 @@
 // sat.wgsl's unrolled searches, which keep the cores in registers. A chain link's slots 2 and 3 hold its ghost vertices, not
 // padding: `rounded_core` puts slot 0 back there before any search.
 //
-// Polygon and circle pairs never enter this file: the branch into it is per lane, and a
-// SIMD group whose lanes all hold sharp pairs can skip it as a whole. Not yet shown free:
-// on lavapipe, on a shared and noisy machine, the polygon-only benchmark batch of 100,000
-// pairs took a kernel median of 101 ms with this file against 89 ms without (minimum 83
-// against 80) over five interleaved runs each; to be measured on a quiet machine.
-
-const KIND_SHARP: u32 = 0u;
-const KIND_ROUNDED: u32 = 1u;
-const KIND_CHAIN: u32 = 2u;
+// Polygon and circle pairs never enter this file, but its code alone cost them: on lavapipe
+// a batch of 100,000 polygon pairs took about 1.25 times the kernel time with this branch
+// present than without, although no lane took it. So a table of sharp polygons and circles
+// runs collide_pairs built with SHARP_ONLY (sat_pass.wgsl), in which this file is dead
+// code; docs/performance.md has the figures.
 
 // SegmentDistance in src/sat_rounded.rs: the fractions along each segment (0 at the first
 // end) and the closest points.

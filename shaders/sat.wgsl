@@ -86,14 +86,14 @@ fn make_local_b(b: Shape, relative: Pose, origin: vec2<f32>) -> LocalPolygon {
     p.count = b.count;
     let shift = relative.translation - origin;
     let q = relative.rotation;
-    p.vertices[0] = rotate(q, b.vertices[0]) + shift;
-    p.vertices[1] = rotate(q, b.vertices[1]) + shift;
-    p.vertices[2] = rotate(q, b.vertices[2]) + shift;
-    p.vertices[3] = rotate(q, b.vertices[3]) + shift;
-    p.vertices[4] = rotate(q, b.vertices[4]) + shift;
-    p.vertices[5] = rotate(q, b.vertices[5]) + shift;
-    p.vertices[6] = rotate(q, b.vertices[6]) + shift;
-    p.vertices[7] = rotate(q, b.vertices[7]) + shift;
+    p.vertices[0] = rotate_add(q, b.vertices[0], shift);
+    p.vertices[1] = rotate_add(q, b.vertices[1], shift);
+    p.vertices[2] = rotate_add(q, b.vertices[2], shift);
+    p.vertices[3] = rotate_add(q, b.vertices[3], shift);
+    p.vertices[4] = rotate_add(q, b.vertices[4], shift);
+    p.vertices[5] = rotate_add(q, b.vertices[5], shift);
+    p.vertices[6] = rotate_add(q, b.vertices[6], shift);
+    p.vertices[7] = rotate_add(q, b.vertices[7], shift);
     return p;
 }
 
@@ -336,8 +336,8 @@ fn collide_within(a: Shape, a_transform: Pose, b: Shape, b_transform: Pose, marg
     let tolerance = RELATIVE_TIE_TOLERANCE * min(a.radius, b.radius);
     var m = collide_polygons(a, b, relative, origin, tolerance, margin);
     m.normal = rotate(a_transform.rotation, m.normal);
-    m.points[0].point = transform_point(a_transform, m.points[0].point + origin);
-    m.points[1].point = transform_point(a_transform, m.points[1].point + origin);
+    m.points[0].point = rotate_add(a_transform.rotation, m.points[0].point + origin, a_transform.translation);
+    m.points[1].point = rotate_add(a_transform.rotation, m.points[1].point + origin, a_transform.translation);
     return finite(m);
 }
 

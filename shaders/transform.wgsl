@@ -11,6 +11,11 @@ fn rotate(q: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(q.x * v.x - q.y * v.y, q.y * v.x + q.x * v.y);
 }
 
+// q * v + t, summed in the order lavapipe keeps (rotate_add in src/transform.rs).
+fn rotate_add(q: vec2<f32>, v: vec2<f32>, t: vec2<f32>) -> vec2<f32> {
+    return vec2<f32>((q.x * v.x + t.x) - q.y * v.y, (q.y * v.x + t.y) + q.x * v.y);
+}
+
 // q⁻¹ * v for a rotation q = (cos, sin).
 fn inverse_rotate(q: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(q.x * v.x + q.y * v.y, -q.y * v.x + q.x * v.y);

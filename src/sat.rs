@@ -29,7 +29,7 @@ use glam::Vec2;
 
 use crate::manifold::{ContactPoint, Manifold, vertex_pair_id};
 use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
-use crate::transform::{Transform, inv_mul_transforms, rotate_add};
+use crate::transform::{Transform, inv_mul_transforms};
 
 /// Relative tolerance for preferring A's reference face over B's, as a fraction of the
 /// smaller polygon's radius. When B's best axis beats A's by less than this, A keeps the
@@ -127,7 +127,7 @@ pub(crate) fn collide_within(
     let local = collide_polygons(a, b, &relative, origin, tolerance, margin)?;
 
     let to_world = |p: ContactPoint| ContactPoint {
-        point: rotate_add(a_transform.rotation(), p.point + origin, a_transform.translation()),
+        point: a_transform.transform_point(p.point + origin),
         ..p
     };
     let [first, second] = local.points;
@@ -165,8 +165,8 @@ fn make_local_b(b: &Polygon, relative: &Transform, origin: Vec2) -> LocalPolygon
     let q = relative.rotation();
     let shift = relative.translation() - origin;
     LocalPolygon {
-        x: vertices.map(|v| (q.x * v.x + shift.x) - q.y * v.y),
-        y: vertices.map(|v| (q.y * v.x + shift.y) + q.x * v.y),
+        x: vertices.map(|v| (q.x * v.x - q.y * v.y) + shift.x),
+        y: vertices.map(|v| (q.y * v.x + q.x * v.y) + shift.y),
         nx: [0.0; MAX_POLYGON_VERTICES],
         ny: [0.0; MAX_POLYGON_VERTICES],
         count,

@@ -116,15 +116,6 @@ pub(crate) fn rotate(q: Vec2, v: Vec2) -> Vec2 {
     Vec2::new(q.x * v.x - q.y * v.y, q.y * v.x + q.x * v.y)
 }
 
-/// `q * v + t` for a rotation `q = (cos, sin)`, each coordinate summed as
-/// `(first product + t) - or + second product`: the order Mesa's lavapipe evaluates
-/// `rotate(q, v) + t` in whatever order it is written, since it reassociates sums (see
-/// docs/reliability.md, "GPU and CPU bits"). `shaders/transform.wgsl` has the twin.
-#[inline]
-pub(crate) fn rotate_add(q: Vec2, v: Vec2, t: Vec2) -> Vec2 {
-    Vec2::new((q.x * v.x + t.x) - q.y * v.y, (q.y * v.x + t.y) + q.x * v.y)
-}
-
 /// `q⁻¹ * v` for a rotation `q = (cos, sin)`.
 #[inline]
 pub(crate) fn inverse_rotate(q: Vec2, v: Vec2) -> Vec2 {

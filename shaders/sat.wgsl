@@ -336,8 +336,8 @@ fn collide_within(a: Shape, a_transform: Pose, b: Shape, b_transform: Pose, marg
     let tolerance = RELATIVE_TIE_TOLERANCE * min(a.radius, b.radius);
     var m = collide_polygons(a, b, relative, origin, tolerance, margin);
     m.normal = rotate(a_transform.rotation, m.normal);
-    m.points[0].point = transform_point(a_transform, m.points[0].point + origin);
-    m.points[1].point = transform_point(a_transform, m.points[1].point + origin);
+    m.points[0].point = transform_point(a_transform, keep2(m.points[0].point) + origin);
+    m.points[1].point = transform_point(a_transform, keep2(m.points[1].point) + origin);
     return finite(m);
 }
 

@@ -5,7 +5,8 @@
 
 mod common;
 
-use wgpu_sat::{Contact, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, Shape};
+use rand::Rng;
+use wgpu_sat::{Collider, Contact, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, Shape};
 
 /// Every bit a contact reports: pair, normal, depth, and each point's position, depth and id.
 fn bits(c: &Contact) -> Vec<u32> {
@@ -61,4 +62,84 @@ fn polygon_pairs_give_the_same_bits() {
     assert!(pairs.len() >= 100_000);
     assert_eq!(same, expected.len(), "first differing: {first:?}");
     assert_eq!(got.len(), expected.len());
+}
+
+/// Both narrow phases on one batch at speculative distance `margin`: per unordered pair of
+/// shape kinds, [bit-equal contacts, contacts], and the first contact that differs.
+fn exact_by_kinds(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    shapes: &[Shape],
+    colliders: &[Collider],
+    pairs: &[[u32; 2]],
+    margin: f32,
+) -> [[[usize; 2]; 6]; 6] {
+    let mut cpu = CpuNarrowPhase::new();
+    let mut gpu = GpuNarrowPhase::new(device, queue).unwrap();
+    for narrow in [&mut cpu as &mut dyn NarrowPhase, &mut gpu] {
+        narrow.set_shape_table(shapes).unwrap();
+        narrow.set_speculative_distance(margin).unwrap();
+    }
+    let expected = cpu.collide_pairs(colliders, pairs).unwrap();
+    let got = gpu.collide_pairs(colliders, pairs).unwrap();
+    let by_pair: std::collections::HashMap<_, _> = got.iter().map(|g| ((g.a, g.b), g)).collect();
+    let kind = |i: u32| common::shape_kind(&shapes[colliders[i as usize].shape as usize]);
+    let mut table = [[[0; 2]; 6]; 6];
+    let mut first = [[None; 6]; 6];
+    for c in &expected {
+        let (i, j) = (kind(c.a).min(kind(c.b)), kind(c.a).max(kind(c.b)));
+        let g = by_pair.get(&(c.a, c.b)).copied();
+        table[i][j][1] += 1;
+        if g.is_some_and(|g| bits(g) == bits(c)) {
+            table[i][j][0] += 1;
+        } else if first[i][j].is_none() {
+            first[i][j] = Some((*c, g.copied()));
+        }
+    }
+    for i in 0..6 {
+        for j in i..6 {
+            let [same, all] = table[i][j];
+            eprintln!(
+                "margin {margin}: {} – {}: {same} of {all} bit-equal; first differing {:?}",
+                common::SHAPE_KINDS[i],
+                common::SHAPE_KINDS[j],
+                first[i][j]
+            );
+        }
+    }
+    table
+}
+
+#[test]
+fn every_kind_of_pair_gives_the_same_bits() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut rng = common::rng(23);
+    let shapes: Vec<Shape> = (0..6 * 12).map(|i| common::random_shape_of_kind(&mut rng, i % 6)).collect();
+    let colliders: Vec<Collider> = (0..18_500)
+        .map(|_| Collider {
+            shape: rng.random_range(0..shapes.len() as u32),
+            transform: common::random_transform(&mut rng, 40.0),
+        })
+        .collect();
+    let aabbs: Vec<_> = colliders.iter().map(|c| shapes[c.shape as usize].aabb(&c.transform)).collect();
+    let pairs = wgpu_sat::BroadPhase::new()
+        .find_pairs(&aabbs)
+        .iter()
+        .map(|&[a, b]| if rng.random_bool(0.5) { [a, b] } else { [b, a] })
+        .collect::<Vec<_>>();
+    eprintln!("{} pairs", pairs.len());
+    assert!(pairs.len() >= 100_000, "{} pairs", pairs.len());
+    for margin in [0.0, wgpu_sat::world::SPECULATIVE_DISTANCE] {
+        let table = exact_by_kinds(&device, &queue, &shapes, &colliders, &pairs, margin);
+        for (i, row) in table.iter().enumerate() {
+            for [same, all] in row.iter().skip(i) {
+                assert_eq!(same, all, "margin {margin}: contacts differ (see the table above)");
+            }
+        }
+        // Every combination but two chain links (which never collide) is exercised.
+        let total: usize = table.iter().flatten().map(|[_, all]| all).sum();
+        assert!(total > 40_000, "{total} contacts");
+    }
 }

@@ -84,16 +84,16 @@ fn make_local_a(a: Shape, origin: vec2<f32>) -> LocalPolygon {
 fn make_local_b(b: Shape, relative: Pose, origin: vec2<f32>) -> LocalPolygon {
     var p: LocalPolygon;
     p.count = b.count;
-    let shift = relative.translation - origin;
+    let shift = keep2(relative.translation) - origin;
     let q = relative.rotation;
-    p.vertices[0] = rotate(q, b.vertices[0]) + shift;
-    p.vertices[1] = rotate(q, b.vertices[1]) + shift;
-    p.vertices[2] = rotate(q, b.vertices[2]) + shift;
-    p.vertices[3] = rotate(q, b.vertices[3]) + shift;
-    p.vertices[4] = rotate(q, b.vertices[4]) + shift;
-    p.vertices[5] = rotate(q, b.vertices[5]) + shift;
-    p.vertices[6] = rotate(q, b.vertices[6]) + shift;
-    p.vertices[7] = rotate(q, b.vertices[7]) + shift;
+    p.vertices[0] = keep2(rotate(q, b.vertices[0])) + shift;
+    p.vertices[1] = keep2(rotate(q, b.vertices[1])) + shift;
+    p.vertices[2] = keep2(rotate(q, b.vertices[2])) + shift;
+    p.vertices[3] = keep2(rotate(q, b.vertices[3])) + shift;
+    p.vertices[4] = keep2(rotate(q, b.vertices[4])) + shift;
+    p.vertices[5] = keep2(rotate(q, b.vertices[5])) + shift;
+    p.vertices[6] = keep2(rotate(q, b.vertices[6])) + shift;
+    p.vertices[7] = keep2(rotate(q, b.vertices[7])) + shift;
     return p;
 }
 
@@ -120,7 +120,7 @@ fn lowest_projection(n: vec2<f32>, p: ptr<function, LocalPolygon>) -> f32 {
 
 fn consider_axis(poly1: ptr<function, LocalPolygon>, poly2: ptr<function, LocalPolygon>, i: u32, best: Separation) -> Separation {
     let n = (*poly1).normals[i];
-    let si = lowest_projection(n, poly2) - dot2(n, (*poly1).vertices[i]);
+    let si = lowest_projection(n, poly2) - keep(dot2(n, (*poly1).vertices[i]));
     if (si > best.separation) {
         return Separation(i, si);
     }
@@ -336,8 +336,8 @@ fn collide_within(a: Shape, a_transform: Pose, b: Shape, b_transform: Pose, marg
     let tolerance = RELATIVE_TIE_TOLERANCE * min(a.radius, b.radius);
     var m = collide_polygons(a, b, relative, origin, tolerance, margin);
     m.normal = rotate(a_transform.rotation, m.normal);
-    m.points[0].point = transform_point(a_transform, m.points[0].point + origin);
-    m.points[1].point = transform_point(a_transform, m.points[1].point + origin);
+    m.points[0].point = transform_point(a_transform, keep2(m.points[0].point) + origin);
+    m.points[1].point = transform_point(a_transform, keep2(m.points[1].point) + origin);
     return finite(m);
 }
 

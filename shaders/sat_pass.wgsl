@@ -56,6 +56,8 @@ fn collide_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
     if (pair >= params.pair_count) {
         return;
     }
+    // False: no batch has 2^32 - 1 pairs; see keep() in transform.wgsl.
+    keep_flag = params.pair_count == 0xffffffffu;
     // A circle–polygon pair comes polygon first, marked SWAPPED by the host: tested in the
     // polygon's frame (as collide_circle_polygon does on the CPU) and flipped back. Pairs
     // with a capsule, a segment, a rounded polygon or a chain link branch off to

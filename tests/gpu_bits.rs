@@ -6,14 +6,28 @@
 mod common;
 
 use rand::Rng;
-use wgpu_sat::{Collider, Contact, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, Shape, World, scenes};
+use wgpu_sat::{
+    Collider, Contact, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, Shape,
+    World, scenes,
+};
 
 /// Every bit a contact reports: pair, normal, depth, and each point's position, depth and id.
 fn bits(c: &Contact) -> Vec<u32> {
     let m = &c.manifold;
-    let mut out = vec![c.a, c.b, m.normal.x.to_bits(), m.normal.y.to_bits(), m.depth.to_bits()];
+    let mut out = vec![
+        c.a,
+        c.b,
+        m.normal.x.to_bits(),
+        m.normal.y.to_bits(),
+        m.depth.to_bits(),
+    ];
     for p in m.points() {
-        out.extend([p.point.x.to_bits(), p.point.y.to_bits(), p.depth.to_bits(), p.id]);
+        out.extend([
+            p.point.x.to_bits(),
+            p.point.y.to_bits(),
+            p.depth.to_bits(),
+            p.id,
+        ]);
     }
     out
 }
@@ -31,7 +45,9 @@ fn exact(cpu: &[Contact], gpu: &[Contact]) -> ([usize; 4], Option<(Contact, Opti
             _ => {
                 if let Some(g) = g {
                     let (mc, mg) = (&c.manifold, &g.manifold);
-                    counts[1] += (mc.normal.to_array().map(f32::to_bits) != mg.normal.to_array().map(f32::to_bits)) as usize;
+                    counts[1] += (mc.normal.to_array().map(f32::to_bits)
+                        != mg.normal.to_array().map(f32::to_bits))
+                        as usize;
                     counts[2] += (mc.depth.to_bits() != mg.depth.to_bits()) as usize;
                     counts[3] += (bits(c)[5..] != bits(g)[5..]) as usize;
                 }
@@ -58,7 +74,11 @@ fn polygon_pairs_give_the_same_bits() {
     let expected = cpu.collide_pairs(&colliders, &pairs).unwrap();
     let got = gpu.collide_pairs(&colliders, &pairs).unwrap();
     let ([same, normals, depths, points], first) = exact(&expected, &got);
-    eprintln!("{} pairs: {same} of {} contacts bit-equal, {normals} normals, {depths} depths, {points} points differ; first differing {first:?}", pairs.len(), expected.len());
+    eprintln!(
+        "{} pairs: {same} of {} contacts bit-equal, {normals} normals, {depths} depths, {points} points differ; first differing {first:?}",
+        pairs.len(),
+        expected.len()
+    );
     assert!(pairs.len() >= 100_000);
     assert_eq!(same, expected.len(), "first differing: {first:?}");
     assert_eq!(got.len(), expected.len());
@@ -116,14 +136,19 @@ fn every_kind_of_pair_gives_the_same_bits() {
         return;
     };
     let mut rng = common::rng(23);
-    let shapes: Vec<Shape> = (0..6 * 12).map(|i| common::random_shape_of_kind(&mut rng, i % 6)).collect();
+    let shapes: Vec<Shape> = (0..6 * 12)
+        .map(|i| common::random_shape_of_kind(&mut rng, i % 6))
+        .collect();
     let colliders: Vec<Collider> = (0..18_500)
         .map(|_| Collider {
             shape: rng.random_range(0..shapes.len() as u32),
             transform: common::random_transform(&mut rng, 40.0),
         })
         .collect();
-    let aabbs: Vec<_> = colliders.iter().map(|c| shapes[c.shape as usize].aabb(&c.transform)).collect();
+    let aabbs: Vec<_> = colliders
+        .iter()
+        .map(|c| shapes[c.shape as usize].aabb(&c.transform))
+        .collect();
     let pairs = wgpu_sat::BroadPhase::new()
         .find_pairs(&aabbs)
         .iter()
@@ -135,7 +160,10 @@ fn every_kind_of_pair_gives_the_same_bits() {
         let table = exact_by_kinds(&device, &queue, &shapes, &colliders, &pairs, margin);
         for (i, row) in table.iter().enumerate() {
             for [same, all] in row.iter().skip(i) {
-                assert_eq!(same, all, "margin {margin}: contacts differ (see the table above)");
+                assert_eq!(
+                    same, all,
+                    "margin {margin}: contacts differ (see the table above)"
+                );
             }
         }
         // Every combination but two chain links (which never collide) is exercised.
@@ -150,36 +178,62 @@ fn first_difference(a: &World, b: &World) -> Option<String> {
         let state = |w: &World, k| {
             let t = w.transform(k);
             let v = w.linear_velocity(k);
-            [t.translation().x, t.translation().y, t.rotation().x, t.rotation().y, v.x, v.y, w.angular_velocity(k)]
-                .map(f32::to_bits)
+            [
+                t.translation().x,
+                t.translation().y,
+                t.rotation().x,
+                t.rotation().y,
+                v.x,
+                v.y,
+                w.angular_velocity(k),
+            ]
+            .map(f32::to_bits)
         };
-        (state(a, i) != state(b, j)).then(|| format!("body {i:?}: cpu {:?} gpu {:?}", a.transform(i), b.transform(j)))
+        (state(a, i) != state(b, j)).then(|| {
+            format!(
+                "body {i:?}: cpu {:?} gpu {:?}",
+                a.transform(i),
+                b.transform(j)
+            )
+        })
     })
 }
 
 #[test]
-fn a_mixed_world_steps_to_the_same_bits_on_cpu_and_gpu() {
+fn a_mixed_world_steps_to_the_same_bits_on_every_narrow_phase() {
     let Some((device, queue)) = common::gpu() else {
         return;
     };
     const DT: f32 = 1.0 / 60.0;
     const STEPS: usize = 300;
     let mut cpu = CpuNarrowPhase::new();
+    let mut parallel = ParallelCpuNarrowPhase::new();
     let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
     let mut on_cpu = scenes::mixed(STEPS_BODIES, 17);
+    let mut on_parallel = on_cpu.clone();
     let mut on_gpu = on_cpu.clone();
     let mut contacts = 0;
     for step in 0..STEPS {
         let a = on_cpu.step(DT, &mut cpu).unwrap();
-        let b = on_gpu.step(DT, &mut gpu).unwrap();
+        let p = on_parallel.step(DT, &mut parallel).unwrap();
+        let g = on_gpu.step(DT, &mut gpu).unwrap();
         contacts = a.contacts;
-        assert_eq!((a.pairs, a.contacts), (b.pairs, b.contacts), "step {step}");
-        if let Some(d) = first_difference(&on_cpu, &on_gpu) {
-            panic!("step {step}: {d}");
+        for (name, b, world) in [("parallel", p, &on_parallel), ("gpu", g, &on_gpu)] {
+            assert_eq!(
+                (a.pairs, a.contacts),
+                (b.pairs, b.contacts),
+                "step {step}: {name}"
+            );
+            if let Some(d) = first_difference(&on_cpu, world) {
+                panic!("step {step}, {name}: {d}");
+            }
         }
     }
     eprintln!("{STEPS} steps of {STEPS_BODIES} bodies, bit-equal; {contacts} contacts at the last");
-    assert!(contacts > STEPS_BODIES / 2, "{contacts} contacts: the scene should have settled into contact");
+    assert!(
+        contacts > STEPS_BODIES / 2,
+        "{contacts} contacts: the scene should have settled into contact"
+    );
 }
 
 /// Bodies in the stepped scene: enough to pile up, few enough for lavapipe in CI.

@@ -2,9 +2,11 @@
 //
 // Every function below has a twin of the same name in src/sat.rs (or src/transform.rs)
 // that does the same operations in the same order, so the CPU reference and this kernel
-// round alike; change both together. The library compiles this file after layout.wgsl,
-// which holds the shared structs (each with a #[repr(C)] mirror in src/gpu/layout.rs), and
-// before sat_circle.wgsl, the twin of src/sat_circle.rs.
+// round alike; change both together. A sum that feeds another sum goes through keep()
+// (transform.wgsl), or the driver may re-associate the two and round otherwise. The
+// library compiles this file after layout.wgsl, which holds the shared structs (each with
+// a #[repr(C)] mirror in src/gpu/layout.rs), and before sat_circle.wgsl, the twin of
+// src/sat_circle.rs.
 //
 // This file and the two after it (sat_circle.wgsl, sat_rounded.wgsl) bind nothing: the
 // bindings and the entry points are in sat_pass.wgsl, compiled last, so that the

@@ -7,7 +7,8 @@ mod common;
 
 use rand::Rng;
 use wgpu_sat::{
-    Collider, Contact, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, Shape, World, scenes,
+    Collider, Contact, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, Shape,
+    World, scenes,
 };
 
 /// Every bit a contact reports: pair, normal, depth, and each point's position, depth and id.
@@ -199,24 +200,33 @@ fn first_difference(a: &World, b: &World) -> Option<String> {
 }
 
 #[test]
-fn a_mixed_world_steps_to_the_same_bits_on_cpu_and_gpu() {
+fn a_mixed_world_steps_to_the_same_bits_on_every_narrow_phase() {
     let Some((device, queue)) = common::gpu() else {
         return;
     };
     const DT: f32 = 1.0 / 60.0;
     const STEPS: usize = 300;
     let mut cpu = CpuNarrowPhase::new();
+    let mut parallel = ParallelCpuNarrowPhase::new();
     let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
     let mut on_cpu = scenes::mixed(STEPS_BODIES, 17);
+    let mut on_parallel = on_cpu.clone();
     let mut on_gpu = on_cpu.clone();
     let mut contacts = 0;
     for step in 0..STEPS {
         let a = on_cpu.step(DT, &mut cpu).unwrap();
-        let b = on_gpu.step(DT, &mut gpu).unwrap();
+        let p = on_parallel.step(DT, &mut parallel).unwrap();
+        let g = on_gpu.step(DT, &mut gpu).unwrap();
         contacts = a.contacts;
-        assert_eq!((a.pairs, a.contacts), (b.pairs, b.contacts), "step {step}");
-        if let Some(d) = first_difference(&on_cpu, &on_gpu) {
-            panic!("step {step}: {d}");
+        for (name, b, world) in [("parallel", p, &on_parallel), ("gpu", g, &on_gpu)] {
+            assert_eq!(
+                (a.pairs, a.contacts),
+                (b.pairs, b.contacts),
+                "step {step}: {name}"
+            );
+            if let Some(d) = first_difference(&on_cpu, world) {
+                panic!("step {step}, {name}: {d}");
+            }
         }
     }
     eprintln!("{STEPS} steps of {STEPS_BODIES} bodies, bit-equal; {contacts} contacts at the last");

@@ -18,8 +18,9 @@ use wgpu_sat::{
 };
 
 /// How far the backends' depths may differ, relative: 1e-4, ten times the polygons'
-/// allowance. The two sides run the same operations but do not round alike to the bit on
-/// this path (lavapipe; a manifold depth 2 ulps apart was seen), and a clipped point's
+/// allowance. On lavapipe the two sides now agree to the bit (tests/gpu_bits.rs); an
+/// adapter that fuses or re-associates differently rounds apart (a manifold depth 2 ulps
+/// apart was seen before keep(), docs/reliability.md), and a clipped point's
 /// depth is an interpolation along the incident edge divided by that edge's span along the
 /// reference face, which magnifies the difference where the edge stands almost upright on
 /// the face: a chain link against a rounded polygon gave point depths 1.03e-5 apart.

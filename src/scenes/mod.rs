@@ -20,11 +20,16 @@ use crate::world::{BodyDef, World};
 const SLAB: f32 = 0.5;
 
 mod benchmarks;
+mod joint_benchmarks;
 mod level;
 mod playground;
 
 pub use benchmarks::{
     JUNKYARD_BODIES, compounds, junkyard, large_pyramid, many_pyramids, smash, washer,
+};
+pub use joint_benchmarks::{
+    JOINT_GRID_SIDE, SPINNER_BODIES, SPINNER_SPEED, TUMBLER_BODIES, TUMBLER_SPEED, joint_grid,
+    spinner, tumbler,
 };
 pub use level::{BELT_SPEED, LevelDriver, PUSH_SPEED, level, level_terrain, push_body_at};
 pub use playground::playground;

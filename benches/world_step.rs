@@ -19,7 +19,13 @@
 //!   200 frames of its driver (Box2D's `StepJunkyard`, as the benchmark example runs it);
 //!   the timed step is frame 201, with the pusher's velocity of that frame set in the
 //!   warm world, so every clone steps the same shove (Box2D's world gets its frame's
-//!   velocity before each timed step),
+//!   velocity before each timed step);
+//! - `joint_grid`: `scenes::joint_grid()`, Box2D's net of 10,000 circles and 19,800
+//!   revolute joints (no contacts), after 60 frames of its fall;
+//! - `spinner`: `scenes::spinner()`, Box2D's 6,076 bodies stirred by a motorised paddle in
+//!   a chain loop, after 120 frames;
+//! - `tumbler`: `scenes::tumbler()`, Box2D's 2,025 boxes in a drum turned by a revolute
+//!   motor, after 120 frames,
 //!
 //! with the `cpu_1_thread`, `cpu_parallel` and `gpu` narrow phases, and Box2D v3 (through
 //! `boxdd`, built from the same world by `common::box2d`) with one worker (`box2d_1_thread`)
@@ -85,7 +91,7 @@ fn world_step(c: &mut Criterion) {
 
     // (name, scene, frames to step before timing), built one at a time to keep memory low.
     type Scene = (&'static str, fn() -> World, usize);
-    let scenes: [Scene; 7] = [
+    let scenes: [Scene; 10] = [
         (
             "pile_10000",
             || scenes::pile(10_000, common::SEED),
@@ -97,6 +103,9 @@ fn world_step(c: &mut Criterion) {
         ("compounds", scenes::compounds, 120),
         ("washer", scenes::washer, 120),
         ("junkyard", scenes::junkyard, 200),
+        ("joint_grid", scenes::joint_grid, 60),
+        ("spinner", scenes::spinner, 120),
+        ("tumbler", scenes::tumbler, 120),
     ];
     let mut group = c.benchmark_group("world_step");
     // A step takes tens of milliseconds: ten samples are plenty.

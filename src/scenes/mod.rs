@@ -20,6 +20,7 @@ use crate::world::{BodyDef, World};
 const SLAB: f32 = 0.5;
 
 mod benchmarks;
+mod human;
 mod joint_benchmarks;
 mod level;
 mod playground;
@@ -27,6 +28,7 @@ mod playground;
 pub use benchmarks::{
     JUNKYARD_BODIES, compounds, junkyard, large_pyramid, many_pyramids, smash, washer,
 };
+pub use human::{BONES, Bone, Human, human, remove_human};
 pub use joint_benchmarks::{
     JOINT_GRID_SIDE, SPINNER_BODIES, SPINNER_SPEED, TUMBLER_BODIES, TUMBLER_SPEED, joint_grid,
     spinner, tumbler,

@@ -35,6 +35,7 @@ use std::time::{Duration, Instant};
 use boxdd::{BodyType, Foundation, ShapeDef, WorkerCount, shapes};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::joint::JointKind;
+use wgpu_sat::scenes;
 use wgpu_sat::{CpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, Shape, World};
 
 /// Time step of the comparison: one 60 Hz frame, as in Box2D's benchmark program.
@@ -391,13 +392,13 @@ impl Run {
 pub fn time_ours(
     world: &mut World,
     steps: usize,
-    drive: Option<Drive>,
+    hook: Option<Hook>,
 ) -> Result<Run, wgpu_sat::Error> {
     set_protocol(world)?;
     if rayon::current_num_threads() == 1 {
-        run_ours(world, &mut CpuNarrowPhase::new(), steps, drive)
+        run_ours(world, &mut CpuNarrowPhase::new(), steps, hook)
     } else {
-        run_ours(world, &mut ParallelCpuNarrowPhase::new(), steps, drive)
+        run_ours(world, &mut ParallelCpuNarrowPhase::new(), steps, hook)
     }
 }
 
@@ -409,13 +410,13 @@ pub fn time_ours_in_pool(
     world: &mut World,
     threads: usize,
     steps: usize,
-    drive: Option<Drive>,
+    hook: Option<Hook>,
 ) -> Result<Run, wgpu_sat::Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("a rayon pool of a few threads builds");
-    pool.install(|| time_ours(world, steps, drive))
+    pool.install(|| time_ours(world, steps, hook))
 }
 
 /// The comparison's settings on our side: Box2D's substeps. Sleeping is the scene's
@@ -424,37 +425,153 @@ fn set_protocol(world: &mut World) -> Result<(), wgpu_sat::Error> {
     world.set_substeps(SUBSTEPS)
 }
 
-/// The driven body of `drive` in `world`, resolved once: `World::bodies` is a walk.
-pub fn driven(world: &World, drive: Option<Drive>) -> Option<(Drive, wgpu_sat::BodyId)> {
-    drive.and_then(|d| Some((d, world.bodies().nth(d.body)?)))
+/// A scene's step function, one description for both engines: before step `k` (0 the
+/// untimed first), [`OurHook::before_step`] does it to our world through `World` calls and
+/// [`TheirHook::before_step`] to Box2D's through `boxdd` calls, as Box2D's benchmark
+/// program calls a scene's step function before each step.
+#[derive(Clone, Copy)]
+pub enum Hook {
+    /// One kinematic body's velocity (junkyard's pusher).
+    Drive(Drive),
+    /// Rain's ragdolls: [`wgpu_sat::scenes::rain_step`] says which column of groups to
+    /// drop (and remove first) in every row.
+    Rain,
 }
 
-/// Sets the driven body's velocity before our step `k` (nothing without a driver).
-pub fn drive_ours(
-    world: &mut World,
-    driven: Option<(Drive, wgpu_sat::BodyId)>,
-    k: usize,
-) -> Result<(), wgpu_sat::Error> {
-    let Some((d, id)) = driven else {
-        return Ok(());
-    };
-    let velocity = (d.velocity)(k, world.transform(id).translation());
-    world.set_velocity(id, velocity, 0.0)
+/// Our side of a [`Hook`], for one world: the driven body resolved once (`World::bodies`
+/// is a walk), rain's groups by row and column.
+pub struct OurHook {
+    drive: Option<(Drive, wgpu_sat::BodyId)>,
+    rain: Option<Vec<Option<[scenes::Human; scenes::RAIN_GROUP_SIZE]>>>,
 }
 
-/// Sets the driven body's velocity before Box2D's step `k` (nothing without a driver).
-pub fn drive_box2d(
-    scene: &mut Box2dScene,
+impl OurHook {
+    /// The hook `hook` (none: nothing to do) for `world`.
+    pub fn new(world: &World, hook: Option<Hook>) -> OurHook {
+        let drive = match hook {
+            Some(Hook::Drive(d)) => world.bodies().nth(d.body).map(|id| (d, id)),
+            _ => None,
+        };
+        let rain = matches!(hook, Some(Hook::Rain))
+            .then(|| vec![None; scenes::RAIN_ROWS * scenes::RAIN_COLUMNS]);
+        OurHook { drive, rain }
+    }
+
+    /// Does the step function's work before our step `k`.
+    pub fn before_step(&mut self, world: &mut World, k: usize) -> Result<(), wgpu_sat::Error> {
+        if let Some((d, id)) = self.drive {
+            let velocity = (d.velocity)(k, world.transform(id).translation());
+            world.set_velocity(id, velocity, 0.0)?;
+        }
+        let (Some(groups), Some(step)) = (self.rain.as_mut(), scenes::rain_step(k)) else {
+            return Ok(());
+        };
+        for row in 0..scenes::RAIN_ROWS {
+            let group = &mut groups[row * scenes::RAIN_COLUMNS + step.column];
+            if let Some(old) = group.take() {
+                for human in &old {
+                    scenes::remove_human(world, human)?;
+                }
+            }
+            let origin = scenes::rain_group_origin(row, step.column);
+            *group = Some(scenes::add_rain_group(world, origin)?);
+        }
+        Ok(())
+    }
+}
+
+/// Box2D's side of a [`Hook`]. Rain's groups are made from a blueprint: one group built
+/// once in a world of ours at the origin (outside any timing), mirrored into Box2D moved to
+/// each group's place ([`mirror_body`], [`mirror_joint`]), and destroyed as Box2D's
+/// `DestroyHuman` does (joints, then bodies).
+pub struct TheirHook {
     drive: Option<Drive>,
-    k: usize,
-) -> Result<(), boxdd::Error> {
-    let Some(d) = drive else { return Ok(()) };
-    let mut body = scene.world.body(scene.bodies[d.body])?;
-    let p = body.position()?;
-    // Box2D's coordinates are f32 unless boxdd is built for large worlds (f64).
-    #[allow(clippy::unnecessary_cast)]
-    let velocity = (d.velocity)(k, Vec2::new(p.x as f32, p.y as f32));
-    body.set_linear_velocity([velocity.x, velocity.y])
+    rain: Option<RainBlueprint>,
+}
+
+/// Rain's blueprint group and Box2D's ids of the groups standing, by row and column.
+struct RainBlueprint {
+    group: World,
+    bodies: Vec<wgpu_sat::BodyId>,
+    index: HashMap<wgpu_sat::BodyId, usize>,
+    joints: Vec<wgpu_sat::JointId>,
+    standing: Vec<Option<(Vec<boxdd::BodyId>, Vec<boxdd::JointId>)>>,
+}
+
+impl TheirHook {
+    /// The hook `hook` (none: nothing to do) for a Box2D world.
+    pub fn new(hook: Option<Hook>) -> TheirHook {
+        let drive = match hook {
+            Some(Hook::Drive(d)) => Some(d),
+            _ => None,
+        };
+        let rain = matches!(hook, Some(Hook::Rain)).then(|| {
+            let mut group = World::default();
+            scenes::add_rain_group(&mut group, Vec2::ZERO).expect("a group at the origin");
+            let bodies: Vec<_> = group.bodies().collect();
+            let index = bodies.iter().enumerate().map(|(k, &b)| (b, k)).collect();
+            let joints = group.joints().collect();
+            RainBlueprint {
+                group,
+                bodies,
+                index,
+                joints,
+                standing: vec![None; scenes::RAIN_ROWS * scenes::RAIN_COLUMNS],
+            }
+        });
+        TheirHook { drive, rain }
+    }
+
+    /// Box2D's bodies and joints of rain's standing group at `row` and `column`, in the
+    /// order of ours ([`wgpu_sat::scenes::add_rain_group`]'s); `None` before it drops.
+    pub fn rain_group(
+        &self,
+        row: usize,
+        column: usize,
+    ) -> Option<(&[boxdd::BodyId], &[boxdd::JointId])> {
+        let rain = self.rain.as_ref()?;
+        let (bodies, joints) = rain.standing[row * scenes::RAIN_COLUMNS + column].as_ref()?;
+        Some((bodies, joints))
+    }
+
+    /// Does the step function's work before Box2D's step `k`.
+    pub fn before_step(&mut self, scene: &mut Box2dScene, k: usize) -> Result<(), boxdd::Error> {
+        if let Some(d) = self.drive {
+            let mut body = scene.world.body(scene.bodies[d.body])?;
+            let p = body.position()?;
+            // Box2D's coordinates are f32 unless boxdd is built for large worlds (f64).
+            #[allow(clippy::unnecessary_cast)]
+            let velocity = (d.velocity)(k, Vec2::new(p.x as f32, p.y as f32));
+            body.set_linear_velocity([velocity.x, velocity.y])?;
+        }
+        let (Some(rain), Some(step)) = (self.rain.as_mut(), scenes::rain_step(k)) else {
+            return Ok(());
+        };
+        let world = &mut scene.world;
+        for row in 0..scenes::RAIN_ROWS {
+            let slot = row * scenes::RAIN_COLUMNS + step.column;
+            if let Some((bodies, joints)) = rain.standing[slot].take() {
+                for joint in joints {
+                    world.joint(joint)?.destroy(true)?;
+                }
+                for body in bodies {
+                    world.body(body)?.destroy()?;
+                }
+            }
+            let origin = scenes::rain_group_origin(row, step.column);
+            let mut bodies = Vec::with_capacity(rain.bodies.len());
+            for &b in &rain.bodies {
+                bodies.push(mirror_body(world, &rain.group, b, origin)?);
+            }
+            let mut joints = Vec::with_capacity(rain.joints.len());
+            for &j in &rain.joints {
+                let map = |b: wgpu_sat::BodyId| bodies[rain.index[&b]];
+                joints.push(mirror_joint(world, &rain.group, j, &map)?);
+            }
+            rain.standing[slot] = Some((bodies, joints));
+        }
+        Ok(())
+    }
 }
 
 /// [`time_ours`]'s stretch of steps, on the current thread.
@@ -462,18 +579,18 @@ fn run_ours(
     world: &mut World,
     narrow: &mut impl NarrowPhase,
     steps: usize,
-    drive: Option<Drive>,
+    hook: Option<Hook>,
 ) -> Result<Run, wgpu_sat::Error> {
     // Box2D's benchmark program calls the scene's step function before each step, inside
     // the timing: so do both sides here.
-    let driven = driven(world, drive);
-    drive_ours(world, driven, 0)?;
+    let mut hook = OurHook::new(world, hook);
+    hook.before_step(world, 0)?;
     world.step(DT, narrow)?;
     let mut collision = Duration::ZERO;
     let (mut recycled, mut pairs) = (0, 0);
     let start = Instant::now();
     for k in 1..=steps {
-        drive_ours(world, driven, k)?;
+        hook.before_step(world, k)?;
         let stats = world.step(DT, narrow)?;
         collision += stats.broad_phase + stats.narrow_phase;
         recycled += stats.recycled;
@@ -501,9 +618,10 @@ fn share(part: usize, whole: usize) -> f64 {
 pub fn time_box2d(
     scene: &mut Box2dScene,
     steps: usize,
-    drive: Option<Drive>,
+    hook: Option<Hook>,
 ) -> Result<Run, boxdd::Error> {
-    drive_box2d(scene, drive, 0)?;
+    let mut hook = TheirHook::new(hook);
+    hook.before_step(scene, 0)?;
     drop(scene.world.step(DT, SUBSTEPS as i32)?.into_result()?);
     let mut collision_ms = 0.0f64;
     let (mut recycled, mut contacts) = (0, 0);
@@ -512,7 +630,7 @@ pub fn time_box2d(
         // Each step timed alone, back to back with the next: reading the profile and the
         // counters between them is not Box2D's time.
         let start = Instant::now();
-        drive_box2d(scene, drive, k)?;
+        hook.before_step(scene, k)?;
         let world = &mut scene.world;
         // The completed step carries events, which these scenes do not ask for.
         drop(world.step(DT, SUBSTEPS as i32)?.into_result()?);
@@ -540,14 +658,13 @@ pub struct Scene {
     pub make: fn(u64) -> World,
     /// Box2D's benchmark program's step count N: step 0 untimed, steps 1..N-1 timed.
     pub steps: usize,
-    /// The scene's kinematic driver, as Box2D's benchmark program's step function.
-    pub drive: Option<Drive>,
+    /// The scene's step function, as Box2D's benchmark program's.
+    pub hook: Option<Hook>,
 }
 
-/// A scene's step function: before step `k` (0 the untimed first), the linear velocity of
-/// one kinematic body, given its position (its local frame's origin, world frame); both
-/// engines get it before each step, as Box2D's benchmark program calls a scene's step
-/// function.
+/// A kinematic driver ([`Hook::Drive`]): before step `k` (0 the untimed first), the linear
+/// velocity of one kinematic body, given its position (its local frame's origin, world
+/// frame).
 #[derive(Clone, Copy)]
 pub struct Drive {
     /// The driven body's place in `World::bodies` order (and in `Box2dScene::bodies`).
@@ -567,80 +684,86 @@ fn junkyard_pusher(k: usize, position: Vec2) -> Vec2 {
 
 /// The scenes of the comparison: Box2D's `large_pyramid` (N = 500), `many_pyramids`
 /// (N = 200), `smash` (N = 300), `compounds` (N = 500), `washer` (N = 500), `junkyard`
-/// (N = 800), `joint_grid` (N = 500), `spinner` (N = 500) and `tumbler` (N = 750)
+/// (N = 800), `joint_grid` (N = 500), `rain` (N = 1000), `spinner` (N = 500) and `tumbler` (N = 750)
 /// benchmarks, with its step counts
 /// and sleeping settings, and our `pile(10_000)` and `mixed(3_000)` (the `simulate`
 /// example's default scene), N = 200, seeded with the given seed, sleeping off.
-pub const SCENES: [Scene; 11] = [
+pub const SCENES: [Scene; 12] = [
     Scene {
         name: "large_pyramid",
         make: |_| sleepless(wgpu_sat::scenes::large_pyramid()),
         steps: 500,
-        drive: None,
+        hook: None,
     },
     Scene {
         name: "many_pyramids",
         make: |_| sleepless(wgpu_sat::scenes::many_pyramids()),
         steps: 200,
-        drive: None,
+        hook: None,
     },
     Scene {
         name: "smash",
         make: |_| wgpu_sat::scenes::smash(),
         steps: 300,
-        drive: None,
+        hook: None,
     },
     Scene {
         name: "compounds",
         make: |_| wgpu_sat::scenes::compounds(),
         steps: 500,
-        drive: None,
+        hook: None,
     },
     Scene {
         name: "washer",
         make: |_| wgpu_sat::scenes::washer(),
         steps: 500,
-        drive: None,
+        hook: None,
     },
     Scene {
         name: "junkyard",
         make: |_| wgpu_sat::scenes::junkyard(),
         steps: 800,
         // The pusher is the last body.
-        drive: Some(Drive {
+        hook: Some(Hook::Drive(Drive {
             body: wgpu_sat::scenes::JUNKYARD_BODIES - 1,
             velocity: junkyard_pusher,
-        }),
+        })),
     },
     Scene {
         name: "joint_grid",
         make: |_| wgpu_sat::scenes::joint_grid(),
         steps: 500,
-        drive: None,
+        hook: None,
     },
     Scene {
         name: "spinner",
         make: |_| wgpu_sat::scenes::spinner(),
         steps: 500,
-        drive: None,
+        hook: None,
+    },
+    Scene {
+        name: "rain",
+        make: |_| wgpu_sat::scenes::rain(),
+        steps: 1000,
+        hook: Some(Hook::Rain),
     },
     Scene {
         name: "tumbler",
         make: |_| wgpu_sat::scenes::tumbler(),
         steps: 750,
-        drive: None,
+        hook: None,
     },
     Scene {
         name: "pile_10000",
         make: |seed| sleepless(wgpu_sat::scenes::pile(10_000, seed)),
         steps: 200,
-        drive: None,
+        hook: None,
     },
     Scene {
         name: "mixed_3000",
         make: |seed| sleepless(wgpu_sat::scenes::mixed(3_000, seed)),
         steps: 200,
-        drive: None,
+        hook: None,
     },
 ];
 

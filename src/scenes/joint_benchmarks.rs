@@ -1,5 +1,6 @@
 //! Box2D v3's joint benchmark scenes (its `shared/benchmarks.c`): `joint_grid`, `tumbler`,
-//! `spinner` (and `rain`, whose ragdolls are [`super::human`]), built from the same numbers.
+//! `spinner` and `rain` (ragdolls, [`super::human`], made and removed as it runs), built
+//! from the same numbers.
 //! The comparison in `benches/common/box2d.rs` rebuilds each in Box2D from our world,
 //! joints included, so both engines step the same bodies and joints.
 //!
@@ -9,9 +10,11 @@
 
 use glam::Vec2;
 
+use super::human::{Human, human};
 use super::{add, circle};
 use crate::body_shape::BodyShape;
 use crate::capsule::Capsule;
+use crate::error::Error;
 use crate::filter::Filter;
 use crate::handle::BodyId;
 use crate::joint::JointDef;
@@ -205,6 +208,109 @@ pub fn spinner() -> World {
         }
     }
     world
+}
+
+/// Rows of [`rain`]: five floors, a ragdoll group dropping onto each.
+pub const RAIN_ROWS: usize = 5;
+
+/// Columns of [`rain`]: forty groups a row.
+pub const RAIN_COLUMNS: usize = 40;
+
+/// Ragdolls in a group of [`rain`].
+pub const RAIN_GROUP_SIZE: usize = 5;
+
+/// [`rain`]'s floor tiles a row, less one (Box2D's `gridCount`).
+const RAIN_GRID: usize = 500;
+
+/// [`rain`]'s tile size.
+const RAIN_TILE: f32 = 0.5;
+
+/// Box2D's "rain" (its static world): five floors 45 apart (y = 0, 45, ..., 180), each 501
+/// square tiles 0.5 wide from x = -125 to 125, all pieces of one static body. The rain
+/// itself is its step function's: before step k, [`rain_step`] says which column of groups
+/// to drop (and, once all forty are down, which to replace), [`rain_group_origin`] where,
+/// and [`add_rain_group`] drops one. Sleeping stays on.
+pub fn rain() -> World {
+    let mut world = World::default();
+    let half = 0.5 * RAIN_TILE;
+    let tiles: Vec<Shape> = (0..RAIN_ROWS)
+        .flat_map(|row| {
+            (0..=RAIN_GRID).map(move |j| {
+                let center = Vec2::new(
+                    -0.5 * RAIN_GRID as f32 * RAIN_TILE + j as f32 * RAIN_TILE,
+                    45.0 * row as f32,
+                );
+                let corners = [
+                    center + Vec2::new(-half, -half),
+                    center + Vec2::new(half, -half),
+                    center + Vec2::new(half, half),
+                    center + Vec2::new(-half, half),
+                ];
+                match Polygon::new(&corners) {
+                    Ok(p) => Shape::Polygon(p),
+                    Err(e) => unreachable!("scene tile rejected: {e}"),
+                }
+            })
+        })
+        .collect();
+    let floors = match BodyShape::compound(tiles) {
+        Ok(shape) => shape,
+        Err(e) => unreachable!("scene floors rejected: {e}"),
+    };
+    add_body(&mut world, BodyDef::fixed(floors, Vec2::ZERO));
+    world
+}
+
+/// What [`rain`]'s step function does before step `k`: every eighth step (k a multiple of
+/// 8) a column of groups, one per row; the first forty times, column 0, 1, ..., 39 is
+/// dropped anew (`replace` false); after that the oldest column, 0, 1, ... round again, is
+/// removed and dropped again (`replace` true). `None`: nothing this step.
+pub fn rain_step(k: usize) -> Option<RainStep> {
+    if k % 8 != 0 {
+        return None;
+    }
+    let n = k / 8;
+    Some(RainStep {
+        column: n % RAIN_COLUMNS,
+        replace: n >= RAIN_COLUMNS,
+    })
+}
+
+/// One move of [`rain`]'s step function: in every row, the group of `column` is (removed,
+/// if `replace`, and) dropped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RainStep {
+    /// The column of groups, 0 to [`RAIN_COLUMNS`] - 1.
+    pub column: usize,
+    /// Whether the column's groups are there already, to be removed first.
+    pub replace: bool,
+}
+
+/// Where [`rain`]'s group of `row` and `column` is dropped: the feet of its first ragdoll,
+/// 40 above its floor, the 250-wide floor split into forty equal spans.
+pub fn rain_group_origin(row: usize, column: usize) -> Vec2 {
+    let span = RAIN_GRID as f32 * RAIN_TILE;
+    let spacing = span / RAIN_COLUMNS as f32;
+    Vec2::new(
+        -0.5 * span + spacing * (column as f32 + 0.5),
+        40.0 + 45.0 * row as f32,
+    )
+}
+
+/// Drops a group of [`rain`]: [`RAIN_GROUP_SIZE`] ragdolls ([`super::human`], scale 1,
+/// joint friction 0.05, springs of 5 hertz and damping ratio 0.5) 0.5 apart from
+/// `origin` rightwards, in groups 1, 2, ... (each ragdoll's bones touch the others'
+/// but not their own). Errors are [`super::human`]'s (an origin out of range).
+pub fn add_rain_group(world: &mut World, origin: Vec2) -> Result<[Human; RAIN_GROUP_SIZE], Error> {
+    let mut humans = Vec::with_capacity(RAIN_GROUP_SIZE);
+    for i in 0..RAIN_GROUP_SIZE {
+        let at = origin + Vec2::new(0.5 * i as f32, 0.0);
+        humans.push(human(world, at, 1.0, 0.05, 5.0, 0.5, i as i32 + 1)?);
+    }
+    match humans.try_into() {
+        Ok(group) => Ok(group),
+        Err(_) => unreachable!("a group of RAIN_GROUP_SIZE ragdolls"),
+    }
 }
 
 /// A static anchor standing in for a Box2D body without shapes (see the module header).

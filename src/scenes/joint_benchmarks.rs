@@ -266,7 +266,7 @@ pub fn rain() -> World {
 /// dropped anew (`replace` false); after that the oldest column, 0, 1, ... round again, is
 /// removed and dropped again (`replace` true). `None`: nothing this step.
 pub fn rain_step(k: usize) -> Option<RainStep> {
-    if k % 8 != 0 {
+    if !k.is_multiple_of(8) {
         return None;
     }
     let n = k / 8;

@@ -194,6 +194,17 @@ fn smash_compounds_washer_and_junkyard_are_box2ds_layouts() {
     assert!((junkyard.mass(bodies[1]) - area).abs() < 1e-5);
 }
 
+/// One step of each engine at the comparison's 60 Hz and 4 substeps.
+fn step_once(world: &mut World, narrow: &mut CpuNarrowPhase, theirs: &mut box2d::Box2dScene) {
+    world.step(box2d::DT, narrow).expect("a step");
+    let done = theirs.world.step(box2d::DT, box2d::SUBSTEPS as i32);
+    drop(
+        done.expect("a Box2D step")
+            .into_result()
+            .expect("no events"),
+    );
+}
+
 /// Steps ours and Box2D's copy of `world` (one worker) `steps` times at the comparison's
 /// 60 Hz and 4 substeps.
 fn step_both(world: &mut World, steps: usize) -> box2d::Box2dScene {
@@ -201,15 +212,33 @@ fn step_both(world: &mut World, steps: usize) -> box2d::Box2dScene {
     world.set_substeps(box2d::SUBSTEPS).expect("4 substeps");
     let mut narrow = CpuNarrowPhase::new();
     for _ in 0..steps {
-        world.step(box2d::DT, &mut narrow).expect("a step");
-        let done = theirs.world.step(box2d::DT, box2d::SUBSTEPS as i32);
-        drop(
-            done.expect("a Box2D step")
-                .into_result()
-                .expect("no events"),
-        );
+        step_once(world, &mut narrow, &mut theirs);
     }
     theirs
+}
+
+/// Steps ours and Box2D's copy of `world` 30 times and checks that `body` (the
+/// `index`th) turns at `speed` within `tolerance` (relative) in both.
+fn assert_turns_at(
+    world: &mut World,
+    body: wgpu_sat::BodyId,
+    index: usize,
+    speed: f32,
+    tolerance: f32,
+) {
+    let theirs = step_both(world, 30);
+    let mut their_world = theirs.world;
+    let spin = their_world
+        .body(theirs.bodies[index])
+        .expect("a live body")
+        .angular_velocity()
+        .expect("a spin");
+    for (who, w) in [("ours", world.angular_velocity(body)), ("Box2D", spin)] {
+        assert!(
+            (w - speed).abs() < tolerance * speed,
+            "{who}: turns at {w} rad/s, its motor at {speed}"
+        );
+    }
 }
 
 #[test]
@@ -297,22 +326,8 @@ fn tumbler_is_box2ds_layout_and_its_drum_turns_at_motor_speed_in_both_engines() 
         world.transform(bodies[2]).translation(),
         Vec2::new(-9.0, 1.0)
     );
-    let theirs = step_both(&mut world, 30);
-    let mut their_world = theirs.world;
-    let spin = their_world
-        .body(theirs.bodies[1])
-        .expect("the drum")
-        .angular_velocity()
-        .expect("a spin");
-    let ours = world.angular_velocity(drum);
     // The motor's torque (1e8) dwarfs the boxes' pull: the drum turns at its speed.
-    for (who, w) in [("ours", ours), ("Box2D", spin)] {
-        assert!(
-            (w - scenes::TUMBLER_SPEED).abs() < 0.02 * scenes::TUMBLER_SPEED,
-            "{who}: the drum turns at {w} rad/s, its motor at {}",
-            scenes::TUMBLER_SPEED
-        );
-    }
+    assert_turns_at(&mut world, drum, 1, scenes::TUMBLER_SPEED, 0.02);
 }
 
 #[test]
@@ -342,20 +357,8 @@ fn spinner_is_box2ds_layout_and_its_paddle_turns_at_motor_speed_in_both_engines(
             .iter()
             .all(|&b| world.friction(b) == 0.1 && world.restitution(b) == 0.1)
     );
-    let theirs = step_both(&mut world, 30);
-    let mut their_world = theirs.world;
-    let spin = their_world
-        .body(theirs.bodies[1])
-        .expect("the paddle")
-        .angular_velocity()
-        .expect("a spin");
     // An unbounded motor: the paddle turns at its speed whatever it sweeps.
-    for (who, w) in [("ours", world.angular_velocity(paddle)), ("Box2D", spin)] {
-        assert!(
-            (w - scenes::SPINNER_SPEED).abs() < 0.01 * scenes::SPINNER_SPEED,
-            "{who}: the paddle turns at {w} rad/s"
-        );
-    }
+    assert_turns_at(&mut world, paddle, 1, scenes::SPINNER_SPEED, 0.01);
     // Nothing leaves the loop: every body still within 40 of its centre.
     let centre = Vec2::new(0.0, 32.0);
     let worst = bodies[2..]
@@ -414,13 +417,7 @@ fn rain_drops_and_replaces_the_same_ragdolls_in_both_engines() {
         their_hook
             .before_step(&mut theirs, k)
             .expect("Box2D's rain");
-        world.step(box2d::DT, &mut narrow).expect("a step");
-        let done = theirs.world.step(box2d::DT, box2d::SUBSTEPS as i32);
-        drop(
-            done.expect("a Box2D step")
-                .into_result()
-                .expect("no events"),
-        );
+        step_once(&mut world, &mut narrow, &mut theirs);
     }
     let groups = 6 * scenes::RAIN_ROWS;
     assert_eq!(

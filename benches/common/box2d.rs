@@ -276,44 +276,48 @@ pub fn mirror_joint(
         speed: 0.0,
         max_torque: 0.0,
     });
-    match def.kind {
-        JointKind::Revolute => {
-            let joint = boxdd::RevoluteJointDef::new(base)
+    // Box2D's revolute, prismatic and wheel definitions take the same options under
+    // their own names (angles or translations; a motor's torque or force).
+    macro_rules! with_options {
+        ($joint:expr, $lower:ident, $upper:ident, $max_motor:ident) => {
+            $joint
                 .enable_limit(def.limits.is_some())
-                .lower_angle(lower)
-                .upper_angle(upper)
+                .$lower(lower)
+                .$upper(upper)
                 .enable_motor(def.motor.is_some())
                 .motor_speed(motor.speed)
-                .max_motor_torque(motor.max_torque)
+                .$max_motor(motor.max_torque)
                 .enable_spring(def.spring.is_some())
                 .hertz(spring.hertz)
-                .damping_ratio(spring.damping_ratio);
+                .damping_ratio(spring.damping_ratio)
+        };
+    }
+    match def.kind {
+        JointKind::Revolute => {
+            let joint = with_options!(
+                boxdd::RevoluteJointDef::new(base),
+                lower_angle,
+                upper_angle,
+                max_motor_torque
+            );
             world.create_revolute_joint(&joint)
         }
         JointKind::Prismatic { .. } => {
-            let joint = boxdd::PrismaticJointDef::new(base)
-                .enable_limit(def.limits.is_some())
-                .lower_translation(lower)
-                .upper_translation(upper)
-                .enable_motor(def.motor.is_some())
-                .motor_speed(motor.speed)
-                .max_motor_force(motor.max_torque)
-                .enable_spring(def.spring.is_some())
-                .hertz(spring.hertz)
-                .damping_ratio(spring.damping_ratio);
+            let joint = with_options!(
+                boxdd::PrismaticJointDef::new(base),
+                lower_translation,
+                upper_translation,
+                max_motor_force
+            );
             world.create_prismatic_joint(&joint)
         }
         JointKind::Wheel { .. } => {
-            let joint = boxdd::WheelJointDef::new(base)
-                .enable_limit(def.limits.is_some())
-                .lower_translation(lower)
-                .upper_translation(upper)
-                .enable_motor(def.motor.is_some())
-                .motor_speed(motor.speed)
-                .max_motor_torque(motor.max_torque)
-                .enable_spring(def.spring.is_some())
-                .hertz(spring.hertz)
-                .damping_ratio(spring.damping_ratio);
+            let joint = with_options!(
+                boxdd::WheelJointDef::new(base),
+                lower_translation,
+                upper_translation,
+                max_motor_torque
+            );
             world.create_wheel_joint(&joint)
         }
         JointKind::Weld {

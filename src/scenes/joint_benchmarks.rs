@@ -10,6 +10,7 @@
 
 use glam::Vec2;
 
+use super::benchmarks::offset_box;
 use super::human::{Human, human};
 use super::{add, circle};
 use crate::body_shape::BodyShape;
@@ -90,18 +91,7 @@ pub fn joint_grid() -> World {
 pub fn tumbler() -> World {
     let mut world = World::default();
     let ground = add_anchor(&mut world, Vec2::ZERO);
-    let wall = |half: Vec2, center: Vec2| {
-        let corners = [
-            center - half,
-            center + Vec2::new(half.x, -half.y),
-            center + half,
-            center + Vec2::new(-half.x, half.y),
-        ];
-        match Polygon::new(&corners) {
-            Ok(p) => Shape::Polygon(p),
-            Err(e) => unreachable!("scene wall rejected: {e}"),
-        }
-    };
+    let wall = offset_box;
     let walls = vec![
         wall(Vec2::new(0.5, 10.0), Vec2::new(10.0, 0.0)),
         wall(Vec2::new(0.5, 10.0), Vec2::new(-10.0, 0.0)),
@@ -112,18 +102,11 @@ pub fn tumbler() -> World {
         Ok(shape) => shape,
         Err(e) => unreachable!("scene drum rejected: {e}"),
     };
-    let hub = Vec2::new(0.0, 10.0);
-    let drum = add_body(
-        &mut world,
-        BodyDef {
-            density: 50.0,
-            ..BodyDef::dynamic(drum, hub)
-        },
-    );
-    add_joint(
-        &mut world,
-        JointDef::revolute(ground, drum, hub).with_motor(TUMBLER_SPEED, 1e8),
-    );
+    let drum = BodyDef {
+        density: 50.0,
+        ..BodyDef::dynamic(drum, Vec2::new(0.0, 10.0))
+    };
+    add_motorised(&mut world, ground, drum, TUMBLER_SPEED, 1e8);
 
     const GRID: usize = 45;
     let square = Polygon::rectangle(0.125, 0.125);
@@ -168,18 +151,11 @@ pub fn spinner() -> World {
         Ok(p) => p,
         Err(e) => unreachable!("scene paddle rejected: {e}"),
     };
-    let hub = Vec2::new(0.0, 12.0);
-    let paddle = add_body(
-        &mut world,
-        BodyDef {
-            friction: 0.0,
-            ..BodyDef::dynamic(paddle, hub)
-        },
-    );
-    add_joint(
-        &mut world,
-        JointDef::revolute(ground, paddle, hub).with_motor(SPINNER_SPEED, f32::MAX),
-    );
+    let paddle = BodyDef {
+        friction: 0.0,
+        ..BodyDef::dynamic(paddle, Vec2::new(0.0, 12.0))
+    };
+    add_motorised(&mut world, ground, paddle, SPINNER_SPEED, f32::MAX);
 
     let capsule: BodyShape = match Capsule::new(Vec2::new(-0.25, 0.0), Vec2::new(0.25, 0.0), 0.25) {
         Ok(c) => c.into(),
@@ -240,16 +216,7 @@ pub fn rain() -> World {
                     -0.5 * RAIN_GRID as f32 * RAIN_TILE + j as f32 * RAIN_TILE,
                     45.0 * row as f32,
                 );
-                let corners = [
-                    center + Vec2::new(-half, -half),
-                    center + Vec2::new(half, -half),
-                    center + Vec2::new(half, half),
-                    center + Vec2::new(-half, half),
-                ];
-                match Polygon::new(&corners) {
-                    Ok(p) => Shape::Polygon(p),
-                    Err(e) => unreachable!("scene tile rejected: {e}"),
-                }
+                offset_box(Vec2::splat(half), center)
             })
         })
         .collect();
@@ -311,6 +278,17 @@ pub fn add_rain_group(world: &mut World, origin: Vec2) -> Result<[Human; RAIN_GR
         Ok(group) => Ok(group),
         Err(_) => unreachable!("a group of RAIN_GROUP_SIZE ragdolls"),
     }
+}
+
+/// Adds `def`'s body pinned at its position to `ground` by a revolute joint whose motor
+/// turns it at `speed` with at most `max_torque`.
+fn add_motorised(world: &mut World, ground: BodyId, def: BodyDef, speed: f32, max_torque: f32) {
+    let hub = def.position;
+    let body = add_body(world, def);
+    add_joint(
+        world,
+        JointDef::revolute(ground, body, hub).with_motor(speed, max_torque),
+    );
 }
 
 /// A static anchor standing in for a Box2D body without shapes (see the module header).

@@ -484,18 +484,20 @@ impl World {
             })
         };
         let axis = |local: Vec2| rotate(self.rotations[a], local);
+        // The limits, motor and spring of the revolute, prismatic and wheel joints.
+        let options = |def: JointDef, l, m, s| JointDef {
+            limits: l,
+            motor: motor(m),
+            spring: spring(s),
+            ..def
+        };
         let mut def = match c.model {
             JointModel::Revolute {
                 limits: l,
                 motor: m,
                 spring: s,
                 ..
-            } => JointDef {
-                limits: l,
-                motor: motor(m),
-                spring: spring(s),
-                ..JointDef::revolute(ids[0], ids[1], anchor_a)
-            },
+            } => options(JointDef::revolute(ids[0], ids[1], anchor_a), l, m, s),
             JointModel::Distance {
                 limits: l,
                 spring: s,
@@ -525,23 +527,21 @@ impl World {
                 motor: m,
                 spring: s,
                 ..
-            } => JointDef {
-                limits: l,
-                motor: motor(m),
-                spring: spring(s),
-                ..JointDef::prismatic(ids[0], ids[1], anchor_a, axis(local_axis))
-            },
+            } => {
+                let def = JointDef::prismatic(ids[0], ids[1], anchor_a, axis(local_axis));
+                options(def, l, m, s)
+            }
             JointModel::Wheel {
                 local_axis,
                 limits: l,
                 motor: m,
                 spring: s,
-            } => JointDef {
-                limits: l,
-                motor: motor(m),
-                spring: spring(s),
-                ..JointDef::wheel(ids[0], ids[1], anchor_a, axis(local_axis))
-            },
+            } => options(
+                JointDef::wheel(ids[0], ids[1], anchor_a, axis(local_axis)),
+                l,
+                m,
+                s,
+            ),
             JointModel::Filter => JointDef::filter(ids[0], ids[1]),
             JointModel::Motor {
                 max_force,

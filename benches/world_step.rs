@@ -28,7 +28,7 @@
 //!   motor, after 120 frames;
 //! - `rain`: `scenes::rain()`, Box2D's ragdolls dropped in groups every eighth frame
 //!   (`scenes::rain_step`, both engines through `common::box2d`'s hooks), after 200
-//!   frames (125 groups, 6,875 bodies); the timed step adds none (Box2D's continues the
+//!   frames (130 groups, 7,151 bodies); the timed step adds none (Box2D's continues the
 //!   hook, which adds a column on every eighth of its timed steps),
 //!
 //! with the `cpu_1_thread`, `cpu_parallel` and `gpu` narrow phases, and Box2D v3 (through

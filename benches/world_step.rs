@@ -19,7 +19,17 @@
 //!   200 frames of its driver (Box2D's `StepJunkyard`, as the benchmark example runs it);
 //!   the timed step is frame 201, with the pusher's velocity of that frame set in the
 //!   warm world, so every clone steps the same shove (Box2D's world gets its frame's
-//!   velocity before each timed step),
+//!   velocity before each timed step);
+//! - `joint_grid`: `scenes::joint_grid()`, Box2D's net of 10,000 circles and 19,800
+//!   revolute joints (no contacts), after 60 frames of its fall;
+//! - `spinner`: `scenes::spinner()`, Box2D's 6,076 bodies stirred by a motorised paddle in
+//!   a chain loop, after 120 frames;
+//! - `tumbler`: `scenes::tumbler()`, Box2D's 2,025 boxes in a drum turned by a revolute
+//!   motor, after 120 frames;
+//! - `rain`: `scenes::rain()`, Box2D's ragdolls dropped in groups every eighth frame
+//!   (`scenes::rain_step`, both engines through `common::box2d`'s hooks), after 200
+//!   frames (130 groups, 7,151 bodies); the timed step adds none (Box2D's continues the
+//!   hook, which adds a column on every eighth of its timed steps),
 //!
 //! with the `cpu_1_thread`, `cpu_parallel` and `gpu` narrow phases, and Box2D v3 (through
 //! `boxdd`, built from the same world by `common::box2d`) with one worker (`box2d_1_thread`)
@@ -85,7 +95,7 @@ fn world_step(c: &mut Criterion) {
 
     // (name, scene, frames to step before timing), built one at a time to keep memory low.
     type Scene = (&'static str, fn() -> World, usize);
-    let scenes: [Scene; 7] = [
+    let scenes: [Scene; 11] = [
         (
             "pile_10000",
             || scenes::pile(10_000, common::SEED),
@@ -97,20 +107,25 @@ fn world_step(c: &mut Criterion) {
         ("compounds", scenes::compounds, 120),
         ("washer", scenes::washer, 120),
         ("junkyard", scenes::junkyard, 200),
+        ("joint_grid", scenes::joint_grid, 60),
+        ("spinner", scenes::spinner, 120),
+        ("tumbler", scenes::tumbler, 120),
+        ("rain", scenes::rain, 200),
     ];
     let mut group = c.benchmark_group("world_step");
     // A step takes tens of milliseconds: ten samples are plenty.
     group.sample_size(10);
     for (name, make, frames) in scenes {
         // The scene's driver, as the benchmark example's comparison runs it.
-        let drive = box2d::SCENES
+        let hook = box2d::SCENES
             .iter()
             .find(|s| s.name == name)
-            .and_then(|s| s.drive);
+            .and_then(|s| s.hook);
         let fresh = make();
-        let driven = box2d::driven(&fresh, drive);
+        let mut ours = box2d::OurHook::new(&fresh, hook);
         let warm = common::warm_world_driven(fresh, frames, |world, k| {
-            box2d::drive_ours(world, driven, k).expect("the driver's body lives")
+            ours.before_step(world, k)
+                .expect("the step function's bodies live")
         });
         let stats = warm
             .clone()
@@ -145,8 +160,9 @@ fn world_step(c: &mut Criterion) {
             let mut fresh = make();
             fresh.set_sleeping(false);
             let mut scene = box2d::box2d_world(&fresh, workers).expect("Box2D builds the scene");
+            let mut theirs = box2d::TheirHook::new(hook);
             for k in 0..frames {
-                box2d::drive_box2d(&mut scene, drive, k).unwrap();
+                theirs.before_step(&mut scene, k).unwrap();
                 drop(
                     scene
                         .world
@@ -157,7 +173,7 @@ fn world_step(c: &mut Criterion) {
             let mut k = frames;
             group.bench_function(BenchmarkId::new(id, name), |b| {
                 b.iter(|| {
-                    box2d::drive_box2d(&mut scene, drive, k).unwrap();
+                    theirs.before_step(&mut scene, k).unwrap();
                     k += 1;
                     drop(
                         scene

@@ -62,7 +62,8 @@ struct Args {
     #[arg(long)]
     samples: Option<usize>,
     /// Only this scene of the Box2D comparison (repeat for more; default all of them):
-    /// large_pyramid, many_pyramids, smash, compounds, washer, junkyard, pile_10000, mixed_3000.
+    /// large_pyramid, many_pyramids, smash, compounds, washer, junkyard, joint_grid, spinner,
+    /// rain, tumbler, pile_10000, mixed_3000.
     #[arg(long)]
     scene: Vec<String>,
     /// Rounds of the Box2D comparison (each engine's median round is reported); default 1
@@ -762,8 +763,8 @@ fn versus_child(
             let mut theirs = box2d::box2d_world(&fresh, threads)?;
             drop(fresh);
             // Our two ways of calling take turns going first.
-            let mut caller = || box2d::time_ours(&mut ours, steps, scene.drive);
-            let mut in_pool = || box2d::time_ours_in_pool(&mut pooled, threads, steps, scene.drive);
+            let mut caller = || box2d::time_ours(&mut ours, steps, scene.hook);
+            let mut in_pool = || box2d::time_ours_in_pool(&mut pooled, threads, steps, scene.hook);
             if round % 2 == 0 {
                 ours_runs.push(caller()?);
                 pool_runs.push(in_pool()?);
@@ -772,7 +773,7 @@ fn versus_child(
                 ours_runs.push(caller()?);
             }
             drop((ours, pooled));
-            theirs_runs.push(box2d::time_box2d(&mut theirs, steps, scene.drive)?);
+            theirs_runs.push(box2d::time_box2d(&mut theirs, steps, scene.hook)?);
         }
         let v = Versus {
             scene: scene.name,

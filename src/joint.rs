@@ -151,6 +151,24 @@ pub struct JointDef {
     pub break_torque: Option<f32>,
 }
 
+/// A live joint's geometry in its bodies' local frames, as the world keeps it
+/// ([`World::joint_frame`](crate::World::joint_frame)): what a [`JointDef`]'s world-frame
+/// anchors became when the joint was added, and what rebuilding the joint elsewhere (in
+/// another engine, say) needs once the bodies have moved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct JointFrame {
+    /// A's anchor in A's local frame, B's in B's.
+    pub local_anchors: [Vec2; 2],
+    /// B's angle relative to A at which the joint's angle is 0 (revolute, weld,
+    /// prismatic, and the motor joint's target); 0 for the other kinds.
+    pub reference_angle: f32,
+    /// The prismatic and wheel joints' axis, unit, in A's local frame; `Vec2::X` for the
+    /// other kinds.
+    pub local_axis: Vec2,
+    /// The distance joint's rest length; 0 for the other kinds.
+    pub length: f32,
+}
+
 /// A joint that broke in the last step: its force or torque passed its threshold
 /// ([`JointDef::with_break_force`], [`JointDef::with_break_torque`]), and the step removed
 /// it. Its handle is stale by now, and still compares equal to the one

@@ -29,10 +29,13 @@
 // Each user takes part of this module.
 #![allow(dead_code)]
 
+use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use boxdd::{BodyType, Foundation, ShapeDef, WorkerCount, shapes};
 use wgpu_sat::glam::Vec2;
+use wgpu_sat::joint::JointKind;
+use wgpu_sat::scenes;
 use wgpu_sat::{CpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, Shape, World};
 
 /// Time step of the comparison: one 60 Hz frame, as in Box2D's benchmark program.
@@ -41,13 +44,15 @@ pub const DT: f32 = 1.0 / 60.0;
 /// Substeps per step, Box2D's benchmark setting (and our default).
 pub const SUBSTEPS: usize = 4;
 
-/// A Box2D world built from one of ours, with its bodies in our body order.
+/// A Box2D world built from one of ours, with its bodies and joints in our order.
 pub struct Box2dScene {
     /// The Box2D world.
     pub world: boxdd::World,
     /// Box2D's id of each of our bodies, in the order of `World::bodies` (slot order; the
-    /// order they were added in, since these scenes remove none).
+    /// order they were added in, since these scenes remove none before they are mirrored).
     pub bodies: Vec<boxdd::BodyId>,
+    /// Box2D's id of each of our joints, in the order of `World::joints`.
+    pub joints: Vec<boxdd::JointId>,
 }
 
 /// Builds `ours` in Box2D with `workers` worker threads (1: Box2D's serial path; more: its
@@ -62,72 +67,295 @@ pub fn box2d_world(ours: &World, workers: usize) -> Result<Box2dScene, boxdd::Er
         .worker_count(WorkerCount::new(workers as u32)?)
         .build()?;
     let mut world = foundation.create_world(def)?;
-    let mut bodies = Vec::with_capacity(ours.body_count());
-    for b in ours.bodies() {
-        let pose = ours.transform(b);
-        let (origin, velocity) = (pose.translation(), ours.linear_velocity(b));
-        let is_static = ours.is_static(b);
-        // Box2D gives static and kinematic bodies no mass, as we do.
-        let massless = is_static || ours.is_kinematic(b);
-        let body_def = world
-            .body_builder()
-            .body_type(if is_static {
-                BodyType::Static
-            } else if ours.is_kinematic(b) {
-                BodyType::Kinematic
-            } else {
-                BodyType::Dynamic
-            })
-            .position([origin.x, origin.y])
-            .angle(pose.angle())
-            .linear_velocity([velocity.x, velocity.y])
-            .angular_velocity(ours.angular_velocity(b))
-            .bullet(ours.is_bullet(b))
-            .enable_sleep(ours.sleeping())
-            .build()?;
-        let id = world.create_body(body_def)?;
-        // Our mass is density times area, summed over the pieces: one density per body.
-        let area: f32 = ours.body_pieces(b).map(Shape::area).sum();
-        let density = if massless { 1.0 } else { ours.mass(b) / area };
-        let material = boxdd::SurfaceMaterial::new()
-            .with_friction(ours.friction(b))?
-            .with_restitution(ours.restitution(b))?;
-        let shape_def = ShapeDef::builder()
+    let ids: Vec<wgpu_sat::BodyId> = ours.bodies().collect();
+    let mut bodies = Vec::with_capacity(ids.len());
+    for &b in &ids {
+        bodies.push(mirror_body(&mut world, ours, b, Vec2::ZERO)?);
+    }
+    let slots: HashMap<wgpu_sat::BodyId, boxdd::BodyId> =
+        ids.iter().copied().zip(bodies.iter().copied()).collect();
+    let mut joints = Vec::with_capacity(ours.joint_count());
+    for j in ours.joints() {
+        joints.push(mirror_joint(&mut world, ours, j, &|b| slots[&b])?);
+    }
+    Ok(Box2dScene {
+        world,
+        bodies,
+        joints,
+    })
+}
+
+/// Creates our body `b` in Box2D, moved by `offset`: its type, pose (the pose of its local
+/// frame), velocity, damping, gravity scale and bullet flag, and every convex piece in that
+/// local frame (polygons by their vertices and radius, circles, capsules, a closed chain as
+/// one Box2D chain loop, other chain links and segments as plain segments), each with its
+/// own material (density, friction, restitution) and filter.
+pub fn mirror_body(
+    world: &mut boxdd::World,
+    ours: &World,
+    b: wgpu_sat::BodyId,
+    offset: Vec2,
+) -> Result<boxdd::BodyId, boxdd::Error> {
+    let pose = ours.transform(b);
+    let (origin, velocity) = (pose.translation() + offset, ours.linear_velocity(b));
+    let is_static = ours.is_static(b);
+    // Box2D gives static and kinematic bodies no mass, as we do.
+    let massless = is_static || ours.is_kinematic(b);
+    let body_def = world
+        .body_builder()
+        .body_type(if is_static {
+            BodyType::Static
+        } else if ours.is_kinematic(b) {
+            BodyType::Kinematic
+        } else {
+            BodyType::Dynamic
+        })
+        .position([origin.x, origin.y])
+        .angle(pose.angle())
+        .linear_velocity([velocity.x, velocity.y])
+        .angular_velocity(ours.angular_velocity(b))
+        .linear_damping(ours.linear_damping(b))
+        .angular_damping(ours.angular_damping(b))
+        .gravity_scale(ours.gravity_scale(b))
+        .bullet(ours.is_bullet(b))
+        .enable_sleep(ours.sleeping())
+        .build()?;
+    let id = world.create_body(body_def)?;
+    let mut body = world.body(id)?;
+    let pieces: Vec<Shape> = ours.body_pieces(b).cloned().collect();
+    let colliders: Vec<wgpu_sat::ColliderId> = ours.body_colliders(b).collect();
+    let shape_def = |k: usize, piece: &Shape| -> Result<ShapeDef, boxdd::Error> {
+        let material = ours
+            .material(colliders[k])
+            .expect("a live body's collider has a material");
+        let filter = ours
+            .collider_filter(colliders[k])
+            .expect("a live body's collider has a filter");
+        // Box2D weighs a rounded polygon as its vertices pushed out (b2ComputePolygonMass),
+        // a little more area than the exact rounding: scaled so the masses agree.
+        let density = if massless {
+            1.0
+        } else {
+            material.density * piece.area() / box2d_area(piece)
+        };
+        let surface = boxdd::SurfaceMaterial::new()
+            .with_friction(material.friction)?
+            .with_restitution(material.restitution)?;
+        ShapeDef::builder()
             .density(density)
-            .material(material)
+            .material(surface)
+            .filter(boxdd::Filter {
+                category_bits: filter.category_bits,
+                mask_bits: filter.mask_bits,
+                group_index: filter.group_index,
+            })
+            .build()
+    };
+    if let Some(points) = closed_chain(&pieces) {
+        let material = ours
+            .material(colliders[0])
+            .expect("a live body's collider has a material");
+        let surface = boxdd::SurfaceMaterial::new()
+            .with_friction(material.friction)?
+            .with_restitution(material.restitution)?;
+        let chain = boxdd::ChainDef::builder()
+            .points(points.iter().map(|p| [p.x, p.y]))
+            .is_loop(true)
+            .single_material(&surface)
             .build()?;
-        let mut body = world.body(id)?;
-        for piece in ours.body_pieces(b) {
-            match piece {
-                Shape::Polygon(p) => {
-                    let points = p.vertices().iter().map(|v| [v.x, v.y]);
-                    let polygon = shapes::polygon_from_points(points, p.radius())?;
-                    body.create_polygon(&shape_def, &polygon)?;
-                }
-                Shape::Circle(c) => {
-                    let center = c.center();
-                    let circle = shapes::circle([center.x, center.y], c.radius())?;
-                    body.create_circle(&shape_def, &circle)?;
-                }
-                Shape::Capsule(c) => {
-                    let (a, b) = ([c.a().x, c.a().y], [c.b().x, c.b().y]);
-                    body.create_capsule_between(&shape_def, a, b, c.radius())?;
-                }
-                // A chain link as its plain segment: Box2D's chains are built whole.
-                Shape::Segment(_) | Shape::ChainSegment(_) => {
-                    let s = match piece {
-                        Shape::ChainSegment(link) => *link.segment(),
-                        Shape::Segment(s) => *s,
-                        _ => unreachable!(),
-                    };
-                    let (a, b) = ([s.a().x, s.a().y], [s.b().x, s.b().y]);
-                    body.create_segment_between(&shape_def, a, b)?;
-                }
+        body.create_chain(&chain)?;
+        return Ok(id);
+    }
+    for (k, piece) in pieces.iter().enumerate() {
+        let shape_def = shape_def(k, piece)?;
+        match piece {
+            Shape::Polygon(p) => {
+                let points = p.vertices().iter().map(|v| [v.x, v.y]);
+                let polygon = shapes::polygon_from_points(points, p.radius())?;
+                body.create_polygon(&shape_def, &polygon)?;
+            }
+            Shape::Circle(c) => {
+                let center = c.center();
+                let circle = shapes::circle([center.x, center.y], c.radius())?;
+                body.create_circle(&shape_def, &circle)?;
+            }
+            Shape::Capsule(c) => {
+                let (a, b) = ([c.a().x, c.a().y], [c.b().x, c.b().y]);
+                body.create_capsule_between(&shape_def, a, b, c.radius())?;
+            }
+            // An open chain's link as its plain segment (Box2D's open chains take ghost
+            // points beyond both ends).
+            Shape::Segment(_) | Shape::ChainSegment(_) => {
+                let s = match piece {
+                    Shape::ChainSegment(link) => *link.segment(),
+                    Shape::Segment(s) => *s,
+                    _ => unreachable!(),
+                };
+                let (a, b) = ([s.a().x, s.a().y], [s.b().x, s.b().y]);
+                body.create_segment_between(&shape_def, a, b)?;
             }
         }
-        bodies.push(id);
     }
-    Ok(Box2dScene { world, bodies })
+    Ok(id)
+}
+
+/// The points of `pieces` if they are the links of one closed chain, in order (each link
+/// starting where the last ended, the last ending at the first's start).
+fn closed_chain(pieces: &[Shape]) -> Option<Vec<Vec2>> {
+    let links: Vec<_> = pieces
+        .iter()
+        .map(|p| match p {
+            Shape::ChainSegment(link) => Some(*link.segment()),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    let n = links.len();
+    let joined = (0..n).all(|i| links[i].b() == links[(i + 1) % n].a());
+    (n >= 3 && joined).then(|| links.iter().map(|s| s.a()).collect())
+}
+
+/// The area Box2D weighs a piece by: a rounded polygon's vertices pushed out along their
+/// corners' mean normals by 1.412 times the radius (`b2ComputePolygonMass`); every other
+/// piece's exact area.
+fn box2d_area(piece: &Shape) -> f32 {
+    let Shape::Polygon(p) = piece else {
+        return piece.area();
+    };
+    let (vertices, normals, r) = (p.vertices(), p.normals(), p.radius());
+    if r == 0.0 {
+        return piece.area();
+    }
+    let n = vertices.len();
+    let pushed: Vec<Vec2> = (0..n)
+        .map(|i| {
+            let mid = (normals[(i + n - 1) % n] + normals[i]).normalize();
+            vertices[i] + 1.412 * r * mid
+        })
+        .collect();
+    0.5 * (0..n)
+        .map(|i| pushed[i].perp_dot(pushed[(i + 1) % n]))
+        .sum::<f32>()
+}
+
+/// Creates our joint `j` in Box2D between the bodies `body` maps ours to: its kind, local
+/// frames (anchors, and the reference angle or axis as the frames' rotations), limits,
+/// motor, spring, `collide_connected` and break thresholds. Box2D's joint angle is frame
+/// B's angle relative to frame A's: frame A turned by our reference angle makes it ours.
+/// Motor and mouse joints are not mirrored (an error).
+pub fn mirror_joint(
+    world: &mut boxdd::World,
+    ours: &World,
+    j: wgpu_sat::JointId,
+    body: &dyn Fn(wgpu_sat::BodyId) -> boxdd::BodyId,
+) -> Result<boxdd::JointId, boxdd::Error> {
+    let def = ours.joint_def(j).expect("a live joint");
+    let frame = ours.joint_frame(j).expect("a live joint");
+    let [la, lb] = frame.local_anchors;
+    let axis_angle = frame.local_axis.to_angle();
+    let (angle_a, angle_b) = match def.kind {
+        JointKind::Prismatic { .. } => (axis_angle, axis_angle - frame.reference_angle),
+        JointKind::Wheel { .. } => (axis_angle, 0.0),
+        _ => (frame.reference_angle, 0.0),
+    };
+    let mut base = world
+        .joint_base(body(def.bodies[0]), body(def.bodies[1]))?
+        .with_local_frame_components([la.x, la.y], angle_a, [lb.x, lb.y], angle_b)?
+        .with_collide_connected(def.collide_connected);
+    if let Some(force) = def.break_force {
+        base = base.with_force_threshold(force)?;
+    }
+    if let Some(torque) = def.break_torque {
+        base = base.with_torque_threshold(torque)?;
+    }
+    let spring = def.spring.unwrap_or(wgpu_sat::joint::JointSpring {
+        hertz: 0.0,
+        damping_ratio: 0.0,
+    });
+    let (lower, upper) = def.limits.map_or((0.0, 0.0), |[lo, hi]| (lo, hi));
+    let motor = def.motor.unwrap_or(wgpu_sat::joint::JointMotor {
+        speed: 0.0,
+        max_torque: 0.0,
+    });
+    // Box2D's revolute, prismatic and wheel definitions take the same options under
+    // their own names (angles or translations; a motor's torque or force).
+    macro_rules! with_options {
+        ($joint:expr, $lower:ident, $upper:ident, $max_motor:ident) => {
+            $joint
+                .enable_limit(def.limits.is_some())
+                .$lower(lower)
+                .$upper(upper)
+                .enable_motor(def.motor.is_some())
+                .motor_speed(motor.speed)
+                .$max_motor(motor.max_torque)
+                .enable_spring(def.spring.is_some())
+                .hertz(spring.hertz)
+                .damping_ratio(spring.damping_ratio)
+        };
+    }
+    match def.kind {
+        JointKind::Revolute => {
+            let joint = with_options!(
+                boxdd::RevoluteJointDef::new(base),
+                lower_angle,
+                upper_angle,
+                max_motor_torque
+            );
+            world.create_revolute_joint(&joint)
+        }
+        JointKind::Prismatic { .. } => {
+            let joint = with_options!(
+                boxdd::PrismaticJointDef::new(base),
+                lower_translation,
+                upper_translation,
+                max_motor_force
+            );
+            world.create_prismatic_joint(&joint)
+        }
+        JointKind::Wheel { .. } => {
+            let joint = with_options!(
+                boxdd::WheelJointDef::new(base),
+                lower_translation,
+                upper_translation,
+                max_motor_torque
+            );
+            world.create_wheel_joint(&joint)
+        }
+        JointKind::Weld {
+            linear_hertz,
+            angular_hertz,
+            damping_ratio,
+        } => {
+            let joint = boxdd::WeldJointDef::new(base)
+                .linear_hertz(linear_hertz)
+                .angular_hertz(angular_hertz)
+                .linear_damping_ratio(damping_ratio)
+                .angular_damping_ratio(damping_ratio);
+            world.create_weld_joint(&joint)
+        }
+        JointKind::Distance { .. } => {
+            // Ours is rigid without limits or spring; with limits alone, free within them
+            // (Box2D: a spring of 0 hertz).
+            let joint = boxdd::DistanceJointDef::new(base)
+                .length(frame.length)
+                .enable_spring(def.spring.is_some() || def.limits.is_some())
+                .hertz(spring.hertz)
+                .damping_ratio(spring.damping_ratio)
+                .enable_limit(def.limits.is_some())
+                .min_length(lower)
+                .max_length(if def.limits.is_some() {
+                    upper
+                } else {
+                    f32::MAX
+                });
+            world.create_distance_joint(&joint)
+        }
+        JointKind::Filter => world.create_filter_joint(&boxdd::FilterJointDef::new(base)),
+        _ => Err(boxdd::Error::invalid_argument(
+            "mirror_joint",
+            "kind",
+            "a revolute, prismatic, wheel, weld, distance or filter joint",
+        )),
+    }
 }
 
 /// A timed stretch of steps.
@@ -168,13 +396,13 @@ impl Run {
 pub fn time_ours(
     world: &mut World,
     steps: usize,
-    drive: Option<Drive>,
+    hook: Option<Hook>,
 ) -> Result<Run, wgpu_sat::Error> {
     set_protocol(world)?;
     if rayon::current_num_threads() == 1 {
-        run_ours(world, &mut CpuNarrowPhase::new(), steps, drive)
+        run_ours(world, &mut CpuNarrowPhase::new(), steps, hook)
     } else {
-        run_ours(world, &mut ParallelCpuNarrowPhase::new(), steps, drive)
+        run_ours(world, &mut ParallelCpuNarrowPhase::new(), steps, hook)
     }
 }
 
@@ -186,13 +414,13 @@ pub fn time_ours_in_pool(
     world: &mut World,
     threads: usize,
     steps: usize,
-    drive: Option<Drive>,
+    hook: Option<Hook>,
 ) -> Result<Run, wgpu_sat::Error> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .expect("a rayon pool of a few threads builds");
-    pool.install(|| time_ours(world, steps, drive))
+    pool.install(|| time_ours(world, steps, hook))
 }
 
 /// The comparison's settings on our side: Box2D's substeps. Sleeping is the scene's
@@ -201,37 +429,153 @@ fn set_protocol(world: &mut World) -> Result<(), wgpu_sat::Error> {
     world.set_substeps(SUBSTEPS)
 }
 
-/// The driven body of `drive` in `world`, resolved once: `World::bodies` is a walk.
-pub fn driven(world: &World, drive: Option<Drive>) -> Option<(Drive, wgpu_sat::BodyId)> {
-    drive.and_then(|d| Some((d, world.bodies().nth(d.body)?)))
+/// A scene's step function, one description for both engines: before step `k` (0 the
+/// untimed first), [`OurHook::before_step`] does it to our world through `World` calls and
+/// [`TheirHook::before_step`] to Box2D's through `boxdd` calls, as Box2D's benchmark
+/// program calls a scene's step function before each step.
+#[derive(Clone, Copy)]
+pub enum Hook {
+    /// One kinematic body's velocity (junkyard's pusher).
+    Drive(Drive),
+    /// Rain's ragdolls: [`wgpu_sat::scenes::rain_step`] says which column of groups to
+    /// drop (and remove first) in every row.
+    Rain,
 }
 
-/// Sets the driven body's velocity before our step `k` (nothing without a driver).
-pub fn drive_ours(
-    world: &mut World,
-    driven: Option<(Drive, wgpu_sat::BodyId)>,
-    k: usize,
-) -> Result<(), wgpu_sat::Error> {
-    let Some((d, id)) = driven else {
-        return Ok(());
-    };
-    let velocity = (d.velocity)(k, world.transform(id).translation());
-    world.set_velocity(id, velocity, 0.0)
+/// Our side of a [`Hook`], for one world: the driven body resolved once (`World::bodies`
+/// is a walk), rain's groups by row and column.
+pub struct OurHook {
+    drive: Option<(Drive, wgpu_sat::BodyId)>,
+    rain: Option<Vec<Option<[scenes::Human; scenes::RAIN_GROUP_SIZE]>>>,
 }
 
-/// Sets the driven body's velocity before Box2D's step `k` (nothing without a driver).
-pub fn drive_box2d(
-    scene: &mut Box2dScene,
+impl OurHook {
+    /// The hook `hook` (none: nothing to do) for `world`.
+    pub fn new(world: &World, hook: Option<Hook>) -> OurHook {
+        let drive = match hook {
+            Some(Hook::Drive(d)) => world.bodies().nth(d.body).map(|id| (d, id)),
+            _ => None,
+        };
+        let rain = matches!(hook, Some(Hook::Rain))
+            .then(|| vec![None; scenes::RAIN_ROWS * scenes::RAIN_COLUMNS]);
+        OurHook { drive, rain }
+    }
+
+    /// Does the step function's work before our step `k`.
+    pub fn before_step(&mut self, world: &mut World, k: usize) -> Result<(), wgpu_sat::Error> {
+        if let Some((d, id)) = self.drive {
+            let velocity = (d.velocity)(k, world.transform(id).translation());
+            world.set_velocity(id, velocity, 0.0)?;
+        }
+        let (Some(groups), Some(step)) = (self.rain.as_mut(), scenes::rain_step(k)) else {
+            return Ok(());
+        };
+        for row in 0..scenes::RAIN_ROWS {
+            let group = &mut groups[row * scenes::RAIN_COLUMNS + step.column];
+            if let Some(old) = group.take() {
+                for human in &old {
+                    scenes::remove_human(world, human)?;
+                }
+            }
+            let origin = scenes::rain_group_origin(row, step.column);
+            *group = Some(scenes::add_rain_group(world, origin)?);
+        }
+        Ok(())
+    }
+}
+
+/// Box2D's side of a [`Hook`]. Rain's groups are made from a blueprint: one group built
+/// once in a world of ours at the origin (outside any timing), mirrored into Box2D moved to
+/// each group's place ([`mirror_body`], [`mirror_joint`]), and destroyed as Box2D's
+/// `DestroyHuman` does (joints, then bodies).
+pub struct TheirHook {
     drive: Option<Drive>,
-    k: usize,
-) -> Result<(), boxdd::Error> {
-    let Some(d) = drive else { return Ok(()) };
-    let mut body = scene.world.body(scene.bodies[d.body])?;
-    let p = body.position()?;
-    // Box2D's coordinates are f32 unless boxdd is built for large worlds (f64).
-    #[allow(clippy::unnecessary_cast)]
-    let velocity = (d.velocity)(k, Vec2::new(p.x as f32, p.y as f32));
-    body.set_linear_velocity([velocity.x, velocity.y])
+    rain: Option<RainBlueprint>,
+}
+
+/// Rain's blueprint group and Box2D's ids of the groups standing, by row and column.
+struct RainBlueprint {
+    group: World,
+    bodies: Vec<wgpu_sat::BodyId>,
+    index: HashMap<wgpu_sat::BodyId, usize>,
+    joints: Vec<wgpu_sat::JointId>,
+    standing: Vec<Option<(Vec<boxdd::BodyId>, Vec<boxdd::JointId>)>>,
+}
+
+impl TheirHook {
+    /// The hook `hook` (none: nothing to do) for a Box2D world.
+    pub fn new(hook: Option<Hook>) -> TheirHook {
+        let drive = match hook {
+            Some(Hook::Drive(d)) => Some(d),
+            _ => None,
+        };
+        let rain = matches!(hook, Some(Hook::Rain)).then(|| {
+            let mut group = World::default();
+            scenes::add_rain_group(&mut group, Vec2::ZERO).expect("a group at the origin");
+            let bodies: Vec<_> = group.bodies().collect();
+            let index = bodies.iter().enumerate().map(|(k, &b)| (b, k)).collect();
+            let joints = group.joints().collect();
+            RainBlueprint {
+                group,
+                bodies,
+                index,
+                joints,
+                standing: vec![None; scenes::RAIN_ROWS * scenes::RAIN_COLUMNS],
+            }
+        });
+        TheirHook { drive, rain }
+    }
+
+    /// Box2D's bodies and joints of rain's standing group at `row` and `column`, in the
+    /// order of ours ([`wgpu_sat::scenes::add_rain_group`]'s); `None` before it drops.
+    pub fn rain_group(
+        &self,
+        row: usize,
+        column: usize,
+    ) -> Option<(&[boxdd::BodyId], &[boxdd::JointId])> {
+        let rain = self.rain.as_ref()?;
+        let (bodies, joints) = rain.standing[row * scenes::RAIN_COLUMNS + column].as_ref()?;
+        Some((bodies, joints))
+    }
+
+    /// Does the step function's work before Box2D's step `k`.
+    pub fn before_step(&mut self, scene: &mut Box2dScene, k: usize) -> Result<(), boxdd::Error> {
+        if let Some(d) = self.drive {
+            let mut body = scene.world.body(scene.bodies[d.body])?;
+            let p = body.position()?;
+            // Box2D's coordinates are f32 unless boxdd is built for large worlds (f64).
+            #[allow(clippy::unnecessary_cast)]
+            let velocity = (d.velocity)(k, Vec2::new(p.x as f32, p.y as f32));
+            body.set_linear_velocity([velocity.x, velocity.y])?;
+        }
+        let (Some(rain), Some(step)) = (self.rain.as_mut(), scenes::rain_step(k)) else {
+            return Ok(());
+        };
+        let world = &mut scene.world;
+        for row in 0..scenes::RAIN_ROWS {
+            let slot = row * scenes::RAIN_COLUMNS + step.column;
+            if let Some((bodies, joints)) = rain.standing[slot].take() {
+                for joint in joints {
+                    world.joint(joint)?.destroy(true)?;
+                }
+                for body in bodies {
+                    world.body(body)?.destroy()?;
+                }
+            }
+            let origin = scenes::rain_group_origin(row, step.column);
+            let mut bodies = Vec::with_capacity(rain.bodies.len());
+            for &b in &rain.bodies {
+                bodies.push(mirror_body(world, &rain.group, b, origin)?);
+            }
+            let mut joints = Vec::with_capacity(rain.joints.len());
+            for &j in &rain.joints {
+                let map = |b: wgpu_sat::BodyId| bodies[rain.index[&b]];
+                joints.push(mirror_joint(world, &rain.group, j, &map)?);
+            }
+            rain.standing[slot] = Some((bodies, joints));
+        }
+        Ok(())
+    }
 }
 
 /// [`time_ours`]'s stretch of steps, on the current thread.
@@ -239,18 +583,18 @@ fn run_ours(
     world: &mut World,
     narrow: &mut impl NarrowPhase,
     steps: usize,
-    drive: Option<Drive>,
+    hook: Option<Hook>,
 ) -> Result<Run, wgpu_sat::Error> {
     // Box2D's benchmark program calls the scene's step function before each step, inside
     // the timing: so do both sides here.
-    let driven = driven(world, drive);
-    drive_ours(world, driven, 0)?;
+    let mut hook = OurHook::new(world, hook);
+    hook.before_step(world, 0)?;
     world.step(DT, narrow)?;
     let mut collision = Duration::ZERO;
     let (mut recycled, mut pairs) = (0, 0);
     let start = Instant::now();
     for k in 1..=steps {
-        drive_ours(world, driven, k)?;
+        hook.before_step(world, k)?;
         let stats = world.step(DT, narrow)?;
         collision += stats.broad_phase + stats.narrow_phase;
         recycled += stats.recycled;
@@ -278,9 +622,10 @@ fn share(part: usize, whole: usize) -> f64 {
 pub fn time_box2d(
     scene: &mut Box2dScene,
     steps: usize,
-    drive: Option<Drive>,
+    hook: Option<Hook>,
 ) -> Result<Run, boxdd::Error> {
-    drive_box2d(scene, drive, 0)?;
+    let mut hook = TheirHook::new(hook);
+    hook.before_step(scene, 0)?;
     drop(scene.world.step(DT, SUBSTEPS as i32)?.into_result()?);
     let mut collision_ms = 0.0f64;
     let (mut recycled, mut contacts) = (0, 0);
@@ -289,7 +634,7 @@ pub fn time_box2d(
         // Each step timed alone, back to back with the next: reading the profile and the
         // counters between them is not Box2D's time.
         let start = Instant::now();
-        drive_box2d(scene, drive, k)?;
+        hook.before_step(scene, k)?;
         let world = &mut scene.world;
         // The completed step carries events, which these scenes do not ask for.
         drop(world.step(DT, SUBSTEPS as i32)?.into_result()?);
@@ -317,14 +662,13 @@ pub struct Scene {
     pub make: fn(u64) -> World,
     /// Box2D's benchmark program's step count N: step 0 untimed, steps 1..N-1 timed.
     pub steps: usize,
-    /// The scene's kinematic driver, as Box2D's benchmark program's step function.
-    pub drive: Option<Drive>,
+    /// The scene's step function, as Box2D's benchmark program's.
+    pub hook: Option<Hook>,
 }
 
-/// A scene's step function: before step `k` (0 the untimed first), the linear velocity of
-/// one kinematic body, given its position (its local frame's origin, world frame); both
-/// engines get it before each step, as Box2D's benchmark program calls a scene's step
-/// function.
+/// A kinematic driver ([`Hook::Drive`]): before step `k` (0 the untimed first), the linear
+/// velocity of one kinematic body, given its position (its local frame's origin, world
+/// frame).
 #[derive(Clone, Copy)]
 pub struct Drive {
     /// The driven body's place in `World::bodies` order (and in `Box2dScene::bodies`).
@@ -343,62 +687,87 @@ fn junkyard_pusher(k: usize, position: Vec2) -> Vec2 {
 }
 
 /// The scenes of the comparison: Box2D's `large_pyramid` (N = 500), `many_pyramids`
-/// (N = 200), `smash` (N = 300), `compounds` (N = 500), `washer` (N = 500) and `junkyard`
-/// (N = 800) benchmarks, with its step counts
+/// (N = 200), `smash` (N = 300), `compounds` (N = 500), `washer` (N = 500), `junkyard`
+/// (N = 800), `joint_grid` (N = 500), `rain` (N = 1000), `spinner` (N = 500) and `tumbler` (N = 750)
+/// benchmarks, with its step counts
 /// and sleeping settings, and our `pile(10_000)` and `mixed(3_000)` (the `simulate`
 /// example's default scene), N = 200, seeded with the given seed, sleeping off.
-pub const SCENES: [Scene; 8] = [
+pub const SCENES: [Scene; 12] = [
     Scene {
         name: "large_pyramid",
         make: |_| sleepless(wgpu_sat::scenes::large_pyramid()),
         steps: 500,
-        drive: None,
+        hook: None,
     },
     Scene {
         name: "many_pyramids",
         make: |_| sleepless(wgpu_sat::scenes::many_pyramids()),
         steps: 200,
-        drive: None,
+        hook: None,
     },
     Scene {
         name: "smash",
         make: |_| wgpu_sat::scenes::smash(),
         steps: 300,
-        drive: None,
+        hook: None,
     },
     Scene {
         name: "compounds",
         make: |_| wgpu_sat::scenes::compounds(),
         steps: 500,
-        drive: None,
+        hook: None,
     },
     Scene {
         name: "washer",
         make: |_| wgpu_sat::scenes::washer(),
         steps: 500,
-        drive: None,
+        hook: None,
     },
     Scene {
         name: "junkyard",
         make: |_| wgpu_sat::scenes::junkyard(),
         steps: 800,
         // The pusher is the last body.
-        drive: Some(Drive {
+        hook: Some(Hook::Drive(Drive {
             body: wgpu_sat::scenes::JUNKYARD_BODIES - 1,
             velocity: junkyard_pusher,
-        }),
+        })),
+    },
+    Scene {
+        name: "joint_grid",
+        make: |_| wgpu_sat::scenes::joint_grid(),
+        steps: 500,
+        hook: None,
+    },
+    Scene {
+        name: "spinner",
+        make: |_| wgpu_sat::scenes::spinner(),
+        steps: 500,
+        hook: None,
+    },
+    Scene {
+        name: "rain",
+        make: |_| wgpu_sat::scenes::rain(),
+        steps: 1000,
+        hook: Some(Hook::Rain),
+    },
+    Scene {
+        name: "tumbler",
+        make: |_| wgpu_sat::scenes::tumbler(),
+        steps: 750,
+        hook: None,
     },
     Scene {
         name: "pile_10000",
         make: |seed| sleepless(wgpu_sat::scenes::pile(10_000, seed)),
         steps: 200,
-        drive: None,
+        hook: None,
     },
     Scene {
         name: "mixed_3000",
         make: |seed| sleepless(wgpu_sat::scenes::mixed(3_000, seed)),
         steps: 200,
-        drive: None,
+        hook: None,
     },
 ];
 

@@ -252,7 +252,7 @@ fn yard(half_width: usize, wall_height: usize) -> Vec<Shape> {
 }
 
 /// An axis-aligned box of half extents `half` about `center` (a piece of a larger body).
-fn offset_box(half: Vec2, center: Vec2) -> Shape {
+pub(super) fn offset_box(half: Vec2, center: Vec2) -> Shape {
     let corners = [
         center - half,
         center + Vec2::new(half.x, -half.y),

@@ -20,11 +20,19 @@ use crate::world::{BodyDef, World};
 const SLAB: f32 = 0.5;
 
 mod benchmarks;
+mod human;
+mod joint_benchmarks;
 mod level;
 mod playground;
 
 pub use benchmarks::{
     JUNKYARD_BODIES, compounds, junkyard, large_pyramid, many_pyramids, smash, washer,
+};
+pub use human::{BONES, Bone, Human, human, remove_human};
+pub use joint_benchmarks::{
+    JOINT_GRID_SIDE, RAIN_COLUMNS, RAIN_GROUP_SIZE, RAIN_ROWS, RainStep, SPINNER_BODIES,
+    SPINNER_SPEED, TUMBLER_BODIES, TUMBLER_SPEED, add_rain_group, joint_grid, rain,
+    rain_group_origin, rain_step, spinner, tumbler,
 };
 pub use level::{BELT_SPEED, LevelDriver, PUSH_SPEED, level, level_terrain, push_body_at};
 pub use playground::playground;

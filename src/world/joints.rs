@@ -24,9 +24,9 @@ use super::World;
 use super::limits::MAX_COORDINATE;
 use crate::error::Error;
 use crate::handle::{BodyId, JointId, Slots, StaleReason};
-use crate::joint::{JointBroken, JointDef, JointKind, JointSpring};
+use crate::joint::{JointBroken, JointDef, JointFrame, JointKind, JointMotor, JointSpring};
 use crate::solver::{JointConstraint, JointModel, Spring, relative_angle};
-use crate::transform::inverse_rotate;
+use crate::transform::{inverse_rotate, rotate};
 
 /// The world's joints, by joint slot, and per body slot the joints that touch it.
 #[derive(Clone, Debug, Default)]
@@ -442,6 +442,168 @@ impl World {
         let slot = self.joint_slot(joint).ok()?;
         let bodies = self.joints.constraints[slot].bodies;
         Some(bodies.map(|b| self.body_ids[b as usize]))
+    }
+
+    /// A live joint's definition, as [`World::add_joint`] takes one: its bodies, kind and
+    /// options, with its anchors (and axis) where its local ones stand now, world frame.
+    /// Given back to `add_joint` while the bodies still stand where they stood when it was
+    /// added, it makes the same joint; once they have moved, the reference angle and rest
+    /// length it had are in [`World::joint_frame`]. `None` for a stale handle.
+    ///
+    /// ```
+    /// # use wgpu_sat::{glam::Vec2, BodyDef, JointDef, Polygon, World};
+    /// let mut world = World::default();
+    /// let ground = world.add_body(&BodyDef::fixed(Polygon::rectangle(5.0, 0.5), Vec2::ZERO))?;
+    /// let arm = world.add_body(&BodyDef::dynamic(Polygon::rectangle(1.0, 0.1), Vec2::new(1.0, 3.0)))?;
+    /// let hinge = JointDef::revolute(ground, arm, Vec2::new(0.0, 3.0))
+    ///     .with_limits(-0.5, 0.5)
+    ///     .with_motor(1.0, 50.0);
+    /// let joint = world.add_joint(&hinge)?;
+    /// assert_eq!(world.joint_def(joint), Some(hinge));
+    /// let frame = world.joint_frame(joint).expect("a live joint");
+    /// assert_eq!(frame.local_anchors, [Vec2::new(0.0, 3.0), Vec2::new(-1.0, 0.0)]);
+    /// # Ok::<(), wgpu_sat::Error>(())
+    /// ```
+    pub fn joint_def(&self, joint: JointId) -> Option<JointDef> {
+        let slot = self.joint_slot(joint).ok()?;
+        let c = &self.joints.constraints[slot];
+        let [a, b] = c.bodies.map(|body| body as usize);
+        let world_anchor =
+            |body: usize, local: Vec2| self.transform_at(body).transform_point(local);
+        let [anchor_a, anchor_b] = [
+            world_anchor(a, c.local_anchors[0]),
+            world_anchor(b, c.local_anchors[1]),
+        ];
+        let ids = [self.body_ids[a], self.body_ids[b]];
+        let motor =
+            |m: Option<[f32; 2]>| m.map(|[speed, max_torque]| JointMotor { speed, max_torque });
+        let spring = |s: Option<Spring>| {
+            s.map(|s| JointSpring {
+                hertz: s.hertz,
+                damping_ratio: s.damping_ratio,
+            })
+        };
+        let axis = |local: Vec2| rotate(self.rotations[a], local);
+        // The limits, motor and spring of the revolute, prismatic and wheel joints.
+        let options = |def: JointDef, l, m, s| JointDef {
+            limits: l,
+            motor: motor(m),
+            spring: spring(s),
+            ..def
+        };
+        let mut def = match c.model {
+            JointModel::Revolute {
+                limits: l,
+                motor: m,
+                spring: s,
+                ..
+            } => options(JointDef::revolute(ids[0], ids[1], anchor_a), l, m, s),
+            JointModel::Distance {
+                limits: l,
+                spring: s,
+                ..
+            } => JointDef {
+                limits: match l {
+                    [Some(lo), Some(hi)] => Some([lo, hi]),
+                    _ => None,
+                },
+                spring: spring(s),
+                ..JointDef::distance(ids[0], ids[1], anchor_a, anchor_b)
+            },
+            JointModel::Weld {
+                linear, angular, ..
+            } => {
+                let hertz = |s: Option<Spring>| s.map_or(0.0, |s| s.hertz);
+                let damping = linear.or(angular).map_or(0.0, |s| s.damping_ratio);
+                JointDef::weld(ids[0], ids[1], anchor_a).with_weld_springs(
+                    hertz(linear),
+                    hertz(angular),
+                    damping,
+                )
+            }
+            JointModel::Prismatic {
+                local_axis,
+                limits: l,
+                motor: m,
+                spring: s,
+                ..
+            } => {
+                let def = JointDef::prismatic(ids[0], ids[1], anchor_a, axis(local_axis));
+                options(def, l, m, s)
+            }
+            JointModel::Wheel {
+                local_axis,
+                limits: l,
+                motor: m,
+                spring: s,
+            } => options(
+                JointDef::wheel(ids[0], ids[1], anchor_a, axis(local_axis)),
+                l,
+                m,
+                s,
+            ),
+            JointModel::Filter => JointDef::filter(ids[0], ids[1]),
+            JointModel::Motor {
+                max_force,
+                max_torque,
+                ..
+            } => JointDef {
+                max_force: Some(max_force).filter(|f| f.is_finite()),
+                max_torque: Some(max_torque).filter(|t| t.is_finite()),
+                ..JointDef::motor(ids[0], ids[1])
+            },
+            JointModel::Mouse {
+                target,
+                spring: s,
+                max_force,
+            } => JointDef {
+                anchor: target,
+                spring: spring(Some(s)),
+                max_force: Some(max_force).filter(|f| f.is_finite()),
+                ..JointDef::mouse(ids[0], ids[1], anchor_b)
+            },
+        };
+        def.collide_connected = self.joints.collide_connected[slot];
+        let [force, torque] = self.joints.breaking[slot];
+        def.break_force = Some(force).filter(|f| f.is_finite());
+        def.break_torque = Some(torque).filter(|t| t.is_finite());
+        Some(def)
+    }
+
+    /// A live joint's geometry in its bodies' local frames: anchors, reference angle,
+    /// axis, rest length ([`JointFrame`]); `None` for a stale handle.
+    pub fn joint_frame(&self, joint: JointId) -> Option<JointFrame> {
+        let slot = self.joint_slot(joint).ok()?;
+        let c = &self.joints.constraints[slot];
+        let mut frame = JointFrame {
+            local_anchors: c.local_anchors,
+            reference_angle: 0.0,
+            local_axis: Vec2::X,
+            length: 0.0,
+        };
+        match c.model {
+            JointModel::Revolute {
+                reference_angle, ..
+            }
+            | JointModel::Weld {
+                reference_angle, ..
+            }
+            | JointModel::Motor {
+                reference_angle, ..
+            } => frame.reference_angle = reference_angle,
+            JointModel::Prismatic {
+                reference_angle,
+                local_axis,
+                ..
+            } => {
+                frame.reference_angle = reference_angle;
+                frame.local_axis = local_axis;
+            }
+            JointModel::Wheel { local_axis, .. } => frame.local_axis = local_axis,
+            JointModel::Distance { length, .. } => frame.length = length,
+            JointModel::Filter | JointModel::Mouse { .. } => {}
+        }
+        Some(frame)
     }
 
     /// The slot of a live joint of this world, or an error naming the handle.

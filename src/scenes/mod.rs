@@ -21,12 +21,14 @@ const SLAB: f32 = 0.5;
 
 mod benchmarks;
 mod level;
+mod mouse_drag;
 mod playground;
 
 pub use benchmarks::{
     JUNKYARD_BODIES, compounds, junkyard, large_pyramid, many_pyramids, smash, washer,
 };
 pub use level::{BELT_SPEED, LevelDriver, PUSH_SPEED, level, level_terrain, push_body_at};
+pub use mouse_drag::{DRAG_FORCE_PER_MASS, MouseDrag};
 pub use playground::playground;
 
 fn add(world: &mut World, def: BodyDef) {

@@ -8,6 +8,7 @@
 //! cargo run --example simulate -- --scene pyramid --rows 30
 //! cargo run --example simulate -- --scene large_pyramid --backend cpu
 //! cargo run --example simulate -- --scene level                 # a platform, a paddle, pits
+//! cargo run --example simulate -- --scene joints                # chain, bridge, ragdolls, car
 //! cargo run --example simulate -- --headless --frames 300 --screenshot out.png
 //! cargo run --example simulate -- --headless --fire-every 20     # bullets into the pile
 //! cargo run --example simulate -- --headless --lose-device-at 60  # GPU lost: the CPU takes over
@@ -33,6 +34,7 @@
 //! | C                     | show contact points and normals                              |
 //! | L                     | cast a fan of 90 rays from the cursor, drawn to their hits   |
 //! | F                     | frame the whole scene again                                  |
+//! | D / A / X             | joints scene: drive the car forward (+x) / back / brake      |
 //! | Esc                   | quit                                                         |
 //! | scroll                | zoom about the cursor                                        |
 //! | right or middle drag  | pan                                                          |
@@ -159,6 +161,9 @@ pub enum Scene {
     /// A level: chain terrain with hills and pits, a moving platform, a spinning paddle, a
     /// conveyor belt, and capsules, rounded boxes, boxes and circles.
     Level,
+    /// Joints: a swinging chain, a loaded bridge, ragdolls and a car on wheel joints
+    /// driving over hills (A / D / X: back, forward, brake).
+    Joints,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::scenes::{LevelDriver, MouseDrag};
+use wgpu_sat::scenes::{Car, LevelDriver, MouseDrag};
 use wgpu_sat::world::BodyType;
 use wgpu_sat::{
     Aabb, BodyDef, BodyId, BodyShape, Circle, CpuNarrowPhase, Error, GpuNarrowPhase, Polygon,
@@ -36,18 +36,25 @@ pub struct SceneSpec {
 }
 
 impl SceneSpec {
-    /// The scene, with hit events on, and the driver of its moving parts (the level's);
-    /// the container scenes get a sensor band across them.
-    pub fn build(&self) -> (World, Option<LevelDriver>) {
+    /// The scene, with hit events on, and the handles of its moving parts (the level's
+    /// movers, the joint scene's car); the container scenes get a sensor band across them.
+    pub fn build(&self) -> (World, Drivers) {
+        let none = Drivers::default();
         let (mut world, driver) = match self.scene {
-            Scene::Mixed => (scenes::mixed(self.bodies, self.seed), None),
-            Scene::Pile => (scenes::pile(self.bodies, self.seed), None),
-            Scene::Pyramid => (scenes::pyramid(self.rows), None),
-            Scene::LargePyramid => (scenes::large_pyramid(), None),
-            Scene::Playground => (scenes::playground(self.bodies, self.seed), None),
+            Scene::Mixed => (scenes::mixed(self.bodies, self.seed), none),
+            Scene::Pile => (scenes::pile(self.bodies, self.seed), none),
+            Scene::Pyramid => (scenes::pyramid(self.rows), none),
+            Scene::LargePyramid => (scenes::large_pyramid(), none),
+            Scene::Playground => (scenes::playground(self.bodies, self.seed), none),
             Scene::Level => {
-                let (world, driver) = scenes::level(self.seed);
-                (world, Some(driver))
+                let (world, level) = scenes::level(self.seed);
+                let level = Some(level);
+                (world, Drivers { level, ..none })
+            }
+            Scene::Joints => {
+                let (world, joints) = scenes::joints();
+                let car = Some(joints.car);
+                (world, Drivers { car, ..none })
             }
         };
         if matches!(self.scene, Scene::Mixed | Scene::Pile) {
@@ -58,6 +65,14 @@ impl SceneSpec {
             .expect("a finite, positive threshold");
         (world, driver)
     }
+}
+
+/// What a scene has that the simulation moves: the level's movers (driven every step),
+/// the joint scene's car (driven by keys).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Drivers {
+    pub level: Option<LevelDriver>,
+    pub car: Option<Car>,
 }
 
 /// The hit events the title counts: contacts that approached faster than this, units per
@@ -103,7 +118,7 @@ pub struct Sim {
     drag: Option<MouseDrag>,
     rng: ChaCha8Rng,
     /// Moves the scene's kinematic bodies by its script, if it has any (the level).
-    driver: Option<LevelDriver>,
+    driver: Drivers,
     /// Seconds simulated since the scene was built: the script's clock.
     time: f32,
 }
@@ -158,7 +173,7 @@ impl Sim {
         if self.paused && !std::mem::take(&mut self.single_step) {
             return Ok(None);
         }
-        if let Some(driver) = &self.driver {
+        if let Some(driver) = &self.driver.level {
             driver.drive(&mut self.world, self.time, DT)?;
         }
         let stats = self.step()?;
@@ -180,6 +195,16 @@ impl Sim {
             }
         }
         self.world.step(DT, &mut self.cpu)
+    }
+
+    /// Drives the joint scene's car at `throttle` (see `scenes::Car::drive`: 1 forward,
+    /// -1 back, 0 brakes); false in a scene without a car.
+    pub fn drive(&mut self, throttle: f32) -> Result<bool, Error> {
+        let Some(car) = self.driver.car else {
+            return Ok(false);
+        };
+        car.drive(&mut self.world, throttle)?;
+        Ok(true)
     }
 
     /// Grabs the dynamic body under a world point, if any, with a mouse joint (see

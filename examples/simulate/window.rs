@@ -321,6 +321,10 @@ impl State {
             "c" => self.show_contacts = !self.show_contacts,
             "l" => self.ray_fan = !self.ray_fan,
             "f" => self.camera = frame_scene(&self.sim, self.camera.viewport),
+            // The car of the joints scene; in other scenes these keys do nothing.
+            "d" => _ = self.sim.drive(1.0)?,
+            "a" => _ = self.sim.drive(-1.0)?,
+            "x" => _ = self.sim.drive(0.0)?,
             _ => {}
         }
         Ok(())

@@ -20,6 +20,7 @@ use crate::world::{BodyDef, World};
 const SLAB: f32 = 0.5;
 
 mod benchmarks;
+mod joint_scenes;
 mod level;
 mod mouse_drag;
 mod playground;
@@ -27,6 +28,7 @@ mod playground;
 pub use benchmarks::{
     JUNKYARD_BODIES, compounds, junkyard, large_pyramid, many_pyramids, smash, washer,
 };
+pub use joint_scenes::{CAR_SPEED, Car, JointScene, joints};
 pub use level::{BELT_SPEED, LevelDriver, PUSH_SPEED, level, level_terrain, push_body_at};
 pub use mouse_drag::{DRAG_FORCE_PER_MASS, MouseDrag};
 pub use playground::playground;

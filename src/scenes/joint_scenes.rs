@@ -35,9 +35,9 @@ use crate::polygon::Polygon;
 use crate::world::{BodyDef, World};
 
 /// The walls' x, and their tops' height.
-const LEFT: f32 = -46.0;
-const RIGHT: f32 = 40.0;
-const TOP: f32 = 16.0;
+const LEFT: f32 = -38.0;
+const RIGHT: f32 = 32.0;
+const TOP: f32 = 14.0;
 /// Ground samples per unit of x.
 const SAMPLES_PER_UNIT: f32 = 2.0;
 /// The ground is flat at y = 0 left of this x; the hills grow in over `HILLS_RAMP`.
@@ -46,24 +46,26 @@ const HILLS_RAMP: f32 = 8.0;
 
 /// The chain's peg (a static box of this half size) and its links: capsules this long
 /// (centre to centre of their end caps) and this thick (radius).
-const CHAIN_PEG: Vec2 = Vec2::new(-36.0, 14.0);
+const CHAIN_PEG: Vec2 = Vec2::new(-30.0, 12.0);
 const CHAIN_PEG_HALF: f32 = 0.25;
-const CHAIN_LINKS: usize = 16;
+const CHAIN_LINKS: usize = 14;
 const LINK_LENGTH: f32 = 0.5;
 const LINK_RADIUS: f32 = 0.125;
 
 /// The bridge: the pillars' inner faces, the deck's height (the planks' middle line) and
 /// its planks' count and half thickness.
-const BRIDGE_FROM: f32 = -26.0;
-const BRIDGE_TO: f32 = -10.0;
+const BRIDGE_FROM: f32 = -21.0;
+const BRIDGE_TO: f32 = -7.0;
 const BRIDGE_DECK: f32 = 5.0;
-const BRIDGE_PLANKS: usize = 16;
-const PLANK_HALF_HEIGHT: f32 = 0.125;
+const BRIDGE_PLANKS: usize = 14;
+const PLANK_HALF_HEIGHT: f32 = 0.2;
+/// The crates and balls dropped on the deck.
+const BRIDGE_LOADS: usize = 7;
 /// Half the pillars' width.
 const PILLAR_HALF_WIDTH: f32 = 0.5;
 
 /// Where the ragdolls stand (their feet's x), dropped from a little above the ground.
-const RAGDOLLS_AT: [f32; 3] = [-7.0, -4.0, -1.0];
+const RAGDOLLS_AT: [f32; 3] = [-4.5, -2.5, -0.5];
 
 /// The car: where its chassis starts (x), the wheels' radius and their centres in the
 /// chassis's frame, the suspension (hertz, damping ratio, travel either way), the motor's
@@ -164,10 +166,10 @@ fn capsule(length: f32, radius: f32) -> Capsule {
     }
 }
 
-/// The scene of joints (see the module's header): terrain between walls at x = -46 and
-/// 40 (flat at y = 0 up to x = 2, hills beyond), a chain of 16 capsule links let go level
-/// with its peg at (-36, 14), a bridge of 16 planks at y = 5 between pillars at x = -26
-/// and -10 with five loads dropped on it, three ragdolls, and a car at x = 5 with its motor
+/// The scene of joints (see the module's header): terrain between walls at x = -38 and
+/// 32 (flat at y = 0 up to x = 2, hills beyond), a chain of 14 capsule links let go level
+/// with its peg at (-30, 12), a bridge of 14 planks at y = 5 between pillars at x = -21
+/// and -7 with seven loads dropped on it, three ragdolls, and a car at x = 5 with its motor
 /// running forward. Always the same world.
 pub fn joints() -> (World, JointScene) {
     let mut world = World::default();
@@ -269,8 +271,8 @@ fn add_bridge(world: &mut World) -> (Vec<BodyId>, Vec<JointId>) {
 
     // The loads: crates and balls spread along the deck, dropped from just above it.
     let span = BRIDGE_TO - BRIDGE_FROM;
-    for k in 0..5 {
-        let x = BRIDGE_FROM + span * (k as f32 + 0.5) / 5.0;
+    for k in 0..BRIDGE_LOADS {
+        let x = BRIDGE_FROM + span * (k as f32 + 0.5) / BRIDGE_LOADS as f32;
         let at = Vec2::new(x, BRIDGE_DECK + 1.5 + 0.3 * k as f32);
         let shape: BodyShape = if k % 2 == 0 {
             Polygon::rectangle(0.45, 0.45).into()

@@ -33,6 +33,14 @@ pub use level::{BELT_SPEED, LevelDriver, PUSH_SPEED, level, level_terrain, push_
 pub use mouse_drag::{DRAG_FORCE_PER_MASS, MouseDrag};
 pub use playground::playground;
 
+/// The topmost dynamic body under a world point, as [`World::body_at`] picks it: what the
+/// example's mouse grabs and its I key pushes (static and kinematic bodies are neither).
+fn dynamic_body_at(world: &World, point: Vec2) -> Option<crate::BodyId> {
+    world
+        .body_at(point)
+        .filter(|&b| world.body_type(b) == Some(crate::world::BodyType::Dynamic))
+}
+
 fn add(world: &mut World, def: BodyDef) {
     // The scenes build only valid definitions; a failure here is a bug in this file.
     if let Err(e) = world.add_body(&def) {

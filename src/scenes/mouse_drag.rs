@@ -21,7 +21,7 @@ use glam::Vec2;
 use crate::error::Error;
 use crate::handle::{BodyId, JointId};
 use crate::joint::JointDef;
-use crate::world::{BodyType, World};
+use crate::world::World;
 
 /// The most force a drag pulls with, per unit of the dragged body's mass (Box2D's samples'
 /// 1000): an acceleration of 1000 units per second squared, a hundred times gravity.
@@ -43,10 +43,7 @@ impl MouseDrag {
     /// alone (there is no other body to name as the joint's ground). An error only for a
     /// point that is not finite or beyond the world's coordinate limit.
     pub fn grab(world: &mut World, point: Vec2) -> Result<Option<MouseDrag>, Error> {
-        let Some(body) = world
-            .body_at(point)
-            .filter(|&b| world.body_type(b) == Some(BodyType::Dynamic))
-        else {
+        let Some(body) = super::dynamic_body_at(world, point) else {
             return Ok(None);
         };
         // The ground takes no force from a mouse joint; a static one also keeps the

@@ -8,6 +8,9 @@
 //!   upload, dispatch, readback, contacts in pair order;
 //! - `gpu_kernel`: the compute pass alone, from the device's timestamp queries (only where
 //!   the adapter has them);
+//! - `gpu_kernel_full_path`: the same with one capsule, used by no collider, added to the
+//!   table: the host then runs the kernel with the rounded path, which a table of sharp
+//!   polygons and circles skips (`SHARP_ONLY` in `shaders/sat_pass.wgsl`);
 //! - `parry2d`: parry2d 0.31's polygon contact manifold (`contact_manifold_pfm_pfm`, what its
 //!   query dispatcher uses for two convex polygons) on the same pairs, from a fresh manifold
 //!   per pair.
@@ -29,7 +32,11 @@ use std::time::Duration;
 use criterion::{
     BenchmarkId, Criterion, SamplingMode, Throughput, criterion_group, criterion_main,
 };
-use wgpu_sat::{CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, scenes};
+use wgpu_sat::glam::Vec2;
+use wgpu_sat::{
+    Capsule, Contact, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, Shape,
+    scenes,
+};
 
 const SIZES: [usize; 4] = [1_000, 10_000, 100_000, 1_000_000];
 
@@ -125,17 +132,18 @@ fn narrow_phase(c: &mut Criterion) {
                 // Criterion times what the closure returns: the sum of the kernel's own
                 // times, not the wall clock around the calls.
                 group.bench_function(BenchmarkId::new("gpu_kernel", n), |b| {
-                    b.iter_custom(|iters| {
-                        let mut kernel = Duration::ZERO;
-                        for _ in 0..iters {
-                            narrow
-                                .collide_pairs_into(&batch.colliders, &batch.pairs, &mut out)
-                                .unwrap();
-                            black_box(out.len());
-                            kernel += narrow.timings().unwrap().kernel.unwrap();
-                        }
-                        kernel
-                    })
+                    b.iter_custom(|iters| kernel_time(narrow, &batch, &mut out, iters))
+                });
+                let mut table: Vec<Shape> = batch.shapes.iter().copied().map(Shape::from).collect();
+                table.push(Shape::from(
+                    Capsule::new(Vec2::ZERO, Vec2::X, 0.25).expect("a valid capsule"),
+                ));
+                narrow.set_shape_table(&table).unwrap();
+                narrow
+                    .collide_pairs_into(&batch.colliders, &batch.pairs, &mut out)
+                    .unwrap();
+                group.bench_function(BenchmarkId::new("gpu_kernel_full_path", n), |b| {
+                    b.iter_custom(|iters| kernel_time(narrow, &batch, &mut out, iters))
                 });
             } else if n == SIZES[0] {
                 eprintln!("the adapter has no timestamp queries: no gpu_kernel benchmark");
@@ -153,6 +161,25 @@ fn narrow_phase(c: &mut Criterion) {
     if let Some(g) = &gpu {
         eprintln!("GPU was {}", g.describe());
     }
+}
+
+/// The sum of the kernel's own times (timestamp queries, not the wall clock around the
+/// calls) over `iters` calls on `batch`.
+fn kernel_time(
+    narrow: &mut GpuNarrowPhase,
+    batch: &scenes::NarrowPhaseBatch,
+    out: &mut Vec<Contact>,
+    iters: u64,
+) -> Duration {
+    let mut kernel = Duration::ZERO;
+    for _ in 0..iters {
+        narrow
+            .collide_pairs_into(&batch.colliders, &batch.pairs, out)
+            .unwrap();
+        black_box(out.len());
+        kernel += narrow.timings().unwrap().kernel.unwrap();
+    }
+    kernel
 }
 
 criterion_group! {

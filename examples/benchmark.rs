@@ -62,7 +62,7 @@ struct Args {
     #[arg(long)]
     samples: Option<usize>,
     /// Only this scene of the Box2D comparison (repeat for more; default all of them):
-    /// large_pyramid, many_pyramids, smash, compounds, pile_10000, mixed_3000.
+    /// large_pyramid, many_pyramids, smash, compounds, washer, junkyard, pile_10000, mixed_3000.
     #[arg(long)]
     scene: Vec<String>,
     /// Rounds of the Box2D comparison (each engine's median round is reported); default 1

@@ -35,6 +35,12 @@ struct Shape {
     kind: u32,
 }
 
+// Shape::kind (KIND_SHARP, KIND_ROUNDED, KIND_CHAIN in src/gpu/layout.rs): which narrow
+// phase, and which ray cast, a shape takes.
+const KIND_SHARP: u32 = 0u;
+const KIND_ROUNDED: u32 = 1u;
+const KIND_CHAIN: u32 = 2u;
+
 // A rigid transform; rotation = (cos, sin).
 struct Pose {
     translation: vec2<f32>,

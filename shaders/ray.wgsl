@@ -1,21 +1,28 @@
 // wgpu-sat ray casts: one invocation per (ray, collider) pair of a batch, for many rays at
 // once (a sensor sweep, the lidars of many agents). The library compiles this file after
-// layout.wgsl (Shape, Pose) and transform.wgsl (rotate, inverse_rotate, dot2).
+// layout.wgsl (Shape, Pose, the KIND_* constants) and transform.wgsl (rotate,
+// inverse_rotate, dot2).
 //
-// Every function below has a twin of the same name in src/ray.rs that does the same
-// operations in the same order, so that the CPU and the GPU round alike; change both
-// together. In short (src/ray.rs has the reasons):
+// Every function below has a twin of the same name in src/ray.rs (core_distance and
+// closest_on_segment: src/rounded.rs) that does the same operations in the same order, so
+// that the CPU and the GPU round alike; change both together. In short (src/ray.rs has the
+// reasons):
 //
 //   cast_ray(shape, pose, origin, translation):
 //       p, d = origin and translation in the shape's frame
-//       polygon: clip [0, 1] by each edge's half-plane (Cyrus-Beck); the entry is where
-//                the last entering edge was crossed, its normal the hit normal
+//       sharp polygon: clip [0, 1] by each edge's half-plane (Cyrus-Beck); the entry is
+//                where the last entering edge was crossed, its normal the hit normal
 //       circle:  the entry half a chord before the point of closest approach
+//       rounded core (capsule, segment, rounded polygon, chain link): the earliest entry
+//                over each edge moved out by the radius and each vertex's circle
 //       a ray that starts inside or on the boundary does not hit
 //   back to the world frame: normal rotated; the host computes the point
 //
-// Shapes: a polygon has count 3 to 8 vertices; a circle has count 1, its centre in vertex
-// slot 0 and its radius in `radius` (see ShapeGpu in src/gpu/layout.rs).
+// Shapes (ShapeGpu in src/gpu/layout.rs): a sharp polygon (kind KIND_SHARP) has count 3 to
+// 8 vertices; a circle (KIND_SHARP) has count 1, its centre in vertex slot 0 and its radius
+// in `radius`; every other kind is a core of count 2 to 8 vertices grown by `rounding`. A
+// chain link (KIND_CHAIN) is cast as its plain segment, from either side, as on the CPU:
+// its ghost vertices (slots 2 and 3) lie past its count and no loop here reads them.
 
 // The fraction of a pair that does not hit (NO_RAY_HIT in src/gpu/layout.rs).
 const NO_RAY_HIT: f32 = -1.0;
@@ -100,9 +107,10 @@ fn cast_ray_polygon(shape: Shape, p: vec2<f32>, d: vec2<f32>) -> LocalHit {
     return LocalHit(true, lower, normal);
 }
 
-fn cast_ray_circle(shape: Shape, p: vec2<f32>, d: vec2<f32>) -> LocalHit {
-    let s = p - shape.vertices[0];
-    let r = shape.radius;
+// The circle of radius r about `center` (Circle in src/ray.rs: a circle shape, or a rounded
+// core's vertex).
+fn cast_ray_circle(center: vec2<f32>, r: f32, p: vec2<f32>, d: vec2<f32>) -> LocalHit {
+    let s = p - center;
     if dot2(s, s) <= r * r {
         return miss();
     }
@@ -129,6 +137,88 @@ fn cast_ray_circle(shape: Shape, p: vec2<f32>, d: vec2<f32>) -> LocalHit {
     return LocalHit(true, distance / length, outward / outward_length);
 }
 
+// The point of the segment s0 s1 nearest p (s0 when the segment is a point).
+fn closest_on_segment(p: vec2<f32>, s0: vec2<f32>, s1: vec2<f32>) -> vec2<f32> {
+    let e = s1 - s0;
+    let ee = dot2(e, e);
+    if ee <= 0.0 {
+        return s0;
+    }
+    // f32::clamp's comparisons.
+    var u = dot2(p - s0, e) / ee;
+    if u < 0.0 {
+        u = 0.0;
+    }
+    if u > 1.0 {
+        u = 1.0;
+    }
+    return s0 + u * e;
+}
+
+// Rounded::core_distance: the distance from the local point p to the core (0 inside a core
+// of 3 or more vertices).
+fn core_distance(shape: Shape, p: vec2<f32>) -> f32 {
+    if shape.count == 1u {
+        let e = p - shape.vertices[0];
+        return sqrt(dot2(e, e));
+    }
+    var inside = shape.count >= 3u;
+    for (var i = 0u; i < shape.count; i++) {
+        if !(dot2(shape.normals[i], p - shape.vertices[i]) <= 0.0) {
+            inside = false;
+        }
+    }
+    if inside {
+        return 0.0;
+    }
+    var best = bitcast<f32>(0x7f800000u);
+    for (var i = 0u; i < shape.count; i++) {
+        let next = (i + 1u) % shape.count;
+        let e = closest_on_segment(p, shape.vertices[i], shape.vertices[next]) - p;
+        best = min(best, sqrt(dot2(e, e)));
+    }
+    return best;
+}
+
+// The earliest entry into a rounded core: each edge moved out by the radius along its
+// normal, met from its outer side between its ends, and each vertex's circle. A segment
+// (radius 0) is hit from either side: its two edges are the segment walked both ways.
+fn cast_ray_rounded(shape: Shape, p: vec2<f32>, d: vec2<f32>) -> LocalHit {
+    let r = shape.rounding;
+    if r > 0.0 && core_distance(shape, p) <= r {
+        return miss();
+    }
+    var best = miss();
+    let edges = select(shape.count, 0u, shape.count == 1u);
+    for (var i = 0u; i < edges; i++) {
+        let n = shape.normals[i];
+        let q0 = shape.vertices[i] + r * n;
+        let q1 = shape.vertices[(i + 1u) % shape.count] + r * n;
+        let denominator = dot2(n, d);
+        if denominator >= 0.0 {
+            continue;
+        }
+        let t = dot2(n, q0 - p) / denominator;
+        if !(t > 0.0 && t <= 1.0) {
+            continue;
+        }
+        let x = p + t * d;
+        let along = dot2(x - q0, q1 - q0);
+        if along >= 0.0 && along <= dot2(q1 - q0, q1 - q0) && (!best.hit || t < best.fraction) {
+            best = LocalHit(true, t, n);
+        }
+    }
+    if r > 0.0 {
+        for (var i = 0u; i < shape.count; i++) {
+            let hit = cast_ray_circle(shape.vertices[i], r, p, d);
+            if hit.hit && (!best.hit || hit.fraction < best.fraction) {
+                best = hit;
+            }
+        }
+    }
+    return best;
+}
+
 fn cast_ray(shape: Shape, pose: Pose, origin: vec2<f32>, translation: vec2<f32>) -> LocalHit {
     if !(is_finite_vec2(origin) && is_finite_vec2(translation))
         || (translation.x == 0.0 && translation.y == 0.0) {
@@ -138,8 +228,10 @@ fn cast_ray(shape: Shape, pose: Pose, origin: vec2<f32>, translation: vec2<f32>)
     let p = inverse_rotate(pose.rotation, origin - pose.translation);
     let d = inverse_rotate(pose.rotation, translation);
     var local: LocalHit;
-    if shape.count == 1u {
-        local = cast_ray_circle(shape, p, d);
+    if shape.kind != KIND_SHARP {
+        local = cast_ray_rounded(shape, p, d);
+    } else if shape.count == 1u {
+        local = cast_ray_circle(shape.vertices[0], shape.radius, p, d);
     } else {
         local = cast_ray_polygon(shape, p, d);
     }

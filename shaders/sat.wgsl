@@ -6,6 +6,10 @@
 // which holds the shared structs (each with a #[repr(C)] mirror in src/gpu/layout.rs), and
 // before sat_circle.wgsl, the twin of src/sat_circle.rs.
 //
+// This file and the two after it (sat_circle.wgsl, sat_rounded.wgsl) bind nothing: the
+// bindings and the entry points are in sat_pass.wgsl, compiled last, so that the
+// time-of-impact kernel (toi.wgsl) can measure distances with these same functions.
+//
 // Shapes: a polygon has `count` 3 to 8; a circle has `count` 1, its centre in every vertex
 // slot (layout.wgsl). Pairs with a circle run through the same functions, with the few
 // extra steps listed at the top of sat_circle.wgsl: a branch of their own would cost every
@@ -34,37 +38,6 @@
 const RELATIVE_TIE_TOLERANCE: f32 = 5e-4;
 // Same as f32::EPSILON in Rust: the shortest incident span worth interpolating on.
 const F32_EPSILON: f32 = 1.1920929e-7;
-// Set in the first word of a pair the host wrote polygon first (SWAPPED in
-// src/gpu/layout.rs): the pair was given circle first.
-const SWAPPED: u32 = 0x80000000u;
-
-struct Params {
-    pair_count: u32,
-    // Word offset of the first pair in `indices`; words before it are collider shape ids.
-    pair_offset: u32,
-    contact_capacity: u32,
-    // NarrowPhase::set_speculative_distance: pairs apart by less get a manifold too.
-    speculative_distance: f32,
-}
-
-// The contact buffer as the kernel writes it: the same bytes as `ContactList` in
-// layout.wgsl, with an atomic count for appending.
-struct Contacts {
-    count: atomic<u32>,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
-    records: array<ContactOut>,
-}
-
-@group(0) @binding(0) var<storage, read> shapes: array<Shape>;
-@group(0) @binding(1) var<storage, read> poses: array<Pose>;
-// [shape index of collider 0 .. n) followed by the pairs as (a, b) words.
-@group(0) @binding(2) var<storage, read> indices: array<u32>;
-@group(0) @binding(3) var<storage, read_write> contacts: Contacts;
-@group(0) @binding(4) var<uniform> params: Params;
-// Per collider: how many contacts it is in (the `count_touching` pass).
-@group(0) @binding(5) var<storage, read_write> touching: array<atomic<u32>>;
 
 struct LocalPolygon {
     vertices: array<vec2<f32>, 8>,
@@ -111,16 +84,16 @@ fn make_local_a(a: Shape, origin: vec2<f32>) -> LocalPolygon {
 fn make_local_b(b: Shape, relative: Pose, origin: vec2<f32>) -> LocalPolygon {
     var p: LocalPolygon;
     p.count = b.count;
-    let shift = relative.translation - origin;
+    let shift = keep2(relative.translation) - origin;
     let q = relative.rotation;
-    p.vertices[0] = rotate(q, b.vertices[0]) + shift;
-    p.vertices[1] = rotate(q, b.vertices[1]) + shift;
-    p.vertices[2] = rotate(q, b.vertices[2]) + shift;
-    p.vertices[3] = rotate(q, b.vertices[3]) + shift;
-    p.vertices[4] = rotate(q, b.vertices[4]) + shift;
-    p.vertices[5] = rotate(q, b.vertices[5]) + shift;
-    p.vertices[6] = rotate(q, b.vertices[6]) + shift;
-    p.vertices[7] = rotate(q, b.vertices[7]) + shift;
+    p.vertices[0] = keep2(rotate(q, b.vertices[0])) + shift;
+    p.vertices[1] = keep2(rotate(q, b.vertices[1])) + shift;
+    p.vertices[2] = keep2(rotate(q, b.vertices[2])) + shift;
+    p.vertices[3] = keep2(rotate(q, b.vertices[3])) + shift;
+    p.vertices[4] = keep2(rotate(q, b.vertices[4])) + shift;
+    p.vertices[5] = keep2(rotate(q, b.vertices[5])) + shift;
+    p.vertices[6] = keep2(rotate(q, b.vertices[6])) + shift;
+    p.vertices[7] = keep2(rotate(q, b.vertices[7])) + shift;
     return p;
 }
 
@@ -147,7 +120,7 @@ fn lowest_projection(n: vec2<f32>, p: ptr<function, LocalPolygon>) -> f32 {
 
 fn consider_axis(poly1: ptr<function, LocalPolygon>, poly2: ptr<function, LocalPolygon>, i: u32, best: Separation) -> Separation {
     let n = (*poly1).normals[i];
-    let si = lowest_projection(n, poly2) - dot2(n, (*poly1).vertices[i]);
+    let si = lowest_projection(n, poly2) - keep(dot2(n, (*poly1).vertices[i]));
     if (si > best.separation) {
         return Separation(i, si);
     }
@@ -363,8 +336,8 @@ fn collide_within(a: Shape, a_transform: Pose, b: Shape, b_transform: Pose, marg
     let tolerance = RELATIVE_TIE_TOLERANCE * min(a.radius, b.radius);
     var m = collide_polygons(a, b, relative, origin, tolerance, margin);
     m.normal = rotate(a_transform.rotation, m.normal);
-    m.points[0].point = transform_point(a_transform, m.points[0].point + origin);
-    m.points[1].point = transform_point(a_transform, m.points[1].point + origin);
+    m.points[0].point = transform_point(a_transform, keep2(m.points[0].point) + origin);
+    m.points[1].point = transform_point(a_transform, keep2(m.points[1].point) + origin);
     return finite(m);
 }
 
@@ -382,46 +355,4 @@ fn finite(m: Manifold) -> Manifold {
         checked.count = 0u;
     }
     return checked;
-}
-
-@compute @workgroup_size(64)
-fn collide_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
-    let pair = id.x;
-    if (pair >= params.pair_count) {
-        return;
-    }
-    // A circle–polygon pair comes polygon first, marked SWAPPED by the host: tested in the
-    // polygon's frame (as collide_circle_polygon does on the CPU) and flipped back. Pairs
-    // with a capsule, a segment, a rounded polygon or a chain link branch off to
-    // sat_rounded.wgsl inside collide_shapes_speculative.
-    let word = indices[params.pair_offset + 2u * pair];
-    let swapped = (word & SWAPPED) != 0u;
-    let a = word & ~SWAPPED;
-    let b = indices[params.pair_offset + 2u * pair + 1u];
-    var m = collide_shapes_speculative(shapes[indices[a]], poses[a], shapes[indices[b]], poses[b], params.speculative_distance);
-    if (m.count == 0u) {
-        return;
-    }
-    if (swapped) {
-        m = flip_manifold(m);
-    }
-    // Compaction: overlapping pairs append; the host restores pair order by `pair`.
-    let slot = atomicAdd(&contacts.count, 1u);
-    if (slot < params.contact_capacity) {
-        contacts.records[slot] = ContactOut(m.normal, m.depth, pair, m.points);
-    }
-}
-
-// The second pass of `GpuNarrowPhase::record`: one invocation per contact record counts the
-// record's two colliders in `touching` (cleared by the host before the pass). A pass of its
-// own, so that each pass binds at most 4 storage buffers (the downlevel limit).
-@compute @workgroup_size(64)
-fn count_touching(@builtin(global_invocation_id) id: vec3<u32>) {
-    let k = id.x;
-    if (k >= min(atomicLoad(&contacts.count), params.contact_capacity)) {
-        return;
-    }
-    let pair = contacts.records[k].pair;
-    atomicAdd(&touching[indices[params.pair_offset + 2u * pair] & ~SWAPPED], 1u);
-    atomicAdd(&touching[indices[params.pair_offset + 2u * pair + 1u]], 1u);
 }

@@ -61,7 +61,7 @@ fn find_vertex_region(height: f32, along: f32, edge_length: f32) -> u32 {
 fn vertex_axis_separation(offset: vec2<f32>, radius_a: f32, radius_b: f32) -> AxisSeparation {
     let ld = length_and_direction(offset);
     let length = ld.length;
-    return AxisSeparation(ld.direction, length - radius_a - radius_b, length > F32_EPSILON * radius_b);
+    return AxisSeparation(ld.direction, keep(length - radius_a) - radius_b, length > F32_EPSILON * radius_b);
 }
 
 // The contact of a circle B (centre `center`, radius `radius_b`) with the reference face

@@ -25,15 +25,11 @@
 // sat.wgsl's unrolled searches, which keep the cores in registers. A chain link's slots 2 and 3 hold its ghost vertices, not
 // padding: `rounded_core` puts slot 0 back there before any search.
 //
-// Polygon and circle pairs never enter this file: the branch into it is per lane, and a
-// SIMD group whose lanes all hold sharp pairs can skip it as a whole. Not yet shown free:
-// on lavapipe, on a shared and noisy machine, the polygon-only benchmark batch of 100,000
-// pairs took a kernel median of 101 ms with this file against 89 ms without (minimum 83
-// against 80) over five interleaved runs each; to be measured on a quiet machine.
-
-const KIND_SHARP: u32 = 0u;
-const KIND_ROUNDED: u32 = 1u;
-const KIND_CHAIN: u32 = 2u;
+// Polygon and circle pairs never enter this file, but its code alone cost them: on lavapipe
+// a batch of 100,000 polygon pairs took about 1.25 times the kernel time with this branch
+// present than without, although no lane took it. So a table of sharp polygons and circles
+// runs collide_pairs built with SHARP_ONLY (sat_pass.wgsl), in which this file is dead
+// code; docs/performance.md has the figures.
 
 // SegmentDistance in src/sat_rounded.rs: the fractions along each segment (0 at the first
 // end) and the closest points.
@@ -141,9 +137,9 @@ fn to_world(local: Manifold, transform: Pose, origin: vec2<f32>) -> Manifold {
     }
     var m = local;
     m.normal = rotate(transform.rotation, local.normal);
-    m.points[0].point = transform_point(transform, local.points[0].point + origin);
+    m.points[0].point = transform_point(transform, keep2(local.points[0].point) + origin);
     if (local.count > 1u) {
-        m.points[1].point = transform_point(transform, local.points[1].point + origin);
+        m.points[1].point = transform_point(transform, keep2(local.points[1].point) + origin);
     } else {
         m.points[1] = ContactPointOut(vec2<f32>(0.0), 0.0, NO_POINT);
     }
@@ -282,7 +278,7 @@ fn reference_manifold(
         if (at_vertex1 && at_vertex2 && distance > tolerance) {
             var m: Manifold;
             m.count = 0u;
-            let vertex_separation = distance - (radius1 + radius2);
+            let vertex_separation = distance - keep(radius1 + radius2);
             if (vertex_separation >= margin) {
                 return m;
             }
@@ -291,7 +287,7 @@ fn reference_manifold(
             // Halfway between the two grown surfaces on the axis between the vertices.
             let surface1 = closest.point1 + radius1 * axis;
             let surface2 = closest.point2 - radius2 * axis;
-            let point = ContactPointOut(0.5 * (surface1 + surface2), -vertex_separation, pair_id(flip, vertex1, vertex2));
+            let point = ContactPointOut(0.5 * (keep2(surface1) + keep2(surface2)), -vertex_separation, pair_id(flip, vertex1, vertex2));
             m.normal = select(axis, -axis, flip);
             m.depth = -vertex_separation;
             m.points[0] = point;
@@ -338,13 +334,13 @@ fn clip_rounded(
     let clipped = clip_incident_edge(v11, v12, v21, v22, tangent);
     let v_lower = clipped.lower;
     let v_upper = clipped.upper;
-    let separation_lower = dot2(normal, v_lower - v11) - radius;
-    let separation_upper = dot2(normal, v_upper - v11) - radius;
+    let separation_lower = keep(dot2(normal, v_lower - v11)) - radius;
+    let separation_upper = keep(dot2(normal, v_upper - v11)) - radius;
     // Halfway between the reference surface (the face moved out by radius1) and the
     // incident surface (the point moved in by radius2).
     let shift = radius1 - radius2;
-    let lower = ContactPointOut(v_lower + (0.5 * (shift - (separation_lower + radius))) * normal, -separation_lower, pair_id(flip, i11, i22));
-    let upper = ContactPointOut(v_upper + (0.5 * (shift - (separation_upper + radius))) * normal, -separation_upper, pair_id(flip, i12, i21));
+    let lower = ContactPointOut(v_lower + (0.5 * (shift - keep(keep(separation_lower) + radius))) * normal, -separation_lower, pair_id(flip, i11, i22));
+    let upper = ContactPointOut(v_upper + (0.5 * (shift - keep(keep(separation_upper) + radius))) * normal, -separation_upper, pair_id(flip, i12, i21));
     let keep_lower = lower.depth > -margin;
     let keep_upper = upper.depth > -margin && (*poly2).count > 1u;
     if (keep_lower && keep_upper) {
@@ -362,8 +358,8 @@ fn clip_rounded(
     } else {
         // Overlap on this axis, yet both clipped ends lie above the face: the deepest
         // incident vertex is beyond a side plane of a short reference edge.
-        let separation21 = dot2(normal, v21 - v11) - radius;
-        let separation22 = dot2(normal, v22 - v11) - radius;
+        let separation21 = keep(dot2(normal, v21 - v11)) - radius;
+        let separation22 = keep(dot2(normal, v22 - v11)) - radius;
         var v = v21;
         var s = separation21;
         var id = upper.id;
@@ -375,7 +371,7 @@ fn clip_rounded(
         if (s >= margin) {
             return m;
         }
-        let deepest = ContactPointOut(v + (0.5 * (shift - (s + radius))) * normal, -s, id);
+        let deepest = ContactPointOut(v + (0.5 * (shift - keep(keep(s) + radius))) * normal, -s, id);
         m.points[0] = deepest;
         m.points[1] = deepest;
         m.count = 1u;
@@ -465,7 +461,7 @@ fn chain_manifold(
 
 // B's lowest vertex along the link's face normal, relative to the link's first vertex.
 fn face_separation(face: vec2<f32>, v1: vec2<f32>, poly_b: ptr<function, LocalPolygon>) -> f32 {
-    return lowest_projection(face, poly_b) - dot2(face, v1);
+    return lowest_projection(face, poly_b) - keep(dot2(face, v1));
 }
 
 // The link's face (edge 0) as the reference face, at separation `separation`.

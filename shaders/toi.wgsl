@@ -1,7 +1,8 @@
 // wgpu-sat time of impact: one swept test per pair of moving shapes, for continuous
 // collision of fast bodies. The library compiles this file after layout.wgsl (the Shape and
-// Pose structs) and transform.wgsl (rotate, inverse_rotate, transform_point,
-// inv_mul_transforms, dot2).
+// Pose structs), transform.wgsl (rotate, inverse_rotate, transform_point,
+// inv_mul_transforms, dot2) and the narrow phase's pair tests (sat.wgsl, sat_circle.wgsl,
+// sat_rounded.wgsl: collide_rounded measures the distance of a rounded pair).
 //
 // Every function below has a twin of the same name in src/toi.rs that does the same
 // operations in the same order, so that the CPU and the GPU round alike; change both
@@ -33,10 +34,17 @@
 // distances in A's frame at t; the output normal is a world unit vector from A to B; a
 // negative separation means overlap (reported only at t = 0).
 //
-// Shapes: a polygon has count 3 to 8 vertices; a circle has count 1, its centre in vertex 0
-// and its radius in `radius` (see ShapeGpu in src/gpu/layout.rs). The loops run over the
-// vertices a polygon has, as on the CPU: the batches are small (fast bodies only), so
-// simplicity wins over the narrow phase's fixed-slot unrolling.
+// Shapes (ShapeGpu in src/gpu/layout.rs): a polygon has count 3 to 8 vertices, grown by
+// `rounding` when it is a rounded one; a circle has count 1, its centre in vertex 0 and its
+// radius in `radius`; a capsule, a segment or a chain link has count 2 and is grown by
+// `rounding` (0 for the last two). The projections and supports add `rounding` (0 for a
+// sharp polygon, so its numbers are unchanged); only polygons (count 3 or more) lend their
+// faces to the swept SAT; a pair with a shape that is not a sharp polygon or a circle takes
+// its distance from collide_rounded, a chain link as its plain segment (its ghost vertices
+// lie past its count, and rounded_core puts slot 0 back over them), all as src/toi.rs and
+// src/distance.rs do. The loops run over the vertices a shape has, as on the CPU: the
+// batches are small (fast bodies only), so simplicity wins over the narrow phase's
+// fixed-slot unrolling.
 
 // Same values as TOI_RELATIVE_TOLERANCE, TOI_ROUNDING_TOLERANCE (64 f32 epsilons) and
 // MAX_TOI_ITERATIONS in src/toi.rs (a test compares them).
@@ -183,7 +191,15 @@ fn sweep_radius(s: Shape, local_center: vec2<f32>) -> f32 {
         let d = length_and_direction(v[k] - local_center).length;
         r = select(r, d, d > r);
     }
-    return r;
+    // + 0 for a sharp polygon: the same bits as without it.
+    return r + s.rounding;
+}
+
+// Shape::bounding_radius, the length scale of the tolerance: a polygon's core radius (its
+// rounding not included), a circle's radius, half a segment's or a chain link's length, half
+// a capsule's length plus its radius (`radius` holds the half length of the last three).
+fn bounding_radius(s: Shape) -> f32 {
+    return select(s.radius, s.radius + s.rounding, s.count == 2u);
 }
 
 fn relative_motion(sa: Sweep, ra: f32, sb: Sweep, rb: f32) -> Motion {
@@ -194,7 +210,7 @@ fn relative_motion(sa: Sweep, ra: f32, sb: Sweep, rb: f32) -> Motion {
 // displacement, not only the relative one: two bodies moving far together have a small
 // relative displacement, but their poses at t are rounded to their distance from the start.
 fn tolerance(a: Shape, b: Shape, ra: f32, rb: f32, sa: Sweep, sb: Sweep) -> f32 {
-    let relative = TOI_RELATIVE_TOLERANCE * min(a.radius, b.radius);
+    let relative = TOI_RELATIVE_TOLERANCE * min(bounding_radius(a), bounding_radius(b));
     let scale = ra
         + rb
         + length_and_direction(sb.c0).length
@@ -238,7 +254,7 @@ fn project(s: Shape, x: Pose, n: vec2<f32>) -> Interval {
         low = select(low, p, p < low);
         high = select(high, p, p > high);
     }
-    return Interval(low, high);
+    return Interval(low - s.rounding, high + s.rounding);
 }
 
 fn separate_on_axis(
@@ -263,13 +279,15 @@ fn swept_sat(a: Shape, xa: Pose, b: Shape, xb: Pose, motion: Motion, start_norma
     let d = inverse_rotate(xa.rotation, motion.d);
     let m = motion.margin;
     var w = Window(0.0, 1.0);
-    if (!is_circle(a)) {
+    // A polygon's faces (a rounded one's too); a capsule's or a segment's two opposite
+    // normals are no face axis on the CPU either.
+    if (a.count >= 3u) {
         var na = a.normals;
         for (var i = 0u; i < a.count; i++) {
             w = separate_on_axis(w, a, b, relative, na[i], d, m, target_distance);
         }
     }
-    if (!is_circle(b)) {
+    if (b.count >= 3u) {
         var nb = b.normals;
         for (var j = 0u; j < b.count; j++) {
             w = separate_on_axis(w, a, b, relative, rotate(relative.rotation, nb[j]), d, m, target_distance);
@@ -364,7 +382,7 @@ fn support_line(s: Shape, x: Pose, local_center: vec2<f32>, n: vec2<f32>, angle:
         let p = dot2(n, q) + angle * dot2(n, vec2<f32>(-q.y, q.x));
         high = select(high, p, p > high);
     }
-    return high;
+    return high + s.rounding;
 }
 
 // A concave lower bound on the separation along the fixed axis bound.n, `delta` further into
@@ -415,6 +433,9 @@ fn time_of_impact(a: Shape, sweep_a: Sweep, b: Shape, sweep_b: Sweep) -> TimeOfI
 }
 
 fn shape_distance(a: Shape, xa: Pose, b: Shape, xb: Pose) -> Distance {
+    if (a.kind != KIND_SHARP || b.kind != KIND_SHARP) {
+        return rounded_distance(a, xa, b, xb);
+    }
     if (!is_circle(a) && !is_circle(b)) {
         let r = polygon_distance(a, b, inv_mul_transforms(xa, xb));
         return Distance(r.distance, rotate(xa.rotation, r.normal));
@@ -432,6 +453,19 @@ fn shape_distance(a: Shape, xa: Pose, b: Shape, xb: Pose) -> Distance {
     }
     let r = circle_distance(a, b, inv_mul_transforms(xa, xb));
     return Distance(r.distance, rotate(xa.rotation, r.normal));
+}
+
+// The distance of a pair with a capsule, a segment, a rounded polygon or a chain link: the
+// rounded narrow phase's manifold with no limit on the gap, whose depth is minus the
+// distance when apart and the depth of the minimum translation when overlapping. A chain
+// link counts as its plain segment (collide_rounded takes its core, not its ghosts).
+fn rounded_distance(a: Shape, xa: Pose, b: Shape, xb: Pose) -> Distance {
+    let m = collide_rounded(a, xa, b, xb, F32_MAX);
+    if (m.count == 0u) {
+        // Beyond f32's range: as far as can be told.
+        return Distance(F32_MAX, vec2<f32>(0.0, 1.0));
+    }
+    return Distance(-m.depth, m.normal);
 }
 
 fn closest_on_segment(p: vec2<f32>, s0: vec2<f32>, s1: vec2<f32>) -> SegmentPoint {

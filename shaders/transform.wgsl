@@ -6,6 +6,23 @@
 // A Pose (layout.wgsl) maps local to world: world = rotate(rotation, local) + translation,
 // with rotation = (cos angle, sin angle).
 
+// Vulkan drivers may re-associate float sums that SPIR-V does not mark NoContraction, and
+// naga marks none: lavapipe computes (a - b) + c as (a + c) - b, one rounding apart from
+// the Rust twin. A sum passed through keep() is a leaf to such rewrites: a select on a
+// flag the compiler cannot know, false at run time (each entry point sets it from a
+// uniform, see sat_pass.wgsl), so the value is used as rounded. An entry point that does
+// not set it leaves the flag a constant false, and keep() folds away (docs/reliability.md,
+// "GPU and CPU bits").
+var<private> keep_flag: bool;
+
+fn keep(x: f32) -> f32 {
+    return select(x, 0.0, keep_flag);
+}
+
+fn keep2(v: vec2<f32>) -> vec2<f32> {
+    return select(v, vec2<f32>(0.0), keep_flag);
+}
+
 // q * v for a rotation q = (cos, sin).
 fn rotate(q: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(q.x * v.x - q.y * v.y, q.y * v.x + q.x * v.y);
@@ -17,7 +34,7 @@ fn inverse_rotate(q: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
 }
 
 fn transform_point(t: Pose, p: vec2<f32>) -> vec2<f32> {
-    return rotate(t.rotation, p) + t.translation;
+    return keep2(rotate(t.rotation, p)) + t.translation;
 }
 
 // a⁻¹ · b: maps b's local frame into a's.

@@ -9,6 +9,9 @@
 //!                       the edge's normal); overlapping: minus the least face overlap
 //!     polygon-circle:   the polygon's distance to the centre, minus the radius
 //!     circle-circle:    the centres' distance minus both radii
+//!     anything else:    (a capsule, a segment, a chain link or a rounded polygon, the
+//!                       polygon cases being for sharp polygons only) minus the depth of
+//!                       the rounded narrow phase's manifold (rounded_distance)
 //! ```
 //!
 //! `shaders/toi.wgsl` holds the same functions under the same names.
@@ -47,15 +50,18 @@ struct Closest {
 /// The signed distance between two placed shapes and the world unit normal from A to B.
 /// Exact when apart; when overlapping, minus the depth along the best separating axis.
 pub(crate) fn shape_distance(a: &Shape, xa: &Transform, b: &Shape, xb: &Transform) -> Distance {
+    // Only sharp polygons take the polygon cases: a rounded polygon's vertices are its core's,
+    // and its distance is the rounded narrow phase's (the radius taken off).
+    let sharp = |p: &Polygon| p.radius() == 0.0;
     match (a, b) {
-        (Shape::Polygon(pa), Shape::Polygon(pb)) => {
+        (Shape::Polygon(pa), Shape::Polygon(pb)) if sharp(pa) && sharp(pb) => {
             let r = polygon_distance(pa, pb, &inv_mul_transforms(xa, xb));
             Distance {
                 distance: r.distance,
                 normal: xa.rotate(r.normal),
             }
         }
-        (Shape::Polygon(p), Shape::Circle(c)) => {
+        (Shape::Polygon(p), Shape::Circle(c)) if sharp(p) => {
             let relative = inv_mul_transforms(xa, xb);
             let r = polygon_circle_distance(p, relative.transform_point(c.center()), c.radius());
             Distance {
@@ -63,7 +69,7 @@ pub(crate) fn shape_distance(a: &Shape, xa: &Transform, b: &Shape, xb: &Transfor
                 normal: xa.rotate(r.normal),
             }
         }
-        (Shape::Circle(c), Shape::Polygon(p)) => {
+        (Shape::Circle(c), Shape::Polygon(p)) if sharp(p) => {
             // In B's frame, from the polygon to the circle: reverse the normal.
             let relative = inv_mul_transforms(xb, xa);
             let r = polygon_circle_distance(p, relative.transform_point(c.center()), c.radius());

@@ -1,32 +1,6 @@
 //! The crate's error type.
 
 use crate::polygon::ShapeError;
-#[cfg(feature = "gpu")]
-use crate::shape::Shape;
-
-/// An [`Error::UnsupportedShape`] for the first shape of `shapes` that is not a sharp
-/// polygon or a circle, for a GPU stage whose kernel takes only those.
-#[cfg(feature = "gpu")]
-pub(crate) fn only_polygons_and_circles(
-    shapes: &[Shape],
-    stage: &'static str,
-) -> Result<(), Error> {
-    for (index, shape) in shapes.iter().enumerate() {
-        let kind = match shape {
-            Shape::Polygon(p) if p.radius() > 0.0 => "rounded polygon",
-            Shape::Polygon(_) | Shape::Circle(_) => continue,
-            Shape::Capsule(_) => "capsule",
-            Shape::Segment(_) => "segment",
-            Shape::ChainSegment(_) => "chain segment",
-        };
-        return Err(Error::UnsupportedShape {
-            shape: index,
-            kind,
-            stage,
-        });
-    }
-    Ok(())
-}
 
 /// Everything that can go wrong outside shape construction: bad batch input, and the GPU.
 ///
@@ -102,18 +76,6 @@ pub enum Error {
         pair: usize,
         /// The collider.
         collider: u32,
-    },
-    /// A GPU stage was given a shape its kernel does not take yet (the GPU time of impact
-    /// and ray casts take polygons and circles; the CPU's [`time_of_impact`](crate::time_of_impact)
-    /// and [`cast_ray`](crate::cast_ray) take every shape).
-    #[error("shape {shape} is a {kind}, which {stage} does not take; use the CPU function")]
-    UnsupportedShape {
-        /// Index of the shape in the table.
-        shape: usize,
-        /// What it is ("capsule", "segment", "chain segment", "rounded polygon").
-        kind: &'static str,
-        /// The stage that refused it.
-        stage: &'static str,
     },
     /// More shapes or colliders than one GPU storage binding can hold.
     #[error("{what}: {count} exceed the device's limit of {max} per storage binding")]

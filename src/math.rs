@@ -22,8 +22,9 @@
 //! Working in f64 leaves about 29 bits of headroom over the f32 result, so the results are
 //! correctly rounded for all but a vanishing share of inputs and within one unit in the last
 //! place for every one (tests below, against the platform's f64 functions). Accurate for
-//! |angle| < 1e6 radians; past that still the same bits everywhere, with the reduction's
-//! error growing with the angle.
+//! |angle| < 1.6e6 radians; past that the angle is first reduced modulo f64's 2 pi (an exact
+//! remainder): still a unit rotation and the same bits everywhere, but not the true sine of
+//! so large an angle.
 
 use glam::Vec2;
 
@@ -31,6 +32,8 @@ use glam::Vec2;
 /// for |k| < 2^20; the low part carries the next 53 bits.
 const PIO2_HI: f64 = 1.570_796_326_734_125_6;
 const PIO2_LO: f64 = 6.077_100_506_506_192e-11;
+/// 2^20 quarter turns: the reduction by `PIO2_HI` is exact below it.
+const HUGE_ANGLE: f64 = 1_048_576.0 * std::f64::consts::FRAC_PI_2;
 /// tan(pi/12): the split point of the arctangent's argument reduction.
 const TAN_PI_12: f64 = 0.267_949_192_431_122_7;
 const SQRT_3: f64 = 1.732_050_807_568_877_2;
@@ -47,12 +50,21 @@ pub fn sin_cos(angle: f32) -> (f32, f32) {
 }
 
 /// [`sin_cos`] before its rounding to f32: within about 3e-14 of the true values for
-/// |angle| < 1e6 (the Taylor truncation), which the f64 mass properties of rounded shapes
+/// |angle| < 1.6e6 (the Taylor truncation; larger angles as `sin_cos` says), which the f64 mass properties of rounded shapes
 /// use. A non-finite angle gives NaNs.
 pub(crate) fn sin_cos_f64(x: f64) -> (f64, f64) {
     if !x.is_finite() {
         return (f64::NAN, f64::NAN);
     }
+    // Past 2^20 quarter turns `k * PIO2_HI` is no longer exact and the reduced angle would
+    // be noise of any size: first take the remainder modulo f64's 2 pi, which `%` computes
+    // exactly (IEEE fmod), so it is the same everywhere. The angle is then not the true one
+    // (2 pi itself is rounded), but the result is a unit pair, the same bits everywhere.
+    let x = if x.abs() >= HUGE_ANGLE {
+        x % std::f64::consts::TAU
+    } else {
+        x
+    };
     // `round` is exact (no rounding choice to make), so it is the same everywhere.
     let k = (x * std::f64::consts::FRAC_2_PI).round();
     let r = (x - k * PIO2_HI) - k * PIO2_LO;
@@ -277,6 +289,25 @@ mod tests {
         }
         assert_eq!(sin_cos(0.0), (0.0, 1.0));
         assert_eq!(sin_cos(-0.0).0.to_bits(), (-0.0f32).to_bits());
+    }
+
+    /// Huge angles (a fuzzer's start angle of 5e28 radians) still give a unit rotation.
+    #[test]
+    fn huge_angles_give_unit_rotations() {
+        for a in [
+            1.7e6f32,
+            -3.3e9,
+            5.467_984_7e28,
+            -5.467_984_7e28,
+            f32::MAX,
+            f32::MIN,
+        ] {
+            let (s, c) = sin_cos(a);
+            assert!(
+                ((s * s + c * c) - 1.0).abs() < 4.0 * f32::EPSILON,
+                "{a}: ({s}, {c})"
+            );
+        }
     }
 
     #[test]

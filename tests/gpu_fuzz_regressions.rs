@@ -213,9 +213,13 @@ fn a_start_angle_of_1e28_is_the_same_pose_on_the_gpu() {
     let Some((cpu, gpu)) = both_toi(&shapes, &sweeps, &[[0, 1]]) else {
         return;
     };
-    let (c, g) = (cpu[0].expect("overlapping at the start"), gpu[0]);
+    // With the crate's own sine (an exact remainder modulo 2 pi first, `wgpu_sat::math`)
+    // the start pose touches at once (t of order 1e-31); the point is that both sides start
+    // from the same pose and so meet at the same t.
+    let (c, g) = (cpu[0].expect("touching at the start"), gpu[0]);
     let g = g.unwrap_or_else(|| panic!("cpu {c:?}, gpu None"));
-    assert_eq!((c.t, g.t), (0.0, 0.0), "cpu {c:?}, gpu {g:?}");
+    assert!(c.t < 1e-20, "cpu {c:?}");
+    assert_eq!(c.t, g.t, "cpu {c:?}, gpu {g:?}");
     assert!(
         (c.separation - g.separation).abs() <= 1e-4,
         "cpu {c:?}, gpu {g:?}"

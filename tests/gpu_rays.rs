@@ -1,6 +1,8 @@
 //! The GPU ray batch (`GpuRayCast`, `shaders/ray.wgsl`) against its CPU twin
-//! (`cast_ray_pairs`, `src/ray.rs`) on 100,000 random rays (400,000 (ray, collider) pairs),
-//! near the origin and far from it, and the batch's bad-input errors on both.
+//! (`cast_ray_pairs`, `src/ray.rs`) on 100,000 random rays (400,000 (ray, collider) pairs)
+//! against polygons and circles, near the origin and far from it; on 100,000 more against
+//! every kind of shape (capsules, segments, rounded polygons, chain links too); and the
+//! batch's bad-input errors on both.
 
 mod common;
 
@@ -10,10 +12,21 @@ use wgpu_sat::{
     Collider, Error, RayHit, Shape, gpu::GpuRayCast, query::Ray, query::cast_ray_pairs,
 };
 
-/// A batch: 64 random shapes, `colliders` colliders over a square of half size `extent`
-/// about `center`, and rays from random points of that square aimed at a random collider
-/// (most hit it or pass near it), each paired with its target and three other colliders.
+/// Which shape table a batch draws from.
+#[derive(Clone, Copy)]
+enum Table {
+    /// 64 random polygons and circles.
+    PolygonsAndCircles,
+    /// 16 random shapes of each of the six kinds (`common::SHAPE_KINDS`).
+    EveryKind,
+}
+
+/// A batch: a random shape table, `colliders` colliders over a square of half size
+/// `extent` about `center`, and rays from random points of that square aimed at a random
+/// collider (most hit it or pass near it), each paired with its target and three other
+/// colliders.
 fn batch(
+    table: Table,
     seed: u64,
     colliders: usize,
     rays: usize,
@@ -21,6 +34,15 @@ fn batch(
     extent: f32,
 ) -> (Vec<Shape>, Vec<Collider>, Vec<Ray>, Vec<[u32; 2]>) {
     let (shapes, mut placed, _) = common::random_shape_batch(seed, 64, colliders, extent);
+    let shapes = match table {
+        Table::PolygonsAndCircles => shapes,
+        Table::EveryKind => {
+            let mut rng = common::rng(seed ^ 0x5a9e);
+            (0..96)
+                .map(|i| common::random_shape_of_kind(&mut rng, i % 6))
+                .collect()
+        }
+    };
     for c in &mut placed {
         c.transform = wgpu_sat::Transform::from_rotation(
             c.transform.translation() + center,
@@ -72,22 +94,29 @@ fn rounding_decides(shapes: &[Shape], c: &Collider, ray: &Ray, band: f32) -> boo
     .any(|&v| v != base)
 }
 
-/// Casts the batch on both, checks them against each other, and returns (pairs, hits).
-fn parity(gpu: &mut GpuRayCast, seed: u64, center: Vec2, extent: f32) -> (usize, usize) {
-    let (shapes, colliders, rays, pairs) = batch(seed, 2_000, 50_000, center, extent);
+/// Casts the batch on both, checks them against each other, and returns (pairs, hits per
+/// kind of shape, in the order of `common::SHAPE_KINDS`).
+fn parity(
+    gpu: &mut GpuRayCast,
+    table: Table,
+    seed: u64,
+    center: Vec2,
+    extent: f32,
+) -> (usize, [usize; 6]) {
+    let (shapes, colliders, rays, pairs) = batch(table, seed, 2_000, 50_000, center, extent);
     gpu.set_shape_table(&shapes).unwrap();
     let on_gpu = gpu.cast_ray_pairs(&colliders, &rays, &pairs).unwrap();
     let on_cpu = cast_ray_pairs(&shapes, &colliders, &rays, &pairs).unwrap();
     assert_eq!(on_gpu.len(), pairs.len());
     // Rounding scales with the coordinates: 64 f32 steps at the scene's distance from 0.
     let band = 64.0 * f32::EPSILON * (center.abs().max_element() + 2.0 * extent);
-    let (mut hits, mut decided_by_rounding) = (0, 0);
+    let (mut hits, mut decided_by_rounding) = ([0; 6], 0);
     for (k, (g, c)) in on_gpu.iter().zip(&on_cpu).enumerate() {
         let [r, i] = pairs[k];
         let (ray, collider) = (&rays[r as usize], &colliders[i as usize]);
         match (g, c) {
             (Some(g), Some(c)) => {
-                hits += 1;
+                hits[common::shape_kind(&shapes[collider.shape as usize])] += 1;
                 same_hit(g, c, ray, band, k);
             }
             (None, None) => {}
@@ -101,7 +130,7 @@ fn parity(gpu: &mut GpuRayCast, seed: u64, center: Vec2, extent: f32) -> (usize,
         }
     }
     eprintln!(
-        "{} pairs about {center}: {hits} hits on both, {decided_by_rounding} decided by rounding",
+        "{} pairs about {center}: {hits:?} hits on both by kind, {decided_by_rounding} decided by rounding",
         pairs.len()
     );
     assert!(
@@ -137,8 +166,13 @@ fn gpu_ray_casts_match_the_cpu_on_100_000_rays_near_and_far_from_the_origin() {
         return;
     };
     let mut gpu = GpuRayCast::new(&device, &queue).unwrap();
-    let (near_pairs, near_hits) = parity(&mut gpu, 1, Vec2::ZERO, 60.0);
-    let (far_pairs, far_hits) = parity(&mut gpu, 2, Vec2::new(1000.0, -700.0), 60.0);
+    let table = Table::PolygonsAndCircles;
+    let (near_pairs, near_hits) = parity(&mut gpu, table, 1, Vec2::ZERO, 60.0);
+    let (far_pairs, far_hits) = parity(&mut gpu, table, 2, Vec2::new(1000.0, -700.0), 60.0);
+    let (near_hits, far_hits) = (
+        near_hits.iter().sum::<usize>(),
+        far_hits.iter().sum::<usize>(),
+    );
     // 50,000 rays in each, against four colliders each.
     assert_eq!(near_pairs + far_pairs, 400_000);
     assert!(
@@ -147,13 +181,35 @@ fn gpu_ray_casts_match_the_cpu_on_100_000_rays_near_and_far_from_the_origin() {
     );
     // Warm: the same batch again creates no buffer.
     let created = gpu.buffers_created();
-    parity(&mut gpu, 2, Vec2::new(1000.0, -700.0), 60.0);
+    parity(&mut gpu, table, 2, Vec2::new(1000.0, -700.0), 60.0);
     assert_eq!(gpu.buffers_created(), created);
 }
 
 #[test]
+fn gpu_ray_casts_match_the_cpu_on_every_kind_of_shape() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut gpu = GpuRayCast::new(&device, &queue).unwrap();
+    // 50,000 rays about the origin and 50,000 far from it, four colliders each, on 16
+    // shapes of each kind; the tolerances are `parity`'s (64 f32 steps of the scene's
+    // size).
+    for (seed, center) in [(4, Vec2::ZERO), (5, Vec2::new(1000.0, -700.0))] {
+        let (pairs, hits) = parity(&mut gpu, Table::EveryKind, seed, center, 60.0);
+        assert_eq!(pairs, 200_000);
+        // Every kind is hit often enough for the comparison to mean something.
+        for (kind, &n) in common::SHAPE_KINDS.iter().zip(&hits) {
+            assert!(
+                n > 800,
+                "about {center}: only {n} hits on a {kind}: {hits:?}"
+            );
+        }
+    }
+}
+
+#[test]
 fn bad_ray_batches_are_errors_naming_the_item_on_both() {
-    let (shapes, colliders, rays, pairs) = batch(3, 10, 10, Vec2::ZERO, 5.0);
+    let (shapes, colliders, rays, pairs) = batch(Table::EveryKind, 3, 10, 10, Vec2::ZERO, 5.0);
     let gpu = common::gpu();
     let mut gpu = gpu.map(|(d, q)| {
         let mut g = GpuRayCast::new(&d, &q).unwrap();

@@ -5,10 +5,13 @@
 
 mod common;
 
-use common::{Agreement, assert_same_contacts_within, host_frame, read_words};
+use common::{
+    Agreement, SHAPE_KINDS as KINDS, assert_same_contacts_within, host_frame,
+    random_shape_of_kind as random_kind, read_words, shape_kind as kind,
+};
 use rand::Rng;
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::shapes::{Capsule, ChainSegment, Segment};
+use wgpu_sat::shapes::Capsule;
 use wgpu_sat::{
     BodyDef, BodyShape, Circle, Collider, Contact, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase,
     Polygon, Shape, World,
@@ -21,78 +24,6 @@ use wgpu_sat::{
 /// reference face, which magnifies the difference where the edge stands almost upright on
 /// the face: a chain link against a rounded polygon gave point depths 1.03e-5 apart.
 const DEPTH_TOLERANCE: f32 = 1e-4;
-
-/// The six kinds, in the order of [`kind`].
-const KINDS: [&str; 6] = [
-    "polygon",
-    "rounded polygon",
-    "circle",
-    "capsule",
-    "segment",
-    "chain segment",
-];
-
-fn kind(shape: &Shape) -> usize {
-    match shape {
-        Shape::Polygon(p) if p.radius() == 0.0 => 0,
-        Shape::Polygon(_) => 1,
-        Shape::Circle(_) => 2,
-        Shape::Capsule(_) => 3,
-        Shape::Segment(_) => 4,
-        Shape::ChainSegment(_) => 5,
-    }
-}
-
-/// A random point within `scale` of the origin.
-fn point(rng: &mut impl Rng, scale: f32) -> Vec2 {
-    scale * Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))
-}
-
-/// A random shape of kind `k` (see [`KINDS`]) of size about 1.
-fn random_kind(rng: &mut impl Rng, k: usize) -> Shape {
-    match k {
-        0 => Shape::from(common::random_polygon(rng, 1.0)),
-        1 => Shape::from(
-            common::random_polygon(rng, 0.8)
-                .with_radius(rng.random_range(0.02..0.3))
-                .unwrap(),
-        ),
-        2 => {
-            let center = if rng.random_bool(0.5) {
-                Vec2::ZERO
-            } else {
-                point(rng, 0.5)
-            };
-            Shape::from(Circle::with_center(center, rng.random_range(0.1..1.0)).unwrap())
-        }
-        3 => {
-            let a = point(rng, 0.3);
-            let b = a + Vec2::from_angle(rng.random_range(0.0..6.3)) * rng.random_range(0.2..1.2);
-            Shape::Capsule(Capsule::new(a, b, rng.random_range(0.05..0.5)).unwrap())
-        }
-        4 => {
-            let a = point(rng, 0.5);
-            let b = a + Vec2::from_angle(rng.random_range(0.0..6.3)) * rng.random_range(0.2..1.5);
-            Shape::Segment(Segment::new(a, b).unwrap())
-        }
-        _ => {
-            let a = point(rng, 0.5);
-            let b = a + Vec2::from_angle(rng.random_range(0.0..6.3)) * rng.random_range(0.3..1.5);
-            // A ghost: a free end one time in four, else a neighbour turning either way
-            // (a straight continuation one time in four of those).
-            let mut ghost = |end: Vec2, away: Vec2| -> Vec2 {
-                match rng.random_range(0..4) {
-                    0 => end,
-                    1 => end + away,
-                    _ => end + Vec2::from_angle(rng.random_range(-1.2..1.2)).rotate(away),
-                }
-            };
-            let ghost_a = ghost(a, a - b);
-            let ghost_b = ghost(b, b - a);
-            Shape::ChainSegment(ChainSegment::new(ghost_a, a, b, ghost_b).unwrap())
-        }
-    }
-}
 
 /// `per_kind` shapes of each kind, `collider_count` colliders of them scattered over a
 /// square of half size `extent`, and the broad phase's pairs, each in a random order.
@@ -263,6 +194,44 @@ fn gpu_matches_cpu_with_a_speculative_distance() {
         "{table:?}"
     );
     assert!(agreement.compared > 3000, "{agreement:?}");
+}
+
+#[test]
+fn one_narrow_phase_switches_kernels_as_its_table_changes() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    // A table of sharp polygons and circles only runs a kernel built without the rounded
+    // path (`SHARP_ONLY` in sat_pass.wgsl): the same narrow phase must go back to the full
+    // one when a rounded shape comes in. The sharp table is the mixed one with every other
+    // shape made a circle, so that the same colliders and pairs serve both.
+    let (mixed, colliders, pairs) = every_kind_batch(47, 8, 6000, 40.0);
+    let sharp: Vec<Shape> = mixed
+        .iter()
+        .map(|s| match kind(s) {
+            0 | 2 => *s,
+            _ => Shape::from(Circle::new(0.5).unwrap()),
+        })
+        .collect();
+    let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
+    for table in [&sharp, &mixed, &sharp, &mixed] {
+        let mut cpu = CpuNarrowPhase::new();
+        cpu.set_shape_table(table).unwrap();
+        gpu.set_shape_table(table).unwrap();
+        let expected = cpu.collide_pairs(&colliders, &pairs).unwrap();
+        let got = gpu.collide_pairs(&colliders, &pairs).unwrap();
+        let agreement = assert_same_contacts_within(
+            &expected,
+            &got,
+            rounded_normal_tolerance(table, &colliders),
+            DEPTH_TOLERANCE,
+        );
+        assert!(agreement.compared > 3000, "{agreement:?}");
+        assert!(
+            agreement.unmatched * 1000 < agreement.compared,
+            "{agreement:?}"
+        );
+    }
 }
 
 #[test]

@@ -154,6 +154,29 @@ fn a_box_moving_straight_at_a_wall_hits_at_gap_over_speed() {
 }
 
 #[test]
+fn rounded_polygons_meet_where_their_grown_surfaces_do() {
+    // Two boxes of core half size 0.5 grown by 0.2 (faces at ±0.7), and a circle of radius
+    // 0.3: a rounded box from x = -3 moving 4 units meets the rounded box at the origin when
+    // its centre reaches x = -1.4 (t = 1.6 / 4), and the circle at x = 5 from the other side
+    // when its centre reaches 5 - 1.0 (from x = 1 moving 4 more: t = 3.0 / 4).
+    let rounded = Shape::from(Polygon::rectangle(0.5, 0.5).with_radius(0.2).unwrap());
+    let ball = circle(0.3);
+    let sr = still(0.0, 0.0, 0.0);
+    let sb = moving(v(-3.0, 0.1), v(1.0, 0.1), 0.0, 0.0);
+    let tol = toi_tolerance(&rounded, &sr, &rounded, &sb);
+    let hit = time_of_impact(&rounded, &sr, &rounded, &sb).expect("the boxes meet");
+    assert!(hit.t <= 0.4 && hit.t >= 0.4 - tol / 4.0, "{hit:?}");
+    assert!(close(hit.normal, v(-1.0, 0.0), 1e-5), "{hit:?}");
+    assert!((0.0..=tol).contains(&hit.separation), "{hit:?}");
+    let sc = still(5.0, 0.1, 0.0);
+    let sm = moving(v(1.0, 0.1), v(5.0, 0.1), 0.0, 0.0);
+    let hit = time_of_impact(&ball, &sc, &rounded, &sm).expect("the box meets the ball");
+    let tol = toi_tolerance(&ball, &sc, &rounded, &sm);
+    assert!(hit.t <= 0.75 && hit.t >= 0.75 - tol / 4.0, "{hit:?}");
+    assert!(close(hit.normal, v(-1.0, 0.0), 1e-5), "{hit:?}");
+}
+
+#[test]
 fn a_box_moving_parallel_past_a_box_misses() {
     // Bottom face of the mover at y = 0.7, top of the other at 0.5: a 0.2 gap all the way.
     let a = boxed(0.5, 0.5);
@@ -878,6 +901,17 @@ struct Parity {
 }
 
 #[cfg(feature = "gpu")]
+impl Parity {
+    /// At most one pair in 1,000 hit on one side only (grazing pairs, which `compare` has
+    /// checked), and at most one hit in 200 with `t` or the normal apart.
+    fn assert_close(&self) {
+        assert!(self.disagree * 1000 <= self.pairs, "{self:?}");
+        assert!(self.t_apart * 200 <= self.hits, "{self:?}");
+        assert!(self.normal_apart * 200 <= self.hits, "{self:?}");
+    }
+}
+
+#[cfg(feature = "gpu")]
 fn compare(
     shapes: &[Shape],
     sweeps: &[SweptCollider],
@@ -942,9 +976,7 @@ fn the_gpu_matches_the_cpu_on_random_swept_pairs() {
     let p = cpu_against_gpu(&device, &queue, &shapes, &sweeps, &pairs);
     assert!(p.hits > 2000, "too few hits to compare: {p:?}");
     // Grazing pairs only, and few of them.
-    assert!(p.disagree * 1000 <= p.pairs, "{p:?}");
-    assert!(p.t_apart * 200 <= p.hits, "{p:?}");
-    assert!(p.normal_apart * 200 <= p.hits, "{p:?}");
+    p.assert_close();
 }
 
 /// Runs the batch through `time_of_impact_pairs` on the CPU and `GpuTimeOfImpact`, and
@@ -964,6 +996,63 @@ fn cpu_against_gpu(
     let p = compare(shapes, sweeps, pairs, &cpu, &got);
     eprintln!("{p:?}");
     p
+}
+
+/// Per kind of the pair's shapes (`common::SHAPE_KINDS`), how many of `pairs` hit on both
+/// sides: a pair counts for both its kinds.
+#[cfg(feature = "gpu")]
+fn hits_by_kind(
+    shapes: &[Shape],
+    sweeps: &[SweptCollider],
+    pairs: &[[u32; 2]],
+    cpu: &[Option<TimeOfImpact>],
+    gpu: &[Option<TimeOfImpact>],
+) -> [usize; 6] {
+    let mut hits = [0; 6];
+    for ((pair, c), g) in pairs.iter().zip(cpu).zip(gpu) {
+        if c.is_some() && g.is_some() {
+            for &k in pair {
+                hits[common::shape_kind(&shapes[sweeps[k as usize].shape as usize])] += 1;
+            }
+        }
+    }
+    hits
+}
+
+#[cfg(feature = "gpu")]
+#[test]
+fn the_gpu_matches_the_cpu_on_swept_pairs_of_every_kind_of_shape() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    // Six shapes of each kind (sharp and rounded polygons, circles, capsules, segments, chain
+    // links), swept pairs near the origin and far from it.
+    let mut rng = common::rng(15);
+    let shapes: Vec<Shape> = (0..36)
+        .map(|i| common::random_shape_of_kind(&mut rng, i % 6))
+        .collect();
+    let mut gpu = GpuTimeOfImpact::new(&device, &queue).unwrap();
+    gpu.set_shape_table(&shapes).unwrap();
+    for shift in [Vec2::ZERO, v(1000.0, -700.0)] {
+        let (mut sweeps, _) = random_sweeps(&mut rng, shapes.len(), 700, 0);
+        let pairs = swept_pairs(&mut rng, &shapes, &sweeps);
+        for s in &mut sweeps {
+            s.sweep.c0 += shift;
+            s.sweep.c1 += shift;
+        }
+        assert!(pairs.len() > 5000, "{} pairs", pairs.len());
+        let cpu = time_of_impact_pairs(&shapes, &sweeps, &pairs).unwrap();
+        let got = gpu.time_of_impact_pairs(&sweeps, &pairs).unwrap();
+        // `compare` asserts that both sides stay conservative on every pair, and that a pair
+        // only one side hits is a grazing one (within the tolerance where it hits).
+        let p = compare(&shapes, &sweeps, &pairs, &cpu, &got);
+        let by_kind = hits_by_kind(&shapes, &sweeps, &pairs, &cpu, &got);
+        eprintln!("shifted by {shift}: {p:?}, hits by kind {by_kind:?}");
+        for (kind, &n) in common::SHAPE_KINDS.iter().zip(&by_kind) {
+            assert!(n > 200, "only {n} hits with a {kind}: {by_kind:?}");
+        }
+        p.assert_close();
+    }
 }
 
 #[cfg(feature = "gpu")]
@@ -1082,9 +1171,7 @@ fn a_batch_larger_than_one_dispatch_is_split_and_keeps_pair_order() {
             "dispatch {k} has too few hits to check the order"
         );
     }
-    assert!(p.disagree * 1000 <= p.pairs, "{p:?}");
-    assert!(p.t_apart * 200 <= p.hits, "{p:?}");
-    assert!(p.normal_apart * 200 <= p.hits, "{p:?}");
+    p.assert_close();
 
     // A bad pair in a later dispatch is still named by its place in the whole batch.
     let mut bad = pairs.clone();

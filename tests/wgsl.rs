@@ -273,6 +273,8 @@ fn every_toi_step_has_its_rust_twin_name() {
         include_str!("../src/toi.rs"),
         include_str!("../src/distance.rs"),
         include_str!("../src/transform.rs"),
+        include_str!("../src/shape.rs"),
+        include_str!("../src/sat_rounded.rs"),
     ]
     .concat();
     for name in [
@@ -296,6 +298,11 @@ fn every_toi_step_has_its_rust_twin_name() {
         "polygon_distance",
         "polygon_circle_distance",
         "circle_distance",
+        // Pairs with a capsule, a segment, a rounded polygon or a chain link: the rounded
+        // narrow phase's manifold (sat_rounded.wgsl, compiled into this kernel too).
+        "rounded_distance",
+        "collide_rounded",
+        "bounding_radius",
         "length_and_direction",
         "inv_mul_transforms",
         "rotate",
@@ -315,7 +322,9 @@ fn the_transform_helpers_are_defined_once_and_shared() {
     // parse, as WGSL has no overloading, but say so plainly).
     for (file, source) in [
         ("sat.wgsl", include_str!("../shaders/sat.wgsl")),
+        ("sat_pass.wgsl", include_str!("../shaders/sat_pass.wgsl")),
         ("toi.wgsl", include_str!("../shaders/toi.wgsl")),
+        ("ray.wgsl", include_str!("../shaders/ray.wgsl")),
     ] {
         for name in [
             "rotate",
@@ -331,6 +340,33 @@ fn the_transform_helpers_are_defined_once_and_shared() {
     }
     let transform = include_str!("../shaders/transform.wgsl");
     assert!(SAT_WGSL.contains(transform) && TOI_WGSL.contains(transform));
+}
+
+#[test]
+fn the_pair_tests_bind_nothing_and_both_kernels_share_them() {
+    // The narrow phase's pair tests are compiled into the time-of-impact kernel too, which
+    // has bindings of its own: only sat_pass.wgsl may declare the narrow phase's.
+    for (file, source) in [
+        ("sat.wgsl", include_str!("../shaders/sat.wgsl")),
+        (
+            "sat_circle.wgsl",
+            include_str!("../shaders/sat_circle.wgsl"),
+        ),
+        (
+            "sat_rounded.wgsl",
+            include_str!("../shaders/sat_rounded.wgsl"),
+        ),
+    ] {
+        assert!(!source.contains("@group"), "{file} declares a binding");
+        assert!(
+            !source.contains("@compute"),
+            "{file} declares an entry point"
+        );
+        assert!(
+            SAT_WGSL.contains(source) && TOI_WGSL.contains(source),
+            "{file}"
+        );
+    }
 }
 
 #[test]
@@ -358,12 +394,23 @@ fn ray_wgsl_parses_validates_and_mirrors_the_rust_side() {
     assert_eq!(constant(&m, "NO_RAY_HIT"), naga::Literal::F32(NO_RAY_HIT));
     // The same steps under the same names as src/ray.rs.
     let names = function_names(&m);
-    let rust = include_str!("../src/ray.rs");
-    for name in ["cast_ray", "cast_ray_polygon", "cast_ray_circle"] {
+    let rust = [
+        include_str!("../src/ray.rs"),
+        include_str!("../src/rounded.rs"),
+    ]
+    .concat();
+    for name in [
+        "cast_ray",
+        "cast_ray_polygon",
+        "cast_ray_circle",
+        "cast_ray_rounded",
+        "core_distance",
+        "closest_on_segment",
+    ] {
         assert!(names.contains(&name), "ray.wgsl lacks fn {name}");
         assert!(
             rust.contains(&format!("fn {name}(")),
-            "src/ray.rs lacks fn {name}"
+            "src/ray.rs and src/rounded.rs lack fn {name}"
         );
     }
 }

@@ -121,6 +121,17 @@ pub(super) fn compute_pipeline(
     layout: &wgpu::BindGroupLayout,
     entry_point: &'static str,
 ) -> wgpu::ComputePipeline {
+    compute_pipeline_with(device, module, layout, entry_point, &[])
+}
+
+/// [`compute_pipeline`] with values for the module's `override` constants, by name.
+pub(super) fn compute_pipeline_with(
+    device: &wgpu::Device,
+    module: &wgpu::ShaderModule,
+    layout: &wgpu::BindGroupLayout,
+    entry_point: &'static str,
+    constants: &[(&str, f64)],
+) -> wgpu::ComputePipeline {
     let pipeline_layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
         label: Some(entry_point),
         bind_group_layouts: &[Some(layout)],
@@ -131,7 +142,10 @@ pub(super) fn compute_pipeline(
         layout: Some(&pipeline_layout),
         module,
         entry_point: Some(entry_point),
-        compilation_options: Default::default(),
+        compilation_options: wgpu::PipelineCompilationOptions {
+            constants,
+            ..Default::default()
+        },
         cache: None,
     })
 }

@@ -106,10 +106,11 @@ impl GpuRayCast {
         self.runner.max_pairs()
     }
 
-    /// Replaces the shape table that [`Collider::shape`] indexes: polygons and circles.
-    /// Setting the table it already holds uploads nothing.
+    /// Replaces the shape table that [`Collider::shape`] indexes: shapes of every kind (a
+    /// chain link is cast as its plain segment, from either side, as
+    /// [`cast_ray`](crate::cast_ray) casts it). Setting the table it already holds uploads
+    /// nothing.
     pub fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
-        crate::error::only_polygons_and_circles(shapes, "the GPU ray batch")?;
         self.runner.set_shape_table(shapes)
     }
 

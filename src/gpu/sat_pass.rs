@@ -11,7 +11,8 @@
 //! upload_colliders  poses (16 B each) -> `poses`; shape ids -> `indices[0..n)` only when
 //!                   they changed
 //! write_batch       pairs (8 B each) -> `indices[n..)`, params, a zeroed contact count
-//! encode_dispatch   one `collide_pairs` invocation per pair, each overlapping pair appending
+//! encode_dispatch   one `collide_pairs` invocation per pair (built with `SHARP_ONLY` when the
+//!                   table holds only sharp polygons and circles), each overlapping pair appending
 //!                   a 48-byte record to `contacts`; then, if asked, `count_touching`
 //! ContactRecords    a contact list read back -> contacts in pair order, in linear time
 //! ```
@@ -20,25 +21,29 @@ use bytemuck::Zeroable;
 
 use crate::error::Error;
 use crate::gpu::layout::{ContactGpu, ContactsHeaderGpu, ParamsGpu, PoseGpu, SWAPPED};
-use crate::gpu::plumbing::{GrowingBuffer, ShapeTable, compute_pipeline, entire, storage, uniform};
+use crate::gpu::plumbing::{
+    GrowingBuffer, ShapeTable, compute_pipeline, compute_pipeline_with, entire, storage, uniform,
+};
 use crate::manifold::Contact;
 use crate::narrow_phase::{Collider, NarrowPhaseTimings, validate_batch};
 use crate::shape::Shape;
 
 /// The WGSL source of the narrow-phase kernels: the layouts, the transform helpers
 /// (`shaders/transform.wgsl`, shared with the time-of-impact kernel), then `shaders/sat.wgsl`
-/// (the kernels and the polygon–polygon test), then `shaders/sat_circle.wgsl` (pairs with a
-/// circle), then `shaders/sat_rounded.wgsl` (pairs with a capsule, a segment, a rounded
-/// polygon or a chain link).
+/// (the polygon–polygon test), then `shaders/sat_circle.wgsl` (pairs with a circle), then
+/// `shaders/sat_rounded.wgsl` (pairs with a capsule, a segment, a rounded polygon or a chain
+/// link), and last `shaders/sat_pass.wgsl` (the bindings and the kernels). The pair tests
+/// bind nothing themselves, so the time-of-impact kernel takes them too.
 pub const SAT_WGSL: &str = concat!(
     include_str!("../../shaders/layout.wgsl"),
     include_str!("../../shaders/transform.wgsl"),
     include_str!("../../shaders/sat.wgsl"),
     include_str!("../../shaders/sat_circle.wgsl"),
-    include_str!("../../shaders/sat_rounded.wgsl")
+    include_str!("../../shaders/sat_rounded.wgsl"),
+    include_str!("../../shaders/sat_pass.wgsl")
 );
 
-/// Invocations per workgroup; must match `@workgroup_size` in `sat.wgsl`.
+/// Invocations per workgroup; must match `@workgroup_size` in `sat_pass.wgsl`.
 const WORKGROUP_SIZE: u32 = 64;
 /// The contact list's header (its count), before the records.
 pub(super) const HEADER_BYTES: u64 = size_of::<ContactsHeaderGpu>() as u64;
@@ -67,11 +72,26 @@ impl SwapRole {
     }
 }
 
+/// Whether the shape takes the polygon path of the kernel (`KIND_SHARP`): a sharp polygon
+/// or a circle.
+fn is_sharp(shape: &Shape) -> bool {
+    match shape {
+        Shape::Polygon(p) => p.radius() == 0.0,
+        Shape::Circle(_) => true,
+        _ => false,
+    }
+}
+
 /// The narrow-phase kernels on the host's device, and the buffers they bind.
 pub(super) struct SatPass {
     device: wgpu::Device,
     queue: wgpu::Queue,
     pipeline: wgpu::ComputePipeline,
+    /// `collide_pairs` built with `SHARP_ONLY` set: for a table of sharp polygons and
+    /// circles only, which then skips the rounded path's code altogether.
+    sharp_pipeline: wgpu::ComputePipeline,
+    /// Whether every shape of the table is a sharp polygon or a circle.
+    sharp_only: bool,
     bind_group_layout: wgpu::BindGroupLayout,
     bind_group: Option<wgpu::BindGroup>,
     /// The `count_touching` pass, with a layout of its own (3 storage buffers).
@@ -133,6 +153,13 @@ impl SatPass {
             ],
         });
         let pipeline = compute_pipeline(device, &module, &bind_group_layout, "collide_pairs");
+        let sharp_pipeline = compute_pipeline_with(
+            device,
+            &module,
+            &bind_group_layout,
+            "collide_pairs",
+            &[("SHARP_ONLY", 1.0)],
+        );
         let touching_pipeline =
             compute_pipeline(device, &module, &touching_layout, "count_touching");
         let params = device.create_buffer(&wgpu::BufferDescriptor {
@@ -150,6 +177,8 @@ impl SatPass {
             device: device.clone(),
             queue: queue.clone(),
             pipeline,
+            sharp_pipeline,
+            sharp_only: true,
             bind_group_layout,
             bind_group: None,
             touching_pipeline,
@@ -252,6 +281,7 @@ impl SatPass {
             // Which shapes are circles and sharp polygons, for the swap of their pairs: none
             // noted when the table has no circle, or when it is unknown after a device error.
             let table = self.shapes.shapes();
+            self.sharp_only = table.iter().all(is_sharp);
             self.swap_roles.clear();
             if table.iter().any(|s| s.as_circle().is_some()) {
                 self.swap_roles.extend(table.iter().map(SwapRole::of));
@@ -439,7 +469,11 @@ impl SatPass {
             label: Some("wgpu-sat collide_pairs"),
             timestamp_writes: timestamps,
         });
-        pass.set_pipeline(&self.pipeline);
+        pass.set_pipeline(if self.sharp_only {
+            &self.sharp_pipeline
+        } else {
+            &self.pipeline
+        });
         pass.set_bind_group(0, bind_group, &[]);
         pass.dispatch_workgroups(workgroups, 1, 1);
         if touching {

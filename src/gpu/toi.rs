@@ -29,10 +29,16 @@ use crate::shape::Shape;
 use crate::toi::{SweptCollider, TimeOfImpact, validate_sweeps};
 
 /// The WGSL source of the time-of-impact kernel: the layouts, the transform helpers
-/// (`shaders/transform.wgsl`, shared with the narrow phase), then `shaders/toi.wgsl`.
+/// (`shaders/transform.wgsl`, shared with the narrow phase), the narrow phase's pair tests
+/// (`sat.wgsl`, `sat_circle.wgsl`, `sat_rounded.wgsl`, which bind nothing: the distance of
+/// a pair with a capsule, a segment, a rounded polygon or a chain link is the rounded
+/// narrow phase's manifold, as on the CPU), then `shaders/toi.wgsl`.
 pub const TOI_WGSL: &str = concat!(
     include_str!("../../shaders/layout.wgsl"),
     include_str!("../../shaders/transform.wgsl"),
+    include_str!("../../shaders/sat.wgsl"),
+    include_str!("../../shaders/sat_circle.wgsl"),
+    include_str!("../../shaders/sat_rounded.wgsl"),
     include_str!("../../shaders/toi.wgsl")
 );
 
@@ -117,10 +123,11 @@ impl GpuTimeOfImpact {
         self.runner.max_pairs()
     }
 
-    /// Replaces the shape table that [`SweptCollider::shape`] indexes: polygons and circles.
-    /// Setting the table it already holds uploads nothing.
+    /// Replaces the shape table that [`SweptCollider::shape`] indexes: shapes of every kind
+    /// (a chain link is swept as its plain segment, as
+    /// [`time_of_impact`](crate::time_of_impact) sweeps it). Setting the table it already
+    /// holds uploads nothing.
     pub fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
-        crate::error::only_polygons_and_circles(shapes, "the GPU time of impact")?;
         self.runner.set_shape_table(shapes)
     }
 

@@ -10,6 +10,7 @@ use rand_chacha::ChaCha8Rng;
 #[cfg(feature = "gpu")]
 use wgpu_sat::GpuNarrowPhase;
 use wgpu_sat::glam::{DVec2, Vec2};
+use wgpu_sat::shapes::{Capsule, ChainSegment, Segment};
 use wgpu_sat::{Aabb, BroadPhase, Circle, Collider, Contact, Polygon, Shape, Transform, World};
 
 /// A device from `request_device`, or `None` with a message when there is no adapter.
@@ -489,5 +490,78 @@ pub fn normal_tolerance<'a>(
             _ => return 1e-5,
         };
         (1e-6 / length).max(1e-5)
+    }
+}
+
+/// The six kinds of shape, in the order of [`shape_kind`].
+pub const SHAPE_KINDS: [&str; 6] = [
+    "polygon",
+    "rounded polygon",
+    "circle",
+    "capsule",
+    "segment",
+    "chain segment",
+];
+
+/// The place of `shape`'s kind in [`SHAPE_KINDS`].
+pub fn shape_kind(shape: &Shape) -> usize {
+    match shape {
+        Shape::Polygon(p) if p.radius() == 0.0 => 0,
+        Shape::Polygon(_) => 1,
+        Shape::Circle(_) => 2,
+        Shape::Capsule(_) => 3,
+        Shape::Segment(_) => 4,
+        Shape::ChainSegment(_) => 5,
+    }
+}
+
+/// A random point within `scale` of the origin.
+fn point(rng: &mut impl Rng, scale: f32) -> Vec2 {
+    scale * Vec2::new(rng.random_range(-1.0..1.0), rng.random_range(-1.0..1.0))
+}
+
+/// A random shape of kind `k` (see [`SHAPE_KINDS`]) of size about 1, about the origin.
+pub fn random_shape_of_kind(rng: &mut impl Rng, k: usize) -> Shape {
+    match k {
+        0 => Shape::from(random_polygon(rng, 1.0)),
+        1 => Shape::from(
+            random_polygon(rng, 0.8)
+                .with_radius(rng.random_range(0.02..0.3))
+                .unwrap(),
+        ),
+        2 => {
+            let center = if rng.random_bool(0.5) {
+                Vec2::ZERO
+            } else {
+                point(rng, 0.5)
+            };
+            Shape::from(Circle::with_center(center, rng.random_range(0.1..1.0)).unwrap())
+        }
+        3 => {
+            let a = point(rng, 0.3);
+            let b = a + Vec2::from_angle(rng.random_range(0.0..6.3)) * rng.random_range(0.2..1.2);
+            Shape::Capsule(Capsule::new(a, b, rng.random_range(0.05..0.5)).unwrap())
+        }
+        4 => {
+            let a = point(rng, 0.5);
+            let b = a + Vec2::from_angle(rng.random_range(0.0..6.3)) * rng.random_range(0.2..1.5);
+            Shape::Segment(Segment::new(a, b).unwrap())
+        }
+        _ => {
+            let a = point(rng, 0.5);
+            let b = a + Vec2::from_angle(rng.random_range(0.0..6.3)) * rng.random_range(0.3..1.5);
+            // A ghost: a free end one time in four, else a neighbour turning either way
+            // (a straight continuation one time in four of those).
+            let mut ghost = |end: Vec2, away: Vec2| -> Vec2 {
+                match rng.random_range(0..4) {
+                    0 => end,
+                    1 => end + away,
+                    _ => end + Vec2::from_angle(rng.random_range(-1.2..1.2)).rotate(away),
+                }
+            };
+            let ghost_a = ghost(a, a - b);
+            let ghost_b = ghost(b, b - a);
+            Shape::ChainSegment(ChainSegment::new(ghost_a, a, b, ghost_b).unwrap())
+        }
     }
 }

@@ -1,0 +1,102 @@
+// wgpu-sat narrow-phase pass: the bindings and the two entry points of GpuNarrowPhase
+// (src/gpu/sat_pass.rs, its host side).
+//
+// Compiled last, after layout.wgsl, transform.wgsl, sat.wgsl, sat_circle.wgsl and
+// sat_rounded.wgsl, which hold the pair tests as functions with no binding of their own, so
+// that another kernel (the time of impact's, toi.wgsl) can take them with its own bindings:
+//
+//   collide_pairs:   one invocation per pair: collide_shapes_speculative, flip a pair the
+//                    host swapped back, append the manifold of an overlapping pair
+//   count_touching:  one invocation per contact record: count its two colliders
+//
+// SHARP_ONLY: the host builds collide_pairs twice, and dispatches the one with SHARP_ONLY
+// set when its shape table holds only sharp polygons and circles. Set, the router and the
+// rounded path are dead code that the driver's compiler removes: a polygon-only batch then
+// pays nothing for the shapes it does not have (on lavapipe the rounded branch, although
+// no lane took it, made such a batch slower; docs/performance.md has the figures).
+
+// Whether every shape of the table is a sharp polygon or a circle (KIND_SHARP).
+override SHARP_ONLY: bool = false;
+
+// Set in the first word of a pair the host wrote polygon first (SWAPPED in
+// src/gpu/layout.rs): the pair was given circle first.
+const SWAPPED: u32 = 0x80000000u;
+
+struct Params {
+    pair_count: u32,
+    // Word offset of the first pair in `indices`; words before it are collider shape ids.
+    pair_offset: u32,
+    contact_capacity: u32,
+    // NarrowPhase::set_speculative_distance: pairs apart by less get a manifold too.
+    speculative_distance: f32,
+}
+
+// The contact buffer as the kernel writes it: the same bytes as `ContactList` in
+// layout.wgsl, with an atomic count for appending.
+struct Contacts {
+    count: atomic<u32>,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+    records: array<ContactOut>,
+}
+
+@group(0) @binding(0) var<storage, read> shapes: array<Shape>;
+@group(0) @binding(1) var<storage, read> poses: array<Pose>;
+// [shape index of collider 0 .. n) followed by the pairs as (a, b) words.
+@group(0) @binding(2) var<storage, read> indices: array<u32>;
+@group(0) @binding(3) var<storage, read_write> contacts: Contacts;
+@group(0) @binding(4) var<uniform> params: Params;
+// Per collider: how many contacts it is in (the `count_touching` pass).
+@group(0) @binding(5) var<storage, read_write> touching: array<atomic<u32>>;
+
+@compute @workgroup_size(64)
+fn collide_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
+    let pair = id.x;
+    if (pair >= params.pair_count) {
+        return;
+    }
+    // False: no batch has 2^32 - 1 pairs; see keep() in transform.wgsl.
+    keep_flag = params.pair_count == 0xffffffffu;
+    // A circle–polygon pair comes polygon first, marked SWAPPED by the host: tested in the
+    // polygon's frame (as collide_circle_polygon does on the CPU) and flipped back. Pairs
+    // with a capsule, a segment, a rounded polygon or a chain link branch off to
+    // sat_rounded.wgsl inside collide_shapes_speculative.
+    let word = indices[params.pair_offset + 2u * pair];
+    let swapped = (word & SWAPPED) != 0u;
+    let a = word & ~SWAPPED;
+    let b = indices[params.pair_offset + 2u * pair + 1u];
+    let shape_a = shapes[indices[a]];
+    let shape_b = shapes[indices[b]];
+    var m: Manifold;
+    if (SHARP_ONLY) {
+        m = collide_within(shape_a, poses[a], shape_b, poses[b], params.speculative_distance);
+    } else {
+        m = collide_shapes_speculative(shape_a, poses[a], shape_b, poses[b], params.speculative_distance);
+    }
+    if (m.count == 0u) {
+        return;
+    }
+    if (swapped) {
+        m = flip_manifold(m);
+    }
+    // Compaction: overlapping pairs append; the host restores pair order by `pair`.
+    let slot = atomicAdd(&contacts.count, 1u);
+    if (slot < params.contact_capacity) {
+        contacts.records[slot] = ContactOut(m.normal, m.depth, pair, m.points);
+    }
+}
+
+// The second pass of `GpuNarrowPhase::record`: one invocation per contact record counts the
+// record's two colliders in `touching` (cleared by the host before the pass). A pass of its
+// own, so that each pass binds at most 4 storage buffers (the downlevel limit).
+@compute @workgroup_size(64)
+fn count_touching(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if (k >= min(atomicLoad(&contacts.count), params.contact_capacity)) {
+        return;
+    }
+    let pair = contacts.records[k].pair;
+    atomicAdd(&touching[indices[params.pair_offset + 2u * pair] & ~SWAPPED], 1u);
+    atomicAdd(&touching[indices[params.pair_offset + 2u * pair + 1u]], 1u);
+}

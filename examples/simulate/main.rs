@@ -45,7 +45,8 @@
 //! wake when something touches them or you drag them. The mixed and pile scenes have a
 //! sensor band across the container, drawn as an outline: bodies fall through it, and it
 //! counts them in and out. Picking (the left drag) is the world's point query; the pull is a
-//! mouse joint (`scenes::MouseDrag`), so the body pushes what is in its way.
+//! mouse joint (`scenes::MouseDrag`), so the body pushes what is in its way. Joints are
+//! drawn as thin lines, from each moving body's centre to its anchor and anchor to anchor.
 //!
 //! The title shows, about twice a second: frames per second, bodies (and how many are
 //! awake), candidate pairs, contacts, the last step's events (contacts begun and ended,

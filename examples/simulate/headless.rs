@@ -4,11 +4,11 @@
 
 use std::path::Path;
 
-use wgpu_sat::glam::UVec2;
+use wgpu_sat::glam::{UVec2, Vec2};
 
 use crate::render::{Camera, DrawOptions, Renderer, scene_bounds};
 use crate::shared::{OFFSCREEN_FORMAT, Offscreen, write_png};
-use crate::sim::{AdapterLabel, Sim, StatsWindow};
+use crate::sim::{AdapterLabel, DT, Sim, StatsWindow};
 use crate::{Args, Backend, Result};
 
 /// Print a line of statistics every this many frames.
@@ -61,6 +61,13 @@ pub fn run(args: &Args) -> Result<()> {
     let scene_middle = scene_bounds(&sim.world).map(|b| b.center());
     // Bodies pushed by --push-every (a push finds no dynamic body only in a scene of none).
     let mut pushed = 0;
+    if let Some(at) = args.drag_at {
+        sim.grab(at)?;
+        match sim.dragged_body() {
+            Some(body) => println!("--drag-at: grabbed {body} at ({}, {})", at.x, at.y),
+            None => println!("--drag-at: no dynamic body at ({}, {})", at.x, at.y),
+        }
+    }
     for frame in 1..=args.frames {
         if let (Some(at), Some((device, _))) = (args.lose_device_at, &device)
             && frame == at
@@ -77,6 +84,9 @@ pub fn run(args: &Args) -> Result<()> {
             && frame % every.max(1) == 0
         {
             pushed += usize::from(sim.push_one(frame / every.max(1))?);
+        }
+        if let Some(start) = args.drag_at {
+            sim.drag_to(drag_path(start, (frame - 1) as f32 * DT))?;
         }
         let stats = sim
             .advance()?
@@ -102,6 +112,18 @@ pub fn run(args: &Args) -> Result<()> {
     if args.push_every.is_some() {
         println!("pushed {pushed} bodies up (--push-every)");
     }
+    if let (Some(body), Some(drag)) = (sim.dragged_body(), sim.drag()) {
+        // The pull's gap: how far the grabbed point trails its target.
+        let gap = sim
+            .world
+            .joint_anchors(drag.joint())
+            .map_or(f32::NAN, |[target, point]| target.distance(point));
+        let target = drag.target();
+        println!(
+            "dragged {body} to ({:.2}, {:.2}); the grabbed point {gap:.2} from it",
+            target.x, target.y
+        );
+    }
 
     if let Some(path) = &args.screenshot {
         let (device, queue) = device
@@ -110,13 +132,27 @@ pub fn run(args: &Args) -> Result<()> {
         let camera = camera.ok_or("the scene is empty: nothing to frame")?;
         let options = DrawOptions {
             show_contacts: args.contacts,
-            selected: None,
+            selected: sim.dragged_body(),
             ray_fan: args.ray_fan.then_some(camera.center),
         };
         screenshot(device, queue, &sim, &camera, &options, path)?;
         println!("wrote {} ({}x{})", path.display(), viewport.x, viewport.y);
     }
     Ok(())
+}
+
+/// Rise of `--drag-at`'s target over its first second, and its sway afterwards (either
+/// side, a full swing every `DRAG_SWAY_PERIOD` seconds), world units.
+const DRAG_RISE: f32 = 3.0;
+const DRAG_SWAY: f32 = 2.0;
+const DRAG_SWAY_PERIOD: f32 = 2.0;
+
+/// Where `--drag-at` pulls the grabbed point `seconds` after the grab.
+fn drag_path(start: Vec2, seconds: f32) -> Vec2 {
+    let rise = DRAG_RISE * seconds.min(1.0);
+    let swaying = (seconds - 1.0).max(0.0);
+    let sway = DRAG_SWAY * (std::f32::consts::TAU * swaying / DRAG_SWAY_PERIOD).sin();
+    start + Vec2::new(sway, rise)
 }
 
 /// Renders the world into an offscreen texture and writes it to `path` as a PNG.

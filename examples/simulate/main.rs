@@ -8,10 +8,12 @@
 //! cargo run --example simulate -- --scene pyramid --rows 30
 //! cargo run --example simulate -- --scene large_pyramid --backend cpu
 //! cargo run --example simulate -- --scene level                 # a platform, a paddle, pits
+//! cargo run --example simulate -- --scene joints                # chain, bridge, ragdolls, car
 //! cargo run --example simulate -- --headless --frames 300 --screenshot out.png
 //! cargo run --example simulate -- --headless --fire-every 20     # bullets into the pile
 //! cargo run --example simulate -- --headless --lose-device-at 60  # GPU lost: the CPU takes over
 //! cargo run --example simulate -- --headless --scene level --push-every 30  # bodies jump
+//! cargo run --example simulate -- --headless --scene pyramid --drag-at 0,5  # a mouse drag
 //! ```
 //!
 //! If the GPU narrow phase fails mid-run (a lost device, out of memory, a validation
@@ -32,15 +34,19 @@
 //! | C                     | show contact points and normals                              |
 //! | L                     | cast a fan of 90 rays from the cursor, drawn to their hits   |
 //! | F                     | frame the whole scene again                                  |
+//! | D / A / X             | joints scene: drive the car forward (+x) / back / brake      |
 //! | Esc                   | quit                                                         |
 //! | scroll                | zoom about the cursor                                        |
 //! | right or middle drag  | pan                                                          |
-//! | left drag on a body   | pull it; let go to throw it                                  |
+//! | left drag on a body   | pull it by a mouse joint (at most 1000 × its mass); let go   |
+//! |                       | to throw it                                                  |
 //!
 //! Sleeping bodies (an island at rest, see `World::set_sleeping`) are drawn dimmed; they
 //! wake when something touches them or you drag them. The mixed and pile scenes have a
 //! sensor band across the container, drawn as an outline: bodies fall through it, and it
-//! counts them in and out. Picking (the left drag) is the world's point query.
+//! counts them in and out. Picking (the left drag) is the world's point query; the pull is a
+//! mouse joint (`scenes::MouseDrag`), so the body pushes what is in its way. Joints are
+//! drawn as thin lines, from each moving body's centre to its anchor and anchor to anchor.
 //!
 //! The title shows, about twice a second: frames per second, bodies (and how many are
 //! awake), candidate pairs, contacts, the last step's events (contacts begun and ended,
@@ -63,6 +69,7 @@ mod window;
 use std::process::ExitCode;
 
 use clap::{Parser, ValueEnum};
+use wgpu_sat::glam::Vec2;
 
 use sim::SceneSpec;
 
@@ -99,6 +106,12 @@ pub struct Args {
     /// to the body under the cursor in the window), a different one each time.
     #[arg(long, requires = "headless")]
     push_every: Option<usize>,
+    /// In headless mode, grab the dynamic body under this world point (`x,y`) at the first
+    /// frame with a mouse joint, as a left drag does in the window, and pull it along a
+    /// path (up 3 units over the first second, then swaying 2 units either side) until
+    /// the last frame.
+    #[arg(long, requires = "headless", value_parser = parse_point, allow_hyphen_values = true)]
+    drag_at: Option<Vec2>,
     /// PNG file for the last headless frame.
     #[arg(long, requires = "headless")]
     screenshot: Option<std::path::PathBuf>,
@@ -149,6 +162,9 @@ pub enum Scene {
     /// A level: chain terrain with hills and pits, a moving platform, a spinning paddle, a
     /// conveyor belt, and capsules, rounded boxes, boxes and circles.
     Level,
+    /// Joints: a swinging chain, a loaded bridge, ragdolls and a car on wheel joints
+    /// driving over hills (A / D / X: back, forward, brake).
+    Joints,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -158,6 +174,21 @@ pub enum Backend {
 }
 
 use shared::Result;
+
+/// A world point given as `x,y`.
+fn parse_point(text: &str) -> std::result::Result<Vec2, String> {
+    let parse = |s: &str| {
+        s.trim()
+            .parse::<f32>()
+            .ok()
+            .filter(|v| v.is_finite())
+            .ok_or_else(|| format!("{s:?} is not a finite number"))
+    };
+    match text.split_once(',') {
+        Some((x, y)) => Ok(Vec2::new(parse(x)?, parse(y)?)),
+        None => Err(format!("{text:?} is not a point: write x,y")),
+    }
+}
 
 fn main() -> ExitCode {
     let args = Args::parse();

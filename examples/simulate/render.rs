@@ -77,6 +77,8 @@ const NORMAL_COLOR: [u8; 4] = [255, 225, 40, 255];
 /// Sensor outlines, and the ray fan's rays (to their hit, or their full reach when they
 /// hit nothing) and hit normals.
 const SENSOR_COLOR: [u8; 4] = [90, 220, 255, 255];
+/// Joints: body centres to anchors, anchor to anchor.
+const JOINT_COLOR: [u8; 4] = [235, 235, 245, 255];
 const RAY_COLOR: [u8; 4] = [120, 255, 140, 255];
 const RAY_MISS_COLOR: [u8; 4] = [60, 110, 70, 255];
 /// Rays in the fan, and their reach in world units.
@@ -454,6 +456,7 @@ impl Renderer {
 
         self.line_scratch.clear();
         sensor_lines(world, &mut self.line_scratch);
+        joint_lines(world, &mut self.line_scratch);
         if options.show_contacts {
             contact_lines(world, camera, &mut self.line_scratch);
         }
@@ -637,6 +640,25 @@ fn push_line(out: &mut Vec<LineVertex>, a: Vec2, b: Vec2, color: [u8; 4]) {
             position: p.to_array(),
             color,
         });
+    }
+}
+
+/// Every joint as Box2D's debug draw shows one: a line from each moving body's centre of
+/// mass to its anchor, and one between the two anchors (a distance joint's length, a
+/// mouse joint's pull from its target; nothing for a pin, whose anchors coincide). A
+/// static body's centre (a terrain's, a ground's) says nothing about the joint: skipped.
+fn joint_lines(world: &World, out: &mut Vec<LineVertex>) {
+    for joint in world.joints() {
+        let (Some(bodies), Some(anchors)) = (world.joint_bodies(joint), world.joint_anchors(joint))
+        else {
+            continue;
+        };
+        for (body, anchor) in bodies.into_iter().zip(anchors) {
+            if !world.is_static(body) {
+                push_line(out, world.center_of_mass(body), anchor, JOINT_COLOR);
+            }
+        }
+        push_line(out, anchors[0], anchors[1], JOINT_COLOR);
     }
 }
 

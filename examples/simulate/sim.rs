@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::scenes::LevelDriver;
+use wgpu_sat::scenes::{Car, LevelDriver, MouseDrag};
 use wgpu_sat::world::BodyType;
 use wgpu_sat::{
     Aabb, BodyDef, BodyId, BodyShape, Circle, CpuNarrowPhase, Error, GpuNarrowPhase, Polygon,
@@ -19,11 +19,6 @@ use crate::Scene;
 /// Fixed time step: one step per frame, whatever the frame rate, so a slow adapter shows
 /// slow motion rather than a different simulation.
 pub const DT: f32 = 1.0 / 60.0;
-
-/// How fast a dragged body closes the gap to the cursor: the fraction per second.
-const DRAG_GAIN: f32 = 12.0;
-/// Speed limit of a dragged body, units per second, so a flick does not tunnel.
-const DRAG_MAX_SPEED: f32 = 40.0;
 
 /// Speed of a fired bullet, units per second: five of its own diameters per step at 60 Hz,
 /// far beyond what a discrete step could catch against a thin wall.
@@ -41,18 +36,25 @@ pub struct SceneSpec {
 }
 
 impl SceneSpec {
-    /// The scene, with hit events on, and the driver of its moving parts (the level's);
-    /// the container scenes get a sensor band across them.
-    pub fn build(&self) -> (World, Option<LevelDriver>) {
+    /// The scene, with hit events on, and the handles of its moving parts (the level's
+    /// movers, the joint scene's car); the container scenes get a sensor band across them.
+    pub fn build(&self) -> (World, Drivers) {
+        let none = Drivers::default();
         let (mut world, driver) = match self.scene {
-            Scene::Mixed => (scenes::mixed(self.bodies, self.seed), None),
-            Scene::Pile => (scenes::pile(self.bodies, self.seed), None),
-            Scene::Pyramid => (scenes::pyramid(self.rows), None),
-            Scene::LargePyramid => (scenes::large_pyramid(), None),
-            Scene::Playground => (scenes::playground(self.bodies, self.seed), None),
+            Scene::Mixed => (scenes::mixed(self.bodies, self.seed), none),
+            Scene::Pile => (scenes::pile(self.bodies, self.seed), none),
+            Scene::Pyramid => (scenes::pyramid(self.rows), none),
+            Scene::LargePyramid => (scenes::large_pyramid(), none),
+            Scene::Playground => (scenes::playground(self.bodies, self.seed), none),
             Scene::Level => {
-                let (world, driver) = scenes::level(self.seed);
-                (world, Some(driver))
+                let (world, level) = scenes::level(self.seed);
+                let level = Some(level);
+                (world, Drivers { level, ..none })
+            }
+            Scene::Joints => {
+                let (world, joints) = scenes::joints();
+                let car = Some(joints.car);
+                (world, Drivers { car, ..none })
             }
         };
         if matches!(self.scene, Scene::Mixed | Scene::Pile) {
@@ -63,6 +65,14 @@ impl SceneSpec {
             .expect("a finite, positive threshold");
         (world, driver)
     }
+}
+
+/// What a scene has that the simulation moves: the level's movers (driven every step),
+/// the joint scene's car (driven by keys).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Drivers {
+    pub level: Option<LevelDriver>,
+    pub car: Option<Car>,
 }
 
 /// The hit events the title counts: contacts that approached faster than this, units per
@@ -93,15 +103,6 @@ fn add_sensor_band(world: &mut World) {
     }
 }
 
-/// A body held by the mouse.
-struct Drag {
-    body: BodyId,
-    /// The grabbed point in the body's local frame.
-    anchor: Vec2,
-    /// Where the cursor is, world frame.
-    target: Vec2,
-}
-
 /// The world and how it is stepped.
 pub struct Sim {
     pub world: World,
@@ -113,10 +114,11 @@ pub struct Sim {
     pub paused: bool,
     /// Run exactly one step on the next frame although paused (the S key).
     single_step: bool,
-    drag: Option<Drag>,
+    /// The body held by the mouse, through a mouse joint.
+    drag: Option<MouseDrag>,
     rng: ChaCha8Rng,
     /// Moves the scene's kinematic bodies by its script, if it has any (the level).
-    driver: Option<LevelDriver>,
+    driver: Drivers,
     /// Seconds simulated since the scene was built: the script's clock.
     time: f32,
 }
@@ -171,8 +173,7 @@ impl Sim {
         if self.paused && !std::mem::take(&mut self.single_step) {
             return Ok(None);
         }
-        self.apply_drag()?;
-        if let Some(driver) = &self.driver {
+        if let Some(driver) = &self.driver.level {
             driver.drive(&mut self.world, self.time, DT)?;
         }
         let stats = self.step()?;
@@ -196,45 +197,46 @@ impl Sim {
         self.world.step(DT, &mut self.cpu)
     }
 
-    /// Picks the dynamic body under a world point, if any, to drag.
-    pub fn grab(&mut self, point: Vec2) {
-        self.drag = self
-            .world
-            .body_at(point)
-            .filter(|&body| !self.world.is_static(body))
-            .map(|body| Drag {
-                body,
-                anchor: self.world.transform(body).inverse_transform_point(point),
-                target: point,
-            });
+    /// Drives the joint scene's car at `throttle` (see `scenes::Car::drive`: 1 forward,
+    /// -1 back, 0 brakes); false in a scene without a car.
+    pub fn drive(&mut self, throttle: f32) -> Result<bool, Error> {
+        let Some(car) = self.driver.car else {
+            return Ok(false);
+        };
+        car.drive(&mut self.world, throttle)?;
+        Ok(true)
     }
 
-    pub fn drag_to(&mut self, point: Vec2) {
-        if let Some(drag) = &mut self.drag {
-            drag.target = point;
+    /// Grabs the dynamic body under a world point, if any, with a mouse joint (see
+    /// `scenes::MouseDrag`); lets go of the one held first.
+    pub fn grab(&mut self, point: Vec2) -> Result<(), Error> {
+        self.release();
+        self.drag = MouseDrag::grab(&mut self.world, point)?;
+        Ok(())
+    }
+
+    /// Moves the held body's target (the mouse joint's) to a world point.
+    pub fn drag_to(&mut self, point: Vec2) -> Result<(), Error> {
+        match &mut self.drag {
+            Some(drag) => drag.move_to(&mut self.world, point),
+            None => Ok(()),
         }
     }
 
-    /// Lets go: the body keeps the velocity the drag gave it, which is the throw.
+    /// Lets go: the joint goes, the body keeps the velocity the pull gave it (the throw).
     pub fn release(&mut self) {
-        self.drag = None;
+        if let Some(drag) = self.drag.take() {
+            drag.release(&mut self.world);
+        }
+    }
+
+    /// The drag in progress, if any.
+    pub fn drag(&self) -> Option<&MouseDrag> {
+        self.drag.as_ref()
     }
 
     pub fn dragged_body(&self) -> Option<BodyId> {
-        self.drag.as_ref().map(|d| d.body)
-    }
-
-    /// Steers the held body: a velocity that moves the grabbed point towards the cursor,
-    /// set before each step so that the solver still resolves its contacts.
-    fn apply_drag(&mut self) -> Result<(), Error> {
-        let Some(drag) = &self.drag else {
-            return Ok(());
-        };
-        let grabbed = self.world.transform(drag.body).transform_point(drag.anchor);
-        let velocity = ((drag.target - grabbed) * DRAG_GAIN).clamp_length_max(DRAG_MAX_SPEED);
-        // Damp the spin, or a body held off-centre swings about the cursor for ever.
-        let spin = 0.9 * self.world.angular_velocity(drag.body);
-        self.world.set_velocity(drag.body, velocity, spin)
+        self.drag.as_ref().map(MouseDrag::body)
     }
 
     /// Pushes the dynamic body under a world point upwards (the I key; see

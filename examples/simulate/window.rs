@@ -118,10 +118,7 @@ impl ApplicationHandler for App<'_> {
                 state: button_state,
                 button,
                 ..
-            } => {
-                state.mouse_button(button, button_state == ElementState::Pressed);
-                Ok(())
-            }
+            } => state.mouse_button(button, button_state == ElementState::Pressed),
             WindowEvent::MouseWheel { delta, .. } => {
                 state.scroll(delta);
                 Ok(())
@@ -232,7 +229,9 @@ impl State {
     fn frame(&mut self) -> Result<()> {
         if self.sim.dragged_body().is_some() {
             // Follow the cursor even when only the camera moved.
-            self.sim.drag_to(self.camera.screen_to_world(self.cursor));
+            self.sim
+                .drag_to(self.camera.screen_to_world(self.cursor))
+                .map_err(|e| format!("dragging failed: {e}"))?;
         }
         if let Some(stats) = self
             .sim
@@ -322,6 +321,10 @@ impl State {
             "c" => self.show_contacts = !self.show_contacts,
             "l" => self.ray_fan = !self.ray_fan,
             "f" => self.camera = frame_scene(&self.sim, self.camera.viewport),
+            // The car of the joints scene; in other scenes these keys do nothing.
+            "d" => _ = self.sim.drive(1.0)?,
+            "a" => _ = self.sim.drive(-1.0)?,
+            "x" => _ = self.sim.drive(0.0)?,
             _ => {}
         }
         Ok(())
@@ -352,15 +355,16 @@ impl State {
         self.cursor = cursor;
     }
 
-    fn mouse_button(&mut self, button: MouseButton, pressed: bool) {
+    fn mouse_button(&mut self, button: MouseButton, pressed: bool) -> Result<()> {
         match button {
             MouseButton::Left if pressed => {
-                self.sim.grab(self.camera.screen_to_world(self.cursor));
+                self.sim.grab(self.camera.screen_to_world(self.cursor))?;
             }
             MouseButton::Left => self.sim.release(),
             MouseButton::Right | MouseButton::Middle => self.panning = pressed,
             _ => {}
         }
+        Ok(())
     }
 }
 

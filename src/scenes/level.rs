@@ -26,7 +26,7 @@ use crate::body_shape::BodyShape;
 use crate::error::Error;
 use crate::handle::BodyId;
 use crate::polygon::Polygon;
-use crate::world::{BodyDef, BodyType, World};
+use crate::world::{BodyDef, World};
 
 /// The walls' x: the level spans from the left wall to the right one.
 const LEFT: f32 = -32.0;
@@ -300,10 +300,7 @@ pub fn level(seed: u64) -> (World, LevelDriver) {
 /// kinematic body. The topmost body under the point is the one pushed, as
 /// [`World::body_at`] picks it.
 pub fn push_body_at(world: &mut World, point: Vec2) -> Result<Option<BodyId>, Error> {
-    let Some(body) = world
-        .body_at(point)
-        .filter(|&b| world.body_type(b) == Some(BodyType::Dynamic))
-    else {
+    let Some(body) = super::dynamic_body_at(world, point) else {
         return Ok(None);
     };
     let impulse = world.mass(body) * PUSH_SPEED * Vec2::Y;

@@ -22,7 +22,9 @@ const SLAB: f32 = 0.5;
 mod benchmarks;
 mod human;
 mod joint_benchmarks;
+mod joint_scenes;
 mod level;
+mod mouse_drag;
 mod playground;
 
 pub use benchmarks::{
@@ -34,8 +36,18 @@ pub use joint_benchmarks::{
     SPINNER_SPEED, TUMBLER_BODIES, TUMBLER_SPEED, add_rain_group, joint_grid, rain,
     rain_group_origin, rain_step, spinner, tumbler,
 };
+pub use joint_scenes::{CAR_SPEED, Car, JointScene, joints};
 pub use level::{BELT_SPEED, LevelDriver, PUSH_SPEED, level, level_terrain, push_body_at};
+pub use mouse_drag::{DRAG_FORCE_PER_MASS, MouseDrag};
 pub use playground::playground;
+
+/// The topmost dynamic body under a world point, as [`World::body_at`] picks it: what the
+/// example's mouse grabs and its I key pushes (static and kinematic bodies are neither).
+fn dynamic_body_at(world: &World, point: Vec2) -> Option<crate::BodyId> {
+    world
+        .body_at(point)
+        .filter(|&b| world.body_type(b) == Some(crate::world::BodyType::Dynamic))
+}
 
 fn add(world: &mut World, def: BodyDef) {
     // The scenes build only valid definitions; a failure here is a bug in this file.

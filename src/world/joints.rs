@@ -424,6 +424,52 @@ impl World {
         Ok(())
     }
 
+    /// Sets the speed a revolute, prismatic or wheel joint's motor drives (radians per
+    /// second, or units per second along a prismatic axis), keeping its max torque; wakes
+    /// both bodies. A stale handle, a joint without a motor, or a speed that is not finite
+    /// is an error naming it.
+    pub fn set_motor_speed(&mut self, joint: JointId, speed: f32) -> Result<(), Error> {
+        let slot = self.joint_slot(joint)?;
+        check("motor speed", speed, speed.is_finite(), "finite")?;
+        let constraint = &mut self.joints.constraints[slot];
+        let (JointModel::Revolute { motor, .. }
+        | JointModel::Prismatic { motor, .. }
+        | JointModel::Wheel { motor, .. }) = &mut constraint.model
+        else {
+            return Err(Error::InvalidJoint {
+                field: "motor speed",
+                value: speed,
+                rule: "set on a joint made with a motor (this joint has none)",
+            });
+        };
+        let Some([s, _]) = motor else {
+            let rule = "set on a joint made with a motor (this joint has none)";
+            return check("motor speed", speed, false, rule);
+        };
+        *s = speed;
+        let bodies = constraint.bodies.map(|b| b as usize);
+        for body in bodies {
+            self.wake_slot(body);
+        }
+        Ok(())
+    }
+
+    /// The joint's two anchors as they stand now, world frame (A's, B's): where a pin's
+    /// two halves are, a distance joint's ends; for a mouse joint, its target and the
+    /// body's grabbed point. `None` for a stale handle.
+    pub fn joint_anchors(&self, joint: JointId) -> Option<[Vec2; 2]> {
+        let slot = self.joint_slot(joint).ok()?;
+        let constraint = &self.joints.constraints[slot];
+        let [a, b] = constraint.bodies.map(|b| b as usize);
+        let [local_a, local_b] = constraint.local_anchors;
+        let anchor_b = self.transform_at(b).transform_point(local_b);
+        let anchor_a = match constraint.model {
+            JointModel::Mouse { target, .. } => target,
+            _ => self.transform_at(a).transform_point(local_a),
+        };
+        Some([anchor_a, anchor_b])
+    }
+
     /// Live joints.
     pub fn joint_count(&self) -> usize {
         self.joints.slots.live_count()

@@ -11,7 +11,7 @@
 //!     bridge   planks pinned end to end between two static pillars, the deck exactly as
 //!              long as the gap (so it sags only as far as its joints give), with boxes
 //!              and balls dropped on it
-//!     ragdolls figures of capsules pinned at limited joints, dropped on the flat ground
+//!     ragdolls Box2D's human (scenes::human), standing on the flat ground
 //!     car      a chassis and two wheels on wheel joints: the suspension is each joint's
 //!              spring (along the chassis's up axis, within limits), the drive its motor;
 //!              it starts at the foot of the hills with the motor running forward
@@ -33,6 +33,8 @@ use crate::handle::{BodyId, JointId};
 use crate::joint::JointDef;
 use crate::polygon::Polygon;
 use crate::world::{BodyDef, World};
+
+use super::human::{Human, human};
 
 /// The walls' x, and their tops' height.
 const LEFT: f32 = -38.0;
@@ -135,8 +137,8 @@ pub struct JointScene {
     pub bridge_joints: Vec<JointId>,
     /// The height of the deck's middle line as built (where the planks rest unloaded).
     pub bridge_deck: f32,
-    /// The ragdolls' bodies, one list per ragdoll.
-    pub ragdolls: Vec<Vec<BodyId>>,
+    /// The ragdolls, Box2D's [`human`]s.
+    pub ragdolls: Vec<Human>,
     /// The car.
     pub car: Car,
 }
@@ -178,7 +180,8 @@ pub fn joints() -> (World, JointScene) {
     let (bridge_planks, bridge_joints) = add_bridge(&mut world);
     let ragdolls = RAGDOLLS_AT
         .iter()
-        .map(|&x| add_ragdoll(&mut world, Vec2::new(x, ground(x))))
+        .zip(1..)
+        .map(|(&x, group)| add_ragdoll(&mut world, Vec2::new(x, ground(x) + 0.05), group))
         .collect();
     let car = add_car(&mut world);
     let scene = JointScene {
@@ -287,55 +290,15 @@ fn add_bridge(world: &mut World) -> (Vec<BodyId>, Vec<JointId>) {
     (planks, pins)
 }
 
-/// A small ragdoll standing with its feet at `feet`: a torso, a head, two arms and two
-/// legs of capsules, pinned at the neck, shoulders and hips within limits that keep
-/// its joints from folding right through.
-fn add_ragdoll(world: &mut World, feet: Vec2) -> Vec<BodyId> {
-    let upright = |length: f32, radius: f32| {
-        let half = Vec2::new(0.0, 0.5 * length);
-        match Capsule::new(-half, half, radius) {
-            Ok(c) => c,
-            Err(e) => unreachable!("ragdoll capsule rejected: {e}"),
-        }
-    };
-    let base = feet + Vec2::new(0.0, 0.3);
-    let hip = base + Vec2::new(0.0, 0.9);
-    let shoulder = hip + Vec2::new(0.0, 0.8);
-    let mut parts = Vec::new();
-    let mut part = |world: &mut World, shape: Capsule, center: Vec2| {
-        let id = body(world, BodyDef::dynamic(shape, center));
-        parts.push(id);
-        id
-    };
-    let torso = part(world, upright(0.6, 0.22), hip + Vec2::new(0.0, 0.4));
-    let head = match Circle::new(0.22) {
-        Ok(c) => body(world, BodyDef::dynamic(c, shoulder + Vec2::new(0.0, 0.35))),
-        Err(e) => unreachable!("ragdoll head rejected: {e}"),
-    };
-    let limb = upright(0.55, 0.1);
-    let legs = [-0.12, 0.12].map(|dx| part(world, limb, hip + Vec2::new(dx, -0.45)));
-    let arms = [-0.32, 0.32].map(|dx| part(world, limb, shoulder + Vec2::new(dx, -0.4)));
-    parts.insert(1, head);
-    let neck = shoulder + Vec2::new(0.0, 0.1);
-    join(
-        world,
-        JointDef::revolute(torso, head, neck).with_limits(-0.5, 0.5),
-    );
-    for (k, leg) in legs.into_iter().enumerate() {
-        let at = hip + Vec2::new([-0.12, 0.12][k], 0.0);
-        join(
-            world,
-            JointDef::revolute(torso, leg, at).with_limits(-0.8, 0.8),
-        );
+/// Box2D's ragdoll ([`human`]) standing with its feet at `feet`, in its own filter group
+/// `group` (its bones never touch each other), its joints held by a little friction and a
+/// soft spring towards the rest pose (Box2D's ragdoll sample's 0.03, 5 Hz, 0.5), so that it
+/// slumps rather than flails.
+fn add_ragdoll(world: &mut World, feet: Vec2, group: i32) -> Human {
+    match human(world, feet, 1.0, 0.03, 5.0, 0.5, group) {
+        Ok(h) => h,
+        Err(e) => unreachable!("scene ragdoll rejected: {e}"),
     }
-    for (k, arm) in arms.into_iter().enumerate() {
-        let at = shoulder + Vec2::new([-0.32, 0.32][k], -0.1);
-        join(
-            world,
-            JointDef::revolute(torso, arm, at).with_limits(-2.5, 2.5),
-        );
-    }
-    parts
 }
 
 /// The car at `CAR_START` on the ground, wheels on the ground, motors running forward.

@@ -93,6 +93,8 @@ mod output;
 mod queries;
 mod remove;
 mod settings;
+mod snapshot;
+mod snapshot_codec;
 mod stats;
 mod step;
 mod teleport;

@@ -85,7 +85,7 @@ use crate::solver::{
     BodyForces, BodyMaterial, BodyState, ContactSolver, JointConstraint, JointModel, Spring,
     WarmStart,
 };
-use crate::transform::Transform;
+use crate::transform::{Transform, inv_mul_transforms};
 
 /// The first bytes of every snapshot.
 const MAGIC: &[u8; 8] = b"WSATSNAP";
@@ -150,6 +150,9 @@ const FAT_EMPTY: u8 = 64;
 const TOUCHING: u8 = 1;
 const KEPT: u8 = 2;
 const WARM: u8 = 4;
+/// The warm start's feature ids are the kept manifold's (they are unless the pair's last
+/// contact was not kept: a circle's, or one the narrow phase did not report again).
+const WARM_IDS_KEPT: u8 = 8;
 
 // Shape kinds.
 const POLYGON: u8 = 0;
@@ -330,6 +333,7 @@ impl World {
         }
         w.len(body.collider_count as usize);
         let transform = body_transform(body, self.centers[b], self.rotations[b]);
+        let mut fat_boxes = Vec::new();
         for c in body.colliders(&self.next_collider) {
             let collider = &self.colliders[c];
             let material = Material {
@@ -381,8 +385,13 @@ impl World {
                 write_box(w, &aabb);
             }
             if let (true, Some(f)) = (fat_explicit, fat_box) {
-                write_box(w, f);
+                fat_boxes.push((*f, aabb.expanded(FAT_MARGIN)));
             }
+        }
+        // After the colliders: the reader predicts them from the tight boxes, which it
+        // knows once it has the body's mass data and so its pose.
+        for (f, prediction) in fat_boxes {
+            write_box_near(w, &f, &prediction);
         }
     }
 
@@ -424,30 +433,48 @@ impl World {
         for (&[a, b], state) in pairs.iter().zip(data) {
             // Contacts (and so warm starts) are a subsequence of the pairs, in their order.
             let start = warm.next_if(|s| s.0.0 == [a, b]);
+            let ids_kept = match (&state.kept, &start) {
+                (Some(kept), Some(((_, count, ids, ..), _))) => {
+                    kept.count == *count
+                        && kept.points[..*count as usize]
+                            .iter()
+                            .map(|p| p.id)
+                            .eq(ids[..*count as usize].iter().copied())
+                }
+                _ => false,
+            };
             let flags = u8::from(state.touching) * TOUCHING
                 | u8::from(state.kept.is_some()) * KEPT
-                | u8::from(start.is_some()) * WARM;
+                | u8::from(start.is_some()) * WARM
+                | u8::from(ids_kept) * WARM_IDS_KEPT;
             w.len((a - last_a) as usize);
             w.len((b - a - 1) as usize);
             last_a = a;
             w.u8(flags);
             if let Some(kept) = &state.kept {
-                w.vec2(kept.relative.translation());
-                w.vec2(kept.relative.rotation());
+                let now = self.relative_pose([a, b]);
+                let (then, now) = (transform_floats(&kept.relative), transform_floats(&now));
+                for (v, p) in then.into_iter().zip(now) {
+                    w.f32_near(v, p);
+                }
                 w.vec2(kept.normal);
                 w.f32(kept.depth);
                 w.u8(kept.count as u8);
+                let mut last_id = 0;
                 for p in &kept.points[..kept.count as usize] {
                     w.vec2(p.point);
-                    w.f32(p.depth);
-                    w.u32(p.id);
+                    w.f32_near(p.depth, kept.depth);
+                    write_id(w, p.id, &mut last_id);
                 }
             }
             if let Some(((_, count, ids, normal, tangent), colour)) = start {
                 w.u8(count as u8);
                 w.u8(colour);
+                let mut last_id = 0;
                 for k in 0..count as usize {
-                    w.u32(ids[k]);
+                    if !ids_kept {
+                        write_id(w, ids[k], &mut last_id);
+                    }
                     w.f32(normal[k]);
                     w.f32(tangent[k]);
                 }
@@ -461,6 +488,21 @@ impl World {
         for &bits in moving {
             w.u64(bits);
         }
+    }
+
+    /// B's collider pose in A's collider frame now: what a kept manifold's pose is
+    /// written against. A vacant collider's pose counts as the identity (the reader does
+    /// not restore it: nothing reads it).
+    fn relative_pose(&self, pair: [u32; 2]) -> Transform {
+        let [a, b] = pair.map(|c| {
+            let c = c as usize;
+            if self.collider_slots.is_live(c) {
+                self.colliders[c].transform
+            } else {
+                Transform::IDENTITY
+            }
+        });
+        inv_mul_transforms(&a, &b)
     }
 
     fn write_joints(&self, w: &mut Writer) {
@@ -521,6 +563,29 @@ fn write_slots(w: &mut Writer, slots: &Slots) {
             w.len(s as usize);
         }
     }
+}
+
+/// A feature id as a varint of its bits changed from the point before's (0 for the
+/// first): a manifold's two points share their edges and differ in the end.
+fn write_id(w: &mut Writer, id: u32, last: &mut u32) {
+    w.varint(u64::from(id ^ *last));
+    *last = id;
+}
+
+fn read_id(r: &mut Reader<'_>, last: &mut u32) -> Result<u32, Error> {
+    let id = r.varint_u32("feature id")? ^ *last;
+    *last = id;
+    Ok(id)
+}
+
+fn write_box_near(w: &mut Writer, b: &Aabb, prediction: &Aabb) {
+    for (v, p) in box_floats(b).into_iter().zip(box_floats(prediction)) {
+        w.f32_near(v, p);
+    }
+}
+
+fn box_floats(b: &Aabb) -> [f32; 4] {
+    [b.min.x, b.min.y, b.max.x, b.max.y]
 }
 
 fn write_box(w: &mut Writer, b: &Aabb) {
@@ -692,12 +757,13 @@ fn same_floats(a: &[f32], b: &[f32]) -> bool {
     a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x.to_bits() == y.to_bits())
 }
 
+fn transform_floats(t: &Transform) -> [f32; 4] {
+    let (p, r) = (t.translation(), t.rotation());
+    [p.x, p.y, r.x, r.y]
+}
+
 fn same_transform(a: &Transform, b: &Transform) -> bool {
-    let parts = |t: &Transform| {
-        let (p, r) = (t.translation(), t.rotation());
-        [p.x, p.y, r.x, r.y]
-    };
-    same_floats(&parts(a), &parts(b))
+    same_floats(&transform_floats(a), &transform_floats(b))
 }
 
 fn same_box(a: &Aabb, b: &Aabb) -> bool {
@@ -910,6 +976,25 @@ fn non_negative(r: &mut Reader<'_>, field: &str) -> Result<f32, Error> {
         return Reader::error_at(at, format!("{field} = {v}: must be 0 or more"));
     }
     Ok(v)
+}
+
+fn read_box_near(r: &mut Reader<'_>, field: &str, prediction: &Aabb) -> Result<Aabb, Error> {
+    let at = r.offset;
+    let [x0, y0, x1, y1] = box_floats(prediction);
+    let b = Aabb::new(
+        Vec2::new(
+            r.f32_near(field, x0, GEOMETRY_LIMIT)?,
+            r.f32_near(field, y0, GEOMETRY_LIMIT)?,
+        ),
+        Vec2::new(
+            r.f32_near(field, x1, GEOMETRY_LIMIT)?,
+            r.f32_near(field, y1, GEOMETRY_LIMIT)?,
+        ),
+    );
+    if !(b.min.x <= b.max.x && b.min.y <= b.max.y) {
+        return Reader::error_at(at, format!("{field}: min above max"));
+    }
+    Ok(b)
 }
 
 fn read_box(r: &mut Reader<'_>, field: &str) -> Result<Aabb, Error> {
@@ -1189,6 +1274,7 @@ impl Loading {
             return Reader::error_at(count_at, "a live body without colliders");
         }
         let mut slots = Vec::with_capacity(count);
+        let mut fat_explicit = Vec::new();
         for piece in 0..count {
             let c_at = r.offset;
             let c = r.index("collider slot", w.collider_slots.len())?;
@@ -1256,12 +1342,15 @@ impl Loading {
                 None
             };
             if cflags & FAT != 0 {
-                fat[c] = read_box(r, "fat box")?;
+                // Read once the tight box is known (below).
             } else if cflags & FAT_EMPTY != 0 {
                 fat[c] = Aabb::EMPTY;
             } else if c < fat.len() {
                 // Marked derived: filled once the box is known.
                 fat[c] = Aabb::new(Vec2::NAN, Vec2::NAN);
+            }
+            if cflags & FAT != 0 {
+                fat_explicit.push(c);
             }
             slots.push((c, pose, aabb));
         }
@@ -1339,6 +1428,9 @@ impl Loading {
             if fat.get(c).is_some_and(|f| f.min.x.is_nan()) {
                 fat[c] = w.aabbs[c].expanded(FAT_MARGIN);
             }
+        }
+        for c in fat_explicit {
+            fat[c] = read_box_near(r, "fat box", &w.aabbs[c].expanded(FAT_MARGIN))?;
         }
         Ok(())
     }
@@ -1462,24 +1554,32 @@ impl Loading {
             last = Some(pair);
             let flags_at = r.offset;
             let flags = r.u8("pair flags")?;
-            if flags & !(TOUCHING | KEPT | WARM) != 0 {
+            let ids_kept = flags & WARM_IDS_KEPT != 0;
+            if flags & !(TOUCHING | KEPT | WARM | WARM_IDS_KEPT) != 0
+                || (ids_kept && flags & (KEPT | WARM) != KEPT | WARM)
+            {
                 return Reader::error_at(flags_at, format!("pair flags {flags:#x}: unknown bits"));
             }
             let kept = if flags & KEPT != 0 {
-                Some(read_kept(r)?)
+                Some(read_kept(r, &self.world.relative_pose(pair))?)
             } else {
                 None
             };
             if flags & WARM != 0 {
                 let count_at = r.offset;
                 let n = r.u8("warm start point count")?;
-                if !(1..=2).contains(&n) {
+                let kept_count = kept.as_ref().map_or(0, |k| k.count);
+                if !(1..=2).contains(&n) || (ids_kept && u32::from(n) != kept_count) {
                     return Reader::error_at(count_at, format!("warm start of {n} points"));
                 }
                 let colour = r.u8("colour")?;
                 let mut start: WarmStart = (pair, u32::from(n), [0; 2], [0.0; 2], [0.0; 2]);
+                let mut last_id = 0;
                 for k in 0..n as usize {
-                    start.2[k] = r.u32("feature id")?;
+                    start.2[k] = match &kept {
+                        Some(kept) if ids_kept => kept.points[k].id,
+                        _ => read_id(r, &mut last_id)?,
+                    };
                     start.3[k] = r.f32("normal impulse", MOTION_LIMIT)?;
                     start.4[k] = r.f32("tangent impulse", MOTION_LIMIT)?;
                 }
@@ -1638,9 +1738,23 @@ impl Loading {
     }
 }
 
-fn read_kept(r: &mut Reader<'_>) -> Result<KeptManifold, Error> {
-    let translation = r.vec2("kept offset", GEOMETRY_LIMIT)?;
-    let rotation = read_unit(r, "kept rotation")?;
+fn read_kept(r: &mut Reader<'_>, now: &Transform) -> Result<KeptManifold, Error> {
+    let [x, y, c, s] = transform_floats(now);
+    let translation = Vec2::new(
+        r.f32_near("kept offset", x, GEOMETRY_LIMIT)?,
+        r.f32_near("kept offset", y, GEOMETRY_LIMIT)?,
+    );
+    let rotation_at = r.offset;
+    let rotation = Vec2::new(
+        r.f32_near("kept rotation", c, 2.0)?,
+        r.f32_near("kept rotation", s, 2.0)?,
+    );
+    if (rotation.length_squared() - 1.0).abs() > UNIT_TOLERANCE {
+        return Reader::error_at(
+            rotation_at,
+            format!("kept rotation = {rotation}: not of unit length"),
+        );
+    }
     let normal = read_unit(r, "kept normal")?;
     let depth = r.f32("kept depth", GEOMETRY_LIMIT)?;
     let at = r.offset;
@@ -1653,10 +1767,11 @@ fn read_kept(r: &mut Reader<'_>) -> Result<KeptManifold, Error> {
         depth: 0.0,
         id: 0,
     }; 2];
+    let mut last_id = 0;
     for p in points.iter_mut().take(count as usize) {
         p.point = r.vec2("kept point", GEOMETRY_LIMIT)?;
-        p.depth = r.f32("kept point depth", GEOMETRY_LIMIT)?;
-        p.id = r.u32("kept feature id")?;
+        p.depth = r.f32_near("kept point depth", depth, GEOMETRY_LIMIT)?;
+        p.id = read_id(r, &mut last_id)?;
     }
     // A one-point manifold repeats its point in the second slot (see `KeptManifold::keep`).
     if count == 1 {

@@ -6,6 +6,11 @@
 //!                     every float exactly, NaN payloads included, though none is accepted)
 //! varint:             7 bits a byte, low bits first, high bit set on every byte but the
 //!                     last; at most 10 bytes (a u64), no padding bytes past the value
+//! near f32:           a float the reader can predict (a fat box from the tight one, a kept
+//!                     pose from the current one): the difference of the two bit patterns
+//!                     as u32s, wrapping, zigzagged (0, -1, 1, -2, ... -> 0, 1, 2, 3, ...)
+//!                     and written as a varint: 1 byte when they agree, 2 or 3 when they
+//!                     are near, 5 at worst; exact either way
 //! ```
 //!
 //! Every read returns [`Error::Snapshot`] naming the field and the offset where it starts,
@@ -50,6 +55,12 @@ impl Writer {
             v >>= 7;
         }
         self.bytes.push(v as u8);
+    }
+
+    /// `v` as its difference from `prediction` (see the module notes).
+    pub fn f32_near(&mut self, v: f32, prediction: f32) {
+        let diff = v.to_bits().wrapping_sub(prediction.to_bits()) as i32;
+        self.varint(u64::from(((diff << 1) ^ (diff >> 31)) as u32));
     }
 
     /// A count or an index (a `usize` that fits in 64 bits everywhere the crate builds).
@@ -139,6 +150,22 @@ impl<'a> Reader<'a> {
         Ok(v)
     }
 
+    /// A finite f32 of at most `limit` in magnitude, written as its difference from
+    /// `prediction` (see the module notes).
+    pub fn f32_near(&mut self, field: &str, prediction: f32, limit: f32) -> Result<f32, Error> {
+        let at = self.offset;
+        let zigzag = self.varint_u32(field)?;
+        let diff = ((zigzag >> 1) as i32) ^ -((zigzag & 1) as i32);
+        let v = f32::from_bits(prediction.to_bits().wrapping_add(diff as u32));
+        if !(v.is_finite() && v.abs() <= limit) {
+            return Self::error_at(
+                at,
+                format!("{field} = {v}: must be finite, at most {limit:e}"),
+            );
+        }
+        Ok(v)
+    }
+
     pub fn vec2(&mut self, field: &str, limit: f32) -> Result<Vec2, Error> {
         Ok(Vec2::new(self.f32(field, limit)?, self.f32(field, limit)?))
     }
@@ -212,6 +239,23 @@ mod tests {
             assert_eq!(r.varint("v").ok(), Some(v));
         }
         assert!(r.at_end());
+        let mut w = Writer::default();
+        let pairs = [
+            (1.0f32, 1.0f32),
+            (1.0, 1.0000001),
+            (-2.5, 3.0),
+            (0.0, -0.0),
+            (1e-30, 7.0),
+        ];
+        for (v, p) in pairs {
+            w.f32_near(v, p);
+        }
+        assert_eq!(w.bytes[0], 0, "an exact prediction is one zero byte");
+        let mut r = Reader::new(&w.bytes);
+        for (v, p) in pairs {
+            let got = r.f32_near("v", p, f32::MAX).map(f32::to_bits).ok();
+            assert_eq!(got, Some(v.to_bits()));
+        }
         let long = [0xffu8; 11];
         assert!(matches!(
             Reader::new(&long).varint("v"),

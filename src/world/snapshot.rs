@@ -523,17 +523,17 @@ impl World {
                 w.f32(limit);
             }
             write_model(w, &c.model);
-            w.vec2(c.linear_impulse);
-            for v in [
-                c.spring_impulse,
-                c.motor_impulse,
-                c.lower_impulse,
-                c.upper_impulse,
-            ] {
-                w.f32(v);
+            // Zeros (a joint without a motor, limits or a spring has most) by a flag each.
+            let values = joint_impulses(c);
+            let present = values.iter().enumerate().fold(0u8, |bits, (k, v)| {
+                bits | u8::from(v.iter().any(|x| x.to_bits() != 0)) << k
+            });
+            w.u8(present);
+            for v in values.iter().filter(|v| v.iter().any(|x| x.to_bits() != 0)) {
+                for &x in v.iter() {
+                    w.f32(x);
+                }
             }
-            w.vec2(c.force);
-            w.f32(c.torque);
         }
         let edges: Vec<(usize, &Vec<u32>)> = set
             .edges
@@ -550,6 +550,20 @@ impl World {
             }
         }
     }
+}
+
+/// A joint's accumulated impulses and last force and torque, in the format's order; a
+/// scalar is a one-element slice.
+fn joint_impulses(c: &JointConstraint) -> [Vec<f32>; 7] {
+    [
+        vec![c.linear_impulse.x, c.linear_impulse.y],
+        vec![c.spring_impulse],
+        vec![c.motor_impulse],
+        vec![c.lower_impulse],
+        vec![c.upper_impulse],
+        vec![c.force.x, c.force.y],
+        vec![c.torque],
+    ]
 }
 
 fn write_slots(w: &mut Writer, slots: &Slots) {
@@ -905,7 +919,7 @@ fn read_slots(r: &mut Reader<'_>, what: &str) -> Result<Slots, Error> {
     let mut slots = Slots::default();
     for _ in 0..len {
         let at = r.offset;
-        let v = r.varint(&format!("{what} slot generation"))?;
+        let v = r.varint("slot generation")?;
         let generation = u32::try_from(v >> 1)
             .or_else(|_| Reader::error_at(at, format!("{what} slot generation past u32")))?;
         slots.generations.push(generation);
@@ -921,7 +935,7 @@ fn read_slots(r: &mut Reader<'_>, what: &str) -> Result<Slots, Error> {
         let mut entries = Vec::with_capacity(count);
         for _ in 0..count {
             let at = r.offset;
-            let s = r.index(&format!("{what} {name} slot"), len)?;
+            let s = r.index(name, len)?;
             if slots.live[s] || listed[s] {
                 return Reader::error_at(at, format!("{what} slot {s} is live or listed twice"));
             }
@@ -1679,13 +1693,30 @@ impl Loading {
             }
             let model = read_model(r)?;
             let mut c = JointConstraint::new([a as u32, b as u32], anchors, model);
-            c.linear_impulse = r.vec2("joint impulse", MOTION_LIMIT)?;
-            c.spring_impulse = r.f32("joint impulse", MOTION_LIMIT)?;
-            c.motor_impulse = r.f32("joint impulse", MOTION_LIMIT)?;
-            c.lower_impulse = r.f32("joint impulse", MOTION_LIMIT)?;
-            c.upper_impulse = r.f32("joint impulse", MOTION_LIMIT)?;
-            c.force = r.vec2("joint force", f32::MAX)?;
-            c.torque = r.f32("joint torque", f32::MAX)?;
+            let present_at = r.offset;
+            let present = r.u8("joint impulse flags")?;
+            if present >= 1 << 7 {
+                return Reader::error_at(
+                    present_at,
+                    format!("joint impulse flags {present:#x}: unknown bits"),
+                );
+            }
+            let mut values = [[0.0; 2]; 7];
+            for (k, v) in values.iter_mut().enumerate() {
+                if present & (1 << k) != 0 {
+                    // The force and torque are the last step's, as large as it made them.
+                    let limit = if k < 5 { MOTION_LIMIT } else { f32::MAX };
+                    let n = if k == 0 || k == 5 { 2 } else { 1 };
+                    for x in v.iter_mut().take(n) {
+                        *x = r.f32("joint impulse", limit)?;
+                    }
+                }
+            }
+            let [linear, spring, motor, lower, upper, force, torque] = values;
+            c.linear_impulse = Vec2::from(linear);
+            (c.spring_impulse, c.motor_impulse) = (spring[0], motor[0]);
+            (c.lower_impulse, c.upper_impulse) = (lower[0], upper[0]);
+            (c.force, c.torque) = (Vec2::from(force), torque[0]);
             let collide = flags & 1 != 0 && model != JointModel::Filter;
             let set = &mut w.joints;
             set.constraints[j] = c;

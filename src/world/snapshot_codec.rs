@@ -121,7 +121,13 @@ impl<'a> Reader<'a> {
     }
 
     pub fn u8(&mut self, field: &str) -> Result<u8, Error> {
-        Ok(self.array::<1>(field)?[0])
+        match self.bytes.get(self.offset) {
+            Some(&b) => {
+                self.offset += 1;
+                Ok(b)
+            }
+            None => self.take(1, field).map(|_| 0),
+        }
     }
 
     pub fn u32(&mut self, field: &str) -> Result<u32, Error> {
@@ -171,6 +177,13 @@ impl<'a> Reader<'a> {
     }
 
     pub fn varint(&mut self, field: &str) -> Result<u64, Error> {
+        // Most are one byte (small indices, flags, exact predictions).
+        if let Some(&b) = self.bytes.get(self.offset) {
+            if b < 0x80 {
+                self.offset += 1;
+                return Ok(u64::from(b));
+            }
+        }
         let at = self.offset;
         let mut value = 0u64;
         for k in 0..10 {

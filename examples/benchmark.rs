@@ -831,6 +831,10 @@ fn settle(world: &mut World, steps: usize, rain: bool) -> Result<(), wgpu_sat::E
     Ok(())
 }
 
+/// A scene of the snapshot size table: name, maker, steps before the snapshot, and
+/// whether rain's groups are dropped meanwhile.
+type SnapshotScene = (&'static str, fn() -> World, usize, bool);
+
 /// The snapshot section (`--snapshot`): cost against a step, and size per scene.
 fn snapshot_section(plan: &Plan) -> Result<(), Box<dyn std::error::Error>> {
     let mut pile = scenes::pile(10_000, 1);
@@ -866,7 +870,7 @@ fn snapshot_section(plan: &Plan) -> Result<(), Box<dyn std::error::Error>> {
         "{:<14} {:>6} {:>7} {:>8} {:>9} {:>10} {:>10}",
         "scene", "steps", "bodies", "points", "bytes", "B/body", "B/(body+point)"
     );
-    let scenes: [(&str, fn() -> World, usize, bool); 6] = [
+    let scenes: [SnapshotScene; 6] = [
         ("pile", || scenes::pile(10_000, 1), 300, false),
         ("mixed", || scenes::mixed(3_000, 1), 300, false),
         ("large_pyramid", scenes::large_pyramid, 120, false),

@@ -77,6 +77,10 @@ pub(crate) struct PairSet<T> {
     removed: Vec<u32>,
 }
 
+/// What a snapshot keeps of a pair set (`PairSet::saved`): fat boxes, pairs, their data,
+/// colliders removed since the last update.
+pub(crate) type SavedPairs<'a, T> = (&'a [Aabb], &'a [[u32; 2]], &'a [T], &'a [u32]);
+
 /// When more than one collider in `FULL_SWEEP_SHARE` moved, the update sweeps every fat box
 /// again rather than query the moved ones: a sweep is linear in the colliders, a query
 /// costs a descent of the tree per moved collider. (With the tree, 2 and 4 measured the
@@ -338,7 +342,7 @@ impl<T: Copy + Default> PairSet<T> {
     /// What a snapshot keeps of the set (`world/snapshot.rs`): the fat boxes, the pairs
     /// with their data, and the colliders removed since the last update. The rest is
     /// scratch, or counted again (`restored`).
-    pub fn saved(&self) -> (&[Aabb], &[[u32; 2]], &[T], &[u32]) {
+    pub fn saved(&self) -> SavedPairs<'_, T> {
         (&self.fat, &self.pairs, &self.data, &self.removed)
     }
 

@@ -216,7 +216,7 @@ impl World {
             w.len(self.collider_bodies[c] as usize);
             w.len(self.colliders[c].shape as usize);
             let explicit_fat = fat.get(c).filter(|f| **f != Aabb::EMPTY);
-            w.u8(u8::from(self.sensors[c]) * SENSOR | u8::from(explicit_fat.is_some()) * FAT);
+            w.u8(flag8(self.sensors[c], SENSOR) | flag8(explicit_fat.is_some(), FAT));
             if let Some(f) = explicit_fat {
                 write_box(&mut w, f);
             }
@@ -242,13 +242,13 @@ impl World {
         w.vec2(self.gravity);
         w.len(self.substeps);
         w.f32(self.max_linear_speed);
-        let flags = u8::from(self.continuous) * CONTINUOUS
-            | u8::from(self.recycling) * RECYCLING
-            | u8::from(self.sleep.enabled) * SLEEPING
-            | u8::from(self.custom_forces) * CUSTOM_FORCES
-            | u8::from(self.hit_threshold.is_some()) * HIT_THRESHOLD
-            | u8::from(self.has_sensors) * HAS_SENSORS
-            | u8::from(self.has_filters) * HAS_FILTERS;
+        let flags = flag8(self.continuous, CONTINUOUS)
+            | flag8(self.recycling, RECYCLING)
+            | flag8(self.sleep.enabled, SLEEPING)
+            | flag8(self.custom_forces, CUSTOM_FORCES)
+            | flag8(self.hit_threshold.is_some(), HIT_THRESHOLD)
+            | flag8(self.has_sensors, HAS_SENSORS)
+            | flag8(self.has_filters, HAS_FILTERS);
         w.u8(flags);
         if let Some(t) = self.hit_threshold {
             w.f32(t);
@@ -290,15 +290,15 @@ impl World {
         let derived = self.derived_mass(b);
         let mass_explicit = derived.is_none_or(|d| !same_mass(&d, body));
         let flags = kind
-            | u32::from(body.is_bullet) * BULLET
-            | u32::from(body.fixed_rotation) * FIXED_ROTATION
-            | u32::from(self.user_data[b] != 0) * USER_DATA
-            | u32::from(velocity) * VELOCITY
-            | u32::from(pending) * PENDING_FORCE
-            | u32::from(!params.is_plain()) * MOTION_PARAMS
-            | u32::from(asleep) * ASLEEP
-            | u32::from(timer.to_bits() != 0) * TIMER
-            | u32::from(mass_explicit) * MASS_DATA;
+            | flag32(body.is_bullet, BULLET)
+            | flag32(body.fixed_rotation, FIXED_ROTATION)
+            | flag32(self.user_data[b] != 0, USER_DATA)
+            | flag32(velocity, VELOCITY)
+            | flag32(pending, PENDING_FORCE)
+            | flag32(!params.is_plain(), MOTION_PARAMS)
+            | flag32(asleep, ASLEEP)
+            | flag32(timer.to_bits() != 0, TIMER)
+            | flag32(mass_explicit, MASS_DATA);
         w.varint(u64::from(flags));
         w.vec2(self.centers[b]);
         w.vec2(self.rotations[b]);
@@ -355,13 +355,13 @@ impl World {
             let fat_explicit =
                 !fat_empty && fat_box.is_some_and(|f| !same_box(f, &aabb.expanded(FAT_MARGIN)));
             let filter = self.filters[c] != Filter::default();
-            let flags = u8::from(self.sensors[c]) * SENSOR
-                | u8::from(filter) * FILTER
-                | u8::from(new_material) * MATERIAL
-                | u8::from(pose) * POSE
-                | u8::from(boxed) * BOX
-                | u8::from(fat_explicit) * FAT
-                | u8::from(fat_empty) * FAT_EMPTY;
+            let flags = flag8(self.sensors[c], SENSOR)
+                | flag8(filter, FILTER)
+                | flag8(new_material, MATERIAL)
+                | flag8(pose, POSE)
+                | flag8(boxed, BOX)
+                | flag8(fat_explicit, FAT)
+                | flag8(fat_empty, FAT_EMPTY);
             w.len(c);
             w.len(collider.shape as usize);
             w.u8(flags);
@@ -443,10 +443,10 @@ impl World {
                 }
                 _ => false,
             };
-            let flags = u8::from(state.touching) * TOUCHING
-                | u8::from(state.kept.is_some()) * KEPT
-                | u8::from(start.is_some()) * WARM
-                | u8::from(ids_kept) * WARM_IDS_KEPT;
+            let flags = flag8(state.touching, TOUCHING)
+                | flag8(state.kept.is_some(), KEPT)
+                | flag8(start.is_some(), WARM)
+                | flag8(ids_kept, WARM_IDS_KEPT);
             w.len((a - last_a) as usize);
             w.len((b - a - 1) as usize);
             last_a = a;
@@ -516,8 +516,8 @@ impl World {
             w.vec2(c.local_anchors[1]);
             let [force, torque] = set.breaking[j];
             let flags = u8::from(set.collide_connected[j])
-                | u8::from(force.is_finite()) * 2
-                | u8::from(torque.is_finite()) * 4;
+                | flag8(force.is_finite(), 2)
+                | flag8(torque.is_finite(), 4);
             w.u8(flags);
             for limit in [force, torque].into_iter().filter(|l| l.is_finite()) {
                 w.f32(limit);
@@ -660,7 +660,7 @@ fn write_spring(w: &mut Writer, s: Option<Spring>) {
 fn write_model(w: &mut Writer, model: &JointModel) {
     // Tag, then an options byte (limits 1, motor 2, spring 4, and per kind below), then
     // the kind's fields.
-    let opts = |l: bool, m: bool, s: bool| u8::from(l) | u8::from(m) * 2 | u8::from(s) * 4;
+    let opts = |l: bool, m: bool, s: bool| u8::from(l) | flag8(m, 2) | flag8(s, 4);
     match *model {
         JointModel::Revolute {
             reference_angle,
@@ -683,9 +683,9 @@ fn write_model(w: &mut Writer, model: &JointModel) {
         } => {
             w.u8(1);
             let o = u8::from(limits[0].is_some())
-                | u8::from(limits[1].is_some()) * 2
-                | u8::from(spring.is_some()) * 4
-                | u8::from(rigid) * 8;
+                | flag8(limits[1].is_some(), 2)
+                | flag8(spring.is_some(), 4)
+                | flag8(rigid, 8);
             w.u8(o);
             w.f32(length);
             for l in limits.into_iter().flatten() {
@@ -699,7 +699,7 @@ fn write_model(w: &mut Writer, model: &JointModel) {
             angular,
         } => {
             w.u8(2);
-            w.u8(u8::from(linear.is_some()) | u8::from(angular.is_some()) * 2);
+            w.u8(u8::from(linear.is_some()) | flag8(angular.is_some(), 2));
             w.f32(reference_angle);
             write_spring(w, linear);
             write_spring(w, angular);
@@ -759,6 +759,16 @@ fn write_model(w: &mut Writer, model: &JointModel) {
             w.f32(max_force);
         }
     }
+}
+
+/// `bit` when `on`, else 0: one flag of a flags byte.
+fn flag8(on: bool, bit: u8) -> u8 {
+    if on { bit } else { 0 }
+}
+
+/// `bit` when `on`, else 0: one flag of a flags varint.
+fn flag32(on: bool, bit: u32) -> u32 {
+    if on { bit } else { 0 }
 }
 
 fn material_floats(m: &Material) -> [f32; 4] {

@@ -329,3 +329,22 @@ fn a_snapshot_is_compact() {
         world.body_count()
     );
 }
+
+#[test]
+fn every_kind_of_shape_body_and_joint_restores() {
+    // The playground: capsules, segments, rounded polygons, circles on a chain terrain; the
+    // level: concave bodies, kinematic platforms, conveyor belts; compounds; the joint
+    // scene: every joint kind (motors, springs, limits, a car's wheels, a mouse joint).
+    let (mut joints, _) = scenes::joints();
+    step(&mut joints, 30);
+    assert_same_future(&mut joints, 300, "joints");
+    let mut playground = scenes::playground(120, 4);
+    step(&mut playground, 60);
+    assert_same_future(&mut playground, 300, "playground");
+    let (mut level, _) = scenes::level(2);
+    step(&mut level, 60);
+    assert_same_future(&mut level, 300, "level");
+    let mut compounds = scenes::compounds();
+    step(&mut compounds, 30);
+    assert_same_future(&mut compounds, 60, "compounds");
+}

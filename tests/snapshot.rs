@@ -292,6 +292,10 @@ fn foreign_bytes_and_later_versions_are_named() {
         .map(|_| ())
         .map_err(|e| e.to_string());
     assert!(shown.is_err_and(|s| s.contains("byte 8") && s.contains("version 2")));
+    let mut empty = World::new(Vec2::new(0.0, -3.0));
+    assert_same_future(&mut empty, 2, "an empty world");
+    let gravity = World::from_snapshot(&empty.snapshot()).map(|w| w.gravity());
+    assert_eq!(gravity.ok(), Some(Vec2::new(0.0, -3.0)));
 }
 
 #[test]

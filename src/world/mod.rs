@@ -95,6 +95,7 @@ mod remove;
 mod settings;
 mod snapshot;
 mod snapshot_codec;
+mod snapshot_read;
 mod stats;
 mod step;
 mod teleport;

@@ -909,17 +909,8 @@ impl Loading {
             let mut breaking = [f32::INFINITY; 2];
             for (k, bit) in [2, 4].into_iter().enumerate() {
                 if flags & bit != 0 {
-                    let limit_at = r.offset;
-                    let limit = r.raw_f32("break threshold")?;
-                    at(
-                        limit_at,
-                        check(
-                            "break threshold",
-                            limit,
-                            limit.is_finite() && limit >= 0.0,
-                            "finite and 0 or more",
-                        ),
-                    )?;
+                    let ok = |v: f32| v.is_finite() && v >= 0.0;
+                    let limit = read_checked(r, "break threshold", ok, "finite and 0 or more")?;
                     breaking[k] = limit;
                 }
             }
@@ -1047,6 +1038,20 @@ fn read_kept(r: &mut Reader<'_>, now: &Transform) -> Result<KeptManifold, Error>
         points,
         count: u32::from(count),
     })
+}
+
+/// A joint's f32 that `ok` accepts, else `add_joint`'s error naming `field` and `rule`,
+/// at its offset.
+fn read_checked(
+    r: &mut Reader<'_>,
+    field: &'static str,
+    ok: impl Fn(f32) -> bool,
+    rule: &'static str,
+) -> Result<f32, Error> {
+    let at_value = r.offset;
+    let v = r.raw_f32(field)?;
+    at(at_value, check(field, v, ok(v), rule))?;
+    Ok(v)
 }
 
 fn read_pair(r: &mut Reader<'_>, field: &str) -> Result<[f32; 2], Error> {
@@ -1217,17 +1222,8 @@ fn read_model(r: &mut Reader<'_>) -> Result<JointModel, Error> {
             let target = Vec2::from(read_pair(r, "target")?);
             at(target_at, check_point("target", target))?;
             let spring = read_spring(r, true)?.unwrap_or_default();
-            let force_at = r.offset;
-            let max_force = r.raw_f32("max_force")?;
-            at(
-                force_at,
-                check(
-                    "max_force",
-                    max_force,
-                    !max_force.is_nan() && max_force >= 0.0,
-                    "0 or more",
-                ),
-            )?;
+            let ok = |v: f32| !v.is_nan() && v >= 0.0;
+            let max_force = read_checked(r, "max_force", ok, "0 or more")?;
             JointModel::Mouse {
                 target,
                 spring,

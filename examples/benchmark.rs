@@ -24,8 +24,13 @@
 //! stage) into `--out` (default `bench-out/`). On a software adapter (lavapipe) the GPU
 //! numbers are CPU times, and the output says so.
 //!
+//! - `--snapshot` alone: `World::snapshot` and `World::from_snapshot` of a settled
+//!   10,000-body pile as a ratio to one step of it, and snapshot bytes per body and per
+//!   contact point on several scenes (the table in `docs/snapshot.md`).
+//!
 //! ```text
 //! cargo run --release --example benchmark -- --quick --out /tmp/bench   # < 1 min, as in CI
+//! cargo run --release --example benchmark -- --snapshot                 # snapshot cost and size
 //! cargo run --release --example benchmark                               # a few minutes
 //! cargo run --release --example benchmark -- --versus-only --scene large_pyramid
 //! ```
@@ -75,6 +80,10 @@ struct Args {
     /// runs one child per thread count, with RAYON_NUM_THREADS set).
     #[arg(long, hide = true)]
     versus_child: Option<usize>,
+    /// Only the snapshot section: write and read a settled 10,000-body pile's snapshot
+    /// (against one step of it), and bytes per body on several scenes.
+    #[arg(long)]
+    snapshot: bool,
 }
 
 /// What to measure: the sizes of each stage, the samples per measurement (the median is
@@ -182,6 +191,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     if let Some(threads) = args.versus_child {
         return versus_child(&plan, &args.scene, threads);
+    }
+    if args.snapshot {
+        return snapshot_section(&plan);
     }
     let run_start = Instant::now();
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
@@ -800,6 +812,85 @@ fn versus_child(
 fn median_run(mut runs: Vec<box2d::Run>) -> box2d::Run {
     runs.sort_by_key(|run| run.total);
     runs[runs.len() / 2]
+}
+
+/// Steps `world` `steps` times at 60 Hz on the CPU narrow phase (rain's groups dropped
+/// as its step function says, without replacement, when `rain` is set).
+fn settle(world: &mut World, steps: usize, rain: bool) -> Result<(), wgpu_sat::Error> {
+    let mut narrow = CpuNarrowPhase::new();
+    for k in 0..steps {
+        if let (true, Some(step)) = (rain, scenes::rain_step(k)) {
+            if !step.replace {
+                for row in 0..scenes::RAIN_ROWS {
+                    scenes::add_rain_group(world, scenes::rain_group_origin(row, step.column))?;
+                }
+            }
+        }
+        world.step(1.0 / 60.0, &mut narrow)?;
+    }
+    Ok(())
+}
+
+/// A scene of the snapshot size table: name, maker, steps before the snapshot, and
+/// whether rain's groups are dropped meanwhile.
+type SnapshotScene = (&'static str, fn() -> World, usize, bool);
+
+/// The snapshot section (`--snapshot`): cost against a step, and size per scene.
+fn snapshot_section(plan: &Plan) -> Result<(), Box<dyn std::error::Error>> {
+    let mut pile = scenes::pile(10_000, 1);
+    settle(&mut pile, 300, false)?;
+    let mut narrow = CpuNarrowPhase::new();
+    let mut stepped = pile.clone();
+    let (step, _) = measure(plan, || {
+        stepped
+            .step(1.0 / 60.0, &mut narrow)
+            .expect("the pile steps");
+        None
+    });
+    let bytes = pile.snapshot();
+    let (write, _) = measure(plan, || {
+        std::hint::black_box(pile.snapshot());
+        None
+    });
+    let (read, _) = measure(plan, || {
+        std::hint::black_box(World::from_snapshot(&bytes).expect("the snapshot loads"));
+        None
+    });
+    println!(
+        "snapshot of pile(10000) after 300 steps: {} bytes; one step {:.3} ms, write {:.3} ms          ({:.2} of a step), read {:.3} ms ({:.2} of a step)",
+        bytes.len(),
+        ms(step),
+        ms(write),
+        write.as_secs_f64() / step.as_secs_f64(),
+        ms(read),
+        read.as_secs_f64() / step.as_secs_f64(),
+    );
+    println!();
+    println!(
+        "{:<14} {:>6} {:>7} {:>8} {:>9} {:>10} {:>10}",
+        "scene", "steps", "bodies", "points", "bytes", "B/body", "B/(body+point)"
+    );
+    let scenes: [SnapshotScene; 6] = [
+        ("pile", || scenes::pile(10_000, 1), 300, false),
+        ("mixed", || scenes::mixed(3_000, 1), 300, false),
+        ("large_pyramid", scenes::large_pyramid, 120, false),
+        ("joint_grid", scenes::joint_grid, 60, false),
+        ("rain", scenes::rain, 320, true),
+        ("pyramid(20)", || scenes::pyramid(20), 0, false),
+    ];
+    for (name, make, steps, rain) in scenes {
+        let mut world = make();
+        settle(&mut world, steps, rain)?;
+        let bytes = world.snapshot().len();
+        let bodies = world.body_count();
+        let points: usize = world.contacts().map(|c| c.manifold.points().len()).sum();
+        println!(
+            "{name:<14} {steps:>6} {bodies:>7} {points:>8} {bytes:>9} {:>10.1} {:>10.1}",
+            bytes as f64 / bodies as f64,
+            bytes as f64 / (bodies + points) as f64,
+        );
+    }
+    Ok(())
 }
 
 /// The comparison's own table: ms per step of each engine and their ratio, whole step and

@@ -77,6 +77,10 @@ pub(crate) struct PairSet<T> {
     removed: Vec<u32>,
 }
 
+/// What a snapshot keeps of a pair set (`PairSet::saved`): fat boxes, pairs, their data,
+/// colliders removed since the last update.
+pub(crate) type SavedPairs<'a, T> = (&'a [Aabb], &'a [[u32; 2]], &'a [T], &'a [u32]);
+
 /// When more than one collider in `FULL_SWEEP_SHARE` moved, the update sweeps every fat box
 /// again rather than query the moved ones: a sweep is linear in the colliders, a query
 /// costs a descent of the tree per moved collider. (With the tree, 2 and 4 measured the
@@ -333,6 +337,32 @@ impl<T: Copy + Default> PairSet<T> {
     /// after an `invalidate`), in ascending order, with the data they held.
     pub fn dropped(&self) -> &[([u32; 2], T)] {
         &self.dropped
+    }
+
+    /// What a snapshot keeps of the set (`world/snapshot.rs`): the fat boxes, the pairs
+    /// with their data, and the colliders removed since the last update. The rest is
+    /// scratch, or counted again (`restored`).
+    pub fn saved(&self) -> SavedPairs<'_, T> {
+        (&self.fat, &self.pairs, &self.data, &self.removed)
+    }
+
+    /// A set of `saved`'s parts, which the caller checked (pairs ascending, `a < b`, both
+    /// below the fat boxes' count; one datum per pair). The degrees are counted again and
+    /// the tree is built at the first query: neither changes which pairs an update finds.
+    pub fn restored(fat: Vec<Aabb>, pairs: Vec<[u32; 2]>, data: Vec<T>, removed: Vec<u32>) -> Self {
+        let mut degree = vec![0; fat.len()];
+        for &[a, b] in &pairs {
+            degree[a as usize] += 1;
+            degree[b as usize] += 1;
+        }
+        PairSet {
+            fat,
+            pairs,
+            data,
+            degree,
+            removed,
+            ..PairSet::default()
+        }
     }
 
     /// The pairs `[a, b]`, `a < b`, whose fat boxes overlap, in ascending order.

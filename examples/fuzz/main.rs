@@ -28,13 +28,15 @@
 //! tests and time of impact), `batch` (CPU narrow phases and the time-of-impact batch),
 //! `gpu` (the GPU narrow phase and time of impact against the CPU; skipped without an
 //! adapter unless `WGPU_SAT_REQUIRE_GPU=1`), `world` (sequences of calls on a `World`,
-//! removals and stale handles among them).
+//! removals and stale handles among them), `snapshot` (`World::from_snapshot` on mutated real
+//! snapshots).
 
 mod batch;
 mod collide;
 mod gpu;
 mod hostile;
 mod shapes;
+mod snapshot;
 mod world;
 mod world_model;
 
@@ -286,6 +288,7 @@ fn main() -> ExitCode {
         &collide::Collide,
         &batch::Batch,
         &world::WorldTarget,
+        &snapshot::SnapshotTarget,
         &gpu,
     ];
 

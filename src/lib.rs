@@ -266,6 +266,8 @@ mod sat_rounded;
 pub mod scenes;
 mod segment;
 mod shape;
+#[cfg(feature = "serde")]
+mod shape_serde;
 mod sleep;
 mod solver;
 pub mod toi;

@@ -28,141 +28,76 @@ use crate::polygon::{Polygon, ShapeError};
 use crate::segment::{ChainSegment, Segment};
 use crate::shape::Shape;
 
-/// [`Polygon`]: its core vertices, counter-clockwise, and its rounding radius.
-#[derive(Clone, Serialize, Deserialize)]
-pub(crate) struct PolygonData {
-    vertices: Vec<Vec2>,
-    radius: f32,
-}
-
-impl From<Polygon> for PolygonData {
-    fn from(p: Polygon) -> Self {
-        PolygonData {
-            vertices: p.vertices().to_vec(),
-            radius: p.radius(),
+/// A mirror struct `$data` of `$shape`'s defining values, read from a shape `$s` by the
+/// expressions given, and turned back into a shape by `$build` (its constructor, on the
+/// mirror `$d`).
+macro_rules! mirror {
+    (
+        $(#[$doc:meta])*
+        $data:ident => $shape:ty, |$s:ident| { $($field:ident: $ty:ty = $read:expr),* $(,)? },
+        |$d:ident| $build:expr
+    ) => {
+        $(#[$doc])*
+        #[derive(Clone, Serialize, Deserialize)]
+        pub(crate) struct $data {
+            $($field: $ty),*
         }
-    }
-}
 
-impl TryFrom<PolygonData> for Polygon {
-    type Error = ShapeError;
-    fn try_from(d: PolygonData) -> Result<Self, ShapeError> {
-        Polygon::new(&d.vertices)?.with_radius(d.radius)
-    }
-}
-
-/// [`Circle`].
-#[derive(Clone, Serialize, Deserialize)]
-pub(crate) struct CircleData {
-    center: Vec2,
-    radius: f32,
-}
-
-impl From<Circle> for CircleData {
-    fn from(c: Circle) -> Self {
-        CircleData {
-            center: c.center(),
-            radius: c.radius(),
+        impl From<$shape> for $data {
+            fn from($s: $shape) -> Self {
+                $data { $($field: $read),* }
+            }
         }
-    }
-}
 
-impl TryFrom<CircleData> for Circle {
-    type Error = ShapeError;
-    fn try_from(d: CircleData) -> Result<Self, ShapeError> {
-        Circle::with_center(d.center, d.radius)
-    }
-}
-
-/// [`Capsule`].
-#[derive(Clone, Serialize, Deserialize)]
-pub(crate) struct CapsuleData {
-    a: Vec2,
-    b: Vec2,
-    radius: f32,
-}
-
-impl From<Capsule> for CapsuleData {
-    fn from(c: Capsule) -> Self {
-        CapsuleData {
-            a: c.a(),
-            b: c.b(),
-            radius: c.radius(),
+        impl TryFrom<$data> for $shape {
+            type Error = ShapeError;
+            fn try_from($d: $data) -> Result<Self, ShapeError> {
+                $build
+            }
         }
-    }
+    };
 }
 
-impl TryFrom<CapsuleData> for Capsule {
-    type Error = ShapeError;
-    fn try_from(d: CapsuleData) -> Result<Self, ShapeError> {
-        Capsule::new(d.a, d.b, d.radius)
-    }
+mirror! {
+    /// [`Polygon`]: its core vertices, counter-clockwise, and its rounding radius.
+    PolygonData => Polygon, |p| {
+        vertices: Vec<Vec2> = p.vertices().to_vec(),
+        radius: f32 = p.radius(),
+    },
+    |d| Polygon::new(&d.vertices)?.with_radius(d.radius)
 }
 
-/// [`Segment`].
-#[derive(Clone, Serialize, Deserialize)]
-pub(crate) struct SegmentData {
-    a: Vec2,
-    b: Vec2,
+mirror! {
+    /// [`Circle`].
+    CircleData => Circle, |c| { center: Vec2 = c.center(), radius: f32 = c.radius() },
+    |d| Circle::with_center(d.center, d.radius)
 }
 
-impl From<Segment> for SegmentData {
-    fn from(s: Segment) -> Self {
-        SegmentData { a: s.a(), b: s.b() }
-    }
+mirror! {
+    /// [`Capsule`].
+    CapsuleData => Capsule, |c| { a: Vec2 = c.a(), b: Vec2 = c.b(), radius: f32 = c.radius() },
+    |d| Capsule::new(d.a, d.b, d.radius)
 }
 
-impl TryFrom<SegmentData> for Segment {
-    type Error = ShapeError;
-    fn try_from(d: SegmentData) -> Result<Self, ShapeError> {
-        Segment::new(d.a, d.b)
-    }
+mirror! {
+    /// [`Segment`].
+    SegmentData => Segment, |s| { a: Vec2 = s.a(), b: Vec2 = s.b() },
+    |d| Segment::new(d.a, d.b)
 }
 
-/// [`ChainSegment`].
-#[derive(Clone, Serialize, Deserialize)]
-pub(crate) struct ChainSegmentData {
-    ghost_a: Vec2,
-    a: Vec2,
-    b: Vec2,
-    ghost_b: Vec2,
+mirror! {
+    /// [`ChainSegment`].
+    ChainSegmentData => ChainSegment, |c| {
+        ghost_a: Vec2 = c.ghost_a(),
+        a: Vec2 = c.segment().a(),
+        b: Vec2 = c.segment().b(),
+        ghost_b: Vec2 = c.ghost_b(),
+    },
+    |d| ChainSegment::new(d.ghost_a, d.a, d.b, d.ghost_b)
 }
 
-impl From<ChainSegment> for ChainSegmentData {
-    fn from(c: ChainSegment) -> Self {
-        ChainSegmentData {
-            ghost_a: c.ghost_a(),
-            a: c.segment().a(),
-            b: c.segment().b(),
-            ghost_b: c.ghost_b(),
-        }
-    }
-}
-
-impl TryFrom<ChainSegmentData> for ChainSegment {
-    type Error = ShapeError;
-    fn try_from(d: ChainSegmentData) -> Result<Self, ShapeError> {
-        ChainSegment::new(d.ghost_a, d.a, d.b, d.ghost_b)
-    }
-}
-
-/// [`BodyShape`]: its pieces (at least one).
-#[derive(Clone, Serialize, Deserialize)]
-pub(crate) struct BodyShapeData {
-    pieces: Vec<Shape>,
-}
-
-impl From<BodyShape> for BodyShapeData {
-    fn from(s: BodyShape) -> Self {
-        BodyShapeData {
-            pieces: s.pieces().to_vec(),
-        }
-    }
-}
-
-impl TryFrom<BodyShapeData> for BodyShape {
-    type Error = ShapeError;
-    fn try_from(d: BodyShapeData) -> Result<Self, ShapeError> {
-        BodyShape::compound(d.pieces)
-    }
+mirror! {
+    /// [`BodyShape`]: its pieces (at least one).
+    BodyShapeData => BodyShape, |s| { pieces: Vec<Shape> = s.pieces().to_vec() },
+    |d| BodyShape::compound(d.pieces)
 }

@@ -20,8 +20,8 @@
 
 mod common;
 
+use common::stirred::{push, stir};
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::math::from_angle;
 use wgpu_sat::{
     BodyDef, BodyId, CpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, Polygon, World, scenes,
 };
@@ -42,22 +42,7 @@ const ADD_AT: usize = 260;
 /// with two ragdolls dropped on top and a sensor in the middle of the pile.
 fn golden_world() -> World {
     let mut world = scenes::mixed(1000, 7);
-    let bodies: Vec<_> = world.bodies().filter(|&b| !world.is_static(b)).collect();
-    for (k, &body) in bodies.iter().enumerate() {
-        if k.is_multiple_of(5) {
-            world.set_linear_damping(body, 0.5).unwrap();
-            world.set_angular_damping(body, 1.0).unwrap();
-        }
-        if k.is_multiple_of(11) {
-            world.set_gravity_scale(body, 0.5).unwrap();
-        }
-    }
-    world
-        .add_body(&BodyDef {
-            angular_velocity: 1.5,
-            ..BodyDef::kinematic(Polygon::rectangle(4.0, 0.2), Vec2::new(0.0, 2.0))
-        })
-        .unwrap();
+    stir(&mut world);
     world
         .add_body(&BodyDef {
             is_sensor: true,
@@ -83,28 +68,14 @@ fn golden_world() -> World {
     world
 }
 
-/// The dynamic bodies, in slot order.
-fn dynamic_bodies(world: &World) -> Vec<BodyId> {
-    world
-        .bodies()
-        .filter(|&b| !world.is_static(b) && !world.is_kinematic(b))
-        .collect()
-}
-
-/// What happens before step `step`: forces and impulses on every seventh dynamic body
-/// (angles through the crate's own trigonometry, so that the inputs are the same bits on
-/// every machine too), and the removals and additions.
+/// What happens before step `step`: the stirring forces, and the removals and additions.
 fn drive(world: &mut World, step: usize) {
-    let bodies = dynamic_bodies(world);
-    for (k, &body) in bodies.iter().enumerate().skip(step % 7).step_by(7) {
-        let c = world.center_of_mass(body);
-        let f = from_angle(0.1 * (k + step) as f32) * 5.0;
-        world.apply_force(body, f, c + Vec2::new(0.2, 0.1)).unwrap();
-        if (k + step).is_multiple_of(30) {
-            world.apply_linear_impulse(body, 0.5 * f, c).unwrap();
-        }
-    }
+    push(world, step);
     if step == REMOVE_AT {
+        let bodies: Vec<BodyId> = world
+            .bodies()
+            .filter(|&b| !world.is_static(b) && !world.is_kinematic(b))
+            .collect();
         for &body in bodies.iter().step_by(40) {
             world.remove_body(body).unwrap();
         }

@@ -1,8 +1,9 @@
 //! Helpers shared by the integration tests: a device (or a skip), one with small bindings,
-//! seeded random shapes and poses, proptest strategies (`strategies`), and independent
-//! brute-force overlap and distance tests.
+//! seeded random shapes and poses, proptest strategies (`strategies`), a pile stirred by a
+//! paddle and forces (`stirred`), and independent brute-force overlap and distance tests.
 #![allow(dead_code)]
 
+pub mod stirred;
 pub mod strategies;
 
 use rand::{Rng, SeedableRng};

@@ -118,7 +118,67 @@ impl World {
 
 #[cfg(test)]
 mod tests {
+    use glam::Vec2;
+
     use super::*;
+    use crate::{BodyDef, CpuNarrowPhase, Polygon};
+
+    const DT: f32 = 1.0 / 60.0;
+
+    /// A box on a floor.
+    fn box_on_floor() -> (World, crate::BodyId) {
+        let mut world = World::default();
+        world
+            .add_body(&BodyDef::fixed(Polygon::rectangle(5.0, 0.5), Vec2::ZERO))
+            .unwrap();
+        let body = world
+            .add_body(&BodyDef::dynamic(
+                Polygon::rectangle(0.5, 0.5),
+                Vec2::new(0.0, 1.0),
+            ))
+            .unwrap();
+        (world, body)
+    }
+
+    /// Two worlds whose one body has the same state in the same slot, under generation 0
+    /// in one and 1 in the other, hash apart: a handle kept by a peer names a body there
+    /// and a stale slot here.
+    #[test]
+    fn the_hash_sees_the_slot_generations() {
+        let def = BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::new(0.0, 1.0));
+        let mut reused = World::default();
+        let first = reused.add_body(&def).unwrap();
+        reused.remove_body(first).unwrap();
+        // The step reports the removal; then the slot is free again.
+        reused.step(DT, &mut CpuNarrowPhase::new()).unwrap();
+        let mut fresh = World::default();
+        fresh.step(DT, &mut CpuNarrowPhase::new()).unwrap();
+        let again = reused.add_body(&def).unwrap();
+        let new = fresh.add_body(&def).unwrap();
+        assert_eq!((again.index(), again.generation()), (0, 1));
+        assert_eq!((new.index(), new.generation()), (0, 0));
+        assert_eq!(reused.transform(again), fresh.transform(new));
+        assert_ne!(reused.state_hash(), fresh.state_hash());
+    }
+
+    /// A box that fell asleep and the same box woken (velocity 0 in both) hash apart: the
+    /// one sleeps on, the other must rest [`TIME_TO_SLEEP`](crate::world::TIME_TO_SLEEP)
+    /// again first.
+    #[test]
+    fn the_hash_sees_the_sleep_state() {
+        let (mut world, body) = box_on_floor();
+        let mut narrow = CpuNarrowPhase::new();
+        let mut steps = 0;
+        while world.is_awake(body) {
+            world.step(DT, &mut narrow).unwrap();
+            steps += 1;
+            assert!(steps < 600, "the box never fell asleep");
+        }
+        let mut woken = world.clone();
+        woken.wake(body).unwrap();
+        assert_eq!(woken.linear_velocity(body), world.linear_velocity(body));
+        assert_ne!(woken.state_hash(), world.state_hash());
+    }
 
     /// FNV-1a's published test vectors: the empty input is the offset basis, and "a" and
     /// "foobar" hash to these (64-bit, from the algorithm's reference page).

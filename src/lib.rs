@@ -200,6 +200,11 @@
 //!   and `pollster`.
 //! - `scenes` (default): [`scenes`], the seeded worlds that the examples, benches and tests
 //!   share.
+//! - `serde`: `Serialize` and `Deserialize` for the definitions ([`BodyDef`],
+//!   [`world::BodyType`], [`world::Filter`], [`world::Material`], the shapes and
+//!   [`BodyShape`], [`JointDef`] and its parts, [`BodyId`]), for saving levels in formats of
+//!   your own. Shapes are read back through their constructors, so a file cannot build one
+//!   the constructor would refuse.
 //!
 //! With `default-features = false` the crate is the CPU pipeline and the world alone (shapes,
 //! the broad phase, the CPU narrow phases, SAT, time of impact, queries, the solver), without

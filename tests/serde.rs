@@ -235,6 +235,22 @@ fn shapes_that_their_constructors_refuse_are_refused_from_json() {
     def["shape"]["pieces"][0]["Circle"]["radius"] = serde_json::json!(-2.0);
     refused::<BodyDef>(&def.to_string(), "radius must be finite and positive");
 
+    // The other definitions are plain values, checked where every definition is: by
+    // `World::add_body` (and `add_joint`), with the same messages.
+    let mut def =
+        serde_json::to_value(BodyDef::dynamic(Circle::new(0.5).unwrap(), Vec2::ZERO)).unwrap();
+    def["filter"]["category_bits"] = serde_json::json!(0);
+    def["friction"] = serde_json::json!(-1.0);
+    let def: BodyDef = serde_json::from_value(def).unwrap();
+    let e = World::default().add_body(&def).unwrap_err().to_string();
+    assert!(e.contains("category_bits"), "{e}");
+    let def = BodyDef {
+        filter: Filter::default(),
+        ..def
+    };
+    let e = World::default().add_body(&def).unwrap_err().to_string();
+    assert!(e.contains("friction"), "{e}");
+
     // NaN: JSON has no NaN, and serde_json writes a NaN radius as null, which no f32 field
     // reads. (A format that has NaN meets Circle::with_center's check, as above.)
     let nan = r#"{"center":[0,0],"radius":null}"#;

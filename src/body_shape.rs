@@ -23,6 +23,14 @@ use crate::transform::Transform;
 
 /// The convex pieces of one body, in its local frame (at least one).
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::shape_serde::BodyShapeData",
+        into = "crate::shape_serde::BodyShapeData"
+    )
+)]
 pub struct BodyShape {
     pieces: Vec<Shape>,
 }

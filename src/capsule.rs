@@ -12,6 +12,14 @@ use crate::transform::Transform;
 
 /// A capsule: the points within `radius` of the segment from `a` to `b` (local frame).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::shape_serde::CapsuleData",
+        into = "crate::shape_serde::CapsuleData"
+    )
+)]
 pub struct Capsule {
     a: Vec2,
     b: Vec2,

@@ -14,6 +14,14 @@ use crate::transform::Transform;
 
 /// A circle of `radius` about `center`, both in the local frame.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::shape_serde::CircleData",
+        into = "crate::shape_serde::CircleData"
+    )
+)]
 pub struct Circle {
     center: Vec2,
     radius: f32,

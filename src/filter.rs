@@ -34,6 +34,7 @@ pub const DEFAULT_CATEGORY: u64 = 1;
 /// # Ok::<(), wgpu_sat::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Filter {
     /// The categories the collider is in: one bit each, at least one.
     pub category_bits: u64,

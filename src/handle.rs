@@ -24,6 +24,13 @@ use std::sync::atomic::{AtomicU32, Ordering};
 ///
 /// Handles order by slot index then generation; within one world that is the order of
 /// [`World::bodies`](crate::World::bodies).
+///
+/// With the `serde` feature a handle is written as its world number, slot and generation,
+/// as a [`JointDef`](crate::JointDef) holds it. It names a body of that world in this
+/// process only: after loading saved definitions into a new world, map each saved handle
+/// to the body made from its definition (by [`BodyId::index`], say, when the bodies were
+/// saved in slot order), as `tests/serde.rs` does.
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct BodyId {
     world: u32,

@@ -42,6 +42,7 @@ pub use crate::handle::JointId;
 /// A spring of a joint: its frequency (hertz, 0 or more: 0 means no spring force) and its
 /// damping ratio (0 or more: 1 is critical damping).
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JointSpring {
     /// Hertz.
     pub hertz: f32,
@@ -52,6 +53,7 @@ pub struct JointSpring {
 /// A joint's motor: the relative speed it drives (radians per second for a revolute joint)
 /// and the most torque it may apply to reach it.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JointMotor {
     /// The target relative speed.
     pub speed: f32,
@@ -61,6 +63,7 @@ pub struct JointMotor {
 
 /// What kind of joint a [`JointDef`] makes, with its kind's own geometry.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 #[non_exhaustive]
 pub enum JointKind {
     /// A pin: the anchor points of both bodies coincide.
@@ -122,6 +125,7 @@ pub enum JointKind {
 /// # Ok::<(), wgpu_sat::Error>(())
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JointDef {
     /// The two bodies (distinct; either may be static or kinematic, not both).
     pub bodies: [BodyId; 2],

@@ -200,6 +200,11 @@
 //!   and `pollster`.
 //! - `scenes` (default): [`scenes`], the seeded worlds that the examples, benches and tests
 //!   share.
+//! - `serde`: `Serialize` and `Deserialize` for the definitions ([`BodyDef`],
+//!   [`world::BodyType`], [`world::Filter`], [`world::Material`], the shapes and
+//!   [`BodyShape`], [`JointDef`] and its parts, [`BodyId`]), for saving levels in formats of
+//!   your own. Shapes are read back through their constructors, so a file cannot build one
+//!   the constructor would refuse.
 //!
 //! With `default-features = false` the crate is the CPU pipeline and the world alone (shapes,
 //! the broad phase, the CPU narrow phases, SAT, time of impact, queries, the solver), without
@@ -266,6 +271,8 @@ mod sat_rounded;
 pub mod scenes;
 mod segment;
 mod shape;
+#[cfg(feature = "serde")]
+mod shape_serde;
 mod sleep;
 mod solver;
 pub mod toi;

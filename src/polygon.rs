@@ -123,6 +123,14 @@ pub enum ShapeError {
 /// A convex polygon with 3 to [`MAX_POLYGON_VERTICES`] vertices in its local frame,
 /// counter-clockwise, with precomputed outward unit edge normals.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::shape_serde::PolygonData",
+        into = "crate::shape_serde::PolygonData"
+    )
+)]
 pub struct Polygon {
     vertices: [Vec2; MAX_POLYGON_VERTICES],
     normals: [Vec2; MAX_POLYGON_VERTICES],

@@ -21,6 +21,14 @@ use crate::transform::Transform;
 
 /// A line segment from `a` to `b` (local frame), with no area.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::shape_serde::SegmentData",
+        into = "crate::shape_serde::SegmentData"
+    )
+)]
 pub struct Segment {
     a: Vec2,
     b: Vec2,
@@ -91,6 +99,14 @@ impl Segment {
 /// `ghost_a` (the previous link's start) and `ghost_b` (the next link's end). See the
 /// module documentation for the sides and the ghosts.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(
+    feature = "serde",
+    derive(serde::Serialize, serde::Deserialize),
+    serde(
+        try_from = "crate::shape_serde::ChainSegmentData",
+        into = "crate::shape_serde::ChainSegmentData"
+    )
+)]
 pub struct ChainSegment {
     ghost_a: Vec2,
     segment: Segment,

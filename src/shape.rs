@@ -21,6 +21,7 @@ use crate::transform::Transform;
 /// ([`NarrowPhase::set_shape_table`](crate::NarrowPhase::set_shape_table)) and what a body
 /// is built from.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Shape {
     /// A convex polygon, sharp or rounded ([`Polygon::with_radius`]).
     Polygon(Polygon),

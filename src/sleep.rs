@@ -112,6 +112,11 @@ impl Sleep {
         self.dynamic -= usize::from(dynamic);
     }
 
+    /// Seconds `body` has rested (reset when it moves or wakes).
+    pub fn timer(&self, body: usize) -> f32 {
+        self.timers[body]
+    }
+
     /// Whether `body` sleeps.
     pub fn is_asleep(&self, body: usize) -> bool {
         self.islands[body] != AWAKE

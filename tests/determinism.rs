@@ -10,50 +10,18 @@ mod common;
 
 use std::marker::PhantomData;
 
-use common::state_hash;
-use wgpu_sat::glam::Vec2;
+use common::stirred::{push, stir};
 use wgpu_sat::{
-    BodyDef, Collider, Contact, CpuNarrowPhase, Error, NarrowPhase, ParallelCpuNarrowPhase,
-    Polygon, Shape, World, scenes,
+    Collider, Contact, CpuNarrowPhase, Error, NarrowPhase, ParallelCpuNarrowPhase, Shape, World,
+    scenes,
 };
 
 /// The mixed scene with a kinematic paddle turning near its floor, and some bodies damped
 /// or lighter under gravity.
 fn stirred_world() -> World {
     let mut world = scenes::mixed(1500, 9);
-    let bodies: Vec<_> = world.bodies().filter(|&b| !world.is_static(b)).collect();
-    for (k, &body) in bodies.iter().enumerate() {
-        if k.is_multiple_of(5) {
-            world.set_linear_damping(body, 0.5).unwrap();
-            world.set_angular_damping(body, 1.0).unwrap();
-        }
-        if k.is_multiple_of(11) {
-            world.set_gravity_scale(body, 0.5).unwrap();
-        }
-    }
+    stir(&mut world);
     world
-        .add_body(&BodyDef {
-            angular_velocity: 1.5,
-            ..BodyDef::kinematic(Polygon::rectangle(4.0, 0.2), Vec2::new(0.0, 2.0))
-        })
-        .unwrap();
-    world
-}
-
-/// Forces and impulses on every seventh dynamic body, different each step.
-fn push(world: &mut World, step: usize) {
-    let bodies: Vec<_> = world
-        .bodies()
-        .filter(|&b| !world.is_static(b) && !world.is_kinematic(b))
-        .collect();
-    for (k, &body) in bodies.iter().enumerate().skip(step % 7).step_by(7) {
-        let c = world.center_of_mass(body);
-        let f = Vec2::from_angle(0.1 * (k + step) as f32) * 5.0;
-        world.apply_force(body, f, c + Vec2::new(0.2, 0.1)).unwrap();
-        if (k + step).is_multiple_of(30) {
-            world.apply_linear_impulse(body, 0.5 * f, c).unwrap();
-        }
-    }
 }
 
 fn run(threads: Option<usize>, steps: usize) -> u64 {
@@ -72,7 +40,7 @@ fn run(threads: Option<usize>, steps: usize) -> u64 {
             .unwrap()
             .install(|| step_all(&mut ParallelCpuNarrowPhase::new())),
     }
-    state_hash(&world)
+    world.state_hash()
 }
 
 #[test]
@@ -126,5 +94,5 @@ fn a_narrow_phase_kept_on_the_calling_thread_gives_the_same_world() {
         world.step(1.0 / 60.0, &mut narrow).unwrap();
     }
     assert!(narrow.as_send().is_none());
-    assert_eq!(state_hash(&world), run(Some(2), steps));
+    assert_eq!(world.state_hash(), run(Some(2), steps));
 }

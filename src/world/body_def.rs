@@ -39,6 +39,7 @@ pub(super) fn density_ok(density: f32) -> bool {
 
 /// How to make a body: its shape, pose, velocity and material.
 #[derive(Clone, Debug)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct BodyDef {
     /// The shape: one convex shape or several convex pieces, in the body's local frame.
     pub shape: BodyShape,

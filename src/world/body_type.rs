@@ -18,6 +18,7 @@ use crate::handle::BodyId;
 
 /// What moves a body (see [`BodyDef`](crate::BodyDef)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BodyType {
     /// Never moves: infinite mass, no velocity ([`BodyDef::is_static`](crate::BodyDef::is_static)).
     Static,

@@ -29,6 +29,7 @@ use crate::solver::ColliderSurface;
 /// [`BodyDef::dynamic`](crate::BodyDef::dynamic)'s: friction 0.6, restitution 0, density 1,
 /// tangent speed 0.
 #[derive(Clone, Copy, Debug, PartialEq)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct Material {
     /// Coulomb friction coefficient, finite and 0 or more; a contact uses the geometric
     /// mean of its two colliders' (`sqrt(fa * fb)`).

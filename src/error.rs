@@ -248,6 +248,16 @@ pub enum Error {
          request_readback"
     )]
     NotRecorded,
+    /// [`World::from_snapshot`](crate::World::from_snapshot) was given bytes it cannot
+    /// read: truncated, corrupted, of another format or a later version, or describing a
+    /// world the world's own checks refuse.
+    #[error("snapshot unreadable at byte {offset}: {what}")]
+    Snapshot {
+        /// Where in the bytes the reader found it (the start of the offending field).
+        offset: usize,
+        /// What is wrong.
+        what: String,
+    },
     /// The device reported an error while running the narrow phase (for example, it was lost).
     #[error("the GPU device reported an error: {0}")]
     Device(String),

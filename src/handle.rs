@@ -133,13 +133,13 @@ pub(crate) fn next_world_number() -> u32 {
 /// free ones (reused last-freed first). Warm, it allocates nothing.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Slots {
-    generations: Vec<u32>,
-    live: Vec<bool>,
-    free: Vec<u32>,
+    pub(crate) generations: Vec<u32>,
+    pub(crate) live: Vec<bool>,
+    pub(crate) free: Vec<u32>,
     /// Removed, not yet free (see `remove`), and retired for good.
-    removed: Vec<u32>,
-    retired: Vec<u32>,
-    live_count: usize,
+    pub(crate) removed: Vec<u32>,
+    pub(crate) retired: Vec<u32>,
+    pub(crate) live_count: usize,
 }
 
 impl Slots {

@@ -335,6 +335,32 @@ impl<T: Copy + Default> PairSet<T> {
         &self.dropped
     }
 
+    /// What a snapshot keeps of the set (`world/snapshot.rs`): the fat boxes, the pairs
+    /// with their data, and the colliders removed since the last update. The rest is
+    /// scratch, or counted again (`restored`).
+    pub fn saved(&self) -> (&[Aabb], &[[u32; 2]], &[T], &[u32]) {
+        (&self.fat, &self.pairs, &self.data, &self.removed)
+    }
+
+    /// A set of `saved`'s parts, which the caller checked (pairs ascending, `a < b`, both
+    /// below the fat boxes' count; one datum per pair). The degrees are counted again and
+    /// the tree is built at the first query: neither changes which pairs an update finds.
+    pub fn restored(fat: Vec<Aabb>, pairs: Vec<[u32; 2]>, data: Vec<T>, removed: Vec<u32>) -> Self {
+        let mut degree = vec![0; fat.len()];
+        for &[a, b] in &pairs {
+            degree[a as usize] += 1;
+            degree[b as usize] += 1;
+        }
+        PairSet {
+            fat,
+            pairs,
+            data,
+            degree,
+            removed,
+            ..PairSet::default()
+        }
+    }
+
     /// The pairs `[a, b]`, `a < b`, whose fat boxes overlap, in ascending order.
     pub fn pairs(&self) -> &[[u32; 2]] {
         &self.pairs

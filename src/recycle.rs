@@ -51,15 +51,15 @@ pub const RECYCLE_ANGLE: f32 = 5.0e-4;
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct KeptManifold {
     /// B's collider pose in A's collider frame when the manifold was computed.
-    relative: Transform,
+    pub(crate) relative: Transform,
     /// The normal in A's frame.
-    normal: Vec2,
+    pub(crate) normal: Vec2,
     /// The depth of the manifold and of each point then.
-    depth: f32,
-    points: [ContactPoint; 2],
+    pub(crate) depth: f32,
+    pub(crate) points: [ContactPoint; 2],
     /// Points in use (u32, not usize: with it the whole record is 64 bytes, and the pair
     /// set moves one per pair).
-    count: u32,
+    pub(crate) count: u32,
 }
 
 const _: () = assert!(std::mem::size_of::<KeptManifold>() == 64);

@@ -46,25 +46,25 @@ pub const SLEEP_SPEED: f32 = 0.05;
 pub const TIME_TO_SLEEP: f32 = 0.5;
 
 /// No island: the label of an awake body.
-const AWAKE: u32 = u32::MAX;
+pub(crate) const AWAKE: u32 = u32::MAX;
 
 /// The world's sleeping state: per body, how long it has rested, and the island it sleeps
 /// with. Warm, it allocates nothing.
 #[derive(Clone, Debug)]
 pub(crate) struct Sleep {
-    enabled: bool,
+    pub(crate) enabled: bool,
     /// Per body: seconds it has rested (awake bodies).
-    timers: Vec<f32>,
+    pub(crate) timers: Vec<f32>,
     /// Per body: the island it sleeps with (the index of one of its bodies), or `AWAKE`.
-    islands: Vec<u32>,
+    pub(crate) islands: Vec<u32>,
     /// Scratch: union-find parents, the least timer of each island root, and the islands
     /// to wake.
     parents: Vec<u32>,
     least: Vec<f32>,
     to_wake: Vec<u32>,
     /// Dynamic bodies, and of them those asleep.
-    dynamic: usize,
-    asleep: usize,
+    pub(crate) dynamic: usize,
+    pub(crate) asleep: usize,
 }
 
 impl Default for Sleep {
@@ -110,6 +110,11 @@ impl Sleep {
         }
         self.timers[body] = 0.0;
         self.dynamic -= usize::from(dynamic);
+    }
+
+    /// Seconds `body` has rested (reset when it moves or wakes).
+    pub fn timer(&self, body: usize) -> f32 {
+        self.timers[body]
     }
 
     /// Whether `body` sleeps.

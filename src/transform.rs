@@ -41,6 +41,15 @@ impl Transform {
         }
     }
 
+    /// A transform of exactly these parts, the rotation taken as it is (a snapshot's, whose
+    /// reader checked it is finite and of unit length within rounding).
+    pub(crate) fn from_parts(translation: Vec2, rotation: Vec2) -> Transform {
+        Transform {
+            translation,
+            rotation,
+        }
+    }
+
     /// A transform from a translation and a rotation given as `(cos, sin)`, the form
     /// [`Transform::rotation`] returns. The pair is normalised so that the result stays
     /// rigid; a zero or non-finite pair gives a non-finite transform, which the narrow phases

@@ -10,7 +10,6 @@ mod common;
 
 use std::marker::PhantomData;
 
-use common::state_hash;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     BodyDef, Collider, Contact, CpuNarrowPhase, Error, NarrowPhase, ParallelCpuNarrowPhase,
@@ -72,7 +71,7 @@ fn run(threads: Option<usize>, steps: usize) -> u64 {
             .unwrap()
             .install(|| step_all(&mut ParallelCpuNarrowPhase::new())),
     }
-    state_hash(&world)
+    world.state_hash()
 }
 
 #[test]
@@ -126,5 +125,5 @@ fn a_narrow_phase_kept_on_the_calling_thread_gives_the_same_world() {
         world.step(1.0 / 60.0, &mut narrow).unwrap();
     }
     assert!(narrow.as_send().is_none());
-    assert_eq!(state_hash(&world), run(Some(2), steps));
+    assert_eq!(world.state_hash(), run(Some(2), steps));
 }

@@ -6,7 +6,6 @@
 
 mod common;
 
-use common::state_hash;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::world::StaleReason;
 use wgpu_sat::{
@@ -289,7 +288,7 @@ fn jointed_hash(threads: usize, steps: usize) -> u64 {
                 world.step(DT, &mut narrow as &mut dyn NarrowPhase).unwrap();
             }
         });
-    state_hash(&world)
+    world.state_hash()
 }
 
 #[test]

@@ -9,7 +9,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::time::Duration;
 
-use common::state_hash;
 use wgpu_sat::{CpuNarrowPhase, scenes};
 
 fn stepped_pyramid(steps: usize) -> u64 {
@@ -18,7 +17,7 @@ fn stepped_pyramid(steps: usize) -> u64 {
     for _ in 0..steps {
         world.step(1.0 / 60.0, &mut narrow).unwrap();
     }
-    state_hash(&world)
+    world.state_hash()
 }
 
 #[test]

@@ -175,6 +175,60 @@ impl ConstraintGraph {
                 colour
             };
         }
+        self.build_groups();
+    }
+
+    /// This step's constraints as a snapshot keeps them (`world/snapshot.rs`): per
+    /// constraint its colour, and per body whether it moved; the keys are the warm starts'
+    /// colliders and the pairs their bodies.
+    pub fn saved(&self) -> (&[u8], &[u64]) {
+        (&self.colours, &self.moving)
+    }
+
+    /// A graph whose last step coloured `keys` (between `pairs` of bodies, each below
+    /// 64 times `moving`'s length) with `colours`, `moving` its moving bodies' bits: the
+    /// groups are built again from the colours, as that step built them, so that a next
+    /// step with the same constraints keeps them as the original would have. The index of
+    /// the first constraint whose colour is not one (or that shares a colour with another
+    /// of a moving body it acts on, which would let two threads write one body) is an error.
+    pub fn restored(
+        keys: Vec<[u32; 2]>,
+        pairs: Vec<[u32; 2]>,
+        colours: Vec<u8>,
+        moving: Vec<u64>,
+    ) -> Result<Self, usize> {
+        let mut graph = ConstraintGraph {
+            keys,
+            pairs,
+            colours,
+            moving,
+            ..ConstraintGraph::default()
+        };
+        graph.masks.resize(graph.moving.len() * 64, 0);
+        for i in 0..graph.keys.len() {
+            let colour = graph.colours[i];
+            let [a, b] = graph.pairs[i];
+            let moving = [graph.moves(a), graph.moves(b)];
+            let ok = match usize::from(colour) {
+                c if c < COLOUR_COUNT => graph.used([a, b], moving) & (1 << c) == 0,
+                COLOUR_COUNT => true,
+                _ => colour == UNSOLVED && moving == [false; 2],
+            };
+            if !ok {
+                return Err(i);
+            }
+            if usize::from(colour) < COLOUR_COUNT {
+                graph.take([a, b], moving, colour);
+            }
+        }
+        graph.build_groups();
+        Ok(graph)
+    }
+
+    /// The groups from the colours: per colour its constraints in contact order, `LANES`
+    /// at a time, then the overflow's one by one.
+    fn build_groups(&mut self) {
+        let count = self.keys.len();
         self.offsets = [0; COLOUR_COUNT + 2];
         for &colour in &self.colours {
             if colour != UNSOLVED {

@@ -287,6 +287,56 @@ pub(crate) struct ContactSolver {
     plan: StagePlan,
 }
 
+/// One contact's warm start as a snapshot keeps it (`world/snapshot.rs`): its colliders,
+/// its point count, and per point the feature id and the normal and tangent impulses.
+pub(crate) type WarmStart = ([u32; 2], u32, [u32; 2], [f32; 2], [f32; 2]);
+
+impl ContactSolver {
+    /// The last step's warm starts, in contact order (ascending collider pairs): all the
+    /// next step reads of this solver; the rest is scratch.
+    pub(crate) fn warm_starts(&self) -> impl Iterator<Item = WarmStart> + '_ {
+        self.impulses
+            .iter()
+            .map(|r| (r.colliders, r.count, r.ids, r.normal, r.tangent))
+    }
+
+    /// The last step's colouring: per contact its colour, per body whether it moved
+    /// (colours persist from step to step: see `colouring.rs`).
+    pub(crate) fn colouring(&self) -> (&[u8], &[u64]) {
+        self.graph.saved()
+    }
+
+    /// A solver whose last step left `warm_starts` (ascending collider pairs, as
+    /// `warm_starts` gives them; the match reads nothing else of a record), between the
+    /// bodies `bodies`, coloured `colours` with the moving bodies `moving` (checked by the
+    /// caller: bodies below 64 times `moving`'s length). A colouring that is not one is an
+    /// error naming the first contact it fails at (see `ConstraintGraph::restored`).
+    pub(crate) fn restored(
+        warm_starts: Vec<WarmStart>,
+        bodies: Vec<[u32; 2]>,
+        colours: Vec<u8>,
+        moving: Vec<u64>,
+    ) -> Result<Self, usize> {
+        let keys = warm_starts.iter().map(|w| w.0).collect();
+        let impulses = warm_starts
+            .into_iter()
+            .map(|(colliders, count, ids, normal, tangent)| ContactImpulses {
+                colliders,
+                count,
+                ids,
+                normal,
+                tangent,
+                ..Default::default()
+            })
+            .collect();
+        Ok(ContactSolver {
+            impulses,
+            graph: ConstraintGraph::restored(keys, bodies, colours, moving)?,
+            ..ContactSolver::default()
+        })
+    }
+}
+
 /// What the prepare stage reads besides the contacts and the bodies' motion.
 pub(crate) struct PrepareInput<'a> {
     pub materials: &'a [BodyMaterial],

@@ -239,7 +239,7 @@ impl BodyDef {
 /// Hashable identity of a shape, for sharing one shape table entry between bodies.
 pub(super) type ShapeKey = [u32; 33];
 
-fn shape_key(shape: &Shape) -> ShapeKey {
+pub(super) fn shape_key(shape: &Shape) -> ShapeKey {
     let mut key = [0u32; 33];
     match shape {
         Shape::Polygon(p) => {

@@ -31,20 +31,20 @@ use crate::transform::{inverse_rotate, rotate};
 /// The world's joints, by joint slot, and per body slot the joints that touch it.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct JointSet {
-    slots: Slots,
+    pub(super) slots: Slots,
     /// Per joint slot: its handle, and the joint (vacant once removed).
     pub ids: Vec<JointId>,
     pub constraints: Vec<JointConstraint>,
     /// Per joint slot: whether its bodies still collide.
-    collide_connected: Vec<bool>,
+    pub(super) collide_connected: Vec<bool>,
     /// Per body slot (as far as bodies with joints reach): the slots of its joints.
-    edges: Vec<Vec<u32>>,
+    pub(super) edges: Vec<Vec<u32>>,
     /// Live joints whose bodies must not collide: without, the pair stage skips the test.
-    filtering: usize,
+    pub(super) filtering: usize,
     /// Per joint slot: the force and torque past which it breaks (infinite: never).
-    breaking: Vec<[f32; 2]>,
+    pub(super) breaking: Vec<[f32; 2]>,
     /// Live joints that may break: without, the step skips the test.
-    breakable: usize,
+    pub(super) breakable: usize,
 }
 
 impl JointSet {
@@ -77,7 +77,12 @@ impl JointSet {
 }
 
 /// An error naming a joint field unless `ok`.
-fn check(field: &'static str, value: f32, ok: bool, rule: &'static str) -> Result<(), Error> {
+pub(super) fn check(
+    field: &'static str,
+    value: f32,
+    ok: bool,
+    rule: &'static str,
+) -> Result<(), Error> {
     if ok {
         Ok(())
     } else {
@@ -87,7 +92,7 @@ fn check(field: &'static str, value: f32, ok: bool, rule: &'static str) -> Resul
 
 /// A point (or axis) of the world: finite and within `MAX_COORDINATE`, as a body's
 /// position must be (a lever of 1e17 overflows the solver's products).
-fn check_point(field: &'static str, v: Vec2) -> Result<(), Error> {
+pub(super) fn check_point(field: &'static str, v: Vec2) -> Result<(), Error> {
     for value in [v.x, v.y] {
         let ok = value.is_finite() && value.abs() <= MAX_COORDINATE;
         check(field, value, ok, "finite and at most MAX_COORDINATE (1e12)")?;
@@ -96,7 +101,7 @@ fn check_point(field: &'static str, v: Vec2) -> Result<(), Error> {
 }
 
 /// The spring as the solver takes it, once checked.
-fn checked_spring(spring: Option<JointSpring>) -> Result<Option<Spring>, Error> {
+pub(super) fn checked_spring(spring: Option<JointSpring>) -> Result<Option<Spring>, Error> {
     let Some(s) = spring else { return Ok(None) };
     let rule = "finite and 0 or more";
     let ok = |v: f32| v.is_finite() && v >= 0.0;
@@ -114,7 +119,7 @@ fn checked_spring(spring: Option<JointSpring>) -> Result<Option<Spring>, Error> 
 }
 
 /// The limits once checked: finite, in order, and within `range`.
-fn checked_limits(
+pub(super) fn checked_limits(
     limits: Option<[f32; 2]>,
     range: [f32; 2],
     rule: &'static str,

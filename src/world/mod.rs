@@ -47,7 +47,7 @@
 //! between bodies); `step.rs` (the
 //! step and its stages in order); `contacts.rs` (the pair and contact stages: recycling,
 //! merging, events); `output.rs` (what the last step found); `stats.rs` (its statistics);
-//! `queries.rs` (rays, points, boxes and shapes against the world).
+//! `hash.rs` (a stable hash of the state, [`World::state_hash`]); `queries.rs` (rays, points, boxes and shapes against the world).
 
 use std::collections::HashMap;
 
@@ -85,6 +85,7 @@ mod body_type;
 mod contacts;
 mod filters;
 mod forces;
+mod hash;
 mod joints;
 mod limits;
 mod materials;
@@ -93,6 +94,8 @@ mod output;
 mod queries;
 mod remove;
 mod settings;
+mod snapshot;
+mod snapshot_codec;
 mod stats;
 mod step;
 mod teleport;

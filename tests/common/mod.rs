@@ -1,6 +1,6 @@
 //! Helpers shared by the integration tests: a device (or a skip), one with small bindings,
-//! a hash of a world's state, seeded random shapes and poses, proptest strategies
-//! (`strategies`), and independent brute-force overlap and distance tests.
+//! seeded random shapes and poses, proptest strategies (`strategies`), and independent
+//! brute-force overlap and distance tests.
 #![allow(dead_code)]
 
 pub mod strategies;
@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use wgpu_sat::GpuNarrowPhase;
 use wgpu_sat::glam::{DVec2, Vec2};
 use wgpu_sat::shapes::{Capsule, ChainSegment, Segment};
-use wgpu_sat::{Aabb, BroadPhase, Circle, Collider, Contact, Polygon, Shape, Transform, World};
+use wgpu_sat::{Aabb, BroadPhase, Circle, Collider, Contact, Polygon, Shape, Transform};
 
 /// A device from `request_device`, or `None` with a message when there is no adapter.
 /// With `WGPU_SAT_REQUIRE_GPU=1` (CI sets it) a missing adapter fails the test instead.
@@ -67,28 +67,6 @@ pub fn small_binding_device() -> Option<(wgpu::Device, wgpu::Queue)> {
         ..wgpu::Limits::downlevel_defaults()
     };
     device_with_limits("small bindings", limits)
-}
-
-/// FNV-1a over every body's pose and velocity bits: two worlds hash alike only when they
-/// agree bit for bit.
-pub fn state_hash(world: &World) -> u64 {
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for i in world.bodies() {
-        let t = world.transform(i);
-        let v = world.linear_velocity(i);
-        for x in [
-            t.translation().x,
-            t.translation().y,
-            t.rotation().x,
-            t.rotation().y,
-            v.x,
-            v.y,
-            world.angular_velocity(i),
-        ] {
-            hash = (hash ^ u64::from(x.to_bits())).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    hash
 }
 
 /// Copies a GPU buffer's first `words` u32s back (test-side, blocking).

@@ -555,7 +555,7 @@ mod tests {
         let mut seen = vec![0; joints.len()];
         let mut colours = Vec::new();
         for (colour, range) in graph.colour_joints.iter().enumerate() {
-            let mut used = vec![false; 11];
+            let mut used = [false; 11];
             let groups = &graph.groups[graph.colour_groups[colour].clone()];
             let contact_bodies = groups
                 .iter()

@@ -72,7 +72,10 @@ fn a_drag_pulls_the_body_after_its_target_and_release_removes_the_joint() {
     drag.release(&mut world);
     assert_eq!(world.joint_count(), 0);
     assert_eq!(world.joint_anchors(joint), None);
-    run(&mut world, 120);
+    // Thrown spinning (some 35 rad/s), the crate tumbles for a few seconds; how far it goes
+    // is chaotic: colouring joints with the contacts left it tumbling at 2 s (at x = -16),
+    // at rest by 4 s (at x = -19).
+    run(&mut world, 300);
     let rest = world.center_of_mass(crate_);
     assert!(rest.x < -1.0 && (rest.y - 0.5).abs() < 0.05, "at {rest}");
 }

@@ -301,6 +301,29 @@ fn a_world_with_joints_steps_to_the_same_bits_on_one_and_two_threads() {
     assert_ne!(jointed_hash(1, steps + 1), one, "the hash sees the motion");
 }
 
+#[test]
+fn joint_grid_steps_to_the_same_bits_on_one_and_two_threads() {
+    // Box2D's joint grid: some 20,000 joints, a colour's joints split into blocks that the two
+    // threads solve side by side (the small world above fits a colour in one block).
+    let hash = |threads: usize| {
+        let mut world = wgpu_sat::scenes::joint_grid();
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| {
+                let mut narrow = ParallelCpuNarrowPhase::new();
+                for _ in 0..20 {
+                    world.step(DT, &mut narrow as &mut dyn NarrowPhase).unwrap();
+                }
+            });
+        state_hash(&world)
+    };
+    let (one, two) = (hash(1), hash(2));
+    println!("joint_grid after 20 steps: 1 thread {one:016x}, 2 threads {two:016x}");
+    assert_eq!(one, two);
+}
+
 fn two_boxes(world: &mut World) -> [BodyId; 2] {
     let a = world
         .add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::ZERO))

@@ -5,7 +5,6 @@
 
 mod common;
 
-use common::state_hash;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::scenes::{self, human};
 use wgpu_sat::{BodyDef, BodyId, Circle, CpuNarrowPhase, Error, Filter, JointDef, Polygon, World};
@@ -29,14 +28,18 @@ fn assert_same_future(world: &mut World, steps: usize, label: &str) {
         restored.snapshot() == bytes,
         "{label}: the restored world's snapshot differs from the original's"
     );
-    assert_eq!(state_hash(&restored), state_hash(world), "{label}: at load");
+    assert_eq!(
+        restored.state_hash(),
+        world.state_hash(),
+        "{label}: at load"
+    );
     let mut narrow = CpuNarrowPhase::new();
     for k in 0..steps {
         world.step(DT, &mut narrow).expect("step");
         restored.step(DT, &mut narrow).expect("step");
         assert_eq!(
-            state_hash(&restored),
-            state_hash(world),
+            restored.state_hash(),
+            world.state_hash(),
             "{label}: the restored world diverged at step {}",
             k + 1
         );
@@ -168,7 +171,7 @@ fn removals_before_the_snapshot_keep_generations_and_free_lists() {
     assert_same_future(&mut world, 400, "after removals");
     // And the copy that was restored before goes the same way.
     step(&mut restored, 400);
-    assert_eq!(state_hash(&restored), state_hash(&world));
+    assert_eq!(restored.state_hash(), world.state_hash());
 }
 
 #[test]

@@ -1,18 +1,31 @@
-//! Graph colouring of the contact constraints, so that one colour's constraints can be solved
-//! at once: side by side in SIMD lanes and on several threads.
+//! Graph colouring of the contact and joint constraints, so that one colour's constraints
+//! can be solved at once: side by side in SIMD lanes (contacts) and on several threads.
 //!
 //! ```text
 //! per body: a bit mask of the colours its constraints already use
 //! per constraint that was coloured last step too (same collider pair, in ascending order):
 //!     keep its colour if both its moving bodies still lack it
-//! the others, in a shuffled order (see below):
+//! the others: joints in slot order, then contacts in a shuffled order (see below):
 //!     neither body moves -> left out     // static or asleep: no impulse changes anything
 //!     free = !(mask[a] | mask[b])        // a body that does not move adds no bits
 //!     colour = lowest set bit of free    // greedy: the first colour both bodies lack
 //!     none free -> overflow              // solved alone, one at a time
 //!     mask[a] |= bit, mask[b] |= bit     // only for bodies that move
-//! per colour: its constraints in contact order, packed LANES at a time
+//! per colour: its contacts in contact order, packed LANES at a time; its joints in slot
+//!     order, a list of their own
 //! ```
+//!
+//! A joint is an edge between its two bodies, as a contact is, and takes its colour from the
+//! same masks: a colour's joints and contacts share no moving body either, so the solver
+//! runs a colour's joints beside its contact groups, on any thread (as Box2D v3 does). Its
+//! key sorts after every contact's (`JOINT_KEY`, then its slot), so that its colour persists
+//! from step to step by the same merge.
+//!
+//! Why new joints are coloured before new contacts: the colours are solved in order, and a
+//! body's joints then take its first colours, so its contacts (with the ground, say) come
+//! after them and have the last word in a pass, as when every joint was solved before the
+//! contacts. Coloured in one shuffle with them, a dropped ragdoll's joints were often solved
+//! after its ground contacts and pulled its limbs 8 cm into the ground (1 cm before).
 //!
 //! Two constraints of one colour share no moving body, so they write disjoint velocities; a
 //! static body (or any body with zero inverse mass) is only read, so it may appear in any
@@ -79,13 +92,18 @@ const UNSOLVED: u8 = u8::MAX;
 /// An empty lane (or a lane's missing body).
 pub(crate) const NO_INDEX: u32 = u32::MAX;
 
+/// The first word of a joint's key: above every collider index, so joints' keys follow the
+/// contacts' and ascend by slot.
+const JOINT_KEY: u32 = u32::MAX;
+
 /// The constraints of one step sorted into colours and packed into lane groups.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ConstraintGraph {
     /// Per body: the colours its constraints use this step.
     masks: Vec<u32>,
-    /// Per constraint: its key (the collider pair; keys ascend), its two bodies and its
-    /// colour (`COLOUR_COUNT` for the overflow, or `UNSOLVED`).
+    /// Per constraint (the contacts, then the joints): its key (the collider pair, or
+    /// `[JOINT_KEY, slot]`; keys ascend), its two bodies and its colour (`COLOUR_COUNT` for
+    /// the overflow, or `UNSOLVED`).
     keys: Vec<[u32; 2]>,
     pairs: Vec<[u32; 2]>,
     colours: Vec<u8>,
@@ -102,12 +120,21 @@ pub(crate) struct ConstraintGraph {
     offsets: [usize; COLOUR_COUNT + 2],
     /// Constraint indices by colour, in contact order within a colour.
     order: Vec<u32>,
-    /// Per group: the constraint index in each lane (`NO_INDEX` for an empty lane).
+    /// How many of the constraints are contacts (the rest are joints).
+    contact_count: usize,
+    /// Per group: the contact index in each lane (`NO_INDEX` for an empty lane).
     pub groups: Vec<[u32; LANES]>,
-    /// Per colour: its range in `groups`, colours in order.
+    /// Per colour that holds a constraint: its range in `groups` (maybe empty), colours in
+    /// order.
     pub colour_groups: Vec<Range<usize>>,
-    /// The overflow's groups: one constraint each, solved one after another.
+    /// The overflow's groups: one contact each, solved one after another.
     pub overflow_groups: Range<usize>,
+    /// Joint slots by colour, ascending within a colour, the overflow's last.
+    pub joint_order: Vec<u32>,
+    /// Per colour, as `colour_groups`: its range in `joint_order` (maybe empty).
+    pub colour_joints: Vec<Range<usize>>,
+    /// The overflow's joints in `joint_order`, solved one after another.
+    pub overflow_joints: Range<usize>,
     /// Every group, ordered by its first constraint: the order the store stage copies the
     /// impulses out in. A colour's constraints are spread over the whole contact list, so
     /// storing colour after colour would write all over the list once per colour; in this
@@ -120,14 +147,16 @@ pub(crate) struct ConstraintGraph {
 }
 
 impl ConstraintGraph {
-    /// Colours constraints given as (key, bodies `[a, b]`), keys ascending (the colliders in
-    /// touch), and packs them into groups; a constraint whose key was coloured last step keeps
-    /// its colour where it can. `moves(body)` says whether a body's velocity is written by the
-    /// solver.
+    /// Colours contacts given as (key, bodies `[a, b]`), keys ascending (the colliders in
+    /// touch), and joints given as (slot, bodies), slots ascending, and packs the contacts
+    /// into groups and the joints into per-colour lists; a constraint whose key was coloured
+    /// last step keeps its colour where it can. `moves(body)` says whether a body's velocity
+    /// is written by the solver.
     pub fn colour(
         &mut self,
         body_count: usize,
-        constraints: impl Iterator<Item = ([u32; 2], [u32; 2])>,
+        contacts: impl Iterator<Item = ([u32; 2], [u32; 2])>,
+        joints: impl Iterator<Item = (u32, [u32; 2])>,
         moves: impl Fn(u32) -> bool,
     ) {
         std::mem::swap(&mut self.keys, &mut self.previous_keys);
@@ -136,8 +165,13 @@ impl ConstraintGraph {
         std::mem::swap(&mut self.moving, &mut self.previous_moving);
         self.keys.clear();
         self.pairs.clear();
-        for (key, bodies) in constraints {
+        for (key, bodies) in contacts {
             self.keys.push(key);
+            self.pairs.push(bodies);
+        }
+        self.contact_count = self.keys.len();
+        for (slot, bodies) in joints {
+            self.keys.push([JOINT_KEY, slot]);
             self.pairs.push(bodies);
         }
         self.moving.clear();
@@ -160,7 +194,13 @@ impl ConstraintGraph {
         self.colours.clear();
         self.colours.resize(count, UNSOLVED);
         self.keep_colours();
-        shuffle(&mut self.fresh, VISIT_SEED);
+        // The new joints first, in slot order, then the new contacts shuffled (see the
+        // module notes).
+        let contacts = self
+            .fresh
+            .partition_point(|&i| (i as usize) < self.contact_count);
+        shuffle(&mut self.fresh[..contacts], VISIT_SEED);
+        self.fresh.rotate_left(contacts);
         for k in 0..self.fresh.len() {
             let i = self.fresh[k];
             let [a, b] = self.pairs[i as usize];
@@ -178,30 +218,50 @@ impl ConstraintGraph {
         self.build_groups();
     }
 
-    /// This step's constraints as a snapshot keeps them (`world/snapshot.rs`): per
-    /// constraint its colour, and per body whether it moved; the keys are the warm starts'
-    /// colliders and the pairs their bodies.
-    pub fn saved(&self) -> (&[u8], &[u64]) {
-        (&self.colours, &self.moving)
+    /// This step's constraints as a snapshot keeps them (`world/snapshot.rs`): per contact
+    /// its colour (the contacts' keys are the warm starts' colliders and their pairs the
+    /// colliders' bodies), per coloured joint its slot, bodies and colour (as the step saw
+    /// them: the joint may have been removed since, and its slot reused), and per body
+    /// whether it moved.
+    pub fn saved(
+        &self,
+    ) -> (
+        &[u8],
+        impl Iterator<Item = (u32, [u32; 2], u8)> + '_,
+        &[u64],
+    ) {
+        let (contacts, joints) = self.colours.split_at(self.contact_count);
+        let n = self.contact_count;
+        let joints = (self.keys[n..].iter().zip(&self.pairs[n..]))
+            .zip(joints)
+            .map(|((key, &pair), &colour)| (key[1], pair, colour));
+        (contacts, joints, &self.moving)
     }
 
-    /// A graph whose last step coloured `keys` (between `pairs` of bodies, each below
-    /// 64 times `moving`'s length) with `colours`, `moving` its moving bodies' bits: the
-    /// groups are built again from the colours, as that step built them, so that a next
-    /// step with the same constraints keeps them as the original would have. The index of
-    /// the first constraint whose colour is not one (or that shares a colour with another
-    /// of a moving body it acts on, which would let two threads write one body) is an error.
+    /// A graph whose last step coloured the contacts `contact_keys` and the joints in slots
+    /// `joint_slots` (between `pairs` of bodies, the contacts' then the joints', each below
+    /// 64 times `moving`'s length) with `colours` (in the same order), `moving` its moving
+    /// bodies' bits: the groups are built again from the colours, as that step built them,
+    /// so that a next step with the same constraints keeps them as the original would
+    /// have. The index of the first constraint whose colour is not one (or that shares a
+    /// colour with another of a moving body it acts on, which would let two threads write
+    /// one body) is an error.
     pub fn restored(
-        keys: Vec<[u32; 2]>,
+        contact_keys: Vec<[u32; 2]>,
+        joint_slots: &[u32],
         pairs: Vec<[u32; 2]>,
         colours: Vec<u8>,
         moving: Vec<u64>,
     ) -> Result<Self, usize> {
+        let contact_count = contact_keys.len();
+        let mut keys = contact_keys;
+        keys.extend(joint_slots.iter().map(|&slot| [JOINT_KEY, slot]));
         let mut graph = ConstraintGraph {
             keys,
             pairs,
             colours,
             moving,
+            contact_count,
             ..ConstraintGraph::default()
         };
         graph.masks.resize(graph.moving.len() * 64, 0);
@@ -228,7 +288,6 @@ impl ConstraintGraph {
     /// The groups from the colours: per colour its constraints in contact order, `LANES`
     /// at a time, then the overflow's one by one.
     fn build_groups(&mut self) {
-        let count = self.keys.len();
         self.offsets = [0; COLOUR_COUNT + 2];
         for &colour in &self.colours {
             if colour != UNSOLVED {
@@ -252,36 +311,53 @@ impl ConstraintGraph {
         }
 
         self.groups.clear();
-        // Room for the most groups this many constraints can need outside the overflow
-        // (each colour's last group may be partly empty), so that a warm step whose colours
-        // shift does not grow the list.
+        // Room for the most groups this many contacts can need outside the overflow (each
+        // colour's last group may be partly empty), so that a warm step whose colours shift
+        // does not grow the list.
+        let contacts = self.contact_count;
         let overflow = self.offsets[COLOUR_COUNT + 1] - self.offsets[COLOUR_COUNT];
         self.groups
-            .reserve(count.div_ceil(LANES) + COLOUR_COUNT + overflow);
+            .reserve(contacts.div_ceil(LANES) + COLOUR_COUNT + overflow);
         self.colour_groups.clear();
+        self.joint_order.clear();
+        self.colour_joints.clear();
         for c in 0..COLOUR_COUNT {
             let members = &self.order[self.offsets[c]..self.offsets[c + 1]];
             if members.is_empty() {
                 continue;
             }
+            // A colour's members ascend: its contacts first, then its joints.
+            let split = members.partition_point(|&i| (i as usize) < contacts);
             let start = self.groups.len();
-            for chunk in members.chunks(LANES) {
+            for chunk in members[..split].chunks(LANES) {
                 let mut lanes = [NO_INDEX; LANES];
                 lanes[..chunk.len()].copy_from_slice(chunk);
                 self.groups.push(lanes);
             }
             self.colour_groups.push(start..self.groups.len());
+            let start = self.joint_order.len();
+            let keys = &self.keys;
+            self.joint_order
+                .extend(members[split..].iter().map(|&i| keys[i as usize][1]));
+            self.colour_joints.push(start..self.joint_order.len());
         }
+        let members = &self.order[self.offsets[COLOUR_COUNT]..self.offsets[COLOUR_COUNT + 1]];
+        let split = members.partition_point(|&i| (i as usize) < contacts);
         let start = self.groups.len();
-        for &i in &self.order[self.offsets[COLOUR_COUNT]..self.offsets[COLOUR_COUNT + 1]] {
+        for &i in &members[..split] {
             let mut lanes = [NO_INDEX; LANES];
             lanes[0] = i;
             self.groups.push(lanes);
         }
         self.overflow_groups = start..self.groups.len();
+        let start = self.joint_order.len();
+        let keys = &self.keys;
+        self.joint_order
+            .extend(members[split..].iter().map(|&i| keys[i as usize][1]));
+        self.overflow_joints = start..self.joint_order.len();
 
         self.group_starts.clear();
-        self.group_starts.resize(count, NO_INDEX);
+        self.group_starts.resize(contacts, NO_INDEX);
         for (g, lanes) in self.groups.iter().enumerate() {
             self.group_starts[lanes[0] as usize] = g as u32;
         }
@@ -407,7 +483,7 @@ mod tests {
     /// constraint appears exactly once, and within a colour constraints keep contact order.
     fn check(pairs: &[[u32; 2]], bodies: usize, moves: impl Fn(u32) -> bool + Copy) {
         let mut graph = ConstraintGraph::default();
-        graph.colour(bodies, keyed(pairs), moves);
+        graph.colour(bodies, keyed(pairs), std::iter::empty(), moves);
         check_graph(&graph, pairs, bodies, moves);
     }
 
@@ -461,7 +537,7 @@ mod tests {
         // Body 0 touches 30 others: 24 colours, then 6 in the overflow.
         let pairs: Vec<[u32; 2]> = (1..31).map(|i| [0, i]).collect();
         let mut graph = ConstraintGraph::default();
-        graph.colour(31, keyed(&pairs), |_| true);
+        graph.colour(31, keyed(&pairs), std::iter::empty(), |_| true);
         assert_eq!(graph.colour_groups.len(), COLOUR_COUNT);
         assert_eq!(graph.overflow_groups.len(), 30 - COLOUR_COUNT);
         check(&pairs, 31, |_| true);
@@ -474,7 +550,7 @@ mod tests {
         let pairs = [[0, 1], [0, 2], [1, 2], [0, 3], [2, 3]];
         let moves = |b: u32| b == 3;
         let mut graph = ConstraintGraph::default();
-        graph.colour(4, keyed(&pairs), moves);
+        graph.colour(4, keyed(&pairs), std::iter::empty(), moves);
         let placed: usize = graph.groups[..]
             .iter()
             .map(|g| g.iter().filter(|&&i| i != NO_INDEX).count())
@@ -500,17 +576,17 @@ mod tests {
         }
         pairs.sort();
         let mut graph = ConstraintGraph::default();
-        graph.colour(200, keyed(&pairs), |_| true);
+        graph.colour(200, keyed(&pairs), std::iter::empty(), |_| true);
         let first = colours_of(&graph, pairs.len());
         // The same list again: every colour stays.
-        graph.colour(200, keyed(&pairs), |_| true);
+        graph.colour(200, keyed(&pairs), std::iter::empty(), |_| true);
         assert_eq!(colours_of(&graph, pairs.len()), first);
         // Every third constraint gone, and a body in the middle (47) touching eight more.
         let mut next: Vec<[u32; 2]> = pairs.iter().copied().step_by(3).collect();
         next.extend((150..158).map(|b| [47, b]));
         next.sort();
         next.dedup();
-        graph.colour(200, keyed(&next), |_| true);
+        graph.colour(200, keyed(&next), std::iter::empty(), |_| true);
         check_graph(&graph, &next, 200, |_| true);
         let second = colours_of(&graph, next.len());
         let mut kept = 0;
@@ -530,12 +606,65 @@ mod tests {
         // colour 0.
         let pairs = [[0, 1], [1, 2]];
         let mut graph = ConstraintGraph::default();
-        graph.colour(3, keyed(&pairs), |b| b != 1);
+        graph.colour(3, keyed(&pairs), std::iter::empty(), |b| b != 1);
         assert_eq!(colours_of(&graph, 2), vec![Some(0), Some(0)]);
         // Body 1 moves again: 0-1 keeps colour 0, and 1-2 finds it taken and takes another.
-        graph.colour(3, keyed(&pairs), |_| true);
+        graph.colour(3, keyed(&pairs), std::iter::empty(), |_| true);
         assert_eq!(colours_of(&graph, 2), vec![Some(0), Some(1)]);
         check_graph(&graph, &pairs, 3, |_| true);
+    }
+
+    #[test]
+    fn joints_take_colours_with_the_contacts_and_keep_them() {
+        // A chain of joints 0-1-...-9 hung from static body 10, and contacts between
+        // every other neighbour: a colour holds no moving body twice, counting both.
+        let joints: Vec<(u32, [u32; 2])> = (0..10)
+            .map(|i| (i, if i == 0 { [10, 0] } else { [i - 1, i] }))
+            .collect();
+        let contacts: Vec<[u32; 2]> = (0..8).step_by(2).map(|i| [i, i + 2]).collect();
+        let moves = |b: u32| b != 10;
+        let mut graph = ConstraintGraph::default();
+        graph.colour(11, keyed(&contacts), joints.iter().copied(), moves);
+        let mut seen = vec![0; joints.len()];
+        let mut colours = Vec::new();
+        for (colour, range) in graph.colour_joints.iter().enumerate() {
+            let mut used = [false; 11];
+            let groups = &graph.groups[graph.colour_groups[colour].clone()];
+            let contact_bodies = groups
+                .iter()
+                .flatten()
+                .filter(|&&i| i != NO_INDEX)
+                .flat_map(|&i| contacts[i as usize]);
+            let joint_slots = &graph.joint_order[range.clone()];
+            assert!(
+                joint_slots.windows(2).all(|w| w[0] < w[1]),
+                "slots out of order"
+            );
+            let joint_bodies = joint_slots.iter().flat_map(|&j| joints[j as usize].1);
+            for body in contact_bodies.chain(joint_bodies).filter(|&b| moves(b)) {
+                assert!(!used[body as usize], "body {body} twice in colour {colour}");
+                used[body as usize] = true;
+            }
+            for &j in joint_slots {
+                seen[j as usize] += 1;
+                colours.push((j, colour));
+            }
+        }
+        assert!(graph.overflow_joints.is_empty());
+        assert_eq!(seen, vec![1; joints.len()]);
+        // Neighbouring joints share a body: at least two colours between them.
+        assert!(graph.colour_joints.iter().filter(|r| !r.is_empty()).count() >= 2);
+
+        // One contact more: the joints keep their colours.
+        let mut more = contacts.clone();
+        more.push([8, 9]);
+        graph.colour(11, keyed(&more), joints.iter().copied(), moves);
+        for (j, colour) in colours {
+            assert!(
+                graph.joint_order[graph.colour_joints[colour].clone()].contains(&j),
+                "joint {j} left colour {colour}"
+            );
+        }
     }
 
     #[test]
@@ -543,7 +672,7 @@ mod tests {
         // Eight bodies on one static ground: one colour holds them all, two groups of four.
         let pairs: Vec<[u32; 2]> = (1..9).map(|i| [0, i]).collect();
         let mut graph = ConstraintGraph::default();
-        graph.colour(9, keyed(&pairs), |b| b != 0);
+        graph.colour(9, keyed(&pairs), std::iter::empty(), |b| b != 0);
         assert_eq!(graph.colour_groups, vec![0..2]);
         assert!(graph.overflow_groups.is_empty());
     }

@@ -4,8 +4,10 @@
 //! ```text
 //! prepare (serial, before the stages): per joint, its anchors r_a, r_b from each body's
 //!     centre of mass (world frame, the step's start), the centres' offset d0 = c_b - c_a,
-//!     the angle since it was added, effective masses
-//! per substep, serially in joint order, before the contact colours of each pass:
+//!     the angle since it was added (skipped for a revolute joint without limits or a
+//!     spring: nothing reads it), effective masses
+//! per substep, in each pass's colour stages beside the contacts of the colour (a colour's
+//! joints in slot order, on any thread; the overflow's alone, one after another):
 //!     anchors now: r = delta_rotation * r0; separation C = (c_b - c_a) now + r_b - r_a
 //!     warm start: apply the accumulated impulses
 //!     solve (bias on) / relax (bias off):
@@ -23,8 +25,9 @@
 //! softness), with bias only in the solve pass; a limit not yet reached is speculative (its
 //! gap may close within the substep, no more), as a speculative contact is. Springs use
 //! their own hertz and damping ratio in both passes. Signs: impulses act on B and their
-//! opposite on A; the angle is B's relative to A, counter-clockwise positive. Joints run in
-//! a fixed order on one thread, so the step stays the same bits on any thread count.
+//! opposite on A; the angle is B's relative to A, counter-clockwise positive. Joints are
+//! coloured with the contacts (`colouring.rs`): the colours fix the order in which they see
+//! each other's impulses, so the step stays the same bits on any thread count.
 
 use glam::Vec2;
 
@@ -306,11 +309,17 @@ pub(crate) fn prepare_joints(
         match joint.model {
             JointModel::Revolute {
                 reference_angle,
+                limits,
                 spring,
                 ..
             } => {
-                let angle = relative_angle(rotations[a], rotations[b]) - reference_angle;
-                p.delta_angle = unwind(angle);
+                // Only the limits and the spring read the angle; a plain pin or a motor
+                // (velocity only) skips the arctangent, which was 4.5% of joint_grid's
+                // step on two threads.
+                if limits.is_some() || spring.is_some() {
+                    let angle = relative_angle(rotations[a], rotations[b]) - reference_angle;
+                    p.delta_angle = unwind(angle);
+                }
                 if let Some(s) = spring {
                     p.spring = spring_softness(s, h);
                 }
@@ -467,27 +476,38 @@ pub(crate) enum JointPass {
     Relax,
 }
 
-/// Runs `pass` over every live joint, in order.
+/// Runs `pass` over the joints in the slots `slots` (of the `joint_len` at `joints`), in
+/// that order.
 ///
 /// # Safety
-/// No other thread touches the joints or any body state meanwhile, and every joint's
-/// bodies index `states`.
+/// Every slot is below `joint_len` and its joint's bodies index `states`; no other thread
+/// touches these joints or their moving bodies meanwhile (the colouring: a colour's joints
+/// share no moving body with each other or with its contacts), nor writes a body they read.
 pub(crate) unsafe fn run_joints(
     pass: JointPass,
-    joints: &mut [JointConstraint],
+    (joints, joint_len): (*mut JointConstraint, usize),
+    slots: &[u32],
     states: StatePtr,
     bodies: &[Body],
     step: &JointStep,
 ) {
-    for joint in joints.iter_mut().filter(|j| j.live && !j.prepared.idle) {
+    for &slot in slots {
+        debug_assert!((slot as usize) < joint_len);
+        // SAFETY: the caller's promise: in bounds, and this thread's alone.
+        let joint = unsafe { &mut *joints.add(slot as usize) };
+        if !joint.live || joint.prepared.idle {
+            continue;
+        }
         let [a, b] = joint.bodies.map(|i| i as usize);
-        // SAFETY: the caller's promise; a joint's bodies differ (`World::add_joint`), so the
-        // two references do not alias.
-        let mut ends = unsafe {
-            Ends {
-                a: states.get_mut(a),
-                b: states.get_mut(b),
-            }
+        // Worked on copies: a body that does not move (static, asleep, kinematic) may be an
+        // end of several joints of a colour at once, on several threads, so it is only read;
+        // a moving one is this joint's alone, and its copy is written back. (The solve
+        // leaves a still body's velocity as it is: its inverse masses are zero.)
+        // SAFETY: the caller's promise.
+        let (mut state_a, mut state_b) = unsafe { (*states.get(a), *states.get(b)) };
+        let mut ends = Ends {
+            a: &mut state_a,
+            b: &mut state_b,
         };
         match pass {
             JointPass::WarmStart => warm_start(joint, &mut ends),
@@ -500,6 +520,12 @@ pub(crate) unsafe fn run_joints(
         // overflow (found by `examples/fuzz`, world target).
         clamp_velocity(ends.a, &bodies[a], step.max_speed, step.max_turn);
         clamp_velocity(ends.b, &bodies[b], step.max_speed, step.max_turn);
+        for (i, state) in [(a, state_a), (b, state_b)] {
+            if state.moves() {
+                // SAFETY: a moving body of this joint: no other thread touches it now.
+                unsafe { *states.get_mut(i) = state };
+            }
+        }
     }
 }
 

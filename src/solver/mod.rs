@@ -36,9 +36,9 @@
 //! v3 (Catto, "Solver2D", 2024), written here from its description.
 //!
 //! Layout for speed, as Box2D v3 lays its solver out: the constraints are coloured
-//! (`colouring.rs`) so that no two of one colour share a moving body, then packed four to a
-//! group of SIMD lanes (`contact_simd.rs`); a pass runs colour after colour, and a colour's
-//! groups at once, over the rayon pool's threads. The colours fix the order in which
+//! (`colouring.rs`) so that no two of one colour share a moving body, the contacts then
+//! packed four to a group of SIMD lanes (`contact_simd.rs`); a pass runs colour after
+//! colour, and a colour's joints and groups at once, over the rayon pool's threads. The colours fix the order in which
 //! constraints see each other's impulses, so the step is the same bits on one thread or
 //! many (tests/determinism.rs). Bodies that do not move (inverse mass zero: static) are
 //! read by any number of constraints of a colour and written by none.
@@ -300,19 +300,29 @@ impl ContactSolver {
             .map(|r| (r.colliders, r.count, r.ids, r.normal, r.tangent))
     }
 
-    /// The last step's colouring: per contact its colour, per body whether it moved
-    /// (colours persist from step to step: see `colouring.rs`).
-    pub(crate) fn colouring(&self) -> (&[u8], &[u64]) {
+    /// The last step's colouring: per contact its colour, per coloured joint its slot,
+    /// bodies and colour, per body whether it moved (colours persist from step to step: see
+    /// `colouring.rs`).
+    pub(crate) fn colouring(
+        &self,
+    ) -> (
+        &[u8],
+        impl Iterator<Item = (u32, [u32; 2], u8)> + '_,
+        &[u64],
+    ) {
         self.graph.saved()
     }
 
     /// A solver whose last step left `warm_starts` (ascending collider pairs, as
-    /// `warm_starts` gives them; the match reads nothing else of a record), between the
-    /// bodies `bodies`, coloured `colours` with the moving bodies `moving` (checked by the
-    /// caller: bodies below 64 times `moving`'s length). A colouring that is not one is an
-    /// error naming the first contact it fails at (see `ConstraintGraph::restored`).
+    /// `warm_starts` gives them; the match reads nothing else of a record) and coloured
+    /// them and the joints in slots `joint_slots` (ascending) between the bodies `bodies`
+    /// (the contacts', then the joints') with `colours` (in the same order), with the
+    /// moving bodies `moving` (checked by the caller: bodies below 64 times `moving`'s
+    /// length). A colouring that is not one is an error naming the first constraint it
+    /// fails at (see `ConstraintGraph::restored`).
     pub(crate) fn restored(
         warm_starts: Vec<WarmStart>,
+        joint_slots: &[u32],
         bodies: Vec<[u32; 2]>,
         colours: Vec<u8>,
         moving: Vec<u64>,
@@ -331,7 +341,7 @@ impl ContactSolver {
             .collect();
         Ok(ContactSolver {
             impulses,
-            graph: ConstraintGraph::restored(keys, bodies, colours, moving)?,
+            graph: ConstraintGraph::restored(keys, joint_slots, bodies, colours, moving)?,
             ..ContactSolver::default()
         })
     }
@@ -442,8 +452,8 @@ impl ContactSolver {
     /// Matches this step's contacts (between colliders, in ascending pair order;
     /// `collider_bodies` maps a collider to its body, `surfaces` to its material) with last
     /// step's, carrying over the impulses of points whose feature ids touch again and mixing
-    /// each contact's material, and colours them into lane groups. The prepare stage then
-    /// fills the groups.
+    /// each contact's material, and colours them into lane groups, with the live `joints`
+    /// in the same colours. The prepare stage then fills the groups.
     ///
     /// The colouring is serial (greedy, in contact order), so it runs beside the match, which
     /// does not need it; the match itself is split into blocks over the pool.
@@ -453,6 +463,7 @@ impl ContactSolver {
         collider_bodies: &[u32],
         surfaces: &[ColliderSurface],
         states: &[BodyState],
+        joints: &[JointConstraint],
     ) {
         std::mem::swap(&mut self.impulses, &mut self.previous);
         let (impulses, previous, graph) = (&mut self.impulses, &self.previous, &mut self.graph);
@@ -462,7 +473,13 @@ impl ContactSolver {
             || match_warm_starts(impulses, previous, contacts, bodies_of, material_of),
             || {
                 let constraints = contacts.iter().map(|c| ([c.a, c.b], bodies_of(c)));
-                graph.colour(states.len(), constraints, |body| {
+                // A filter joint has nothing to solve, and takes no colour.
+                let joints = joints
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, j)| j.live && !matches!(j.model, JointModel::Filter))
+                    .map(|(slot, j)| (slot as u32, j.bodies));
+                graph.colour(states.len(), constraints, joints, |body| {
                     states[body as usize].moves()
                 })
             },
@@ -502,6 +519,7 @@ impl ContactSolver {
             motion.collider_bodies,
             motion.surfaces,
             motion.states,
+            motion.joints,
         );
         self.hit_records.clear();
         if record_hits {
@@ -521,14 +539,8 @@ impl ContactSolver {
                 h,
             );
         }
-        self.plan.build(
-            threads,
-            substeps.count,
-            motion.states.len(),
-            &self.graph.colour_groups,
-            self.graph.overflow_groups.clone(),
-            has_joints,
-        );
+        self.plan
+            .build(threads, substeps.count, motion.states.len(), &self.graph);
         let data = StageData {
             wide: self.wide.as_mut_ptr(),
             wide_len: self.wide.len(),
@@ -557,6 +569,7 @@ impl ContactSolver {
             constants,
             joints: motion.joints.as_mut_ptr(),
             joint_len: motion.joints.len(),
+            joint_order: &self.graph.joint_order,
             joint_step: JointStep {
                 h,
                 // Box2D v3's joint softness: twice the contacts' hertz, less damped.

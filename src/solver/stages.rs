@@ -6,12 +6,12 @@
 //!         integrate velocities, warm start (one stage per colour), solve (per colour),
 //!         integrate positions (the motion since the step began; after the last substep, the
 //!         poses too), relax (per colour); then restitution (per colour), and store the
-//!         impulses (every group). The overflow is one more stage after each colour run,
-//!         one block. The joints, when there are any, are one more stage of one block before
-//!         the colours of each warm start, solve and relax (`joint.rs`).
+//!         impulses (every group). A colour's stage of warm start, solve and relax runs its
+//!         joints (`joint.rs`) as well as its groups. The overflow is two more stages after
+//!         each colour run, its joints then its groups, one block each.
 //! every thread, for each stage in order:
-//!     claim blocks (a range of bodies, or of one colour's groups) from the stage's counter
-//!         and run them
+//!     claim blocks (a range of bodies, of one colour's joints, or of its groups) from the
+//!         stage's counter and run them
 //!     when none is left: wait until every claimed block of the stage is done
 //! ```
 //!
@@ -27,7 +27,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use glam::Vec2;
 
-use super::colouring::LANES;
+use super::colouring::{ConstraintGraph, LANES};
 use super::contact_simd::{StatePtr, WideContact};
 use super::forces::{BodyForces, integrate_forces};
 use super::joint::{JointConstraint, JointPass, JointStep, run_joints};
@@ -47,6 +47,9 @@ const BLOCKS_PER_THREAD: usize = 4;
 const MIN_BODIES_PER_BLOCK: usize = 256;
 /// The fewest lane groups (four constraints each) in a block of a colour's stage.
 const MIN_GROUPS_PER_BLOCK: usize = 8;
+/// The fewest joints in a block of a colour's stage: a joint costs about what a group of
+/// four contacts does.
+const MIN_JOINTS_PER_BLOCK: usize = 8;
 /// Spins before a waiting thread yields its core: a stage takes microseconds, so a short
 /// spin usually sees it finish; yielding keeps a preempted block's thread from being starved
 /// by the spinner on a loaded machine.
@@ -76,21 +79,63 @@ enum Pass {
     Restitution,
     /// Per group: impulses into the warm-start records (`store_group`).
     Store,
-    /// Every joint, in order, on one thread (one block of one item).
-    Joints(JointPass),
 }
 
-/// One stage: a pass over `items` (bodies, or groups of one colour), `block` at a time.
+impl Pass {
+    /// The joints' share of a colour's pass.
+    fn joint_pass(self) -> Option<JointPass> {
+        match self {
+            Pass::WarmStart => Some(JointPass::WarmStart),
+            Pass::Solve => Some(JointPass::Solve),
+            Pass::Relax => Some(JointPass::Relax),
+            _ => None,
+        }
+    }
+}
+
+/// One stage: a pass over `joints` (positions in the joint order, one colour's), `joint_block`
+/// at a time, and over `items` (bodies, or groups of one colour), `block` at a time. The
+/// joints' blocks come first in the stage's numbering.
 #[derive(Clone, Debug)]
 struct Stage {
     pass: Pass,
+    joints: Range<usize>,
+    joint_block: usize,
     items: Range<usize>,
     block: usize,
 }
 
 impl Stage {
+    /// A stage of no joints.
+    fn of_items(pass: Pass, items: Range<usize>, block: usize) -> Stage {
+        Stage {
+            pass,
+            joints: 0..0,
+            joint_block: 1,
+            items,
+            block,
+        }
+    }
+
+    fn joint_blocks(&self) -> usize {
+        self.joints.len().div_ceil(self.joint_block)
+    }
+
     fn blocks(&self) -> usize {
-        self.items.len().div_ceil(self.block)
+        self.joint_blocks() + self.items.len().div_ceil(self.block)
+    }
+
+    /// Block `b`'s work: joint positions (`true`) or items (`false`).
+    fn block(&self, b: usize) -> (bool, Range<usize>) {
+        let joint_blocks = self.joint_blocks();
+        let joints = b < joint_blocks;
+        let (range, size, k) = if joints {
+            (&self.joints, self.joint_block, b)
+        } else {
+            (&self.items, self.block, b - joint_blocks)
+        };
+        let start = range.start + k * size;
+        (joints, start..(start + size).min(range.end))
     }
 }
 
@@ -130,9 +175,9 @@ pub(crate) struct StepConstants {
 /// Everything the stages read and write, shared by the threads that run them.
 ///
 /// Safety: each stage's blocks write disjoint items (a body stage: its bodies' states and
-/// poses; a colour stage: its groups and their moving bodies, which no other group of the
-/// colour touches, see `StatePtr`), and a stage starts only when every block of the one
-/// before it is done.
+/// poses; a colour stage: its groups and joints and their moving bodies, which no other
+/// group or joint of the colour touches, see `StatePtr`), and a stage starts only when every
+/// block of the one before it is done.
 pub(crate) struct StageData<'a> {
     /// The lane groups, filled by the prepare stage.
     pub wide: *mut WideContact,
@@ -156,9 +201,11 @@ pub(crate) struct StageData<'a> {
     /// Per body, read only: see `BodyMotion::forces`.
     pub forces: Option<&'a [BodyForces]>,
     pub constants: StepConstants,
-    /// The joints (`joint_len` of them, prepared), solved by the joint stages alone.
+    /// The joints (`joint_len` of them, prepared), solved in the colour stages.
     pub joints: *mut JointConstraint,
     pub joint_len: usize,
+    /// Joint slots by colour (`ConstraintGraph::joint_order`).
+    pub joint_order: &'a [u32],
     pub joint_step: JointStep,
 }
 
@@ -167,60 +214,65 @@ unsafe impl Sync for StageData<'_> {}
 
 impl StagePlan {
     /// Lays out one step's stages: `substeps` substeps over `body_count` bodies, the
-    /// constraints' colours at `colour_groups` and the overflow at `overflow`, and the
-    /// joint stages if `joints`.
+    /// constraints coloured as `graph` holds them (contacts in lane groups, joints by
+    /// colour, and the overflow's of each).
     pub fn build(
         &mut self,
         threads: usize,
         substeps: usize,
         body_count: usize,
-        colour_groups: &[Range<usize>],
-        overflow: Range<usize>,
-        joints: bool,
+        graph: &ConstraintGraph,
     ) {
         self.stages.clear();
         let block_of = |len: usize, min: usize| len.div_ceil(threads * BLOCKS_PER_THREAD).max(min);
-        let bodies = |pass| Stage {
-            pass,
-            items: 0..body_count,
-            block: block_of(body_count, MIN_BODIES_PER_BLOCK),
+        let bodies = |pass| {
+            Stage::of_items(
+                pass,
+                0..body_count,
+                block_of(body_count, MIN_BODIES_PER_BLOCK),
+            )
         };
-        let groups = colour_groups.iter().chain([&overflow]).map(|r| r.end).max();
-        let all_groups = |pass| Stage {
-            pass,
-            items: 0..groups.unwrap_or(0),
-            block: block_of(groups.unwrap_or(0), MIN_GROUPS_PER_BLOCK),
-        };
+        let overflow = &graph.overflow_groups;
+        let groups = graph
+            .colour_groups
+            .iter()
+            .chain([overflow])
+            .map(|r| r.end)
+            .max()
+            .unwrap_or(0);
+        let all_groups =
+            |pass| Stage::of_items(pass, 0..groups, block_of(groups, MIN_GROUPS_PER_BLOCK));
         self.stages.push(bodies(Pass::Clamp));
         self.stages.push(all_groups(Pass::Prepare));
-        let colours = |stages: &mut Vec<Stage>, pass| {
-            let joint_pass = match pass {
-                Pass::WarmStart => Some(JointPass::WarmStart),
-                Pass::Solve => Some(JointPass::Solve),
-                Pass::Relax => Some(JointPass::Relax),
-                _ => None,
-            };
-            if let Some(joint_pass) = joint_pass.filter(|_| joints) {
-                stages.push(Stage {
-                    pass: Pass::Joints(joint_pass),
-                    items: 0..1,
-                    block: 1,
-                });
-            }
-            for range in colour_groups {
+        let colours = |stages: &mut Vec<Stage>, pass: Pass| {
+            let with_joints = pass.joint_pass().is_some();
+            for (range, joints) in graph.colour_groups.iter().zip(&graph.colour_joints) {
+                let joints = if with_joints { joints.clone() } else { 0..0 };
+                if range.is_empty() && joints.is_empty() {
+                    continue;
+                }
                 stages.push(Stage {
                     pass,
+                    joint_block: block_of(joints.len(), MIN_JOINTS_PER_BLOCK),
+                    joints,
                     items: range.clone(),
                     block: block_of(range.len(), MIN_GROUPS_PER_BLOCK),
                 });
             }
-            if !overflow.is_empty() {
-                // Overflow constraints may share bodies: one block, one thread, in order.
+            // Overflow constraints may share bodies: one block, one thread, in order; the
+            // joints' first.
+            let joints = &graph.overflow_joints;
+            if with_joints && !joints.is_empty() {
                 stages.push(Stage {
                     pass,
-                    items: overflow.clone(),
-                    block: overflow.len(),
+                    joints: joints.clone(),
+                    joint_block: joints.len(),
+                    items: 0..0,
+                    block: 1,
                 });
+            }
+            if !overflow.is_empty() {
+                stages.push(Stage::of_items(pass, overflow.clone(), overflow.len()));
             }
         };
         for substep in 0..substeps {
@@ -294,11 +346,22 @@ impl StagePlan {
                     if b >= end {
                         break;
                     }
-                    let start = stage.items.start + b * stage.block;
-                    let stop = (start + stage.block).min(stage.items.end);
+                    let (joints, items) = stage.block(b);
                     // SAFETY: this block was handed to this thread alone (the cursor), and
                     // the stage before it is complete (the wait below): see StageData.
-                    unsafe { run_block(stage.pass, start..stop, data) };
+                    unsafe {
+                        match stage.pass.joint_pass().filter(|_| joints) {
+                            Some(pass) => run_joints(
+                                pass,
+                                (data.joints, data.joint_len),
+                                &data.joint_order[items],
+                                data.states,
+                                data.bodies,
+                                &data.joint_step,
+                            ),
+                            None => run_block(stage.pass, items, data),
+                        }
+                    }
                     // Release: the block's writes are visible to whoever sees it counted.
                     done.fetch_add(1, Ordering::Release);
                 }
@@ -387,21 +450,6 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
                 if pass == Pass::IntegrateLast {
                     set_pose(s, c, q);
                 }
-            }
-        }
-        Pass::Joints(joint_pass) => {
-            // SAFETY: one block of one item: this thread alone runs the stage, and no other
-            // stage runs beside it (the caller's promise), so it may touch every joint and
-            // body; the joints were checked to name bodies of the step.
-            unsafe {
-                let joints = std::slice::from_raw_parts_mut(data.joints, data.joint_len);
-                run_joints(
-                    joint_pass,
-                    joints,
-                    data.states,
-                    data.bodies,
-                    &data.joint_step,
-                );
             }
         }
         Pass::WarmStart | Pass::Solve | Pass::Relax | Pass::Restitution => {

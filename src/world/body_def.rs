@@ -464,6 +464,7 @@ impl World {
             // A sensor is no obstacle.
             if def.is_static && !def.is_sensor {
                 self.static_colliders.push(c as u32);
+                self.static_revision += 1;
             }
             put(&mut self.colliders, c, Collider { shape, transform });
             put(&mut self.collider_bodies, c, slot);

@@ -95,6 +95,9 @@ impl World {
             let forces = &mut self.forces[slot];
             (forces.force, forces.torque) = (Vec2::ZERO, 0.0);
         }
+        if was_static || body_type == BodyType::Static {
+            self.static_revision += 1;
+        }
         if was_static {
             let owner = &self.collider_bodies;
             self.static_colliders

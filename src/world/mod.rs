@@ -55,6 +55,7 @@ use glam::Vec2;
 
 use crate::aabb::Aabb;
 use crate::body::Body;
+use crate::continuous::StaticTree;
 use crate::events::EventLists;
 use crate::handle::{Slots, next_world_number};
 use crate::manifold::Contact;
@@ -234,6 +235,12 @@ pub struct World {
     joints: joints::JointSet,
     /// Colliders of static bodies: the obstacles every fast body is swept against.
     static_colliders: Vec<u32>,
+    /// Counts the changes to the static colliders (added, removed, moved): the continuous
+    /// stage's tree over them (`static_tree`) is built again when it finds another count.
+    static_revision: u64,
+    static_tree: StaticTree,
+    /// Scratch of the continuous stage: the static obstacles near one sweep.
+    sweep_candidates: Vec<u32>,
     /// Scratch of the continuous stage: poses at the start of the step, the angle each
     /// body turned during it, and the bodies it moved.
     start_centers: Vec<Vec2>,
@@ -313,6 +320,9 @@ impl World {
             solver: ContactSolver::default(),
             joints: joints::JointSet::default(),
             static_colliders: Vec::new(),
+            static_revision: 0,
+            static_tree: StaticTree::default(),
+            sweep_candidates: Vec::new(),
             start_centers: Vec::new(),
             start_rotations: Vec::new(),
             turned: Vec::new(),

@@ -69,6 +69,7 @@ impl World {
             self.collider_slots.remove(c as u32);
         }
         if record.is_static {
+            self.static_revision += 1;
             // The removed colliders still name their body's slot (their ends are to come).
             let owner = &self.collider_bodies;
             self.static_colliders

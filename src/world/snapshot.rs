@@ -48,8 +48,8 @@
 //!   end events)
 //! sleep s (enabled, per body timer and island) / d (counts) / r (union-find scratch)
 //! solver s (last step's warm starts: colliders, feature ids, impulses; its colouring:
-//!   each contact's colour and the bodies that moved, since colours persist and decide
-//!   the solve order) / d (the colour groups, built again) / r (the rest)
+//!   each contact's and joint's colour and the bodies that moved, since colours persist and
+//!   decide the solve order) / d (the colour groups, built again) / r (the rest)
 //! joints s (slots, models, anchors, impulses, breaking thresholds, collide_connected, the
 //!   per-body edge lists in their order) / d (ids, filtering and breakable counts)
 //! static_colliders s (their order: the continuous stage sweeps in it)
@@ -412,7 +412,7 @@ impl World {
 
     fn write_pairs(&self, w: &mut Writer, pairs: &[[u32; 2]], data: &[PairState]) {
         w.len(pairs.len());
-        let (colours, moving) = self.solver.colouring();
+        let (colours, _, moving) = self.solver.colouring();
         let mut warm = self
             .solver
             .warm_starts()
@@ -537,6 +537,20 @@ impl World {
             for &j in list {
                 w.len(j as usize);
             }
+        }
+        // The joints as the last step coloured them (they share the contacts' colouring;
+        // one may have been removed since): slots ascending as differences, their bodies
+        // then, and their colours.
+        let (_, joints, _) = self.solver.colouring();
+        let joints: Vec<(u32, [u32; 2], u8)> = joints.collect();
+        w.len(joints.len());
+        let mut last = 0;
+        for (slot, [a, b], colour) in joints {
+            w.len((slot - last) as usize);
+            w.len(a as usize);
+            w.len(b as usize);
+            w.u8(colour);
+            last = slot;
         }
     }
 }

@@ -36,6 +36,18 @@ use crate::solver::{
 };
 use crate::transform::Transform;
 
+/// The contacts' colouring as the pairs section gives it, kept until the joints' colours
+/// are read after the joints.
+struct ContactColouring {
+    warm: Vec<WarmStart>,
+    /// Per warm start, its bodies.
+    bodies: Vec<[u32; 2]>,
+    colours: Vec<u8>,
+    moving: Vec<u64>,
+    /// Where the moving bodies' words begin: where a colouring that is not one is reported.
+    words_at: usize,
+}
+
 /// What `from_snapshot` builds up before the world is whole.
 struct Loading {
     world: World,
@@ -112,8 +124,9 @@ impl World {
         }
         load.check_shape_users(free_shapes_at)?;
         load.read_statics(&mut r)?;
-        load.read_pairs(&mut r, fat)?;
+        let contacts = load.read_pairs(&mut r, fat)?;
         load.read_joints(&mut r)?;
+        load.read_colouring(&mut r, contacts)?;
         tag(&mut r, END, "end")?;
         if !r.at_end() {
             return r.fail(format!(
@@ -767,7 +780,11 @@ impl Loading {
         Ok(())
     }
 
-    fn read_pairs(&mut self, r: &mut Reader<'_>, fat: Vec<Aabb>) -> Result<(), Error> {
+    fn read_pairs(
+        &mut self,
+        r: &mut Reader<'_>,
+        fat: Vec<Aabb>,
+    ) -> Result<ContactColouring, Error> {
         tag(r, PAIRS, "pairs")?;
         let fat_len = fat.len();
         let removed_count = r.count("removed collider count", 1)?;
@@ -869,9 +886,66 @@ impl Loading {
             bodies.push(pair);
         }
         w.pair_set = PairSet::restored(fat, pairs, data, removed);
-        w.solver = ContactSolver::restored(warm, bodies, colours, moving).or_else(|k| {
-            Reader::error_at(words_at, format!("contact {k}'s colour is not a colouring"))
-        })?;
+        Ok(ContactColouring {
+            warm,
+            bodies,
+            colours,
+            moving,
+            words_at,
+        })
+    }
+
+    /// The joints' colours as the last step gave them (a joint may have been removed since:
+    /// its slot and bodies are the step's), and the solver from them and the contacts'.
+    fn read_colouring(
+        &mut self,
+        r: &mut Reader<'_>,
+        contacts: ContactColouring,
+    ) -> Result<(), Error> {
+        let ContactColouring {
+            warm,
+            mut bodies,
+            mut colours,
+            moving,
+            words_at,
+        } = contacts;
+        let count = r.count("joint colour count", 4)?;
+        let mut slots = Vec::with_capacity(count);
+        for _ in 0..count {
+            let at = r.offset;
+            let step = r.varint("joint colour's slot")?;
+            let slot = slots.last().map_or(0, |&s: &u32| u64::from(s)) + step;
+            if slot > u64::from(u32::MAX) || (!slots.is_empty() && step == 0) {
+                return Reader::error_at(at, format!("joint colour of slot {slot}: out of order"));
+            }
+            let bodies_at = r.offset;
+            let pair = [
+                r.varint("joint colour's body")?,
+                r.varint("joint colour's body")?,
+            ];
+            if pair.iter().any(|&b| b >= 64 * moving.len() as u64) {
+                return Reader::error_at(
+                    bodies_at,
+                    format!("joint {slot}'s bodies {pair:?} past the moving bodies' words"),
+                );
+            }
+            slots.push(slot as u32);
+            bodies.push(pair.map(|b| b as u32));
+            colours.push(r.u8("joint colour")?);
+        }
+        let contact_count = warm.len();
+        self.world.solver = ContactSolver::restored(warm, &slots, bodies, colours, moving)
+            .or_else(|k| {
+                let what = if k < contact_count {
+                    format!("contact {k}'s colour is not a colouring")
+                } else {
+                    format!(
+                        "joint {}'s colour is not a colouring",
+                        slots[k - contact_count]
+                    )
+                };
+                Reader::error_at(words_at, what)
+            })?;
         Ok(())
     }
 

@@ -175,6 +175,8 @@ impl World {
         let continuous = if !self.continuous {
             Default::default()
         } else {
+            self.static_tree
+                .refresh(self.static_revision, &self.static_colliders, &self.aabbs);
             solve_continuous(
                 &StepStart {
                     centers: &self.start_centers,
@@ -190,6 +192,7 @@ impl World {
                     names: names!(self),
                     aabbs: &self.aabbs,
                     static_colliders: &self.static_colliders,
+                    static_tree: &self.static_tree,
                     filters: &self.filters,
                     sensors: &self.sensors,
                     surfaces: &self.surfaces,
@@ -201,6 +204,7 @@ impl World {
                     materials: &self.materials,
                 },
                 &mut self.moved,
+                &mut self.sweep_candidates,
                 (self.hit_threshold, &mut self.events_next.contact_hit),
             )
         };
@@ -318,6 +322,10 @@ impl World {
 
     /// Poses and AABBs of one body's colliders.
     pub(super) fn update_body_colliders(&mut self, body: usize) {
+        if self.bodies[body].is_static {
+            // A static body teleported: the continuous stage's tree over them is stale.
+            self.static_revision += 1;
+        }
         let transform = self.transform_at(body);
         for c in self.bodies[body].colliders(&self.next_collider) {
             let collider = &mut self.colliders[c];

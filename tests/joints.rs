@@ -317,7 +317,7 @@ fn joint_grid_steps_to_the_same_bits_on_one_and_two_threads() {
                     world.step(DT, &mut narrow as &mut dyn NarrowPhase).unwrap();
                 }
             });
-        state_hash(&world)
+        world.state_hash()
     };
     let (one, two) = (hash(1), hash(2));
     println!("joint_grid after 20 steps: 1 thread {one:016x}, 2 threads {two:016x}");

@@ -96,6 +96,9 @@ pub(crate) const NO_INDEX: u32 = u32::MAX;
 /// contacts' and ascend by slot.
 const JOINT_KEY: u32 = u32::MAX;
 
+/// A joint as a step coloured it: its slot, its bodies then, and its colour.
+pub(crate) type JointColour = (u32, [u32; 2], u8);
+
 /// The constraints of one step sorted into colours and packed into lane groups.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ConstraintGraph {
@@ -223,13 +226,7 @@ impl ConstraintGraph {
     /// colliders' bodies), per coloured joint its slot, bodies and colour (as the step saw
     /// them: the joint may have been removed since, and its slot reused), and per body
     /// whether it moved.
-    pub fn saved(
-        &self,
-    ) -> (
-        &[u8],
-        impl Iterator<Item = (u32, [u32; 2], u8)> + '_,
-        &[u64],
-    ) {
+    pub fn saved(&self) -> (&[u8], impl Iterator<Item = JointColour> + '_, &[u64]) {
         let (contacts, joints) = self.colours.split_at(self.contact_count);
         let n = self.contact_count;
         let joints = (self.keys[n..].iter().zip(&self.pairs[n..]))

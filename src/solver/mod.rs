@@ -56,7 +56,7 @@ use crate::body::Body;
 use crate::manifold::Contact;
 use crate::parallel;
 use crate::transform::length_and_direction;
-use colouring::{ConstraintGraph, NO_INDEX};
+use colouring::{ConstraintGraph, JointColour, NO_INDEX};
 use contact_simd::{PrepareLanes, StatePtr, WideContact};
 use stages::{StageData, StagePlan, StepConstants};
 
@@ -303,13 +303,7 @@ impl ContactSolver {
     /// The last step's colouring: per contact its colour, per coloured joint its slot,
     /// bodies and colour, per body whether it moved (colours persist from step to step: see
     /// `colouring.rs`).
-    pub(crate) fn colouring(
-        &self,
-    ) -> (
-        &[u8],
-        impl Iterator<Item = (u32, [u32; 2], u8)> + '_,
-        &[u64],
-    ) {
+    pub(crate) fn colouring(&self) -> (&[u8], impl Iterator<Item = JointColour> + '_, &[u64]) {
         self.graph.saved()
     }
 

@@ -159,8 +159,8 @@ impl World {
     /// joint. Writing one costs under half a step of the same world (`docs/snapshot.md`).
     ///
     /// [`World::from_snapshot`] makes a world of it that steps to the same bits as this one,
-    /// and takes the same handles: a [`BodyId`] of this world names the same body there, a
-    /// stale one stays stale. What the last step reported ([`World::events`],
+    /// and takes the same handles: a [`BodyId`](crate::BodyId) of this world names the
+    /// same body there, a stale one stays stale. What the last step reported ([`World::events`],
     /// [`World::contacts`]) is not kept: the restored world reports nothing until it steps.
     ///
     /// ```

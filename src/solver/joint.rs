@@ -199,10 +199,11 @@ impl JointConstraint {
     }
 }
 
-/// The angle of rotation `b` relative to rotation `a` (both `(cos, sin)`), in [-π, π].
+/// The angle of rotation `b` relative to rotation `a` (both `(cos, sin)`), in [-π, π]
+/// (cheaply when it is small, as a step's turn is: see `math::atan2_small`).
 pub(crate) fn relative_angle(a: Vec2, b: Vec2) -> f32 {
     let r = inverse_rotate(a, b);
-    crate::math::atan2(r.y, r.x)
+    crate::math::atan2_small(r.y, r.x)
 }
 
 /// Each live joint's constraint force and torque on B from its accumulated impulses, which

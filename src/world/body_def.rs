@@ -6,36 +6,17 @@ use glam::Vec2;
 
 use super::World;
 use super::filters::checked;
-use super::limits::{MASS_RANGE, MAX_COORDINATE, check, check_vec};
+use super::limits::{MAX_COORDINATE, check, check_mass, check_vec, density_ok};
 use super::materials::Material;
 use super::motion::{check_damping, check_gravity_scale};
 use crate::body::{Body, NO_COLLIDER};
-use crate::body_shape::{BodyShape, MassProperties, combined_mass};
+use crate::body_shape::{BodyShape, combined_mass};
 use crate::error::Error;
 use crate::filter::Filter;
 use crate::handle::{BodyId, ColliderId};
 use crate::narrow_phase::Collider;
 use crate::shape::Shape;
 use crate::solver::{BodyForces, BodyMaterial, BodyState};
-
-/// A dynamic body's mass and rotational inertia within [`MASS_RANGE`], else an error
-/// naming the one outside.
-pub(super) fn check_mass(mass: &MassProperties) -> Result<(), Error> {
-    let rule = "within MASS_RANGE (1e-24 to 1e24): change the density";
-    check("mass", mass.mass, MASS_RANGE.contains(&mass.mass), rule)?;
-    let inertia = mass.inertia;
-    check(
-        "rotational inertia",
-        inertia,
-        MASS_RANGE.contains(&inertia),
-        rule,
-    )
-}
-
-/// Whether a density can give a dynamic body its mass.
-pub(super) fn density_ok(density: f32) -> bool {
-    density.is_finite() && density > 0.0
-}
 
 /// How to make a body: its shape, pose, velocity and material.
 #[derive(Clone, Debug)]

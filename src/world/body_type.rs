@@ -12,7 +12,7 @@
 use glam::Vec2;
 
 use super::World;
-use super::body_def::check_mass;
+use super::limits::check_mass;
 use crate::error::Error;
 use crate::handle::BodyId;
 

@@ -3,6 +3,7 @@
 
 use glam::Vec2;
 
+use crate::body_shape::MassProperties;
 use crate::error::Error;
 
 /// The range a dynamic body's mass and rotational inertia must lie in. Impulses scale with
@@ -67,4 +68,23 @@ pub(super) fn check_gravity(gravity: Vec2) -> Result<(), Error> {
 pub(super) fn check_vec(field: &'static str, v: Vec2) -> Result<(), Error> {
     check(field, v.x, v.x.is_finite(), "finite")?;
     check(field, v.y, v.y.is_finite(), "finite")
+}
+
+/// A dynamic body's mass and rotational inertia within [`MASS_RANGE`], else an error
+/// naming the one outside.
+pub(super) fn check_mass(mass: &MassProperties) -> Result<(), Error> {
+    let rule = "within MASS_RANGE (1e-24 to 1e24): change the density";
+    check("mass", mass.mass, MASS_RANGE.contains(&mass.mass), rule)?;
+    let inertia = mass.inertia;
+    check(
+        "rotational inertia",
+        inertia,
+        MASS_RANGE.contains(&inertia),
+        rule,
+    )
+}
+
+/// Whether a density can give a dynamic body its mass.
+pub(super) fn density_ok(density: f32) -> bool {
+    density.is_finite() && density > 0.0
 }

@@ -18,7 +18,7 @@
 use glam::Vec2;
 
 use super::World;
-use super::body_def::{check_mass, density_ok};
+use super::limits::{check_mass, density_ok};
 use crate::body_shape::{BodyShape, MassProperties, combined_mass};
 use crate::error::Error;
 use crate::handle::ColliderId;

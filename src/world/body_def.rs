@@ -280,8 +280,8 @@ impl World {
     /// - the position's coordinates and the shape's reach from its origin at most
     ///   [`MAX_COORDINATE`];
     /// - a dynamic body's mass and rotational inertia (from its density and shape) within
-    ///   [`MASS_RANGE`], so a density of 1e30 is rejected rather than let its impulses
-    ///   overflow into its neighbours.
+    ///   [`MASS_RANGE`](crate::world::MASS_RANGE), so a density of 1e30 is rejected rather
+    ///   than let its impulses overflow into its neighbours.
     ///
     /// Any finite speed is accepted; the step clamps it to [`World::max_linear_speed`] (and
     /// the spin to a quarter turn per substep) as Box2D clamps speeds.

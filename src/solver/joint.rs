@@ -2,7 +2,7 @@
 //! substep warm-started, solved with a soft bias, and relaxed without it.
 //!
 //! ```text
-//! prepare (serial, before the stages): per joint, its anchors r_a, r_b from each body's
+//! prepare (before the stages, joints in blocks over the pool): per joint, its anchors r_a, r_b from each body's
 //!     centre of mass (world frame, the step's start), the centres' offset d0 = c_b - c_a,
 //!     the angle since it was added (skipped for a revolute joint without limits or a
 //!     spring: nothing reads it), effective masses
@@ -30,10 +30,12 @@
 //! each other's impulses, so the step stays the same bits on any thread count.
 
 use glam::Vec2;
+use rayon::prelude::*;
 
 use super::contact_simd::StatePtr;
 use super::{BodyMaterial, BodyState, Softness, clamp_velocity, cross, cross_sv};
 use crate::body::Body;
+use crate::parallel;
 use crate::transform::{inverse_rotate, rotate};
 
 /// The share of its gap the motor joint closes per substep (Box2D's default correction
@@ -211,7 +213,11 @@ pub(crate) fn relative_angle(a: Vec2, b: Vec2) -> f32 {
 /// at the step's start.
 pub(crate) fn finish_joints(joints: &mut [JointConstraint], h: f32) {
     let inv_h = 1.0 / h;
-    for joint in joints.iter_mut().filter(|j| j.live) {
+    // Each joint is written alone: the same bits on any number of threads.
+    let live = joints
+        .par_iter_mut()
+        .with_min_len(parallel::min_len(JOINTS_PER_TASK));
+    live.filter(|j| j.live).for_each(|joint| {
         let p = &joint.prepared;
         let angular =
             joint.spring_impulse + joint.motor_impulse + joint.lower_impulse - joint.upper_impulse;
@@ -238,7 +244,7 @@ pub(crate) fn finish_joints(joints: &mut [JointConstraint], h: f32) {
         };
         joint.force = inv_h * force;
         joint.torque = inv_h * torque;
-    }
+    });
 }
 
 /// `angle` brought into [-π, π].
@@ -275,7 +281,12 @@ pub(crate) fn prepare_joints(
     rotations: &[Vec2],
     h: f32,
 ) {
-    for joint in joints.iter_mut().filter(|j| j.live) {
+    // Each joint reads the bodies and writes itself alone: the same bits on any number of
+    // threads.
+    let live = joints
+        .par_iter_mut()
+        .with_min_len(parallel::min_len(JOINTS_PER_TASK));
+    live.filter(|j| j.live).for_each(|joint| {
         let [a, b] = joint.bodies.map(|i| i as usize);
         let anchor = |k: usize, i: usize| {
             rotate(
@@ -380,8 +391,12 @@ pub(crate) fn prepare_joints(
             }
         }
         joint.prepared = p;
-    }
+    });
 }
+
+/// Joints per task of the prepare and finish passes: a joint's prepare is some 20 ns, so a
+/// task of this many is long enough to be worth a steal.
+const JOINTS_PER_TASK: usize = 1024;
 
 /// A spring's coefficients over substep `h` (as `Softness::new`); a spring of 0 hertz
 /// applies no force (its damping ratio alone would divide 0 by 0). Worked in f64: any
@@ -615,8 +630,15 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
             spring,
             ..
         } => {
+            // The angle moves only when positions are integrated, not within a solve: the
+            // spring and the limits share one reading of it.
+            let angle = if spring.is_some() || limits.is_some() {
+                ends.angle(&p)
+            } else {
+                0.0
+            };
             if spring.is_some() {
-                let c = ends.angle(&p);
+                let c = angle;
                 let cdot = ends.b.angular_velocity - ends.a.angular_velocity;
                 let s = p.spring;
                 let impulse = -s.mass_scale * p.angular_mass * (cdot + s.bias_rate * c)
@@ -628,7 +650,6 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
                 angular_motor(joint, ends, step, motor);
             }
             if let Some([lower, upper]) = limits {
-                let angle = ends.angle(&p);
                 let (bias, mass_scale, impulse_scale) = one_sided(step, angle - lower, use_bias);
                 let cdot = ends.b.angular_velocity - ends.a.angular_velocity;
                 let impulse = -mass_scale * p.angular_mass * (cdot + bias)

@@ -65,15 +65,18 @@ impl World {
         self.revision += 1;
         // What it lands on: a dynamic or moving kinematic body would wake it at the next
         // step anyway, a static one would not.
+        // One pass over the boxes, not the query tree: the revision just moved, so the
+        // tree would be rebuilt (n log n) at every teleport between two steps, as a scene
+        // that builds ragdolls bone by bone does (rain: 8% of its step).
         let mut overlapped = Vec::new();
-        self.with_query_tree(|tree| {
-            for &c in &colliders {
-                tree.boxes(&self.aabbs[c], |other| {
+        for &c in &colliders {
+            let moved = self.aabbs[c];
+            for (other, aabb) in self.aabbs.iter().enumerate() {
+                if aabb.overlaps(&moved) && self.collider_slots.is_live(other) {
                     overlapped.push(self.collider_bodies[other]);
-                    true
-                });
+                }
             }
-        });
+        }
         for other in overlapped {
             self.wake_slot(other as usize);
         }

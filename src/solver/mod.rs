@@ -793,6 +793,18 @@ fn clamp_velocity(state: &mut BodyState, body: &Body, max_speed: f32, max_turn: 
     }
 }
 
+/// As [`clamp_velocity`] without the body's reach: the speed held to `max_speed` and the
+/// spin to `max_turn`, which is all that keeps the next impulse finite.
+pub(crate) fn clamp_speed_and_turn(state: &mut BodyState, max_speed: f32, max_turn: f32) {
+    let v = state.linear_velocity;
+    if v.length_squared() > max_speed * max_speed {
+        state.linear_velocity = clamp_length(v, max_speed);
+    }
+    if state.angular_velocity.abs() > max_turn {
+        state.angular_velocity = state.angular_velocity.clamp(-max_turn, max_turn);
+    }
+}
+
 /// `v` shortened to at most `max` long, keeping its direction. The length is taken without
 /// squaring the components (see `length_and_direction`): a velocity past 1.8e19 has a
 /// square that overflows f32, and would otherwise collapse to zero instead of to `max`.

@@ -356,7 +356,6 @@ impl StagePlan {
                                 (data.joints, data.joint_len),
                                 &data.joint_order[items],
                                 data.states,
-                                data.bodies,
                                 &data.joint_step,
                             ),
                             None => run_block(stage.pass, items, data),

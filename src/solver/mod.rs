@@ -409,9 +409,9 @@ unsafe fn fill_lane(lanes: &mut PrepareLanes, lane: usize, k: u32, data: &StageD
 /// its own direction, which leaves every ordinary contact as it was.
 fn lever(r: Vec2, material: &BodyMaterial) -> Vec2 {
     let reach = material.max_extent + 0.5 * SPECULATIVE_DISTANCE;
-    let length = r.length();
-    if length > reach {
-        r * (reach / length)
+    // Squares first: nearly every lever is within reach, and then no root is taken.
+    if r.length_squared() > reach * reach {
+        r * (reach / r.length())
     } else {
         r
     }

@@ -565,11 +565,16 @@ struct Versus {
     /// Ours with the whole stretch inside a pool of `threads` threads (`pool.install`).
     in_pool: box2d::Run,
     theirs: box2d::Run,
+    /// The median over the rounds of ours over Box2D's within the round. The two run back
+    /// to back in a round, so a host whose speed drifts between rounds (a shared virtual
+    /// machine's does, by a third) moves both sides of each round's ratio alike.
+    round_ratio: f64,
 }
 
 impl Versus {
     /// One line of a child's output: `versus <scene> <threads> <bodies>` and each run as
-    /// `steps,total_ns,collision_ns,recycled` (ours, in the pool, Box2D's).
+    /// `steps,total_ns,collision_ns,recycled` (ours, in the pool, Box2D's), then the
+    /// rounds' median ratio.
     fn to_line(&self) -> String {
         let run = |r: &box2d::Run| {
             format!(
@@ -581,13 +586,14 @@ impl Versus {
             )
         };
         format!(
-            "versus {} {} {} {} {} {}",
+            "versus {} {} {} {} {} {} {}",
             self.scene,
             self.threads,
             self.bodies,
             run(&self.ours),
             run(&self.in_pool),
-            run(&self.theirs)
+            run(&self.theirs),
+            self.round_ratio
         )
     }
 
@@ -620,6 +626,7 @@ impl Versus {
             ours: run(fields.next()?)?,
             in_pool: run(fields.next()?)?,
             theirs: run(fields.next()?)?,
+            round_ratio: fields.next()?.parse().ok()?,
         })
     }
 }
@@ -787,10 +794,17 @@ fn versus_child(
             drop((ours, pooled));
             theirs_runs.push(box2d::time_box2d(&mut theirs, steps, scene.hook)?);
         }
+        let mut ratios: Vec<f64> = ours_runs
+            .iter()
+            .zip(&theirs_runs)
+            .map(|(ours, theirs)| ours.total.as_secs_f64() / theirs.total.as_secs_f64())
+            .collect();
+        ratios.sort_by(f64::total_cmp);
         let v = Versus {
             scene: scene.name,
             threads,
             bodies,
+            round_ratio: ratios[ratios.len() / 2],
             ours: median_run(ours_runs),
             in_pool: median_run(pool_runs),
             theirs: median_run(theirs_runs),
@@ -900,11 +914,12 @@ fn versus_table(versus: &[Versus]) -> String {
         "world_step vs Box2D (Box2D's benchmark protocol: 60 Hz, 4 substeps, sleeping as Box2D's scene has it: \
          off in the pyramids and our scenes, on in smash and compounds; \
          steps 1..N timed after step 0; each engine's median of its rounds, the engines \
-         taking turns; its collision stages from that round)\n",
+         taking turns; its collision stages from that round; per round: the median over the \
+         rounds of the ratio within each)\n",
     );
     let _ = writeln!(
         s,
-        "{:<15} {:>7} {:>7} {:>6} {:>12} {:>10} {:>7} {:>12} {:>7} {:>13} {:>13} {:>7} {:>15}",
+        "{:<15} {:>7} {:>7} {:>6} {:>12} {:>10} {:>7} {:>12} {:>7} {:>9} {:>13} {:>13} {:>7} {:>15}",
         "scene",
         "bodies",
         "threads",
@@ -914,6 +929,7 @@ fn versus_table(versus: &[Versus]) -> String {
         "/pool",
         "Box2D ms",
         "ratio",
+        "per round",
         "broad+narrow",
         "pairs+collide",
         "ratio",
@@ -922,7 +938,7 @@ fn versus_table(versus: &[Versus]) -> String {
     for v in versus {
         let _ = writeln!(
             s,
-            "{:<15} {:>7} {:>7} {:>6} {:>12.3} {:>10.3} {:>7.3} {:>12.3} {:>7.2} {:>13.3} {:>13.3} {:>7.2} {:>7.1}/{:>5.1} %",
+            "{:<15} {:>7} {:>7} {:>6} {:>12.3} {:>10.3} {:>7.3} {:>12.3} {:>7.2} {:>9.2} {:>13.3} {:>13.3} {:>7.2} {:>7.1}/{:>5.1} %",
             v.scene,
             v.bodies,
             v.threads,
@@ -932,6 +948,7 @@ fn versus_table(versus: &[Versus]) -> String {
             v.ours.ms_per_step() / v.in_pool.ms_per_step(),
             v.theirs.ms_per_step(),
             v.ours.ms_per_step() / v.theirs.ms_per_step(),
+            v.round_ratio,
             v.ours.collision_ms_per_step(),
             v.theirs.collision_ms_per_step(),
             v.ours.collision_ms_per_step() / v.theirs.collision_ms_per_step(),

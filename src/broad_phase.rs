@@ -73,8 +73,14 @@ const BAND_RUNS_PER_THREAD: usize = 4;
 
 /// Sweep-and-prune along x over band `k`'s members (in x order): each pair that overlaps
 /// and whose overlap starts in this band (so that a pair two bands share is found once),
-/// into `found` as `[min, max]`.
-fn sweep_band(members: &[(Aabb, u32)], k: usize, bands: &Bands, found: &mut Vec<[u32; 2]>) {
+/// into `found` as `[min, max]` if `keep` accepts it.
+fn sweep_band(
+    members: &[(Aabb, u32)],
+    k: usize,
+    bands: &Bands,
+    keep: &impl Fn([u32; 2]) -> bool,
+    found: &mut Vec<[u32; 2]>,
+) {
     for (p, (a, i)) in members.iter().enumerate() {
         let i = *i;
         for (b, j) in &members[p + 1..] {
@@ -83,7 +89,10 @@ fn sweep_band(members: &[(Aabb, u32)], k: usize, bands: &Bands, found: &mut Vec<
                 break;
             }
             if a.overlaps(b) && bands.band(a.min.y.max(b.min.y)) == k {
-                found.push(if i < j { [i, j] } else { [j, i] });
+                let pair = if i < j { [i, j] } else { [j, i] };
+                if keep(pair) {
+                    found.push(pair);
+                }
             }
         }
     }
@@ -146,6 +155,16 @@ impl BroadPhase {
     /// All pairs `[a, b]` of boxes that overlap or touch, with `a < b`, in ascending order.
     /// The slice lives until the next call.
     pub fn find_pairs(&mut self, aabbs: &[Aabb]) -> &[[u32; 2]] {
+        self.find_pairs_where(aabbs, |_| true)
+    }
+
+    /// As [`BroadPhase::find_pairs`], only the pairs `keep` accepts: it is asked in the
+    /// sweep, over the pool, rather than by the caller after, one pair at a time.
+    pub(crate) fn find_pairs_where(
+        &mut self,
+        aabbs: &[Aabb],
+        keep: impl Fn([u32; 2]) -> bool + Sync,
+    ) -> &[[u32; 2]] {
         self.sort_by_min_x(aabbs);
         let bands = Bands::fit(aabbs);
         self.fill_bands(aabbs, &bands);
@@ -168,7 +187,7 @@ impl BroadPhase {
                 found.clear();
                 for k in run * per_run..((run + 1) * per_run).min(bands.count) {
                     let band = &members[band_start[k] as usize..band_start[k + 1] as usize];
-                    sweep_band(band, k, &bands, found);
+                    sweep_band(band, k, &bands, &keep, found);
                 }
             });
         self.sort_pairs(aabbs.len());

@@ -160,14 +160,11 @@ impl<T: Copy + Default> PairSet<T> {
 
     /// The new pair list from sweep-and-prune over every fat box, each pair's data carried
     /// over from the old list where it was there.
-    fn sweep_all(&mut self, keep: &impl Fn([u32; 2]) -> bool) {
+    fn sweep_all(&mut self, keep: &(impl Fn([u32; 2]) -> bool + Sync)) {
         self.pairs_next.clear();
         self.data_next.clear();
         let mut old = 0;
-        for &pair in self.broad_phase.find_pairs(&self.fat) {
-            if !keep(pair) {
-                continue;
-            }
+        for &pair in self.broad_phase.find_pairs_where(&self.fat, keep) {
             while old < self.pairs.len() && self.pairs[old] < pair {
                 self.dropped.push((self.pairs[old], self.data[old]));
                 old += 1;

@@ -71,6 +71,10 @@ pub(crate) struct PairSet<T> {
     refits: u32,
     task_found: Vec<Vec<[u32; 2]>>,
     found: Vec<[u32; 2]>,
+    /// The incremental merge's scratch: where each block of the old list ends in the new
+    /// one, and the pairs each block dropped.
+    block_ends: Vec<u32>,
+    block_dropped: Vec<Vec<([u32; 2], T)>>,
     /// The pairs the last update removed, with their data.
     dropped: Vec<([u32; 2], T)>,
     /// Colliders removed since the last update (see `remove`).
@@ -88,6 +92,10 @@ pub(crate) type SavedPairs<'a, T> = (&'a [Aabb], &'a [[u32; 2]], &'a [T], &'a [u
 /// first 120 steps three times slower.)
 const FULL_SWEEP_SHARE: usize = 4;
 
+/// Pairs per task of the full sweep's carry-over: a search and a copy of a pair's data
+/// each, some 10 ns.
+const PAIRS_PER_TASK: usize = 4096;
+
 /// Moved colliders per task of the queries: 64 tree queries a task make rayon's overhead
 /// per task (about a microsecond) small, and a settling pyramid's steps, which move a few
 /// hundred colliders, still make several tasks to share (large_pyramid, two threads: the
@@ -100,7 +108,7 @@ const QUERIES_PER_TASK: usize = 64;
 /// tight: 20, 60 and 1,000 gave the same broad phase on large_pyramid (0.044 ms a step).
 const REBUILD_EVERY: u32 = 20;
 
-impl<T: Copy + Default> PairSet<T> {
+impl<T: Copy + Default + Send + Sync> PairSet<T> {
     /// Brings the fat boxes and the pairs up to date with the colliders' `boxes`, keeping
     /// only the pairs `keep` accepts; returns how many colliders left their fat boxes (all
     /// of them the first time, and the new ones when colliders were added).
@@ -159,27 +167,14 @@ impl<T: Copy + Default> PairSet<T> {
     }
 
     /// The new pair list from sweep-and-prune over every fat box, each pair's data carried
-    /// over from the old list where it was there.
+    /// over from the old list where it was there; the old pairs the sweep did not find are
+    /// dropped.
     fn sweep_all(&mut self, keep: &(impl Fn([u32; 2]) -> bool + Sync)) {
-        self.pairs_next.clear();
-        self.data_next.clear();
-        let mut old = 0;
-        for &pair in self.broad_phase.find_pairs_where(&self.fat, keep) {
-            while old < self.pairs.len() && self.pairs[old] < pair {
-                self.dropped.push((self.pairs[old], self.data[old]));
-                old += 1;
-            }
-            let carried = if old < self.pairs.len() && self.pairs[old] == pair {
-                old += 1;
-                self.data[old - 1]
-            } else {
-                T::default()
-            };
-            self.pairs_next.push(pair);
-            self.data_next.push(carried);
-        }
-        let rest = self.pairs[old..].iter().zip(&self.data[old..]);
-        self.dropped.extend(rest.map(|(&pair, &data)| (pair, data)));
+        self.found.clear();
+        let swept = self.broad_phase.find_pairs_where(&self.fat, keep);
+        self.found.extend_from_slice(swept);
+        // An old pair stays exactly when the sweep found it again.
+        self.merge_found(|_, found_again| found_again);
     }
 
     /// The new pair list from the old one: pairs of a moved collider whose fat boxes parted
@@ -238,39 +233,106 @@ impl<T: Copy + Default> PairSet<T> {
         if self.moved_pairs_stay() {
             return false;
         }
-        let holds = |&[a, b]: &[u32; 2]| {
-            let moved = self.is_moved[a as usize] || self.is_moved[b as usize];
+        // Out of `self` while the merge reads them (a move, not a copy).
+        let fat = std::mem::take(&mut self.fat);
+        let is_moved = std::mem::take(&mut self.is_moved);
+        // A moved collider's pairs are tested again: its fat box moved, or its filter
+        // changed (see `invalidate`).
+        self.merge_found(|&[a, b], _| {
+            let moved = is_moved[a as usize] || is_moved[b as usize];
             !moved || (fat[a as usize].overlaps(&fat[b as usize]) && keep([a, b]))
-        };
-
-        // Merge: the old pairs that still hold, and the found ones not already there.
-        self.pairs_next.clear();
-        self.data_next.clear();
-        let (mut old, mut new) = (0, 0);
-        while old < self.pairs.len() || new < self.found.len() {
-            let take_old = new == self.found.len()
-                || (old < self.pairs.len() && self.pairs[old] <= self.found[new]);
-            if take_old {
-                let [a, b] = self.pairs[old];
-                if new < self.found.len() && self.found[new] == [a, b] {
-                    new += 1;
-                }
-                // A moved collider's pairs are tested again: its fat box moved, or its
-                // filter changed (see `invalidate`).
-                if holds(&[a, b]) {
-                    self.pairs_next.push([a, b]);
-                    self.data_next.push(self.data[old]);
-                } else {
-                    self.dropped.push(([a, b], self.data[old]));
-                }
-                old += 1;
-            } else {
-                self.pairs_next.push(self.found[new]);
-                self.data_next.push(T::default());
-                new += 1;
-            }
-        }
+        });
+        self.fat = fat;
+        self.is_moved = is_moved;
         true
+    }
+
+    /// The next lists from the old pairs and `found` (both ascending): the old pairs that
+    /// `holds` (given whether `found` has them too) with their data, and the found pairs
+    /// not among them with none; the old ones that do not hold are dropped.
+    ///
+    /// In blocks of the old list over the pool (every pair's data is copied, and a scene
+    /// whose every body moves, as washer's, does this at every step: a tenth of its step
+    /// on one thread). Each block counts what it writes, then writes it at the sum of the
+    /// counts before it: the lists are the one merge's, whatever the blocks.
+    fn merge_found(&mut self, holds: impl Fn(&[u32; 2], bool) -> bool + Sync) {
+        let (pairs, found) = (&self.pairs, &self.found);
+        let blocks = pairs.len().div_ceil(PAIRS_PER_TASK).max(1);
+        // Block j takes the found pairs from the first one not below its first old pair
+        // (found pairs between two blocks' old ones go with the earlier block).
+        let found_start = |j: usize| match j {
+            0 => 0,
+            j if j >= blocks => found.len(),
+            j => found.partition_point(|p| *p < pairs[j * PAIRS_PER_TASK]),
+        };
+        let block = |j: usize| {
+            let old = j * PAIRS_PER_TASK..((j + 1) * PAIRS_PER_TASK).min(pairs.len());
+            (old, found_start(j)..found_start(j + 1))
+        };
+        self.block_ends.clear();
+        self.block_ends.resize(blocks, 0);
+        self.block_ends
+            .par_iter_mut()
+            .with_min_len(parallel::min_len(1))
+            .enumerate()
+            .for_each(|(j, end)| {
+                let (old, new) = block(j);
+                merge_block(pairs, found, old, new, &holds, |step| {
+                    *end += u32::from(!matches!(step, Merged::Dropped(_)));
+                });
+            });
+        let mut total = 0;
+        for end in &mut self.block_ends {
+            total += *end;
+            *end = total;
+        }
+        self.pairs_next.clear();
+        self.pairs_next.resize(total as usize, [0, 0]);
+        self.data_next.clear();
+        self.data_next.resize(total as usize, T::default());
+        if self.block_dropped.len() < blocks {
+            self.block_dropped.resize_with(blocks, Vec::new);
+        }
+        let out = (
+            SharedOut(self.pairs_next.as_mut_ptr()),
+            SharedOut(self.data_next.as_mut_ptr()),
+        );
+        let (data, block_ends) = (&self.data, &self.block_ends);
+        self.block_dropped[..blocks]
+            .par_iter_mut()
+            .with_min_len(parallel::min_len(1))
+            .enumerate()
+            .for_each(|(j, dropped)| {
+                dropped.clear();
+                let (old, new) = block(j);
+                let mut at = if j == 0 {
+                    0
+                } else {
+                    block_ends[j - 1] as usize
+                };
+                let (out_pairs, out_data) = (&out.0, &out.1);
+                merge_block(pairs, found, old, new, &holds, |step| {
+                    let (pair, value) = match step {
+                        Merged::Kept(o) => (pairs[o], data[o]),
+                        Merged::Found(f) => (found[f], T::default()),
+                        Merged::Dropped(o) => {
+                            dropped.push((pairs[o], data[o]));
+                            return;
+                        }
+                    };
+                    // SAFETY: `at` runs over this block's own range of the output (the
+                    // counting pass above sized it: `block_ends`), which no other block
+                    // writes, and the lists were sized to the total.
+                    unsafe {
+                        *out_pairs.0.add(at) = pair;
+                        *out_data.0.add(at) = value;
+                    }
+                    at += 1;
+                });
+            });
+        for dropped in &self.block_dropped[..blocks] {
+            self.dropped.extend_from_slice(dropped);
+        }
     }
 
     /// Whether the moved colliders' pairs are the ones the queries found (`found`), so that
@@ -373,6 +435,53 @@ impl<T: Copy + Default> PairSet<T> {
     }
 }
 
+/// One step of the incremental merge (`merge_block`): an old pair kept, a found pair that
+/// is new, or an old pair dropped, by index into its list.
+enum Merged {
+    Kept(usize),
+    Found(usize),
+    Dropped(usize),
+}
+
+/// Merges the old pairs `pairs[old]` with the found ones `found[new]` (both ascending):
+/// an old pair stays if it `holds` (told whether it was found again), a found pair already
+/// among the old ones is that one, and a found pair that is not is new. Tells each step to
+/// `out`, in the merged order.
+fn merge_block(
+    pairs: &[[u32; 2]],
+    found: &[[u32; 2]],
+    old: std::ops::Range<usize>,
+    new: std::ops::Range<usize>,
+    holds: &impl Fn(&[u32; 2], bool) -> bool,
+    mut out: impl FnMut(Merged),
+) {
+    let (mut o, mut f) = (old.start, new.start);
+    while o < old.end || f < new.end {
+        let take_old = f == new.end || (o < old.end && pairs[o] <= found[f]);
+        if take_old {
+            let found_again = f < new.end && found[f] == pairs[o];
+            if found_again {
+                f += 1;
+            }
+            out(if holds(&pairs[o], found_again) {
+                Merged::Kept(o)
+            } else {
+                Merged::Dropped(o)
+            });
+            o += 1;
+        } else {
+            out(Merged::Found(f));
+            f += 1;
+        }
+    }
+}
+
+/// The start of an output list that the merge's blocks write, each its own range.
+struct SharedOut<T>(*mut T);
+
+// SAFETY: the blocks write disjoint ranges (see `PairSet::merge_found`).
+unsafe impl<T: Send> Sync for SharedOut<T> {}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,12 +537,31 @@ mod tests {
 
     #[test]
     fn queries_and_sweeps_keep_exactly_the_overlapping_fat_boxes_and_their_data() {
+        check_queries_and_sweeps(400, 40.0, 300);
+    }
+
+    #[test]
+    fn the_merges_blocks_over_the_pool_give_the_one_merges_pairs_data_and_drops() {
+        // Some 10,000 pairs: three blocks of `PAIRS_PER_TASK` in the merges.
+        check_queries_and_sweeps(4000, 100.0, 40);
+    }
+
+    /// `count` small boxes in a strip `2 * half_width` wide on a wide ground, moved at
+    /// random over `updates` updates (most move a few, every tenth most of them): after
+    /// each, the pairs are exactly the overlapping fat boxes `keep` accepts, a pair that
+    /// stayed keeps its data, a new one has none, and the dropped ones are exactly the
+    /// pairs that left, with their data.
+    fn check_queries_and_sweeps(count: usize, half_width: f32, updates: usize) {
         use rand::{Rng, SeedableRng};
         let mut rng = rand::rngs::StdRng::seed_from_u64(5);
-        // A ground far wider than the rest, and 400 small boxes in a strip.
-        let mut boxes = vec![Aabb::new(Vec2::new(-50.0, -1.0), Vec2::new(50.0, 0.0))];
-        for _ in 0..400 {
-            let (x, y) = (rng.random_range(-40.0..40.0), rng.random_range(0.0..8.0));
+        // A ground far wider than the rest, and the small boxes in a strip.
+        let ground = 1.25 * half_width;
+        let mut boxes = vec![Aabb::new(Vec2::new(-ground, -1.0), Vec2::new(ground, 0.0))];
+        for _ in 0..count {
+            let (x, y) = (
+                rng.random_range(-half_width..half_width),
+                rng.random_range(0.0..8.0),
+            );
             boxes.push(Aabb::new(Vec2::new(x, y), Vec2::new(x + 0.5, y + 0.5)));
         }
         let keep = |[a, b]: [u32; 2]| (a + b) % 7 != 0;
@@ -441,7 +569,7 @@ mod tests {
         let mut set = PairSet::<u32>::default();
         let (mut queried, mut swept) = (0, 0);
         let mut before: Vec<[u32; 2]> = Vec::new();
-        for update in 0..300 {
+        for update in 0..updates {
             // Most updates move a few boxes (queries), some move most (sweeps); each moves
             // by a step or a jump.
             let share = if update % 10 == 0 { 0.8 } else { 0.03 };
@@ -467,6 +595,14 @@ mod tests {
                 }
             }
             assert_eq!(set.pairs(), &expected[..], "update {update}");
+            let gone: Vec<([u32; 2], u32)> = before
+                .iter()
+                .filter(|p| expected.binary_search(p).is_err())
+                .map(|&p| (p, tag(p)))
+                .collect();
+            if moved > 0 {
+                assert_eq!(set.dropped(), &gone[..], "update {update}: dropped");
+            }
             let (pairs, data) = set.pairs_and_data_mut();
             for (&pair, d) in pairs.iter().zip(data.iter_mut()) {
                 // A pair that stayed has the tag it got when it came; a new one has none.
@@ -478,7 +614,7 @@ mod tests {
             before = pairs.to_vec();
         }
         assert!(
-            queried > 200 && swept > 20,
+            queried > updates * 2 / 3 && swept >= updates / 10,
             "{queried} queried, {swept} swept"
         );
     }

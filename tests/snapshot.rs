@@ -18,14 +18,19 @@ fn step(world: &mut World, steps: usize) {
     }
 }
 
-/// Snapshots `world`, restores it, and steps both `steps` times: the restored world's
-/// snapshot is the original's bytes at once, and the two agree bit for bit (state hash)
-/// after every step.
+/// Snapshots `world`, restores it (`from_snapshot`, and `restore_snapshot` over another
+/// world that has stepped, whose memory it reuses), and steps all three `steps` times:
+/// the restored worlds' snapshots are the original's bytes at once, and the three agree
+/// bit for bit (state hash) after every step.
 fn assert_same_future(world: &mut World, steps: usize, label: &str) {
     let bytes = world.snapshot();
     let mut restored = World::from_snapshot(&bytes).unwrap_or_else(|e| panic!("{label}: {e}"));
+    let mut over = scenes::mixed(150, 5);
+    step(&mut over, 30);
+    over.restore_snapshot(&bytes)
+        .unwrap_or_else(|e| panic!("{label}, restored over a world: {e}"));
     assert!(
-        restored.snapshot() == bytes,
+        restored.snapshot() == bytes && over.snapshot() == bytes,
         "{label}: the restored world's snapshot differs from the original's"
     );
     assert_eq!(
@@ -37,10 +42,17 @@ fn assert_same_future(world: &mut World, steps: usize, label: &str) {
     for k in 0..steps {
         world.step(DT, &mut narrow).expect("step");
         restored.step(DT, &mut narrow).expect("step");
+        over.step(DT, &mut narrow).expect("step");
         assert_eq!(
             restored.state_hash(),
             world.state_hash(),
             "{label}: the restored world diverged at step {}",
+            k + 1
+        );
+        assert_eq!(
+            over.state_hash(),
+            world.state_hash(),
+            "{label}: the world restored over another diverged at step {}",
             k + 1
         );
     }
@@ -354,4 +366,42 @@ fn every_kind_of_shape_body_and_joint_restores() {
     let mut compounds = scenes::compounds();
     step(&mut compounds, 30);
     assert_same_future(&mut compounds, 60, "compounds");
+}
+
+#[test]
+fn a_rollback_loop_restoring_over_the_same_world_replays_the_same_bits() {
+    // Restore, re-simulate 8 steps, restore again: every replay ends where the first did,
+    // though each reuses the memory the last replay left.
+    let mut world = scenes::pile(300, 4);
+    step(&mut world, 60);
+    let bytes = world.snapshot();
+    let mut replay = World::from_snapshot(&bytes).expect("loads");
+    step(&mut replay, 8);
+    let expected = replay.state_hash();
+    for round in 0..4 {
+        world.restore_snapshot(&bytes).expect("restores");
+        assert!(world.snapshot() == bytes, "round {round}: snapshot differs");
+        step(&mut world, 8);
+        assert_eq!(world.state_hash(), expected, "round {round}");
+    }
+}
+
+#[test]
+fn a_failed_restore_leaves_an_empty_world_and_names_the_offset() {
+    let mut world = scenes::pile(100, 2);
+    step(&mut world, 20);
+    let bytes = world.snapshot();
+    let cut = bytes.len() / 2;
+    let err = world
+        .restore_snapshot(&bytes[..cut])
+        .expect_err("a truncated snapshot");
+    assert!(
+        matches!(err, Error::Snapshot { offset, .. } if offset <= cut),
+        "{err}"
+    );
+    assert_eq!(world.body_count(), 0, "the world is left empty");
+    world
+        .restore_snapshot(&bytes)
+        .expect("the whole snapshot restores");
+    assert!(world.snapshot() == bytes);
 }

@@ -296,17 +296,17 @@ fn foreign_bytes_and_later_versions_are_named() {
     assert_eq!(offset, 0);
     assert!(what.contains("magic"), "{what}");
     let mut later = bytes.clone();
-    later[8..12].copy_from_slice(&2u32.to_le_bytes());
+    later[8..12].copy_from_slice(&3u32.to_le_bytes());
     let (offset, what) = snapshot_error(&later).expect("error");
     assert_eq!(offset, 8);
-    assert!(what.contains("version 2"), "{what}");
+    assert!(what.contains("version 3"), "{what}");
     let mut longer = bytes.clone();
     longer.push(0);
     assert!(snapshot_error(&longer).is_some_and(|(_, what)| what.contains("past the end")));
     let shown = World::from_snapshot(&later)
         .map(|_| ())
         .map_err(|e| e.to_string());
-    assert!(shown.is_err_and(|s| s.contains("byte 8") && s.contains("version 2")));
+    assert!(shown.is_err_and(|s| s.contains("byte 8") && s.contains("version 3")));
     let mut empty = World::new(Vec2::new(0.0, -3.0));
     assert_same_future(&mut empty, 2, "an empty world");
     let gravity = World::from_snapshot(&empty.snapshot()).map(|w| w.gravity());
@@ -404,4 +404,45 @@ fn a_failed_restore_leaves_an_empty_world_and_names_the_offset() {
         .restore_snapshot(&bytes)
         .expect("the whole snapshot restores");
     assert!(world.snapshot() == bytes);
+}
+
+#[test]
+fn the_pairs_blocks_give_the_first_fault_whatever_the_thread_count() {
+    // pile(2500) settled has several blocks of pairs (2048 a block), read in parallel: a
+    // fault is reported where one reading front to back meets it first, on one thread or
+    // two, even with a second fault in a later block.
+    let mut world = scenes::pile(2500, 9);
+    step(&mut world, 120);
+    let bytes = world.snapshot();
+    let pools = [1, 2].map(|n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .expect("a pool")
+    });
+    let first = bytes.len() / 2;
+    let mut found = 0;
+    for k in 0..40 {
+        let at = first + k * (bytes.len() - first) / 50;
+        let mut bad = bytes.clone();
+        bad[at] ^= 0x5a;
+        // A later fault too: the reported one must not be it when the first is a fault.
+        let later = at + (bytes.len() - at) / 2;
+        bad[later] ^= 0xa5;
+        let got = pools
+            .each_ref()
+            .map(|pool| pool.install(|| snapshot_error(&bad)));
+        assert_eq!(got[0], got[1], "flip at {at}: one thread and two disagree");
+        let mut only_later = bytes.clone();
+        only_later[later] ^= 0xa5;
+        if let (Some((offset, _)), Some((later_offset, _))) = (&got[0], snapshot_error(&only_later))
+        {
+            assert!(
+                *offset <= later_offset,
+                "flip at {at}: a later fault was named first"
+            );
+            found += 1;
+        }
+    }
+    assert!(found > 10, "too few of the flips were faults ({found})");
 }

@@ -78,7 +78,10 @@ use crate::transform::{Transform, inv_mul_transforms};
 /// The first bytes of every snapshot.
 pub(super) const MAGIC: &[u8; 8] = b"WSATSNAP";
 /// The format's version: a reader refuses a later one.
-pub(super) const VERSION: u32 = 1;
+pub(super) const VERSION: u32 = 2;
+/// Pairs a block of the pairs section holds (the last block the rest): blocks are read in
+/// parallel, each from its own byte length, its first pair's index not a difference.
+pub(super) const PAIR_BLOCK: usize = 2048;
 
 /// Geometric values (points, boxes, kept manifolds' offsets): twice the world's coordinate
 /// limit, room for a body's centre at the limit plus its reach.
@@ -468,7 +471,15 @@ impl World {
             .zip(colours.iter().copied())
             .peekable();
         let mut last_a = 0;
-        for (&[a, b], state) in pairs.iter().zip(data) {
+        let mut block_at = 0;
+        for (k, (&[a, b], state)) in pairs.iter().zip(data).enumerate() {
+            if k % PAIR_BLOCK == 0 {
+                // The block's byte length, filled in once it is written.
+                patch_block_length(w, block_at);
+                block_at = w.bytes.len();
+                w.u32(0);
+                last_a = 0;
+            }
             // Contacts (and so warm starts) are a subsequence of the pairs, in their order.
             let start = warm.next_if(|s| s.0.0 == [a, b]);
             let ids_kept = match (&state.kept, &start) {
@@ -518,6 +529,7 @@ impl World {
                 }
             }
         }
+        patch_block_length(w, block_at);
         debug_assert!(
             warm.next().is_none(),
             "a warm start of a pair not in the pair set"
@@ -645,6 +657,15 @@ fn write_slots(w: &mut Writer, slots: &Slots) {
         for &s in list {
             w.len(s as usize);
         }
+    }
+}
+
+/// Writes the byte length of the block of pairs whose length field is at `at` (0: no block
+/// yet, the header comes first).
+fn patch_block_length(w: &mut Writer, at: usize) {
+    if at > 0 {
+        let length = (w.bytes.len() - at - 4) as u32;
+        w.bytes[at..at + 4].copy_from_slice(&length.to_le_bytes());
     }
 }
 

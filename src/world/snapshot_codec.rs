@@ -104,6 +104,11 @@ impl<'a> Reader<'a> {
         Self::error_at(self.offset, what)
     }
 
+    /// All of the bytes, from the start.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
     pub fn remaining(&self) -> usize {
         self.bytes.len() - self.offset
     }
@@ -174,10 +179,7 @@ impl<'a> Reader<'a> {
         let at = self.offset;
         let v = self.raw_f32(field)?;
         if !(v.is_finite() && v.abs() <= limit) {
-            return Self::error_at(
-                at,
-                format!("{field} = {v}: must be finite, at most {limit:e}"),
-            );
+            return Self::refused(at, field, v, limit);
         }
         Ok(v)
     }
@@ -186,31 +188,20 @@ impl<'a> Reader<'a> {
     /// `prediction` (see the module notes).
     #[inline]
     pub fn f32_near(&mut self, field: &str, prediction: f32, limit: f32) -> Result<f32, Error> {
-        // Most predictions are exact or a few bits off: one byte.
-        if let Some(&zigzag) = self.bytes.get(self.offset) {
-            if zigzag < 0x80 {
-                let v = unzigzag(prediction, u32::from(zigzag));
-                if v.is_finite() && v.abs() <= limit {
-                    self.offset += 1;
-                    return Ok(v);
-                }
-            }
+        let at = self.offset;
+        let v = unzigzag(prediction, self.varint_u32(field)?);
+        if !(v.is_finite() && v.abs() <= limit) {
+            return Self::refused(at, field, v, limit);
         }
-        self.f32_near_checked(field, prediction, limit)
+        Ok(v)
     }
 
     #[cold]
-    fn f32_near_checked(&mut self, field: &str, prediction: f32, limit: f32) -> Result<f32, Error> {
-        let at = self.offset;
-        let zigzag = self.varint_u32(field)?;
-        let v = unzigzag(prediction, zigzag);
-        if !(v.is_finite() && v.abs() <= limit) {
-            return Self::error_at(
-                at,
-                format!("{field} = {v}: must be finite, at most {limit:e}"),
-            );
-        }
-        Ok(v)
+    fn refused<T>(at: usize, field: &str, v: f32, limit: f32) -> Result<T, Error> {
+        Self::error_at(
+            at,
+            format!("{field} = {v}: must be finite, at most {limit:e}"),
+        )
     }
 
     /// Two finite f32s of at most `limit` in magnitude (x, y).
@@ -232,17 +223,28 @@ impl<'a> Reader<'a> {
 
     #[inline]
     pub fn varint(&mut self, field: &str) -> Result<u64, Error> {
-        // Most are one byte (small indices, flags, exact predictions).
-        if let Some(&b) = self.bytes.get(self.offset) {
+        // Most are one byte (small indices, flags, exact predictions); a well-formed
+        // longer one is decoded here too, and only a fault takes the checked path.
+        let rest = &self.bytes[self.offset..];
+        if let Some(&b) = rest.first() {
             if b < 0x80 {
                 self.offset += 1;
                 return Ok(u64::from(b));
             }
         }
-        self.long_varint(field)
+        let mut value = 0u64;
+        for (k, &byte) in rest.iter().take(9).enumerate() {
+            value |= u64::from(byte & 0x7f) << (7 * k);
+            if byte < 0x80 {
+                self.offset += k + 1;
+                return Ok(value);
+            }
+        }
+        self.checked_varint(field)
     }
 
-    fn long_varint(&mut self, field: &str) -> Result<u64, Error> {
+    #[cold]
+    fn checked_varint(&mut self, field: &str) -> Result<u64, Error> {
         let at = self.offset;
         let mut value = 0u64;
         for k in 0..10 {
@@ -260,6 +262,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A varint below `bound` (an index into something of `bound` items).
+    #[inline]
     pub fn index(&mut self, field: &str, bound: usize) -> Result<usize, Error> {
         let at = self.offset;
         let v = self.varint(field)?;
@@ -270,6 +273,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A varint u32.
+    #[inline]
     pub fn varint_u32(&mut self, field: &str) -> Result<u32, Error> {
         let at = self.offset;
         let v = self.varint(field)?;

@@ -2,7 +2,10 @@
 //! read back in its order, every value checked before the world takes it (see the module
 //! notes of `snapshot.rs` and `docs/snapshot.md`, "Reading hostile bytes").
 
+use std::mem::MaybeUninit;
+
 use glam::Vec2;
+use rayon::prelude::*;
 
 use super::World;
 use super::contacts::PairState;
@@ -887,69 +890,83 @@ impl Loading {
             removed.push(r.index("removed collider", fat_len)? as u32);
         }
         let count = r.count("pair count", 3)?;
+        // The blocks' spans from their lengths, then the blocks over the pool, each into
+        // its own stretch of the lists; the first fault in byte order is the error, as one
+        // reading front to back would find it, whatever the thread count.
+        let mut spans = Vec::with_capacity(count.div_ceil(PAIR_BLOCK));
+        let mut scan_error = None;
+        for _ in 0..count.div_ceil(PAIR_BLOCK) {
+            let at = r.offset;
+            let length = match r.u32("pair block length") {
+                Ok(length) => length as usize,
+                Err(e) => {
+                    scan_error = Some(e);
+                    break;
+                }
+            };
+            if length > r.remaining() {
+                scan_error = Reader::error_at::<()>(
+                    at,
+                    format!(
+                        "pair block length {length}: past the {} bytes left",
+                        r.remaining()
+                    ),
+                )
+                .err();
+                break;
+            }
+            spans.push((r.offset, r.offset + length));
+            r.offset += length;
+        }
+        // Written in place by the blocks (each thread touches its own stretch's fresh
+        // pages first), the lengths set once every block has filled its stretch.
+        pairs.clear();
+        data.clear();
         pairs.reserve(count);
         data.reserve(count);
-        // At most one warm start a pair: reserved once (the pages a shorter list leaves
-        // untouched cost nothing), not grown and copied.
-        let mut warm: Vec<WarmStart> = Vec::with_capacity(count);
-        let mut colours = Vec::with_capacity(count);
+        let world = &self.world;
+        let bytes = r.bytes();
+        let blocks: Vec<(FirstPair, Result<PairBlock, Error>)> = pairs
+            .spare_capacity_mut()[..count]
+            .par_chunks_mut(PAIR_BLOCK)
+            .zip(data.spare_capacity_mut()[..count].par_chunks_mut(PAIR_BLOCK))
+            .zip(spans.par_iter())
+            .with_min_len(crate::parallel::min_len(1))
+            .map(|((pairs, data), &span)| {
+                let mut first = None;
+                let block = read_pair_block(world, fat_len, bytes, span, pairs, data, &mut first);
+                (first, block)
+            })
+            .collect();
         let mut last: Option<[u32; 2]> = None;
-        for _ in 0..count {
-            let at = r.offset;
-            let da = r.varint("pair's first collider")?;
-            let db = r.varint("pair's second collider")?;
-            let a = u64::from(last.map_or(0, |l| l[0])) + da;
-            let b = a + 1 + db;
-            if b >= fat_len as u64 {
-                return Reader::error_at(
-                    at,
-                    format!("pair ({a}, {b}) past the {fat_len} colliders"),
-                );
-            }
-            let pair = [a as u32, b as u32];
-            if last.is_some_and(|l| l >= pair) {
-                return Reader::error_at(at, format!("pair ({a}, {b}) out of order"));
-            }
-            last = Some(pair);
-            let flags_at = r.offset;
-            let flags = r.u8("pair flags")?;
-            let ids_kept = flags & WARM_IDS_KEPT != 0;
-            if flags & !(TOUCHING | KEPT | WARM | WARM_IDS_KEPT) != 0
-                || (ids_kept && flags & (KEPT | WARM) != KEPT | WARM)
-            {
-                return Reader::error_at(flags_at, format!("pair flags {flags:#x}: unknown bits"));
-            }
-            let kept = if flags & KEPT != 0 {
-                Some(read_kept(r, &self.world.relative_pose(pair))?)
-            } else {
-                None
-            };
-            if flags & WARM != 0 {
-                let count_at = r.offset;
-                let n = r.u8("warm start point count")?;
-                let kept_count = kept.as_ref().map_or(0, |k| k.count);
-                if !(1..=2).contains(&n) || (ids_kept && u32::from(n) != kept_count) {
-                    return Reader::error_at(count_at, format!("warm start of {n} points"));
+        let mut starts = 0;
+        let mut read = Vec::with_capacity(blocks.len());
+        for (first, block) in blocks {
+            if let (Some((at, [a, b])), Some(l)) = (first, last) {
+                if l >= [a, b] {
+                    return Reader::error_at(at, format!("pair ({a}, {b}) out of order"));
                 }
-                let colour = r.u8("colour")?;
-                let mut start: WarmStart = (pair, u32::from(n), [0; 2], [0.0; 2], [0.0; 2]);
-                let mut last_id = 0;
-                for k in 0..n as usize {
-                    start.2[k] = match &kept {
-                        Some(kept) if ids_kept => kept.points[k].id,
-                        _ => read_id(r, &mut last_id)?,
-                    };
-                    start.3[k] = r.f32("normal impulse", MOTION_LIMIT)?;
-                    start.4[k] = r.f32("tangent impulse", MOTION_LIMIT)?;
-                }
-                warm.push(start);
-                colours.push(colour);
             }
-            pairs.push(pair);
-            data.push(PairState {
-                kept,
-                touching: flags & TOUCHING != 0,
-            });
+            let block = block?;
+            last = block.last;
+            starts += block.warm.len();
+            read.push(block);
+        }
+        if let Some(e) = scan_error {
+            return Err(e);
+        }
+        // SAFETY: no block failed and none is missing (the scan found every span), and a
+        // block that succeeds has written each slot of its stretch; the stretches cover
+        // 0..count.
+        unsafe {
+            pairs.set_len(count);
+            data.set_len(count);
+        }
+        let mut warm: Vec<WarmStart> = Vec::with_capacity(starts);
+        let mut colours = Vec::with_capacity(starts);
+        for block in read {
+            warm.extend_from_slice(&block.warm);
+            colours.extend_from_slice(&block.colours);
         }
         let w = &mut self.world;
         let words_at = r.offset;
@@ -1161,6 +1178,101 @@ impl Loading {
         }
         Ok(())
     }
+}
+
+/// A block's first pair and its offset, when it has one that read.
+type FirstPair = Option<(usize, [u32; 2])>;
+
+/// What a block of pairs gives besides its pairs and states: its warm starts and their
+/// colours, and its last pair.
+struct PairBlock {
+    warm: Vec<WarmStart>,
+    colours: Vec<u8>,
+    last: Option<[u32; 2]>,
+}
+
+/// The block of pairs in `bytes[start..end]`, into `pairs` and `data` (its stretch of the
+/// lists), with its first pair and that pair's offset in `first`, known even when a later
+/// one is at fault (the caller checks the order across blocks).
+fn read_pair_block(
+    world: &World,
+    fat_len: usize,
+    bytes: &[u8],
+    (start, end): (usize, usize),
+    pairs: &mut [MaybeUninit<[u32; 2]>],
+    data: &mut [MaybeUninit<PairState>],
+    first: &mut FirstPair,
+) -> Result<PairBlock, Error> {
+    let r = &mut Reader::new(&bytes[..end]);
+    r.offset = start;
+    let mut block = PairBlock {
+        warm: Vec::with_capacity(pairs.len()),
+        colours: Vec::with_capacity(pairs.len()),
+        last: None,
+    };
+    for (slot, state) in pairs.iter_mut().zip(data.iter_mut()) {
+        let at = r.offset;
+        let da = r.varint("pair's first collider")?;
+        let db = r.varint("pair's second collider")?;
+        let a = u64::from(block.last.map_or(0, |l| l[0])) + da;
+        let b = a + 1 + db;
+        if b >= fat_len as u64 {
+            return Reader::error_at(at, format!("pair ({a}, {b}) past the {fat_len} colliders"));
+        }
+        let pair = [a as u32, b as u32];
+        if block.last.is_some_and(|l| l >= pair) {
+            return Reader::error_at(at, format!("pair ({a}, {b}) out of order"));
+        }
+        if block.last.is_none() {
+            *first = Some((at, pair));
+        }
+        block.last = Some(pair);
+        let flags_at = r.offset;
+        let flags = r.u8("pair flags")?;
+        let ids_kept = flags & WARM_IDS_KEPT != 0;
+        if flags & !(TOUCHING | KEPT | WARM | WARM_IDS_KEPT) != 0
+            || (ids_kept && flags & (KEPT | WARM) != KEPT | WARM)
+        {
+            return Reader::error_at(flags_at, format!("pair flags {flags:#x}: unknown bits"));
+        }
+        let kept = if flags & KEPT != 0 {
+            Some(read_kept(r, &world.relative_pose(pair))?)
+        } else {
+            None
+        };
+        if flags & WARM != 0 {
+            let count_at = r.offset;
+            let n = r.u8("warm start point count")?;
+            let kept_count = kept.as_ref().map_or(0, |k| k.count);
+            if !(1..=2).contains(&n) || (ids_kept && u32::from(n) != kept_count) {
+                return Reader::error_at(count_at, format!("warm start of {n} points"));
+            }
+            let colour = r.u8("colour")?;
+            let mut start: WarmStart = (pair, u32::from(n), [0; 2], [0.0; 2], [0.0; 2]);
+            let mut last_id = 0;
+            for k in 0..n as usize {
+                start.2[k] = match &kept {
+                    Some(kept) if ids_kept => kept.points[k].id,
+                    _ => read_id(r, &mut last_id)?,
+                };
+                start.3[k] = r.f32("normal impulse", MOTION_LIMIT)?;
+                start.4[k] = r.f32("tangent impulse", MOTION_LIMIT)?;
+            }
+            block.warm.push(start);
+            block.colours.push(colour);
+        }
+        slot.write(pair);
+        state.write(PairState {
+            kept,
+            touching: flags & TOUCHING != 0,
+        });
+    }
+    if r.offset != end {
+        return r.fail(format!(
+            "the block of pairs ends at byte {end}, its pairs here"
+        ));
+    }
+    Ok(block)
 }
 
 fn read_kept(r: &mut Reader<'_>, now: &Transform) -> Result<KeptManifold, Error> {

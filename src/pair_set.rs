@@ -424,6 +424,18 @@ impl<T: Copy + Default + Send + Sync> PairSet<T> {
         }
     }
 
+    /// `saved`'s lists, emptied, for `restored` to fill again in the same memory (a world
+    /// restored over another: no fresh pages to fault in).
+    pub fn into_buffers(self) -> (Vec<Aabb>, Vec<[u32; 2]>, Vec<T>, Vec<u32>) {
+        let (mut fat, mut pairs, mut data, mut removed) =
+            (self.fat, self.pairs, self.data, self.removed);
+        fat.clear();
+        pairs.clear();
+        data.clear();
+        removed.clear();
+        (fat, pairs, data, removed)
+    }
+
     /// The pairs `[a, b]`, `a < b`, whose fat boxes overlap, in ascending order.
     pub fn pairs(&self) -> &[[u32; 2]] {
         &self.pairs

@@ -18,14 +18,19 @@ fn step(world: &mut World, steps: usize) {
     }
 }
 
-/// Snapshots `world`, restores it, and steps both `steps` times: the restored world's
-/// snapshot is the original's bytes at once, and the two agree bit for bit (state hash)
-/// after every step.
+/// Snapshots `world`, restores it (`from_snapshot`, and `restore_snapshot` over another
+/// world that has stepped, whose memory it reuses), and steps all three `steps` times:
+/// the restored worlds' snapshots are the original's bytes at once, and the three agree
+/// bit for bit (state hash) after every step.
 fn assert_same_future(world: &mut World, steps: usize, label: &str) {
     let bytes = world.snapshot();
     let mut restored = World::from_snapshot(&bytes).unwrap_or_else(|e| panic!("{label}: {e}"));
+    let mut over = scenes::mixed(150, 5);
+    step(&mut over, 30);
+    over.restore_snapshot(&bytes)
+        .unwrap_or_else(|e| panic!("{label}, restored over a world: {e}"));
     assert!(
-        restored.snapshot() == bytes,
+        restored.snapshot() == bytes && over.snapshot() == bytes,
         "{label}: the restored world's snapshot differs from the original's"
     );
     assert_eq!(
@@ -37,10 +42,17 @@ fn assert_same_future(world: &mut World, steps: usize, label: &str) {
     for k in 0..steps {
         world.step(DT, &mut narrow).expect("step");
         restored.step(DT, &mut narrow).expect("step");
+        over.step(DT, &mut narrow).expect("step");
         assert_eq!(
             restored.state_hash(),
             world.state_hash(),
             "{label}: the restored world diverged at step {}",
+            k + 1
+        );
+        assert_eq!(
+            over.state_hash(),
+            world.state_hash(),
+            "{label}: the world restored over another diverged at step {}",
             k + 1
         );
     }
@@ -284,17 +296,17 @@ fn foreign_bytes_and_later_versions_are_named() {
     assert_eq!(offset, 0);
     assert!(what.contains("magic"), "{what}");
     let mut later = bytes.clone();
-    later[8..12].copy_from_slice(&2u32.to_le_bytes());
+    later[8..12].copy_from_slice(&3u32.to_le_bytes());
     let (offset, what) = snapshot_error(&later).expect("error");
     assert_eq!(offset, 8);
-    assert!(what.contains("version 2"), "{what}");
+    assert!(what.contains("version 3"), "{what}");
     let mut longer = bytes.clone();
     longer.push(0);
     assert!(snapshot_error(&longer).is_some_and(|(_, what)| what.contains("past the end")));
     let shown = World::from_snapshot(&later)
         .map(|_| ())
         .map_err(|e| e.to_string());
-    assert!(shown.is_err_and(|s| s.contains("byte 8") && s.contains("version 2")));
+    assert!(shown.is_err_and(|s| s.contains("byte 8") && s.contains("version 3")));
     let mut empty = World::new(Vec2::new(0.0, -3.0));
     assert_same_future(&mut empty, 2, "an empty world");
     let gravity = World::from_snapshot(&empty.snapshot()).map(|w| w.gravity());
@@ -354,4 +366,83 @@ fn every_kind_of_shape_body_and_joint_restores() {
     let mut compounds = scenes::compounds();
     step(&mut compounds, 30);
     assert_same_future(&mut compounds, 60, "compounds");
+}
+
+#[test]
+fn a_rollback_loop_restoring_over_the_same_world_replays_the_same_bits() {
+    // Restore, re-simulate 8 steps, restore again: every replay ends where the first did,
+    // though each reuses the memory the last replay left.
+    let mut world = scenes::pile(300, 4);
+    step(&mut world, 60);
+    let bytes = world.snapshot();
+    let mut replay = World::from_snapshot(&bytes).expect("loads");
+    step(&mut replay, 8);
+    let expected = replay.state_hash();
+    for round in 0..4 {
+        world.restore_snapshot(&bytes).expect("restores");
+        assert!(world.snapshot() == bytes, "round {round}: snapshot differs");
+        step(&mut world, 8);
+        assert_eq!(world.state_hash(), expected, "round {round}");
+    }
+}
+
+#[test]
+fn a_failed_restore_leaves_an_empty_world_and_names_the_offset() {
+    let mut world = scenes::pile(100, 2);
+    step(&mut world, 20);
+    let bytes = world.snapshot();
+    let cut = bytes.len() / 2;
+    let err = world
+        .restore_snapshot(&bytes[..cut])
+        .expect_err("a truncated snapshot");
+    assert!(
+        matches!(err, Error::Snapshot { offset, .. } if offset <= cut),
+        "{err}"
+    );
+    assert_eq!(world.body_count(), 0, "the world is left empty");
+    world
+        .restore_snapshot(&bytes)
+        .expect("the whole snapshot restores");
+    assert!(world.snapshot() == bytes);
+}
+
+#[test]
+fn the_pairs_blocks_give_the_first_fault_whatever_the_thread_count() {
+    // pile(2500) settled has several blocks of pairs (2048 a block), read in parallel: a
+    // fault is reported where one reading front to back meets it first, on one thread or
+    // two, even with a second fault in a later block.
+    let mut world = scenes::pile(2500, 9);
+    step(&mut world, 120);
+    let bytes = world.snapshot();
+    let pools = [1, 2].map(|n| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(n)
+            .build()
+            .expect("a pool")
+    });
+    let first = bytes.len() / 2;
+    let mut found = 0;
+    for k in 0..40 {
+        let at = first + k * (bytes.len() - first) / 50;
+        let mut bad = bytes.clone();
+        bad[at] ^= 0x5a;
+        // A later fault too: the reported one must not be it when the first is a fault.
+        let later = at + (bytes.len() - at) / 2;
+        bad[later] ^= 0xa5;
+        let got = pools
+            .each_ref()
+            .map(|pool| pool.install(|| snapshot_error(&bad)));
+        assert_eq!(got[0], got[1], "flip at {at}: one thread and two disagree");
+        let mut only_later = bytes.clone();
+        only_later[later] ^= 0xa5;
+        if let (Some((offset, _)), Some((later_offset, _))) = (&got[0], snapshot_error(&only_later))
+        {
+            assert!(
+                *offset <= later_offset,
+                "flip at {at}: a later fault was named first"
+            );
+            found += 1;
+        }
+    }
+    assert!(found > 10, "too few of the flips were faults ({found})");
 }

@@ -313,26 +313,32 @@ impl ContactSolver {
     /// (the contacts', then the joints') with `colours` (in the same order), with the
     /// moving bodies `moving` (checked by the caller: bodies below 64 times `moving`'s
     /// length). A colouring that is not one is an error naming the first constraint it
-    /// fails at (see `ConstraintGraph::restored`).
+    /// fails at (see `ConstraintGraph::restored`). `spare`'s memory is reused.
     pub(crate) fn restored(
         warm_starts: Vec<WarmStart>,
         joint_slots: &[u32],
         bodies: Vec<[u32; 2]>,
         colours: Vec<u8>,
         moving: Vec<u64>,
+        spare: ContactSolver,
     ) -> Result<Self, usize> {
         let keys = warm_starts.iter().map(|w| w.0).collect();
-        let impulses = warm_starts
-            .into_iter()
-            .map(|(colliders, count, ids, normal, tangent)| ContactImpulses {
-                colliders,
-                count,
-                ids,
-                normal,
-                tangent,
-                ..Default::default()
-            })
-            .collect();
+        // The spare solver's warm-start list, refilled: no fresh pages on a restore over
+        // a world of the same size.
+        let mut impulses = spare.impulses;
+        impulses.clear();
+        impulses.extend(
+            warm_starts
+                .into_iter()
+                .map(|(colliders, count, ids, normal, tangent)| ContactImpulses {
+                    colliders,
+                    count,
+                    ids,
+                    normal,
+                    tangent,
+                    ..Default::default()
+                }),
+        );
         Ok(ContactSolver {
             impulses,
             graph: ConstraintGraph::restored(keys, joint_slots, bodies, colours, moving)?,

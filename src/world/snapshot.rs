@@ -78,7 +78,10 @@ use crate::transform::{Transform, inv_mul_transforms};
 /// The first bytes of every snapshot.
 pub(super) const MAGIC: &[u8; 8] = b"WSATSNAP";
 /// The format's version: a reader refuses a later one.
-pub(super) const VERSION: u32 = 1;
+pub(super) const VERSION: u32 = 2;
+/// Pairs a block of the pairs section holds (the last block the rest): blocks are read in
+/// parallel, each from its own byte length, its first pair's index not a difference.
+pub(super) const PAIR_BLOCK: usize = 2048;
 
 /// Geometric values (points, boxes, kept manifolds' offsets): twice the world's coordinate
 /// limit, room for a body's centre at the limit plus its reach.
@@ -197,8 +200,9 @@ impl World {
         w.len(fat.len());
         w.u8(BODIES);
         let mut last_material = Material::default();
+        let mut memo = MassMemo::default();
         for b in (0..self.bodies.len()).filter(|&b| self.body_slots.is_live(b)) {
-            self.write_body(&mut w, b, fat, &mut last_material);
+            self.write_body(&mut w, b, fat, &mut last_material, &mut memo);
         }
         w.u8(VACANT);
         for c in (0..self.colliders.len()).filter(|&c| !self.collider_slots.is_live(c)) {
@@ -256,7 +260,14 @@ impl World {
         }
     }
 
-    fn write_body(&self, w: &mut Writer, b: usize, fat: &[Aabb], last_material: &mut Material) {
+    fn write_body(
+        &self,
+        w: &mut Writer,
+        b: usize,
+        fat: &[Aabb],
+        last_material: &mut Material,
+        memo: &mut MassMemo,
+    ) {
         let body = &self.bodies[b];
         let state = &self.states[b];
         let forces = &self.forces[b];
@@ -276,7 +287,7 @@ impl World {
         };
         let asleep = self.sleep.islands[b] != AWAKE;
         let timer = self.sleep.timers[b];
-        let derived = self.derived_mass(b);
+        let derived = self.derived_mass(b, memo);
         let mass_explicit = derived.is_none_or(|d| !same_mass(&d, body));
         let flags = kind
             | flag32(body.is_bullet, BULLET)
@@ -386,8 +397,51 @@ impl World {
 
     /// The mass data of body `b` as its pieces and densities give it (what `add_body`
     /// computes): local centre, inverse mass and inertia, max and min extent; `None` when
-    /// its pieces make no body shape.
-    pub(super) fn derived_mass(&self, b: usize) -> Option<Body> {
+    /// its pieces make no body shape. A body of one piece takes it from `memo` when a body
+    /// of the same shape entry and density came before (scenes draw their bodies from a
+    /// small palette: the computation is then once per entry, not once per body).
+    pub(super) fn derived_mass(&self, b: usize, memo: &mut MassMemo) -> Option<Body> {
+        let body = &self.bodies[b];
+        let single = (body.collider_count == 1).then(|| {
+            let c = body.first_collider as usize;
+            (
+                self.colliders[c].shape as usize,
+                self.densities[c].to_bits(),
+            )
+        });
+        let cached = single.and_then(|(shape, density)| {
+            memo.entries
+                .get(shape)
+                .copied()
+                .flatten()
+                .filter(|e| e.0 == density)
+        });
+        let mass = match cached {
+            Some((_, mass)) => mass,
+            None => {
+                let mass = self.piece_mass(b);
+                if let Some((shape, density)) = single {
+                    if memo.entries.len() <= shape {
+                        memo.entries.resize(shape + 1, None);
+                    }
+                    memo.entries[shape] = Some((density, mass));
+                }
+                mass
+            }
+        }?;
+        let dynamic = body.is_dynamic();
+        Some(Body {
+            local_center: mass.local_center,
+            inv_mass: if dynamic { 1.0 / mass.mass } else { 0.0 },
+            inv_inertia: if dynamic { 1.0 / mass.inertia } else { 0.0 },
+            max_extent: mass.max_extent,
+            min_extent: mass.min_extent,
+            ..body.clone()
+        })
+    }
+
+    /// [`World::derived_mass`] before the body's kind makes it inverse masses.
+    fn piece_mass(&self, b: usize) -> Option<PieceMass> {
         let body = &self.bodies[b];
         let (mass, max_extent) = self.body_mass(b);
         let pieces: Vec<Shape> = body
@@ -395,18 +449,16 @@ impl World {
             .map(|c| self.shapes[self.colliders[c].shape as usize])
             .collect();
         let min_extent = BodyShape::compound(pieces).ok()?.min_extent();
-        let dynamic = body.is_dynamic();
-        Some(Body {
+        Some(PieceMass {
             local_center: if mass.center.is_finite() {
                 mass.center
             } else {
                 Vec2::ZERO
             },
-            inv_mass: if dynamic { 1.0 / mass.mass } else { 0.0 },
-            inv_inertia: if dynamic { 1.0 / mass.inertia } else { 0.0 },
+            mass: mass.mass,
+            inertia: mass.inertia,
             max_extent,
             min_extent,
-            ..body.clone()
         })
     }
 
@@ -419,7 +471,15 @@ impl World {
             .zip(colours.iter().copied())
             .peekable();
         let mut last_a = 0;
-        for (&[a, b], state) in pairs.iter().zip(data) {
+        let mut block_at = 0;
+        for (k, (&[a, b], state)) in pairs.iter().zip(data).enumerate() {
+            if k % PAIR_BLOCK == 0 {
+                // The block's byte length, filled in once it is written.
+                patch_block_length(w, block_at);
+                block_at = w.bytes.len();
+                w.u32(0);
+                last_a = 0;
+            }
             // Contacts (and so warm starts) are a subsequence of the pairs, in their order.
             let start = warm.next_if(|s| s.0.0 == [a, b]);
             let ids_kept = match (&state.kept, &start) {
@@ -469,6 +529,7 @@ impl World {
                 }
             }
         }
+        patch_block_length(w, block_at);
         debug_assert!(
             warm.next().is_none(),
             "a warm start of a pair not in the pair set"
@@ -555,6 +616,23 @@ impl World {
     }
 }
 
+/// A body's mass data from its pieces, before its kind decides the inverse masses.
+#[derive(Clone, Copy)]
+pub(super) struct PieceMass {
+    local_center: Vec2,
+    mass: f32,
+    inertia: f32,
+    max_extent: f32,
+    min_extent: f32,
+}
+
+/// The mass data of one-piece bodies by shape entry: per entry the density (its bits) it
+/// was computed for and the result (`None`: no body shape).
+#[derive(Default)]
+pub(super) struct MassMemo {
+    entries: Vec<Option<(u32, Option<PieceMass>)>>,
+}
+
 /// A joint's accumulated impulses and last force and torque, in the format's order; a
 /// scalar is a one-element slice.
 fn joint_impulses(c: &JointConstraint) -> [Vec<f32>; 7] {
@@ -579,6 +657,15 @@ fn write_slots(w: &mut Writer, slots: &Slots) {
         for &s in list {
             w.len(s as usize);
         }
+    }
+}
+
+/// Writes the byte length of the block of pairs whose length field is at `at` (0: no block
+/// yet, the header comes first).
+fn patch_block_length(w: &mut Writer, at: usize) {
+    if at > 0 {
+        let length = (w.bytes.len() - at - 4) as u32;
+        w.bytes[at..at + 4].copy_from_slice(&length.to_le_bytes());
     }
 }
 

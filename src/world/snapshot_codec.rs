@@ -21,6 +21,20 @@ use glam::Vec2;
 
 use crate::error::Error;
 
+/// The error of a snapshot fault: out of line, so that the readers' fast paths stay small.
+#[cold]
+#[inline(never)]
+fn snapshot_error(offset: usize, what: String) -> Error {
+    Error::Snapshot { offset, what }
+}
+
+/// The float `prediction`'s bits moved by the zigzagged difference `zigzag`.
+#[inline]
+fn unzigzag(prediction: f32, zigzag: u32) -> f32 {
+    let diff = ((zigzag >> 1) as i32) ^ -((zigzag & 1) as i32);
+    f32::from_bits(prediction.to_bits().wrapping_add(diff as u32))
+}
+
 /// Appends a snapshot's fields.
 #[derive(Default)]
 pub(super) struct Writer {
@@ -82,15 +96,17 @@ impl<'a> Reader<'a> {
 
     /// An error at `offset` saying `what`.
     pub fn error_at<T>(offset: usize, what: impl Into<String>) -> Result<T, Error> {
-        Err(Error::Snapshot {
-            offset,
-            what: what.into(),
-        })
+        Err(snapshot_error(offset, what.into()))
     }
 
     /// An error at the current offset.
     pub fn fail<T>(&self, what: impl Into<String>) -> Result<T, Error> {
         Self::error_at(self.offset, what)
+    }
+
+    /// All of the bytes, from the start.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
     }
 
     pub fn remaining(&self) -> usize {
@@ -144,46 +160,91 @@ impl<'a> Reader<'a> {
     }
 
     /// A finite f32 of at most `limit` in magnitude.
+    #[inline]
     pub fn f32(&mut self, field: &str, limit: f32) -> Result<f32, Error> {
+        // The common case in one bounds check; a short or refused value takes the slow
+        // path, which names the fault.
+        if let Some(&word) = self.bytes[self.offset..].first_chunk::<4>() {
+            let v = f32::from_le_bytes(word);
+            if v.is_finite() && v.abs() <= limit {
+                self.offset += 4;
+                return Ok(v);
+            }
+        }
+        self.f32_checked(field, limit)
+    }
+
+    #[cold]
+    fn f32_checked(&mut self, field: &str, limit: f32) -> Result<f32, Error> {
         let at = self.offset;
         let v = self.raw_f32(field)?;
         if !(v.is_finite() && v.abs() <= limit) {
-            return Self::error_at(
-                at,
-                format!("{field} = {v}: must be finite, at most {limit:e}"),
-            );
+            return Self::refused(at, field, v, limit);
         }
         Ok(v)
     }
 
     /// A finite f32 of at most `limit` in magnitude, written as its difference from
     /// `prediction` (see the module notes).
+    #[inline]
     pub fn f32_near(&mut self, field: &str, prediction: f32, limit: f32) -> Result<f32, Error> {
         let at = self.offset;
-        let zigzag = self.varint_u32(field)?;
-        let diff = ((zigzag >> 1) as i32) ^ -((zigzag & 1) as i32);
-        let v = f32::from_bits(prediction.to_bits().wrapping_add(diff as u32));
+        let v = unzigzag(prediction, self.varint_u32(field)?);
         if !(v.is_finite() && v.abs() <= limit) {
-            return Self::error_at(
-                at,
-                format!("{field} = {v}: must be finite, at most {limit:e}"),
-            );
+            return Self::refused(at, field, v, limit);
         }
         Ok(v)
     }
 
+    #[cold]
+    fn refused<T>(at: usize, field: &str, v: f32, limit: f32) -> Result<T, Error> {
+        Self::error_at(
+            at,
+            format!("{field} = {v}: must be finite, at most {limit:e}"),
+        )
+    }
+
+    /// Two finite f32s of at most `limit` in magnitude (x, y).
+    #[inline]
     pub fn vec2(&mut self, field: &str, limit: f32) -> Result<Vec2, Error> {
+        if let Some(&[x0, x1, x2, x3, y0, y1, y2, y3]) = self.bytes[self.offset..].first_chunk() {
+            let v = Vec2::new(
+                f32::from_le_bytes([x0, x1, x2, x3]),
+                f32::from_le_bytes([y0, y1, y2, y3]),
+            );
+            // `is_finite` first: `max_element` passes over a NaN.
+            if v.is_finite() && v.abs().max_element() <= limit {
+                self.offset += 8;
+                return Ok(v);
+            }
+        }
         Ok(Vec2::new(self.f32(field, limit)?, self.f32(field, limit)?))
     }
 
+    #[inline]
     pub fn varint(&mut self, field: &str) -> Result<u64, Error> {
-        // Most are one byte (small indices, flags, exact predictions).
-        if let Some(&b) = self.bytes.get(self.offset) {
+        // Most are one byte (small indices, flags, exact predictions); a well-formed
+        // longer one is decoded here too, and only a fault takes the checked path.
+        let rest = &self.bytes[self.offset..];
+        if let Some(&b) = rest.first() {
             if b < 0x80 {
                 self.offset += 1;
                 return Ok(u64::from(b));
             }
         }
+        let mut value = 0u64;
+        for (k, &byte) in rest.iter().take(9).enumerate() {
+            value |= u64::from(byte & 0x7f) << (7 * k);
+            if byte < 0x80 {
+                self.offset += k + 1;
+                return Ok(value);
+            }
+        }
+        self.checked_varint(field)
+    }
+
+    #[cold]
+    fn checked_varint(&mut self, field: &str) -> Result<u64, Error> {
         let at = self.offset;
         let mut value = 0u64;
         for k in 0..10 {
@@ -201,6 +262,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A varint below `bound` (an index into something of `bound` items).
+    #[inline]
     pub fn index(&mut self, field: &str, bound: usize) -> Result<usize, Error> {
         let at = self.offset;
         let v = self.varint(field)?;
@@ -211,6 +273,7 @@ impl<'a> Reader<'a> {
     }
 
     /// A varint u32.
+    #[inline]
     pub fn varint_u32(&mut self, field: &str) -> Result<u32, Error> {
         let at = self.offset;
         let v = self.varint(field)?;

@@ -2,7 +2,10 @@
 //! read back in its order, every value checked before the world takes it (see the module
 //! notes of `snapshot.rs` and `docs/snapshot.md`, "Reading hostile bytes").
 
+use std::mem::MaybeUninit;
+
 use glam::Vec2;
+use rayon::prelude::*;
 
 use super::World;
 use super::contacts::PairState;
@@ -48,11 +51,38 @@ struct ContactColouring {
     words_at: usize,
 }
 
+/// The pair set's lists: fat boxes, pairs, their states, removed colliders.
+type PairBuffers = (Vec<Aabb>, Vec<[u32; 2]>, Vec<PairState>, Vec<u32>);
+
 /// What `from_snapshot` builds up before the world is whole.
 struct Loading {
     world: World,
     /// Per collider slot: whether a live body claimed it.
     claimed: Vec<bool>,
+    /// One-piece bodies' mass data by shape entry.
+    memo: MassMemo,
+    /// The world being restored over ([`World::restore_snapshot`]; a new one for
+    /// [`World::from_snapshot`]): its lists' memory is filled again rather than fresh memory
+    /// taken, whose first touch is a page fault each 4 KiB.
+    spare: World,
+    /// A body's pieces as read (slot, pose when not the body's, box when not the pose's),
+    /// and those with an explicit fat box: kept from body to body.
+    pieces: Vec<(usize, Option<Transform>, Option<Aabb>)>,
+    fat_explicit: Vec<usize>,
+}
+
+/// `spare`'s memory (taken from it) holding `len` copies of `value`.
+fn refill<T: Clone>(spare: &mut Vec<T>, len: usize, value: T) -> Vec<T> {
+    let mut v = emptied(spare);
+    v.resize(len, value);
+    v
+}
+
+/// `spare`'s memory (taken from it), empty.
+fn emptied<T>(spare: &mut Vec<T>) -> Vec<T> {
+    let mut v = std::mem::take(spare);
+    v.clear();
+    v
 }
 
 impl World {
@@ -67,6 +97,44 @@ impl World {
     /// indexes, every shape through its constructor and every joint through
     /// [`World::add_joint`]'s checks.
     pub fn from_snapshot(bytes: &[u8]) -> Result<World, Error> {
+        World::load(bytes, World::new(Vec2::ZERO))
+    }
+
+    /// [`World::from_snapshot`] into this world: it becomes the world the snapshot was
+    /// taken of, reusing this world's memory for its bodies, colliders, pairs and contacts
+    /// (a rollback loop restores a snapshot of the same world again and again: fresh memory
+    /// would cost a page fault each 4 KiB on its first touch, and freeing the old world
+    /// more). The result is the world `from_snapshot` gives, to the bit.
+    ///
+    /// On an error (the same as `from_snapshot`'s, naming the fault and its offset) this
+    /// world is left empty, as `World::new(Vec2::ZERO)` makes one: no bodies, colliders
+    /// or joints, default settings, a new world number; its handles are stale.
+    ///
+    /// ```
+    /// # use wgpu_sat::{glam::Vec2, BodyDef, CpuNarrowPhase, Polygon, World};
+    /// let mut world = World::default();
+    /// world.add_body(&BodyDef::fixed(Polygon::rectangle(5.0, 0.5), Vec2::ZERO))?;
+    /// let box_ = world.add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::new(0.0, 2.0)))?;
+    /// let mut narrow = CpuNarrowPhase::new();
+    /// let saved = world.snapshot();
+    /// let start = world.transform(box_);
+    /// for _ in 0..20 {
+    ///     world.step(1.0 / 60.0, &mut narrow)?;
+    /// }
+    /// world.restore_snapshot(&saved)?;
+    /// assert_eq!(world.transform(box_), start);
+    /// assert!(world.restore_snapshot(&saved[..10]).is_err());
+    /// assert_eq!(world.body_count(), 0);
+    /// # Ok::<(), wgpu_sat::Error>(())
+    /// ```
+    pub fn restore_snapshot(&mut self, bytes: &[u8]) -> Result<(), Error> {
+        let spare = std::mem::replace(self, World::new(Vec2::ZERO));
+        *self = World::load(bytes, spare)?;
+        Ok(())
+    }
+
+    /// The world of `bytes`, in `spare`'s memory.
+    fn load(bytes: &[u8], mut spare: World) -> Result<World, Error> {
         let mut r = Reader::new(bytes);
         let magic = r.take(MAGIC.len(), "magic")?;
         if magic != MAGIC {
@@ -88,9 +156,15 @@ impl World {
         let number = r.u32("world number")?;
         let mut world = World::new(Vec2::ZERO);
         world.number = number;
+        world.shape_index = std::mem::take(&mut spare.shape_index);
+        world.shape_index.clear();
         let mut load = Loading {
             world,
             claimed: Vec::new(),
+            memo: MassMemo::default(),
+            spare,
+            pieces: Vec::new(),
+            fat_explicit: Vec::new(),
         };
         load.read_settings(&mut r)?;
         let free_shapes_at = load.read_shapes(&mut r)?;
@@ -107,7 +181,9 @@ impl World {
         }
         load.prepare_slots();
         tag(&mut r, BODIES, "bodies")?;
-        let mut fat = vec![Aabb::EMPTY; fat_len as usize];
+        let spare_pairs = std::mem::take(&mut load.spare.pair_set).into_buffers();
+        let mut fat = spare_pairs.0;
+        fat.resize(fat_len as usize, Aabb::EMPTY);
         let mut last_material = Material::default();
         for b in 0..load.world.body_slots.len() {
             if load.world.body_slots.is_live(b) {
@@ -124,7 +200,8 @@ impl World {
         }
         load.check_shape_users(free_shapes_at)?;
         load.read_statics(&mut r)?;
-        let contacts = load.read_pairs(&mut r, fat)?;
+        let buffers = (fat, spare_pairs.1, spare_pairs.2, spare_pairs.3);
+        let contacts = load.read_pairs(&mut r, buffers)?;
         load.read_joints(&mut r)?;
         load.read_colouring(&mut r, contacts)?;
         tag(&mut r, END, "end")?;
@@ -362,13 +439,14 @@ impl Loading {
     fn read_shapes(&mut self, r: &mut Reader<'_>) -> Result<usize, Error> {
         tag(r, SHAPES, "shapes")?;
         let count = r.count("shape count", 8)?;
-        let mut shapes = Vec::with_capacity(count);
+        let mut shapes = emptied(&mut self.spare.shapes);
+        shapes.reserve(count);
         for _ in 0..count {
             shapes.push(read_shape(r)?);
         }
         let w = &mut self.world;
         w.shapes = shapes;
-        w.shape_users = vec![0; count];
+        w.shape_users = refill(&mut self.spare.shape_users, count, 0);
         let at = r.offset;
         let free = r.count("free shape count", 1)?;
         for _ in 0..free {
@@ -380,57 +458,72 @@ impl Loading {
 
     /// Sizes the per-slot arrays as vacant slots; the records fill the live ones.
     fn prepare_slots(&mut self) {
-        let w = &mut self.world;
+        let (w, spare) = (&mut self.world, &mut self.spare);
         let (bodies, colliders) = (w.body_slots.len(), w.collider_slots.len());
-        w.body_ids = (0..bodies)
-            .map(|s| BodyId::new(w.number, s as u32, slot_generation(&w.body_slots, s)))
-            .collect();
-        w.user_data = vec![0; bodies];
-        w.bodies = vec![Body::vacant(); bodies];
-        w.centers = vec![Vec2::ZERO; bodies];
-        w.rotations = vec![Vec2::X; bodies];
-        w.states = vec![
+        w.body_ids = emptied(&mut spare.body_ids);
+        w.body_ids.extend(
+            (0..bodies).map(|s| BodyId::new(w.number, s as u32, slot_generation(&w.body_slots, s))),
+        );
+        w.user_data = refill(&mut spare.user_data, bodies, 0);
+        w.bodies = refill(&mut spare.bodies, bodies, Body::vacant());
+        w.centers = refill(&mut spare.centers, bodies, Vec2::ZERO);
+        w.rotations = refill(&mut spare.rotations, bodies, Vec2::X);
+        w.states = refill(
+            &mut spare.states,
+            bodies,
             BodyState {
                 delta_rotation: Vec2::X,
                 ..BodyState::default()
-            };
-            bodies
-        ];
-        w.materials = vec![
+            },
+        );
+        w.materials = refill(
+            &mut spare.materials,
+            bodies,
             BodyMaterial {
                 inv_inertia: 0.0,
                 max_extent: 0.0,
-            };
-            bodies
-        ];
-        w.forces = vec![BodyForces::default(); bodies];
-        w.sleep.timers = vec![0.0; bodies];
-        w.sleep.islands = vec![AWAKE; bodies];
-        w.collider_ids = (0..colliders)
-            .map(|s| ColliderId::new(w.number, s as u32, slot_generation(&w.collider_slots, s)))
-            .collect();
-        w.next_collider = vec![NO_COLLIDER; colliders];
-        w.colliders = vec![
+            },
+        );
+        w.forces = refill(&mut spare.forces, bodies, BodyForces::default());
+        w.sleep.timers = refill(&mut spare.sleep.timers, bodies, 0.0);
+        w.sleep.islands = refill(&mut spare.sleep.islands, bodies, AWAKE);
+        w.collider_ids = emptied(&mut spare.collider_ids);
+        w.collider_ids.extend(
+            (0..colliders).map(|s| {
+                ColliderId::new(w.number, s as u32, slot_generation(&w.collider_slots, s))
+            }),
+        );
+        w.next_collider = refill(&mut spare.next_collider, colliders, NO_COLLIDER);
+        w.colliders = refill(
+            &mut spare.colliders,
+            colliders,
             Collider {
                 shape: 0,
                 transform: Transform::IDENTITY,
-            };
-            colliders
-        ];
-        w.collider_bodies = vec![0; colliders];
-        w.filters = vec![Filter::default(); colliders];
-        w.sensors = vec![false; colliders];
-        w.surfaces = vec![Material::default().surface(); colliders];
-        w.densities = vec![1.0; colliders];
-        w.aabbs = vec![Aabb::EMPTY; colliders];
-        self.claimed = vec![false; colliders];
+            },
+        );
+        w.collider_bodies = refill(&mut spare.collider_bodies, colliders, 0);
+        w.filters = refill(&mut spare.filters, colliders, Filter::default());
+        w.sensors = refill(&mut spare.sensors, colliders, false);
+        w.surfaces = refill(
+            &mut spare.surfaces,
+            colliders,
+            Material::default().surface(),
+        );
+        w.densities = refill(&mut spare.densities, colliders, 1.0);
+        w.aabbs = refill(&mut spare.aabbs, colliders, Aabb::EMPTY);
+        self.claimed = refill(&mut self.claimed, colliders, false);
         let joints = w.joints.slots.len();
         w.joints.ids = (0..joints)
             .map(|s| JointId::new(w.number, s as u32, slot_generation(&w.joints.slots, s)))
             .collect();
-        w.joints.constraints = vec![JointConstraint::vacant(); joints];
-        w.joints.collide_connected = vec![true; joints];
-        w.joints.breaking = vec![[f32::INFINITY; 2]; joints];
+        w.joints.constraints = refill(
+            &mut spare.joints.constraints,
+            joints,
+            JointConstraint::vacant(),
+        );
+        w.joints.collide_connected = refill(&mut spare.joints.collide_connected, joints, true);
+        w.joints.breaking = refill(&mut spare.joints.breaking, joints, [f32::INFINITY; 2]);
     }
 
     fn read_body(
@@ -532,8 +625,8 @@ impl Loading {
         if count == 0 || count > u32::MAX as usize {
             return Reader::error_at(count_at, "a live body without colliders");
         }
-        let mut slots = Vec::with_capacity(count);
-        let mut fat_explicit = Vec::new();
+        let mut slots = emptied(&mut self.pieces);
+        let mut fat_explicit = emptied(&mut self.fat_explicit);
         for piece in 0..count {
             let c_at = r.offset;
             let c = r.index("collider slot", w.collider_slots.len())?;
@@ -621,11 +714,10 @@ impl Loading {
             w.next_collider[pair[0].0] = pair[1].0 as u32;
         }
         w.bodies[b] = record;
-        let derived = w.derived_mass(b);
         let (local_center, inv_mass, inv_inertia, max_extent, min_extent) = match explicit_mass {
             Some(m) => m,
             None => {
-                let Some(d) = derived else {
+                let Some(d) = w.derived_mass(b, &mut self.memo) else {
                     return Reader::error_at(count_at, "the body's pieces make no body shape");
                 };
                 if dynamic {
@@ -679,7 +771,7 @@ impl Loading {
         if !transform.is_finite() {
             return Reader::error_at(count_at, "the body's pose is not finite");
         }
-        for (c, pose, aabb) in slots {
+        for &(c, pose, aabb) in &slots {
             let t = pose.unwrap_or(transform);
             w.colliders[c].transform = t;
             let shape = &w.shapes[w.colliders[c].shape as usize];
@@ -688,9 +780,11 @@ impl Loading {
                 fat[c] = w.aabbs[c].expanded(FAT_MARGIN);
             }
         }
-        for c in fat_explicit {
+        for &c in &fat_explicit {
             fat[c] = read_box_near(r, "fat box", &w.aabbs[c].expanded(FAT_MARGIN))?;
         }
+        self.pieces = slots;
+        self.fat_explicit = fat_explicit;
         Ok(())
     }
 
@@ -780,80 +874,99 @@ impl Loading {
         Ok(())
     }
 
+    /// The pairs section, into `buffers` (the fat boxes as read, and the pair set's lists
+    /// to fill: pairs, their states, removed colliders).
     fn read_pairs(
         &mut self,
         r: &mut Reader<'_>,
-        fat: Vec<Aabb>,
+        buffers: PairBuffers,
     ) -> Result<ContactColouring, Error> {
+        let (fat, mut pairs, mut data, mut removed) = buffers;
         tag(r, PAIRS, "pairs")?;
         let fat_len = fat.len();
         let removed_count = r.count("removed collider count", 1)?;
-        let mut removed = Vec::with_capacity(removed_count);
+        removed.reserve(removed_count);
         for _ in 0..removed_count {
             removed.push(r.index("removed collider", fat_len)? as u32);
         }
         let count = r.count("pair count", 3)?;
-        let mut pairs = Vec::with_capacity(count);
-        let mut data = Vec::with_capacity(count);
-        let mut warm: Vec<WarmStart> = Vec::new();
-        let mut colours = Vec::new();
-        let mut last: Option<[u32; 2]> = None;
-        for _ in 0..count {
+        // The blocks' spans from their lengths, then the blocks over the pool, each into
+        // its own stretch of the lists; the first fault in byte order is the error, as one
+        // reading front to back would find it, whatever the thread count.
+        let mut spans = Vec::with_capacity(count.div_ceil(PAIR_BLOCK));
+        let mut scan_error = None;
+        for _ in 0..count.div_ceil(PAIR_BLOCK) {
             let at = r.offset;
-            let da = r.varint("pair's first collider")?;
-            let db = r.varint("pair's second collider")?;
-            let a = u64::from(last.map_or(0, |l| l[0])) + da;
-            let b = a + 1 + db;
-            if b >= fat_len as u64 {
-                return Reader::error_at(
-                    at,
-                    format!("pair ({a}, {b}) past the {fat_len} colliders"),
-                );
-            }
-            let pair = [a as u32, b as u32];
-            if last.is_some_and(|l| l >= pair) {
-                return Reader::error_at(at, format!("pair ({a}, {b}) out of order"));
-            }
-            last = Some(pair);
-            let flags_at = r.offset;
-            let flags = r.u8("pair flags")?;
-            let ids_kept = flags & WARM_IDS_KEPT != 0;
-            if flags & !(TOUCHING | KEPT | WARM | WARM_IDS_KEPT) != 0
-                || (ids_kept && flags & (KEPT | WARM) != KEPT | WARM)
-            {
-                return Reader::error_at(flags_at, format!("pair flags {flags:#x}: unknown bits"));
-            }
-            let kept = if flags & KEPT != 0 {
-                Some(read_kept(r, &self.world.relative_pose(pair))?)
-            } else {
-                None
+            let length = match r.u32("pair block length") {
+                Ok(length) => length as usize,
+                Err(e) => {
+                    scan_error = Some(e);
+                    break;
+                }
             };
-            if flags & WARM != 0 {
-                let count_at = r.offset;
-                let n = r.u8("warm start point count")?;
-                let kept_count = kept.as_ref().map_or(0, |k| k.count);
-                if !(1..=2).contains(&n) || (ids_kept && u32::from(n) != kept_count) {
-                    return Reader::error_at(count_at, format!("warm start of {n} points"));
-                }
-                let colour = r.u8("colour")?;
-                let mut start: WarmStart = (pair, u32::from(n), [0; 2], [0.0; 2], [0.0; 2]);
-                let mut last_id = 0;
-                for k in 0..n as usize {
-                    start.2[k] = match &kept {
-                        Some(kept) if ids_kept => kept.points[k].id,
-                        _ => read_id(r, &mut last_id)?,
-                    };
-                    start.3[k] = r.f32("normal impulse", MOTION_LIMIT)?;
-                    start.4[k] = r.f32("tangent impulse", MOTION_LIMIT)?;
-                }
-                warm.push(start);
-                colours.push(colour);
+            if length > r.remaining() {
+                scan_error = Reader::error_at::<()>(
+                    at,
+                    format!(
+                        "pair block length {length}: past the {} bytes left",
+                        r.remaining()
+                    ),
+                )
+                .err();
+                break;
             }
-            pairs.push(pair);
-            data.push(PairState {
-                kept,
-                touching: flags & TOUCHING != 0,
-            });
+            spans.push((r.offset, r.offset + length));
+            r.offset += length;
+        }
+        // Written in place by the blocks (each thread touches its own stretch's fresh
+        // pages first), the lengths set once every block has filled its stretch.
+        pairs.clear();
+        data.clear();
+        pairs.reserve(count);
+        data.reserve(count);
+        let world = &self.world;
+        let bytes = r.bytes();
+        let blocks: Vec<(FirstPair, Result<PairBlock, Error>)> = pairs
+            .spare_capacity_mut()[..count]
+            .par_chunks_mut(PAIR_BLOCK)
+            .zip(data.spare_capacity_mut()[..count].par_chunks_mut(PAIR_BLOCK))
+            .zip(spans.par_iter())
+            .with_min_len(crate::parallel::min_len(1))
+            .map(|((pairs, data), &span)| {
+                let mut first = None;
+                let block = read_pair_block(world, fat_len, bytes, span, pairs, data, &mut first);
+                (first, block)
+            })
+            .collect();
+        let mut last: Option<[u32; 2]> = None;
+        let mut starts = 0;
+        let mut read = Vec::with_capacity(blocks.len());
+        for (first, block) in blocks {
+            if let (Some((at, [a, b])), Some(l)) = (first, last) {
+                if l >= [a, b] {
+                    return Reader::error_at(at, format!("pair ({a}, {b}) out of order"));
+                }
+            }
+            let block = block?;
+            last = block.last;
+            starts += block.warm.len();
+            read.push(block);
+        }
+        if let Some(e) = scan_error {
+            return Err(e);
+        }
+        // SAFETY: no block failed and none is missing (the scan found every span), and a
+        // block that succeeds has written each slot of its stretch; the stretches cover
+        // 0..count.
+        unsafe {
+            pairs.set_len(count);
+            data.set_len(count);
+        }
+        let mut warm: Vec<WarmStart> = Vec::with_capacity(starts);
+        let mut colours = Vec::with_capacity(starts);
+        for block in read {
+            warm.extend_from_slice(&block.warm);
+            colours.extend_from_slice(&block.colours);
         }
         let w = &mut self.world;
         let words_at = r.offset;
@@ -934,18 +1047,19 @@ impl Loading {
             colours.push(r.u8("joint colour")?);
         }
         let contact_count = warm.len();
-        self.world.solver = ContactSolver::restored(warm, &slots, bodies, colours, moving)
+        let spare = std::mem::take(&mut self.spare.solver);
+        self.world.solver = ContactSolver::restored(warm, &slots, bodies, colours, moving, spare)
             .or_else(|k| {
-                let what = if k < contact_count {
-                    format!("contact {k}'s colour is not a colouring")
-                } else {
-                    format!(
-                        "joint {}'s colour is not a colouring",
-                        slots[k - contact_count]
-                    )
-                };
-                Reader::error_at(words_at, what)
-            })?;
+            let what = if k < contact_count {
+                format!("contact {k}'s colour is not a colouring")
+            } else {
+                format!(
+                    "joint {}'s colour is not a colouring",
+                    slots[k - contact_count]
+                )
+            };
+            Reader::error_at(words_at, what)
+        })?;
         Ok(())
     }
 
@@ -1064,6 +1178,101 @@ impl Loading {
         }
         Ok(())
     }
+}
+
+/// A block's first pair and its offset, when it has one that read.
+type FirstPair = Option<(usize, [u32; 2])>;
+
+/// What a block of pairs gives besides its pairs and states: its warm starts and their
+/// colours, and its last pair.
+struct PairBlock {
+    warm: Vec<WarmStart>,
+    colours: Vec<u8>,
+    last: Option<[u32; 2]>,
+}
+
+/// The block of pairs in `bytes[start..end]`, into `pairs` and `data` (its stretch of the
+/// lists), with its first pair and that pair's offset in `first`, known even when a later
+/// one is at fault (the caller checks the order across blocks).
+fn read_pair_block(
+    world: &World,
+    fat_len: usize,
+    bytes: &[u8],
+    (start, end): (usize, usize),
+    pairs: &mut [MaybeUninit<[u32; 2]>],
+    data: &mut [MaybeUninit<PairState>],
+    first: &mut FirstPair,
+) -> Result<PairBlock, Error> {
+    let r = &mut Reader::new(&bytes[..end]);
+    r.offset = start;
+    let mut block = PairBlock {
+        warm: Vec::with_capacity(pairs.len()),
+        colours: Vec::with_capacity(pairs.len()),
+        last: None,
+    };
+    for (slot, state) in pairs.iter_mut().zip(data.iter_mut()) {
+        let at = r.offset;
+        let da = r.varint("pair's first collider")?;
+        let db = r.varint("pair's second collider")?;
+        let a = u64::from(block.last.map_or(0, |l| l[0])) + da;
+        let b = a + 1 + db;
+        if b >= fat_len as u64 {
+            return Reader::error_at(at, format!("pair ({a}, {b}) past the {fat_len} colliders"));
+        }
+        let pair = [a as u32, b as u32];
+        if block.last.is_some_and(|l| l >= pair) {
+            return Reader::error_at(at, format!("pair ({a}, {b}) out of order"));
+        }
+        if block.last.is_none() {
+            *first = Some((at, pair));
+        }
+        block.last = Some(pair);
+        let flags_at = r.offset;
+        let flags = r.u8("pair flags")?;
+        let ids_kept = flags & WARM_IDS_KEPT != 0;
+        if flags & !(TOUCHING | KEPT | WARM | WARM_IDS_KEPT) != 0
+            || (ids_kept && flags & (KEPT | WARM) != KEPT | WARM)
+        {
+            return Reader::error_at(flags_at, format!("pair flags {flags:#x}: unknown bits"));
+        }
+        let kept = if flags & KEPT != 0 {
+            Some(read_kept(r, &world.relative_pose(pair))?)
+        } else {
+            None
+        };
+        if flags & WARM != 0 {
+            let count_at = r.offset;
+            let n = r.u8("warm start point count")?;
+            let kept_count = kept.as_ref().map_or(0, |k| k.count);
+            if !(1..=2).contains(&n) || (ids_kept && u32::from(n) != kept_count) {
+                return Reader::error_at(count_at, format!("warm start of {n} points"));
+            }
+            let colour = r.u8("colour")?;
+            let mut start: WarmStart = (pair, u32::from(n), [0; 2], [0.0; 2], [0.0; 2]);
+            let mut last_id = 0;
+            for k in 0..n as usize {
+                start.2[k] = match &kept {
+                    Some(kept) if ids_kept => kept.points[k].id,
+                    _ => read_id(r, &mut last_id)?,
+                };
+                start.3[k] = r.f32("normal impulse", MOTION_LIMIT)?;
+                start.4[k] = r.f32("tangent impulse", MOTION_LIMIT)?;
+            }
+            block.warm.push(start);
+            block.colours.push(colour);
+        }
+        slot.write(pair);
+        state.write(PairState {
+            kept,
+            touching: flags & TOUCHING != 0,
+        });
+    }
+    if r.offset != end {
+        return r.fail(format!(
+            "the block of pairs ends at byte {end}, its pairs here"
+        ));
+    }
+    Ok(block)
 }
 
 fn read_kept(r: &mut Reader<'_>, now: &Transform) -> Result<KeptManifold, Error> {

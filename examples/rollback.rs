@@ -170,7 +170,8 @@ fn predicting_peer(args: &Args, all: &[Input]) -> Result<(World, Tally), Error> 
                 .into());
             };
             let started = Instant::now();
-            world = World::from_snapshot(&kept[at].1)?;
+            // Into the world's own memory: no fresh allocation at each rollback.
+            world.restore_snapshot(&kept[at].1)?;
             tally.reading += started.elapsed();
             kept.truncate(at);
             tally.rollbacks += 1;
@@ -231,7 +232,7 @@ fn rollback_cost(mut world: World) -> Result<(Duration, Duration), Error> {
         }
         plain.push(started.elapsed());
         let started = Instant::now();
-        world = World::from_snapshot(&snapshot)?;
+        world.restore_snapshot(&snapshot)?;
         for _ in 0..TIMED_ROLLBACK {
             world.step(DT, &mut narrow)?;
         }

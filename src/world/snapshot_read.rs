@@ -926,8 +926,8 @@ impl Loading {
         data.reserve(count);
         let world = &self.world;
         let bytes = r.bytes();
-        let blocks: Vec<(FirstPair, Result<PairBlock, Error>)> = pairs
-            .spare_capacity_mut()[..count]
+        let blocks: Vec<(FirstPair, Result<PairBlock, Error>)> = pairs.spare_capacity_mut()
+            [..count]
             .par_chunks_mut(PAIR_BLOCK)
             .zip(data.spare_capacity_mut()[..count].par_chunks_mut(PAIR_BLOCK))
             .zip(spans.par_iter())

@@ -71,8 +71,8 @@ pub(crate) struct PairSet<T> {
     refits: u32,
     task_found: Vec<Vec<[u32; 2]>>,
     found: Vec<[u32; 2]>,
-    /// The incremental merge's scratch: where each block of the old list ends in the new
-    /// one, and the pairs each block dropped.
+    /// The merges' scratch (`merge_found`): where each block of the old list ends in the
+    /// new one, and the pairs each block dropped.
     block_ends: Vec<u32>,
     block_dropped: Vec<Vec<([u32; 2], T)>>,
     /// The pairs the last update removed, with their data.
@@ -92,8 +92,8 @@ pub(crate) type SavedPairs<'a, T> = (&'a [Aabb], &'a [[u32; 2]], &'a [T], &'a [u
 /// first 120 steps three times slower.)
 const FULL_SWEEP_SHARE: usize = 4;
 
-/// Pairs per task of the full sweep's carry-over: a search and a copy of a pair's data
-/// each, some 10 ns.
+/// Old pairs per block of the merges (`merge_found`): a comparison and a copy of a pair's
+/// data each, some 10 ns, so a block is tens of microseconds, worth a steal.
 const PAIRS_PER_TASK: usize = 4096;
 
 /// Moved colliders per task of the queries: 64 tree queries a task make rayon's overhead

@@ -2,8 +2,9 @@
 //! substep warm-started, solved with a soft bias, and relaxed without it.
 //!
 //! ```text
-//! prepare (before the stages, joints in blocks over the pool): per joint, its anchors r_a, r_b from each body's
-//!     centre of mass (world frame, the step's start), the centres' offset d0 = c_b - c_a,
+//! prepare (before the stages, joints in blocks over the pool): per joint, its anchors
+//!     r_a, r_b from each body's centre of mass (world frame, the step's start), the
+//!     centres' offset d0 = c_b - c_a,
 //!     the angle since it was added (skipped for a revolute joint without limits or a
 //!     spring: nothing reads it), effective masses
 //! per substep, in each pass's colour stages beside the contacts of the colour (a colour's

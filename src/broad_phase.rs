@@ -177,9 +177,16 @@ impl BroadPhase {
             (BAND_RUNS_PER_THREAD * threads).min(bands.count).max(1)
         };
         let per_run = bands.count.div_ceil(runs);
-        self.found.resize_with(runs, Vec::new);
+        // Lists beyond `runs` are kept (empty) for a later call with more bands: the band
+        // count moves from step to step, and dropping them would allocate them again.
+        if self.found.len() < runs {
+            self.found.resize_with(runs, Vec::new);
+        }
+        for spare in &mut self.found[runs..] {
+            spare.clear();
+        }
         let (members, band_start) = (&self.members, &self.band_start);
-        self.found
+        self.found[..runs]
             .par_iter_mut()
             .with_min_len(parallel::min_len(1))
             .enumerate()

@@ -33,6 +33,7 @@
 //! that (it costs a pass over every collider).
 
 use glam::Vec2;
+use rayon::prelude::*;
 
 use crate::aabb::Aabb;
 use crate::body::Body;
@@ -42,6 +43,7 @@ use crate::collide_shapes::collide_shapes;
 use crate::events::{ContactHit, Names};
 use crate::filter::Filter;
 use crate::narrow_phase::Collider;
+use crate::parallel;
 use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
 use crate::query_tree::QueryTree;
 use crate::shape::Shape;
@@ -212,43 +214,91 @@ pub(crate) struct Motion<'a> {
     pub materials: &'a [BodyMaterial],
 }
 
+/// Bodies per task of the sweeps over the pool: a body that is not swept costs a few
+/// nanoseconds, a swept one a tree query and a time of impact per obstacle near it (a
+/// microsecond or more), and in a scene of fast bodies (washer's) most are swept.
+const BODIES_PER_TASK: usize = 512;
+
+/// The stage's scratch, kept between steps so that a warm world allocates nothing here.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ContinuousScratch {
+    blocks: Vec<SweepBlock>,
+}
+
+/// One block of bodies' sweeps: the static obstacles near a sweep (scratch), how many
+/// bodies it swept, and its bodies that hit something, in body order.
+#[derive(Clone, Debug, Default)]
+struct SweepBlock {
+    candidates: Vec<u32>,
+    swept: usize,
+    hits: Vec<(usize, SweptBody, Hit)>,
+}
+
 /// Sweeps the fast bodies, moves those that hit something back to their time of impact and
-/// applies the impact (`candidates` is scratch for the static obstacles near a sweep). The
-/// bodies that moved are appended to `moved`, and the impacts
+/// applies the impact. The bodies that moved are appended to `moved`, and the impacts
 /// faster than `hits.0` to `hits.1` (the solver never sees their approach: the impact's
 /// impulse has stopped it before the next step).
+///
+/// Two passes. The sweeps and their earliest hits run over the pool, in blocks of bodies:
+/// each reads the start poses, its body's end pose and the colliders' end-of-step poses
+/// and boxes, none of which the stage changes (an impact moves its body's centre and
+/// rotation, not its colliders, which the caller updates after). The impacts then run in
+/// body order on this thread, as they read and write two bodies' velocities each (a
+/// bullet's impact pushes the body it hits). So the outcome is the serial loop's, bit for
+/// bit, on any number of threads.
 pub(crate) fn solve_continuous(
     start: &StepStart<'_>,
     world: &Obstacles<'_>,
     motion: &mut Motion<'_>,
     moved: &mut Vec<usize>,
-    candidates: &mut Vec<u32>,
+    scratch: &mut ContinuousScratch,
     hits: (Option<f32>, &mut Vec<ContactHit>),
 ) -> ContinuousStats {
     let (threshold, hits) = hits;
+    let body_count = world.bodies.len();
+    let blocks = body_count.div_ceil(BODIES_PER_TASK);
+    if scratch.blocks.len() < blocks {
+        scratch.blocks.resize_with(blocks, SweepBlock::default);
+    }
+    let centers: &[Vec2] = motion.centers;
+    scratch.blocks[..blocks]
+        .par_iter_mut()
+        .with_min_len(parallel::min_len(1))
+        .enumerate()
+        .for_each(|(b, block)| {
+            block.swept = 0;
+            block.hits.clear();
+            let first = b * BODIES_PER_TASK;
+            for index in first..(first + BODIES_PER_TASK).min(body_count) {
+                let body = &world.bodies[index];
+                let Some(swept) = swept_body(start, centers, index, body) else {
+                    continue;
+                };
+                block.swept += 1;
+                let hit = earliest_hit(world, index, body, &swept, &mut block.candidates);
+                if let Some(hit) = hit.filter(|hit| hit.t < 1.0) {
+                    block.hits.push((index, swept, hit));
+                }
+            }
+        });
     let mut stats = ContinuousStats::default();
-    for (index, body) in world.bodies.iter().enumerate() {
-        let Some(swept) = swept_body(start, motion.centers, index, body) else {
-            continue;
-        };
-        stats.swept += 1;
-        let Some(hit) = earliest_hit(world, index, body, &swept, candidates) else {
-            continue;
-        };
-        if hit.t >= 1.0 {
-            continue;
+    for block in &scratch.blocks[..blocks] {
+        stats.swept += block.swept;
+        for (index, swept, hit) in &block.hits {
+            let (index, body) = (*index, &world.bodies[*index]);
+            let impact = stop_at_impact(world, motion, index, body, swept, hit);
+            if let Some(impact) = impact.filter(|i| threshold.is_some_and(|t| i.speed > t)) {
+                hits.push(impact);
+            }
+            stats.impacts += 1;
+            moved.push(index);
         }
-        let impact = stop_at_impact(world, motion, index, body, &swept, &hit);
-        if let Some(impact) = impact.filter(|i| threshold.is_some_and(|t| i.speed > t)) {
-            hits.push(impact);
-        }
-        stats.impacts += 1;
-        moved.push(index);
     }
     stats
 }
 
 /// A body the stage sweeps: its motion over the step and the box that motion stays in.
+#[derive(Clone, Debug)]
 struct SweptBody {
     sweep: Sweep,
     /// The angle turned over the step, as the solver accumulated it (`a1 - a0` would round).
@@ -295,6 +345,7 @@ fn swept_body(
 }
 
 /// The earliest time a swept body meets an obstacle.
+#[derive(Clone, Debug)]
 struct Hit {
     /// Fraction of the step.
     t: f32,

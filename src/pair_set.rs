@@ -36,7 +36,7 @@
 
 use crate::aabb::Aabb;
 use crate::broad_phase::BroadPhase;
-use crate::parallel;
+use crate::parallel::{self, SharedOut};
 use crate::query_tree::QueryTree;
 use rayon::prelude::*;
 
@@ -61,8 +61,12 @@ pub(crate) struct PairSet<T> {
     /// This update's moved colliders, as a list and as a flag per collider.
     moved: Vec<u32>,
     is_moved: Vec<bool>,
-    /// Per collider, how many pairs of `pairs` it is in (counted whenever the lists change).
+    /// Per collider, how many pairs of `pairs` it is in, when `degree_counted`: counted
+    /// at the first query after the lists changed, not at every change (a scene whose
+    /// every body moves sweeps at every step and never asks; the count was a serial pass
+    /// over every pair, 1.5 % of washer's step on two threads).
     degree: Vec<u32>,
+    degree_counted: bool,
     /// The incremental path's scratch: a tree over the fat boxes (as they were at its last
     /// query: sweeps of all neither use nor refit it), refitted `refits` times since it
     /// was built, and the pairs the queries found (per task of `QUERIES_PER_TASK`, then
@@ -157,12 +161,7 @@ impl<T: Copy + Default + Send + Sync> PairSet<T> {
         std::mem::swap(&mut self.data, &mut self.data_next);
         self.pairs_next.reserve(self.pairs.len());
         self.data_next.reserve(self.data.len());
-        self.degree.clear();
-        self.degree.resize(boxes.len(), 0);
-        for &[a, b] in &self.pairs {
-            self.degree[a as usize] += 1;
-            self.degree[b as usize] += 1;
-        }
+        self.degree_counted = false;
         moved
     }
 
@@ -230,6 +229,15 @@ impl<T: Copy + Default + Send + Sync> PairSet<T> {
         // fat boxes, which grew around them again, and every pair they had still holds.
         // Then the lists stay, instead of being copied whole (a pair's data is a kept
         // manifold: 15,000 pairs of large_pyramid made a megabyte a step).
+        if !self.degree_counted {
+            self.degree.clear();
+            self.degree.resize(self.fat.len(), 0);
+            for &[a, b] in &self.pairs {
+                self.degree[a as usize] += 1;
+                self.degree[b as usize] += 1;
+            }
+            self.degree_counted = true;
+        }
         if self.moved_pairs_stay() {
             return false;
         }
@@ -286,16 +294,17 @@ impl<T: Copy + Default + Send + Sync> PairSet<T> {
             total += *end;
             *end = total;
         }
-        self.pairs_next.clear();
+        // No clear first: the write pass below writes every slot, so only a longer list's
+        // new tail is filled here (filling all of it was a serial pass over every pair's
+        // data, 72 bytes each: 5 % of washer's step on two threads).
         self.pairs_next.resize(total as usize, [0, 0]);
-        self.data_next.clear();
         self.data_next.resize(total as usize, T::default());
         if self.block_dropped.len() < blocks {
             self.block_dropped.resize_with(blocks, Vec::new);
         }
         let out = (
-            SharedOut(self.pairs_next.as_mut_ptr()),
-            SharedOut(self.data_next.as_mut_ptr()),
+            SharedOut::new(&mut self.pairs_next),
+            SharedOut::new(&mut self.data_next),
         );
         let (data, block_ends) = (&self.data, &self.block_ends);
         self.block_dropped[..blocks]
@@ -310,7 +319,6 @@ impl<T: Copy + Default + Send + Sync> PairSet<T> {
                 } else {
                     block_ends[j - 1] as usize
                 };
-                let (out_pairs, out_data) = (&out.0, &out.1);
                 merge_block(pairs, found, old, new, &holds, |step| {
                     let (pair, value) = match step {
                         Merged::Kept(o) => (pairs[o], data[o]),
@@ -324,8 +332,8 @@ impl<T: Copy + Default + Send + Sync> PairSet<T> {
                     // counting pass above sized it: `block_ends`), which no other block
                     // writes, and the lists were sized to the total.
                     unsafe {
-                        *out_pairs.0.add(at) = pair;
-                        *out_data.0.add(at) = value;
+                        out.0.write(at, pair);
+                        out.1.write(at, value);
                     }
                     at += 1;
                 });
@@ -406,19 +414,13 @@ impl<T: Copy + Default + Send + Sync> PairSet<T> {
     }
 
     /// A set of `saved`'s parts, which the caller checked (pairs ascending, `a < b`, both
-    /// below the fat boxes' count; one datum per pair). The degrees are counted again and
-    /// the tree is built at the first query: neither changes which pairs an update finds.
+    /// below the fat boxes' count; one datum per pair). The degrees are counted and the
+    /// tree is built at the first query: neither changes which pairs an update finds.
     pub fn restored(fat: Vec<Aabb>, pairs: Vec<[u32; 2]>, data: Vec<T>, removed: Vec<u32>) -> Self {
-        let mut degree = vec![0; fat.len()];
-        for &[a, b] in &pairs {
-            degree[a as usize] += 1;
-            degree[b as usize] += 1;
-        }
         PairSet {
             fat,
             pairs,
             data,
-            degree,
             removed,
             ..PairSet::default()
         }
@@ -487,12 +489,6 @@ fn merge_block(
         }
     }
 }
-
-/// The start of an output list that the merge's blocks write, each its own range.
-struct SharedOut<T>(*mut T);
-
-// SAFETY: the blocks write disjoint ranges (see `PairSet::merge_found`).
-unsafe impl<T: Send> Sync for SharedOut<T> {}
 
 #[cfg(test)]
 mod tests {

@@ -55,3 +55,38 @@ pub(crate) fn in_pool<R: Send>(f: impl FnOnce() -> R + Send) -> R {
         f()
     }
 }
+
+/// A list that the blocks of a parallel pass write, each at its own indices (a scatter: the
+/// indices come from counts made before, so no two blocks share one). Borrows the list for
+/// as long as it lives.
+pub(crate) struct SharedOut<'a, T> {
+    start: *mut T,
+    len: usize,
+    list: std::marker::PhantomData<&'a mut [T]>,
+}
+
+// SAFETY: blocks write disjoint indices (each `write`'s caller promises it), and `T` may be
+// sent to the thread that writes it.
+unsafe impl<T: Send> Sync for SharedOut<'_, T> {}
+
+impl<'a, T> SharedOut<'a, T> {
+    /// `list`, to be written through `write` from several threads.
+    pub fn new(list: &'a mut [T]) -> Self {
+        SharedOut {
+            start: list.as_mut_ptr(),
+            len: list.len(),
+            list: std::marker::PhantomData,
+        }
+    }
+
+    /// Sets element `at` to `value`.
+    ///
+    /// # Safety
+    /// No other thread reads or writes element `at` while the list is shared.
+    pub unsafe fn write(&self, at: usize, value: T) {
+        assert!(at < self.len, "a shared write at {at} of {}", self.len);
+        // SAFETY: in bounds (above); written by this caller alone (its promise). The old
+        // value is dropped in place, as an assignment does.
+        unsafe { *self.start.add(at) = value };
+    }
+}

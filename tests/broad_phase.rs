@@ -34,13 +34,23 @@ fn random_boxes(rng: &mut impl Rng, n: usize, extent: f32) -> Vec<Aabb> {
 #[test]
 fn matches_brute_force_on_random_boxes() {
     let mut rng = common::rng(5);
+    // One broad phase through pools of several sizes: the sweep and the sorts split their
+    // work by the thread count (3 and 5 split it unevenly), and the scratch of one size
+    // is reused by the next.
     let mut bp = BroadPhase::new();
-    for n in [0, 1, 2, 10, 300, 2000] {
-        let boxes = random_boxes(&mut rng, n, 20.0);
-        let expected = brute_force(&boxes);
-        assert_eq!(bp.find_pairs(&boxes), expected.as_slice(), "{n} boxes");
-        if n == 2000 {
-            assert!(expected.len() > 1000);
+    for threads in [1, 2, 3, 5] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a small pool builds");
+        for n in [0, 1, 2, 10, 300, 2000] {
+            let boxes = random_boxes(&mut rng, n, 20.0);
+            let expected = brute_force(&boxes);
+            let found = pool.install(|| bp.find_pairs(&boxes).to_vec());
+            assert_eq!(found, expected, "{n} boxes, {threads} threads");
+            if n == 2000 {
+                assert!(expected.len() > 1000);
+            }
         }
     }
 }

@@ -71,6 +71,12 @@ fn the_persistent_pairs_find_every_contact_of_a_falling_pile() {
         let at = world.colliders().to_vec();
         let stats = world.step(1.0 / 60.0, &mut narrow).unwrap();
         assert!(stats.persistent_pairs >= stats.pairs);
+        // The statistics count what the world holds (the points are counted in the merge's
+        // blocks, not from the list).
+        let contacts = world.collider_contacts();
+        assert_eq!(stats.contacts, contacts.len(), "step {step}");
+        let points: usize = contacts.iter().map(|c| c.manifold.points().len()).sum();
+        assert_eq!(stats.contact_points, points, "step {step}");
         if step > 0 {
             moved_colliders += stats.proxy_moves;
             quiet_colliders += stats.colliders - stats.proxy_moves;

@@ -599,7 +599,8 @@ fn match_warm_starts(
     bodies_of: impl Fn(&Contact) -> [u32; 2] + Sync,
     material_of: impl Fn(&Contact) -> ColliderSurface + Sync,
 ) {
-    records.clear();
+    // No clear first: every record is written below, so only a longer list's new tail is
+    // filled here (filling them all was a serial pass, a sixth of the match).
     records.resize(contacts.len(), ContactImpulses::default());
     records
         .par_chunks_mut(CONTACTS_PER_TASK)

@@ -97,40 +97,101 @@ impl World {
     /// The narrow phase reports a subset of `fresh_pairs`, in their order. A walk over the
     /// blocks' fresh slots matches each to its report (a slot without one is apart), and so
     /// counts each block's contacts: their prefix sum is where each block's contacts go.
+    /// The blocks walk over the pool, each from its first report, found by a binary search;
+    /// the serial walk runs only when a narrow phase's reports break their order.
     /// The matched reports are kept for recycling, over the rayon pool in even runs. Then
     /// the blocks, over the pool, each take their recycled contacts from their slots and
     /// their fresh ones (with what was kept of them) straight from the narrow phase's
-    /// list, in slot order.
-    pub(super) fn merge_contacts(&mut self) {
+    /// list, in slot order. Returns how many contact points the list holds.
+    pub(super) fn merge_contacts(&mut self) -> usize {
         let (fresh, colliders) = (&self.contact_scratch, &self.colliders);
         let (pairs, states) = self.pair_set.pairs_and_data_mut();
         let (sensors, has_sensors) = (&self.sensors, self.has_sensors);
         let is_sensor =
             |[a, b]: [u32; 2]| has_sensors && (sensors[a as usize] || sensors[b as usize]);
         let blocks = &mut self.blocks[..self.block_count];
-        let (mut next, mut total) = (0, 0);
-        for block in blocks.iter_mut() {
-            block.reported = next;
-            block.out_start = total;
-            total += block.recycled;
-            for &slot in &block.fresh {
-                let slot = slot as usize;
-                if fresh.get(next).is_some_and(|c| [c.a, c.b] == pairs[slot]) {
-                    next += 1;
-                    self.slot_outcomes[slot] = if is_sensor(pairs[slot]) {
-                        SlotOutcome::FreshSensor
-                    } else {
-                        total += 1;
-                        SlotOutcome::Fresh
-                    };
-                } else {
-                    let state = &mut states[slot];
-                    self.slot_outcomes[slot] = SlotOutcome::Apart;
-                    self.slot_changes[slot] = Change::of(state.touching, false);
-                    block.changed |= state.touching;
-                    state.kept = None;
-                }
+        let outcomes = &mut self.slot_outcomes;
+        let changes = &mut self.slot_changes;
+        // Each block finds where its reports start by a binary search (the reports ascend,
+        // as the narrow phase promises) and counts what the walk would match there, over
+        // the pool; when every block starts where the blocks before it stopped, those are
+        // the serial walk's matches, and the blocks record them over the pool too.
+        // Otherwise the narrow phase broke its promise: the serial walk runs.
+        blocks
+            .par_iter_mut()
+            .with_min_len(parallel::min_len(1))
+            .for_each(|block| {
+                let first = block.fresh.first().map(|&slot| pairs[slot as usize]);
+                let start = first.map_or(0, |p| fresh.partition_point(|c| [c.a, c.b] < p));
+                block.reported = start;
+                (block.matched, block.fresh_contacts) = (0, 0);
+                walk_reports(&block.fresh, start, fresh, pairs, |_, matched| {
+                    if let Some(pair) = matched {
+                        block.matched += 1;
+                        block.fresh_contacts += usize::from(!is_sensor(pair));
+                    }
+                });
+            });
+        let mut matched = 0;
+        let tiled = blocks.iter().all(|block| {
+            let starts_here = block.fresh.is_empty() || block.reported == matched;
+            matched += block.matched;
+            starts_here
+        });
+        if tiled {
+            let each_block = (outcomes.par_chunks_mut(SLOTS_PER_TASK))
+                .zip(changes.par_chunks_mut(SLOTS_PER_TASK))
+                .zip(states.par_chunks_mut(SLOTS_PER_TASK))
+                .zip(blocks.par_iter_mut())
+                .enumerate()
+                .with_min_len(parallel::min_len(1));
+            each_block.for_each(|(j, (((outcomes, changes), states), block))| {
+                let first = j * SLOTS_PER_TASK;
+                let mut changed = block.changed;
+                walk_reports(
+                    &block.fresh,
+                    block.reported,
+                    fresh,
+                    pairs,
+                    |slot, matched| {
+                        let k = slot - first;
+                        record_match(
+                            matched.map(is_sensor),
+                            &mut outcomes[k],
+                            &mut changes[k],
+                            &mut states[k],
+                            &mut changed,
+                        );
+                    },
+                );
+                block.changed = changed;
+            });
+        } else {
+            matched = 0;
+            for block in blocks.iter_mut() {
+                block.reported = matched;
+                block.fresh_contacts = 0;
+                let mut changed = block.changed;
+                walk_reports(&block.fresh, matched, fresh, pairs, |slot, pair| {
+                    if let Some(pair) = pair {
+                        matched += 1;
+                        block.fresh_contacts += usize::from(!is_sensor(pair));
+                    }
+                    record_match(
+                        pair.map(is_sensor),
+                        &mut outcomes[slot],
+                        &mut changes[slot],
+                        &mut states[slot],
+                        &mut changed,
+                    );
+                });
+                block.changed = changed;
             }
+        }
+        let mut total = 0;
+        for block in blocks.iter_mut() {
+            block.out_start = total;
+            total += block.recycled + block.fresh_contacts;
         }
 
         // Each report kept for recycling, over the rayon pool in even runs of reports:
@@ -147,11 +208,12 @@ impl World {
             let shape = colliders[i as usize].shape as usize;
             shapes[shape].is_curved()
         };
-        // The walk moves on only at a match: the first `next` reports are the matched ones.
-        self.fresh_kept.resize(next, None);
+        // The walk moves on only at a match: the first `matched` reports are the matched
+        // ones.
+        self.fresh_kept.resize(matched, None);
         self.fresh_kept
             .par_chunks_mut(REPORTS_PER_TASK)
-            .zip(fresh[..next].par_chunks(REPORTS_PER_TASK))
+            .zip(fresh[..matched].par_chunks(REPORTS_PER_TASK))
             .with_min_len(parallel::min_len(1))
             .for_each(|(kept, reports)| {
                 for (kept, c) in kept.iter_mut().zip(reports) {
@@ -173,6 +235,7 @@ impl World {
             .with_min_len(parallel::min_len(1))
             .for_each(|((((states, outcomes), contacts), changes), block)| {
                 let (mut k, mut next) = (block.out_start, block.reported);
+                block.points = 0;
                 let each = states.iter_mut().zip(outcomes).zip(contacts).zip(changes);
                 for (((state, outcome), contact), change) in each {
                     let c = match outcome {
@@ -202,6 +265,7 @@ impl World {
                     // reserved above.
                     unsafe { out.write(k, *c) };
                     k += 1;
+                    block.points += c.manifold.points().len();
                 }
             });
         // SAFETY: every index below `total` was written above (the blocks' ranges tile it),
@@ -211,6 +275,10 @@ impl World {
         // The lists take turns: keep the spare one as large as the one in use, so that a
         // warm world does not allocate when its contact count alternates between steps.
         self.contacts_next.reserve(self.collider_contacts.len());
+        self.blocks[..self.block_count]
+            .iter()
+            .map(|b| b.points)
+            .sum()
     }
 
     /// The begin and end events of this step's pairs, in pair order, from the changes the
@@ -316,12 +384,63 @@ pub(super) struct SlotBlock {
     /// How many of its slots had their manifold recycled: contacts, and sensor pairs.
     recycled: usize,
     recycled_sensors: usize,
-    /// Where the narrow phase's reports for its fresh slots begin in its list.
+    /// Where the narrow phase's reports for its fresh slots begin in its list, how many of
+    /// them match its slots, and how many of those are contacts (not sensor pairs).
     reported: usize,
+    matched: usize,
+    fresh_contacts: usize,
     /// Where its contacts begin in this step's list.
     out_start: usize,
     /// Whether a pair in it began or stopped touching.
     changed: bool,
+    /// The points of its contacts in this step's list (the step's statistics: counted
+    /// here, over the pool, rather than by a pass of their own over every contact).
+    points: usize,
+}
+
+/// Walks a block's `fresh` slots against the narrow phase's `reports` from `start` on, as
+/// the merge matches them: the report at the cursor matches the slot of its pair and moves
+/// the cursor on (`visit(slot, Some(pair))`); a slot it does not match is apart (`visit(slot,
+/// None)`), and a report that matches no slot stops the walk's matching there.
+fn walk_reports(
+    fresh: &[u32],
+    start: usize,
+    reports: &[Contact],
+    pairs: &[[u32; 2]],
+    mut visit: impl FnMut(usize, Option<[u32; 2]>),
+) {
+    let mut next = start;
+    for &slot in fresh {
+        let (slot, pair) = (slot as usize, pairs[slot as usize]);
+        if reports.get(next).is_some_and(|c| [c.a, c.b] == pair) {
+            next += 1;
+            visit(slot, Some(pair));
+        } else {
+            visit(slot, None);
+        }
+    }
+}
+
+/// What the walk records of one fresh slot: matched (`Some(whether it is a sensor pair)`),
+/// it is fresh, and the merge decides its change; not matched, it is apart: a pair that
+/// touched ends, and it keeps no manifold.
+fn record_match(
+    matched: Option<bool>,
+    outcome: &mut SlotOutcome,
+    change: &mut Change,
+    state: &mut PairState,
+    changed: &mut bool,
+) {
+    match matched {
+        Some(true) => *outcome = SlotOutcome::FreshSensor,
+        Some(false) => *outcome = SlotOutcome::Fresh,
+        None => {
+            *outcome = SlotOutcome::Apart;
+            *change = Change::of(state.touching, false);
+            *changed |= state.touching;
+            state.kept = None;
+        }
+    }
 }
 
 /// Where the blocks of `World::merge_contacts` write their contacts, shared between them.

@@ -55,7 +55,7 @@ use glam::Vec2;
 
 use crate::aabb::Aabb;
 use crate::body::Body;
-use crate::continuous::StaticTree;
+use crate::continuous::{ContinuousScratch, StaticTree};
 use crate::events::EventLists;
 use crate::handle::{Slots, next_world_number};
 use crate::manifold::Contact;
@@ -239,8 +239,8 @@ pub struct World {
     /// stage's tree over them (`static_tree`) is built again when it finds another count.
     static_revision: u64,
     static_tree: StaticTree,
-    /// Scratch of the continuous stage: the static obstacles near one sweep.
-    sweep_candidates: Vec<u32>,
+    /// Scratch of the continuous stage.
+    continuous_scratch: ContinuousScratch,
     /// Scratch of the continuous stage: poses at the start of the step, the angle each
     /// body turned during it, and the bodies it moved.
     start_centers: Vec<Vec2>,
@@ -322,7 +322,7 @@ impl World {
             static_colliders: Vec::new(),
             static_revision: 0,
             static_tree: StaticTree::default(),
-            sweep_candidates: Vec::new(),
+            continuous_scratch: ContinuousScratch::default(),
             start_centers: Vec::new(),
             start_rotations: Vec::new(),
             turned: Vec::new(),

@@ -145,7 +145,7 @@ impl World {
             proxy_moves,
             detail,
         } = times;
-        self.merge_contacts();
+        let contact_points = self.merge_contacts();
         self.record_pair_events();
         // A body woken here takes part in this step's solve.
         self.sleep.wake_touched(
@@ -204,7 +204,7 @@ impl World {
                     materials: &self.materials,
                 },
                 &mut self.moved,
-                &mut self.sweep_candidates,
+                &mut self.continuous_scratch,
                 (self.hit_threshold, &mut self.events_next.contact_hit),
             )
         };
@@ -234,11 +234,7 @@ impl World {
             proxy_moves,
             recycled: self.recycled,
             contacts: self.collider_contacts.len(),
-            contact_points: self
-                .collider_contacts
-                .iter()
-                .map(|c| c.manifold.points().len())
-                .sum(),
+            contact_points,
             broad_phase: broad_done - start,
             narrow_phase: narrow_done - broad_done,
             narrow_phase_detail: detail,

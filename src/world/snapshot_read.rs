@@ -11,7 +11,7 @@ use super::World;
 use super::contacts::PairState;
 use super::filters::checked as checked_filter;
 use super::forces::MAX_ACCELERATION;
-use super::joints::{check, check_point, checked_limits, checked_spring};
+use super::joints::{VACANT_PAIR, check, check_point, checked_limits, checked_spring};
 use super::limits::{MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS, check_gravity};
 use super::materials::Material;
 use super::motion::{check_damping, check_gravity_scale};
@@ -522,6 +522,7 @@ impl Loading {
             joints,
             JointConstraint::vacant(),
         );
+        w.joints.pairs = refill(&mut spare.joints.pairs, joints, VACANT_PAIR);
         w.joints.collide_connected = refill(&mut spare.joints.collide_connected, joints, true);
         w.joints.breaking = refill(&mut spare.joints.breaking, joints, [f32::INFINITY; 2]);
     }
@@ -1130,6 +1131,7 @@ impl Loading {
             (c.force, c.torque) = (Vec2::from(force), torque[0]);
             let collide = flags & 1 != 0 && model != JointModel::Filter;
             let set = &mut w.joints;
+            set.pairs[j] = c.bodies;
             set.constraints[j] = c;
             set.collide_connected[j] = collide;
             set.breaking[j] = breaking;

@@ -225,10 +225,6 @@ impl<T: Copy + Default + Send + Sync> PairSet<T> {
         }
         self.found.sort_unstable();
         self.found.dedup();
-        // Most updates of a settled scene change no pair: a few colliders crept out of their
-        // fat boxes, which grew around them again, and every pair they had still holds.
-        // Then the lists stay, instead of being copied whole (a pair's data is a kept
-        // manifold: 15,000 pairs of large_pyramid made a megabyte a step).
         if !self.degree_counted {
             self.degree.clear();
             self.degree.resize(self.fat.len(), 0);
@@ -238,6 +234,10 @@ impl<T: Copy + Default + Send + Sync> PairSet<T> {
             }
             self.degree_counted = true;
         }
+        // Most updates of a settled scene change no pair: a few colliders crept out of their
+        // fat boxes, which grew around them again, and every pair they had still holds.
+        // Then the lists stay, instead of being copied whole (a pair's data is a kept
+        // manifold: 15,000 pairs of large_pyramid made a megabyte a step).
         if self.moved_pairs_stay() {
             return false;
         }

@@ -29,12 +29,16 @@
 //! `gpu` (the GPU narrow phase and time of impact against the CPU; skipped without an
 //! adapter unless `WGPU_SAT_REQUIRE_GPU=1`), `world` (sequences of calls on a `World`,
 //! removals and stale handles among them), `snapshot` (`World::from_snapshot` on mutated real
-//! snapshots).
+//! snapshots), `roundtrip` (worlds built and stepped with hostile values read their own
+//! snapshots back).
 
 mod batch;
 mod collide;
 mod gpu;
 mod hostile;
+// The tally and the kind names are the property test's (tests/snapshot_roundtrip.rs).
+#[allow(dead_code)]
+mod roundtrip;
 mod shapes;
 mod snapshot;
 mod world;
@@ -251,6 +255,32 @@ impl<T: Target> Runner for T {
     }
 }
 
+/// The `roundtrip` target. Its module holds no `Target` impl of its own: the property test
+/// `tests/snapshot_roundtrip.rs` includes that module without this driver.
+struct RoundTrip;
+
+impl Target for RoundTrip {
+    type Input = roundtrip::RoundTripInput;
+
+    fn name(&self) -> &'static str {
+        "roundtrip"
+    }
+
+    fn weight(&self) -> u64 {
+        // Up to 53 calls, each refused one followed by a snapshot comparison, and round trips
+        // that step two worlds: some thousand times a pair test.
+        1
+    }
+
+    fn generate(&self, u: &mut Unstructured) -> arbitrary::Result<Self::Input> {
+        roundtrip::generate(u)
+    }
+
+    fn check(&self, input: &Self::Input) -> Result<(), String> {
+        roundtrip::check(input).map(|_| ())
+    }
+}
+
 /// The kind of a failure, for grouping: a panic's place and the words of its message, or
 /// the words of a broken invariant, up to the first number or value, so that the same
 /// broken rule with other numbers counts once.
@@ -289,6 +319,7 @@ fn main() -> ExitCode {
         &batch::Batch,
         &world::WorldTarget,
         &snapshot::SnapshotTarget,
+        &RoundTrip,
         &gpu,
     ];
 

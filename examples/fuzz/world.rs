@@ -24,8 +24,8 @@ use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     BodyDef, BodyId, BodyShape, Circle, ColliderId, CpuNarrowPhase, Error, JointDef, JointId,
     Polygon, Shape, World, world::BodyType, world::MAX_COORDINATE, world::MAX_GRAVITY_SCALE,
-    world::MAX_LINEAR_SPEED_LIMIT, world::MAX_SUBSTEPS, world::Material, world::StaleReason,
-    world::TIME_STEP_RANGE,
+    world::MAX_ANGULAR_SPEED, world::MAX_LINEAR_SPEED_LIMIT, world::MAX_SUBSTEPS,
+    world::Material, world::StaleReason, world::TIME_STEP_RANGE,
 };
 
 use crate::Target;
@@ -178,7 +178,18 @@ fn material_ok(m: &Material, dynamic: bool) -> bool {
         && m.friction >= 0.0
         && (0.0..=1.0).contains(&m.restitution)
         && (!dynamic || m.density.is_finite() && m.density > 0.0)
-        && m.tangent_speed.is_finite()
+        && m.tangent_speed.abs() <= MAX_LINEAR_SPEED_LIMIT
+}
+
+/// Whether `add_body` and `set_velocity` take a velocity: within the table's speeds.
+fn linear_ok(v: Vec2) -> bool {
+    v.is_finite()
+        && v.abs().max_element() <= MAX_LINEAR_SPEED_LIMIT
+        && v.length() <= MAX_LINEAR_SPEED_LIMIT
+}
+
+fn angular_ok(w: f32) -> bool {
+    w.abs() <= MAX_ANGULAR_SPEED
 }
 
 fn body_def(u: &mut Unstructured) -> Result<BodyDef> {
@@ -452,7 +463,7 @@ impl Target for WorldTarget {
                     linear,
                     angular,
                 } => {
-                    let valid = linear.is_finite() && angular.is_finite();
+                    let valid = linear_ok(*linear) && angular_ok(*angular);
                     match resolve(&model, *body) {
                         Some(Handle::Live(body)) => {
                             match world.set_velocity(body, *linear, *angular) {
@@ -892,9 +903,9 @@ fn bad_field(def: &BodyDef) -> Option<&'static str> {
         Some("position")
     } else if !def.angle.is_finite() {
         Some("angle")
-    } else if !def.linear_velocity.is_finite() {
+    } else if !linear_ok(def.linear_velocity) {
         Some("linear_velocity")
-    } else if !def.angular_velocity.is_finite() {
+    } else if !angular_ok(def.angular_velocity) {
         Some("angular_velocity")
     } else if !(def.friction.is_finite() && def.friction >= 0.0) {
         Some("friction")
@@ -908,7 +919,7 @@ fn bad_field(def: &BodyDef) -> Option<&'static str> {
         Some("angular_damping")
     } else if !(def.gravity_scale.is_finite() && def.gravity_scale.abs() <= MAX_GRAVITY_SCALE) {
         Some("gravity_scale")
-    } else if !def.tangent_speed.is_finite() {
+    } else if def.tangent_speed.abs() > MAX_LINEAR_SPEED_LIMIT || def.tangent_speed.is_nan() {
         Some("tangent_speed")
     } else if !(def.is_static || def.is_kinematic || def.density.is_finite() && def.density > 0.0) {
         Some("density")

@@ -19,6 +19,9 @@
 //!       weld:     the angle, then the point, each rigid or through its spring
 //!       mouse:    B's anchor towards the target through its spring, the accumulated
 //!                 impulse no longer than max force * h; A takes nothing
+//!     every accumulated impulse held within ±MAX_IMPULSE as it accumulates (a motor's
+//!     and a drive's within min(max force * h, MAX_IMPULSE)): what was clamped off is
+//!     not applied, so the bodies take exactly the warm start the joint keeps
 //! ```
 //!
 //! Softness: the rigid parts (the pin, the rigid length, limits that are passed) push back
@@ -34,7 +37,10 @@ use glam::Vec2;
 use rayon::prelude::*;
 
 use super::contact_simd::StatePtr;
-use super::{BodyMaterial, BodyState, Softness, clamp_speed_and_turn, cross, cross_sv};
+use super::{
+    BodyMaterial, BodyState, MAX_IMPULSE, Softness, clamp_length, clamp_speed_and_turn, cross,
+    cross_sv,
+};
 use crate::body::Body;
 use crate::parallel;
 use crate::transform::{inverse_rotate, rotate};
@@ -621,12 +627,53 @@ fn one_sided(step: &JointStep, c: f32, use_bias: bool) -> (f32, f32, f32) {
     }
 }
 
-/// Adds `impulse` to the non-negative `accumulated`, returning the part that applied.
+/// Adds `impulse` to the non-negative `accumulated` (a limit's: it pushes, never pulls),
+/// held to at most `MAX_IMPULSE`, returning the part that applied.
 fn clamp_positive(accumulated: &mut f32, impulse: f32) -> f32 {
-    let new = (*accumulated + impulse).max(0.0);
+    let new = (*accumulated + impulse).max(0.0).min(MAX_IMPULSE);
     let applied = new - *accumulated;
     *accumulated = new;
     applied
+}
+
+/// Adds `impulse` to `accumulated`, held within ±`MAX_IMPULSE`, returning the part that
+/// applied (what the bodies take: the accumulated impulse is their warm start, so what was
+/// clamped off is never applied). Within the bound the impulse applies as it came, the same
+/// bits as an unclamped sum.
+fn accumulate(accumulated: &mut f32, impulse: f32) -> f32 {
+    let new = *accumulated + impulse;
+    if new.abs() <= MAX_IMPULSE {
+        *accumulated = new;
+        return impulse;
+    }
+    let held = new.clamp(-MAX_IMPULSE, MAX_IMPULSE);
+    let applied = held - *accumulated;
+    *accumulated = held;
+    applied
+}
+
+/// [`accumulate`] for a point impulse, each component held within ±`MAX_IMPULSE`.
+fn accumulate_vec(accumulated: &mut Vec2, impulse: Vec2) -> Vec2 {
+    Vec2::new(
+        accumulate(&mut accumulated.x, impulse.x),
+        accumulate(&mut accumulated.y, impulse.y),
+    )
+}
+
+/// `v` no longer than `max` (a drive's bound): as glam clamps it while its square is finite,
+/// by its direction where the square overflows (glam's would collapse it to zero).
+fn clamp_drive(v: Vec2, max: f32) -> Vec2 {
+    if v.length_squared().is_finite() {
+        v.clamp_length_max(max)
+    } else {
+        clamp_length(v, max)
+    }
+}
+
+/// A motor's or drive's bound on its accumulated impulse: its max force (or torque) over
+/// the substep, and never past `MAX_IMPULSE` (an unbounded drive's is infinite).
+fn drive_bound(h: f32, max_force: f32) -> f32 {
+    (h * max_force).min(MAX_IMPULSE)
 }
 
 fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use_bias: bool) {
@@ -651,8 +698,8 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
                 let s = p.spring;
                 let impulse = -s.mass_scale * p.angular_mass * (cdot + s.bias_rate * c)
                     - s.impulse_scale * joint.spring_impulse;
-                joint.spring_impulse += impulse;
-                ends.apply_angular(&p, impulse);
+                let applied = accumulate(&mut joint.spring_impulse, impulse);
+                ends.apply_angular(&p, applied);
             }
             if let Some(motor) = motor {
                 angular_motor(joint, ends, step, motor);
@@ -686,8 +733,8 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
             let cdot = ends.b.angular_velocity - ends.a.angular_velocity;
             let impulse = -mass_scale * p.angular_mass * (cdot + rate * c)
                 - impulse_scale * joint.spring_impulse;
-            joint.spring_impulse += impulse;
-            ends.apply_angular(&p, impulse);
+            let applied = accumulate(&mut joint.spring_impulse, impulse);
+            ends.apply_angular(&p, applied);
 
             let r = ends.anchors(&p);
             let spring = linear.map(|_| &p.linear_spring);
@@ -708,7 +755,7 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
             if let Some([speed, max_force]) = motor {
                 let s = slide(ends, &p, r);
                 let cdot = s.axial_speed(ends) - speed;
-                let max = step.h * max_force;
+                let max = drive_bound(step.h, max_force);
                 let old = joint.motor_impulse;
                 joint.motor_impulse = (old - s.axial_mass * cdot).clamp(-max, max);
                 s.apply(ends, &p, joint.motor_impulse - old, 0.0, 0.0);
@@ -736,8 +783,8 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
                 return;
             };
             let impulse = -mass_scale * solved - impulse_scale * joint.linear_impulse;
-            joint.linear_impulse += impulse;
-            s.apply(ends, &p, 0.0, impulse.x, impulse.y);
+            let applied = accumulate_vec(&mut joint.linear_impulse, impulse);
+            s.apply(ends, &p, 0.0, applied.x, applied.y);
         }
         JointModel::Wheel {
             limits,
@@ -763,8 +810,8 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
             let (bias, mass_scale, impulse_scale) = rigid(step, s.perp.dot(s.d), use_bias);
             let impulse =
                 -mass_scale * mass * (cdot + bias) - impulse_scale * joint.linear_impulse.x;
-            joint.linear_impulse.x += impulse;
-            s.apply(ends, &p, 0.0, impulse, 0.0);
+            let applied = accumulate(&mut joint.linear_impulse.x, impulse);
+            s.apply(ends, &p, 0.0, applied, 0.0);
         }
         JointModel::Filter => {}
         JointModel::Motor {
@@ -776,7 +823,7 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
             // the relax pass would otherwise stop what the solve pass started.
             let rate = MOTOR_CORRECTION / step.h;
             let cdot = ends.b.angular_velocity - ends.a.angular_velocity;
-            let max = step.h * max_torque;
+            let max = drive_bound(step.h, max_torque);
             let old = joint.motor_impulse;
             let impulse = -p.angular_mass * (cdot + rate * ends.angle(&p));
             joint.motor_impulse = (old + impulse).clamp(-max, max);
@@ -788,7 +835,7 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
                 return;
             };
             let old = joint.linear_impulse;
-            joint.linear_impulse = (old - solved).clamp_length_max(step.h * max_force);
+            joint.linear_impulse = clamp_drive(old - solved, drive_bound(step.h, max_force));
             ends.apply_linear(&p, r, joint.linear_impulse - old);
         }
         JointModel::Mouse { max_force, .. } => {
@@ -802,7 +849,7 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
             };
             let old = joint.linear_impulse;
             let impulse = -s.mass_scale * solved - s.impulse_scale * old;
-            joint.linear_impulse = (old + impulse).clamp_length_max(step.h * max_force);
+            joint.linear_impulse = clamp_drive(old + impulse, drive_bound(step.h, max_force));
             ends.apply_linear(&p, r, joint.linear_impulse - old);
         }
         JointModel::Distance {
@@ -820,8 +867,8 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
                 let (bias, mass_scale, impulse_scale) = rigid(step, current - length, use_bias);
                 let impulse = -mass_scale * mass * (axial_speed(ends) + bias)
                     - impulse_scale * joint.linear_impulse.x;
-                joint.linear_impulse.x += impulse;
-                ends.apply_linear(&p, r, impulse * axis);
+                let applied = accumulate(&mut joint.linear_impulse.x, impulse);
+                ends.apply_linear(&p, r, applied * axis);
                 return;
             }
             if spring.is_some_and(|s| s.hertz > 0.0) {
@@ -829,8 +876,8 @@ fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use
                 let impulse =
                     -s.mass_scale * mass * (axial_speed(ends) + s.bias_rate * (current - length))
                         - s.impulse_scale * joint.spring_impulse;
-                joint.spring_impulse += impulse;
-                ends.apply_linear(&p, r, impulse * axis);
+                let applied = accumulate(&mut joint.spring_impulse, impulse);
+                ends.apply_linear(&p, r, applied * axis);
             }
             if let Some(min) = min {
                 let (bias, mass_scale, impulse_scale) = one_sided(step, current - min, use_bias);
@@ -963,7 +1010,7 @@ fn angular_motor(
 ) {
     let p = joint.prepared;
     let cdot = ends.b.angular_velocity - ends.a.angular_velocity - speed;
-    let max = step.h * max_torque;
+    let max = drive_bound(step.h, max_torque);
     let old = joint.motor_impulse;
     joint.motor_impulse = (old - p.angular_mass * cdot).clamp(-max, max);
     ends.apply_angular(&p, joint.motor_impulse - old);
@@ -977,8 +1024,8 @@ fn slide_spring(joint: &mut JointConstraint, ends: &mut Ends<'_>, r: [Vec2; 2]) 
     let cdot = s.axial_speed(ends);
     let impulse = -sp.mass_scale * s.axial_mass * (cdot + sp.bias_rate * s.translation)
         - sp.impulse_scale * joint.spring_impulse;
-    joint.spring_impulse += impulse;
-    s.apply(ends, &p, impulse, 0.0, 0.0);
+    let applied = accumulate(&mut joint.spring_impulse, impulse);
+    s.apply(ends, &p, applied, 0.0, 0.0);
 }
 
 /// A pin: B's anchor held on A's, `rhs` the relative velocity plus the bias; the impulse
@@ -995,6 +1042,6 @@ fn solve_point(
         return;
     };
     let impulse = -mass_scale * solved - impulse_scale * joint.linear_impulse;
-    joint.linear_impulse += impulse;
-    ends.apply_linear(&p, r, impulse);
+    let applied = accumulate_vec(&mut joint.linear_impulse, impulse);
+    ends.apply_linear(&p, r, applied);
 }

@@ -64,6 +64,39 @@ pub(crate) use forces::BodyForces;
 use joint::{JOINT_DAMPING_RATIO, JointStep, finish_joints, prepare_joints};
 pub(crate) use joint::{JointConstraint, JointModel, Spring, relative_angle};
 
+/// The largest [`World::set_max_linear_speed`](crate::World::set_max_linear_speed) takes,
+/// units per second: 2,500 times the default, room for worlds in millimetres, while speed
+/// times `MASS_RANGE`'s upper end stays far from f32's limit. It is also the longest
+/// linear velocity a body may be given ([`BodyDef::linear_velocity`](crate::BodyDef::linear_velocity),
+/// [`World::set_velocity`](crate::World::set_velocity), or as the result of an impulse)
+/// and the fastest a prismatic joint's motor may drive: the step would clamp anything
+/// faster to the world's speed limit, which is never above this. Within a substep the
+/// solver holds every body to it before moving it (a guard no real scene reaches: what
+/// constraints that fight each other store, up to [`MAX_IMPULSE`], can push a body far past
+/// the world's limit between two clamps, and its pose must stay finite).
+pub const MAX_LINEAR_SPEED_LIMIT: f32 = 1e6;
+
+/// The fastest spin a body may be given, radians per second (in the definition, by
+/// `set_velocity`, or as the result of an angular impulse), and the fastest a revolute or
+/// wheel joint's motor may drive. The step holds a spin to a quarter turn per substep,
+/// which at the shortest substep (a time step of 1e-6 s over 64 substeps) is 5.0e7: no
+/// step keeps a faster one. The solver's guard within a substep, as for
+/// [`MAX_LINEAR_SPEED_LIMIT`].
+pub const MAX_ANGULAR_SPEED: f32 = 1e8;
+
+/// The most any accumulated impulse of the solver may reach, in magnitude: each contact
+/// point's normal and friction impulses (as they are kept for the next step's warm start)
+/// and each part of a joint's (point, axis, spring, motor, limits, as it accumulates) are
+/// clamped to it, as Box2D clamps a motor's impulse to its max torque, so that no step
+/// leaves a warm start the snapshot reader refuses, and no joint whose options fight its
+/// bodies (a limit it cannot reach, a motor held still) pushes harder. The bound is set by
+/// the levers: a joint's anchor may lie up to some 3e12 from its body's centre (both within
+/// `MAX_COORDINATE`), and an impulse's moment there (a cross product, two such products
+/// subtracted) must stay inside f32's 3.4e38, or the warm start turns a spin into NaN
+/// (found by `examples/fuzz`, roundtrip target, at 1e29). 1e25 is the heaviest body (1e24,
+/// `MASS_RANGE`) changing speed by 10 units per second within one substep.
+pub const MAX_IMPULSE: f32 = 1e25;
+
 /// The most a body turns in one substep, radians: a quarter turn, as Box2D clamps it. A faster
 /// spin is slowed to this; it keeps the rotation's linearisation and the continuous stage's
 /// rotation margin meaningful.
@@ -715,9 +748,11 @@ pub(crate) unsafe fn store_group(g: usize, data: &StageData<'_>) {
         }
         // SAFETY: each constraint is in one lane of one group: this record is this lane's.
         let record = unsafe { &mut *data.records.add(k as usize) };
+        // Held to MAX_IMPULSE here, once a step, rather than in the solve's lanes: only the
+        // kept warm start has to fit the table, and the lanes stay as Box2D's.
         for (p, [normal, tangent]) in point_impulses.iter().enumerate() {
-            record.normal[p] = *normal;
-            record.tangent[p] = *tangent;
+            record.normal[p] = normal.min(MAX_IMPULSE);
+            record.tangent[p] = tangent.clamp(-MAX_IMPULSE, MAX_IMPULSE);
         }
         if let Some(hits) = &hits {
             // SAFETY: as the record above; the caller made this list as long as it.
@@ -829,7 +864,7 @@ pub(crate) fn clamp_speed_and_turn(state: &mut BodyState, max_speed: f32, max_tu
 /// `v` shortened to at most `max` long, keeping its direction. The length is taken without
 /// squaring the components (see `length_and_direction`): a velocity past 1.8e19 has a
 /// square that overflows f32, and would otherwise collapse to zero instead of to `max`.
-fn clamp_length(v: Vec2, max: f32) -> Vec2 {
+pub(crate) fn clamp_length(v: Vec2, max: f32) -> Vec2 {
     let (length, direction) = length_and_direction(v);
     if length <= max { v } else { direction * max }
 }

@@ -5,8 +5,8 @@
 //! stages: clamp the speeds, prepare the constraints (every lane group), then per substep:
 //!         integrate velocities, warm start (one stage per colour), solve (per colour),
 //!         integrate positions (the motion since the step began; after the last substep, the
-//!         poses too), relax (per colour); then restitution (per colour), and store the
-//!         impulses (every group). A colour's stage of warm start, solve and relax runs its
+//!         poses too), relax (per colour); then restitution (per colour), store the
+//!         impulses (every group), and clamp the speeds a last time (every body). A colour's stage of warm start, solve and relax runs its
 //!         joints (`joint.rs`) as well as its groups. The overflow is two more stages after
 //!         each colour run, its joints then its groups, one block each.
 //! every thread, for each stage in order:
@@ -32,8 +32,9 @@ use super::contact_simd::{StatePtr, WideContact};
 use super::forces::{BodyForces, integrate_forces};
 use super::joint::{JointConstraint, JointPass, JointStep, run_joints};
 use super::{
-    BodyState, ContactImpulses, HitRecord, PrepareInput, clamp_velocity, integrate_rotation,
-    prepare_group, store_group,
+    BodyState, ContactImpulses, HitRecord, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED_LIMIT,
+    PrepareInput, clamp_speed_and_turn, clamp_velocity, integrate_rotation, prepare_group,
+    store_group,
 };
 use crate::body::Body;
 use crate::manifold::Contact;
@@ -79,6 +80,9 @@ enum Pass {
     Restitution,
     /// Per group: impulses into the warm-start records (`store_group`).
     Store,
+    /// Per body, last: the speed clamps again, over what relax and restitution added
+    /// since the last substep's clamp.
+    Settle,
 }
 
 impl Pass {
@@ -288,6 +292,7 @@ impl StagePlan {
         }
         colours(&mut self.stages, Pass::Restitution);
         self.stages.push(all_groups(Pass::Store));
+        self.stages.push(bodies(Pass::Settle));
         self.threads = threads.max(1);
         let shares = self.stages.len() * self.threads;
         self.claimed.resize_with(shares, AtomicUsize::default);
@@ -445,10 +450,24 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
                 if s.inv_mass == 0.0 && !data.bodies[i].is_kinematic {
                     continue;
                 }
+                // The warm start and the solve may push a body past the speed limits since
+                // this substep's clamp, as in Box2D. Constraints that fight each other
+                // store impulses up to MAX_IMPULSE, which can push it past anything f32
+                // integrates: the table's limits, which no real scene reaches, keep its pose
+                // finite and leave every other body's motion (and bits) as they were.
+                clamp_speed_and_turn(s, MAX_LINEAR_SPEED_LIMIT, MAX_ANGULAR_SPEED);
                 integrate_position(s, turned, k.h);
                 if pass == Pass::IntegrateLast {
                     set_pose(s, c, q);
                 }
+            }
+        }
+        Pass::Settle => {
+            for i in items {
+                // SAFETY: a body of this block alone (the caller's promise).
+                let s = unsafe { data.states.get_mut(i) };
+                // The velocity the step leaves (and a snapshot keeps) within the limits.
+                clamp_speed_and_turn(s, k.max_speed, k.max_turn);
             }
         }
         Pass::WarmStart | Pass::Solve | Pass::Relax | Pass::Restitution => {

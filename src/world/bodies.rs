@@ -10,7 +10,7 @@ use glam::Vec2;
 
 use super::World;
 use super::body_ref::BodyRef;
-use super::limits::{check, check_vec};
+use super::limits::check_velocity;
 use super::step::body_transform;
 use crate::aabb::Aabb;
 use crate::body::{BodyColliders, NO_COLLIDER};
@@ -230,12 +230,14 @@ impl World {
     /// Sets a dynamic or kinematic body's velocity (a static body stays at rest) and wakes
     /// it; the next step clamps it like every speed (see [`World::max_linear_speed`]). A
     /// kinematic body keeps it until it is set again. A body of fixed rotation keeps its
-    /// spin 0 (`angular` is ignored). A stale handle or a non-finite value is an error
-    /// naming it.
+    /// spin 0 (`angular` is ignored). A stale handle, or a velocity outside the ranges
+    /// [`World::add_body`] takes (at most
+    /// [`MAX_LINEAR_SPEED_LIMIT`](crate::world::MAX_LINEAR_SPEED_LIMIT) long, a spin of at
+    /// most [`MAX_ANGULAR_SPEED`](crate::world::MAX_ANGULAR_SPEED)), is an error naming it,
+    /// and nothing changes.
     pub fn set_velocity(&mut self, body: BodyId, linear: Vec2, angular: f32) -> Result<(), Error> {
         let slot = self.body_slot(body)?;
-        check_vec("linear_velocity", linear)?;
-        check("angular_velocity", angular, angular.is_finite(), "finite")?;
+        check_velocity(linear, angular)?;
         if !self.bodies[slot].is_static {
             self.sleep.wake(slot, &self.bodies, &mut self.states);
             self.states[slot].linear_velocity = linear;

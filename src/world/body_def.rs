@@ -6,9 +6,11 @@ use glam::Vec2;
 
 use super::World;
 use super::filters::checked;
-use super::limits::{MAX_COORDINATE, check, check_mass, check_vec, density_ok};
+use super::limits::{
+    MAX_COORDINATE, TANGENT_SPEED_RULE, check, check_damping, check_gravity_scale, check_mass,
+    check_vec, check_velocity, density_ok, tangent_speed_ok,
+};
 use super::materials::Material;
-use super::motion::{check_damping, check_gravity_scale};
 use crate::body::{Body, NO_COLLIDER};
 use crate::body_shape::{BodyShape, combined_mass};
 use crate::error::Error;
@@ -270,8 +272,14 @@ impl World {
     /// rejected body leaves the world as it was:
     /// - a body is static, kinematic or dynamic: `is_static` and `is_kinematic` both set is
     ///   [`Error::ConflictingBodyType`];
-    /// - position, angle, velocities, friction, density and tangent speed must be finite;
-    ///   friction 0 or more, restitution from 0 to 1, density positive for a dynamic body;
+    /// - position, angle, friction and density must be finite; friction 0 or more,
+    ///   restitution from 0 to 1, density positive for a dynamic body;
+    /// - the linear velocity at most
+    ///   [`MAX_LINEAR_SPEED_LIMIT`](crate::world::MAX_LINEAR_SPEED_LIMIT) (1e6) long, the
+    ///   angular velocity at most [`MAX_ANGULAR_SPEED`](crate::world::MAX_ANGULAR_SPEED)
+    ///   (1e8) in magnitude, and the tangent speed at most `MAX_LINEAR_SPEED_LIMIT` in
+    ///   magnitude (the table of ranges in `world::limits`, which the snapshot reader
+    ///   shares);
     ///   damping finite and 0 or more, gravity scale finite and at most
     ///   [`MAX_GRAVITY_SCALE`](crate::world::MAX_GRAVITY_SCALE) in magnitude;
     /// - each of [`BodyDef::piece_materials`] names a piece of the shape
@@ -283,8 +291,9 @@ impl World {
     ///   [`MASS_RANGE`](crate::world::MASS_RANGE), so a density of 1e30 is rejected rather
     ///   than let its impulses overflow into its neighbours.
     ///
-    /// Any finite speed is accepted; the step clamps it to [`World::max_linear_speed`] (and
-    /// the spin to a quarter turn per substep) as Box2D clamps speeds.
+    /// A speed within those ranges is accepted as given, and the step clamps it to
+    /// [`World::max_linear_speed`] (and the spin to a quarter turn per substep) as Box2D
+    /// clamps speeds; a faster one is refused, not clamped, since no step would keep it.
     pub fn add_body(&mut self, def: &BodyDef) -> Result<BodyId, Error> {
         if def.is_static && def.is_kinematic {
             return Err(Error::ConflictingBodyType);
@@ -300,10 +309,8 @@ impl World {
             )?;
         }
         check("angle", def.angle, def.angle.is_finite(), "finite")?;
-        let v = def.linear_velocity;
-        check_vec("linear_velocity", v)?;
-        let w = def.angular_velocity;
-        check("angular_velocity", w, w.is_finite(), "finite")?;
+        let (v, w) = (def.linear_velocity, def.angular_velocity);
+        check_velocity(v, w)?;
         let f = def.friction;
         check(
             "friction",
@@ -314,7 +321,7 @@ impl World {
         let r = def.restitution;
         check("restitution", r, (0.0..=1.0).contains(&r), "from 0 to 1")?;
         let s = def.tangent_speed;
-        check("tangent_speed", s, s.is_finite(), "finite")?;
+        check("tangent_speed", s, tangent_speed_ok(s), TANGENT_SPEED_RULE)?;
         check_damping("linear_damping", def.linear_damping)?;
         check_damping("angular_damping", def.angular_damping)?;
         check_gravity_scale(def.gravity_scale)?;

@@ -3,7 +3,8 @@
 //! ```text
 //! set_body_type(body, type):
 //!     wake the body (a sleeping island wakes whole) and the bodies its contacts touch
-//!     mass: dynamic -> from its shape and density (checked against MASS_RANGE), else none
+//!     mass: dynamic -> from its shape and density (checked against MASS_RANGE; a piece's
+//!         density a dynamic body may not have becomes 1), else none
 //!     static: velocity 0, its colliders join the obstacles of the continuous stage
 //!     every collider's pairs are tested again at the next step: pairs no longer allowed
 //!         (two bodies neither dynamic) leave with end events, newly allowed ones join
@@ -12,7 +13,7 @@
 use glam::Vec2;
 
 use super::World;
-use super::limits::check_mass;
+use super::limits::{check_mass, density_ok};
 use crate::error::Error;
 use crate::handle::BodyId;
 
@@ -44,7 +45,8 @@ impl World {
     }
 
     /// Changes the body's type. Made dynamic, it takes its mass from its pieces and their
-    /// densities ([`World::material`]; 1 for a density that was not positive);
+    /// densities ([`World::material`]; a density that was not finite and positive, which
+    /// only a static or kinematic body's piece may have, becomes 1);
     /// made static, it stops (velocity 0); made kinematic, it keeps its velocity and moves
     /// by it. A bullet that stops being dynamic is a bullet no more. Its pairs that the new
     /// type no longer allows (see [`BodyDef::is_kinematic`](crate::BodyDef::is_kinematic))
@@ -87,6 +89,15 @@ impl World {
             (state.linear_velocity, state.angular_velocity) = (Vec2::ZERO, 0.0);
         }
         if let Some((mass, max_extent)) = dynamic_mass {
+            // A static or kinematic body's pieces may hold any density (it is never used);
+            // a dynamic body's weigh with 1 in its place, and now hold 1, so that the world
+            // holds only what a dynamic body may (the snapshot reader checks it).
+            let colliders: Vec<usize> = self.bodies[slot].colliders(&self.next_collider).collect();
+            for c in colliders {
+                if !density_ok(self.densities[c]) {
+                    self.densities[c] = 1.0;
+                }
+            }
             // Its pieces' densities may have changed since its centre was placed.
             self.set_mass(slot, &mass, max_extent);
         }

@@ -13,28 +13,36 @@
 //! or an impulse on one is accepted (once checked) and does nothing, so that a game can
 //! push whatever is under the cursor without asking what it is.
 //!
-//! Limits: the accumulated force may give the body at most [`MAX_ACCELERATION`] (force
-//! over mass, each component; and likewise torque over rotational inertia), and an impulse
-//! must leave the velocity finite; beyond that, f32 would overflow in the solver. The step
-//! then clamps the speed as it clamps every speed.
+//! Limits (the table of `limits.rs`): the accumulated force may give the body at most
+//! [`MAX_ACCELERATION`] (force over mass, each component; and likewise torque over rotational
+//! inertia), beyond which f32 would overflow in the solver; an impulse must leave a velocity
+//! the body may be given (at most [`MAX_LINEAR_SPEED_LIMIT`] long, a spin of at most
+//! [`MAX_ANGULAR_SPEED`]), which the snapshot reader reads back. The step then clamps the
+//! speed as it clamps every speed.
+//!
+//! [`MAX_ACCELERATION`]: crate::world::MAX_ACCELERATION
+//! [`MAX_LINEAR_SPEED_LIMIT`]: crate::world::MAX_LINEAR_SPEED_LIMIT
+//! [`MAX_ANGULAR_SPEED`]: crate::world::MAX_ANGULAR_SPEED
 
 use glam::Vec2;
 
 use super::World;
-use super::limits::{check, check_vec};
+use super::limits::{
+    MAX_ACCELERATION, angular_speed_ok, check, check_vec,
+    linear_speed_ok, worst_component,
+};
 use crate::error::Error;
 use crate::handle::BodyId;
-
-/// The most acceleration an applied force or torque may give a body, in units (radians)
-/// per second squared a component: the bound the world's gravity has (see
-/// [`MAX_COORDINATE`](crate::world::MAX_COORDINATE)), so that a substep's change of velocity
-/// stays finite.
-pub const MAX_ACCELERATION: f32 = 1e12;
 
 const FORCE_RULE: &str = "finite, and give at most MAX_ACCELERATION (1e12) per second \
                           squared: force / mass";
 const TORQUE_RULE: &str = "finite, and give at most MAX_ACCELERATION (1e12) radians per \
                            second squared: torque / rotational inertia";
+
+const IMPULSE_RULE: &str = "small enough to leave the velocity finite and at most \
+                            MAX_LINEAR_SPEED_LIMIT (1e6) long: impulse / mass";
+const ANGULAR_IMPULSE_RULE: &str = "small enough to leave the spin at most \
+                                    MAX_ANGULAR_SPEED (1e8): impulse / rotational inertia";
 
 impl World {
     /// Applies `force` at the world point `point` until the next step: the force acts on
@@ -84,7 +92,10 @@ impl World {
     /// `impulse / mass`, the spin by `(point - centre of mass) x impulse / inertia` (none
     /// for a body of fixed rotation). Wakes the body. Nothing happens to a static or
     /// kinematic body. A stale handle, a non-finite impulse or point, or an impulse that
-    /// would make the velocity infinite is an error naming it.
+    /// would leave the velocity longer than
+    /// [`MAX_LINEAR_SPEED_LIMIT`](crate::world::MAX_LINEAR_SPEED_LIMIT) or the spin faster
+    /// than [`MAX_ANGULAR_SPEED`](crate::world::MAX_ANGULAR_SPEED) is an error naming it, and
+    /// nothing changes.
     ///
     /// ```
     /// # use wgpu_sat::{glam::Vec2, BodyDef, Polygon, World};
@@ -159,12 +170,11 @@ impl World {
         let v = state.linear_velocity + body.inv_mass * impulse;
         // The solver's inverse inertia: 0 for a fixed rotation.
         let w = state.angular_velocity + self.materials[slot].inv_inertia * angular;
-        for (value, component) in [(v.x, impulse.x), (v.y, impulse.y)] {
-            let rule = "small enough to leave the velocity finite";
-            check("impulse", component, value.is_finite(), rule)?;
-        }
-        let rule = "small enough to leave the spin finite";
-        check("angular_impulse", angular, w.is_finite(), rule)?;
+        // The velocity it leaves must be one the body may be given (`set_velocity`'s range).
+        let rule = IMPULSE_RULE;
+        check("impulse", worst_component(impulse), linear_speed_ok(v), rule)?;
+        let rule = ANGULAR_IMPULSE_RULE;
+        check("angular_impulse", angular, angular_speed_ok(w), rule)?;
         self.wake_slot(slot);
         let state = &mut self.states[slot];
         (state.linear_velocity, state.angular_velocity) = (v, w);

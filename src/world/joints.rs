@@ -2,8 +2,8 @@
 //! other stages.
 //!
 //! ```text
-//! add_joint(def):  check the bodies (live, distinct) and every number (finite, limits in
-//!                  order, springs and torques not negative); anchors into each body's
+//! add_joint(def):  check the bodies (live, distinct) and every number against the table
+//!                  of `limits.rs` (the snapshot reader's too); anchors into each body's
 //!                  local frame; a slot and generation (as bodies have); the joint on both
 //!                  bodies' edge lists; both bodies woken
 //! pair stage:      a pair of two bodies joined without collide_connected is refused; only
@@ -21,12 +21,15 @@
 use glam::Vec2;
 
 use super::World;
-use super::limits::MAX_COORDINATE;
+use super::limits::{
+    LimitKind, check_angle, check_break, check_joint as check, check_max_force,
+    check_motor_speed, check_point, checked_limits, checked_motor, checked_spring,
+};
 use crate::error::Error;
 use crate::handle::{BodyId, JointId, Slots, StaleReason};
 use crate::joint::{JointBroken, JointDef, JointFrame, JointKind, JointMotor, JointSpring};
 use crate::solver::{JointConstraint, JointModel, Spring, relative_angle};
-use crate::transform::{inverse_rotate, rotate};
+use crate::transform::{inverse_rotate, length_and_direction, rotate};
 
 /// The world's joints, by joint slot, and per body slot the joints that touch it.
 #[derive(Clone, Debug, Default)]
@@ -94,69 +97,6 @@ impl JointSet {
     }
 }
 
-/// An error naming a joint field unless `ok`.
-pub(super) fn check(
-    field: &'static str,
-    value: f32,
-    ok: bool,
-    rule: &'static str,
-) -> Result<(), Error> {
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::InvalidJoint { field, value, rule })
-    }
-}
-
-/// A point (or axis) of the world: finite and within `MAX_COORDINATE`, as a body's
-/// position must be (a lever of 1e17 overflows the solver's products).
-pub(super) fn check_point(field: &'static str, v: Vec2) -> Result<(), Error> {
-    for value in [v.x, v.y] {
-        let ok = value.is_finite() && value.abs() <= MAX_COORDINATE;
-        check(field, value, ok, "finite and at most MAX_COORDINATE (1e12)")?;
-    }
-    Ok(())
-}
-
-/// The spring as the solver takes it, once checked.
-pub(super) fn checked_spring(spring: Option<JointSpring>) -> Result<Option<Spring>, Error> {
-    let Some(s) = spring else { return Ok(None) };
-    let rule = "finite and 0 or more";
-    let ok = |v: f32| v.is_finite() && v >= 0.0;
-    check("spring hertz", s.hertz, ok(s.hertz), rule)?;
-    check(
-        "spring damping_ratio",
-        s.damping_ratio,
-        ok(s.damping_ratio),
-        rule,
-    )?;
-    Ok(Some(Spring {
-        hertz: s.hertz,
-        damping_ratio: s.damping_ratio,
-    }))
-}
-
-/// The limits once checked: finite, in order, and within `range`.
-pub(super) fn checked_limits(
-    limits: Option<[f32; 2]>,
-    range: [f32; 2],
-    rule: &'static str,
-) -> Result<Option<[f32; 2]>, Error> {
-    let Some([lower, upper]) = limits else {
-        return Ok(None);
-    };
-    let within = |v: f32| v.is_finite() && v >= range[0] && v <= range[1];
-    check("lower limit", lower, within(lower), rule)?;
-    check("upper limit", upper, within(upper), rule)?;
-    check(
-        "lower limit",
-        lower,
-        lower <= upper,
-        "at most the upper limit",
-    )?;
-    Ok(Some([lower, upper]))
-}
-
 impl World {
     /// Adds a joint between two bodies (see [`JointDef`]): its anchors are taken in the
     /// world frame as the bodies stand now. Wakes both bodies. Unless the definition says
@@ -164,11 +104,26 @@ impl World {
     /// (a contact they have ends then, with an end event).
     ///
     /// Errors, naming the offending input, with nothing changed: a stale or foreign body
-    /// ([`Error::StaleBody`]), the same body twice ([`Error::JointToItself`]), a non-finite
-    /// anchor, a limit that is not finite or out of range (revolute angles within [-π, π],
-    /// distance lengths 0 or more), a lower limit above the upper, a spring's hertz or damping
-    /// ratio or a motor's torque negative or not finite, a motor speed not finite
-    /// ([`Error::InvalidJoint`]).
+    /// ([`Error::StaleBody`]), the same body twice ([`Error::JointToItself`]), and any
+    /// number outside its range ([`Error::InvalidJoint`], with the field, the value and the
+    /// range). The ranges are the table of `world::limits` (every joint option is read back
+    /// from a snapshot against the same table):
+    ///
+    /// | option | range |
+    /// |---|---|
+    /// | anchors, axis, mouse target | each coordinate finite and at most [`MAX_COORDINATE`](crate::world::MAX_COORDINATE) (1e12); an axis not of length 0 |
+    /// | revolute limits | within [-π, π], lower at most upper |
+    /// | distance limits | from 0 to [`MAX_JOINT_LENGTH`](crate::world::MAX_JOINT_LENGTH) (4e12), lower at most upper |
+    /// | prismatic and wheel limits | at most [`MAX_JOINT_LENGTH`](crate::world::MAX_JOINT_LENGTH) in magnitude, lower at most upper |
+    /// | motor speed | revolute and wheel: at most [`MAX_ANGULAR_SPEED`](crate::world::MAX_ANGULAR_SPEED) (1e8 rad/s); prismatic: at most [`MAX_LINEAR_SPEED_LIMIT`](crate::world::MAX_LINEAR_SPEED_LIMIT) (1e6) |
+    /// | motor max torque (force), `max_force`, `max_torque` | from 0 to [`MAX_FORCE`](crate::world::MAX_FORCE) (1e36); `None` for no bound |
+    /// | spring hertz and damping ratio (weld's too) | finite and 0 or more |
+    /// | `break_force`, `break_torque` | 0 or more (infinity: never breaks) |
+    ///
+    /// The solver holds every accumulated impulse of a joint to
+    /// [`MAX_IMPULSE`](crate::world::MAX_IMPULSE) (a motor's also to its max torque times the
+    /// substep), so a joint whose options fight its bodies (a limit it cannot reach, a motor
+    /// held still) pushes as hard as that and no harder.
     pub fn add_joint(&mut self, def: &JointDef) -> Result<JointId, Error> {
         let [a, b] = [
             self.body_slot(def.bodies[0])?,
@@ -189,26 +144,21 @@ impl World {
         .enumerate()
         {
             if let Some(limit) = limit {
-                check(field, limit, !limit.is_nan() && limit >= 0.0, "0 or more")?;
+                check_break(field, limit)?;
                 breaking[k] = limit;
             }
         }
         let spring = checked_spring(def.spring)?;
+        // A prismatic joint's motor drives a sliding speed; the others' a spin.
+        let angular = !matches!(def.kind, JointKind::Prismatic { .. });
         let motor = match def.motor {
             None => None,
-            Some(m) => {
-                check("motor speed", m.speed, m.speed.is_finite(), "finite")?;
-                let ok = m.max_torque.is_finite() && m.max_torque >= 0.0;
-                check("motor max_torque", m.max_torque, ok, "finite and 0 or more")?;
-                Some([m.speed, m.max_torque])
-            }
+            Some(m) => Some(checked_motor([m.speed, m.max_torque], angular)?),
         };
         let local = |slot: usize, p: Vec2| self.transform_at(slot).inverse_transform_point(p);
         let (model, anchor_b) = match def.kind {
             JointKind::Revolute => {
-                use std::f32::consts::PI;
-                let rule = "finite and within [-π, π]";
-                let limits = checked_limits(def.limits, [-PI, PI], rule)?;
+                let limits = checked_limits(def.limits, LimitKind::Angle)?;
                 let reference_angle = relative_angle(self.rotations[a], self.rotations[b]);
                 let model = JointModel::Revolute {
                     reference_angle,
@@ -220,8 +170,7 @@ impl World {
             }
             JointKind::Distance { anchor_b } => {
                 check_point("anchor_b", anchor_b)?;
-                let rule = "finite and 0 or more";
-                let limits = checked_limits(def.limits, [0.0, f32::INFINITY], rule)?;
+                let limits = checked_limits(def.limits, LimitKind::Length)?;
                 let length = def.anchor.distance(anchor_b);
                 check("length", length, length.is_finite(), "finite")?;
                 let model = JointModel::Distance {
@@ -254,10 +203,12 @@ impl World {
             }
             JointKind::Prismatic { axis } | JointKind::Wheel { axis } => {
                 check_point("axis", axis)?;
-                let length = axis.length();
+                // Without squaring: a subnormal axis's plain length has lost its precision,
+                // and its direction would be off unit length (refused when read back).
+                let (length, direction) = length_and_direction(axis);
                 check("axis length", length, length > 0.0, "more than 0")?;
-                let local_axis = inverse_rotate(self.rotations[a], axis / length);
-                let limits = checked_limits(def.limits, [f32::MIN, f32::MAX], "finite")?;
+                let local_axis = inverse_rotate(self.rotations[a], direction);
+                let limits = checked_limits(def.limits, LimitKind::Slide)?;
                 let model = if let JointKind::Prismatic { .. } = def.kind {
                     JointModel::Prismatic {
                         reference_angle: relative_angle(self.rotations[a], self.rotations[b]),
@@ -285,7 +236,7 @@ impl World {
                         .enumerate()
                 {
                     if let Some(bound) = bound {
-                        check(field, bound, !bound.is_nan() && bound >= 0.0, "0 or more")?;
+                        check_max_force(field, bound)?;
                         bounds[k] = bound;
                     }
                 }
@@ -298,9 +249,10 @@ impl World {
                 (model, self.centers[b])
             }
             JointKind::Mouse => {
+                if let Some(bound) = def.max_force {
+                    check_max_force("max_force", bound)?;
+                }
                 let max_force = def.max_force.unwrap_or(f32::INFINITY);
-                let ok = !max_force.is_nan() && max_force >= 0.0;
-                check("max_force", max_force, ok, "0 or more")?;
                 let model = JointModel::Mouse {
                     target: def.anchor,
                     spring: spring.unwrap_or_default(),
@@ -424,11 +376,9 @@ impl World {
         offset: Vec2,
         angle: f32,
     ) -> Result<(), Error> {
-        use std::f32::consts::PI;
         let slot = self.joint_slot(joint)?;
         check_point("offset", offset)?;
-        let ok = angle.is_finite() && (-PI..=PI).contains(&angle);
-        check("angle", angle, ok, "finite and within [-π, π]")?;
+        check_angle("angle", angle)?;
         let constraint = &mut self.joints.constraints[slot];
         let JointModel::Motor {
             reference_angle, ..
@@ -450,13 +400,16 @@ impl World {
     }
 
     /// Sets the speed a revolute, prismatic or wheel joint's motor drives (radians per
-    /// second, or units per second along a prismatic axis), keeping its max torque; wakes
-    /// both bodies. A stale handle, a joint without a motor, or a speed that is not finite
-    /// is an error naming it.
+    /// second, at most [`MAX_ANGULAR_SPEED`](crate::world::MAX_ANGULAR_SPEED), or units per
+    /// second along a prismatic axis, at most
+    /// [`MAX_LINEAR_SPEED_LIMIT`](crate::world::MAX_LINEAR_SPEED_LIMIT)), keeping its max
+    /// torque; wakes both bodies. A stale handle, a joint without a motor, or a speed out of
+    /// its range is an error naming it, and nothing changes.
     pub fn set_motor_speed(&mut self, joint: JointId, speed: f32) -> Result<(), Error> {
         let slot = self.joint_slot(joint)?;
-        check("motor speed", speed, speed.is_finite(), "finite")?;
         let constraint = &mut self.joints.constraints[slot];
+        let angular = !matches!(constraint.model, JointModel::Prismatic { .. });
+        check_motor_speed(speed, angular)?;
         let (JointModel::Revolute { motor, .. }
         | JointModel::Prismatic { motor, .. }
         | JointModel::Wheel { motor, .. }) = &mut constraint.model

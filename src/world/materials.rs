@@ -18,7 +18,7 @@
 use glam::Vec2;
 
 use super::World;
-use super::limits::{check_mass, density_ok};
+use super::limits::{TANGENT_SPEED_RULE, check_mass, density_ok, tangent_speed_ok};
 use crate::body_shape::{BodyShape, MassProperties, combined_mass};
 use crate::error::Error;
 use crate::handle::ColliderId;
@@ -39,8 +39,9 @@ pub struct Material {
     /// Mass per unit area, finite and positive on a dynamic body's piece (ignored on a
     /// static or kinematic body's, which has no mass).
     pub density: f32,
-    /// Speed of the piece's surface along itself, units per second, finite: a conveyor
-    /// belt. The surface moves clockwise round the piece, so on the top face of a floor a
+    /// Speed of the piece's surface along itself, units per second, at most
+    /// [`MAX_LINEAR_SPEED_LIMIT`](crate::world::MAX_LINEAR_SPEED_LIMIT) in magnitude: a
+    /// conveyor belt. The surface moves clockwise round the piece, so on the top face of a floor a
     /// positive speed carries what rests on it towards +x (Box2D's sign). Friction drives
     /// the slip towards it, so a body on the belt reaches that speed and no more (as far
     /// as friction can hold it). Two touching pieces' speeds add.
@@ -94,8 +95,8 @@ impl Material {
                 "finite and positive on a dynamic body's piece",
             );
         }
-        if !self.tangent_speed.is_finite() {
-            return fail("tangent_speed", self.tangent_speed, "finite");
+        if !tangent_speed_ok(self.tangent_speed) {
+            return fail("tangent_speed", self.tangent_speed, TANGENT_SPEED_RULE);
         }
         Ok(())
     }

@@ -105,13 +105,12 @@ mod teleport;
 pub use body_def::BodyDef;
 pub use body_ref::BodyRef;
 pub use body_type::BodyType;
-pub use forces::MAX_ACCELERATION;
 pub use limits::{
-    DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS,
-    TIME_STEP_RANGE,
+    DEFAULT_MAX_LINEAR_SPEED, MASS_RANGE, MAX_ACCELERATION, MAX_ANGULAR_SPEED, MAX_COORDINATE,
+    MAX_FORCE, MAX_GRAVITY_SCALE, MAX_IMPULSE, MAX_JOINT_LENGTH, MAX_LINEAR_SPEED_LIMIT,
+    MAX_SUBSTEPS, TIME_STEP_RANGE,
 };
 pub use materials::Material;
-pub use motion::MAX_GRAVITY_SCALE;
 pub use output::WorldContact;
 pub use queries::{WorldRayHit, WorldShapeHit};
 pub use stats::StepStats;

@@ -4,36 +4,10 @@
 //! rested under. The solver applies them once per substep (`solver/forces.rs`).
 
 use super::World;
-use super::limits::check;
+use super::limits::{check_damping, check_gravity_scale};
 use crate::error::Error;
 use crate::handle::BodyId;
 use crate::solver::BodyForces;
-
-/// The largest gravity scale a body takes, in magnitude: with gravity at most
-/// [`MAX_COORDINATE`](crate::world::MAX_COORDINATE) a component, a substep's change of
-/// velocity stays far inside f32 (the speed clamp then holds it), while a million times
-/// gravity is more than any scene means.
-pub const MAX_GRAVITY_SCALE: f32 = 1e6;
-
-/// A damping the solver can apply: finite, 0 or more (a negative one would add energy).
-pub(super) fn check_damping(field: &'static str, damping: f32) -> Result<(), Error> {
-    check(
-        field,
-        damping,
-        damping.is_finite() && damping >= 0.0,
-        "finite and 0 or more",
-    )
-}
-
-/// A gravity scale within [`MAX_GRAVITY_SCALE`].
-pub(super) fn check_gravity_scale(scale: f32) -> Result<(), Error> {
-    check(
-        "gravity_scale",
-        scale,
-        scale.abs() <= MAX_GRAVITY_SCALE,
-        "finite and at most MAX_GRAVITY_SCALE (1e6) in magnitude",
-    )
-}
 
 impl World {
     /// Sets the body's linear damping ([`BodyDef::linear_damping`](crate::BodyDef::linear_damping)):

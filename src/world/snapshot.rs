@@ -60,7 +60,6 @@ use glam::Vec2;
 
 use super::World;
 use super::contacts::PairState;
-use super::limits::MAX_COORDINATE;
 use super::materials::Material;
 use super::snapshot_codec::Writer;
 use super::step::body_transform;
@@ -83,12 +82,6 @@ pub(super) const VERSION: u32 = 2;
 /// parallel, each from its own byte length, its first pair's index not a difference.
 pub(super) const PAIR_BLOCK: usize = 2048;
 
-/// Geometric values (points, boxes, kept manifolds' offsets): twice the world's coordinate
-/// limit, room for a body's centre at the limit plus its reach.
-pub(super) const GEOMETRY_LIMIT: f32 = 2.0 * MAX_COORDINATE;
-/// Velocities and impulses: far past anything the solver makes (a mass of 1e24 at the
-/// speed limit), far below where their squares overflow.
-pub(super) const MOTION_LIMIT: f32 = 1e18;
 /// How far a stored rotation `(cos, sin)` may be from unit length: what renormalised f32
 /// rotations differ by, with room.
 pub(super) const UNIT_TOLERANCE: f32 = 1e-4;

@@ -10,11 +10,14 @@ use rayon::prelude::*;
 use super::World;
 use super::contacts::PairState;
 use super::filters::checked as checked_filter;
-use super::forces::MAX_ACCELERATION;
-use super::joints::{VACANT_PAIR, check, check_point, checked_limits, checked_spring};
-use super::limits::{MAX_COORDINATE, MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS, check_gravity};
+use super::joints::VACANT_PAIR;
+use super::limits::{
+    GEOMETRY_LIMIT, LimitKind, MAX_ACCELERATION, MAX_COORDINATE, MAX_IMPULSE, MAX_JOINT_LENGTH,
+    MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS, MOTION_LIMIT, check_angle, check_break, check_damping,
+    check_gravity, check_gravity_scale, check_joint, check_max_force, check_point,
+    checked_limits, checked_motor, checked_spring,
+};
 use super::materials::Material;
-use super::motion::{check_damping, check_gravity_scale};
 use super::snapshot::*;
 use super::snapshot_codec::Reader;
 use super::step::body_transform;
@@ -385,7 +388,7 @@ fn read_shape(r: &mut Reader<'_>) -> Result<Shape, Error> {
         other => return Reader::error_at(at, format!("unknown shape kind {other}")),
     };
     if shape.bounding_radius() > MAX_COORDINATE
-        || shape.aabb(&Transform::IDENTITY).size().max_element() > GEOMETRY_LIMIT
+        || shape.aabb(&Transform::IDENTITY).size().max_element() > 2.0 * MAX_COORDINATE
     {
         return Reader::error_at(at, "shape larger than MAX_COORDINATE");
     }
@@ -1098,9 +1101,13 @@ impl Loading {
             let mut breaking = [f32::INFINITY; 2];
             for (k, bit) in [2, 4].into_iter().enumerate() {
                 if flags & bit != 0 {
-                    let ok = |v: f32| v.is_finite() && v >= 0.0;
-                    let limit = read_checked(r, "break threshold", ok, "finite and 0 or more")?;
-                    breaking[k] = limit;
+                    let field = ["break_force", "break_torque"][k];
+                    // An infinite threshold (never) is written as none.
+                    let ok = |v: f32| {
+                        check_break(field, v)?;
+                        check_joint(field, v, v.is_finite(), "finite when written")
+                    };
+                    breaking[k] = read_checked(r, field, ok)?;
                 }
             }
             let model = read_model(r)?;
@@ -1116,8 +1123,9 @@ impl Loading {
             let mut values = [[0.0; 2]; 7];
             for (k, v) in values.iter_mut().enumerate() {
                 if present & (1 << k) != 0 {
-                    // The force and torque are the last step's, as large as it made them.
-                    let limit = if k < 5 { MOTION_LIMIT } else { f32::MAX };
+                    // The impulses are held to MAX_IMPULSE as they accumulate; the force
+                    // and torque are the last step's, as large as that made them.
+                    let limit = if k < 5 { MAX_IMPULSE } else { f32::MAX };
                     let n = if k == 0 || k == 5 { 2 } else { 1 };
                     for x in v.iter_mut().take(n) {
                         *x = r.f32("joint impulse", limit)?;
@@ -1257,8 +1265,8 @@ fn read_pair_block(
                     Some(kept) if ids_kept => kept.points[k].id,
                     _ => read_id(r, &mut last_id)?,
                 };
-                start.3[k] = r.f32("normal impulse", MOTION_LIMIT)?;
-                start.4[k] = r.f32("tangent impulse", MOTION_LIMIT)?;
+                start.3[k] = r.f32("normal impulse", MAX_IMPULSE)?;
+                start.4[k] = r.f32("tangent impulse", MAX_IMPULSE)?;
             }
             block.warm.push(start);
             block.colours.push(colour);
@@ -1325,17 +1333,16 @@ fn read_kept(r: &mut Reader<'_>, now: &Transform) -> Result<KeptManifold, Error>
     })
 }
 
-/// A joint's f32 that `ok` accepts, else `add_joint`'s error naming `field` and `rule`,
-/// at its offset.
+/// A joint's f32 that `check` accepts (one of the checks `add_joint` makes, from the table
+/// in `limits.rs`), else its error at the value's offset.
 fn read_checked(
     r: &mut Reader<'_>,
     field: &'static str,
-    ok: impl Fn(f32) -> bool,
-    rule: &'static str,
+    check: impl Fn(f32) -> Result<(), Error>,
 ) -> Result<f32, Error> {
     let at_value = r.offset;
     let v = r.raw_f32(field)?;
-    at(at_value, check(field, v, ok(v), rule))?;
+    at(at_value, check(v))?;
     Ok(v)
 }
 
@@ -1356,58 +1363,49 @@ fn read_spring(r: &mut Reader<'_>, present: bool) -> Result<Option<Spring>, Erro
     at(at_spring, checked_spring(Some(spring)))
 }
 
-fn read_motor(r: &mut Reader<'_>, present: bool) -> Result<Option<[f32; 2]>, Error> {
+/// A motor of a joint that turns (`angular`) or slides.
+fn read_motor(
+    r: &mut Reader<'_>,
+    present: bool,
+    angular: bool,
+) -> Result<Option<[f32; 2]>, Error> {
     if !present {
         return Ok(None);
     }
     let at_motor = r.offset;
-    let [speed, max_torque] = read_pair(r, "motor")?;
-    at(
-        at_motor,
-        check("motor speed", speed, speed.is_finite(), "finite"),
-    )?;
-    let ok = max_torque.is_finite() && max_torque >= 0.0;
-    at(
-        at_motor,
-        check("motor max_torque", max_torque, ok, "finite and 0 or more"),
-    )?;
-    Ok(Some([speed, max_torque]))
+    let motor = read_pair(r, "motor")?;
+    at(at_motor, checked_motor(motor, angular)).map(Some)
 }
 
 fn read_limits(
     r: &mut Reader<'_>,
     present: bool,
-    range: [f32; 2],
+    kind: LimitKind,
 ) -> Result<Option<[f32; 2]>, Error> {
     if !present {
         return Ok(None);
     }
     let at_limits = r.offset;
     let limits = read_pair(r, "limits")?;
-    at(
-        at_limits,
-        checked_limits(Some(limits), range, "within range"),
-    )
+    at(at_limits, checked_limits(Some(limits), kind))
 }
 
-fn read_angle(r: &mut Reader<'_>, field: &str) -> Result<f32, Error> {
-    use std::f32::consts::PI;
-    let at_angle = r.offset;
-    let angle = r.raw_f32(field)?;
-    at(
-        at_angle,
-        check(
-            "angle",
-            angle,
-            angle.is_finite() && (-PI..=PI).contains(&angle),
-            "finite and within [-π, π]",
-        ),
-    )?;
-    Ok(angle)
+fn read_angle(r: &mut Reader<'_>, field: &'static str) -> Result<f32, Error> {
+    read_checked(r, field, |angle| check_angle(field, angle))
+}
+
+/// A max force or torque: within [0, MAX_FORCE], or infinite (none given).
+fn read_bound(r: &mut Reader<'_>, field: &'static str) -> Result<f32, Error> {
+    read_checked(r, field, |v| {
+        if v == f32::INFINITY {
+            Ok(())
+        } else {
+            check_max_force(field, v)
+        }
+    })
 }
 
 fn read_model(r: &mut Reader<'_>) -> Result<JointModel, Error> {
-    use std::f32::consts::PI;
     let at_model = r.offset;
     let kind = r.u8("joint kind")?;
     let opts = r.u8("joint options")?;
@@ -1424,17 +1422,20 @@ fn read_model(r: &mut Reader<'_>) -> Result<JointModel, Error> {
     let model = match kind {
         0 => JointModel::Revolute {
             reference_angle: read_angle(r, "reference angle")?,
-            limits: read_limits(r, l, [-PI, PI])?,
-            motor: read_motor(r, m)?,
+            limits: read_limits(r, l, LimitKind::Angle)?,
+            motor: read_motor(r, m, true)?,
             spring: read_spring(r, s)?,
         },
         1 => {
             // As add_joint makes it: the distance of two anchors within MAX_COORDINATE.
-            let length_at = r.offset;
-            let length = non_negative(r, "length")?;
-            if length > 4.0 * MAX_COORDINATE {
-                return Reader::error_at(length_at, format!("length = {length}: past 4e12"));
-            }
+            let length = read_checked(r, "length", |v| {
+                check_joint(
+                    "length",
+                    v,
+                    (0.0..=MAX_JOINT_LENGTH).contains(&v),
+                    "from 0 to MAX_JOINT_LENGTH (4e12)",
+                )
+            })?;
             let lower = if l {
                 Some(r.raw_f32("lower limit")?)
             } else {
@@ -1447,14 +1448,7 @@ fn read_model(r: &mut Reader<'_>) -> Result<JointModel, Error> {
             };
             let limits = match (lower, upper) {
                 (Some(lo), Some(hi)) => {
-                    at(
-                        at_model,
-                        checked_limits(
-                            Some([lo, hi]),
-                            [0.0, f32::INFINITY],
-                            "finite and 0 or more",
-                        ),
-                    )?;
+                    at(at_model, checked_limits(Some([lo, hi]), LimitKind::Length))?;
                     [lower, upper]
                 }
                 (None, None) => [None, None],
@@ -1475,44 +1469,31 @@ fn read_model(r: &mut Reader<'_>) -> Result<JointModel, Error> {
         3 => JointModel::Prismatic {
             reference_angle: read_angle(r, "reference angle")?,
             local_axis: read_unit(r, "joint axis")?,
-            limits: read_limits(r, l, [f32::MIN, f32::MAX])?,
-            motor: read_motor(r, m)?,
+            limits: read_limits(r, l, LimitKind::Slide)?,
+            motor: read_motor(r, m, false)?,
             spring: read_spring(r, s)?,
         },
         4 => JointModel::Wheel {
             local_axis: read_unit(r, "joint axis")?,
-            limits: read_limits(r, l, [f32::MIN, f32::MAX])?,
-            motor: read_motor(r, m)?,
+            limits: read_limits(r, l, LimitKind::Slide)?,
+            motor: read_motor(r, m, true)?,
             spring: read_spring(r, s)?,
         },
         5 => JointModel::Filter,
-        6 => {
-            let reference_angle = read_angle(r, "reference angle")?;
-            let bounds_at = r.offset;
-            let [max_force, max_torque] = read_pair(r, "motor bounds")?;
-            for v in [max_force, max_torque] {
-                at(
-                    bounds_at,
-                    check("max_force", v, !v.is_nan() && v >= 0.0, "0 or more"),
-                )?;
-            }
-            JointModel::Motor {
-                reference_angle,
-                max_force,
-                max_torque,
-            }
-        }
+        6 => JointModel::Motor {
+            reference_angle: read_angle(r, "reference angle")?,
+            max_force: read_bound(r, "max_force")?,
+            max_torque: read_bound(r, "max_torque")?,
+        },
         7 => {
             let target_at = r.offset;
             let target = Vec2::from(read_pair(r, "target")?);
             at(target_at, check_point("target", target))?;
             let spring = read_spring(r, true)?.unwrap_or_default();
-            let ok = |v: f32| !v.is_nan() && v >= 0.0;
-            let max_force = read_checked(r, "max_force", ok, "0 or more")?;
             JointModel::Mouse {
                 target,
                 spring,
-                max_force,
+                max_force: read_bound(r, "max_force")?,
             }
         }
         other => return Reader::error_at(at_model, format!("unknown joint kind {other}")),

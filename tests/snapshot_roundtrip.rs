@@ -36,7 +36,8 @@ fn every_world_reads_its_own_snapshot_back_and_steps_on_the_same() {
     let result = runner.run(&vec(any::<u8>(), 64..4096), |bytes| {
         let input = roundtrip::generate(&mut Unstructured::new(&bytes))
             .map_err(|e| TestCaseError::reject(e.to_string()))?;
-        let t = roundtrip::check(&input).map_err(|e| TestCaseError::fail(format!("{e}\n{input:?}")))?;
+        let t =
+            roundtrip::check(&input).map_err(|e| TestCaseError::fail(format!("{e}\n{input:?}")))?;
         tally.borrow_mut().add(&t);
         Ok(())
     });
@@ -50,10 +51,16 @@ fn every_world_reads_its_own_snapshot_back_and_steps_on_the_same() {
     assert!(t.round_trips >= t.worlds, "{t:?}");
     assert!(t.round_trips_before_a_step >= 100, "{t:?}");
     for (kind, count) in JOINT_KINDS.iter().zip(t.joints) {
-        assert!(count >= 50, "only {count} {kind} joints were accepted: {t:?}");
+        assert!(
+            count >= 50,
+            "only {count} {kind} joints were accepted: {t:?}"
+        );
     }
     assert!(t.joints_refused >= 200, "{t:?}");
     assert!(t.removed_under_joints >= 50, "{t:?}");
-    assert!(t.setters_refused >= 100 && t.setters >= 2 * t.setters_refused, "{t:?}");
+    assert!(
+        t.setters_refused >= 100 && t.setters >= 2 * t.setters_refused,
+        "{t:?}"
+    );
     assert!(t.bodies_refused >= 100, "{t:?}");
 }

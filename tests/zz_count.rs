@@ -16,16 +16,28 @@ fn count() {
         let input = roundtrip::generate(&mut arbitrary::Unstructured::new(&bytes)).unwrap();
         worlds += 1;
         match roundtrip::check(&input) {
-            Ok(t) => { joints += t.joints.iter().sum::<u64>(); trips += t.round_trips; }
+            Ok(t) => {
+                joints += t.joints.iter().sum::<u64>();
+                trips += t.round_trips;
+            }
             Err(e) => {
                 let key = match e.find("unreadable at byte") {
-                    Some(i) => { let rest = &e[i..]; let c = rest.find(':').unwrap(); rest[c+2..].split(" =").next().unwrap().to_string() }
+                    Some(i) => {
+                        let rest = &e[i..];
+                        let c = rest.find(':').unwrap();
+                        rest[c + 2..].split(" =").next().unwrap().to_string()
+                    }
                     None => e.chars().take(60).collect(),
                 };
-                if key.contains("density") { println!("{}", &e[..e.len().min(300)]); } *kinds.entry(key).or_default() += 1;
+                if key.contains("density") {
+                    println!("{}", &e[..e.len().min(300)]);
+                }
+                *kinds.entry(key).or_default() += 1;
             }
         }
     }
     println!("worlds {worlds} joints(in passing worlds) {joints} trips {trips}");
-    for (k, n) in kinds { println!("{n:6} {k}"); }
+    for (k, n) in kinds {
+        println!("{n:6} {k}");
+    }
 }

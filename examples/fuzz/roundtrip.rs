@@ -62,7 +62,10 @@ pub enum Op {
         options: u8,
     },
     /// Removes a live body, one with joints when `jointed` and there is one.
-    RemoveBody { body: u16, jointed: bool },
+    RemoveBody {
+        body: u16,
+        jointed: bool,
+    },
     RemoveJoint(u16),
     SetVelocity {
         body: u16,
@@ -162,9 +165,8 @@ fn wild(u: &mut Unstructured, tame: bool, [lo, hi, edge]: [f32; 3]) -> Result<f3
     } else {
         u.int_in_range(0u8..=11)?
     };
-    let sign = |u: &mut Unstructured, x: f32| -> Result<f32> {
-        Ok(if u.arbitrary()? { -x } else { x })
-    };
+    let sign =
+        |u: &mut Unstructured, x: f32| -> Result<f32> { Ok(if u.arbitrary()? { -x } else { x }) };
     Ok(match class {
         0..=4 | 6..=8 => hostile::uniform(u, lo, hi)?,
         5 => {
@@ -460,8 +462,8 @@ pub fn check(input: &RoundTripInput) -> std::result::Result<Tally, String> {
                 let Some((kind, def)) = joint_def(op, &bodies) else {
                     continue;
                 };
-                let added = call(&mut world, "add_joint", |w| w.add_joint(&def).map(|_| ()))
-                    .map_err(at)?;
+                let added =
+                    call(&mut world, "add_joint", |w| w.add_joint(&def).map(|_| ())).map_err(at)?;
                 if added {
                     tally.joints[kind] += 1;
                 } else {
@@ -601,7 +603,6 @@ pub fn check(input: &RoundTripInput) -> std::result::Result<Tally, String> {
             }
             Op::Step { count, dt } => {
                 for _ in 0..*count {
-
                     world
                         .step(*dt, &mut narrow)
                         .map_err(|e| at(format!("step: {e}")))?;
@@ -612,8 +613,8 @@ pub fn check(input: &RoundTripInput) -> std::result::Result<Tally, String> {
             }
             Op::RoundTrip { steps, restore } => {
                 let fresh = if *restore { kept.take() } else { None };
-                let copy = round_trip(&mut world, fresh, *steps, &mut narrow, &mut tally)
-                    .map_err(at)?;
+                let copy =
+                    round_trip(&mut world, fresh, *steps, &mut narrow, &mut tally).map_err(at)?;
                 tally.round_trips_before_a_step += u64::from(since_step);
                 // The input goes on with the world read back; the original is memory for
                 // the next `restore`.

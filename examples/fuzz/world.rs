@@ -23,9 +23,9 @@ use arbitrary::{Result, Unstructured};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     BodyDef, BodyId, BodyShape, Circle, ColliderId, CpuNarrowPhase, Error, JointDef, JointId,
-    Polygon, Shape, World, world::BodyType, world::MAX_COORDINATE, world::MAX_GRAVITY_SCALE,
-    world::MAX_ANGULAR_SPEED, world::MAX_LINEAR_SPEED_LIMIT, world::MAX_SUBSTEPS,
-    world::Material, world::StaleReason, world::TIME_STEP_RANGE,
+    Polygon, Shape, World, world::BodyType, world::MAX_ANGULAR_SPEED, world::MAX_COORDINATE,
+    world::MAX_GRAVITY_SCALE, world::MAX_LINEAR_SPEED_LIMIT, world::MAX_SUBSTEPS, world::Material,
+    world::StaleReason, world::TIME_STEP_RANGE,
 };
 
 use crate::Target;

@@ -32,9 +32,8 @@ use super::contact_simd::{StatePtr, WideContact};
 use super::forces::{BodyForces, integrate_forces};
 use super::joint::{JointConstraint, JointPass, JointStep, run_joints};
 use super::{
-    BodyState, ContactImpulses, HitRecord, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED_LIMIT,
-    PrepareInput, clamp_speed_and_turn, clamp_velocity, integrate_rotation, prepare_group,
-    store_group,
+    BodyState, ContactImpulses, HitRecord, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED_LIMIT, PrepareInput,
+    clamp_speed_and_turn, clamp_velocity, integrate_rotation, prepare_group, store_group,
 };
 use crate::body::Body;
 use crate::manifold::Contact;

@@ -28,8 +28,7 @@ use glam::Vec2;
 
 use super::World;
 use super::limits::{
-    MAX_ACCELERATION, angular_speed_ok, check, check_vec,
-    linear_speed_ok, worst_component,
+    MAX_ACCELERATION, angular_speed_ok, check, check_vec, linear_speed_ok, worst_component,
 };
 use crate::error::Error;
 use crate::handle::BodyId;
@@ -172,7 +171,12 @@ impl World {
         let w = state.angular_velocity + self.materials[slot].inv_inertia * angular;
         // The velocity it leaves must be one the body may be given (`set_velocity`'s range).
         let rule = IMPULSE_RULE;
-        check("impulse", worst_component(impulse), linear_speed_ok(v), rule)?;
+        check(
+            "impulse",
+            worst_component(impulse),
+            linear_speed_ok(v),
+            rule,
+        )?;
         let rule = ANGULAR_IMPULSE_RULE;
         check("angular_impulse", angular, angular_speed_ok(w), rule)?;
         self.wake_slot(slot);

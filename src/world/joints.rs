@@ -22,8 +22,8 @@ use glam::Vec2;
 
 use super::World;
 use super::limits::{
-    LimitKind, check_angle, check_break, check_joint as check, check_max_force,
-    check_motor_speed, check_point, checked_limits, checked_motor, checked_spring,
+    LimitKind, check_angle, check_break, check_joint as check, check_max_force, check_motor_speed,
+    check_point, checked_limits, checked_motor, checked_spring,
 };
 use crate::error::Error;
 use crate::handle::{BodyId, JointId, Slots, StaleReason};

@@ -341,7 +341,10 @@ pub(super) fn checked_limits(
 /// A motor's `[speed, max torque]` once checked: the speed within
 /// [`MAX_ANGULAR_SPEED`] (a joint that turns, `angular`) or [`MAX_LINEAR_SPEED_LIMIT`] (one
 /// that slides), the max torque (or force) within [0, [`MAX_FORCE`]].
-pub(super) fn checked_motor([speed, max_torque]: [f32; 2], angular: bool) -> Result<[f32; 2], Error> {
+pub(super) fn checked_motor(
+    [speed, max_torque]: [f32; 2],
+    angular: bool,
+) -> Result<[f32; 2], Error> {
     check_motor_speed(speed, angular)?;
     check_max_force("motor max_torque", max_torque)?;
     Ok([speed, max_torque])

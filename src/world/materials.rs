@@ -18,7 +18,9 @@
 use glam::Vec2;
 
 use super::World;
-use super::limits::{TANGENT_SPEED_RULE, check_mass, density_ok, tangent_speed_ok};
+use super::limits::{
+    MAX_ACCELERATION, TANGENT_SPEED_RULE, check_mass, density_ok, tangent_speed_ok,
+};
 use crate::body_shape::{BodyShape, MassProperties, combined_mass};
 use crate::error::Error;
 use crate::handle::ColliderId;
@@ -183,7 +185,8 @@ impl World {
     /// Gives the awake dynamic body in `slot` the mass properties `mass` (checked) and its
     /// farthest point `max_extent`: its centre moves within its frame, which stays put, and
     /// its linear velocity becomes the new centre's (`v + w × (new centre − old centre)`),
-    /// as Box2D updates it.
+    /// as Box2D updates it, held to the world's speed limit; a pending force or torque is
+    /// held to what the new mass may take ([`MAX_ACCELERATION`](crate::world::MAX_ACCELERATION)).
     pub(super) fn set_mass(&mut self, slot: usize, mass: &MassProperties, max_extent: f32) {
         let rotation = self.rotations[slot];
         let record = &mut self.bodies[slot];
@@ -196,7 +199,34 @@ impl World {
         self.centers[slot] += shift;
         let state = &mut self.states[slot];
         state.inv_mass = 1.0 / mass.mass;
-        state.linear_velocity += state.angular_velocity * Vec2::new(-shift.y, shift.x);
+        let v = state.linear_velocity + state.angular_velocity * Vec2::new(-shift.y, shift.x);
+        // A spin about a centre moved far can make that fast: held to the world's speed
+        // limit, as the next step's first pass would hold it, so that the world never
+        // holds a velocity the table refuses.
+        state.linear_velocity = crate::solver::clamp_length(v, self.max_linear_speed);
+        // A force held for the next step may be more than the new mass can take.
+        let (inv_mass, inv_inertia) = (1.0 / mass.mass, 1.0 / mass.inertia);
+        let forces = &mut self.forces[slot];
+        forces.force = Vec2::new(
+            within_acceleration(forces.force.x, inv_mass),
+            within_acceleration(forces.force.y, inv_mass),
+        );
+        forces.torque = within_acceleration(forces.torque, inv_inertia);
         self.refresh_inertia(slot);
     }
+}
+
+/// `value` (a component of a pending force, or a torque) scaled back, if need be, so that
+/// `value * inverse` (its acceleration) is at most `MAX_ACCELERATION`, as `apply_force`
+/// and the snapshot reader test it (the product, not a division: the bound's rounding is
+/// theirs).
+fn within_acceleration(value: f32, inverse: f32) -> f32 {
+    if (value * inverse).abs() <= MAX_ACCELERATION {
+        return value;
+    }
+    let mut held = (MAX_ACCELERATION / inverse).copysign(value);
+    while (held * inverse).abs() > MAX_ACCELERATION {
+        held *= 1.0 - f32::EPSILON;
+    }
+    held
 }

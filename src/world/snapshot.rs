@@ -271,8 +271,12 @@ impl World {
         } else {
             DYNAMIC
         };
-        let velocity = state.linear_velocity != Vec2::ZERO || state.angular_velocity != 0.0;
-        let pending = forces.force != Vec2::ZERO || forces.torque != 0.0;
+        // By bits, not value: a velocity of -0 is written (read back as +0 it would give
+        // another state hash, and may round another way in the next step).
+        let any_bits = |xs: [f32; 3]| xs.iter().any(|x| x.to_bits() != 0);
+        let (v, f) = (state.linear_velocity, forces.force);
+        let velocity = any_bits([v.x, v.y, state.angular_velocity]);
+        let pending = any_bits([f.x, f.y, forces.torque]);
         let params = BodyForces {
             force: Vec2::ZERO,
             torque: 0.0,

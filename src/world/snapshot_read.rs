@@ -14,8 +14,8 @@ use super::joints::VACANT_PAIR;
 use super::limits::{
     GEOMETRY_LIMIT, LimitKind, MAX_ACCELERATION, MAX_COORDINATE, MAX_IMPULSE, MAX_JOINT_LENGTH,
     MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS, MOTION_LIMIT, check_angle, check_break, check_damping,
-    check_gravity, check_gravity_scale, check_joint, check_max_force, check_point,
-    checked_limits, checked_motor, checked_spring,
+    check_gravity, check_gravity_scale, check_joint, check_max_force, check_point, checked_limits,
+    checked_motor, checked_spring,
 };
 use super::materials::Material;
 use super::snapshot::*;
@@ -1364,11 +1364,7 @@ fn read_spring(r: &mut Reader<'_>, present: bool) -> Result<Option<Spring>, Erro
 }
 
 /// A motor of a joint that turns (`angular`) or slides.
-fn read_motor(
-    r: &mut Reader<'_>,
-    present: bool,
-    angular: bool,
-) -> Result<Option<[f32; 2]>, Error> {
+fn read_motor(r: &mut Reader<'_>, present: bool, angular: bool) -> Result<Option<[f32; 2]>, Error> {
     if !present {
         return Ok(None);
     }

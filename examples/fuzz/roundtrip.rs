@@ -23,7 +23,7 @@
 use arbitrary::{Result, Unstructured};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::world::{
-    BodyType, MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_FORCE, MAX_GRAVITY_SCALE, MAX_JOINT_LENGTH,
+    BodyType, MAX_ANGULAR_SPEED, MAX_COORDINATE, MAX_GRAVITY_SCALE, MAX_JOINT_LENGTH,
     MAX_LINEAR_SPEED_LIMIT, Material,
 };
 use wgpu_sat::{BodyDef, BodyId, BodyShape, Circle, CpuNarrowPhase, JointDef, Polygon, World};
@@ -198,7 +198,8 @@ const FRICTION: [f32; 3] = [0.0, 1.0, 1e6];
 const ANGLE: [f32; 3] = [-4.0, 4.0, 1e6];
 const LIMIT: [f32; 3] = [-3.0, 3.0, MAX_JOINT_LENGTH];
 const MOTOR_SPEED: [f32; 3] = [-5.0, 5.0, MAX_ANGULAR_SPEED];
-const FORCE: [f32; 3] = [0.0, 100.0, MAX_FORCE];
+// Box2D's scenes give FLT_MAX for "no bound".
+const FORCE: [f32; 3] = [0.0, 100.0, f32::MAX];
 const HERTZ: [f32; 3] = [0.0, 10.0, 1e6];
 const RATIO: [f32; 3] = [0.0, 1.0, 1e3];
 const BREAK: [f32; 3] = [0.0, 1000.0, 1e30];

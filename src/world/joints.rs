@@ -116,7 +116,7 @@ impl World {
     /// | distance limits | from 0 to [`MAX_JOINT_LENGTH`](crate::world::MAX_JOINT_LENGTH) (4e12), lower at most upper |
     /// | prismatic and wheel limits | at most [`MAX_JOINT_LENGTH`](crate::world::MAX_JOINT_LENGTH) in magnitude, lower at most upper |
     /// | motor speed | revolute and wheel: at most [`MAX_ANGULAR_SPEED`](crate::world::MAX_ANGULAR_SPEED) (1e8 rad/s); prismatic: at most [`MAX_LINEAR_SPEED_LIMIT`](crate::world::MAX_LINEAR_SPEED_LIMIT) (1e6) |
-    /// | motor max torque (force), `max_force`, `max_torque` | from 0 to [`MAX_FORCE`](crate::world::MAX_FORCE) (1e36); `None` for no bound |
+    /// | motor max torque (force), `max_force`, `max_torque` | 0 or more; infinity (or `None` where the option is one) for no bound |
     /// | spring hertz and damping ratio (weld's too) | finite and 0 or more |
     /// | `break_force`, `break_torque` | 0 or more (infinity: never breaks) |
     ///

@@ -15,7 +15,7 @@
 //!          length and slide limits      |x| <= MAX_JOINT_LENGTH (4e12); lengths >= 0
 //!          motor speed                  |s| <= MAX_ANGULAR_SPEED (revolute, wheel), or
 //!                                       MAX_LINEAR_SPEED_LIMIT (prismatic)
-//!          max force, torque            [0, MAX_FORCE (1e36)], or none (no bound)
+//!          max force, torque            >= 0 (infinity, or none: no bound)
 //!          spring hertz, damping ratio  finite, >= 0
 //!          break force, torque          >= 0 (infinite: never breaks)
 //!          tangent speed (materials)    |s| <= MAX_LINEAR_SPEED_LIMIT
@@ -86,11 +86,6 @@ pub const MAX_GRAVITY_SCALE: f32 = 1e6;
 /// wheel joint's limits: two anchors within [`MAX_COORDINATE`] of the origin are at most
 /// 2.9e12 apart, and past that the limit could never be reached.
 pub const MAX_JOINT_LENGTH: f32 = 4.0 * MAX_COORDINATE;
-
-/// The largest max force or max torque a joint takes (a motor's, a motor joint's, a mouse
-/// joint's): the heaviest body ([`MASS_RANGE`]) at the largest acceleration
-/// ([`MAX_ACCELERATION`]). No bound at all is `None` in the definition.
-pub const MAX_FORCE: f32 = 1e36;
 
 /// The most any accumulated impulse of the solver may reach (defined with the solver,
 /// which holds every impulse to it; listed here with the rest of the table).
@@ -340,7 +335,7 @@ pub(super) fn checked_limits(
 
 /// A motor's `[speed, max torque]` once checked: the speed within
 /// [`MAX_ANGULAR_SPEED`] (a joint that turns, `angular`) or [`MAX_LINEAR_SPEED_LIMIT`] (one
-/// that slides), the max torque (or force) within [0, [`MAX_FORCE`]].
+/// that slides), the max torque (or force) 0 or more.
 pub(super) fn checked_motor(
     [speed, max_torque]: [f32; 2],
     angular: bool,
@@ -367,10 +362,10 @@ pub(super) fn check_motor_speed(speed: f32, angular: bool) -> Result<(), Error> 
     check_joint("motor speed", speed, ok, rule)
 }
 
-/// A max force or torque: within [0, [`MAX_FORCE`]].
+/// A max force or torque: 0 or more, infinity for no bound (Box2D's scenes give `FLT_MAX`).
+/// However large, the solver holds the impulse it bounds to [`MAX_IMPULSE`].
 pub(super) fn check_max_force(field: &'static str, value: f32) -> Result<(), Error> {
-    let ok = (0.0..=MAX_FORCE).contains(&value);
-    check_joint(field, value, ok, "from 0 to MAX_FORCE (1e36)")
+    check_joint(field, value, value >= 0.0, "0 or more (infinity: no bound)")
 }
 
 /// A break threshold: 0 or more (infinity: the joint never breaks).

@@ -1390,15 +1390,9 @@ fn read_angle(r: &mut Reader<'_>, field: &'static str) -> Result<f32, Error> {
     read_checked(r, field, |angle| check_angle(field, angle))
 }
 
-/// A max force or torque: within [0, MAX_FORCE], or infinite (none given).
+/// A max force or torque (infinite: none given).
 fn read_bound(r: &mut Reader<'_>, field: &'static str) -> Result<f32, Error> {
-    read_checked(r, field, |v| {
-        if v == f32::INFINITY {
-            Ok(())
-        } else {
-            check_max_force(field, v)
-        }
-    })
+    read_checked(r, field, |v| check_max_force(field, v))
 }
 
 fn read_model(r: &mut Reader<'_>) -> Result<JointModel, Error> {

@@ -50,14 +50,17 @@ pub struct JointSpring {
     pub damping_ratio: f32,
 }
 
-/// A joint's motor: the relative speed it drives (radians per second for a revolute joint)
-/// and the most torque it may apply to reach it.
+/// A joint's motor: the relative speed it drives (radians per second for a revolute or wheel
+/// joint, at most [`MAX_ANGULAR_SPEED`](crate::world::MAX_ANGULAR_SPEED) in magnitude; units
+/// per second along a prismatic joint's axis, at most
+/// [`MAX_LINEAR_SPEED_LIMIT`](crate::world::MAX_LINEAR_SPEED_LIMIT)) and the most torque (or
+/// force) it may apply to reach it, 0 or more (infinity: no bound).
 #[derive(Clone, Copy, Debug, PartialEq)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub struct JointMotor {
     /// The target relative speed.
     pub speed: f32,
-    /// The largest torque (or force) the motor may apply, 0 or more.
+    /// The largest torque (or force) the motor may apply, 0 or more (infinity: no bound).
     pub max_torque: f32,
 }
 
@@ -135,21 +138,27 @@ pub struct JointDef {
     pub kind: JointKind,
     /// Whether the two bodies still collide with each other (false by default).
     pub collide_connected: bool,
-    /// Lower and upper limits: angles (radians, within [-π, π]) of a revolute joint,
-    /// lengths of a distance joint. `None`: no limits.
+    /// Lower and upper limits (lower at most upper): angles of a revolute joint (radians,
+    /// within [-π, π]); lengths of a distance joint (0 to
+    /// [`MAX_JOINT_LENGTH`](crate::world::MAX_JOINT_LENGTH)); translations of a prismatic or
+    /// wheel joint (at most `MAX_JOINT_LENGTH` in magnitude). `None`: no limits.
     pub limits: Option<[f32; 2]>,
-    /// The motor, if any (revolute joints).
+    /// The motor, if any (revolute, prismatic and wheel joints; see [`JointMotor`] for its
+    /// ranges).
     pub motor: Option<JointMotor>,
-    /// The spring, if any.
+    /// The spring, if any: hertz and damping ratio finite and 0 or more.
     pub spring: Option<JointSpring>,
     /// The most force the joint may apply (the mouse joint's pull, the motor joint's
-    /// drive), `None`: no bound.
+    /// drive), 0 or more; `None` (or infinity): no bound. However large, the solver holds
+    /// the joint's impulse to [`MAX_IMPULSE`](crate::world::MAX_IMPULSE).
     pub max_force: Option<f32>,
-    /// The most torque the motor joint may apply, `None`: no bound.
+    /// The most torque the motor joint may apply, 0 or more; `None` (or infinity): no
+    /// bound.
     pub max_torque: Option<f32>,
     /// The joint breaks (is removed, and reported in
     /// [`Events::joint_broken`](crate::Events::joint_broken)) after a step whose
-    /// constraint force, or torque, was larger than these; `None`: unbreakable.
+    /// constraint force, or torque, was larger than these (0 or more); `None` (or
+    /// infinity): unbreakable.
     pub break_force: Option<f32>,
     /// See `break_force`.
     pub break_torque: Option<f32>,

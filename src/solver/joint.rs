@@ -630,6 +630,9 @@ fn one_sided(step: &JointStep, c: f32, use_bias: bool) -> (f32, f32, f32) {
 /// Adds `impulse` to the non-negative `accumulated` (a limit's: it pushes, never pulls),
 /// held to at most `MAX_IMPULSE`, returning the part that applied.
 fn clamp_positive(accumulated: &mut f32, impulse: f32) -> f32 {
+    // `max(0.0)` as before the bound came: `clamp` would keep a -0 that `max` may make +0,
+    // and so change the bits of every limit that rests at zero.
+    #[allow(clippy::manual_clamp)]
     let new = (*accumulated + impulse).max(0.0).min(MAX_IMPULSE);
     let applied = new - *accumulated;
     *accumulated = new;

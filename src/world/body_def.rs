@@ -30,9 +30,12 @@ pub struct BodyDef {
     pub position: Vec2,
     /// Rotation in radians, counter-clockwise.
     pub angle: f32,
-    /// Velocity of the centre of mass, units per second.
+    /// Velocity of the centre of mass, units per second: at most
+    /// [`MAX_LINEAR_SPEED_LIMIT`](crate::world::MAX_LINEAR_SPEED_LIMIT) long (the step then
+    /// clamps it to [`World::max_linear_speed`]).
     pub linear_velocity: Vec2,
-    /// Radians per second, counter-clockwise.
+    /// Radians per second, counter-clockwise: at most
+    /// [`MAX_ANGULAR_SPEED`](crate::world::MAX_ANGULAR_SPEED) in magnitude.
     pub angular_velocity: f32,
     /// Mass per unit area of every piece that [`BodyDef::piece_materials`] does not give
     /// its own; mass and rotational inertia follow from the pieces. Must be positive for a

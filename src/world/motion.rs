@@ -28,7 +28,7 @@ impl World {
     }
 
     /// Sets the body's gravity scale ([`BodyDef::gravity_scale`](crate::BodyDef::gravity_scale)):
-    /// finite and at most [`MAX_GRAVITY_SCALE`] in magnitude, else an error naming it. No
+    /// finite and at most [`MAX_GRAVITY_SCALE`](crate::world::MAX_GRAVITY_SCALE) in magnitude, else an error naming it. No
     /// effect on a static or kinematic body.
     pub fn set_gravity_scale(&mut self, body: BodyId, scale: f32) -> Result<(), Error> {
         check_gravity_scale(scale)?;

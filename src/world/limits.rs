@@ -99,9 +99,9 @@ pub use crate::solver::MAX_IMPULSE;
 pub(super) const GEOMETRY_LIMIT: f32 = 1e18;
 
 /// The fastest a stored velocity may be (what the snapshot reader accepts). A given one is
-/// within [`MAX_LINEAR_SPEED_LIMIT`] and [`MAX_ANGULAR_SPEED`]; the step clamps every speed
-/// before each substep's solve, and its last passes (relax, restitution, impacts) add at
-/// most a few times the relative speed of a contact, far below this.
+/// within [`MAX_LINEAR_SPEED_LIMIT`] and [`MAX_ANGULAR_SPEED`]; the solver ends the step with
+/// every speed clamped to the world's limits, and the continuous stage's impacts after it
+/// add at most a few times the speed at which two bodies met, far below this.
 pub(super) const MOTION_LIMIT: f32 = 1e18;
 
 /// An error naming a body field unless `ok`.

@@ -234,18 +234,14 @@ pub(super) fn check_gravity_scale(scale: f32) -> Result<(), Error> {
     )
 }
 
-/// An error naming a joint field unless `ok`.
+/// An error naming a joint field unless `ok` ([`check`]'s, as a joint's).
 pub(super) fn check_joint(
     field: &'static str,
     value: f32,
     ok: bool,
     rule: &'static str,
 ) -> Result<(), Error> {
-    if ok {
-        Ok(())
-    } else {
-        Err(Error::InvalidJoint { field, value, rule })
-    }
+    check(field, value, ok, rule).map_err(|_| Error::InvalidJoint { field, value, rule })
 }
 
 /// A point (or axis) of a joint: finite and within `MAX_COORDINATE`, as a body's position

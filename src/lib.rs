@@ -1,8 +1,9 @@
 //! # wgpu-sat
 //!
-//! 2D collision detection for convex polygons and circles, with the narrow phase on the GPU;
-//! concave outlines split into convex pieces; a swept test with a time of impact for fast
-//! bodies.
+//! A 2D rigid-body physics engine built on collision detection with the narrow phase on the
+//! GPU: convex polygons (sharp or rounded), circles, capsules, segments and chains; concave
+//! outlines split into convex pieces; a swept test with a time of impact for fast bodies;
+//! and a [`World`] of bodies and joints stepped through it.
 //!
 //! ## The pipeline, one step
 //!
@@ -22,11 +23,13 @@
 //!
 //! ## Conventions
 //!
-//! - **Shapes.** A [`Shape`] is a convex [`Polygon`] or a [`Circle`] (a centre and a radius);
-//!   a shape table ([`NarrowPhase::set_shape_table`]) may mix them, and [`collide_shapes`]
-//!   takes any two. A circle against a polygon is tested on the polygon's face normals and,
-//!   beyond a face's end, the axis from that vertex to the centre; two circles on the line
-//!   through their centres.
+//! - **Shapes.** A [`Shape`] is one of five: a convex [`Polygon`] (sharp, or rounded by
+//!   [`Polygon::with_radius`]), a [`Circle`] (a centre and a radius), a [`Capsule`], a
+//!   [`Segment`], or a [`ChainSegment`] (one link of [`BodyShape::chain`]); a shape table
+//!   ([`NarrowPhase::set_shape_table`]) may mix them, and [`collide_shapes`] takes any two.
+//!   A circle against a polygon is tested on the polygon's face normals and, beyond a
+//!   face's end, the axis from that vertex to the centre; two circles on the line through
+//!   their centres.
 //! - **Frames.** A shape lives in its local frame; a [`Transform`] maps local to world
 //!   (`world = R(angle) local + translation`). Everything a [`Manifold`] reports is in the
 //!   world frame.
@@ -281,8 +284,9 @@ pub mod world;
 
 pub mod shapes {
     //! The shapes and their frame: convex [`Polygon`]s (at most [`MAX_POLYGON_VERTICES`]
-    //! vertices, counter-clockwise, in their local frame), [`Circle`]s, the [`Shape`] that is
-    //! either, a world body's [`BodyShape`] (one shape or the convex pieces [`decompose`]
+    //! vertices, counter-clockwise, in their local frame), [`Circle`]s, [`Capsule`]s,
+    //! [`Segment`]s and [`ChainSegment`]s, the [`Shape`] that is one of them, a world body's
+    //! [`BodyShape`] (one shape, a chain, or the convex pieces [`decompose`]
     //! cuts a concave outline into), the rigid [`Transform`] from a shape's frame to the
     //! world's, and the [`Aabb`] the broad phase sorts.
     pub use crate::aabb::Aabb;

@@ -1,5 +1,6 @@
 //! The GPU narrow phase: [`GpuNarrowPhase`] runs `shaders/sat.wgsl` on a wgpu device,
-//! [`GpuTimeOfImpact`] runs `shaders/toi.wgsl` (swept collision of fast bodies), and
+//! [`GpuTimeOfImpact`] runs `shaders/toi.wgsl` (swept collision of fast bodies),
+//! [`GpuRayCast`] runs `shaders/ray.wgsl` (ray casts against the colliders), and
 //! [`request_device`] makes a device for programs that have none.
 
 mod device;

@@ -641,26 +641,44 @@ fn clamp_positive(accumulated: &mut f32, impulse: f32) -> f32 {
 
 /// Adds `impulse` to `accumulated`, held within ±`MAX_IMPULSE`, returning the part that
 /// applied (what the bodies take: the accumulated impulse is their warm start, so what was
-/// clamped off is never applied). Within the bound the impulse applies as it came, the same
-/// bits as an unclamped sum.
+/// clamped off is never applied). Within the bound, as nearly always, the impulse applies as
+/// it came: the same bits as an unclamped sum, for one comparison.
+#[inline(always)]
 fn accumulate(accumulated: &mut f32, impulse: f32) -> f32 {
     let new = *accumulated + impulse;
     if new.abs() <= MAX_IMPULSE {
         *accumulated = new;
-        return impulse;
+        impulse
+    } else {
+        accumulate_held(accumulated, new)
     }
+}
+
+/// [`accumulate`] for a point impulse, each component held within ±`MAX_IMPULSE`.
+#[inline(always)]
+fn accumulate_vec(accumulated: &mut Vec2, impulse: Vec2) -> Vec2 {
+    let new = *accumulated + impulse;
+    // One comparison for both components (NaN fails it, as past the bound).
+    if new.abs().max_element() <= MAX_IMPULSE {
+        *accumulated = new;
+        impulse
+    } else {
+        Vec2::new(
+            accumulate(&mut accumulated.x, impulse.x),
+            accumulate(&mut accumulated.y, impulse.y),
+        )
+    }
+}
+
+/// The rare path of [`accumulate`]: the sum `new` past the bound (or not a number) is held
+/// to it, and the part that applies is what the accumulated impulse moved.
+#[cold]
+#[inline(never)]
+fn accumulate_held(accumulated: &mut f32, new: f32) -> f32 {
     let held = new.clamp(-MAX_IMPULSE, MAX_IMPULSE);
     let applied = held - *accumulated;
     *accumulated = held;
     applied
-}
-
-/// [`accumulate`] for a point impulse, each component held within ±`MAX_IMPULSE`.
-fn accumulate_vec(accumulated: &mut Vec2, impulse: Vec2) -> Vec2 {
-    Vec2::new(
-        accumulate(&mut accumulated.x, impulse.x),
-        accumulate(&mut accumulated.y, impulse.y),
-    )
 }
 
 /// `v` no longer than `max` (a drive's bound): as glam clamps it while its square is finite,

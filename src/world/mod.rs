@@ -32,22 +32,20 @@
 //! every call that changes the world ([`World::add_body`], [`World::set_velocity`],
 //! [`World::remove_body`], ...) returns [`crate::Error::StaleBody`] for such a handle.
 //!
-//! What the world accepts, and what it does with extreme values (see [`World::add_body`]):
-//! every input must be finite; speeds are clamped as Box2D clamps them (to
-//! [`World::max_linear_speed`], and a quarter turn per substep), never rejected; a body
-//! whose mass or rotational inertia falls outside [`MASS_RANGE`] (a density of 1e30, say),
-//! or whose position or size exceeds [`MAX_COORDINATE`], is rejected, since f32 cannot
-//! simulate it next to ordinary bodies. What is accepted stays finite.
+//! What the world accepts, and what it does with extreme values (see [`World::add_body`]
+//! and `limits.rs`): every input must be finite and within its range in the table; a speed
+//! given within the table is clamped as Box2D clamps speeds (to
+//! [`World::max_linear_speed`], and a quarter turn per substep), and one past it (past
+//! [`MAX_LINEAR_SPEED_LIMIT`] or [`MAX_ANGULAR_SPEED`]) is refused; a body whose mass or
+//! rotational inertia falls outside [`MASS_RANGE`] (a density of 1e30, say), or whose
+//! position or size exceeds [`MAX_COORDINATE`], is rejected, since f32 cannot simulate it
+//! next to ordinary bodies. What is accepted stays finite, and reads back from its
+//! snapshot.
 //!
-//! The files of this folder, one concept each: [`World`] itself and its constructor (here);
-//! `limits.rs` (what the world accepts); `body_def.rs` (making a body); `bodies.rs` (reading
-//! and setting one body); `body_ref.rs` (a body borrowed through a checked handle);
-//! `settings.rs` (world-wide settings); `filters.rs` (collision filters); `materials.rs`
-//! (each collider's friction, restitution, density and tangent speed); `joints.rs` (joints
-//! between bodies); `step.rs` (the
-//! step and its stages in order); `contacts.rs` (the pair and contact stages: recycling,
-//! merging, events); `output.rs` (what the last step found); `stats.rs` (its statistics);
-//! `hash.rs` (a stable hash of the state, [`World::state_hash`]); `queries.rs` (rays, points, boxes and shapes against the world).
+//! The files of this folder hold one concept each, named in each file's own header (no list
+//! here to drift from them): [`World`] itself and its constructor are here, and `limits.rs`
+//! is the table of every range the world accepts and holds, which `add_body`, `add_joint`,
+//! the setters and the snapshot reader share.
 
 use std::collections::HashMap;
 

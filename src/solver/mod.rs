@@ -20,6 +20,8 @@
 //!         then friction, clamped to mu * normal (friction once per substep, as Box2D v3
 //!         now solves it), driving the tangential slip towards the contact's tangent speed
 //! restitution: bounce the points that approached faster than a threshold
+//! end: the speeds clamped once more (relax and restitution came after the last clamp); the
+//!     impulses kept for the next step's warm start held within MAX_IMPULSE
 //! ```
 //!
 //! Materials are per collider ([`ColliderSurface`]) and mixed once per contact when its

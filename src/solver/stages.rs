@@ -6,9 +6,10 @@
 //!         integrate velocities, warm start (one stage per colour), solve (per colour),
 //!         integrate positions (the motion since the step began; after the last substep, the
 //!         poses too), relax (per colour); then restitution (per colour), store the
-//!         impulses (every group), and clamp the speeds a last time (every body). A colour's stage of warm start, solve and relax runs its
-//!         joints (`joint.rs`) as well as its groups. The overflow is two more stages after
-//!         each colour run, its joints then its groups, one block each.
+//!         impulses (every group), and clamp the speeds a last time (every body). A colour's
+//!         stage of warm start, solve and relax runs its joints (`joint.rs`) as well as its
+//!         groups. The overflow is two more stages after each colour run, its joints then its
+//!         groups, one block each.
 //! every thread, for each stage in order:
 //!     claim blocks (a range of bodies, of one colour's joints, or of its groups) from the
 //!         stage's counter and run them

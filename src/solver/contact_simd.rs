@@ -23,7 +23,7 @@ use glam::Vec2;
 use wide::f32x4;
 
 use super::colouring::{LANES, NO_INDEX};
-use super::{BodyState, MAX_PUSH_SPEED, RESTITUTION_THRESHOLD, Softness};
+use super::{BodyState, MAX_IMPULSE, MAX_PUSH_SPEED, RESTITUTION_THRESHOLD, Softness};
 
 /// Shared, unsynchronised access to the body states while one colour is solved.
 ///
@@ -335,11 +335,21 @@ impl WideContact {
         }
     }
 
-    /// Each lane's accumulated (normal, tangent) impulses of its two points.
+    /// Each lane's accumulated (normal, tangent) impulses of its two points, as the next
+    /// step's warm start keeps them: held to `MAX_IMPULSE` (four lanes at a time, once a
+    /// step; the solve's lanes stay as Box2D's), so that no kept warm start is one the
+    /// snapshot reader refuses. A heavy body under a strong gravity gets there; nothing
+    /// ordinary does, and below the bound the values are the solve's own bits.
     pub fn impulses(&self) -> [[[f32; 2]; 2]; LANES] {
+        let bound = f32x4::splat(MAX_IMPULSE);
         let mut out = [[[0.0; 2]; 2]; LANES];
         for (k, p) in self.points.iter().enumerate() {
-            let (n, t) = (p.normal_impulse.to_array(), p.tangent_impulse.to_array());
+            let n = p.normal_impulse.fast_min(bound).to_array();
+            let t = p
+                .tangent_impulse
+                .fast_max(-bound)
+                .fast_min(bound)
+                .to_array();
             for lane in 0..LANES {
                 out[lane][k] = [n[lane], t[lane]];
             }

@@ -750,11 +750,10 @@ pub(crate) unsafe fn store_group(g: usize, data: &StageData<'_>) {
         }
         // SAFETY: each constraint is in one lane of one group: this record is this lane's.
         let record = unsafe { &mut *data.records.add(k as usize) };
-        // Held to MAX_IMPULSE here, once a step, rather than in the solve's lanes: only the
-        // kept warm start has to fit the table, and the lanes stay as Box2D's.
+        // `impulses` holds them to MAX_IMPULSE (see `WideContact::impulses`).
         for (p, [normal, tangent]) in point_impulses.iter().enumerate() {
-            record.normal[p] = normal.min(MAX_IMPULSE);
-            record.tangent[p] = tangent.clamp(-MAX_IMPULSE, MAX_IMPULSE);
+            record.normal[p] = *normal;
+            record.tangent[p] = *tangent;
         }
         if let Some(hits) = &hits {
             // SAFETY: as the record above; the caller made this list as long as it.

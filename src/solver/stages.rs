@@ -450,12 +450,6 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
                 if s.inv_mass == 0.0 && !data.bodies[i].is_kinematic {
                     continue;
                 }
-                // The warm start and the solve may push a body past the speed limits since
-                // this substep's clamp, as in Box2D. Constraints that fight each other
-                // store impulses up to MAX_IMPULSE, which can push it past anything f32
-                // integrates: the table's limits, which no real scene reaches, keep its pose
-                // finite and leave every other body's motion (and bits) as they were.
-                clamp_speed_and_turn(s, MAX_LINEAR_SPEED_LIMIT, MAX_ANGULAR_SPEED);
                 integrate_position(s, turned, k.h);
                 if pass == Pass::IntegrateLast {
                     set_pose(s, c, q);
@@ -493,11 +487,20 @@ unsafe fn run_block(pass: Pass, items: Range<usize>, data: &StageData<'_>) {
 /// pose itself is set once, after the last substep: `set_pose`). The caller passes over
 /// bodies that do not move.
 fn integrate_position(s: &mut BodyState, turned: &mut f32, h: f32) {
-    let da = h * s.angular_velocity;
+    // The warm start and the solve may push a body past the speed limits since this
+    // substep's clamp, as in Box2D. Constraints that fight each other store impulses up to
+    // MAX_IMPULSE, which can push it past anything f32 integrates: the motion is taken at
+    // the table's limits at most, which no real scene reaches, so the pose stays finite and
+    // every other body's motion (and bits) is as it was. Each component is held (no branch,
+    // no length: a guard, not a speed limit); the velocity itself is clamped at the next
+    // substep's start and at the step's end.
+    let (l, w) = (MAX_LINEAR_SPEED_LIMIT, MAX_ANGULAR_SPEED);
+    let v = s.linear_velocity.clamp(Vec2::splat(-l), Vec2::splat(l));
+    let da = h * s.angular_velocity.clamp(-w, w);
     // integrate_rotation turns by atan(da): da bounds it, which keeps the continuous stage's
     // rotation margin conservative.
     *turned += da;
-    s.delta_position += h * s.linear_velocity;
+    s.delta_position += h * v;
     s.delta_rotation = integrate_rotation(s.delta_rotation, da);
 }
 

@@ -506,6 +506,9 @@ pub(crate) enum JointPass {
 /// Every slot is below `joint_len` and its joint's bodies index `states`; no other thread
 /// touches these joints or their moving bodies meanwhile (the colouring: a colour's joints
 /// share no moving body with each other or with its contacts), nor writes a body they read.
+// Never inlined into the stage loop: there it cost joint_grid's step 1 % more instructions
+// (callgrind), the loop's registers spilt around it.
+#[inline(never)]
 pub(crate) unsafe fn run_joints(
     pass: JointPass,
     (joints, joint_len): (*mut JointConstraint, usize),

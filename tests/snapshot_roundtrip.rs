@@ -9,6 +9,8 @@
 #[path = "../examples/fuzz/hostile.rs"]
 #[allow(dead_code)]
 mod hostile;
+#[path = "../examples/fuzz/inputs.rs"]
+mod inputs;
 #[path = "../examples/fuzz/roundtrip.rs"]
 mod roundtrip;
 
@@ -66,13 +68,14 @@ fn every_world_reads_its_own_snapshot_back_and_steps_on_the_same() {
 }
 
 // The cases the issues and the property test found, one by one. Each failed before its
-// fix: the world stepped on, and its own snapshot was refused (or a body went NaN).
+// fix (checked): the world stepped on, and its own snapshot was refused, or read back to
+// another state hash, or a body went NaN.
 
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::world::{
     BodyType, MAX_ACCELERATION, MAX_ANGULAR_SPEED, MAX_IMPULSE, MAX_LINEAR_SPEED_LIMIT, Material,
 };
-use wgpu_sat::{BodyDef, BodyId, Circle, CpuNarrowPhase, Error, JointDef, Polygon, World};
+use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Error, JointDef, Polygon, World};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -302,58 +305,30 @@ fn a_heavy_body_resting_on_the_ground_reads_back() {
     reads_back(&world);
 }
 
-/// Found by the roundtrip target: a rigid distance joint whose anchor is 1.9e11 from a
-/// heavy body's centre warm-started a moment (anchor times impulse) past f32, and the body
-/// went NaN. MAX_IMPULSE is what keeps that moment finite.
+/// Inputs of the fuzz target `roundtrip` that broke the promise after the first fixes, each
+/// failing with `MAX_IMPULSE` at 1e29 and no guard on a substep's motion (checked), and each
+/// replayable with `cargo run --example fuzz -- --replay roundtrip:SEED:INDEX`:
+/// - 2:41212: a rigid distance joint anchored 1.9e11 from a body of 9e23 warm-started a
+///   moment (lever times impulse) past f32, and the body went NaN;
+/// - 3:3879: a wheel joint held a body inside a kinematic one that a contact pushed it out
+///   of; the two impulses grew step after step, and once the joint broke the contact's warm
+///   start alone threw the body past f32;
+/// - 1:84289: a body thrown to 4.5e20 within one substep, past the reader's bound on
+///   positions (1e18).
+///
+/// The bytes are the driver's (`examples/fuzz/inputs.rs`) and the worlds the generator's at
+/// this commit: a change to the generator makes them other worlds, as for every replay.
 #[test]
-fn a_far_anchor_on_a_heavy_body_stays_finite() {
-    let mut world = World::default();
-    let pin = world
-        .add_body(&BodyDef::fixed(
-            Circle::new(0.8).unwrap(),
-            Vec2::new(2.6, 0.3),
-        ))
-        .unwrap();
-    let heavy = world
-        .add_body(&BodyDef {
-            density: 9.8e23,
-            ..BodyDef::dynamic(Polygon::regular(6, 0.6).unwrap(), Vec2::new(-3.7, -1.5))
-        })
-        .unwrap();
-    let far = Vec2::new(-1.9e11, -1.5);
-    world
-        .add_joint(&JointDef::distance(pin, heavy, Vec2::new(2.6, 0.3), far))
-        .unwrap();
-    run(&mut world, 120);
-    reads_back(&world);
-}
-
-/// Found by the roundtrip target: a revolute joint pinning a body inside a kinematic one
-/// while a contact pushes it out; the two fight, their impulses grow every step, and once
-/// the joint is gone the contact's warm start alone threw the body past f32.
-#[test]
-fn constraints_that_fight_leave_a_finite_readable_world() {
-    let mut world = World::new(Vec2::ZERO);
-    let spinner = world
-        .add_body(&BodyDef {
-            angular_velocity: 9.0,
-            ..BodyDef::kinematic(Circle::new(0.6).unwrap(), Vec2::ZERO)
-        })
-        .unwrap();
-    let ball = world
-        .add_body(&BodyDef::dynamic(
-            Circle::new(0.5).unwrap(),
-            Vec2::new(0.4, 0.0),
-        ))
-        .unwrap();
-    let mut pin = JointDef::revolute(spinner, ball, Vec2::ZERO);
-    pin.collide_connected = true;
-    let joint = world.add_joint(&pin).unwrap();
-    run(&mut world, 600);
-    reads_back(&world);
-    world.remove_joint(joint).unwrap();
-    run(&mut world, 60);
-    reads_back(&world);
+fn the_worlds_the_fuzz_target_found_read_back() {
+    for (seed, index) in [(2, 41212), (3, 3879), (1, 84289)] {
+        let mut bytes = Vec::new();
+        inputs::input_bytes(seed, "roundtrip", index, &mut bytes);
+        let input = roundtrip::generate(&mut Unstructured::new(&bytes))
+            .unwrap_or_else(|e| panic!("roundtrip:{seed}:{index} makes no input: {e}"));
+        if let Err(e) = roundtrip::check(&input) {
+            panic!("roundtrip:{seed}:{index}: {e}");
+        }
+    }
 }
 
 /// Found by the roundtrip target: a conveyor speed of 5.6e15 on a kinematic body threw

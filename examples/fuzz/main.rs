@@ -36,6 +36,7 @@ mod batch;
 mod collide;
 mod gpu;
 mod hostile;
+mod inputs;
 // The tally and the kind names are the property test's (tests/snapshot_roundtrip.rs).
 #[allow(dead_code)]
 mod roundtrip;
@@ -55,8 +56,6 @@ use std::time::{Duration, Instant};
 
 use arbitrary::Unstructured;
 use clap::Parser;
-use rand::{Rng, RngCore, SeedableRng};
-use rand_chacha::ChaCha8Rng;
 use rayon::prelude::*;
 
 #[derive(Parser)]
@@ -147,27 +146,6 @@ fn quiet_panic_hook() {
     }));
 }
 
-/// The bytes of input `index` of `target`: ChaCha8 keyed by the three numbers, so any input
-/// can be rebuilt alone. Most inputs are short; a few are long enough for big point sets.
-fn input_bytes(seed: u64, target: &str, index: u64, buffer: &mut Vec<u8>) {
-    let mut key = [0u8; 32];
-    key[..8].copy_from_slice(&seed.to_le_bytes());
-    key[8..16].copy_from_slice(&index.to_le_bytes());
-    // The target's name, not its position in a list, so that adding a target changes no
-    // other target's inputs.
-    for (k, b) in target.bytes().take(16).enumerate() {
-        key[16 + k] = b;
-    }
-    let mut rng = ChaCha8Rng::from_seed(key);
-    let size = match rng.random_range(0u32..100) {
-        0..=79 => rng.random_range(16..1024),
-        80..=97 => rng.random_range(1024..8192),
-        _ => rng.random_range(8192..65536),
-    };
-    buffer.resize(size, 0);
-    rng.fill_bytes(buffer);
-}
-
 /// What the driver needs of a target, whatever its input type.
 trait Runner: Sync {
     fn name(&self) -> &'static str;
@@ -187,7 +165,7 @@ impl<T: Target> Runner for T {
 
     fn run(&self, seed: u64, range: std::ops::Range<u64>, tally: &Tally, threads: usize) {
         let one = |index: u64, buffer: &mut Vec<u8>| {
-            input_bytes(seed, self.name(), index, buffer);
+            inputs::input_bytes(seed, self.name(), index, buffer);
             let mut u = Unstructured::new(buffer);
             let Ok(input) = self.generate(&mut u) else {
                 tally.unusable.fetch_add(1, Ordering::Relaxed);
@@ -244,7 +222,7 @@ impl<T: Target> Runner for T {
 
     fn replay(&self, seed: u64, index: u64) -> Result<(), String> {
         let mut buffer = Vec::new();
-        input_bytes(seed, self.name(), index, &mut buffer);
+        inputs::input_bytes(seed, self.name(), index, &mut buffer);
         let mut u = Unstructured::new(&buffer);
         let input = self
             .generate(&mut u)

@@ -73,9 +73,9 @@ pub(crate) use joint::{JointConstraint, JointModel, Spring, relative_angle};
 /// [`World::set_velocity`](crate::World::set_velocity), or as the result of an impulse)
 /// and the fastest a prismatic joint's motor may drive: the step would clamp anything
 /// faster to the world's speed limit, which is never above this. Within a substep the
-/// solver holds every body to it before moving it (a guard no real scene reaches: what
-/// constraints that fight each other store, up to [`MAX_IMPULSE`], can push a body far past
-/// the world's limit between two clamps, and its pose must stay finite).
+/// solver moves no body faster than this (a guard no real scene reaches: what constraints
+/// that fight each other store, up to [`MAX_IMPULSE`], can push a body far past the world's
+/// limit between two clamps, and its pose must stay finite).
 pub const MAX_LINEAR_SPEED_LIMIT: f32 = 1e6;
 
 /// The fastest spin a body may be given, radians per second (in the definition, by

@@ -25,8 +25,9 @@
 //!
 //! - **Shapes.** A [`Shape`] is one of five: a convex [`Polygon`] (sharp, or rounded by
 //!   [`Polygon::with_radius`]), a [`Circle`] (a centre and a radius), a [`Capsule`], a
-//!   [`Segment`], or a [`ChainSegment`](shapes::ChainSegment) (one link of [`BodyShape::chain`]); a shape table
-//!   ([`NarrowPhase::set_shape_table`]) may mix them, and [`collide_shapes`] takes any two.
+//!   [`Segment`], or a [`ChainSegment`](shapes::ChainSegment) (one link of
+//!   [`BodyShape::chain`]); a shape table ([`NarrowPhase::set_shape_table`]) may mix them,
+//!   and [`collide_shapes`] takes any two.
 //!   A circle against a polygon is tested on the polygon's face normals and, beyond a
 //!   face's end, the axis from that vertex to the centre; two circles on the line through
 //!   their centres.

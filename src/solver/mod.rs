@@ -48,6 +48,7 @@
 mod colouring;
 mod contact_simd;
 mod forces;
+mod impulse_bound;
 mod joint;
 mod stages;
 

@@ -3,9 +3,9 @@
 // layout.wgsl (Shape, Pose, the KIND_* constants) and transform.wgsl (rotate,
 // inverse_rotate, dot2).
 //
-// Every function below has a twin of the same name in src/ray.rs (core_distance and
-// closest_on_segment: src/rounded.rs) that does the same operations in the same order, so
-// that the CPU and the GPU round alike; change both together. In short (src/ray.rs has the
+// Every function below has a twin of the same name in src/query/ray.rs (core_distance and
+// closest_on_segment: src/collision/rounded.rs) that does the same operations in the same order, so
+// that the CPU and the GPU round alike; change both together. In short (src/query/ray.rs has the
 // reasons):
 //
 //   cast_ray(shape, pose, origin, translation):
@@ -107,7 +107,7 @@ fn cast_ray_polygon(shape: Shape, p: vec2<f32>, d: vec2<f32>) -> LocalHit {
     return LocalHit(true, lower, normal);
 }
 
-// The circle of radius r about `center` (Circle in src/ray.rs: a circle shape, or a rounded
+// The circle of radius r about `center` (Circle in src/query/ray.rs: a circle shape, or a rounded
 // core's vertex).
 fn cast_ray_circle(center: vec2<f32>, r: f32, p: vec2<f32>, d: vec2<f32>) -> LocalHit {
     let s = p - center;
@@ -224,7 +224,7 @@ fn cast_ray(shape: Shape, pose: Pose, origin: vec2<f32>, translation: vec2<f32>)
         || (translation.x == 0.0 && translation.y == 0.0) {
         return miss();
     }
-    // The shape's frame: inverse_transform_point and inverse_rotate of src/transform.rs.
+    // The shape's frame: inverse_transform_point and inverse_rotate of src/shapes/transform.rs.
     let p = inverse_rotate(pose.rotation, origin - pose.translation);
     let d = inverse_rotate(pose.rotation, translation);
     var local: LocalHit;

@@ -1,12 +1,12 @@
 // wgpu-sat narrow phase: one Separating Axis Theorem test per candidate pair.
 //
-// Every function below has a twin of the same name in src/sat.rs (or src/transform.rs)
+// Every function below has a twin of the same name in src/collision/sat.rs (or src/shapes/transform.rs)
 // that does the same operations in the same order, so the CPU reference and this kernel
 // round alike; change both together. A sum that feeds another sum goes through keep()
 // (transform.wgsl), or the driver may re-associate the two and round otherwise. The
 // library compiles this file after layout.wgsl, which holds the shared structs (each with
 // a #[repr(C)] mirror in src/gpu/layout.rs), and before sat_circle.wgsl, the twin of
-// src/sat_circle.rs.
+// src/collision/sat_circle.rs.
 //
 // This file and the two after it (sat_circle.wgsl, sat_rounded.wgsl) bind nothing: the
 // bindings and the entry points are in sat_pass.wgsl, compiled last, so that the
@@ -36,7 +36,7 @@
 // shorter loops for smaller polygons would save nothing. The same rules hold in
 // sat_circle.wgsl.
 
-// Same value and meaning as RELATIVE_TIE_TOLERANCE in src/sat.rs (a test compares them).
+// Same value and meaning as RELATIVE_TIE_TOLERANCE in src/collision/sat.rs (a test compares them).
 const RELATIVE_TIE_TOLERANCE: f32 = 5e-4;
 // Same as f32::EPSILON in Rust: the shortest incident span worth interpolating on.
 const F32_EPSILON: f32 = 1.1920929e-7;
@@ -194,7 +194,7 @@ struct ClippedEdge {
 
 // The incident edge v21 v22 clipped to the side planes of the reference edge v11 v12, whose
 // direction is `tangent`: clip_polygons and sat_rounded.wgsl's clip_rounded both clip with
-// it, as their Rust twins share clip_incident_edge in src/sat.rs.
+// it, as their Rust twins share clip_incident_edge in src/collision/sat.rs.
 fn clip_incident_edge(v11: vec2<f32>, v12: vec2<f32>, v21: vec2<f32>, v22: vec2<f32>, tangent: vec2<f32>) -> ClippedEdge {
     // Positions along the tangent, from v11; v22 is the incident edge's lower end.
     let lower1 = 0.0;
@@ -329,7 +329,7 @@ fn collide_polygons(a: Shape, b: Shape, relative: Pose, origin: vec2<f32>, toler
     return clip_polygons(&poly_a, &poly_b, sa.index, separation_a, false, circle_a, circle_b, radius_a, radius_b, margin);
 }
 
-// collide_within in src/sat.rs (collide_shapes_speculative's polygon case; its circle cases
+// collide_within in src/collision/sat.rs (collide_shapes_speculative's polygon case; its circle cases
 // ride along as described in sat_circle.wgsl), for two polygons, a polygon and a circle (in
 // that order) or two circles (count 1 marks a circle); `margin` the speculative distance.
 fn collide_within(a: Shape, a_transform: Pose, b: Shape, b_transform: Pose, margin: f32) -> Manifold {
@@ -343,7 +343,7 @@ fn collide_within(a: Shape, a_transform: Pose, b: Shape, b_transform: Pose, marg
     return finite(m);
 }
 
-// Manifold::finite in src/manifold.rs: no contact (count 0) when anything the manifold
+// Manifold::finite in src/collision/manifold.rs: no contact (count 0) when anything the manifold
 // reports is not finite, i.e. the contact lies beyond f32's range (shapes and poses near
 // f32::MAX), rather than infinities and NaNs a solver would spread through its bodies.
 // Once per pair after the search, outside the hot loops. The second point counts only

@@ -1,4 +1,4 @@
-// wgpu-sat narrow phase for pairs with a circle: the twin of src/sat_circle.rs.
+// wgpu-sat narrow phase for pairs with a circle: the twin of src/collision/sat_circle.rs.
 //
 // Compiled after layout.wgsl and sat.wgsl, whose structs and helpers it uses. A circle is a
 // Shape with `count` 1, its centre in every vertex slot, zero normals and its radius in
@@ -15,12 +15,12 @@
 //   - clip_polygons hands the reference face and the centre to `circle_manifold` below,
 //     which finishes the contact: the face, or the axis from a vertex beyond the face's end
 //     (or from circle A's centre) to B's centre.
-// The functions below have twins of the same name in src/sat_circle.rs doing the same
+// The functions below have twins of the same name in src/collision/sat_circle.rs doing the same
 // operations in the same order, so that both sides round alike; change both together.
 // Frames and signs as in sat.wgsl: A's local frame shifted to A's first vertex (a circle
 // A's centre); a separation is negative when the shapes overlap along that axis.
 
-// The feature index a circle takes in a feature id (CIRCLE_FEATURE in src/sat_circle.rs).
+// The feature index a circle takes in a feature id (CIRCLE_FEATURE in src/collision/sat_circle.rs).
 const CIRCLE_FEATURE: u32 = 0xffu;
 
 // find_vertex_region's answers: the centre faces the reference face, or lies beyond its

@@ -1,5 +1,5 @@
 // wgpu-sat narrow phase for pairs with a capsule, a segment, a rounded polygon or a chain
-// link: the twin of src/sat_rounded.rs.
+// link: the twin of src/collision/sat_rounded.rs.
 //
 // Compiled after layout.wgsl, transform.wgsl, sat.wgsl and sat_circle.wgsl, whose structs
 // and helpers it uses (a LocalPolygon is the Rust side's LocalCore, a Manifold its
@@ -17,9 +17,9 @@
 //     neither has area); else clip the incident edge and move each point halfway between
 //     the grown surfaces.
 //
-// The functions below have twins of the same name in src/sat_rounded.rs doing the same
+// The functions below have twins of the same name in src/collision/sat_rounded.rs doing the same
 // operations in the same order (the clipping is sat.wgsl's clip_incident_edge, as the Rust
-// side shares src/sat.rs's), so both sides round alike; change both together. Where the
+// side shares src/collision/sat.rs's), so both sides round alike; change both together. Where the
 // Rust side loops over a core's `count` vertices, this file runs over all eight slots (the
 // padding argument at the top of sat.wgsl: slots past `count` repeat slot 0), reusing
 // sat.wgsl's unrolled searches, which keep the cores in registers. A chain link's slots 2 and 3 hold its ghost vertices, not
@@ -31,7 +31,7 @@
 // runs collide_pairs built with SHARP_ONLY (sat_pass.wgsl), in which this file is dead
 // code; docs/performance.md has the figures.
 
-// SegmentDistance in src/sat_rounded.rs: the fractions along each segment (0 at the first
+// SegmentDistance in src/collision/sat_rounded.rs: the fractions along each segment (0 at the first
 // end) and the closest points.
 struct SegmentDistance {
     fraction1: f32,
@@ -58,7 +58,7 @@ fn rounded_scale(s: Shape) -> f32 {
 }
 
 // The pair's narrow phase by the kinds of its shapes, as collide_shapes_speculative in
-// src/collide_shapes.rs routes it; two sharp shapes (polygons and circles) take collide_within.
+// src/collision/collide_shapes.rs routes it; two sharp shapes (polygons and circles) take collide_within.
 fn collide_shapes_speculative(a: Shape, a_transform: Pose, b: Shape, b_transform: Pose, margin: f32) -> Manifold {
     if (a.kind == KIND_SHARP && b.kind == KIND_SHARP) {
         return collide_within(a, a_transform, b, b_transform, margin);
@@ -383,7 +383,7 @@ fn clip_rounded(
 
 // The manifold of a chain link (A, a 2-vertex core of radius 0, its ghost vertices in the
 // same frame) and B: one-sided, and the link's face normal where B's normal would lean
-// past a straight or hollow joint (see src/sat_rounded.rs's header).
+// past a straight or hollow joint (see src/collision/sat_rounded.rs's header).
 fn chain_manifold(
     poly_a: ptr<function, LocalPolygon>,
     poly_b: ptr<function, LocalPolygon>,

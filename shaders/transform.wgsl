@@ -1,4 +1,4 @@
-// wgpu-sat rigid-transform helpers, the twin of src/transform.rs: each function does the
+// wgpu-sat rigid-transform helpers, the twin of src/shapes/transform.rs: each function does the
 // same operations in the same order as its Rust namesake, so that the CPU and the GPU
 // round alike. Shared by the narrow-phase module (sat.wgsl) and the time-of-impact module
 // (toi.wgsl): the library compiles each as layout.wgsl + transform.wgsl + the kernel file.

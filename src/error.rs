@@ -1,6 +1,6 @@
 //! The crate's error type.
 
-use crate::polygon::ShapeError;
+use crate::shapes::polygon::ShapeError;
 
 /// Everything that can go wrong outside shape construction: bad batch input, and the GPU.
 ///
@@ -158,27 +158,27 @@ pub enum Error {
     #[error("{body} is not a body of this world: {reason}")]
     StaleBody {
         /// The handle given.
-        body: crate::handle::BodyId,
+        body: crate::world::handle::BodyId,
         /// Why it was refused.
-        reason: crate::handle::StaleReason,
+        reason: crate::world::handle::StaleReason,
     },
     /// A collider handle this world cannot use: its body was removed, or it was made by
     /// another world.
     #[error("{collider} is not a collider of this world: {reason}")]
     StaleCollider {
         /// The handle given.
-        collider: crate::handle::ColliderId,
+        collider: crate::world::handle::ColliderId,
         /// Why it was refused.
-        reason: crate::handle::StaleReason,
+        reason: crate::world::handle::StaleReason,
     },
     /// A joint handle this world cannot use: the joint or one of its bodies was removed, or
     /// it was made by another world.
     #[error("{joint} is not a joint of this world: {reason}")]
     StaleJoint {
         /// The handle given.
-        joint: crate::handle::JointId,
+        joint: crate::world::handle::JointId,
         /// Why it was refused.
-        reason: crate::handle::StaleReason,
+        reason: crate::world::handle::StaleReason,
     },
     /// A joint definition has a field out of range (see `JointDef`).
     #[error("joint {field} = {value} is invalid: it must be {rule}")]
@@ -194,7 +194,7 @@ pub enum Error {
     #[error("a joint joins two bodies, but both of its bodies are {body}")]
     JointToItself {
         /// The body given twice.
-        body: crate::handle::BodyId,
+        body: crate::world::handle::BodyId,
     },
     /// A world cannot hold another body or collider: their slots are numbered by `u32`.
     #[error("the world is full: it holds at most {limit} {what}")]
@@ -208,7 +208,7 @@ pub enum Error {
     #[error("filter {filter:?} is invalid: {rule}")]
     InvalidFilter {
         /// The filter given.
-        filter: crate::filter::Filter,
+        filter: crate::broad_phase::filter::Filter,
         /// What is wrong with it.
         rule: &'static str,
     },

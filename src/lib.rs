@@ -122,7 +122,7 @@
 //! on a line, its angle changing linearly), it returns the first fraction of the step at
 //! which the shapes come within a small tolerance of each other, never later than they
 //! first overlap (a swept separating-axis test, refined by conservative advancement; see
-//! the function). [`toi::time_of_impact_pairs`] runs a batch on the CPU and
+//! the function). [`collision::toi::time_of_impact_pairs`] runs a batch on the CPU and
 //! [`gpu::GpuTimeOfImpact`] the same batch on the GPU (`shaders/toi.wgsl`).
 //!
 //! ## Embedding in a renderer
@@ -172,19 +172,18 @@
 //!
 //! ## Modules
 //!
-//! The everyday names are at the root; each module holds its stage's whole vocabulary,
-//! tuning constants included:
+//! The everyday names are at the root; each module is a folder of `src/` and holds its
+//! stage's whole vocabulary, tuning constants included, in the order a step runs them:
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | [`shapes`] | polygons, circles, body shapes, `decompose`, `Transform`, `Aabb` |
-//! | [`collision`] | one pair (`collide`, `collide_shapes`, manifolds, feature ids) and the `NarrowPhase` trait with the CPU narrow phases |
+//! | [`shapes`] | polygons, circles, capsules, segments, chains, body shapes, `decompose`, `Transform`, `Aabb` |
 //! | [`broad_phase`] | sweep-and-prune over boxes, the fat margin of persistent pairs |
-//! | [`toi`] | sweeps and the time of impact, one pair or a batch |
+//! | [`collision`] | one pair (`collide`, `collide_shapes`, manifolds, feature ids), the `NarrowPhase` trait with the CPU narrow phases, and the time of impact ([`collision::toi`]) |
+//! | [`dynamics`] | joint definitions (`JointDef`: revolute, distance, prismatic, wheel, weld, motor, mouse, filter), `JointId`, broken-joint events |
+//! | [`world`] | `World`, body definitions, handles, events, filters, step statistics, limits and the solver's and sleep's tuning |
 //! | [`query`] | rays against shapes; the hits a world's queries return |
 //! | [`math`] | sine, cosine and angles the same bits on every platform (the step uses no platform math library) |
-//! | [`world`] | `World`, body definitions, handles, events, filters, step statistics, limits and the solver's and sleep's tuning |
-//! | [`joint`] | joint definitions (`JointDef`: revolute, distance, prismatic, wheel, weld, motor, mouse, filter), `JointId`, broken-joint events |
 //! | [`gpu`] | the GPU narrow phase, ray casts and time of impact, on the host's device (feature `gpu`) |
 //! | [`scenes`] | the seeded worlds the examples, benches and tests share (feature `scenes`) |
 //!
@@ -239,122 +238,37 @@ pub struct ReliabilityDoctests;
 #[doc = include_str!("../docs/embedding.md")]
 pub struct EmbeddingDoctests;
 
-mod aabb;
-mod body;
-mod body_shape;
 pub mod broad_phase;
-mod capsule;
-mod circle;
-mod collide_shapes;
-mod continuous;
-mod decompose;
-mod distance;
+pub mod collision;
+pub mod dynamics;
 mod error;
-mod events;
-mod filter;
 #[cfg(feature = "gpu")]
 #[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub mod gpu;
-mod handle;
-pub mod joint;
-mod manifold;
 pub mod math;
-mod narrow_phase;
-mod pair_set;
-mod parallel;
-mod polygon;
-mod query_tree;
-mod ray;
-mod recycle;
-mod rounded;
-mod sat;
-mod sat_circle;
-mod sat_rounded;
+pub mod query;
 #[cfg(feature = "scenes")]
 #[cfg_attr(docsrs, doc(cfg(feature = "scenes")))]
 pub mod scenes;
-mod segment;
-mod shape;
-#[cfg(feature = "serde")]
-mod shape_serde;
-mod sleep;
-mod solver;
-pub mod toi;
-mod transform;
+pub mod shapes;
 pub mod world;
-
-pub mod shapes {
-    //! The shapes and their frame: convex [`Polygon`]s (at most [`MAX_POLYGON_VERTICES`]
-    //! vertices, counter-clockwise, in their local frame), [`Circle`]s, [`Capsule`]s,
-    //! [`Segment`]s and [`ChainSegment`]s, the [`Shape`] that is one of them, a world body's
-    //! [`BodyShape`] (one shape, a chain, or the convex pieces [`decompose`]
-    //! cuts a concave outline into), the rigid [`Transform`] from a shape's frame to the
-    //! world's, and the [`Aabb`] the broad phase sorts.
-    pub use crate::aabb::Aabb;
-    pub use crate::body_shape::BodyShape;
-    pub use crate::capsule::Capsule;
-    pub use crate::circle::Circle;
-    pub use crate::decompose::decompose;
-    pub use crate::polygon::{MAX_POLYGON_VERTICES, Polygon, ShapeError};
-    pub use crate::segment::{ChainSegment, Segment};
-    pub use crate::shape::Shape;
-    pub use crate::transform::Transform;
-}
-
-pub mod collision {
-    //! The narrow phase: one pair ([`collide`] for two polygons, [`collide_shapes`] for any
-    //! two shapes, each a [`Manifold`] with a normal from A to B, the depth of the minimum
-    //! translation vector and one or two [`ContactPoint`]s with feature ids), and batches of
-    //! pairs behind the [`NarrowPhase`] trait: [`CpuNarrowPhase`], the reference, and
-    //! [`ParallelCpuNarrowPhase`] here, the GPU's in [`crate::gpu`].
-    //!
-    //! ```text
-    //! collide_shapes(A, xa, B, xb):
-    //!     polygon-polygon   the SAT over both polygons' face normals; the axis of least
-    //!                       overlap is the reference face, the other shape's most opposed
-    //!                       face is clipped against it (1 or 2 points)
-    //!     circle-polygon    the polygon's face normals, and beyond a face's end the axis from
-    //!                       that vertex to the centre (1 point)
-    //!     circle-circle     the line through the centres (1 point)
-    //! ```
-    pub use crate::collide_shapes::{collide_shapes, collide_shapes_speculative};
-    pub use crate::manifold::{Contact, ContactPoint, Manifold, feature_id, vertex_pair_id};
-    pub use crate::narrow_phase::{
-        Collider, CpuNarrowPhase, MAX_SPECULATIVE_DISTANCE, NarrowPhase, NarrowPhaseTimings,
-        ParallelCpuNarrowPhase, validate_batch,
-    };
-    pub use crate::sat::{RELATIVE_TIE_TOLERANCE, collide};
-    pub use crate::sat_circle::{
-        CIRCLE_FEATURE, collide_circle_polygon, collide_circles, collide_polygon_circle,
-    };
-}
-
-pub mod query {
-    //! Rays against shapes: [`cast_ray`] for one shape, [`cast_ray_pairs`] for a batch of
-    //! (ray, collider) pairs, checked by [`validate_rays`] (the GPU's batch is
-    //! [`crate::gpu::GpuRayCast`]). A world's queries (rays, points, boxes, shape overlaps and
-    //! casts through its bounding volume hierarchy) are methods of [`crate::World`]
-    //! ([`crate::World::cast_ray`] and the rest) and answer with the types here.
-    pub use crate::ray::{Ray, RayHit, cast_ray, cast_ray_pairs, validate_rays};
-    pub use crate::world::{WorldRayHit, WorldShapeHit};
-}
 
 // The everyday names: what a user of one pair, of a batch or of a world names first (and
 // the names ../shared/DESIGN.md fixes at the root). Everything else is in its module.
 pub use broad_phase::BroadPhase;
+pub use collision::toi::{Sweep, time_of_impact};
 pub use collision::{
     Collider, Contact, ContactPoint, CpuNarrowPhase, Manifold, NarrowPhase, ParallelCpuNarrowPhase,
     collide, collide_shapes,
 };
+pub use dynamics::{JointDef, JointId};
 pub use error::Error;
 #[cfg(feature = "gpu")]
 #[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub use gpu::{GpuNarrowPhase, request_device};
-pub use joint::{JointDef, JointId};
 pub use query::{RayHit, cast_ray};
 pub use shapes::{
     Aabb, BodyShape, Capsule, Circle, MAX_POLYGON_VERTICES, Polygon, Segment, Shape, ShapeError,
     Transform, decompose,
 };
-pub use toi::{Sweep, time_of_impact};
 pub use world::{BodyDef, BodyId, ColliderId, Events, Filter, StepStats, World};

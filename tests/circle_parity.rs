@@ -1,5 +1,5 @@
 //! The GPU narrow phase against the CPU reference on shape tables that mix polygons and
-//! circles (`shaders/sat_circle.wgsl` against `src/sat_circle.rs`), on whatever adapter
+//! circles (`shaders/sat_circle.wgsl` against `src/collision/sat_circle.rs`), on whatever adapter
 //! exists (a software one in CI).
 
 mod common;

@@ -4,8 +4,8 @@
 
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
-    Circle, Polygon, Shape, Sweep, Transform, collide, collide_shapes, time_of_impact,
-    toi::toi_tolerance,
+    Circle, Polygon, Shape, Sweep, Transform, collide, collide_shapes,
+    collision::toi::toi_tolerance, time_of_impact,
 };
 
 fn v(x: f32, y: f32) -> Vec2 {

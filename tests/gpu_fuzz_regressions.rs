@@ -8,7 +8,8 @@ mod common;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     Circle, Collider, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, Polygon, Shape, Sweep,
-    Transform, gpu::GpuTimeOfImpact, toi::SweptCollider, toi::time_of_impact_pairs,
+    Transform, collision::toi::SweptCollider, collision::toi::time_of_impact_pairs,
+    gpu::GpuTimeOfImpact,
 };
 
 fn v(x: f32, y: f32) -> Vec2 {
@@ -16,7 +17,7 @@ fn v(x: f32, y: f32) -> Vec2 {
 }
 
 /// One backend's answers to a batch of time-of-impact pairs.
-type Hits = Vec<Option<wgpu_sat::toi::TimeOfImpact>>;
+type Hits = Vec<Option<wgpu_sat::collision::toi::TimeOfImpact>>;
 
 /// Both backends' times of impact for pairs of sweeps: (CPU, GPU).
 fn both_toi(
@@ -98,8 +99,12 @@ fn a_huge_start_angle_turns_the_same_on_the_gpu() {
     let Some((cpu, gpu)) = both_toi(&shapes, &sweeps, &[[0, 1]]) else {
         return;
     };
-    let tol =
-        wgpu_sat::toi::toi_tolerance(&shapes[0], &sweeps[0].sweep, &shapes[1], &sweeps[1].sweep);
+    let tol = wgpu_sat::collision::toi::toi_tolerance(
+        &shapes[0],
+        &sweeps[0].sweep,
+        &shapes[1],
+        &sweeps[1].sweep,
+    );
     match (cpu[0], gpu[0]) {
         (Some(c), Some(g)) => {
             assert!((c.t - g.t).abs() <= 1e-4, "cpu {c:?}, gpu {g:?}");

@@ -7,7 +7,7 @@ mod common;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     Collider, Error, GpuNarrowPhase, NarrowPhase, Polygon, Shape, Sweep, Transform,
-    gpu::GpuTimeOfImpact, toi::SweptCollider,
+    collision::toi::SweptCollider, gpu::GpuTimeOfImpact,
 };
 
 /// Polls until the pending readback returns, for at most about ten seconds.

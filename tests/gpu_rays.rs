@@ -1,5 +1,5 @@
 //! The GPU ray batch (`GpuRayCast`, `shaders/ray.wgsl`) against its CPU twin
-//! (`cast_ray_pairs`, `src/ray.rs`) on 100,000 random rays (400,000 (ray, collider) pairs)
+//! (`cast_ray_pairs`, `src/query/ray.rs`) on 100,000 random rays (400,000 (ray, collider) pairs)
 //! against polygons and circles, near the origin and far from it; on 100,000 more against
 //! every kind of shape (capsules, segments, rounded polygons, chain links too); and the
 //! batch's bad-input errors on both.

@@ -1,6 +1,6 @@
 //! The GPU narrow phase against the CPU reference on shape tables with every kind of shape:
 //! sharp polygons, rounded polygons, circles, capsules, segments and chain links
-//! (`shaders/sat_rounded.wgsl` against `src/sat_rounded.rs`), on whatever adapter exists (a
+//! (`shaders/sat_rounded.wgsl` against `src/collision/sat_rounded.rs`), on whatever adapter exists (a
 //! software one in CI).
 
 mod common;

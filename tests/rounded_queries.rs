@@ -3,8 +3,8 @@
 //! its cap, a rounded box's face and its corner arc, a segment from either side; when a
 //! falling capsule reaches a segment, and a rounded box a capsule.
 
+use wgpu_sat::collision::toi::toi_tolerance;
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::toi::toi_tolerance;
 use wgpu_sat::{Capsule, Polygon, Segment, Shape, Sweep, Transform, cast_ray, time_of_impact};
 
 /// A ray's hit: fraction, point and normal within `tol` of the expected ones.

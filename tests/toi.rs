@@ -12,8 +12,9 @@ use wgpu_sat::glam::{DVec2, Vec2};
 #[cfg(feature = "gpu")]
 use wgpu_sat::gpu::GpuTimeOfImpact;
 use wgpu_sat::{
-    Circle, Error, Polygon, Shape, Sweep, Transform, collide_shapes, time_of_impact,
-    toi::SweptCollider, toi::TimeOfImpact, toi::time_of_impact_pairs, toi::toi_tolerance,
+    Circle, Error, Polygon, Shape, Sweep, Transform, collide_shapes, collision::toi::SweptCollider,
+    collision::toi::TimeOfImpact, collision::toi::time_of_impact_pairs,
+    collision::toi::toi_tolerance, time_of_impact,
 };
 
 fn v(x: f32, y: f32) -> Vec2 {

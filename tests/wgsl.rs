@@ -12,8 +12,8 @@ use wgpu_sat::gpu::layout::{
 use wgpu_sat::gpu::layout::{NO_RAY_HIT, RayHitGpu, RayPairGpu, RayParamsGpu};
 use wgpu_sat::gpu::{RAY_WGSL, SAT_WGSL, TOI_WGSL};
 use wgpu_sat::{
-    MAX_POLYGON_VERTICES, collision::RELATIVE_TIE_TOLERANCE, toi::MAX_TOI_ITERATIONS,
-    toi::TOI_RELATIVE_TOLERANCE, toi::TOI_ROUNDING_TOLERANCE,
+    MAX_POLYGON_VERTICES, collision::RELATIVE_TIE_TOLERANCE, collision::toi::MAX_TOI_ITERATIONS,
+    collision::toi::TOI_RELATIVE_TOLERANCE, collision::toi::TOI_ROUNDING_TOLERANCE,
 };
 
 fn parse(source: &str) -> naga::Module {
@@ -145,12 +145,12 @@ fn every_step_has_its_rust_twin_name() {
     let m = module();
     let names = function_names(&m);
     let rust = [
-        include_str!("../src/sat.rs"),
-        include_str!("../src/collide_shapes.rs"),
-        include_str!("../src/transform.rs"),
-        include_str!("../src/manifold.rs"),
-        include_str!("../src/sat_circle.rs"),
-        include_str!("../src/sat_rounded.rs"),
+        include_str!("../src/collision/sat.rs"),
+        include_str!("../src/collision/collide_shapes.rs"),
+        include_str!("../src/shapes/transform.rs"),
+        include_str!("../src/collision/manifold.rs"),
+        include_str!("../src/collision/sat_circle.rs"),
+        include_str!("../src/collision/sat_rounded.rs"),
     ]
     .concat();
     for name in [
@@ -169,12 +169,12 @@ fn every_step_has_its_rust_twin_name() {
         "vertex_pair_id",
         "finite",
         "length_and_direction",
-        // sat_circle.wgsl and src/sat_circle.rs
+        // sat_circle.wgsl and src/collision/sat_circle.rs
         "find_vertex_region",
         "vertex_axis_separation",
         "circle_manifold",
-        // sat_rounded.wgsl and src/sat_rounded.rs (clip_incident_edge: src/sat.rs; the
-        // router, collide_shapes_speculative: src/collide_shapes.rs)
+        // sat_rounded.wgsl and src/collision/sat_rounded.rs (clip_incident_edge: src/collision/sat.rs; the
+        // router, collide_shapes_speculative: src/collision/collide_shapes.rs)
         "collide_shapes_speculative",
         "collide_rounded",
         "flip_rounded",
@@ -270,11 +270,11 @@ fn every_toi_step_has_its_rust_twin_name() {
     let m = parse(TOI_WGSL);
     let names = function_names(&m);
     let rust = [
-        include_str!("../src/toi.rs"),
-        include_str!("../src/distance.rs"),
-        include_str!("../src/transform.rs"),
-        include_str!("../src/shape.rs"),
-        include_str!("../src/sat_rounded.rs"),
+        include_str!("../src/collision/toi.rs"),
+        include_str!("../src/collision/distance.rs"),
+        include_str!("../src/shapes/transform.rs"),
+        include_str!("../src/shapes/shape.rs"),
+        include_str!("../src/collision/sat_rounded.rs"),
     ]
     .concat();
     for name in [
@@ -392,11 +392,11 @@ fn ray_wgsl_parses_validates_and_mirrors_the_rust_side() {
         size_of::<RayParamsGpu>()
     );
     assert_eq!(constant(&m, "NO_RAY_HIT"), naga::Literal::F32(NO_RAY_HIT));
-    // The same steps under the same names as src/ray.rs.
+    // The same steps under the same names as src/query/ray.rs.
     let names = function_names(&m);
     let rust = [
-        include_str!("../src/ray.rs"),
-        include_str!("../src/rounded.rs"),
+        include_str!("../src/query/ray.rs"),
+        include_str!("../src/collision/rounded.rs"),
     ]
     .concat();
     for name in [
@@ -410,7 +410,7 @@ fn ray_wgsl_parses_validates_and_mirrors_the_rust_side() {
         assert!(names.contains(&name), "ray.wgsl lacks fn {name}");
         assert!(
             rust.contains(&format!("fn {name}(")),
-            "src/ray.rs and src/rounded.rs lack fn {name}"
+            "src/query/ray.rs and src/collision/rounded.rs lack fn {name}"
         );
     }
 }

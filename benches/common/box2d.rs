@@ -33,8 +33,8 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use boxdd::{BodyType, Foundation, ShapeDef, WorkerCount, shapes};
+use wgpu_sat::dynamics::JointKind;
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::joint::JointKind;
 use wgpu_sat::scenes;
 use wgpu_sat::{CpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, Shape, World};
 
@@ -267,12 +267,12 @@ pub fn mirror_joint(
     if let Some(torque) = def.break_torque {
         base = base.with_torque_threshold(torque)?;
     }
-    let spring = def.spring.unwrap_or(wgpu_sat::joint::JointSpring {
+    let spring = def.spring.unwrap_or(wgpu_sat::dynamics::JointSpring {
         hertz: 0.0,
         damping_ratio: 0.0,
     });
     let (lower, upper) = def.limits.map_or((0.0, 0.0), |[lo, hi]| (lo, hi));
-    let motor = def.motor.unwrap_or(wgpu_sat::joint::JointMotor {
+    let motor = def.motor.unwrap_or(wgpu_sat::dynamics::JointMotor {
         speed: 0.0,
         max_torque: 0.0,
     });

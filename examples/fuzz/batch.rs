@@ -11,8 +11,8 @@
 use arbitrary::{Result, Unstructured};
 use wgpu_sat::{
     Collider, Contact, CpuNarrowPhase, Error, NarrowPhase, ParallelCpuNarrowPhase, Shape,
-    Transform, collide_shapes, time_of_impact, toi::SweptCollider, toi::TimeOfImpact,
-    toi::time_of_impact_pairs,
+    Transform, collide_shapes, collision::toi::SweptCollider, collision::toi::TimeOfImpact,
+    collision::toi::time_of_impact_pairs, time_of_impact,
 };
 
 use crate::Target;

@@ -9,8 +9,10 @@
 //! that is not finite gives `None`.
 
 use arbitrary::{Result, Unstructured};
-use wgpu_sat::{Manifold, Shape, Sweep, Transform, collide, collide_shapes, toi::TimeOfImpact};
-use wgpu_sat::{time_of_impact, toi::toi_tolerance};
+use wgpu_sat::{
+    Manifold, Shape, Sweep, Transform, collide, collide_shapes, collision::toi::TimeOfImpact,
+};
+use wgpu_sat::{collision::toi::toi_tolerance, time_of_impact};
 
 use crate::Target;
 use crate::hostile;

@@ -40,8 +40,8 @@ use arbitrary::{Result, Unstructured};
 use wgpu_sat::glam::DVec2;
 use wgpu_sat::{
     Collider, Contact, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase, Shape,
-    collision::RELATIVE_TIE_TOLERANCE, gpu::GpuTimeOfImpact, toi::SweptCollider, toi::TimeOfImpact,
-    toi::time_of_impact_pairs, toi::toi_tolerance,
+    collision::RELATIVE_TIE_TOLERANCE, collision::toi::SweptCollider, collision::toi::TimeOfImpact,
+    collision::toi::time_of_impact_pairs, collision::toi::toi_tolerance, gpu::GpuTimeOfImpact,
 };
 
 use crate::Target;
@@ -349,7 +349,7 @@ fn overlap_along(shapes: &[Shape], colliders: &[Collider], a: u32, b: u32, n: DV
     a_high - b_low
 }
 
-/// The crate's tie tolerance for a pair: overlaps this close are equal (src/sat.rs).
+/// The crate's tie tolerance for a pair: overlaps this close are equal (src/collision/sat.rs).
 fn tie_tolerance(shapes: &[Shape], colliders: &[Collider], a: u32, b: u32) -> f64 {
     let radius = |i: u32| f64::from(shapes[colliders[i as usize].shape as usize].bounding_radius());
     f64::from(RELATIVE_TIE_TOLERANCE) * radius(a).min(radius(b))

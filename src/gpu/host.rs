@@ -26,11 +26,11 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
+use crate::collision::manifold::Contact;
+use crate::collision::narrow_phase::{Collider, NarrowPhaseTimings, validate_batch};
 use crate::error::Error;
 use crate::gpu::plumbing::{GrowingBuffer, unmap};
 use crate::gpu::sat_pass::{ContactRecords, HEADER_BYTES, RECORD_BYTES, SatPass};
-use crate::manifold::Contact;
-use crate::narrow_phase::{Collider, NarrowPhaseTimings, validate_batch};
 
 /// A batch written by `prepare`, ready for `record`.
 #[derive(Clone, Copy, Debug)]

@@ -7,12 +7,12 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::manifold::{ContactPoint, Manifold};
-use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
-use crate::ray::RayHit;
-use crate::shape::Shape;
-use crate::toi::{Sweep, SweptCollider, TimeOfImpact, reduced_start_angle};
-use crate::transform::Transform;
+use crate::collision::manifold::{ContactPoint, Manifold};
+use crate::collision::toi::{Sweep, SweptCollider, TimeOfImpact, reduced_start_angle};
+use crate::query::ray::RayHit;
+use crate::shapes::polygon::{MAX_POLYGON_VERTICES, Polygon};
+use crate::shapes::shape::Shape;
+use crate::shapes::transform::Transform;
 
 /// WGSL `Shape`: one shape of the table, in its local frame. A polygon has `count` 3 to 8;
 /// a circle has `count` 1, its centre in every vertex slot, zero normals and its radius in
@@ -94,7 +94,10 @@ impl From<&Shape> for ShapeGpu {
                     // Half the length, as `Rounded::segment` computes it, so that the
                     // kernel's `radius + rounding` is the CPU's `scale` to the bit (the
                     // tolerances are relative to it).
-                    radius: crate::rounded::half_length(core.vertices[0], core.vertices[1]),
+                    radius: crate::collision::rounded::half_length(
+                        core.vertices[0],
+                        core.vertices[1],
+                    ),
                     rounding: core.radius,
                     kind,
                 }

@@ -31,14 +31,14 @@
 
 use std::time::{Duration, Instant};
 
+use crate::collision::manifold::Contact;
+use crate::collision::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings, validate_batch};
 use crate::error::Error;
 use crate::gpu::host::HostPath;
 use crate::gpu::plumbing::{GrowingBuffer, read_back};
 use crate::gpu::sat_pass::{ContactRecords, HEADER_BYTES, RECORD_BYTES, SatPass};
-use crate::manifold::Contact;
-use crate::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings, validate_batch};
-use crate::polygon::Polygon;
-use crate::shape::Shape;
+use crate::shapes::polygon::Polygon;
+use crate::shapes::shape::Shape;
 
 /// The WGSL structs of the narrow phase's buffers (`shaders/layout.wgsl`), for hosts that
 /// read them in their own shaders: prepend it to your WGSL.
@@ -387,7 +387,7 @@ impl NarrowPhase for GpuNarrowPhase {
     /// Kept and written to the GPU with each batch's parameters (4 bytes that the uniform
     /// already carries as padding).
     fn set_speculative_distance(&mut self, margin: f32) -> Result<(), Error> {
-        crate::narrow_phase::check_speculative_distance(margin)?;
+        crate::collision::narrow_phase::check_speculative_distance(margin)?;
         self.pass.set_speculative_distance(margin);
         Ok(())
     }

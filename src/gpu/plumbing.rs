@@ -31,7 +31,7 @@ use bytemuck::Pod;
 
 use crate::error::Error;
 use crate::gpu::layout::ShapeGpu;
-use crate::shape::Shape;
+use crate::shapes::shape::Shape;
 
 /// A buffer that grows to the next power of two when asked for more, and is otherwise
 /// reused.

@@ -1,4 +1,4 @@
-//! [`GpuRayCast`]: the ray casts of `src/ray.rs` as a wgpu compute pass, for batches of
+//! [`GpuRayCast`]: the ray casts of `src/query/ray.rs` as a wgpu compute pass, for batches of
 //! (ray, collider) pairs.
 //!
 //! ```text
@@ -18,12 +18,12 @@
 //! limit. The host computes each hit's point (`origin + fraction * translation`), as
 //! `cast_ray` does.
 
+use crate::collision::narrow_phase::Collider;
 use crate::error::Error;
 use crate::gpu::layout::{PoseGpu, RayHitGpu, RayPairGpu, RayParamsGpu};
 use crate::gpu::plumbing::{PairKernel, PairRunner};
-use crate::narrow_phase::Collider;
-use crate::ray::{Ray, RayHit, validate_rays};
-use crate::shape::Shape;
+use crate::query::ray::{Ray, RayHit, validate_rays};
+use crate::shapes::shape::Shape;
 
 /// The WGSL source of the ray kernel: the layouts, the transform helpers
 /// (`shaders/transform.wgsl`), then `shaders/ray.wgsl`.

@@ -19,14 +19,14 @@
 
 use bytemuck::Zeroable;
 
+use crate::collision::manifold::Contact;
+use crate::collision::narrow_phase::{Collider, NarrowPhaseTimings, validate_batch};
 use crate::error::Error;
 use crate::gpu::layout::{ContactGpu, ContactsHeaderGpu, ParamsGpu, PoseGpu, SWAPPED};
 use crate::gpu::plumbing::{
     GrowingBuffer, ShapeTable, compute_pipeline, compute_pipeline_with, entire, storage, uniform,
 };
-use crate::manifold::Contact;
-use crate::narrow_phase::{Collider, NarrowPhaseTimings, validate_batch};
-use crate::shape::Shape;
+use crate::shapes::shape::Shape;
 
 /// The WGSL source of the narrow-phase kernels: the layouts, the transform helpers
 /// (`shaders/transform.wgsl`, shared with the time-of-impact kernel), then `shaders/sat.wgsl`

@@ -1,4 +1,4 @@
-//! [`GpuTimeOfImpact`]: the time-of-impact test of `src/toi.rs` as a wgpu compute pass.
+//! [`GpuTimeOfImpact`]: the time-of-impact test of `src/collision/toi.rs` as a wgpu compute pass.
 //!
 //! ```text
 //! set_shape_table:      shape table -> `shapes` storage buffer (only when it changed)
@@ -22,11 +22,11 @@
 //! and reads back before it returns, so nothing but the shape table and the buffers outlives
 //! a call, and no result can be read against another call's pairs.
 
+use crate::collision::toi::{SweptCollider, TimeOfImpact, validate_sweeps};
 use crate::error::Error;
 use crate::gpu::layout::{SweptColliderGpu, TimeOfImpactGpu, ToiParamsGpu};
 use crate::gpu::plumbing::{PairKernel, PairRunner};
-use crate::shape::Shape;
-use crate::toi::{SweptCollider, TimeOfImpact, validate_sweeps};
+use crate::shapes::shape::Shape;
 
 /// The WGSL source of the time-of-impact kernel: the layouts, the transform helpers
 /// (`shaders/transform.wgsl`, shared with the narrow phase), the narrow phase's pair tests
@@ -66,7 +66,7 @@ impl PairKernel for ToiKernel {
 }
 
 /// The time-of-impact test on a wgpu device: one compute invocation per pair of swept
-/// colliders, with the same answers as [`time_of_impact_pairs`](crate::toi::time_of_impact_pairs)
+/// colliders, with the same answers as [`time_of_impact_pairs`](crate::collision::toi::time_of_impact_pairs)
 /// on the CPU (up to rounding; see the GPU tests in `tests/toi.rs`).
 ///
 /// It borrows the host's device and queue (cheap clones of the handles), holds only its

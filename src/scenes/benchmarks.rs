@@ -10,9 +10,9 @@
 use glam::Vec2;
 
 use super::{SLAB, add, pyramid};
-use crate::body_shape::BodyShape;
-use crate::polygon::Polygon;
-use crate::shape::Shape;
+use crate::shapes::body_shape::BodyShape;
+use crate::shapes::polygon::Polygon;
+use crate::shapes::shape::Shape;
 use crate::world::{BodyDef, World};
 
 /// The 100-row pyramid of 5,050 boxes that Box2D benchmarks as "large pyramid".

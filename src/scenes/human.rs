@@ -24,13 +24,13 @@
 
 use glam::Vec2;
 
-use crate::capsule::Capsule;
+use crate::broad_phase::filter::Filter;
+use crate::dynamics::joints::JointDef;
 use crate::error::Error;
-use crate::filter::Filter;
-use crate::handle::{BodyId, JointId};
-use crate::joint::JointDef;
-use crate::polygon::Polygon;
-use crate::shape::Shape;
+use crate::shapes::capsule::Capsule;
+use crate::shapes::polygon::Polygon;
+use crate::shapes::shape::Shape;
+use crate::world::handle::{BodyId, JointId};
 use crate::world::{BodyDef, Material, World};
 
 /// The bones of a [`Human`], in the order Box2D creates them (`human.h`'s `BoneId`).
@@ -306,7 +306,10 @@ pub fn human(
             } else {
                 Vec::new()
             },
-            ..BodyDef::dynamic(crate::body_shape::BodyShape::compound(pieces)?, turned)
+            ..BodyDef::dynamic(
+                crate::shapes::body_shape::BodyShape::compound(pieces)?,
+                turned,
+            )
         };
         let body = world.add_body(&def)?;
         if spec.foot {

@@ -13,14 +13,14 @@ use glam::Vec2;
 use super::benchmarks::offset_box;
 use super::human::{Human, human};
 use super::{add, circle};
-use crate::body_shape::BodyShape;
-use crate::capsule::Capsule;
+use crate::broad_phase::filter::Filter;
+use crate::dynamics::joints::JointDef;
 use crate::error::Error;
-use crate::filter::Filter;
-use crate::handle::BodyId;
-use crate::joint::JointDef;
-use crate::polygon::Polygon;
-use crate::shape::Shape;
+use crate::shapes::body_shape::BodyShape;
+use crate::shapes::capsule::Capsule;
+use crate::shapes::polygon::Polygon;
+use crate::shapes::shape::Shape;
+use crate::world::handle::BodyId;
 use crate::world::{BodyDef, World};
 
 /// The side of [`joint_grid`]'s square grid of circles.
@@ -315,7 +315,7 @@ pub(super) fn add_body(world: &mut World, def: BodyDef) -> BodyId {
 }
 
 /// Adds a joint the scene built; a failure is a bug in the scene.
-pub(super) fn add_joint(world: &mut World, def: JointDef) -> crate::joint::JointId {
+pub(super) fn add_joint(world: &mut World, def: JointDef) -> crate::dynamics::joints::JointId {
     match world.add_joint(&def) {
         Ok(id) => id,
         Err(e) => unreachable!("scene joint rejected: {e}"),

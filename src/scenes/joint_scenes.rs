@@ -25,13 +25,13 @@ use std::f32::consts::PI;
 
 use glam::Vec2;
 
-use crate::body_shape::BodyShape;
-use crate::capsule::Capsule;
-use crate::circle::Circle;
+use crate::dynamics::joints::JointDef;
 use crate::error::Error;
-use crate::handle::{BodyId, JointId};
-use crate::joint::JointDef;
-use crate::polygon::Polygon;
+use crate::shapes::body_shape::BodyShape;
+use crate::shapes::capsule::Capsule;
+use crate::shapes::circle::Circle;
+use crate::shapes::polygon::Polygon;
+use crate::world::handle::{BodyId, JointId};
 use crate::world::{BodyDef, World};
 
 use super::human::{Human, human};

@@ -22,10 +22,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::playground::game_shape;
-use crate::body_shape::BodyShape;
 use crate::error::Error;
-use crate::handle::BodyId;
-use crate::polygon::Polygon;
+use crate::shapes::body_shape::BodyShape;
+use crate::shapes::polygon::Polygon;
+use crate::world::handle::BodyId;
 use crate::world::{BodyDef, World};
 
 /// The walls' x: the level spans from the left wall to the right one.

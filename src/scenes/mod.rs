@@ -7,13 +7,13 @@ use glam::Vec2;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::aabb::Aabb;
-use crate::body_shape::BodyShape;
 use crate::broad_phase::BroadPhase;
-use crate::circle::Circle;
-use crate::narrow_phase::Collider;
-use crate::polygon::Polygon;
-use crate::transform::Transform;
+use crate::collision::narrow_phase::Collider;
+use crate::shapes::aabb::Aabb;
+use crate::shapes::body_shape::BodyShape;
+use crate::shapes::circle::Circle;
+use crate::shapes::polygon::Polygon;
+use crate::shapes::transform::Transform;
 use crate::world::{BodyDef, World};
 
 /// Half the thickness of grounds and walls.

@@ -18,10 +18,10 @@
 
 use glam::Vec2;
 
+use crate::dynamics::joints::JointDef;
 use crate::error::Error;
-use crate::handle::{BodyId, JointId};
-use crate::joint::JointDef;
 use crate::world::World;
+use crate::world::handle::{BodyId, JointId};
 
 /// The most force a drag pulls with, per unit of the dragged body's mass (Box2D's samples'
 /// 1000): an acceleration of 1000 units per second squared, a hundred times gravity.

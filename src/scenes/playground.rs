@@ -6,10 +6,10 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::add;
-use crate::body_shape::BodyShape;
-use crate::capsule::Capsule;
-use crate::circle::Circle;
-use crate::polygon::Polygon;
+use crate::shapes::body_shape::BodyShape;
+use crate::shapes::capsule::Capsule;
+use crate::shapes::circle::Circle;
+use crate::shapes::polygon::Polygon;
 use crate::world::{BodyDef, World};
 
 /// Half the width of the playground's valley.

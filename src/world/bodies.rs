@@ -12,19 +12,19 @@ use super::World;
 use super::body_ref::BodyRef;
 use super::limits::check_velocity;
 use super::step::body_transform;
-use crate::aabb::Aabb;
-use crate::body::{BodyColliders, NO_COLLIDER};
+use crate::dynamics::body::{BodyColliders, NO_COLLIDER};
 use crate::error::Error;
-use crate::handle::{BodyId, ColliderId};
-use crate::shape::Shape;
-use crate::transform::Transform;
+use crate::shapes::aabb::Aabb;
+use crate::shapes::shape::Shape;
+use crate::shapes::transform::Transform;
+use crate::world::handle::{BodyId, ColliderId};
 
 impl World {
     /// The slot of a live body of this world, or an error naming the handle.
     pub(super) fn body_slot(&self, body: BodyId) -> Result<usize, Error> {
         let fail = |reason| Err(Error::StaleBody { body, reason });
         if body.world() != self.number {
-            return fail(crate::handle::StaleReason::OtherWorld);
+            return fail(crate::world::handle::StaleReason::OtherWorld);
         }
         match self
             .body_slots
@@ -39,7 +39,7 @@ impl World {
     pub(super) fn collider_slot(&self, collider: ColliderId) -> Result<usize, Error> {
         let fail = |reason| Err(Error::StaleCollider { collider, reason });
         if collider.world() != self.number {
-            return fail(crate::handle::StaleReason::OtherWorld);
+            return fail(crate::world::handle::StaleReason::OtherWorld);
         }
         let slot = collider.index() as u32;
         match self.collider_slots.check(slot, collider.generation()) {

@@ -11,14 +11,14 @@ use super::limits::{
     check_vec, check_velocity, density_ok, tangent_speed_ok,
 };
 use super::materials::Material;
-use crate::body::{Body, NO_COLLIDER};
-use crate::body_shape::{BodyShape, combined_mass};
+use crate::broad_phase::filter::Filter;
+use crate::collision::narrow_phase::Collider;
+use crate::dynamics::body::{Body, NO_COLLIDER};
+use crate::dynamics::solver::{BodyForces, BodyMaterial, BodyState};
 use crate::error::Error;
-use crate::filter::Filter;
-use crate::handle::{BodyId, ColliderId};
-use crate::narrow_phase::Collider;
-use crate::shape::Shape;
-use crate::solver::{BodyForces, BodyMaterial, BodyState};
+use crate::shapes::body_shape::{BodyShape, combined_mass};
+use crate::shapes::shape::Shape;
+use crate::world::handle::{BodyId, ColliderId};
 
 /// How to make a body: its shape, pose, velocity and material.
 #[derive(Clone, Debug)]
@@ -420,7 +420,7 @@ impl World {
             },
         );
         self.sleep.add_body(index, def.is_dynamic());
-        let center = def.position + crate::transform::rotate(rotation, center);
+        let center = def.position + crate::shapes::transform::rotate(rotation, center);
         put(&mut self.centers, index, center);
         put(&mut self.rotations, index, rotation);
         let state = BodyState {

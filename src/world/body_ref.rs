@@ -8,10 +8,10 @@
 use glam::Vec2;
 
 use super::World;
-use crate::aabb::Aabb;
-use crate::handle::{BodyId, ColliderId};
-use crate::shape::Shape;
-use crate::transform::Transform;
+use crate::shapes::aabb::Aabb;
+use crate::shapes::shape::Shape;
+use crate::shapes::transform::Transform;
+use crate::world::handle::{BodyId, ColliderId};
 
 /// A body of a [`World`], borrowed: what [`World::body`] returns for a live handle.
 #[derive(Clone, Copy, Debug)]

@@ -15,7 +15,7 @@ use glam::Vec2;
 use super::World;
 use super::limits::{check_mass, density_ok};
 use crate::error::Error;
-use crate::handle::BodyId;
+use crate::world::handle::BodyId;
 
 /// What moves a body (see [`BodyDef`](crate::BodyDef)).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -13,11 +13,11 @@ use glam::Vec2;
 use rayon::prelude::*;
 
 use super::World;
-use crate::aabb::Aabb;
-use crate::manifold::{Contact, ContactPoint, Manifold};
-use crate::narrow_phase::Collider;
-use crate::parallel;
-use crate::recycle::KeptManifold;
+use crate::collision::manifold::{Contact, ContactPoint, Manifold};
+use crate::collision::narrow_phase::Collider;
+use crate::collision::recycle::KeptManifold;
+use crate::dynamics::parallel;
+use crate::shapes::aabb::Aabb;
 
 impl World {
     /// Sorts out this step's persistent pairs, block by block of slots over the rayon pool:

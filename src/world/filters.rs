@@ -2,10 +2,10 @@
 //! the next step: the pair set tests the collider's pairs again (`PairSet::invalidate`).
 
 use super::World;
+use crate::broad_phase::filter::Filter;
+use crate::collision::manifold::Contact;
 use crate::error::Error;
-use crate::filter::Filter;
-use crate::handle::{BodyId, ColliderId};
-use crate::manifold::Contact;
+use crate::world::handle::{BodyId, ColliderId};
 
 /// The filter if it names a category, else an error saying so: a collider in no category
 /// could touch nothing, which is surely a mistake (a mask of 0 says "touch nothing" on

@@ -31,7 +31,7 @@ use super::limits::{
     MAX_ACCELERATION, angular_speed_ok, check, check_vec, linear_speed_ok, worst_component,
 };
 use crate::error::Error;
-use crate::handle::BodyId;
+use crate::world::handle::BodyId;
 
 const FORCE_RULE: &str = "finite, and give at most MAX_ACCELERATION (1e12) per second \
                           squared: force / mass";

@@ -25,11 +25,13 @@ use super::limits::{
     LimitKind, check_angle, check_break, check_joint as check, check_max_force, check_motor_speed,
     check_point, checked_limits, checked_motor, checked_spring,
 };
+use crate::dynamics::joints::{
+    JointBroken, JointDef, JointFrame, JointKind, JointMotor, JointSpring,
+};
+use crate::dynamics::solver::{JointConstraint, JointModel, Spring, relative_angle};
 use crate::error::Error;
-use crate::handle::{BodyId, JointId, Slots, StaleReason};
-use crate::joint::{JointBroken, JointDef, JointFrame, JointKind, JointMotor, JointSpring};
-use crate::solver::{JointConstraint, JointModel, Spring, relative_angle};
-use crate::transform::{inverse_rotate, length_and_direction, rotate};
+use crate::shapes::transform::{inverse_rotate, length_and_direction, rotate};
+use crate::world::handle::{BodyId, JointId, Slots, StaleReason};
 
 /// The world's joints, by joint slot, and per body slot the joints that touch it.
 #[derive(Clone, Debug, Default)]

@@ -21,10 +21,10 @@ use super::World;
 use super::limits::{
     MAX_ACCELERATION, TANGENT_SPEED_RULE, check_mass, density_ok, tangent_speed_ok,
 };
-use crate::body_shape::{BodyShape, MassProperties, combined_mass};
+use crate::dynamics::solver::ColliderSurface;
 use crate::error::Error;
-use crate::handle::ColliderId;
-use crate::solver::ColliderSurface;
+use crate::shapes::body_shape::{BodyShape, MassProperties, combined_mass};
+use crate::world::handle::ColliderId;
 
 /// What one piece of a body (one collider) is made of: how it rubs, bounces, weighs, and
 /// whether its surface moves (a conveyor belt). [`Default`] is
@@ -190,7 +190,7 @@ impl World {
     pub(super) fn set_mass(&mut self, slot: usize, mass: &MassProperties, max_extent: f32) {
         let rotation = self.rotations[slot];
         let record = &mut self.bodies[slot];
-        let shift = crate::transform::rotate(rotation, mass.center - record.local_center);
+        let shift = crate::shapes::transform::rotate(rotation, mass.center - record.local_center);
         record.local_center = mass.center;
         record.inv_mass = 1.0 / mass.mass;
         record.inv_inertia = 1.0 / mass.inertia;
@@ -203,7 +203,7 @@ impl World {
         // A spin about a centre moved far can make that fast: held to the world's speed
         // limit, as the next step's first pass would hold it, so that the world never
         // holds a velocity the table refuses.
-        state.linear_velocity = crate::solver::clamp_length(v, self.max_linear_speed);
+        state.linear_velocity = crate::dynamics::solver::clamp_length(v, self.max_linear_speed);
         // A force held for the next step may be more than the new mass can take.
         let (inv_mass, inv_inertia) = (1.0 / mass.mass, 1.0 / mass.inertia);
         let forces = &mut self.forces[slot];

@@ -51,24 +51,26 @@ use std::collections::HashMap;
 
 use glam::Vec2;
 
-use crate::aabb::Aabb;
-use crate::body::Body;
-use crate::continuous::{ContinuousScratch, StaticTree};
-use crate::events::EventLists;
-use crate::handle::{Slots, next_world_number};
-use crate::manifold::Contact;
-use crate::narrow_phase::Collider;
-use crate::pair_set::PairSet;
-use crate::recycle::KeptManifold;
-use crate::shape::Shape;
-use crate::sleep::Sleep;
-use crate::solver::{BodyForces, BodyMaterial, BodyState, ColliderSurface, ContactSolver};
+use crate::broad_phase::pair_set::PairSet;
+use crate::collision::manifold::Contact;
+use crate::collision::narrow_phase::Collider;
+use crate::collision::recycle::KeptManifold;
+use crate::dynamics::body::Body;
+use crate::dynamics::continuous::{ContinuousScratch, StaticTree};
+use crate::dynamics::sleep::Sleep;
+use crate::dynamics::solver::{
+    BodyForces, BodyMaterial, BodyState, ColliderSurface, ContactSolver,
+};
+use crate::shapes::aabb::Aabb;
+use crate::shapes::shape::Shape;
+use crate::world::events::EventLists;
+use crate::world::handle::{Slots, next_world_number};
 
 /// How events name the world's slots ([`Names`]), from the world's fields one by one so
 /// that another field can be borrowed mutably beside it.
 macro_rules! names {
     ($world:expr) => {
-        crate::events::Names {
+        crate::world::events::Names {
             collider_ids: &$world.collider_ids,
             collider_bodies: &$world.collider_bodies,
             body_ids: &$world.body_ids,
@@ -82,8 +84,10 @@ mod body_def;
 mod body_ref;
 mod body_type;
 mod contacts;
+pub(crate) mod events;
 mod filters;
 mod forces;
+pub(crate) mod handle;
 mod hash;
 mod joints;
 mod limits;
@@ -115,12 +119,12 @@ pub use stats::StepStats;
 
 // The world's vocabulary, kept by the modules below it: handles, events, filters, and the
 // tuning constants of the stages the step runs.
-pub use crate::events::{ContactBegin, ContactEnd, ContactHit, Events, SensorEvent};
-pub use crate::filter::{DEFAULT_CATEGORY, Filter};
-pub use crate::handle::{BodyId, ColliderId, StaleReason};
-pub use crate::recycle::{RECYCLE_ANGLE, RECYCLE_TRANSLATION};
-pub use crate::sleep::{SLEEP_SPEED, TIME_TO_SLEEP};
-pub use crate::solver::{MAX_ROTATION_PER_SUBSTEP, SPECULATIVE_DISTANCE};
+pub use crate::broad_phase::filter::{DEFAULT_CATEGORY, Filter};
+pub use crate::collision::recycle::{RECYCLE_ANGLE, RECYCLE_TRANSLATION};
+pub use crate::dynamics::sleep::{SLEEP_SPEED, TIME_TO_SLEEP};
+pub use crate::dynamics::solver::{MAX_ROTATION_PER_SUBSTEP, SPECULATIVE_DISTANCE};
+pub use events::{ContactBegin, ContactEnd, ContactHit, Events, SensorEvent};
+pub use handle::{BodyId, ColliderId, StaleReason};
 
 use body_def::ShapeKey;
 use contacts::{Change, PairState, SlotBlock, SlotOutcome};

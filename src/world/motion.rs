@@ -5,9 +5,9 @@
 
 use super::World;
 use super::limits::{check_damping, check_gravity_scale};
+use crate::dynamics::solver::BodyForces;
 use crate::error::Error;
-use crate::handle::BodyId;
-use crate::solver::BodyForces;
+use crate::world::handle::BodyId;
 
 impl World {
     /// Sets the body's linear damping ([`BodyDef::linear_damping`](crate::BodyDef::linear_damping)):

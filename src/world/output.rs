@@ -2,11 +2,11 @@
 //! colliders, and mapped to bodies), their impulses, and the events.
 
 use super::World;
-use crate::events::Events;
-use crate::handle::{BodyId, ColliderId};
-use crate::manifold::{Contact, Manifold};
-use crate::narrow_phase::Collider;
-use crate::shape::Shape;
+use crate::collision::manifold::{Contact, Manifold};
+use crate::collision::narrow_phase::Collider;
+use crate::shapes::shape::Shape;
+use crate::world::events::Events;
+use crate::world::handle::{BodyId, ColliderId};
 
 impl World {
     /// The shape table: each distinct piece once, as the narrow phase receives it;

@@ -28,16 +28,16 @@ use glam::Vec2;
 
 use super::World;
 use super::filters::checked;
-use crate::aabb::Aabb;
-use crate::collide_shapes::collide_shapes;
+use crate::broad_phase::filter::Filter;
+use crate::broad_phase::query_tree::QueryTree;
+use crate::collision::collide_shapes::collide_shapes;
+use crate::collision::toi::{Sweep, time_of_impact};
 use crate::error::Error;
-use crate::filter::Filter;
-use crate::handle::{BodyId, ColliderId};
-use crate::query_tree::QueryTree;
-use crate::ray::{RayHit, cast_ray};
-use crate::shape::Shape;
-use crate::toi::{Sweep, time_of_impact};
-use crate::transform::Transform;
+use crate::query::ray::{RayHit, cast_ray};
+use crate::shapes::aabb::Aabb;
+use crate::shapes::shape::Shape;
+use crate::shapes::transform::Transform;
+use crate::world::handle::{BodyId, ColliderId};
 
 /// A ray's hit in a world: the body and the collider (piece) hit, and where.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -23,11 +23,11 @@
 use glam::Vec2;
 
 use super::World;
-use crate::aabb::Aabb;
-use crate::body::Body;
+use crate::dynamics::body::Body;
+use crate::dynamics::solver::BodyForces;
 use crate::error::Error;
-use crate::handle::BodyId;
-use crate::solver::BodyForces;
+use crate::shapes::aabb::Aabb;
+use crate::world::handle::BodyId;
 
 impl World {
     /// Removes a body and its colliders. Its contacts end in the next step's events

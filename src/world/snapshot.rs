@@ -63,16 +63,16 @@ use super::contacts::PairState;
 use super::materials::Material;
 use super::snapshot_codec::Writer;
 use super::step::body_transform;
-use crate::aabb::Aabb;
-use crate::body::Body;
-use crate::body_shape::BodyShape;
-use crate::filter::Filter;
-use crate::handle::Slots;
-use crate::pair_set::FAT_MARGIN;
-use crate::shape::Shape;
-use crate::sleep::AWAKE;
-use crate::solver::{BodyForces, JointConstraint, JointModel, Spring};
-use crate::transform::{Transform, inv_mul_transforms};
+use crate::broad_phase::filter::Filter;
+use crate::broad_phase::pair_set::FAT_MARGIN;
+use crate::dynamics::body::Body;
+use crate::dynamics::sleep::AWAKE;
+use crate::dynamics::solver::{BodyForces, JointConstraint, JointModel, Spring};
+use crate::shapes::aabb::Aabb;
+use crate::shapes::body_shape::BodyShape;
+use crate::shapes::shape::Shape;
+use crate::shapes::transform::{Transform, inv_mul_transforms};
+use crate::world::handle::Slots;
 
 /// The first bytes of every snapshot.
 pub(super) const MAGIC: &[u8; 8] = b"WSATSNAP";

@@ -21,26 +21,26 @@ use super::materials::Material;
 use super::snapshot::*;
 use super::snapshot_codec::Reader;
 use super::step::body_transform;
-use crate::aabb::Aabb;
-use crate::body::{Body, NO_COLLIDER};
-use crate::capsule::Capsule;
-use crate::circle::Circle;
-use crate::error::Error;
-use crate::filter::Filter;
-use crate::handle::{BodyId, ColliderId, JointId, Slots};
-use crate::manifold::ContactPoint;
-use crate::narrow_phase::Collider;
-use crate::pair_set::{FAT_MARGIN, PairSet};
-use crate::polygon::{MAX_POLYGON_VERTICES, Polygon};
-use crate::recycle::KeptManifold;
-use crate::segment::{ChainSegment, Segment};
-use crate::shape::Shape;
-use crate::sleep::AWAKE;
-use crate::solver::{
+use crate::broad_phase::filter::Filter;
+use crate::broad_phase::pair_set::{FAT_MARGIN, PairSet};
+use crate::collision::manifold::ContactPoint;
+use crate::collision::narrow_phase::Collider;
+use crate::collision::recycle::KeptManifold;
+use crate::dynamics::body::{Body, NO_COLLIDER};
+use crate::dynamics::sleep::AWAKE;
+use crate::dynamics::solver::{
     BodyForces, BodyMaterial, BodyState, ContactSolver, JointConstraint, JointModel, Spring,
     WarmStart,
 };
-use crate::transform::Transform;
+use crate::error::Error;
+use crate::shapes::aabb::Aabb;
+use crate::shapes::capsule::Capsule;
+use crate::shapes::circle::Circle;
+use crate::shapes::polygon::{MAX_POLYGON_VERTICES, Polygon};
+use crate::shapes::segment::{ChainSegment, Segment};
+use crate::shapes::shape::Shape;
+use crate::shapes::transform::Transform;
+use crate::world::handle::{BodyId, ColliderId, JointId, Slots};
 
 /// The contacts' colouring as the pairs section gives it, kept until the joints' colours
 /// are read after the joints.
@@ -395,7 +395,10 @@ fn read_shape(r: &mut Reader<'_>) -> Result<Shape, Error> {
     Ok(shape)
 }
 
-fn at_shape<T>(offset: usize, shape: Result<T, crate::polygon::ShapeError>) -> Result<T, Error> {
+fn at_shape<T>(
+    offset: usize,
+    shape: Result<T, crate::shapes::polygon::ShapeError>,
+) -> Result<T, Error> {
     shape.or_else(|e| Reader::error_at(offset, format!("invalid shape: {e}")))
 }
 
@@ -935,7 +938,7 @@ impl Loading {
             .par_chunks_mut(PAIR_BLOCK)
             .zip(data.spare_capacity_mut()[..count].par_chunks_mut(PAIR_BLOCK))
             .zip(spans.par_iter())
-            .with_min_len(crate::parallel::min_len(1))
+            .with_min_len(crate::dynamics::parallel::min_len(1))
             .map(|((pairs, data), &span)| {
                 let mut first = None;
                 let block = read_pair_block(world, fat_len, bytes, span, pairs, data, &mut first);
@@ -1356,7 +1359,7 @@ fn read_spring(r: &mut Reader<'_>, present: bool) -> Result<Option<Spring>, Erro
     }
     let at_spring = r.offset;
     let [hertz, damping_ratio] = read_pair(r, "spring")?;
-    let spring = crate::joint::JointSpring {
+    let spring = crate::dynamics::joints::JointSpring {
         hertz,
         damping_ratio,
     };

@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use crate::narrow_phase::NarrowPhaseTimings;
+use crate::collision::narrow_phase::NarrowPhaseTimings;
 
 /// What one [`World::step`](crate::World::step) did and how long each stage took.
 #[derive(Clone, Copy, Debug, Default)]

@@ -11,13 +11,13 @@ use super::World;
 use super::contacts::sensor_side;
 use super::limits::{TIME_STEP_RANGE, check_gravity};
 use super::stats::StepStats;
-use crate::body::{Body, bodies_pair};
-use crate::continuous::{Motion, Obstacles, StepStart, solve_continuous};
+use crate::collision::narrow_phase::{NarrowPhase, NarrowPhaseTimings};
+use crate::dynamics::body::{Body, bodies_pair};
+use crate::dynamics::continuous::{Motion, Obstacles, StepStart, solve_continuous};
+use crate::dynamics::parallel;
+use crate::dynamics::solver::{BodyMotion, SPECULATIVE_DISTANCE, Substeps};
 use crate::error::Error;
-use crate::narrow_phase::{NarrowPhase, NarrowPhaseTimings};
-use crate::parallel;
-use crate::solver::{BodyMotion, SPECULATIVE_DISTANCE, Substeps};
-use crate::transform::Transform;
+use crate::shapes::transform::Transform;
 
 impl World {
     /// Advances the world by `dt` seconds: broad phase, `narrow_phase`, solver. CPU and GPU
@@ -333,7 +333,7 @@ impl World {
 
 /// The pose of a body's local frame from its centre of mass (world frame) and rotation.
 pub(super) fn body_transform(body: &Body, center: Vec2, rotation: Vec2) -> Transform {
-    let origin = center - crate::transform::rotate(rotation, body.local_center);
+    let origin = center - crate::shapes::transform::rotate(rotation, body.local_center);
     Transform::from_rotation(origin, rotation)
 }
 

@@ -18,7 +18,7 @@ use glam::Vec2;
 use super::World;
 use super::limits::{MAX_COORDINATE, check, check_vec};
 use crate::error::Error;
-use crate::handle::BodyId;
+use crate::world::handle::BodyId;
 
 impl World {
     /// Moves the body so that its local origin is at `position`, turned by `angle`
@@ -55,7 +55,7 @@ impl World {
         self.wake_touching(slot);
         let rotation = crate::math::from_angle(angle);
         let local_center = self.bodies[slot].local_center;
-        self.centers[slot] = position + crate::transform::rotate(rotation, local_center);
+        self.centers[slot] = position + crate::shapes::transform::rotate(rotation, local_center);
         self.rotations[slot] = rotation;
         self.update_body_colliders(slot);
         let colliders: Vec<usize> = self.bodies[slot].colliders(&self.next_collider).collect();

@@ -1,0 +1,25 @@
+//! Dynamics: how bodies move once collision has found their contacts.
+//!
+//! ```text
+//! body.rs        a body's static record (mass, type, flags, its colliders) that every
+//!                stage below reads; it knows nothing of the world
+//! solver/        the soft step: constraints coloured, contacts four to a SIMD group,
+//!                per substep integrate velocities, warm start, solve, integrate
+//!                positions, relax, then restitution; the step's stages run together on
+//!                the pool (stages.rs)
+//! joints/        joint definitions (JointDef) and one file per joint kind with its
+//!                prepare, warm start and solve
+//! continuous.rs  fast bodies swept from where the step began them to where the solver
+//!                left them, stopped at the first time of impact
+//! sleep.rs       islands of touching bodies that stay slow stop being simulated
+//! parallel.rs    where the step's parallel passes run, in blocks written alone
+//! ```
+
+pub(crate) mod body;
+pub(crate) mod continuous;
+pub(crate) mod joints;
+pub(crate) mod parallel;
+pub(crate) mod sleep;
+pub(crate) mod solver;
+
+pub use joints::{JointBroken, JointDef, JointFrame, JointId, JointKind, JointMotor, JointSpring};

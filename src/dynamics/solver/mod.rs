@@ -1,0 +1,870 @@
+//! The contact solver: soft contact constraints solved with sequential impulses over
+//! substeps, warm-started by feature id.
+//!
+//! ```text
+//! step(dt): speeds clamped (World::max_linear_speed; a quarter turn per substep)
+//! prepare:  per contact point: anchors from each body's centre of mass (world frame, fixed
+//!           for the step), effective masses, the separation at the start of the step,
+//!           last step's impulses where the same feature ids touch again
+//! per substep h = dt / substeps:
+//!     integrate velocities (gravity, and each body's forces and damping: forces.rs), clamp
+//!         them again
+//!     warm start: apply the accumulated impulses
+//!     solve with bias: a point still apart (a speculative contact, separation s > 0) may
+//!         close its gap within the substep and no more (bias s / h, rigid); an overlapping
+//!         one is pushed towards separation 0 through a soft spring (stiff, heavily damped:
+//!         no energy added); normal impulses only
+//!     integrate positions: each body's motion since the step began (the pose itself is set
+//!         from it after the last substep)
+//!     relax: normal impulses again without bias, removing the velocity the push added,
+//!         then friction, clamped to mu * normal (friction once per substep, as Box2D v3
+//!         now solves it), driving the tangential slip towards the contact's tangent speed
+//! restitution: bounce the points that approached faster than a threshold
+//! end: the speeds clamped once more (relax and restitution came after the last clamp); the
+//!     impulses kept for the next step's warm start held within MAX_IMPULSE
+//! ```
+//!
+//! Materials are per collider ([`ColliderSurface`]) and mixed once per contact when its
+//! record is made, as Box2D mixes them: friction `sqrt(fa * fb)`, restitution
+//! `max(ra, rb)`, tangent speed `sa + sb`. A collider's tangent speed `s` moves its surface
+//! at `s * right_perp(outward normal)`: clockwise round the collider, so a floor's top moves
+//! towards +x for `s > 0` (Box2D's sign). With the contact normal `n` from A to B and the
+//! solver's tangent `t = left_perp(n)`, A's surface moves along `t` at `-sa` and B's (outward
+//! normal `-n`) at `+sb`; no slip is `v_A + surface_A = v_B + surface_B`, so friction drives
+//! `(v_B - v_A) . t` towards `-(sa + sb)`.
+//!
+//! The separation during the substeps is tracked from the bodies' motion since the start of
+//! the step, so the narrow phase runs once per step. The scheme is the "soft step" of Box2D
+//! v3 (Catto, "Solver2D", 2024), written here from its description.
+//!
+//! Layout for speed, as Box2D v3 lays its solver out: the constraints are coloured
+//! (`colouring.rs`) so that no two of one colour share a moving body, the contacts then
+//! packed four to a group of SIMD lanes (`contact_simd.rs`); a pass runs colour after
+//! colour, and a colour's joints and groups at once, over the rayon pool's threads. The colours fix the order in which
+//! constraints see each other's impulses, so the step is the same bits on one thread or
+//! many (tests/determinism.rs). Bodies that do not move (inverse mass zero: static) are
+//! read by any number of constraints of a colour and written by none.
+
+mod colouring;
+pub(crate) mod contact_simd;
+mod forces;
+mod stages;
+
+use glam::Vec2;
+use rayon::prelude::*;
+
+use crate::collision::manifold::Contact;
+use crate::dynamics::body::Body;
+use crate::dynamics::parallel;
+use crate::shapes::transform::length_and_direction;
+use colouring::{ConstraintGraph, JointColour, NO_INDEX};
+use contact_simd::{PrepareLanes, StatePtr, WideContact};
+use stages::{StageData, StagePlan, StepConstants};
+
+use crate::dynamics::joints::{JOINT_DAMPING_RATIO, JointStep, finish_joints, prepare_joints};
+pub(crate) use crate::dynamics::joints::{JointConstraint, JointModel, Spring, relative_angle};
+pub(crate) use forces::BodyForces;
+
+/// The largest [`World::set_max_linear_speed`](crate::World::set_max_linear_speed) takes,
+/// units per second: 2,500 times the default, room for worlds in millimetres, while speed
+/// times `MASS_RANGE`'s upper end stays far from f32's limit. It is also the longest
+/// linear velocity a body may be given ([`BodyDef::linear_velocity`](crate::BodyDef::linear_velocity),
+/// [`World::set_velocity`](crate::World::set_velocity), or as the result of an impulse)
+/// and the fastest a prismatic joint's motor may drive: the step would clamp anything
+/// faster to the world's speed limit, which is never above this. Within a substep the
+/// solver moves no body faster than this (a guard no real scene reaches: what constraints
+/// that fight each other store, up to [`MAX_IMPULSE`], can push a body far past the world's
+/// limit between two clamps, and its pose must stay finite).
+pub const MAX_LINEAR_SPEED_LIMIT: f32 = 1e6;
+
+/// The fastest spin a body may be given, radians per second (in the definition, by
+/// `set_velocity`, or as the result of an angular impulse), and the fastest a revolute or
+/// wheel joint's motor may drive. The step holds a spin to a quarter turn per substep,
+/// which at the shortest substep (a time step of 1e-6 s over 64 substeps) is 5.0e7: no
+/// step keeps a faster one. The solver's guard within a substep, as for
+/// [`MAX_LINEAR_SPEED_LIMIT`].
+pub const MAX_ANGULAR_SPEED: f32 = 1e8;
+
+/// The most any accumulated impulse of the solver may reach, in magnitude: each contact
+/// point's normal and friction impulses (as they are kept for the next step's warm start)
+/// and each part of a joint's (point, axis, spring, motor, limits, as it accumulates) are
+/// clamped to it, as Box2D clamps a motor's impulse to its max torque, so that no step
+/// leaves a warm start the snapshot reader refuses, and no joint whose options fight its
+/// bodies (a limit it cannot reach, a motor held still) pushes harder. The bound is set by
+/// the levers: a joint's anchor may lie up to some 3e12 from its body's centre (both within
+/// `MAX_COORDINATE`), and an impulse's moment there (a cross product, two such products
+/// subtracted) must stay inside f32's 3.4e38, or the warm start turns a spin into NaN
+/// (found by `examples/fuzz`, roundtrip target, at 1e29). 1e25 is the heaviest body (1e24,
+/// `MASS_RANGE`) changing speed by 10 units per second within one substep.
+pub const MAX_IMPULSE: f32 = 1e25;
+
+/// The most a body turns in one substep, radians: a quarter turn, as Box2D clamps it. A faster
+/// spin is slowed to this; it keeps the rotation's linearisation and the continuous stage's
+/// rotation margin meaningful.
+pub const MAX_ROTATION_PER_SUBSTEP: f32 = 0.25 * std::f32::consts::PI;
+
+/// The settings of a step's substeps.
+pub(crate) struct Substeps {
+    /// Substeps per step, 1 or more.
+    pub count: usize,
+    /// Units per second squared.
+    pub gravity: Vec2,
+    /// The speed every body is held to (see `World::max_linear_speed`).
+    pub max_linear_speed: f32,
+}
+
+/// The bodies as one step moves them, by body index: static records and materials to read,
+/// poses and velocities to advance.
+pub(crate) struct BodyMotion<'a> {
+    pub bodies: &'a [Body],
+    pub materials: &'a [BodyMaterial],
+    /// Per collider: its body, and its material (mixed per contact).
+    pub collider_bodies: &'a [u32],
+    pub surfaces: &'a [ColliderSurface],
+    /// World-frame centres of mass.
+    pub centers: &'a mut [Vec2],
+    /// Rotations as (cos, sin).
+    pub rotations: &'a mut [Vec2],
+    pub states: &'a mut [BodyState],
+    /// The angle each body turned during the step, accumulated here (zeroed by the caller):
+    /// the continuous stage's rotation margin.
+    pub turned: &'a mut [f32],
+    /// Per body, its forces, gravity scale and damping (`forces.rs`); `None` when every
+    /// body has the defaults, and gravity alone acts.
+    pub forces: Option<&'a [BodyForces]>,
+    /// The joints, by joint slot (vacant ones passed over); their impulses carry over to
+    /// the next step's warm start.
+    pub joints: &'a mut [JointConstraint],
+}
+
+/// The solver's length tolerance, in length units (bodies are about one unit), Box2D v3's:
+/// the world's speculative distance is four of it, and the continuous stage leaves a body
+/// half of it into the obstacle it stops at. Resting contacts settle near separation 0: the
+/// speculative contacts ([`SPECULATIVE_DISTANCE`]) keep them reported when the
+/// solver has pushed them out to the surface, so no standing overlap is needed for that.
+pub(crate) const LINEAR_SLOP: f32 = 0.005;
+
+/// How far apart two pieces may be and still have a contact, world units: four times the
+/// solver's linear slop (0.005), Box2D v3's value. A contact within it is speculative (its
+/// depth is minus the gap): the solver lets the bodies close the gap within the step but not
+/// pass it. Resting bodies pushed out to the surface so keep their contact, and its warm-
+/// started impulse, from step to step, which is what lets a 100-row pyramid stand; a body
+/// approaching at up to `SPECULATIVE_DISTANCE / dt` (1.2 units per second at 60 Hz) is
+/// stopped at the surface instead of inside it.
+pub const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
+/// The fastest the solver pushes overlapping bodies apart, in length units per second: a
+/// deep overlap resolves over a few steps instead of launching the bodies.
+const MAX_PUSH_SPEED: f32 = 3.0;
+/// Approach speed below which contacts do not bounce, in length units per second.
+pub(crate) const RESTITUTION_THRESHOLD: f32 = 1.0;
+/// Damping ratio of the contact spring: far above critical, so pushing out adds no bounce.
+const CONTACT_DAMPING_RATIO: f32 = 10.0;
+/// Stiffness of the contact spring, in hertz; capped at a quarter of the substep rate.
+const CONTACT_HERTZ: f32 = 30.0;
+
+/// The velocity state of a body during a step.
+///
+/// The layout is the SIMD passes' (`contact_simd::gather`): the first four floats
+/// (velocity, spin, inverse mass) and the last four (motion since the step began) each load
+/// as one four-lane row, and a state is 32 bytes aligned to 32, so that it never straddles
+/// a cache line: the passes read and write a pair of states per constraint, scattered over
+/// the body list, and a straddling state cost a second line on each.
+#[repr(C, align(32))]
+#[derive(Clone, Copy, Debug, Default, bytemuck::Pod, bytemuck::Zeroable)]
+pub(crate) struct BodyState {
+    pub linear_velocity: Vec2,
+    pub angular_velocity: f32,
+    /// The solver's inverse mass: the body's own while it moves, zero while it is static or
+    /// asleep (see [`BodyState::inv_inertia`]).
+    pub inv_mass: f32,
+    /// Translation of the centre of mass since the start of the step.
+    pub delta_position: Vec2,
+    /// Rotation since the start of the step, as (cos, sin).
+    pub delta_rotation: Vec2,
+}
+
+const _: () = assert!(std::mem::size_of::<BodyState>() == 8 * 4);
+
+impl BodyState {
+    /// Whether the solver moves this body: dynamic and awake. (A dynamic body's mass is
+    /// finite and positive, so its inverse mass is too.)
+    pub fn moves(&self) -> bool {
+        self.inv_mass > 0.0
+    }
+
+    /// The solver's inverse rotational inertia of the body whose state this is and whose
+    /// material is `material`: its own while it moves, zero while it is static or asleep.
+    /// Kept out of the state so that the state fits 32 bytes; the inverse mass in the state
+    /// says whether it moves.
+    pub fn inv_inertia(&self, material: &BodyMaterial) -> f32 {
+        if self.moves() {
+            material.inv_inertia
+        } else {
+            0.0
+        }
+    }
+}
+
+/// How a body's mass enters the solver (its surface is per collider: [`ColliderSurface`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct BodyMaterial {
+    /// The body's own inverse rotational inertia (zero for a static body); the solver's
+    /// is [`BodyState::inv_inertia`], zero while the body sleeps.
+    pub inv_inertia: f32,
+    /// The distance from the centre of mass to the body's farthest point (`Body::max_extent`):
+    /// the longest lever a contact may act on (see `fill_lane`).
+    pub max_extent: f32,
+}
+
+/// What of a collider's material the contacts read (its density is the world's business):
+/// validated by the world, so finite, friction 0 or more and restitution from 0 to 1.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub(crate) struct ColliderSurface {
+    pub friction: f32,
+    pub restitution: f32,
+    /// Speed of the surface along `right_perp(outward normal)` (see the module notes).
+    pub tangent_speed: f32,
+}
+
+impl ColliderSurface {
+    /// The material of a contact between colliders of surfaces `self` and `other`, mixed as
+    /// Box2D mixes them. The friction's geometric mean is the product of roots: the root of
+    /// the product overflows to infinity for two frictions past 1.8e19.
+    fn mix(&self, other: &ColliderSurface) -> ColliderSurface {
+        ColliderSurface {
+            friction: self.friction.sqrt() * other.friction.sqrt(),
+            restitution: self.restitution.max(other.restitution),
+            tangent_speed: self.tangent_speed + other.tangent_speed,
+        }
+    }
+}
+
+/// One contact's record, in contact order: which colliders and bodies, their mixed
+/// material, its points' feature ids, and their accumulated impulses once the step is
+/// solved (the next step's warm start).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ContactImpulses {
+    /// The colliders in touch: which pieces of the two bodies, for warm starting (two
+    /// bodies of several pieces can touch in several places with the same feature ids).
+    colliders: [u32; 2],
+    bodies: [u32; 2],
+    /// The two colliders' materials mixed (`ColliderSurface::mix`), once per step.
+    material: ColliderSurface,
+    /// Points in the manifold, 1 or 2. A `u32` rather than a `usize`, so that the record,
+    /// which the material made longer, stays 56 bytes with 4-byte alignment: the match
+    /// writes one per contact, and each byte more is more cache lines written.
+    count: u32,
+    ids: [u32; 2],
+    normal: [f32; 2],
+    tangent: [f32; 2],
+}
+
+const _: () = assert!(std::mem::size_of::<ContactImpulses>() == 56);
+
+/// Per point of one contact, once solved: how fast the bodies approached there at the start
+/// of the step (minus the normal relative velocity), and the largest normal impulse one
+/// pass applied: the hit events' test. Kept apart from the warm-start records, and written
+/// only when hit events are asked for.
+pub(crate) type HitRecord = [[f32; 2]; 2];
+
+/// A soft constraint's coefficients for a spring of `hertz` and damping ratio `zeta`,
+/// integrated implicitly over a substep `h` (see "Solver2D").
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Softness {
+    pub bias_rate: f32,
+    pub mass_scale: f32,
+    pub impulse_scale: f32,
+}
+
+impl Softness {
+    fn new(hertz: f32, zeta: f32, h: f32) -> Softness {
+        let omega = 2.0 * std::f32::consts::PI * hertz;
+        let a1 = 2.0 * zeta + h * omega;
+        let a2 = h * omega * a1;
+        let a3 = 1.0 / (1.0 + a2);
+        Softness {
+            bias_rate: omega / a1,
+            mass_scale: a2 * a3,
+            impulse_scale: a3,
+        }
+    }
+}
+
+pub(crate) fn cross(a: Vec2, b: Vec2) -> f32 {
+    a.perp_dot(b)
+}
+
+/// `w × r` for a scalar angular velocity.
+pub(crate) fn cross_sv(w: f32, r: Vec2) -> Vec2 {
+    Vec2::new(-w * r.y, w * r.x)
+}
+
+/// Integrates a rotation `(cos, sin)` by the angle `angle` (small), renormalised.
+pub(crate) fn integrate_rotation(q: Vec2, angle: f32) -> Vec2 {
+    let q2 = Vec2::new(q.x - angle * q.y, q.y + angle * q.x);
+    let len = q2.length();
+    if len > 0.0 { q2 / len } else { Vec2::X }
+}
+
+/// The solver's scratch, reused between steps: this step's constraints in colour groups, and
+/// the impulses of this step and the last, for warm starting.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ContactSolver {
+    /// This step's records, in contact order; after the step, its impulses.
+    impulses: Vec<ContactImpulses>,
+    /// Last step's, in contact order (ascending collider pairs).
+    previous: Vec<ContactImpulses>,
+    /// This step's hit records, in contact order, when asked for (else empty).
+    hit_records: Vec<HitRecord>,
+    graph: ConstraintGraph,
+    wide: Vec<WideContact>,
+    plan: StagePlan,
+}
+
+/// One contact's warm start as a snapshot keeps it (`world/snapshot.rs`): its colliders,
+/// its point count, and per point the feature id and the normal and tangent impulses.
+pub(crate) type WarmStart = ([u32; 2], u32, [u32; 2], [f32; 2], [f32; 2]);
+
+impl ContactSolver {
+    /// The last step's warm starts, in contact order (ascending collider pairs): all the
+    /// next step reads of this solver; the rest is scratch.
+    pub(crate) fn warm_starts(&self) -> impl Iterator<Item = WarmStart> + '_ {
+        self.impulses
+            .iter()
+            .map(|r| (r.colliders, r.count, r.ids, r.normal, r.tangent))
+    }
+
+    /// The last step's colouring: per contact its colour, per coloured joint its slot,
+    /// bodies and colour, per body whether it moved (colours persist from step to step: see
+    /// `colouring.rs`).
+    pub(crate) fn colouring(&self) -> (&[u8], impl Iterator<Item = JointColour> + '_, &[u64]) {
+        self.graph.saved()
+    }
+
+    /// A solver whose last step left `warm_starts` (ascending collider pairs, as
+    /// `warm_starts` gives them; the match reads nothing else of a record) and coloured
+    /// them and the joints in slots `joint_slots` (ascending) between the bodies `bodies`
+    /// (the contacts', then the joints') with `colours` (in the same order), with the
+    /// moving bodies `moving` (checked by the caller: bodies below 64 times `moving`'s
+    /// length). A colouring that is not one is an error naming the first constraint it
+    /// fails at (see `ConstraintGraph::restored`). `spare`'s memory is reused.
+    pub(crate) fn restored(
+        warm_starts: Vec<WarmStart>,
+        joint_slots: &[u32],
+        bodies: Vec<[u32; 2]>,
+        colours: Vec<u8>,
+        moving: Vec<u64>,
+        spare: ContactSolver,
+    ) -> Result<Self, usize> {
+        let keys = warm_starts.iter().map(|w| w.0).collect();
+        // The spare solver's warm-start list, refilled: no fresh pages on a restore over
+        // a world of the same size.
+        let mut impulses = spare.impulses;
+        impulses.clear();
+        impulses.extend(
+            warm_starts
+                .into_iter()
+                .map(|(colliders, count, ids, normal, tangent)| ContactImpulses {
+                    colliders,
+                    count,
+                    ids,
+                    normal,
+                    tangent,
+                    ..Default::default()
+                }),
+        );
+        Ok(ContactSolver {
+            impulses,
+            graph: ConstraintGraph::restored(keys, joint_slots, bodies, colours, moving)?,
+            ..ContactSolver::default()
+        })
+    }
+}
+
+/// What the prepare stage reads besides the contacts and the bodies' motion.
+pub(crate) struct PrepareInput<'a> {
+    pub materials: &'a [BodyMaterial],
+    pub soft: Softness,
+    pub static_soft: Softness,
+}
+
+/// Fills lane `lane` of `lanes` with constraint `k`: its manifold, its warm-start record,
+/// and its bodies' states, centres of mass and materials.
+///
+/// # Safety
+/// `k` indexes the contacts, and no thread writes a record, body state or centre meanwhile
+/// (the prepare stage).
+unsafe fn fill_lane(lanes: &mut PrepareLanes, lane: usize, k: u32, data: &StageData<'_>) {
+    // SAFETY: the caller's promise.
+    let record = unsafe { &*data.records.add(k as usize) };
+    let [a, b] = record.bodies.map(|i| i as usize);
+    // SAFETY: the caller's promise.
+    let (states, centers) = unsafe {
+        (
+            [data.states.get(a), data.states.get(b)],
+            [*data.centers.add(a), *data.centers.add(b)],
+        )
+    };
+    let materials = [&data.prepare.materials[a], &data.prepare.materials[b]];
+    let contact = &data.contacts[k as usize];
+    lanes.constraints[lane] = k;
+    [lanes.body_a[lane], lanes.body_b[lane]] = record.bodies;
+    let m = &contact.manifold;
+    lanes.normal_x[lane] = m.normal.x;
+    lanes.normal_y[lane] = m.normal.y;
+    lanes.friction[lane] = record.material.friction;
+    lanes.restitution[lane] = record.material.restitution;
+    lanes.tangent_speed[lane] = record.material.tangent_speed;
+    for (side, (state, material)) in states.into_iter().zip(materials).enumerate() {
+        lanes.inv_mass[side][lane] = state.inv_mass;
+        lanes.inv_inertia[side][lane] = state.inv_inertia(material);
+        let velocity = &mut lanes.velocity[side];
+        velocity[0][lane] = state.linear_velocity.x;
+        velocity[1][lane] = state.linear_velocity.y;
+        velocity[2][lane] = state.angular_velocity;
+    }
+    for (k, p) in m.points().iter().enumerate() {
+        let point = &mut lanes.points[k];
+        point.present[lane] = true;
+        let ra = lever(p.point - centers[0], materials[0]);
+        let rb = lever(p.point - centers[1], materials[1]);
+        [point.anchor_a[0][lane], point.anchor_a[1][lane]] = [ra.x, ra.y];
+        [point.anchor_b[0][lane], point.anchor_b[1][lane]] = [rb.x, rb.y];
+        point.depth[lane] = p.depth;
+        point.normal_impulse[lane] = record.normal[k];
+        point.tangent_impulse[lane] = record.tangent[k];
+    }
+}
+
+/// The anchor `r` (a contact point minus the centre of mass of the body of `material`),
+/// held within the body's reach: its farthest point, and half the speculative distance
+/// beyond it where a speculative contact's point may lie.
+///
+/// A contact point is halfway between the two surfaces, which for an ordinary contact is
+/// on the body or a hair from it. Deep inside another piece it is not: a body at the
+/// centre of a static circle 2e11 across (accepted: under `MAX_COORDINATE`) had its points
+/// 1e11 away, levers whose products with its spin overflowed to infinity within one solve
+/// pass, and came out of the step with a NaN spin (found by `examples/fuzz`, world target).
+/// An impulse acts on the body at a point of the body: a longer lever is brought back along
+/// its own direction, which leaves every ordinary contact as it was.
+fn lever(r: Vec2, material: &BodyMaterial) -> Vec2 {
+    let reach = material.max_extent + 0.5 * SPECULATIVE_DISTANCE;
+    // Squares first: nearly every lever is within reach, and then no root is taken.
+    if r.length_squared() > reach * reach {
+        r * (reach / r.length())
+    } else {
+        r
+    }
+}
+
+impl ContactSolver {
+    /// The accumulated normal impulse of each contact point of the last step, in contact
+    /// order and point order: for tests and drawing.
+    pub fn normal_impulses(&self) -> impl Iterator<Item = f32> + '_ {
+        self.impulses
+            .iter()
+            .flat_map(|r| r.normal[..r.count as usize].iter().copied())
+    }
+
+    /// The contacts of the last step that hit: per contact the solver pushed (a normal
+    /// impulse above 0 at some point), its point that approached fastest, if faster than
+    /// `threshold`, as (contact index, point index, approach speed).
+    /// (Empty unless the step was asked to record hits.)
+    pub fn hits(&self, threshold: f32) -> impl Iterator<Item = (usize, usize, f32)> + '_ {
+        let records = self.impulses.iter().zip(&self.hit_records);
+        records.enumerate().filter_map(move |(k, (r, hit))| {
+            // Unsolved contacts (between still bodies) keep the zeros of the step's start.
+            let pushed = |&p: &usize| hit[p][1] > 0.0;
+            let fastest = (0..r.count as usize)
+                .filter(pushed)
+                .max_by(|&p, &q| hit[p][0].total_cmp(&hit[q][0]))?;
+            let speed = hit[fastest][0];
+            (speed > threshold).then_some((k, fastest, speed))
+        })
+    }
+
+    /// Matches this step's contacts (between colliders, in ascending pair order;
+    /// `collider_bodies` maps a collider to its body, `surfaces` to its material) with last
+    /// step's, carrying over the impulses of points whose feature ids touch again and mixing
+    /// each contact's material, and colours them into lane groups, with the live `joints`
+    /// in the same colours. The prepare stage then fills the groups.
+    ///
+    /// The colouring is serial (greedy, in contact order), so it runs beside the match, which
+    /// does not need it; the match itself is split into blocks over the pool.
+    fn match_and_colour(
+        &mut self,
+        contacts: &[Contact],
+        collider_bodies: &[u32],
+        surfaces: &[ColliderSurface],
+        states: &[BodyState],
+        joints: &[JointConstraint],
+    ) {
+        std::mem::swap(&mut self.impulses, &mut self.previous);
+        let (impulses, previous, graph) = (&mut self.impulses, &self.previous, &mut self.graph);
+        let bodies_of = |c: &Contact| [c.a, c.b].map(|i| collider_bodies[i as usize]);
+        let material_of = |c: &Contact| surfaces[c.a as usize].mix(&surfaces[c.b as usize]);
+        parallel::join(
+            || match_warm_starts(impulses, previous, contacts, bodies_of, material_of),
+            || {
+                let constraints = contacts.iter().map(|c| ([c.a, c.b], bodies_of(c)));
+                // A filter joint has nothing to solve, and takes no colour.
+                let joints = joints
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, j)| j.live && !matches!(j.model, JointModel::Filter))
+                    .map(|(slot, j)| (slot as u32, j.bodies));
+                graph.colour(states.len(), constraints, joints, |body| {
+                    states[body as usize].moves()
+                })
+            },
+        );
+
+        // Room for the most groups, not only this step's (see ConstraintGraph::colour).
+        self.wide.reserve(self.graph.groups.capacity());
+        self.wide
+            .resize(self.graph.groups.len(), WideContact::default());
+    }
+
+    /// One step of `dt` seconds over the bodies: speeds clamped, constraints prepared from
+    /// `contacts` (between colliders; `motion.collider_bodies` maps a collider to its body
+    /// and `motion.surfaces` to its material), then
+    /// per substep gravity, warm start, solve, integrate positions, relax; then restitution.
+    /// With `record_hits`, [`ContactSolver::hits`] can tell the step's hits afterwards.
+    /// Runs on the current rayon pool (best started from one of its workers: see
+    /// `World::step`); the result is the same bits on any number of threads.
+    pub fn step(
+        &mut self,
+        dt: f32,
+        substeps: &Substeps,
+        contacts: &[Contact],
+        motion: &mut BodyMotion<'_>,
+        record_hits: bool,
+    ) {
+        let threads = rayon::current_num_threads();
+        let h = dt / substeps.count as f32;
+        let constants = StepConstants {
+            h,
+            gravity: substeps.gravity,
+            max_speed: substeps.max_linear_speed,
+            max_turn: MAX_ROTATION_PER_SUBSTEP / h,
+        };
+        self.match_and_colour(
+            contacts,
+            motion.collider_bodies,
+            motion.surfaces,
+            motion.states,
+            motion.joints,
+        );
+        self.hit_records.clear();
+        if record_hits {
+            // Zeros for the contacts no group solves (between still bodies): no hit.
+            self.hit_records.resize(contacts.len(), [[0.0; 2]; 2]);
+        }
+        let hertz = CONTACT_HERTZ.min(0.25 / h);
+        let has_joints = motion.joints.iter().any(|j| j.live);
+        if has_joints {
+            prepare_joints(
+                motion.joints,
+                motion.bodies,
+                motion.materials,
+                motion.states,
+                motion.centers,
+                motion.rotations,
+                h,
+            );
+        }
+        self.plan
+            .build(threads, substeps.count, motion.states.len(), &self.graph);
+        let data = StageData {
+            wide: self.wide.as_mut_ptr(),
+            wide_len: self.wide.len(),
+            groups: &self.graph.groups,
+            store_order: &self.graph.store_order,
+            contacts,
+            records: self.impulses.as_mut_ptr(),
+            hit_records: if record_hits {
+                self.hit_records.as_mut_ptr()
+            } else {
+                std::ptr::null_mut()
+            },
+            prepare: PrepareInput {
+                materials: motion.materials,
+                soft: Softness::new(hertz, CONTACT_DAMPING_RATIO, h),
+                // Against a static body only one side moves: a stiffer spring gives the
+                // same feel.
+                static_soft: Softness::new(2.0 * hertz, CONTACT_DAMPING_RATIO, h),
+            },
+            states: StatePtr::new(motion.states),
+            bodies: motion.bodies,
+            centers: motion.centers.as_mut_ptr(),
+            rotations: motion.rotations.as_mut_ptr(),
+            turned: motion.turned.as_mut_ptr(),
+            forces: motion.forces,
+            constants,
+            joints: motion.joints.as_mut_ptr(),
+            joint_len: motion.joints.len(),
+            joint_order: &self.graph.joint_order,
+            joint_step: JointStep {
+                h,
+                // Box2D v3's joint softness: twice the contacts' hertz, less damped.
+                soft: Softness::new(2.0 * hertz, JOINT_DAMPING_RATIO, h),
+                max_speed: constants.max_speed,
+                max_turn: constants.max_turn,
+            },
+        };
+        self.plan.run(threads, &data);
+        if has_joints {
+            finish_joints(motion.joints, h);
+        }
+    }
+}
+
+/// Contacts per task of the match: a short merge step and a record's copy each, some 10 ns.
+const CONTACTS_PER_TASK: usize = 2048;
+
+/// Fills `records` (one per contact) from `contacts`, with their bodies and mixed
+/// materials, carrying over `previous`'s impulses of points whose feature ids touch again. Both lists ascend by collider pair, so each block
+/// of contacts finds where it starts in `previous` by a binary search and merge-walks from
+/// there; the records are the same whatever the blocks.
+fn match_warm_starts(
+    records: &mut Vec<ContactImpulses>,
+    previous: &[ContactImpulses],
+    contacts: &[Contact],
+    bodies_of: impl Fn(&Contact) -> [u32; 2] + Sync,
+    material_of: impl Fn(&Contact) -> ColliderSurface + Sync,
+) {
+    // No clear first: every record is written below, so only a longer list's new tail is
+    // filled here (filling them all was a serial pass, a sixth of the match).
+    records.resize(contacts.len(), ContactImpulses::default());
+    records
+        .par_chunks_mut(CONTACTS_PER_TASK)
+        .zip(contacts.par_chunks(CONTACTS_PER_TASK))
+        .with_min_len(parallel::min_len(1))
+        .for_each(|(records, contacts)| {
+            let first = contacts.first().map_or([0; 2], |c| [c.a, c.b]);
+            let mut old = previous.partition_point(|p| p.colliders < first);
+            for (record, c) in records.iter_mut().zip(contacts) {
+                let colliders = [c.a, c.b];
+                while old < previous.len() && previous[old].colliders < colliders {
+                    old += 1;
+                }
+                let last = previous.get(old).filter(|p| p.colliders == colliders);
+                *record = ContactImpulses {
+                    colliders,
+                    bodies: bodies_of(c),
+                    material: material_of(c),
+                    count: c.manifold.points().len() as u32,
+                    ..Default::default()
+                };
+                for (k, p) in c.manifold.points().iter().enumerate() {
+                    record.ids[k] = p.id;
+                    if let Some(prev) = last {
+                        if let Some(j) = prev.ids[..prev.count as usize]
+                            .iter()
+                            .position(|&id| id == p.id)
+                        {
+                            record.normal[k] = prev.normal[j];
+                            record.tangent[k] = prev.tangent[j];
+                        }
+                    }
+                }
+            }
+        });
+}
+
+/// Fills lane group `g` from its constraints' contacts, records and bodies (the prepare
+/// stage).
+///
+/// # Safety
+/// No other thread touches group `g` meanwhile, and no thread writes a body state or centre.
+pub(crate) unsafe fn prepare_group(g: usize, data: &StageData<'_>) {
+    prefetch_group(g + PREFETCH_AHEAD, data);
+    let mut lanes = PrepareLanes::empty();
+    for (lane, &k) in data.groups[g].iter().enumerate() {
+        if k == NO_INDEX {
+            continue;
+        }
+        // SAFETY: `k` indexes the contacts (a constraint index of the colouring); the
+        // prepare stage writes no record, state or centre (the caller's promise).
+        unsafe { fill_lane(&mut lanes, lane, k, data) };
+    }
+    let input = &data.prepare;
+    // SAFETY: the caller's promise; `g` indexes `groups`, which has `wide`'s length.
+    let wide = unsafe { &mut *data.wide.add(g) };
+    wide.prepare(&lanes, &input.soft, &input.static_soft);
+}
+
+/// How many groups ahead the prepare stage asks for its reads.
+const PREFETCH_AHEAD: usize = 2;
+
+/// Asks the CPU to start loading the contacts and warm-start records that preparing group
+/// `g` reads (if there is such a group). A group's constraints are scattered over the
+/// contact list (every tenth or so is of one colour), so these reads may miss the cache and
+/// the prepare stage would wait on them; the request lets them overlap with the groups
+/// before.
+#[inline(always)]
+fn prefetch_group(g: usize, data: &StageData<'_>) {
+    #[cfg(target_arch = "x86_64")]
+    if let Some(lanes) = data.groups.get(g) {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        /// Both ends of a record of type `T` at `p`: records are not aligned to cache lines
+        /// (a 56-byte warm-start record straddles two in most places).
+        ///
+        /// # Safety
+        /// None beyond a prefetch's: it never faults, whatever the address.
+        #[inline(always)]
+        unsafe fn both_ends<T>(p: *const T) {
+            let p = p.cast::<i8>();
+            // SAFETY: a prefetch only hints the cache; the address is never dereferenced.
+            unsafe {
+                _mm_prefetch::<_MM_HINT_T0>(p);
+                _mm_prefetch::<_MM_HINT_T0>(p.wrapping_add(std::mem::size_of::<T>() - 1));
+            }
+        }
+        for &k in lanes.iter().filter(|&&k| k != NO_INDEX) {
+            let k = k as usize;
+            // SAFETY: a prefetch never faults; `k` indexes both lists anyway (a constraint
+            // index of the colouring).
+            unsafe {
+                both_ends(data.contacts.as_ptr().wrapping_add(k));
+                both_ends(data.records.wrapping_add(k).cast_const());
+            }
+        }
+    }
+}
+
+/// Copies group `g`'s accumulated impulses into its constraints' records, for the next
+/// step's warm start (the store stage).
+///
+/// # Safety
+/// No other thread touches group `g` or its constraints' records meanwhile.
+pub(crate) unsafe fn store_group(g: usize, data: &StageData<'_>) {
+    // SAFETY: the caller's promise.
+    let wide = unsafe { &*data.wide.add(g) };
+    let hits = (!data.hit_records.is_null()).then(|| wide.hit_measures());
+    for (lane, point_impulses) in wide.impulses().iter().enumerate() {
+        let k = wide.constraints[lane];
+        if k == NO_INDEX {
+            continue;
+        }
+        // SAFETY: each constraint is in one lane of one group: this record is this lane's.
+        let record = unsafe { &mut *data.records.add(k as usize) };
+        // `impulses` holds them to MAX_IMPULSE (see `WideContact::impulses`).
+        for (p, [normal, tangent]) in point_impulses.iter().enumerate() {
+            record.normal[p] = *normal;
+            record.tangent[p] = *tangent;
+        }
+        if let Some(hits) = &hits {
+            // SAFETY: as the record above; the caller made this list as long as it.
+            unsafe { *data.hit_records.add(k as usize) = hits[lane] };
+        }
+    }
+}
+
+/// A single rigid impulse at `point` along `normal` (from A to B) that stops B approaching A
+/// there, or bounces it with `restitution`: the impact response of the continuous stage.
+/// Frames: `point` and the centres are in the world frame. Does nothing if the bodies are
+/// already separating at the point. Returns the speed at which they approached there
+/// (0 when nothing was applied).
+pub(crate) fn apply_impact(
+    states: &mut [BodyState],
+    materials: &[BodyMaterial],
+    [ia, ib]: [usize; 2],
+    [center_a, center_b]: [Vec2; 2],
+    point: Vec2,
+    normal: Vec2,
+    restitution: f32,
+) -> f32 {
+    let (ra, rb) = (point - center_a, point - center_b);
+    let vn = normal.dot(relative_velocity(states, ia, ib, ra, rb));
+    if vn >= 0.0 {
+        return 0.0;
+    }
+    let (a, b) = (&states[ia], &states[ib]);
+    let inertias = [a.inv_inertia(&materials[ia]), b.inv_inertia(&materials[ib])];
+    let (rna, rnb) = (cross(ra, normal), cross(rb, normal));
+    let k = a.inv_mass + b.inv_mass + inertias[0] * rna * rna + inertias[1] * rnb * rnb;
+    if k <= 0.0 {
+        return 0.0;
+    }
+    let e = if vn < -RESTITUTION_THRESHOLD {
+        restitution
+    } else {
+        0.0
+    };
+    let impulse = -(1.0 + e) * vn / k;
+    apply_impulse(states, [ia, ib], inertias, [ra, rb], impulse * normal);
+    -vn
+}
+
+fn relative_velocity(states: &[BodyState], ia: usize, ib: usize, ra: Vec2, rb: Vec2) -> Vec2 {
+    let (a, b) = (&states[ia], &states[ib]);
+    b.linear_velocity + cross_sv(b.angular_velocity, rb)
+        - a.linear_velocity
+        - cross_sv(a.angular_velocity, ra)
+}
+
+/// Applies `impulse` to B at `rb` and its opposite to A at `ra`; `inv_inertias` are the
+/// solver's (A's, B's).
+fn apply_impulse(
+    states: &mut [BodyState],
+    [ia, ib]: [usize; 2],
+    [inv_inertia_a, inv_inertia_b]: [f32; 2],
+    [ra, rb]: [Vec2; 2],
+    impulse: Vec2,
+) {
+    let a = &mut states[ia];
+    a.linear_velocity -= a.inv_mass * impulse;
+    a.angular_velocity -= inv_inertia_a * cross(ra, impulse);
+    let b = &mut states[ib];
+    b.linear_velocity += b.inv_mass * impulse;
+    b.angular_velocity += inv_inertia_b * cross(rb, impulse);
+}
+
+/// The fastest a body may spin: a quarter turn per substep (`max_turn`, radians per
+/// second), and no faster than makes its farthest point move at `max_speed` about its
+/// centre, so that no point of a body moves faster than twice the speed limit and the
+/// solver's products of speed and mass stay finite.
+fn max_spin(body: &Body, max_speed: f32, max_turn: f32) -> f32 {
+    if body.max_extent > 0.0 {
+        max_turn.min(max_speed / body.max_extent)
+    } else {
+        max_turn
+    }
+}
+
+/// Holds a body's speed to `max_speed` and its spin to its `max_spin`. This runs for every
+/// body on every substep, and nearly every body is far below both limits: a product and a
+/// comparison each decide that, and only a body over a limit pays for a length and a
+/// division. (A square or product that overflows is infinite, so it still takes the clamp.)
+fn clamp_velocity(state: &mut BodyState, body: &Body, max_speed: f32, max_turn: f32) {
+    let v = state.linear_velocity;
+    if v.length_squared() > max_speed * max_speed {
+        state.linear_velocity = clamp_length(v, max_speed);
+    }
+    let spin = state.angular_velocity.abs();
+    if spin > max_turn || spin * body.max_extent > max_speed {
+        let limit = max_spin(body, max_speed, max_turn);
+        state.angular_velocity = state.angular_velocity.clamp(-limit, limit);
+    }
+}
+
+/// As [`clamp_velocity`] without the body's reach: the speed held to `max_speed` and the
+/// spin to `max_turn`, which is all that keeps the next impulse finite.
+pub(crate) fn clamp_speed_and_turn(state: &mut BodyState, max_speed: f32, max_turn: f32) {
+    let v = state.linear_velocity;
+    if v.length_squared() > max_speed * max_speed {
+        state.linear_velocity = clamp_length(v, max_speed);
+    }
+    if state.angular_velocity.abs() > max_turn {
+        state.angular_velocity = state.angular_velocity.clamp(-max_turn, max_turn);
+    }
+}
+
+/// `v` shortened to at most `max` long, keeping its direction. The length is taken without
+/// squaring the components (see `length_and_direction`): a velocity past 1.8e19 has a
+/// square that overflows f32, and would otherwise collapse to zero instead of to `max`.
+pub(crate) fn clamp_length(v: Vec2, max: f32) -> Vec2 {
+    let (length, direction) = length_and_direction(v);
+    if length <= max { v } else { direction * max }
+}

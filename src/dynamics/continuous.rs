@@ -42,9 +42,8 @@ use crate::collision::narrow_phase::Collider;
 use crate::collision::toi::{Sweep, TimeOfImpact, time_of_impact};
 use crate::dynamics::body::Body;
 use crate::dynamics::parallel;
-use crate::dynamics::solver::{
-    BodyMaterial, BodyState, ColliderSurface, LINEAR_SLOP, apply_impact,
-};
+use crate::dynamics::solver::{ColliderSurface, LINEAR_SLOP};
+use crate::dynamics::state::{BodyMaterial, BodyState, apply_impact};
 use crate::shapes::aabb::Aabb;
 use crate::shapes::capsule::Capsule;
 use crate::shapes::circle::Circle;

@@ -12,6 +12,8 @@
 //! continuous.rs  fast bodies swept from where the step began them to where the solver
 //!                left them, stopped at the first time of impact
 //! sleep.rs       islands of touching bodies that stay slow stop being simulated
+//! state.rs       a body's velocity state in a step, soft-constraint coefficients, and the
+//!                speed, spin and impulse bounds that the solver and the joints share
 //! parallel.rs    where the step's parallel passes run, in blocks written alone
 //! ```
 
@@ -21,5 +23,6 @@ pub(crate) mod joints;
 pub(crate) mod parallel;
 pub(crate) mod sleep;
 pub(crate) mod solver;
+pub(crate) mod state;
 
 pub use joints::{JointBroken, JointDef, JointFrame, JointId, JointKind, JointMotor, JointSpring};

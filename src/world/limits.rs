@@ -57,11 +57,11 @@ pub const DEFAULT_MAX_LINEAR_SPEED: f32 = 400.0;
 /// The largest [`World::set_max_linear_speed`](crate::World::set_max_linear_speed) takes,
 /// the longest velocity a body may be given, and the fastest a prismatic motor drives
 /// (defined with the solver, which also holds every body to it within a substep).
-pub use crate::dynamics::solver::MAX_LINEAR_SPEED_LIMIT;
+pub use crate::dynamics::state::MAX_LINEAR_SPEED_LIMIT;
 
 /// The fastest spin a body may be given, and the fastest a revolute or wheel motor drives
 /// (defined with the solver, which also holds every body to it within a substep).
-pub use crate::dynamics::solver::MAX_ANGULAR_SPEED;
+pub use crate::dynamics::state::MAX_ANGULAR_SPEED;
 
 /// The range of [`World::step`](crate::World::step)'s time step, seconds. Below a microsecond the substep's
 /// inverse that the soft contacts use grows past 1e6 and rounding dominates; above ten
@@ -89,7 +89,7 @@ pub const MAX_JOINT_LENGTH: f32 = 4.0 * MAX_COORDINATE;
 
 /// The most any accumulated impulse of the solver may reach (defined with the solver,
 /// which holds every impulse to it; listed here with the rest of the table).
-pub use crate::dynamics::solver::MAX_IMPULSE;
+pub use crate::dynamics::state::MAX_IMPULSE;
 
 /// The farthest from the origin a stored coordinate may be (a body's centre, a box, a kept
 /// contact point: what the snapshot reader accepts). Bodies are placed within

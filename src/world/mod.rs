@@ -122,7 +122,8 @@ pub use stats::StepStats;
 pub use crate::broad_phase::filter::{DEFAULT_CATEGORY, Filter};
 pub use crate::collision::recycle::{RECYCLE_ANGLE, RECYCLE_TRANSLATION};
 pub use crate::dynamics::sleep::{SLEEP_SPEED, TIME_TO_SLEEP};
-pub use crate::dynamics::solver::{MAX_ROTATION_PER_SUBSTEP, SPECULATIVE_DISTANCE};
+pub use crate::dynamics::solver::SPECULATIVE_DISTANCE;
+pub use crate::dynamics::state::MAX_ROTATION_PER_SUBSTEP;
 pub use events::{ContactBegin, ContactEnd, ContactHit, Events, SensorEvent};
 pub use handle::{BodyId, ColliderId, StaleReason};
 

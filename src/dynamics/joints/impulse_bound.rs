@@ -12,7 +12,7 @@
 
 use glam::Vec2;
 
-use crate::dynamics::solver::{MAX_IMPULSE, clamp_length};
+use crate::dynamics::state::{MAX_IMPULSE, clamp_length};
 
 /// Adds `impulse` to the non-negative `accumulated` (a limit's: it pushes, never pulls),
 /// held to at most `MAX_IMPULSE`, returning the part that applied.

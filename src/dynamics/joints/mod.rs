@@ -1,27 +1,34 @@
-//! Joints in the soft step, solved as contacts are: prepared once per step, then per
-//! substep warm-started, solved with a soft bias, and relaxed without it.
+//! Joints: the definitions a user gives ([`JointDef`], in `def.rs`) and the joints in the
+//! soft step, solved as contacts are: prepared once per step, then per substep
+//! warm-started, solved with a soft bias, and relaxed without it. One file per kind holds
+//! its constraint, its prepare, its warm start and its solve:
+//!
+//! ```text
+//! revolute.rs   a pin; the angle limited, driven or sprung
+//! prismatic.rs  a slide along an axis fixed in A, no turn; limits, motor, spring
+//! wheel.rs      a slide along an axis (the suspension), B turning freely; motor on the spin
+//! distance.rs   the anchors' distance: rigid, a rope within limits, or a spring
+//! weld.rs       B held at its pose relative to A, rigidly or through springs
+//! motor.rs      B driven towards a target pose relative to A, within a max force and torque
+//! mouse.rs      a point of B pulled towards a target through a spring; A takes nothing
+//! filter.rs     nothing to solve: the bodies only stop colliding
+//! parts.rs      what the kinds share: the per-step data, the two bodies' states, a part's
+//!               impulse coefficients, the pin's 2x2 solve; slide.rs the slider's geometry
+//! ```
 //!
 //! ```text
 //! prepare (before the stages, joints in blocks over the pool): per joint, its anchors
 //!     r_a, r_b from each body's centre of mass (world frame, the step's start), the
-//!     centres' offset d0 = c_b - c_a,
-//!     the angle since it was added (skipped for a revolute joint without limits or a
-//!     spring: nothing reads it), effective masses
+//!     centres' offset d0 = c_b - c_a, effective masses, then its kind's own (the angle
+//!     since it was added, the axis, the springs' coefficients)
 //! per substep, in each pass's colour stages beside the contacts of the colour (a colour's
 //! joints in slot order, on any thread; the overflow's alone, one after another):
 //!     anchors now: r = delta_rotation * r0; separation C = (c_b - c_a) now + r_b - r_a
 //!     warm start: apply the accumulated impulses
-//!     solve (bias on) / relax (bias off):
-//!       revolute: spring on the angle, motor (clamped to max torque * h), angle limits
-//!                 (one-sided), then the point: K (2x2) impulse = -K^-1 (v_rel + bias C)
-//!       distance: rigid: axial impulse on C = |d| - length; else the spring, then the
-//!                 min and max limits (one-sided)
-//!       weld:     the angle, then the point, each rigid or through its spring
-//!       mouse:    B's anchor towards the target through its spring, the accumulated
-//!                 impulse no longer than max force * h; A takes nothing
+//!     solve (bias on) / relax (bias off): the kind's parts, in its file's order
 //!     every accumulated impulse held within ±MAX_IMPULSE as it accumulates (a motor's
-//!     and a drive's within min(max force * h, MAX_IMPULSE)): what was clamped off is
-//!     not applied, so the bodies take exactly the warm start the joint keeps
+//!     and a drive's within min(max force * h, MAX_IMPULSE), impulse_bound.rs): what was
+//!     clamped off is not applied, so the bodies take exactly the warm start the joint keeps
 //! ```
 //!
 //! Softness: the rigid parts (the pin, the rigid length, limits that are passed) push back
@@ -30,11 +37,21 @@
 //! gap may close within the substep, no more), as a speculative contact is. Springs use
 //! their own hertz and damping ratio in both passes. Signs: impulses act on B and their
 //! opposite on A; the angle is B's relative to A, counter-clockwise positive. Joints are
-//! coloured with the contacts (`colouring.rs`): the colours fix the order in which they see
-//! each other's impulses, so the step stays the same bits on any thread count.
+//! coloured with the contacts (`solver/colouring.rs`): the colours fix the order in which
+//! they see each other's impulses, so the step stays the same bits on any thread count.
 
 mod def;
+mod distance;
+mod filter;
 mod impulse_bound;
+mod motor;
+mod mouse;
+mod parts;
+mod prismatic;
+mod revolute;
+mod slide;
+mod weld;
+mod wheel;
 
 pub use def::{JointBroken, JointDef, JointFrame, JointId, JointKind, JointMotor, JointSpring};
 
@@ -43,16 +60,9 @@ use rayon::prelude::*;
 
 use crate::dynamics::body::Body;
 use crate::dynamics::parallel;
-use crate::dynamics::solver::contact_simd::StatePtr;
-use crate::dynamics::solver::{
-    BodyMaterial, BodyState, Softness, clamp_speed_and_turn, cross, cross_sv,
-};
+use crate::dynamics::state::{BodyMaterial, BodyState, Softness, StatePtr, clamp_speed_and_turn};
 use crate::shapes::transform::{inverse_rotate, rotate};
-use impulse_bound::{accumulate, accumulate_vec, clamp_drive, clamp_positive, drive_bound};
-
-/// The share of its gap the motor joint closes per substep (Box2D's default correction
-/// factor).
-const MOTOR_CORRECTION: f32 = 0.3;
+use parts::{Ends, Prepared, inverse_or_zero, warm_start_pin};
 
 /// Damping ratio of the joints' rigid parts (Box2D v3's default joint damping ratio).
 pub(crate) const JOINT_DAMPING_RATIO: f32 = 2.0;
@@ -112,7 +122,7 @@ pub(crate) enum JointModel {
     /// Nothing to solve.
     Filter,
     /// B's centre of mass (its anchor) driven towards A's anchor, and the angle (minus
-    /// `reference_angle`, the target) towards 0, each closing `MOTOR_CORRECTION` of its
+    /// `reference_angle`, the target) towards 0, each closing a share of its
     /// gap per substep, the accumulated impulses within `max_force` and `max_torque`.
     Motor {
         reference_angle: f32,
@@ -126,31 +136,6 @@ pub(crate) enum JointModel {
         spring: Spring,
         max_force: f32,
     },
-}
-
-/// The solver's per-step data of a joint, from `prepare`.
-#[derive(Clone, Copy, Debug, Default)]
-struct Prepared {
-    /// Anchors from each body's centre of mass, world frame, at the step's start.
-    anchors: [Vec2; 2],
-    /// `c_b - c_a` at the step's start.
-    delta_center: Vec2,
-    /// The joint angle at the step's start, in [-π, π].
-    delta_angle: f32,
-    inv_mass: [f32; 2],
-    inv_inertia: [f32; 2],
-    /// The effective mass of the relative rotation. (Those along an axis are taken from
-    /// the substep's geometry, not the step's start: a joint pulled far out of place
-    /// within a step would otherwise push with a mass many times too large, and diverge.)
-    angular_mass: f32,
-    /// The joint's spring (the angle's, the length's, the mouse's pull).
-    spring: Softness,
-    /// The weld's anchor spring.
-    linear_spring: Softness,
-    /// The prismatic and wheel joints' axis, world frame at the step's start.
-    axis: Vec2,
-    /// Whether both bodies stand still this step (static, asleep): nothing to solve.
-    idle: bool,
 }
 
 /// A joint in the solver: bodies, anchors, model, and the impulses accumulated over the
@@ -260,7 +245,7 @@ pub(crate) fn finish_joints(joints: &mut [JointConstraint], h: f32) {
 }
 
 /// `angle` brought into [-π, π].
-fn unwind(angle: f32) -> f32 {
+pub(super) fn unwind(angle: f32) -> f32 {
     use std::f32::consts::{PI, TAU};
     if angle < -PI {
         angle + TAU
@@ -330,76 +315,35 @@ pub(crate) fn prepare_joints(
                 && !bodies[a].is_kinematic
                 && !bodies[b].is_kinematic,
         };
+        let q = [rotations[a], rotations[b]];
         match joint.model {
             JointModel::Revolute {
                 reference_angle,
                 limits,
                 spring,
                 ..
-            } => {
-                // Only the limits and the spring read the angle; a plain pin or a motor
-                // (velocity only) skips the arctangent, which was 4.5% of joint_grid's
-                // step on two threads.
-                if limits.is_some() || spring.is_some() {
-                    let angle = relative_angle(rotations[a], rotations[b]) - reference_angle;
-                    p.delta_angle = unwind(angle);
-                }
-                if let Some(s) = spring {
-                    p.spring = spring_softness(s, h);
-                }
-            }
-            JointModel::Distance { spring, .. } => {
-                if let Some(s) = spring {
-                    p.spring = spring_softness(s, h);
-                }
-            }
+            } => revolute::prepare(&mut p, q, reference_angle, limits, spring, h),
+            JointModel::Distance { spring, .. } => distance::prepare(&mut p, spring, h),
             JointModel::Weld {
                 reference_angle,
                 linear,
                 angular,
-            } => {
-                let angle = relative_angle(rotations[a], rotations[b]) - reference_angle;
-                p.delta_angle = unwind(angle);
-                if let Some(s) = linear {
-                    p.linear_spring = spring_softness(s, h);
-                }
-                if let Some(s) = angular {
-                    p.spring = spring_softness(s, h);
-                }
-            }
+            } => weld::prepare(&mut p, q, reference_angle, [linear, angular], h),
             JointModel::Prismatic {
+                reference_angle,
+                local_axis,
+                spring,
+                ..
+            } => prismatic::prepare(&mut p, q, reference_angle, local_axis, spring, h),
+            JointModel::Wheel {
                 local_axis, spring, ..
-            }
-            | JointModel::Wheel {
-                local_axis, spring, ..
-            } => {
-                if let JointModel::Prismatic {
-                    reference_angle, ..
-                } = joint.model
-                {
-                    let angle = relative_angle(rotations[a], rotations[b]) - reference_angle;
-                    p.delta_angle = unwind(angle);
-                }
-                p.axis = rotate(rotations[a], local_axis);
-                if let Some(s) = spring {
-                    p.spring = spring_softness(s, h);
-                }
-            }
-            JointModel::Filter => p.idle = true,
+            } => wheel::prepare(&mut p, q[0], local_axis, spring, h),
+            JointModel::Filter => filter::prepare(&mut p),
             JointModel::Motor {
                 reference_angle, ..
-            } => {
-                let angle = relative_angle(rotations[a], rotations[b]) - reference_angle;
-                p.delta_angle = unwind(angle);
-            }
+            } => motor::prepare(&mut p, q, reference_angle),
             JointModel::Mouse { target, spring, .. } => {
-                // The pull acts on B alone, from a fixed point: A's masses and motion
-                // take no part, and the offset is from the target instead of A's centre.
-                p.inv_mass[0] = 0.0;
-                p.inv_inertia[0] = 0.0;
-                p.anchors[0] = Vec2::ZERO;
-                p.delta_center = centers[b] - target;
-                p.spring = spring_softness(spring, h);
+                mouse::prepare(&mut p, centers[b], target, spring, h)
             }
         }
         joint.prepared = p;
@@ -409,92 +353,6 @@ pub(crate) fn prepare_joints(
 /// Joints per task of the prepare and finish passes: a joint's prepare is some 20 ns, so a
 /// task of this many is long enough to be worth a steal.
 const JOINTS_PER_TASK: usize = 1024;
-
-/// A spring's coefficients over substep `h` (as `Softness::new`); a spring of 0 hertz
-/// applies no force (its damping ratio alone would divide 0 by 0). Worked in f64: any
-/// finite hertz and damping ratio are accepted, and at 1e25 hertz the f32 products
-/// overflow (found by `examples/fuzz`, world target); the coefficients themselves stay
-/// within f32 (a rigid spring's mass scale tends to 1, its bias rate to 1 / h).
-fn spring_softness(spring: Spring, h: f32) -> Softness {
-    if spring.hertz > 0.0 {
-        let omega = std::f64::consts::TAU * f64::from(spring.hertz);
-        let a1 = 2.0 * f64::from(spring.damping_ratio) + f64::from(h) * omega;
-        let a2 = f64::from(h) * omega * a1;
-        let a3 = 1.0 / (1.0 + a2);
-        Softness {
-            bias_rate: (omega / a1) as f32,
-            mass_scale: (a2 * a3) as f32,
-            impulse_scale: a3 as f32,
-        }
-    } else {
-        Softness {
-            bias_rate: 0.0,
-            mass_scale: 0.0,
-            impulse_scale: 1.0,
-        }
-    }
-}
-
-fn inverse_or_zero(k: f32) -> f32 {
-    if k > 0.0 { 1.0 / k } else { 0.0 }
-}
-
-impl Prepared {
-    /// The effective mass of an impulse along a line whose levers (`r × direction`) on A
-    /// and B are `la` and `lb`.
-    fn mass_along(&self, la: f32, lb: f32) -> f32 {
-        let [ma, mb] = self.inv_mass;
-        let [ia, ib] = self.inv_inertia;
-        inverse_or_zero(ma + mb + ia * la * la + ib * lb * lb)
-    }
-}
-
-/// The two bodies' states of a joint, to read and write.
-struct Ends<'a> {
-    a: &'a mut BodyState,
-    b: &'a mut BodyState,
-}
-
-impl Ends<'_> {
-    /// Applies `impulse` to B at `rb` and its opposite to A at `ra`.
-    fn apply_linear(&mut self, p: &Prepared, [ra, rb]: [Vec2; 2], impulse: Vec2) {
-        self.a.linear_velocity -= p.inv_mass[0] * impulse;
-        self.a.angular_velocity -= p.inv_inertia[0] * cross(ra, impulse);
-        self.b.linear_velocity += p.inv_mass[1] * impulse;
-        self.b.angular_velocity += p.inv_inertia[1] * cross(rb, impulse);
-    }
-
-    /// Applies the angular `impulse` to B and its opposite to A.
-    fn apply_angular(&mut self, p: &Prepared, impulse: f32) {
-        self.a.angular_velocity -= p.inv_inertia[0] * impulse;
-        self.b.angular_velocity += p.inv_inertia[1] * impulse;
-    }
-
-    /// The anchors now (turned by each body's rotation since the step began).
-    fn anchors(&self, p: &Prepared) -> [Vec2; 2] {
-        [
-            rotate(self.a.delta_rotation, p.anchors[0]),
-            rotate(self.b.delta_rotation, p.anchors[1]),
-        ]
-    }
-
-    /// B's anchor minus A's now, world frame.
-    fn separation(&self, p: &Prepared, [ra, rb]: [Vec2; 2]) -> Vec2 {
-        self.b.delta_position - self.a.delta_position + p.delta_center + rb - ra
-    }
-
-    /// The velocity of B's anchor relative to A's.
-    fn relative_velocity(&self, [ra, rb]: [Vec2; 2]) -> Vec2 {
-        self.b.linear_velocity + cross_sv(self.b.angular_velocity, rb)
-            - self.a.linear_velocity
-            - cross_sv(self.a.angular_velocity, ra)
-    }
-
-    /// The joint angle now.
-    fn angle(&self, p: &Prepared) -> f32 {
-        unwind(p.delta_angle + relative_angle(self.a.delta_rotation, self.b.delta_rotation))
-    }
-}
 
 /// Which joint pass to run.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -567,440 +425,30 @@ pub(crate) unsafe fn run_joints(
     }
 }
 
+/// A pass's warm start of one joint, by its kind.
 fn warm_start(joint: &JointConstraint, ends: &mut Ends<'_>) {
-    let p = &joint.prepared;
-    let r = ends.anchors(p);
     match joint.model {
-        // The mouse's A anchor is zero and A's masses are: its impulse lands on B alone.
         JointModel::Revolute { .. } | JointModel::Weld { .. } | JointModel::Mouse { .. } => {
-            ends.apply_linear(p, r, joint.linear_impulse);
-            let axial = joint.spring_impulse + joint.motor_impulse + joint.lower_impulse
-                - joint.upper_impulse;
-            ends.apply_angular(p, axial);
+            warm_start_pin(joint, ends)
         }
-        JointModel::Prismatic { .. } | JointModel::Wheel { .. } => {
-            let s = slide(ends, p, r);
-            let axial = joint.spring_impulse + joint.lower_impulse - joint.upper_impulse;
-            let (axial, angular) = match joint.model {
-                JointModel::Prismatic { .. } => {
-                    (axial + joint.motor_impulse, joint.linear_impulse.y)
-                }
-                _ => (axial, joint.motor_impulse),
-            };
-            s.apply(ends, p, axial, joint.linear_impulse.x, angular);
-        }
+        JointModel::Prismatic { .. } => prismatic::warm_start(joint, ends),
+        JointModel::Wheel { .. } => wheel::warm_start(joint, ends),
+        JointModel::Distance { .. } => distance::warm_start(joint, ends),
+        JointModel::Motor { .. } => motor::warm_start(joint, ends),
         JointModel::Filter => {}
-        JointModel::Motor { .. } => {
-            ends.apply_linear(p, r, joint.linear_impulse);
-            ends.apply_angular(p, joint.motor_impulse);
-        }
-        JointModel::Distance { .. } => {
-            let axis = ends.separation(p, r).normalize_or_zero();
-            let axial = joint.linear_impulse.x + joint.spring_impulse + joint.lower_impulse
-                - joint.upper_impulse;
-            ends.apply_linear(p, r, axial * axis);
-        }
     }
 }
 
-/// The coefficients `(bias rate, mass scale, impulse scale)` of a part's impulse
-/// `-mass_scale * m * (cdot + bias_rate * C) - impulse_scale * accumulated`: a spring's in
-/// both passes; a rigid part (`None`) the joint softness in the solve pass, and in the relax
-/// pass none (plain velocity).
-fn scales(step: &JointStep, spring: Option<&Softness>, use_bias: bool) -> (f32, f32, f32) {
-    match spring {
-        Some(s) => (s.bias_rate, s.mass_scale, s.impulse_scale),
-        None if use_bias => (
-            step.soft.bias_rate,
-            step.soft.mass_scale,
-            step.soft.impulse_scale,
-        ),
-        None => (0.0, 1.0, 0.0),
-    }
-}
-
-/// As [`scales`] for a rigid part whose error is `c`, with the bias itself.
-fn rigid(step: &JointStep, c: f32, use_bias: bool) -> (f32, f32, f32) {
-    let (rate, mass_scale, impulse_scale) = scales(step, None, use_bias);
-    (rate * c, mass_scale, impulse_scale)
-}
-
-/// As [`rigid`] for a one-sided limit whose gap is `c` (positive: not reached): a gap may
-/// close within the substep and no more (speculative), an overlap is pushed out softly.
-fn one_sided(step: &JointStep, c: f32, use_bias: bool) -> (f32, f32, f32) {
-    if c > 0.0 {
-        (c / step.h, 1.0, 0.0)
-    } else {
-        rigid(step, c, use_bias)
-    }
-}
-
+/// A solve (`use_bias`) or relax pass over one joint, by its kind.
 fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep, use_bias: bool) {
-    let p = joint.prepared;
     match joint.model {
-        JointModel::Revolute {
-            limits,
-            motor,
-            spring,
-            ..
-        } => {
-            // The angle moves only when positions are integrated, not within a solve: the
-            // spring and the limits share one reading of it.
-            let angle = if spring.is_some() || limits.is_some() {
-                ends.angle(&p)
-            } else {
-                0.0
-            };
-            if spring.is_some() {
-                let c = angle;
-                let cdot = ends.b.angular_velocity - ends.a.angular_velocity;
-                let s = p.spring;
-                let impulse = -s.mass_scale * p.angular_mass * (cdot + s.bias_rate * c)
-                    - s.impulse_scale * joint.spring_impulse;
-                let applied = accumulate(&mut joint.spring_impulse, impulse);
-                ends.apply_angular(&p, applied);
-            }
-            if let Some(motor) = motor {
-                angular_motor(joint, ends, step, motor);
-            }
-            if let Some([lower, upper]) = limits {
-                let (bias, mass_scale, impulse_scale) = one_sided(step, angle - lower, use_bias);
-                let cdot = ends.b.angular_velocity - ends.a.angular_velocity;
-                let impulse = -mass_scale * p.angular_mass * (cdot + bias)
-                    - impulse_scale * joint.lower_impulse;
-                let applied = clamp_positive(&mut joint.lower_impulse, impulse);
-                ends.apply_angular(&p, applied);
-
-                let (bias, mass_scale, impulse_scale) = one_sided(step, upper - angle, use_bias);
-                let cdot = ends.a.angular_velocity - ends.b.angular_velocity;
-                let impulse = -mass_scale * p.angular_mass * (cdot + bias)
-                    - impulse_scale * joint.upper_impulse;
-                let applied = clamp_positive(&mut joint.upper_impulse, impulse);
-                ends.apply_angular(&p, -applied);
-            }
-            let r = ends.anchors(&p);
-            let (rate, mass_scale, impulse_scale) = scales(step, None, use_bias);
-            let rhs = ends.relative_velocity(r) + rate * ends.separation(&p, r);
-            solve_point(joint, ends, r, rhs, [mass_scale, impulse_scale]);
-        }
-        JointModel::Weld {
-            linear, angular, ..
-        } => {
-            let spring = angular.map(|_| &p.spring);
-            let (rate, mass_scale, impulse_scale) = scales(step, spring, use_bias);
-            let c = ends.angle(&p);
-            let cdot = ends.b.angular_velocity - ends.a.angular_velocity;
-            let impulse = -mass_scale * p.angular_mass * (cdot + rate * c)
-                - impulse_scale * joint.spring_impulse;
-            let applied = accumulate(&mut joint.spring_impulse, impulse);
-            ends.apply_angular(&p, applied);
-
-            let r = ends.anchors(&p);
-            let spring = linear.map(|_| &p.linear_spring);
-            let (rate, mass_scale, impulse_scale) = scales(step, spring, use_bias);
-            let rhs = ends.relative_velocity(r) + rate * ends.separation(&p, r);
-            solve_point(joint, ends, r, rhs, [mass_scale, impulse_scale]);
-        }
-        JointModel::Prismatic {
-            limits,
-            motor,
-            spring,
-            ..
-        } => {
-            let r = ends.anchors(&p);
-            if spring.is_some() {
-                slide_spring(joint, ends, r);
-            }
-            if let Some([speed, max_force]) = motor {
-                let s = slide(ends, &p, r);
-                let cdot = s.axial_speed(ends) - speed;
-                let max = drive_bound(step.h, max_force);
-                let old = joint.motor_impulse;
-                joint.motor_impulse = (old - s.axial_mass * cdot).clamp(-max, max);
-                s.apply(ends, &p, joint.motor_impulse - old, 0.0, 0.0);
-            }
-            if let Some(limits) = limits {
-                slide_limits(joint, ends, step, r, limits, use_bias);
-            }
-            // The normal to the axis and the angle, as one 2x2 block.
-            let s = slide(ends, &p, r);
-            let cdot = Vec2::new(
-                s.perp.dot(ends.b.linear_velocity - ends.a.linear_velocity)
-                    + s.s2 * ends.b.angular_velocity
-                    - s.s1 * ends.a.angular_velocity,
-                ends.b.angular_velocity - ends.a.angular_velocity,
-            );
-            let (rate, mass_scale, impulse_scale) = scales(step, None, use_bias);
-            let c = Vec2::new(s.perp.dot(s.d), ends.angle(&p));
-            let [ma, mb] = p.inv_mass;
-            let [ia, ib] = p.inv_inertia;
-            let k11 = ma + mb + ia * s.s1 * s.s1 + ib * s.s2 * s.s2;
-            let k12 = ia * s.s1 + ib * s.s2;
-            // A body pair that cannot turn still slides: a unit angular mass keeps K whole.
-            let k22 = if ia + ib == 0.0 { 1.0 } else { ia + ib };
-            let Some(solved) = solve22([k11, k12, k22], cdot + rate * c) else {
-                return;
-            };
-            let impulse = -mass_scale * solved - impulse_scale * joint.linear_impulse;
-            let applied = accumulate_vec(&mut joint.linear_impulse, impulse);
-            s.apply(ends, &p, 0.0, applied.x, applied.y);
-        }
-        JointModel::Wheel {
-            limits,
-            motor,
-            spring,
-            ..
-        } => {
-            let r = ends.anchors(&p);
-            if let Some(motor) = motor {
-                angular_motor(joint, ends, step, motor);
-            }
-            if spring.is_some() {
-                slide_spring(joint, ends, r);
-            }
-            if let Some(limits) = limits {
-                slide_limits(joint, ends, step, r, limits, use_bias);
-            }
-            let s = slide(ends, &p, r);
-            let cdot = s.perp.dot(ends.b.linear_velocity - ends.a.linear_velocity)
-                + s.s2 * ends.b.angular_velocity
-                - s.s1 * ends.a.angular_velocity;
-            let mass = p.mass_along(s.s1, s.s2);
-            let (bias, mass_scale, impulse_scale) = rigid(step, s.perp.dot(s.d), use_bias);
-            let impulse =
-                -mass_scale * mass * (cdot + bias) - impulse_scale * joint.linear_impulse.x;
-            let applied = accumulate(&mut joint.linear_impulse.x, impulse);
-            s.apply(ends, &p, 0.0, applied, 0.0);
-        }
+        JointModel::Revolute { .. } => revolute::solve(joint, ends, step, use_bias),
+        JointModel::Weld { .. } => weld::solve(joint, ends, step, use_bias),
+        JointModel::Prismatic { .. } => prismatic::solve(joint, ends, step, use_bias),
+        JointModel::Wheel { .. } => wheel::solve(joint, ends, step, use_bias),
+        JointModel::Distance { .. } => distance::solve(joint, ends, step, use_bias),
+        JointModel::Motor { .. } => motor::solve(joint, ends, step),
+        JointModel::Mouse { .. } => mouse::solve(joint, ends, step),
         JointModel::Filter => {}
-        JointModel::Motor {
-            max_force,
-            max_torque,
-            ..
-        } => {
-            // The drive's target speed is its gap's share per substep, in both passes:
-            // the relax pass would otherwise stop what the solve pass started.
-            let rate = MOTOR_CORRECTION / step.h;
-            let cdot = ends.b.angular_velocity - ends.a.angular_velocity;
-            let max = drive_bound(step.h, max_torque);
-            let old = joint.motor_impulse;
-            let impulse = -p.angular_mass * (cdot + rate * ends.angle(&p));
-            joint.motor_impulse = (old + impulse).clamp(-max, max);
-            ends.apply_angular(&p, joint.motor_impulse - old);
-
-            let r = ends.anchors(&p);
-            let rhs = ends.relative_velocity(r) + rate * ends.separation(&p, r);
-            let Some(solved) = solve_k(&p, r, rhs) else {
-                return;
-            };
-            let old = joint.linear_impulse;
-            joint.linear_impulse = clamp_drive(old - solved, drive_bound(step.h, max_force));
-            ends.apply_linear(&p, r, joint.linear_impulse - old);
-        }
-        JointModel::Mouse { max_force, .. } => {
-            let rb = rotate(ends.b.delta_rotation, p.anchors[1]);
-            let r = [Vec2::ZERO, rb];
-            let cdot = ends.b.linear_velocity + cross_sv(ends.b.angular_velocity, rb);
-            let separation = ends.b.delta_position + p.delta_center + rb;
-            let s = p.spring;
-            let Some(solved) = solve_k(&p, r, cdot + s.bias_rate * separation) else {
-                return;
-            };
-            let old = joint.linear_impulse;
-            let impulse = -s.mass_scale * solved - s.impulse_scale * old;
-            joint.linear_impulse = clamp_drive(old + impulse, drive_bound(step.h, max_force));
-            ends.apply_linear(&p, r, joint.linear_impulse - old);
-        }
-        JointModel::Distance {
-            length,
-            rigid: is_rigid,
-            limits: [min, max],
-            spring,
-        } => {
-            let r = ends.anchors(&p);
-            let d = ends.separation(&p, r);
-            let (current, axis) = (d.length(), d.normalize_or_zero());
-            let axial_speed = |ends: &Ends<'_>| axis.dot(ends.relative_velocity(r));
-            let mass = p.mass_along(cross(r[0], axis), cross(r[1], axis));
-            if is_rigid {
-                let (bias, mass_scale, impulse_scale) = rigid(step, current - length, use_bias);
-                let impulse = -mass_scale * mass * (axial_speed(ends) + bias)
-                    - impulse_scale * joint.linear_impulse.x;
-                let applied = accumulate(&mut joint.linear_impulse.x, impulse);
-                ends.apply_linear(&p, r, applied * axis);
-                return;
-            }
-            if spring.is_some_and(|s| s.hertz > 0.0) {
-                let s = p.spring;
-                let impulse =
-                    -s.mass_scale * mass * (axial_speed(ends) + s.bias_rate * (current - length))
-                        - s.impulse_scale * joint.spring_impulse;
-                let applied = accumulate(&mut joint.spring_impulse, impulse);
-                ends.apply_linear(&p, r, applied * axis);
-            }
-            if let Some(min) = min {
-                let (bias, mass_scale, impulse_scale) = one_sided(step, current - min, use_bias);
-                let impulse = -mass_scale * mass * (axial_speed(ends) + bias)
-                    - impulse_scale * joint.lower_impulse;
-                let applied = clamp_positive(&mut joint.lower_impulse, impulse);
-                ends.apply_linear(&p, r, applied * axis);
-            }
-            if let Some(max) = max {
-                let (bias, mass_scale, impulse_scale) = one_sided(step, max - current, use_bias);
-                let impulse = -mass_scale * mass * (-axial_speed(ends) + bias)
-                    - impulse_scale * joint.upper_impulse;
-                let applied = clamp_positive(&mut joint.upper_impulse, impulse);
-                ends.apply_linear(&p, r, -applied * axis);
-            }
-        }
     }
-}
-
-/// A slider's geometry now (prismatic and wheel joints): the axis turned with A, its
-/// normal, B's anchor from A's, and the levers of an impulse along each.
-struct Slide {
-    axis: Vec2,
-    perp: Vec2,
-    d: Vec2,
-    /// Levers along the axis (A, B) and along its normal.
-    a1: f32,
-    a2: f32,
-    s1: f32,
-    s2: f32,
-    /// B's anchor along the axis from A's.
-    translation: f32,
-    /// The effective mass along the axis.
-    axial_mass: f32,
-}
-
-fn slide(ends: &Ends<'_>, p: &Prepared, r @ [ra, rb]: [Vec2; 2]) -> Slide {
-    let axis = rotate(ends.a.delta_rotation, p.axis);
-    let perp = axis.perp();
-    let d = ends.separation(p, r);
-    let (a1, a2) = (cross(d + ra, axis), cross(rb, axis));
-    Slide {
-        axis,
-        perp,
-        d,
-        a1,
-        a2,
-        s1: cross(d + ra, perp),
-        s2: cross(rb, perp),
-        translation: axis.dot(d),
-        axial_mass: p.mass_along(a1, a2),
-    }
-}
-
-impl Slide {
-    /// B's speed along the axis relative to A.
-    fn axial_speed(&self, ends: &Ends<'_>) -> f32 {
-        self.axis
-            .dot(ends.b.linear_velocity - ends.a.linear_velocity)
-            + self.a2 * ends.b.angular_velocity
-            - self.a1 * ends.a.angular_velocity
-    }
-
-    /// Applies impulses along the axis and its normal and an angular one to B, and their
-    /// opposites to A.
-    fn apply(&self, ends: &mut Ends<'_>, p: &Prepared, axial: f32, normal: f32, angular: f32) {
-        let impulse = axial * self.axis + normal * self.perp;
-        let la = axial * self.a1 + normal * self.s1 + angular;
-        let lb = axial * self.a2 + normal * self.s2 + angular;
-        ends.a.linear_velocity -= p.inv_mass[0] * impulse;
-        ends.a.angular_velocity -= p.inv_inertia[0] * la;
-        ends.b.linear_velocity += p.inv_mass[1] * impulse;
-        ends.b.angular_velocity += p.inv_inertia[1] * lb;
-    }
-}
-
-/// A slider's translation held within `[lower, upper]` (one-sided each, as the distance
-/// joint's limits).
-fn slide_limits(
-    joint: &mut JointConstraint,
-    ends: &mut Ends<'_>,
-    step: &JointStep,
-    r: [Vec2; 2],
-    [lower, upper]: [f32; 2],
-    use_bias: bool,
-) {
-    let p = joint.prepared;
-    let s = slide(ends, &p, r);
-    let (bias, mass_scale, impulse_scale) = one_sided(step, s.translation - lower, use_bias);
-    let impulse = -mass_scale * s.axial_mass * (s.axial_speed(ends) + bias)
-        - impulse_scale * joint.lower_impulse;
-    let applied = clamp_positive(&mut joint.lower_impulse, impulse);
-    s.apply(ends, &p, applied, 0.0, 0.0);
-
-    let (bias, mass_scale, impulse_scale) = one_sided(step, upper - s.translation, use_bias);
-    let impulse = -mass_scale * s.axial_mass * (-s.axial_speed(ends) + bias)
-        - impulse_scale * joint.upper_impulse;
-    let applied = clamp_positive(&mut joint.upper_impulse, impulse);
-    s.apply(ends, &p, -applied, 0.0, 0.0);
-}
-
-/// `K^-1 rhs` for the point constraint's effective mass `K` (2x2) at anchors `ra`, `rb`;
-/// `None` when `K` is singular (neither body moves).
-fn solve_k(p: &Prepared, [ra, rb]: [Vec2; 2], rhs: Vec2) -> Option<Vec2> {
-    let [ma, mb] = p.inv_mass;
-    let [ia, ib] = p.inv_inertia;
-    // K = (ma + mb) I + ia [ra]x^T [ra]x + ib [rb]x^T [rb]x, symmetric.
-    let k11 = ma + mb + ra.y * ra.y * ia + rb.y * rb.y * ib;
-    let k12 = -ra.y * ra.x * ia - rb.y * rb.x * ib;
-    let k22 = ma + mb + ra.x * ra.x * ia + rb.x * rb.x * ib;
-    solve22([k11, k12, k22], rhs)
-}
-
-/// `K^-1 rhs` for the symmetric `K = [[k11, k12], [k12, k22]]`; `None` when singular.
-fn solve22([k11, k12, k22]: [f32; 3], rhs: Vec2) -> Option<Vec2> {
-    let det = k11 * k22 - k12 * k12;
-    if det == 0.0 || !det.is_finite() {
-        return None;
-    }
-    Some(Vec2::new(k22 * rhs.x - k12 * rhs.y, k11 * rhs.y - k12 * rhs.x) / det)
-}
-
-/// A motor on the relative spin (`[speed, max torque]`): the accumulated impulse within
-/// `max torque * h`.
-fn angular_motor(
-    joint: &mut JointConstraint,
-    ends: &mut Ends<'_>,
-    step: &JointStep,
-    [speed, max_torque]: [f32; 2],
-) {
-    let p = joint.prepared;
-    let cdot = ends.b.angular_velocity - ends.a.angular_velocity - speed;
-    let max = drive_bound(step.h, max_torque);
-    let old = joint.motor_impulse;
-    joint.motor_impulse = (old - p.angular_mass * cdot).clamp(-max, max);
-    ends.apply_angular(&p, joint.motor_impulse - old);
-}
-
-/// A slider's spring on its translation (towards 0).
-fn slide_spring(joint: &mut JointConstraint, ends: &mut Ends<'_>, r: [Vec2; 2]) {
-    let p = joint.prepared;
-    let s = slide(ends, &p, r);
-    let sp = p.spring;
-    let cdot = s.axial_speed(ends);
-    let impulse = -sp.mass_scale * s.axial_mass * (cdot + sp.bias_rate * s.translation)
-        - sp.impulse_scale * joint.spring_impulse;
-    let applied = accumulate(&mut joint.spring_impulse, impulse);
-    s.apply(ends, &p, applied, 0.0, 0.0);
-}
-
-/// A pin: B's anchor held on A's, `rhs` the relative velocity plus the bias; the impulse
-/// is `-mass_scale K^-1 rhs - impulse_scale * accumulated`.
-fn solve_point(
-    joint: &mut JointConstraint,
-    ends: &mut Ends<'_>,
-    r: [Vec2; 2],
-    rhs: Vec2,
-    [mass_scale, impulse_scale]: [f32; 2],
-) {
-    let p = joint.prepared;
-    let Some(solved) = solve_k(&p, r, rhs) else {
-        return;
-    };
-    let impulse = -mass_scale * solved - impulse_scale * joint.linear_impulse;
-    let applied = accumulate_vec(&mut joint.linear_impulse, impulse);
-    ends.apply_linear(&p, r, applied);
 }

@@ -22,53 +22,9 @@
 use glam::Vec2;
 use wide::f32x4;
 
+use super::MAX_PUSH_SPEED;
 use super::colouring::{LANES, NO_INDEX};
-use super::{BodyState, MAX_IMPULSE, MAX_PUSH_SPEED, RESTITUTION_THRESHOLD, Softness};
-
-/// Shared, unsynchronised access to the body states while one colour is solved.
-///
-/// Safety rests on the colouring: within one colour no moving body is in two groups, a group
-/// reads and writes only its own lanes' bodies, and a body that does not move (inverse mass
-/// zero) is only ever read. So no two threads touch the same state while one of them writes.
-#[derive(Clone, Copy)]
-pub(crate) struct StatePtr {
-    states: *mut BodyState,
-    len: usize,
-}
-
-// SAFETY: see the type's docs: the colouring keeps the accesses of concurrent groups apart.
-unsafe impl Send for StatePtr {}
-// SAFETY: as above.
-unsafe impl Sync for StatePtr {}
-
-impl StatePtr {
-    pub fn new(states: &mut [BodyState]) -> StatePtr {
-        StatePtr {
-            states: states.as_mut_ptr(),
-            len: states.len(),
-        }
-    }
-
-    /// The state of body `i`, to read.
-    ///
-    /// # Safety
-    /// `i` is in bounds, and no other thread writes that body while the reference lives.
-    pub unsafe fn get<'a>(self, i: usize) -> &'a BodyState {
-        debug_assert!(i < self.len);
-        // SAFETY: the caller's promise.
-        unsafe { &*self.states.add(i) }
-    }
-
-    /// The state of body `i`, to write.
-    ///
-    /// # Safety
-    /// `i` is in bounds, and no other thread touches that body while the reference lives.
-    pub unsafe fn get_mut<'a>(self, i: usize) -> &'a mut BodyState {
-        debug_assert!(i < self.len);
-        // SAFETY: the caller's promise.
-        unsafe { &mut *self.states.add(i) }
-    }
-}
+use crate::dynamics::state::{BodyState, MAX_IMPULSE, RESTITUTION_THRESHOLD, Softness, StatePtr};
 
 /// Four bodies' velocities and motion since the start of the step, one body per lane.
 struct WideBody {

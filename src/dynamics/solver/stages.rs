@@ -29,15 +29,16 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use glam::Vec2;
 
 use super::colouring::{ConstraintGraph, LANES};
-use super::contact_simd::{StatePtr, WideContact};
+use super::contact_simd::WideContact;
 use super::forces::{BodyForces, integrate_forces};
-use super::{
-    BodyState, ContactImpulses, HitRecord, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED_LIMIT, PrepareInput,
-    clamp_speed_and_turn, clamp_velocity, integrate_rotation, prepare_group, store_group,
-};
+use super::{ContactImpulses, HitRecord, PrepareInput, prepare_group, store_group};
 use crate::collision::manifold::Contact;
 use crate::dynamics::body::Body;
 use crate::dynamics::joints::{JointConstraint, JointPass, JointStep, run_joints};
+use crate::dynamics::state::{
+    BodyState, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED_LIMIT, StatePtr, clamp_speed_and_turn,
+    clamp_velocity, integrate_rotation,
+};
 use crate::shapes::transform::rotate;
 
 /// Blocks per thread in a stage: a few, so that a thread slowed down can be helped, but

@@ -148,12 +148,6 @@ pub enum Error {
         /// How many pieces the shape has.
         pieces: usize,
     },
-    /// A body definition sets both `is_static` and `is_kinematic`.
-    #[error(
-        "body is_static and is_kinematic are both true: a body is static, kinematic or \
-         dynamic (set at most one)"
-    )]
-    ConflictingBodyType,
     /// A body handle this world cannot use: removed, or made by another world.
     #[error("{body} is not a body of this world: {reason}")]
     StaleBody {

@@ -271,4 +271,4 @@ pub use shapes::{
     Aabb, BodyShape, Capsule, Circle, MAX_POLYGON_VERTICES, Polygon, Segment, Shape, ShapeError,
     Transform, decompose,
 };
-pub use world::{BodyDef, BodyId, ColliderId, Events, Filter, StepStats, World};
+pub use world::{BodyDef, BodyId, BodyType, ColliderId, Events, Filter, StepStats, World};

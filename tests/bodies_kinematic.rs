@@ -6,7 +6,7 @@ mod bodies_common;
 
 use bodies_common::{DT, ground, in_contact, stack, step, unit_box};
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Error, Polygon, World};
+use wgpu_sat::{BodyDef, BodyId, BodyType, CpuNarrowPhase, Polygon, World};
 
 fn moving_platform(world: &mut World, position: Vec2, velocity: Vec2) -> BodyId {
     world
@@ -246,29 +246,6 @@ fn a_box_on_a_slow_platform_stays_awake_and_sleeps_once_it_stops() {
 }
 
 #[test]
-fn a_body_both_static_and_kinematic_is_an_error_naming_both() {
-    let mut world = World::default();
-    let def = BodyDef {
-        is_static: true,
-        ..BodyDef::kinematic(Polygon::rectangle(0.5, 0.5), Vec2::ZERO)
-    };
-    let e = world.add_body(&def).unwrap_err();
-    assert!(matches!(e, Error::ConflictingBodyType), "{e:?}");
-    let message = e.to_string();
-    assert!(
-        message.contains("is_static") && message.contains("is_kinematic"),
-        "{message}"
-    );
-    assert_eq!(world.body_count(), 0);
-    // A kinematic body's density is ignored, as a static body's is.
-    let def = BodyDef {
-        density: 0.0,
-        ..BodyDef::kinematic(Polygon::rectangle(0.5, 0.5), Vec2::ZERO)
-    };
-    assert!(world.add_body(&def).is_ok());
-}
-
-#[test]
 fn a_bullet_stops_at_a_kinematic_wall() {
     let mut world = World::new(Vec2::ZERO);
     let wall = world
@@ -290,4 +267,26 @@ fn a_bullet_stops_at_a_kinematic_wall() {
         "the bullet passed through the kinematic wall"
     );
     assert_eq!(world.linear_velocity(wall), Vec2::new(0.0, 0.5));
+}
+
+#[test]
+fn a_kinematic_body_ignores_its_density_as_a_static_body_does() {
+    let mut world = World::default();
+    for body_type in [BodyType::Kinematic, BodyType::Static] {
+        let def = BodyDef {
+            density: 0.0,
+            body_type,
+            ..BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::ZERO)
+        };
+        let body = world.add_body(&def).unwrap();
+        assert_eq!(world.body_type(body), Some(body_type));
+        assert_eq!(world.mass(body), f32::INFINITY);
+    }
+    // A dynamic body of density 0 is refused, naming the field.
+    let def = BodyDef {
+        density: 0.0,
+        ..BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::ZERO)
+    };
+    let message = world.add_body(&def).unwrap_err().to_string();
+    assert!(message.contains("density"), "{message}");
 }

@@ -210,9 +210,13 @@ fn body_def(u: &mut Unstructured) -> Result<BodyDef> {
         restitution: mostly(u, 0.0, 1.0)?,
         tangent_speed: mostly(u, -5.0, 5.0)?,
         piece_materials,
-        is_static: u.ratio(1u8, 4)?,
-        // Now and then both: an error naming the two.
-        is_kinematic: u.ratio(1u8, 6)?,
+        // The bytes of two flags, as before BodyDef took a BodyType (so that the seeds
+        // keep most of their meaning): static first, then kinematic.
+        body_type: match (u.ratio(1u8, 4)?, u.ratio(1u8, 6)?) {
+            (true, _) => BodyType::Static,
+            (false, true) => BodyType::Kinematic,
+            (false, false) => BodyType::Dynamic,
+        },
         linear_damping: mostly(u, 0.0, 2.0)?,
         angular_damping: mostly(u, 0.0, 2.0)?,
         gravity_scale: mostly(u, -2.0, 2.0)?,
@@ -911,8 +915,6 @@ fn bad_field(def: &BodyDef) -> Option<&'static str> {
         Some("friction")
     } else if !(0.0..=1.0).contains(&def.restitution) {
         Some("restitution")
-    } else if def.is_static && def.is_kinematic {
-        Some("is_kinematic")
     } else if !(def.linear_damping.is_finite() && def.linear_damping >= 0.0) {
         Some("linear_damping")
     } else if !(def.angular_damping.is_finite() && def.angular_damping >= 0.0) {
@@ -921,12 +923,13 @@ fn bad_field(def: &BodyDef) -> Option<&'static str> {
         Some("gravity_scale")
     } else if def.tangent_speed.abs() > MAX_LINEAR_SPEED_LIMIT || def.tangent_speed.is_nan() {
         Some("tangent_speed")
-    } else if !(def.is_static || def.is_kinematic || def.density.is_finite() && def.density > 0.0) {
+    } else if !(def.body_type != BodyType::Dynamic || def.density.is_finite() && def.density > 0.0)
+    {
         Some("density")
     } else if (def.piece_materials.iter()).any(|(piece, _)| *piece >= def.shape.pieces().len()) {
         Some("piece index")
     } else if (def.piece_materials.iter())
-        .any(|(_, m)| !material_ok(m, !(def.is_static || def.is_kinematic)))
+        .any(|(_, m)| !material_ok(m, def.body_type == BodyType::Dynamic))
     {
         Some("piece material")
     } else {

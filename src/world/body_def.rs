@@ -5,6 +5,7 @@
 use glam::Vec2;
 
 use super::World;
+use super::body_type::BodyType;
 use super::filters::checked;
 use super::limits::{
     MAX_COORDINATE, TANGENT_SPEED_RULE, check, check_damping, check_gravity_scale, check_mass,
@@ -55,16 +56,17 @@ pub struct BodyDef {
     /// ([`BodyDef::material`]). The last entry for a piece wins. Empty by default; see
     /// [`BodyDef::with_piece_material`].
     pub piece_materials: Vec<(usize, Material)>,
-    /// A static body never moves (infinite mass): grounds and walls.
-    pub is_static: bool,
-    /// A kinematic body moves by its velocity alone ([`BodyDef::linear_velocity`],
-    /// [`World::set_velocity`]): a platform or a paddle a script drives. Its mass is infinite
-    /// (density is ignored): it pushes dynamic bodies and is never pushed, gravity does not
-    /// act on it, and it makes no contact with static or other kinematic bodies (sensors do
-    /// see it). It wakes what it touches, and keeps it awake, while it moves. A body is
-    /// static, kinematic or dynamic: setting this and [`BodyDef::is_static`] both is an
-    /// error ([`Error::ConflictingBodyType`]).
-    pub is_kinematic: bool,
+    /// What moves the body ([`BodyDef::dynamic`], [`BodyDef::fixed`] and
+    /// [`BodyDef::kinematic`] set it):
+    /// - [`BodyType::Dynamic`]: gravity, forces and contacts, with a mass from its density;
+    /// - [`BodyType::Static`]: nothing; it never moves (infinite mass): grounds and walls;
+    /// - [`BodyType::Kinematic`]: its velocity alone ([`BodyDef::linear_velocity`],
+    ///   [`World::set_velocity`]): a platform or a paddle a script drives. Its mass is
+    ///   infinite (density is ignored): it pushes dynamic bodies and is never pushed,
+    ///   gravity does not act on it, and it makes no contact with static or other kinematic
+    ///   bodies (sensors do see it). It wakes what it touches, and keeps it awake, while it
+    ///   moves.
+    pub body_type: BodyType,
     /// Slows the body's linear velocity as `dv/dt = -linear_damping * v`, per second, 0
     /// (the default) or more: air drag, or a top-down game's ground friction. Applied as
     /// Box2D applies it (see [`World::set_linear_damping`]).
@@ -113,8 +115,7 @@ impl BodyDef {
             restitution: 0.0,
             tangent_speed: 0.0,
             piece_materials: Vec::new(),
-            is_static: false,
-            is_kinematic: false,
+            body_type: BodyType::Dynamic,
             linear_damping: 0.0,
             angular_damping: 0.0,
             gravity_scale: 1.0,
@@ -129,12 +130,12 @@ impl BodyDef {
     /// A static body at `position`.
     pub fn fixed(shape: impl Into<BodyShape>, position: Vec2) -> BodyDef {
         BodyDef {
-            is_static: true,
+            body_type: BodyType::Static,
             ..BodyDef::dynamic(shape, position)
         }
     }
 
-    /// A kinematic body at rest at `position` (see [`BodyDef::is_kinematic`]): give it a
+    /// A kinematic body at rest at `position` (see [`BodyDef::body_type`]): give it a
     /// velocity in [`BodyDef::linear_velocity`] or with [`World::set_velocity`].
     ///
     /// ```
@@ -151,7 +152,7 @@ impl BodyDef {
     /// ```
     pub fn kinematic(shape: impl Into<BodyShape>, position: Vec2) -> BodyDef {
         BodyDef {
-            is_kinematic: true,
+            body_type: BodyType::Kinematic,
             ..BodyDef::dynamic(shape, position)
         }
     }
@@ -219,7 +220,12 @@ impl BodyDef {
 
     /// Whether contacts and gravity move the body: neither static nor kinematic.
     fn is_dynamic(&self) -> bool {
-        !self.is_static && !self.is_kinematic
+        self.body_type == BodyType::Dynamic
+    }
+
+    /// Whether the body never moves.
+    fn is_static(&self) -> bool {
+        self.body_type == BodyType::Static
     }
 }
 
@@ -273,8 +279,6 @@ pub(super) fn shape_key(shape: &Shape) -> ShapeKey {
 impl World {
     /// Adds a body and returns its handle. Errors name the field that is out of range, and a
     /// rejected body leaves the world as it was:
-    /// - a body is static, kinematic or dynamic: `is_static` and `is_kinematic` both set is
-    ///   [`Error::ConflictingBodyType`];
     /// - position, angle, friction and density must be finite; friction 0 or more,
     ///   restitution from 0 to 1, density positive for a dynamic body;
     /// - the linear velocity at most
@@ -298,9 +302,6 @@ impl World {
     /// [`World::max_linear_speed`] (and the spin to a quarter turn per substep) as Box2D
     /// clamps speeds; a faster one is refused, not clamped, since no step would keep it.
     pub fn add_body(&mut self, def: &BodyDef) -> Result<BodyId, Error> {
-        if def.is_static && def.is_kinematic {
-            return Err(Error::ConflictingBodyType);
-        }
         let filter = checked(def.filter)?;
         check_vec("position", def.position)?;
         for value in [def.position.x, def.position.y] {
@@ -337,7 +338,7 @@ impl World {
                 "finite and positive for a dynamic body",
             )?;
         }
-        if !def.is_static {
+        if !def.is_static() {
             let area = def.shape.area();
             check(
                 "shape area",
@@ -381,9 +382,9 @@ impl World {
             Vec2::ZERO
         };
         let rotation = crate::math::from_angle(def.angle);
-        let (inv_mass, inv_inertia, linear_velocity, mut angular_velocity) = if def.is_static {
+        let (inv_mass, inv_inertia, linear_velocity, mut angular_velocity) = if def.is_static() {
             (0.0, 0.0, Vec2::ZERO, 0.0)
-        } else if def.is_kinematic {
+        } else if def.body_type == BodyType::Kinematic {
             (0.0, 0.0, v, w)
         } else {
             (1.0 / mass.mass, 1.0 / mass.inertia, v, w)
@@ -407,8 +408,8 @@ impl World {
                 first_collider: collider_slots.first().copied().unwrap_or(NO_COLLIDER),
                 collider_count: pieces.len() as u32,
                 local_center: center,
-                is_static: def.is_static,
-                is_kinematic: def.is_kinematic,
+                is_static: def.is_static(),
+                is_kinematic: def.body_type == BodyType::Kinematic,
                 // A kinematic body goes where its velocity takes it: nothing stops it at a
                 // time of impact (see `continuous.rs`).
                 is_bullet: def.is_bullet && def.is_dynamic(),
@@ -453,7 +454,7 @@ impl World {
             let c = collider_slots[k] as usize;
             put(&mut self.aabbs, c, piece.aabb(&transform));
             // A sensor is no obstacle.
-            if def.is_static && !def.is_sensor {
+            if def.is_static() && !def.is_sensor {
                 self.static_colliders.push(c as u32);
                 self.static_revision += 1;
             }

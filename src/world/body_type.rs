@@ -21,10 +21,10 @@ use crate::world::handle::BodyId;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum BodyType {
-    /// Never moves: infinite mass, no velocity ([`BodyDef::is_static`](crate::BodyDef::is_static)).
+    /// Never moves: infinite mass, no velocity ([`BodyDef::fixed`](crate::BodyDef::fixed)).
     Static,
     /// Moves by its velocity alone: infinite mass
-    /// ([`BodyDef::is_kinematic`](crate::BodyDef::is_kinematic)).
+    /// ([`BodyDef::kinematic`](crate::BodyDef::kinematic)).
     Kinematic,
     /// Moved by gravity, forces and contacts: mass from its density.
     Dynamic,

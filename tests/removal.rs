@@ -272,12 +272,9 @@ impl Watch {
         assert!(stale(world.remove_body(body).unwrap_err()));
         assert!(stale(world.set_velocity(body, Vec2::ONE, 0.0).unwrap_err()));
         assert!(stale(world.wake(body).unwrap_err()));
-        assert!(world.transform(body).translation().is_nan());
-        assert!(world.center_of_mass(body).is_nan());
-        assert!(world.linear_velocity(body).is_nan());
-        assert!(!world.is_awake(body) && !world.is_static(body));
-        assert_eq!(world.body_colliders(body).count(), 0);
-        assert_eq!(world.user_data(body), None);
+        // (The plain readers panic on it, naming it: tests/world_faults.rs checks each, after
+        // a slot reuse. Not here: a panic's backtrace, resolved once, would count as heap
+        // growth in this test's measure.)
         for &c in colliders {
             assert!(matches!(
                 world.collider_body(c),

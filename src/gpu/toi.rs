@@ -73,7 +73,7 @@ impl PairKernel for ToiKernel {
 /// pipeline and scratch buffers, and can be dropped at any time.
 ///
 /// ```no_run
-/// use wgpu_sat::{glam::Vec2, gpu::GpuTimeOfImpact, Polygon, Shape, Sweep, toi::SweptCollider, Transform};
+/// use wgpu_sat::{glam::Vec2, gpu::GpuTimeOfImpact, Polygon, Shape, Sweep, collision::toi::SweptCollider, Transform};
 /// let (device, queue) = wgpu_sat::request_device()?;
 /// let mut toi = GpuTimeOfImpact::new(&device, &queue)?;
 /// toi.set_shape_table(&[

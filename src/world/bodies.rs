@@ -2,9 +2,11 @@
 //! colliders, mass, material, velocity and sleep.
 //!
 //! Every call that can fail returns an error naming a stale or foreign handle. The plain
-//! readers (`transform`, `center_of_mass`, ...) cannot: for such a handle they read as a
-//! body that is nowhere (NaN for a number or vector, `false` for a flag, nothing for a
-//! list), never as another body's data. [`World::body`] is their checked twin.
+//! readers (`transform`, `center_of_mass`, ...) return the value itself and panic on such a
+//! handle, with the error's message naming it, as indexing a slice out of bounds does
+//! (rapier's `bodies[handle]`): a removed body has no pose to read, and a NaN or a default
+//! in its place would travel on silently. [`World::body`] is their checked twin, and
+//! [`World::contains`] says beforehand whether a handle is live.
 
 use glam::Vec2;
 
@@ -12,7 +14,7 @@ use super::World;
 use super::body_ref::BodyRef;
 use super::limits::check_velocity;
 use super::step::body_transform;
-use crate::dynamics::body::{BodyColliders, NO_COLLIDER};
+use crate::dynamics::body::BodyColliders;
 use crate::error::Error;
 use crate::shapes::aabb::Aabb;
 use crate::shapes::shape::Shape;
@@ -48,9 +50,14 @@ impl World {
         }
     }
 
-    /// The slot of a live body, for the plain readers.
-    fn live(&self, body: BodyId) -> Option<usize> {
-        self.body_slot(body).ok()
+    /// The slot of a live body, for the plain readers: a stale or foreign handle panics
+    /// with the message of the error that names it (see the module notes).
+    #[track_caller]
+    pub(super) fn live(&self, body: BodyId) -> usize {
+        match self.body_slot(body) {
+            Ok(slot) => slot,
+            Err(e) => panic!("{e}"),
+        }
     }
 
     /// Number of bodies (live ones: removed bodies no longer count).
@@ -69,7 +76,7 @@ impl World {
 
     /// Whether `body` names a live body of this world.
     pub fn contains(&self, body: BodyId) -> bool {
-        self.live(body).is_some()
+        self.body_slot(body).is_ok()
     }
 
     /// The body `body`, checked once: its accessors then cannot fail. An error names a
@@ -89,13 +96,13 @@ impl World {
         Ok(BodyRef::new(self, body, slot))
     }
 
-    /// The pose of the body's local frame (the frame its shape was given in); NaN for a
-    /// stale handle (see the module notes).
+    /// The pose of the body's local frame (the frame its shape was given in).
+    ///
+    /// # Panics
+    /// On a removed or foreign handle, with a message naming it (see the module notes).
+    #[track_caller]
     pub fn transform(&self, body: BodyId) -> Transform {
-        match self.live(body) {
-            Some(slot) => self.transform_at(slot),
-            None => Transform::from_rotation(Vec2::NAN, Vec2::NAN),
-        }
+        self.transform_at(self.live(body))
     }
 
     /// The pose of the body in `slot`.
@@ -105,30 +112,33 @@ impl World {
 
     /// The body's convex pieces, in its local frame, in the order of the
     /// [`BodyShape::pieces`](crate::BodyShape::pieces) it was made from (as the shape table
-    /// holds them); none for a stale handle.
+    /// holds them). Panics on a removed or foreign handle, naming it.
+    #[track_caller]
     pub fn body_pieces(&self, body: BodyId) -> impl ExactSizeIterator<Item = &Shape> + '_ {
         self.collider_slots_of(body)
             .map(|c| &self.shapes[self.colliders[c].shape as usize])
     }
 
     /// The body's colliders, one per piece, in the order of
-    /// [`BodyShape::pieces`](crate::BodyShape::pieces); none for a stale handle.
+    /// [`BodyShape::pieces`](crate::BodyShape::pieces). Panics on a removed or foreign
+    /// handle, naming it.
+    #[track_caller]
     pub fn body_colliders(&self, body: BodyId) -> impl ExactSizeIterator<Item = ColliderId> + '_ {
         self.collider_slots_of(body).map(|c| self.collider_ids[c])
     }
 
-    /// The collider slots of a live body (none for a stale handle).
+    /// The collider slots of a live body; panics on a stale handle, naming it.
+    #[track_caller]
     pub(super) fn collider_slots_of(
         &self,
         body: BodyId,
     ) -> impl ExactSizeIterator<Item = usize> + '_ {
-        let (first, count) = self.live(body).map_or((NO_COLLIDER, 0), |slot| {
-            (
-                self.bodies[slot].first_collider,
-                self.bodies[slot].collider_count,
-            )
-        });
-        BodyColliders::new(&self.next_collider, first, count)
+        let record = &self.bodies[self.live(body)];
+        BodyColliders::new(
+            &self.next_collider,
+            record.first_collider,
+            record.collider_count,
+        )
     }
 
     /// The body a collider belongs to; an error names a stale or foreign handle.
@@ -146,8 +156,9 @@ impl World {
             .then(|| self.collider_ids[slot])
     }
 
-    /// The body's bounding box as of the end of the last step (all its pieces); an empty
-    /// box (min above max: it overlaps nothing) for a stale handle.
+    /// The body's bounding box as of the end of the last step (all its pieces). Panics on a
+    /// removed or foreign handle, naming it.
+    #[track_caller]
     pub fn body_aabb(&self, body: BodyId) -> Aabb {
         self.collider_slots_of(body)
             .map(|c| self.aabbs[c])
@@ -155,76 +166,88 @@ impl World {
             .unwrap_or(Aabb::EMPTY)
     }
 
-    /// Whether the body is static; `false` for a stale handle.
+    /// Whether the body is static. Panics on a removed or foreign handle, naming it.
+    #[track_caller]
     pub fn is_static(&self, body: BodyId) -> bool {
-        self.live(body).is_some_and(|b| self.bodies[b].is_static)
+        self.bodies[self.live(body)].is_static
     }
 
-    /// Whether the body is kinematic (see
-    /// [`BodyDef::is_kinematic`](crate::BodyDef::is_kinematic)); `false` for a stale handle.
+    /// Whether the body is kinematic (see [`BodyDef::body_type`](crate::BodyDef::body_type)).
+    /// Panics on a removed or foreign handle, naming it.
+    #[track_caller]
     pub fn is_kinematic(&self, body: BodyId) -> bool {
-        self.live(body).is_some_and(|b| self.bodies[b].is_kinematic)
+        self.bodies[self.live(body)].is_kinematic
     }
 
-    /// Whether the body is a bullet (see [`BodyDef::is_bullet`](crate::BodyDef::is_bullet));
-    /// `false` for a stale handle.
+    /// Whether the body is a bullet (see [`BodyDef::is_bullet`](crate::BodyDef::is_bullet)).
+    /// Panics on a removed or foreign handle, naming it.
+    #[track_caller]
     pub fn is_bullet(&self, body: BodyId) -> bool {
-        self.live(body).is_some_and(|b| self.bodies[b].is_bullet)
+        self.bodies[self.live(body)].is_bullet
     }
 
-    /// The body's [`BodyDef::user_data`](crate::BodyDef::user_data), or `None` for a stale
-    /// handle.
+    /// The body's [`BodyDef::user_data`](crate::BodyDef::user_data): always `Some` (the
+    /// `Option` is kept for callers written when a stale handle read as `None`). Panics on
+    /// a removed or foreign handle, naming it.
+    #[track_caller]
     pub fn user_data(&self, body: BodyId) -> Option<u64> {
-        self.live(body).map(|b| self.user_data[b])
+        Some(self.user_data[self.live(body)])
     }
 
-    /// World position of the body's centre of mass; NaN for a stale handle.
+    /// World position of the body's centre of mass. Panics on a removed or foreign handle,
+    /// naming it.
+    #[track_caller]
     pub fn center_of_mass(&self, body: BodyId) -> Vec2 {
-        self.live(body).map_or(Vec2::NAN, |b| self.centers[b])
+        self.centers[self.live(body)]
     }
 
     /// The body's mass (density times area, summed over its pieces, each of its own
-    /// density: see [`World::material`]); infinite for a
-    /// static or kinematic body, NaN for a stale handle.
+    /// density: see [`World::material`]); infinite for a static or kinematic body. Panics
+    /// on a removed or foreign handle, naming it.
+    #[track_caller]
     pub fn mass(&self, body: BodyId) -> f32 {
-        self.live(body)
-            .map_or(f32::NAN, |b| 1.0 / self.bodies[b].inv_mass)
+        1.0 / self.bodies[self.live(body)].inv_mass
     }
 
     /// The body's rotational inertia about its centre of mass; infinite for a static or
-    /// kinematic body, NaN for a stale handle.
+    /// kinematic body. Panics on a removed or foreign handle, naming it.
+    #[track_caller]
     pub fn rotational_inertia(&self, body: BodyId) -> f32 {
-        self.live(body)
-            .map_or(f32::NAN, |b| 1.0 / self.bodies[b].inv_inertia)
+        1.0 / self.bodies[self.live(body)].inv_inertia
     }
 
     /// The friction coefficient of the body's first piece: the body's own
     /// ([`BodyDef::friction`](crate::BodyDef::friction)) unless that piece was given its
-    /// own material. Each piece's is [`World::material`]'s. NaN for a stale handle.
+    /// own material. Each piece's is [`World::material`]'s. Panics on a removed or foreign
+    /// handle, naming it.
+    #[track_caller]
     pub fn friction(&self, body: BodyId) -> f32 {
         self.collider_slots_of(body)
             .next()
             .map_or(f32::NAN, |c| self.surfaces[c].friction)
     }
 
-    /// The restitution of the body's first piece, as [`World::friction`]; NaN for a stale
-    /// handle.
+    /// The restitution of the body's first piece, as [`World::friction`]. Panics on a
+    /// removed or foreign handle, naming it.
+    #[track_caller]
     pub fn restitution(&self, body: BodyId) -> f32 {
         self.collider_slots_of(body)
             .next()
             .map_or(f32::NAN, |c| self.surfaces[c].restitution)
     }
 
-    /// Velocity of the body's centre of mass; NaN for a stale handle.
+    /// Velocity of the body's centre of mass. Panics on a removed or foreign handle, naming
+    /// it.
+    #[track_caller]
     pub fn linear_velocity(&self, body: BodyId) -> Vec2 {
-        self.live(body)
-            .map_or(Vec2::NAN, |b| self.states[b].linear_velocity)
+        self.states[self.live(body)].linear_velocity
     }
 
-    /// Angular velocity, radians per second; NaN for a stale handle.
+    /// Angular velocity, radians per second. Panics on a removed or foreign handle, naming
+    /// it.
+    #[track_caller]
     pub fn angular_velocity(&self, body: BodyId) -> f32 {
-        self.live(body)
-            .map_or(f32::NAN, |b| self.states[b].angular_velocity)
+        self.states[self.live(body)].angular_velocity
     }
 
     /// Sets a dynamic or kinematic body's velocity (a static body stays at rest) and wakes
@@ -251,20 +274,21 @@ impl World {
     }
 
     /// Whether the body is simulated: false while it sleeps (see [`World::set_sleeping`]),
-    /// always for a static body, which never moves, and for a stale handle. A kinematic
+    /// always for a static body, which never moves. Panics on a removed or foreign handle,
+    /// naming it. A kinematic
     /// body is always moved by its velocity; it counts as asleep once it has been at rest
     /// (velocity zero) for [`TIME_TO_SLEEP`], when it no longer keeps what it touches awake.
     ///
     /// [`TIME_TO_SLEEP`]: crate::world::TIME_TO_SLEEP
+    #[track_caller]
     pub fn is_awake(&self, body: BodyId) -> bool {
-        self.live(body).is_some_and(|b| {
-            let record = &self.bodies[b];
-            if record.is_kinematic {
-                !self.sleep.kinematic_rests(b)
-            } else {
-                !record.is_static && !self.sleep.is_asleep(b)
-            }
-        })
+        let b = self.live(body);
+        let record = &self.bodies[b];
+        if record.is_kinematic {
+            !self.sleep.kinematic_rests(b)
+        } else {
+            !record.is_static && !self.sleep.is_asleep(b)
+        }
     }
 
     /// Wakes the body and the island it sleeps with, and restarts its rest timer, so it

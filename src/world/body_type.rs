@@ -31,10 +31,11 @@ pub enum BodyType {
 }
 
 impl World {
-    /// The body's type, or `None` for a stale handle.
+    /// The body's type: always `Some` (the `Option` is kept for callers written when a
+    /// stale handle read as `None`). Panics on a removed or foreign handle, naming it.
+    #[track_caller]
     pub fn body_type(&self, body: BodyId) -> Option<BodyType> {
-        let slot = self.body_slot(body).ok()?;
-        let record = &self.bodies[slot];
+        let record = &self.bodies[self.live(body)];
         Some(if record.is_static {
             BodyType::Static
         } else if record.is_kinematic {
@@ -49,7 +50,7 @@ impl World {
     /// only a static or kinematic body's piece may have, becomes 1);
     /// made static, it stops (velocity 0); made kinematic, it keeps its velocity and moves
     /// by it. A bullet that stops being dynamic is a bullet no more. Its pairs that the new
-    /// type no longer allows (see [`BodyDef::is_kinematic`](crate::BodyDef::is_kinematic))
+    /// type no longer allows (see [`BodyDef::body_type`](crate::BodyDef::body_type))
     /// leave at the next step, with end events for those that touched, and newly allowed
     /// ones join. The body wakes, and so do the bodies it touched (they may lose their
     /// support). A stale handle, or a dynamic body whose mass would fall outside

@@ -27,8 +27,9 @@
 //! Frames: each body has a centre of mass (world frame) and a rotation; its pieces stay in
 //! the local frame they were given, and [`World::transform`] maps that frame to the world.
 //! Bodies and colliders are named by generational handles ([`BodyId`], [`ColliderId`]). The
-//! plain readers (`transform`, `linear_velocity`, ...) read a removed or foreign handle as
-//! NaN, `false` or empty, never as another body; [`World::body`] is their checked twin, and
+//! plain readers (`transform`, `linear_velocity`, ...) panic on a removed or foreign handle
+//! with a message naming it, as indexing does, never reading another body or a NaN in its
+//! place; [`World::body`] is their checked twin, and
 //! every call that changes the world ([`World::add_body`], [`World::set_velocity`],
 //! [`World::remove_body`], ...) returns [`crate::Error::StaleBody`] for such a handle.
 //!

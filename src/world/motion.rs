@@ -76,27 +76,28 @@ impl World {
         };
     }
 
-    /// The body's linear damping; NaN for a stale handle.
+    /// The body's linear damping. Panics on a removed or foreign handle, naming it.
+    #[track_caller]
     pub fn linear_damping(&self, body: BodyId) -> f32 {
-        self.body_slot(body)
-            .map_or(f32::NAN, |b| self.forces[b].linear_damping)
+        self.forces[self.live(body)].linear_damping
     }
 
-    /// The body's angular damping; NaN for a stale handle.
+    /// The body's angular damping. Panics on a removed or foreign handle, naming it.
+    #[track_caller]
     pub fn angular_damping(&self, body: BodyId) -> f32 {
-        self.body_slot(body)
-            .map_or(f32::NAN, |b| self.forces[b].angular_damping)
+        self.forces[self.live(body)].angular_damping
     }
 
-    /// The body's gravity scale; NaN for a stale handle.
+    /// The body's gravity scale. Panics on a removed or foreign handle, naming it.
+    #[track_caller]
     pub fn gravity_scale(&self, body: BodyId) -> f32 {
-        self.body_slot(body)
-            .map_or(f32::NAN, |b| self.forces[b].gravity_scale)
+        self.forces[self.live(body)].gravity_scale
     }
 
-    /// Whether the body's rotation is fixed; `false` for a stale handle.
+    /// Whether the body's rotation is fixed. Panics on a removed or foreign handle, naming
+    /// it.
+    #[track_caller]
     pub fn fixed_rotation(&self, body: BodyId) -> bool {
-        self.body_slot(body)
-            .is_ok_and(|b| self.bodies[b].fixed_rotation)
+        self.bodies[self.live(body)].fixed_rotation
     }
 }

@@ -201,17 +201,18 @@
 //!   [`GpuNarrowPhase`], [`gpu::GpuRayCast`], [`gpu::GpuTimeOfImpact`], [`request_device`]),
 //!   on `wgpu`
 //!   and `pollster`.
-//! - `scenes` (default): [`scenes`], the seeded worlds that the examples, benches and tests
-//!   share.
+//! - `scenes` (off by default): [`scenes`], the seeded worlds that the examples, benches and
+//!   tests share, on `rand`. (This repository's tests, examples and benches turn it on for
+//!   themselves.)
 //! - `serde`: `Serialize` and `Deserialize` for the definitions ([`BodyDef`],
 //!   [`world::BodyType`], [`world::Filter`], [`world::Material`], the shapes and
 //!   [`BodyShape`], [`JointDef`] and its parts, [`BodyId`]), for saving levels in formats of
 //!   your own. Shapes are read back through their constructors, so a file cannot build one
 //!   the constructor would refuse.
 //!
-//! With `default-features = false` the crate is the CPU pipeline and the world alone (shapes,
-//! the broad phase, the CPU narrow phases, SAT, time of impact, queries, the solver), without
-//! wgpu.
+//! A default build has no `rand`; with `default-features = false` the crate is the CPU
+//! pipeline and the world alone (shapes, the broad phase, the CPU narrow phases, SAT, time of
+//! impact, queries, the solver), without wgpu.
 
 #![warn(missing_docs)]
 #![cfg_attr(docsrs, feature(doc_cfg))]

@@ -1,9 +1,28 @@
 //! # wgpu-sat
 //!
-//! A 2D rigid-body physics engine built on collision detection with the narrow phase on the
-//! GPU: convex polygons (sharp or rounded), circles, capsules, segments and chains; concave
-//! outlines split into convex pieces; a swept test with a time of impact for fast bodies;
-//! and a [`World`] of bodies and joints stepped through it.
+//! A deterministic 2D rigid-body physics engine: a [`World`] of bodies (convex polygons,
+//! sharp or rounded, circles, capsules, segments, chains, and concave outlines split into
+//! convex pieces) and joints, stepped through a collision pipeline whose narrow phase runs
+//! on the CPU or, in WGSL, on the GPU, with the same bits either way; continuous collision
+//! for fast bodies, events, queries, sleeping and snapshots.
+//!
+//! ## A world
+//!
+//! ```
+//! use wgpu_sat::{glam::Vec2, BodyDef, CpuNarrowPhase, Polygon, World};
+//!
+//! let mut world = World::default();
+//! // Rectangles take half extents: the ground's top is at y = 0.
+//! world.add_body(&BodyDef::fixed(Polygon::rectangle(10.0, 0.5), Vec2::new(0.0, -0.5)))?;
+//! let box_ = world.add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::new(0.0, 4.0)))?;
+//! let mut narrow = CpuNarrowPhase::new(); // or a GpuNarrowPhase on your device
+//! for _ in 0..120 {
+//!     world.step(1.0 / 60.0, &mut narrow)?;
+//! }
+//! // Two seconds later the box rests on the ground, its centre half its height up.
+//! assert!((world.center_of_mass(box_) - Vec2::new(0.0, 0.5)).length() < 0.02);
+//! # Ok::<(), wgpu_sat::Error>(())
+//! ```
 //!
 //! ## The pipeline, one step
 //!

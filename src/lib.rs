@@ -266,6 +266,7 @@ mod error;
 #[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub mod gpu;
 pub mod math;
+mod parallel;
 pub mod query;
 #[cfg(feature = "scenes")]
 #[cfg_attr(docsrs, doc(cfg(feature = "scenes")))]

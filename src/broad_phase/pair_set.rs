@@ -36,7 +36,7 @@
 
 use crate::broad_phase::BroadPhase;
 use crate::broad_phase::query_tree::QueryTree;
-use crate::dynamics::parallel::{self, SharedOut};
+use crate::parallel::{self, SharedOut};
 use crate::shapes::aabb::Aabb;
 use rayon::prelude::*;
 

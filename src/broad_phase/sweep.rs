@@ -21,7 +21,7 @@
 
 use rayon::prelude::*;
 
-use crate::dynamics::parallel::{self, SharedOut};
+use crate::parallel::{self, SharedOut};
 use crate::shapes::aabb::Aabb;
 
 /// The most bands: beyond this the per-band bookkeeping costs more than it saves.

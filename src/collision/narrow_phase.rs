@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use crate::collision::collide_shapes::collide_shapes_speculative;
 use crate::collision::manifold::Contact;
-use crate::dynamics::parallel;
 use crate::error::Error;
+use crate::parallel;
 use crate::shapes::polygon::Polygon;
 use crate::shapes::shape::Shape;
 use crate::shapes::transform::Transform;

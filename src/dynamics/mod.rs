@@ -14,13 +14,11 @@
 //! sleep.rs       islands of touching bodies that stay slow stop being simulated
 //! state.rs       a body's velocity state in a step, soft-constraint coefficients, and the
 //!                speed, spin and impulse bounds that the solver and the joints share
-//! parallel.rs    where the step's parallel passes run, in blocks written alone
 //! ```
 
 pub(crate) mod body;
 pub(crate) mod continuous;
 pub(crate) mod joints;
-pub(crate) mod parallel;
 pub(crate) mod sleep;
 pub(crate) mod solver;
 pub(crate) mod state;

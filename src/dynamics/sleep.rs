@@ -35,8 +35,8 @@ use rayon::prelude::*;
 
 use crate::collision::manifold::Contact;
 use crate::dynamics::body::Body;
-use crate::dynamics::parallel;
 use crate::dynamics::state::BodyState;
+use crate::parallel;
 
 /// Contacts per task of `Sleep::wake_touched`: four scattered reads each, some 10 ns.
 const CONTACTS_PER_TASK: usize = 4096;

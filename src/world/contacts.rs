@@ -16,7 +16,7 @@ use super::World;
 use crate::collision::manifold::{Contact, ContactPoint, Manifold};
 use crate::collision::narrow_phase::Collider;
 use crate::collision::recycle::KeptManifold;
-use crate::dynamics::parallel;
+use crate::parallel;
 use crate::shapes::aabb::Aabb;
 
 impl World {

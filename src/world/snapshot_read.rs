@@ -938,7 +938,7 @@ impl Loading {
             .par_chunks_mut(PAIR_BLOCK)
             .zip(data.spare_capacity_mut()[..count].par_chunks_mut(PAIR_BLOCK))
             .zip(spans.par_iter())
-            .with_min_len(crate::dynamics::parallel::min_len(1))
+            .with_min_len(crate::parallel::min_len(1))
             .map(|((pairs, data), &span)| {
                 let mut first = None;
                 let block = read_pair_block(world, fat_len, bytes, span, pairs, data, &mut first);

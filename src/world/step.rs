@@ -14,9 +14,9 @@ use super::stats::StepStats;
 use crate::collision::narrow_phase::{NarrowPhase, NarrowPhaseTimings};
 use crate::dynamics::body::{Body, bodies_pair};
 use crate::dynamics::continuous::{Motion, Obstacles, StepStart, solve_continuous};
-use crate::dynamics::parallel;
 use crate::dynamics::solver::{BodyMotion, SPECULATIVE_DISTANCE, Substeps};
 use crate::error::Error;
+use crate::parallel;
 use crate::shapes::transform::Transform;
 
 impl World {

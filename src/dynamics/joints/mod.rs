@@ -59,8 +59,8 @@ use glam::Vec2;
 use rayon::prelude::*;
 
 use crate::dynamics::body::Body;
-use crate::dynamics::parallel;
 use crate::dynamics::state::{BodyMaterial, BodyState, Softness, StatePtr, clamp_speed_and_turn};
+use crate::parallel;
 use crate::shapes::transform::{inverse_rotate, rotate};
 use parts::{Ends, Prepared, inverse_or_zero, warm_start_pin};
 

@@ -55,8 +55,8 @@ use rayon::prelude::*;
 
 use crate::collision::manifold::Contact;
 use crate::dynamics::body::Body;
-use crate::dynamics::parallel;
 use crate::dynamics::state::{MAX_ROTATION_PER_SUBSTEP, Softness, StatePtr};
+use crate::parallel;
 // The world reads and writes the bodies' states and the bounds through the solver.
 pub(crate) use crate::dynamics::state::{BodyMaterial, BodyState, clamp_length};
 use colouring::{ConstraintGraph, JointColour, NO_INDEX};

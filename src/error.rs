@@ -1,17 +1,51 @@
-//! The crate's error type.
+//! The crate's errors, grouped by what they concern, so that a caller matches the group it
+//! handles (a renderer falls back to the CPU on any [`Error::Gpu`]; a level editor shows a
+//! [`Error::World`] or [`Error::Joint`] to its user) and lets the rest through:
+//!
+//! ```text
+//! Error::Shape(ShapeError)        a shape constructor refused its points or values
+//! Error::Batch(BatchError)        a batch names an item that is not there, or not finite
+//! Error::Gpu(GpuError)            no adapter or device, a lost device, a batch too large
+//! Error::World(WorldError)        a world refused a body, a setting, a query, a handle
+//! Error::Joint(JointError)        a world refused a joint definition or handle
+//! Error::Snapshot(SnapshotError)  bytes a world cannot be read from
+//! ```
+//!
+//! Every message names the offending input (its index, field, value and the rule it breaks),
+//! and is the same through the group as on its own.
 
 use crate::shapes::polygon::ShapeError;
 
-/// Everything that can go wrong outside shape construction: bad batch input, and the GPU.
-///
-/// Batch errors name the offending item by its index, and leave the narrow phase usable for
-/// the next call.
+/// Everything that can go wrong, by what it concerns (see the module notes).
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum Error {
     /// A shape could not be built.
     #[error("invalid shape: {0}")]
     Shape(#[from] ShapeError),
+    /// A batch names an item that is not there, or is not finite.
+    #[error(transparent)]
+    Batch(#[from] BatchError),
+    /// The GPU: adapter, device, limits, or the host path's order of calls.
+    #[error(transparent)]
+    Gpu(#[from] GpuError),
+    /// A world refused a body, a setting, a query or a handle.
+    #[error(transparent)]
+    World(#[from] WorldError),
+    /// A world refused a joint definition or handle.
+    #[error(transparent)]
+    Joint(#[from] JointError),
+    /// Bytes a world cannot be read from.
+    #[error(transparent)]
+    Snapshot(#[from] SnapshotError),
+}
+
+/// A batch given to a narrow phase, a ray cast or a time-of-impact call names an item that is
+/// not there or is not finite. Each names the offending item by its index, and the batch
+/// leaves its narrow phase usable for the next call.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum BatchError {
     /// A collider names a shape that `set_shapes` did not provide.
     #[error("collider {collider} uses shape {shape}, but only {shape_count} shapes are set")]
     ShapeIndexOutOfRange {
@@ -77,6 +111,13 @@ pub enum Error {
         /// The collider.
         collider: u32,
     },
+}
+
+/// The GPU: no adapter or device, a device that failed or was lost, a batch larger than a
+/// binding holds, or the host path's calls out of order.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum GpuError {
     /// More shapes or colliders than one GPU storage binding can hold.
     #[error("{what}: {count} exceed the device's limit of {max} per storage binding")]
     TooLarge {
@@ -117,6 +158,26 @@ pub enum Error {
     #[cfg(feature = "gpu")]
     #[error("reading results back from the GPU failed: {0}")]
     Readback(#[from] wgpu::BufferAsyncError),
+    /// `GpuNarrowPhase::record` or `request_readback` was called with no batch prepared.
+    #[error("no batch is prepared: call GpuNarrowPhase::prepare first")]
+    NotPrepared,
+    /// `GpuNarrowPhase::request_readback` was called before the prepared batch was recorded:
+    /// the copy would read a contact list no dispatch has filled.
+    #[error(
+        "the prepared batch is not recorded: call GpuNarrowPhase::record before \
+         request_readback"
+    )]
+    NotRecorded,
+    /// The device reported an error while running the narrow phase (for example, it was lost).
+    #[error("the GPU device reported an error: {0}")]
+    Device(String),
+}
+
+/// A world refused a call: a body, material, filter, query, time step or setting out of
+/// range, a stale or foreign handle, or a world full. The world is unchanged.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum WorldError {
     /// A body definition or velocity has a field out of range.
     #[error("body {field} = {value} is invalid: it must be {rule}")]
     InvalidBody {
@@ -165,31 +226,6 @@ pub enum Error {
         /// Why it was refused.
         reason: crate::world::handle::StaleReason,
     },
-    /// A joint handle this world cannot use: the joint or one of its bodies was removed, or
-    /// it was made by another world.
-    #[error("{joint} is not a joint of this world: {reason}")]
-    StaleJoint {
-        /// The handle given.
-        joint: crate::world::handle::JointId,
-        /// Why it was refused.
-        reason: crate::world::handle::StaleReason,
-    },
-    /// A joint definition has a field out of range (see `JointDef`).
-    #[error("joint {field} = {value} is invalid: it must be {rule}")]
-    InvalidJoint {
-        /// The field.
-        field: &'static str,
-        /// Its value (the offending component of a vector).
-        value: f32,
-        /// What it must be.
-        rule: &'static str,
-    },
-    /// A joint definition names the same body twice.
-    #[error("a joint joins two bodies, but both of its bodies are {body}")]
-    JointToItself {
-        /// The body given twice.
-        body: crate::world::handle::BodyId,
-    },
     /// A world cannot hold another body or collider: their slots are numbered by `u32`.
     #[error("the world is full: it holds at most {limit} {what}")]
     WorldFull {
@@ -232,27 +268,71 @@ pub enum Error {
         /// What it must be.
         rule: &'static str,
     },
-    /// `GpuNarrowPhase::record` or `request_readback` was called with no batch prepared.
-    #[error("no batch is prepared: call GpuNarrowPhase::prepare first")]
-    NotPrepared,
-    /// `GpuNarrowPhase::request_readback` was called before the prepared batch was recorded:
-    /// the copy would read a contact list no dispatch has filled.
-    #[error(
-        "the prepared batch is not recorded: call GpuNarrowPhase::record before \
-         request_readback"
-    )]
-    NotRecorded,
-    /// [`World::from_snapshot`](crate::World::from_snapshot) was given bytes it cannot
-    /// read: truncated, corrupted, of another format or a later version, or describing a
-    /// world the world's own checks refuse.
-    #[error("snapshot unreadable at byte {offset}: {what}")]
-    Snapshot {
-        /// Where in the bytes the reader found it (the start of the offending field).
-        offset: usize,
-        /// What is wrong.
-        what: String,
+}
+
+/// A world refused a joint: a definition out of range, a body joined to itself, or a stale
+/// or foreign joint handle. The world is unchanged.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum JointError {
+    /// A joint handle this world cannot use: the joint or one of its bodies was removed, or
+    /// it was made by another world.
+    #[error("{joint} is not a joint of this world: {reason}")]
+    StaleJoint {
+        /// The handle given.
+        joint: crate::world::handle::JointId,
+        /// Why it was refused.
+        reason: crate::world::handle::StaleReason,
     },
-    /// The device reported an error while running the narrow phase (for example, it was lost).
-    #[error("the GPU device reported an error: {0}")]
-    Device(String),
+    /// A joint definition has a field out of range (see `JointDef`).
+    #[error("joint {field} = {value} is invalid: it must be {rule}")]
+    InvalidJoint {
+        /// The field.
+        field: &'static str,
+        /// Its value (the offending component of a vector).
+        value: f32,
+        /// What it must be.
+        rule: &'static str,
+    },
+    /// A joint definition names the same body twice.
+    #[error("a joint joins two bodies, but both of its bodies are {body}")]
+    JointToItself {
+        /// The body given twice.
+        body: crate::world::handle::BodyId,
+    },
+}
+
+/// [`World::from_snapshot`](crate::World::from_snapshot) was given bytes it cannot read:
+/// truncated, corrupted, of another format or a later version, or describing a world the
+/// world's own checks refuse.
+#[derive(Debug, thiserror::Error)]
+#[error("snapshot unreadable at byte {offset}: {what}")]
+pub struct SnapshotError {
+    /// Where in the bytes the reader found it (the start of the offending field).
+    pub offset: usize,
+    /// What is wrong.
+    pub what: String,
+}
+
+/// The GPU's own errors convert straight to [`Error`], as they did before the grouping, so
+/// that `?` on a wgpu call works in a function that returns `Result<_, Error>`.
+#[cfg(feature = "gpu")]
+impl From<wgpu::RequestDeviceError> for Error {
+    fn from(e: wgpu::RequestDeviceError) -> Self {
+        Error::Gpu(GpuError::RequestDevice(e))
+    }
+}
+
+#[cfg(feature = "gpu")]
+impl From<wgpu::PollError> for Error {
+    fn from(e: wgpu::PollError) -> Self {
+        Error::Gpu(GpuError::Poll(e))
+    }
+}
+
+#[cfg(feature = "gpu")]
+impl From<wgpu::BufferAsyncError> for Error {
+    fn from(e: wgpu::BufferAsyncError) -> Self {
+        Error::Gpu(GpuError::Readback(e))
+    }
 }

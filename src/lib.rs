@@ -208,11 +208,14 @@
 //!
 //! ## Errors
 //!
-//! Shape constructors return a [`ShapeError`] naming the offending point. Batch calls return
-//! an [`Error`] naming the offending pair or collider (index out of range, self pair,
-//! non-finite transform) and leave the narrow phase ready for the next call. A world call
-//! given a removed or foreign handle returns [`Error::StaleBody`] or
-//! [`Error::StaleCollider`] naming it.
+//! [`Error`] is grouped by what it concerns ([`error`] has the groups), so a caller matches
+//! the group it handles: shape constructors return a [`ShapeError`] naming the offending
+//! point; a batch an [`Error::Batch`] naming the offending pair or collider (index out of
+//! range, self pair, non-finite transform), leaving the narrow phase ready for the next call;
+//! the GPU an [`Error::Gpu`] (no adapter, a lost device: fall back to the CPU); a world an
+//! [`Error::World`] or [`Error::Joint`] naming the field, value and rule, or the removed or
+//! foreign handle ([`error::WorldError::StaleBody`]), and it changes nothing; a snapshot it
+//! cannot read an [`Error::Snapshot`] with the byte offset.
 //!
 //! ## Cargo features
 //!
@@ -261,7 +264,7 @@ pub struct EmbeddingDoctests;
 pub mod broad_phase;
 pub mod collision;
 pub mod dynamics;
-mod error;
+pub mod error;
 #[cfg(feature = "gpu")]
 #[cfg_attr(docsrs, doc(cfg(feature = "gpu")))]
 pub mod gpu;

@@ -4,6 +4,7 @@
 mod bodies_common;
 
 use bodies_common::{DT, ground, step, unit_box};
+use wgpu_sat::error::WorldError;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Error, Polygon, World};
 
@@ -19,7 +20,10 @@ fn lone_box(gravity: Vec2) -> (World, BodyId) {
 /// The error's message names `field` (and it is a body error).
 fn names(result: Result<(), Error>, field: &str) {
     let e = result.expect_err(field);
-    assert!(matches!(e, Error::InvalidBody { .. }), "{e:?}");
+    assert!(
+        matches!(e, Error::World(WorldError::InvalidBody { .. })),
+        "{e:?}"
+    );
     assert!(e.to_string().contains(field), "{e} should name {field}");
 }
 

@@ -5,6 +5,7 @@
 mod bodies_common;
 
 use bodies_common::{DT, changed, ground, in_contact, stack, step, unit_box};
+use wgpu_sat::error::WorldError;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::world::BodyType;
 use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Error, Filter, Polygon, World};
@@ -102,13 +103,19 @@ fn a_bad_teleport_is_an_error_naming_the_value_and_moves_nothing() {
         (Vec2::ZERO, f32::INFINITY, "angle"),
     ] {
         let e = world.set_transform(crate_, position, angle).unwrap_err();
-        assert!(matches!(e, Error::InvalidBody { .. }), "{e:?}");
+        assert!(
+            matches!(e, Error::World(WorldError::InvalidBody { .. })),
+            "{e:?}"
+        );
         assert!(e.to_string().contains(field), "{e}");
         assert_eq!(world.transform(crate_), before);
     }
     world.remove_body(crate_).unwrap();
     let e = world.set_transform(crate_, Vec2::ZERO, 0.0).unwrap_err();
-    assert!(matches!(e, Error::StaleBody { .. }), "{e:?}");
+    assert!(
+        matches!(e, Error::World(WorldError::StaleBody { .. })),
+        "{e:?}"
+    );
 }
 
 #[test]

@@ -4,6 +4,7 @@
 mod common;
 
 use common::{assert_same_contacts, host_frame, read_words};
+use wgpu_sat::error::{BatchError, GpuError};
 use wgpu_sat::{Contact, CpuNarrowPhase, Error, GpuNarrowPhase, NarrowPhase};
 
 /// Per collider, how many of the contacts it is in.
@@ -95,10 +96,13 @@ fn misuse_is_an_error_not_a_panic() {
     };
     let mut gpu = GpuNarrowPhase::new(&device, &queue).unwrap();
     let mut encoder = device.create_command_encoder(&Default::default());
-    assert!(matches!(gpu.record(&mut encoder), Err(Error::NotPrepared)));
+    assert!(matches!(
+        gpu.record(&mut encoder),
+        Err(Error::Gpu(GpuError::NotPrepared))
+    ));
     assert!(matches!(
         gpu.request_readback(&mut encoder),
-        Err(Error::NotPrepared)
+        Err(Error::Gpu(GpuError::NotPrepared))
     ));
     // Nothing requested: nothing to return, and no error (hosts poll every frame).
     assert!(gpu.poll_readback().is_none() && !gpu.readback_pending());
@@ -109,15 +113,18 @@ fn misuse_is_an_error_not_a_panic() {
     assert!(
         matches!(
             e,
-            Error::PairIndexOutOfRange {
+            Error::Batch(BatchError::PairIndexOutOfRange {
                 pair: 0,
                 index: 99_999,
                 ..
-            }
+            })
         ),
         "{e:?}"
     );
-    assert!(matches!(gpu.record(&mut encoder), Err(Error::NotPrepared)));
+    assert!(matches!(
+        gpu.record(&mut encoder),
+        Err(Error::Gpu(GpuError::NotPrepared))
+    ));
 }
 
 #[test]
@@ -141,7 +148,12 @@ fn a_lost_device_gives_an_error_not_a_panic_or_a_hang() {
         .collide_pairs(&batch.colliders, &batch.pairs)
         .unwrap_err();
     assert!(
-        matches!(e, Error::Readback(_) | Error::Poll(_) | Error::Device(_)),
+        matches!(
+            e,
+            Error::Gpu(GpuError::Readback(_))
+                | Error::Gpu(GpuError::Poll(_))
+                | Error::Gpu(GpuError::Device(_))
+        ),
         "{e:?}"
     );
     // The host path: a lost device takes writes and recordings without complaint (wgpu has
@@ -157,7 +169,12 @@ fn a_lost_device_gives_an_error_not_a_panic_or_a_hang() {
         if let Some(result) = gpu.poll_readback() {
             let e = result.unwrap_err();
             assert!(
-                matches!(e, Error::Readback(_) | Error::Poll(_) | Error::Device(_)),
+                matches!(
+                    e,
+                    Error::Gpu(GpuError::Readback(_))
+                        | Error::Gpu(GpuError::Poll(_))
+                        | Error::Gpu(GpuError::Device(_))
+                ),
                 "{e:?}"
             );
             return;
@@ -203,7 +220,7 @@ fn a_world_stepped_on_the_gpu_leaves_its_poses_where_a_renderer_reads_them() {
     colliders[5].transform = wgpu_sat::Transform::new(wgpu_sat::glam::Vec2::NAN, 0.0);
     assert!(matches!(
         gpu.write_poses(&colliders),
-        Err(Error::NonFiniteTransform { collider: 5 })
+        Err(Error::Batch(BatchError::NonFiniteTransform { collider: 5 }))
     ));
 }
 

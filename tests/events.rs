@@ -7,6 +7,7 @@ use std::collections::BTreeSet;
 
 #[cfg(all(feature = "gpu", feature = "scenes"))]
 use wgpu_sat::GpuNarrowPhase;
+use wgpu_sat::error::WorldError;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     BodyDef, BodyId, ColliderId, CpuNarrowPhase, Error, Events, Filter, Polygon, World,
@@ -292,12 +293,15 @@ fn bad_filters_and_handles_are_errors_naming_them() {
             ..unit_box(Vec2::ZERO)
         })
         .unwrap_err();
-    assert!(matches!(e, Error::InvalidFilter { .. }), "{e}");
+    assert!(
+        matches!(e, Error::World(WorldError::InvalidFilter { .. })),
+        "{e}"
+    );
     assert!(e.to_string().contains("category_bits"), "{e}");
     assert_eq!(world.body_count(), 1, "a rejected body was added");
     assert!(matches!(
         world.set_filter(ground, nowhere),
-        Err(Error::InvalidFilter { .. })
+        Err(Error::World(WorldError::InvalidFilter { .. }))
     ));
     // Handles this world never made: a clone keeps the world's number, so the clone's next
     // body and collider are named as if by this world, in slots it never handed out.
@@ -306,7 +310,7 @@ fn bad_filters_and_handles_are_errors_naming_them() {
     let never_collider = collider(&clone, never);
     let e = world.set_filter(never, Filter::default()).unwrap_err();
     assert!(
-        matches!(e, Error::StaleBody { body, reason: StaleReason::NeverMade } if body == never),
+        matches!(e, Error::World(WorldError::StaleBody { body, reason: StaleReason::NeverMade }) if body == never),
         "{e:?}"
     );
     assert!(e.to_string().contains(&never.to_string()), "{e}");
@@ -314,7 +318,7 @@ fn bad_filters_and_handles_are_errors_naming_them() {
         .set_collider_filter(never_collider, Filter::default())
         .unwrap_err();
     assert!(
-        matches!(e, Error::StaleCollider { collider, reason: StaleReason::NeverMade }
+        matches!(e, Error::World(WorldError::StaleCollider { collider, reason: StaleReason::NeverMade })
             if collider == never_collider),
         "{e:?}"
     );

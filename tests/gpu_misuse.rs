@@ -4,6 +4,7 @@
 
 mod common;
 
+use wgpu_sat::error::{BatchError, GpuError};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     Collider, Error, GpuNarrowPhase, NarrowPhase, Polygon, Shape, Sweep, Transform,
@@ -22,7 +23,12 @@ fn poll_bounded(gpu: &mut GpuNarrowPhase) -> Option<Result<Vec<wgpu_sat::Contact
 }
 
 fn is_device_error(e: &Error) -> bool {
-    matches!(e, Error::Readback(_) | Error::Poll(_) | Error::Device(_))
+    matches!(
+        e,
+        Error::Gpu(GpuError::Readback(_))
+            | Error::Gpu(GpuError::Poll(_))
+            | Error::Gpu(GpuError::Device(_))
+    )
 }
 
 /// Ok (wgpu cannot report every loss at once: writes and recordings on a lost device are
@@ -112,7 +118,8 @@ fn refused_after_a_late_table<T: std::fmt::Debug>(
     );
     assert!(
         batch.as_ref().is_err_and(|e| is_device_error(e)
-            || (set.is_err() && matches!(e, Error::ShapeIndexOutOfRange { .. }))),
+            || (set.is_err()
+                && matches!(e, Error::Batch(BatchError::ShapeIndexOutOfRange { .. })))),
         "{what}: {batch:?}"
     );
 }
@@ -242,16 +249,19 @@ fn host_calls_out_of_order_are_errors_or_documented_nothing() {
     // Nothing requested: nothing to return.
     assert!(gpu.poll_readback().is_none());
     let mut encoder = device.create_command_encoder(&Default::default());
-    assert!(matches!(gpu.record(&mut encoder), Err(Error::NotPrepared)));
+    assert!(matches!(
+        gpu.record(&mut encoder),
+        Err(Error::Gpu(GpuError::NotPrepared))
+    ));
     assert!(matches!(
         gpu.request_readback(&mut encoder),
-        Err(Error::NotPrepared)
+        Err(Error::Gpu(GpuError::NotPrepared))
     ));
 
     // A readback of a batch not recorded would copy a list no dispatch filled.
     gpu.prepare(&batch.colliders, &batch.pairs).unwrap();
     let e = gpu.request_readback(&mut encoder).unwrap_err();
-    assert!(matches!(e, Error::NotRecorded), "{e:?}");
+    assert!(matches!(e, Error::Gpu(GpuError::NotRecorded)), "{e:?}");
     assert!(e.to_string().contains("record"), "{e}");
     assert!(!gpu.readback_pending());
     drop(encoder);
@@ -268,13 +278,19 @@ fn host_calls_out_of_order_are_errors_or_documented_nothing() {
     // The blocking calls reuse the prepared batch's buffers, so they discard it.
     gpu.collide_pairs(&batch.colliders, &batch.pairs).unwrap();
     let mut encoder = device.create_command_encoder(&Default::default());
-    assert!(matches!(gpu.record(&mut encoder), Err(Error::NotPrepared)));
+    assert!(matches!(
+        gpu.record(&mut encoder),
+        Err(Error::Gpu(GpuError::NotPrepared))
+    ));
     gpu.prepare(&batch.colliders, &batch.pairs).unwrap();
     gpu.write_poses(&batch.colliders).unwrap();
-    assert!(matches!(gpu.record(&mut encoder), Err(Error::NotPrepared)));
+    assert!(matches!(
+        gpu.record(&mut encoder),
+        Err(Error::Gpu(GpuError::NotPrepared))
+    ));
     assert!(matches!(
         gpu.request_readback(&mut encoder),
-        Err(Error::NotPrepared)
+        Err(Error::Gpu(GpuError::NotPrepared))
     ));
     // And it still works.
     gpu.prepare(&batch.colliders, &batch.pairs).unwrap();
@@ -300,15 +316,18 @@ fn empty_batches_are_empty_results() {
     }];
     assert!(matches!(
         gpu.collide_pairs(&lone, &[]),
-        Err(Error::ShapeIndexOutOfRange {
+        Err(Error::Batch(BatchError::ShapeIndexOutOfRange {
             collider: 0,
             shape: 0,
             shape_count: 0
-        })
+        }))
     ));
     assert!(matches!(
         gpu.write_poses(&lone),
-        Err(Error::ShapeIndexOutOfRange { collider: 0, .. })
+        Err(Error::Batch(BatchError::ShapeIndexOutOfRange {
+            collider: 0,
+            ..
+        }))
     ));
     // Colliders without pairs: no contacts, nobody touching.
     gpu.set_shapes(&[Polygon::rectangle(1.0, 1.0)]).unwrap();
@@ -337,7 +356,10 @@ fn empty_batches_are_empty_results() {
     }];
     assert!(matches!(
         toi.time_of_impact_pairs(&still, &[]),
-        Err(Error::ShapeIndexOutOfRange { collider: 0, .. })
+        Err(Error::Batch(BatchError::ShapeIndexOutOfRange {
+            collider: 0,
+            ..
+        }))
     ));
 }
 
@@ -366,11 +388,11 @@ fn what_does_not_fit_a_binding_is_refused_by_name_and_the_last_state_kept() {
     assert!(
         matches!(
             e,
-            Error::TooLarge {
+            Error::Gpu(GpuError::TooLarge {
                 what: "shapes",
                 count: 456,
                 max: 455
-            }
+            })
         ),
         "{e:?}"
     );
@@ -381,11 +403,11 @@ fn what_does_not_fit_a_binding_is_refused_by_name_and_the_last_state_kept() {
     assert!(
         matches!(
             e,
-            Error::TooLarge {
+            Error::Gpu(GpuError::TooLarge {
                 what: "colliders",
                 count: 5_000,
                 ..
-            }
+            })
         ),
         "{e:?}"
     );
@@ -393,10 +415,10 @@ fn what_does_not_fit_a_binding_is_refused_by_name_and_the_last_state_kept() {
     assert!(
         matches!(
             e,
-            Error::TooLarge {
+            Error::Gpu(GpuError::TooLarge {
                 what: "colliders",
                 ..
-            }
+            })
         ),
         "{e:?}"
     );
@@ -404,10 +426,10 @@ fn what_does_not_fit_a_binding_is_refused_by_name_and_the_last_state_kept() {
     assert!(
         matches!(
             e,
-            Error::TooLarge {
+            Error::Gpu(GpuError::TooLarge {
                 what: "colliders",
                 ..
-            }
+            })
         ),
         "{e:?}"
     );
@@ -425,22 +447,25 @@ fn what_does_not_fit_a_binding_is_refused_by_name_and_the_last_state_kept() {
     );
     let e = gpu.prepare(&row, &row_pairs).unwrap_err();
     assert!(
-        matches!(e, Error::TooLarge { what: "pairs for one dispatch", count, max }
+        matches!(e, Error::Gpu(GpuError::TooLarge { what: "pairs for one dispatch", count, max })
             if count == row_pairs.len() && max == per_dispatch),
         "{e:?}"
     );
     let mut encoder = device.create_command_encoder(&Default::default());
-    assert!(matches!(gpu.record(&mut encoder), Err(Error::NotPrepared)));
+    assert!(matches!(
+        gpu.record(&mut encoder),
+        Err(Error::Gpu(GpuError::NotPrepared))
+    ));
     // A pair index far out of range is named, not followed.
     let e = gpu.collide_pairs(&few, &[[0, u32::MAX]]).unwrap_err();
     assert!(
         matches!(
             e,
-            Error::PairIndexOutOfRange {
+            Error::Batch(BatchError::PairIndexOutOfRange {
                 pair: 0,
                 index: u32::MAX,
                 collider_count: 3
-            }
+            })
         ),
         "{e:?}"
     );
@@ -453,11 +478,11 @@ fn what_does_not_fit_a_binding_is_refused_by_name_and_the_last_state_kept() {
     assert!(
         matches!(
             e,
-            Error::TooLarge {
+            Error::Gpu(GpuError::TooLarge {
                 what: "shapes",
                 count: 456,
                 max: 455
-            }
+            })
         ),
         "{e:?}"
     );

@@ -4,6 +4,7 @@
 mod common;
 
 use common::assert_same_contacts;
+use wgpu_sat::error::BatchError;
 use wgpu_sat::{CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, Polygon};
 
 #[test]
@@ -176,11 +177,11 @@ fn check_bad_inputs(narrow: &mut dyn NarrowPhase) {
     assert!(
         matches!(
             e,
-            Error::PairIndexOutOfRange {
+            Error::Batch(BatchError::PairIndexOutOfRange {
                 pair: 1,
                 index: 3,
                 collider_count: 3
-            }
+            })
         ),
         "{e:?}"
     );
@@ -190,10 +191,10 @@ fn check_bad_inputs(narrow: &mut dyn NarrowPhase) {
     assert!(
         matches!(
             e,
-            Error::SelfPair {
+            Error::Batch(BatchError::SelfPair {
                 pair: 1,
                 collider: 1
-            }
+            })
         ),
         "{e:?}"
     );
@@ -204,11 +205,11 @@ fn check_bad_inputs(narrow: &mut dyn NarrowPhase) {
     assert!(
         matches!(
             e,
-            Error::ShapeIndexOutOfRange {
+            Error::Batch(BatchError::ShapeIndexOutOfRange {
                 collider: 2,
                 shape: 7,
                 shape_count: 2
-            }
+            })
         ),
         "{e:?}"
     );
@@ -224,7 +225,10 @@ fn check_bad_inputs(narrow: &mut dyn NarrowPhase) {
         bad[1].transform = t;
         let e = narrow.collide_pairs(&bad, &pairs).unwrap_err();
         assert!(
-            matches!(e, Error::NonFiniteTransform { collider: 1 }),
+            matches!(
+                e,
+                Error::Batch(BatchError::NonFiniteTransform { collider: 1 })
+            ),
             "{t:?}: {e:?}"
         );
     }

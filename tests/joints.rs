@@ -6,6 +6,7 @@
 
 mod common;
 
+use wgpu_sat::error::{JointError, WorldError};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::world::StaleReason;
 use wgpu_sat::{
@@ -343,12 +344,12 @@ fn bad_joint_definitions_are_errors_naming_the_input() {
     let [a, b] = two_boxes(&mut world);
     let pin = JointDef::revolute(a, b, Vec2::new(0.4, 0.0));
     let invalid = |world: &mut World, def: JointDef| match world.add_joint(&def) {
-        Err(Error::InvalidJoint { field, .. }) => field,
+        Err(Error::Joint(JointError::InvalidJoint { field, .. })) => field,
         other => panic!("{def:?} gave {other:?}"),
     };
     assert!(matches!(
         world.add_joint(&JointDef::revolute(a, a, Vec2::ZERO)),
-        Err(Error::JointToItself { body }) if body == a
+        Err(Error::Joint(JointError::JointToItself { body })) if body == a
     ));
     assert_eq!(
         invalid(
@@ -423,7 +424,7 @@ fn bad_joint_definitions_are_errors_naming_the_input() {
     world.remove_body(b).unwrap();
     assert!(matches!(
         world.add_joint(&pin),
-        Err(Error::StaleBody { body, .. }) if body == b
+        Err(Error::World(WorldError::StaleBody { body, .. })) if body == b
     ));
     assert!(world.add_joint(&pin.with_limits(-0.5, 0.5)).is_err());
 }
@@ -460,7 +461,7 @@ fn removing_a_body_removes_its_joints_and_stale_joint_handles_are_refused() {
     for gone in [ab, bc] {
         assert!(matches!(
             world.remove_joint(gone),
-            Err(Error::StaleJoint { joint, reason: StaleReason::Removed }) if joint == gone
+            Err(Error::Joint(JointError::StaleJoint { joint, reason: StaleReason::Removed })) if joint == gone
         ));
         assert_eq!(world.joint_bodies(gone), None);
     }
@@ -469,7 +470,7 @@ fn removing_a_body_removes_its_joints_and_stale_joint_handles_are_refused() {
     world.remove_joint(ac).unwrap();
     assert!(matches!(
         world.remove_joint(ac),
-        Err(Error::StaleJoint { .. })
+        Err(Error::Joint(JointError::StaleJoint { .. }))
     ));
     assert_eq!(world.joint_count(), 0);
     // A new joint takes a freed slot under a new generation: the old handle stays stale.
@@ -486,10 +487,10 @@ fn removing_a_body_removes_its_joints_and_stale_joint_handles_are_refused() {
         .unwrap();
     assert!(matches!(
         world.remove_joint(foreign),
-        Err(Error::StaleJoint {
+        Err(Error::Joint(JointError::StaleJoint {
             reason: StaleReason::OtherWorld,
             ..
-        })
+        }))
     ));
 }
 
@@ -816,10 +817,10 @@ fn a_mouse_joint_drags_a_body_to_its_target_within_its_max_force() {
     assert!(y < 0.6, "half its weight lifted it to {y}");
     assert!(matches!(
         world.set_joint_target(weak, Vec2::NAN),
-        Err(Error::InvalidJoint {
+        Err(Error::Joint(JointError::InvalidJoint {
             field: "target",
             ..
-        })
+        }))
     ));
 }
 
@@ -892,7 +893,7 @@ fn a_joint_breaks_past_its_threshold_and_the_step_reports_it() {
     assert_eq!(world.joint_count(), 0);
     assert!(matches!(
         world.remove_joint(rope),
-        Err(Error::StaleJoint { .. })
+        Err(Error::Joint(JointError::StaleJoint { .. }))
     ));
     // Then it falls freely.
     let y = world.center_of_mass(bob).y;
@@ -1194,10 +1195,10 @@ fn hostile_joints_leave_the_world_finite() {
     let [a, b] = two_boxes(&mut world);
     assert!(matches!(
         world.add_joint(&JointDef::revolute(a, b, Vec2::new(-1.0e17, 0.0))),
-        Err(Error::InvalidJoint {
+        Err(Error::Joint(JointError::InvalidJoint {
             field: "anchor",
             ..
-        })
+        }))
     ));
     world
         .add_joint(

@@ -2,6 +2,7 @@
 //! mass of pieces of different densities (at creation and after `set_material`), conveyor
 //! belts (tangent speed), and every bad input as an error naming it.
 
+use wgpu_sat::error::WorldError;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::world::Material;
 use wgpu_sat::{BodyDef, BodyId, BodyShape, Circle, CpuNarrowPhase, Error, Polygon, Shape, World};
@@ -328,10 +329,10 @@ fn a_belt_switched_on_wakes_and_carries_what_sleeps_on_it() {
 
 fn is_invalid_material(result: Result<impl std::fmt::Debug, Error>, piece: usize, field: &str) {
     match result {
-        Err(e @ Error::InvalidMaterial { .. }) => {
-            let Error::InvalidMaterial {
+        Err(e @ Error::World(WorldError::InvalidMaterial { .. })) => {
+            let Error::World(WorldError::InvalidMaterial {
                 piece: p, field: f, ..
-            } = &e
+            }) = &e
             else {
                 unreachable!()
             };
@@ -434,10 +435,10 @@ fn every_bad_piece_material_is_an_error_naming_the_piece_and_the_field() {
     // A piece the shape does not have.
     let def = BodyDef::dynamic(shape.clone(), Vec2::ZERO).with_piece_material(2, grip(0.5));
     match world.add_body(&def) {
-        Err(Error::PieceOutOfRange {
+        Err(Error::World(WorldError::PieceOutOfRange {
             piece: 2,
             pieces: 2,
-        }) => {}
+        })) => {}
         other => panic!("expected PieceOutOfRange, got {other:?}"),
     }
 
@@ -447,10 +448,10 @@ fn every_bad_piece_material_is_an_error_naming_the_piece_and_the_field() {
         ..BodyDef::dynamic(shape, Vec2::ZERO)
     };
     match world.add_body(&def) {
-        Err(Error::InvalidBody {
+        Err(Error::World(WorldError::InvalidBody {
             field: "tangent_speed",
             ..
-        }) => {}
+        })) => {}
         other => panic!("expected InvalidBody tangent_speed, got {other:?}"),
     }
 }
@@ -471,7 +472,7 @@ fn every_bad_set_material_is_an_error_and_changes_nothing() {
         ..Material::default()
     };
     match world.set_material(colliders[1], dense) {
-        Err(Error::InvalidBody { field: "mass", .. }) => {}
+        Err(Error::World(WorldError::InvalidBody { field: "mass", .. })) => {}
         other => panic!("expected the mass out of range, got {other:?}"),
     }
     assert_eq!(world.material(colliders[1]).unwrap(), before);
@@ -484,7 +485,7 @@ fn every_bad_set_material_is_an_error_and_changes_nothing() {
         world.material(colliders[0]).map(|_| ()),
     ] {
         assert!(
-            matches!(result, Err(Error::StaleCollider { .. })),
+            matches!(result, Err(Error::World(WorldError::StaleCollider { .. }))),
             "{result:?}"
         );
     }
@@ -493,6 +494,6 @@ fn every_bad_set_material_is_an_error_and_changes_nothing() {
     let foreign = other.body_colliders(foreign).next().unwrap();
     assert!(matches!(
         world.set_material(foreign, Material::default()),
-        Err(Error::StaleCollider { .. })
+        Err(Error::World(WorldError::StaleCollider { .. }))
     ));
 }

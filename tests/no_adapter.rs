@@ -2,6 +2,7 @@
 //!
 //! This binary holds a single test because it changes the process environment.
 
+use wgpu_sat::error::GpuError;
 use wgpu_sat::{Error, request_device};
 
 #[test]
@@ -13,7 +14,7 @@ fn missing_adapters_are_errors_that_say_what_to_do() {
         std::env::set_var("WGPU_BACKEND", "none");
     }
     let e = request_device().unwrap_err();
-    assert!(matches!(e, Error::NoAdapter { .. }), "{e:?}");
+    assert!(matches!(e, Error::Gpu(GpuError::NoAdapter { .. })), "{e:?}");
     let message = e.to_string();
     assert!(message.contains("mesa-vulkan-drivers"), "{message}");
 
@@ -22,7 +23,7 @@ fn missing_adapters_are_errors_that_say_what_to_do() {
         std::env::set_var("WGPU_ADAPTER_NAME", "no adapter is called this");
     }
     let e = request_device().unwrap_err();
-    let Error::AdapterNotFound { name, .. } = &e else {
+    let Error::Gpu(GpuError::AdapterNotFound { name, .. }) = &e else {
         panic!("expected AdapterNotFound, got {e:?}")
     };
     assert_eq!(name, "no adapter is called this");

@@ -11,6 +11,7 @@ mod common;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicIsize, Ordering};
+use wgpu_sat::error::WorldError;
 
 use rand::Rng;
 #[cfg(feature = "gpu")]
@@ -266,7 +267,7 @@ impl Watch {
     /// A removed body's handle is refused everywhere, whoever holds its slot now.
     fn check_stale(&self, world: &mut World, (body, colliders): &(BodyId, Vec<ColliderId>)) {
         let body = *body;
-        let stale = |e: Error| matches!(e, Error::StaleBody { body: b, reason: StaleReason::Removed } if b == body);
+        let stale = |e: Error| matches!(e, Error::World(WorldError::StaleBody { body: b, reason: StaleReason::Removed }) if b == body);
         assert!(!world.contains(body));
         assert!(stale(world.body(body).unwrap_err()));
         assert!(stale(world.remove_body(body).unwrap_err()));
@@ -278,7 +279,7 @@ impl Watch {
         for &c in colliders {
             assert!(matches!(
                 world.collider_body(c),
-                Err(Error::StaleCollider { collider, reason: StaleReason::Removed }) if collider == c
+                Err(Error::World(WorldError::StaleCollider { collider, reason: StaleReason::Removed })) if collider == c
             ));
             assert_eq!(world.collider_filter(c), None);
         }
@@ -412,7 +413,7 @@ fn handles_name_one_body_in_one_world() {
     assert_eq!(b.generation(), a.generation() + 1);
     assert!(matches!(
         world.set_velocity(a, Vec2::X, 0.0),
-        Err(Error::StaleBody { body, reason: StaleReason::Removed }) if body == a
+        Err(Error::World(WorldError::StaleBody { body, reason: StaleReason::Removed })) if body == a
     ));
     assert_eq!(
         world.linear_velocity(b),
@@ -430,10 +431,10 @@ fn handles_name_one_body_in_one_world() {
     let foreign = other.bodies().next().unwrap();
     assert!(matches!(
         world.body(foreign),
-        Err(Error::StaleBody {
+        Err(Error::World(WorldError::StaleBody {
             reason: StaleReason::OtherWorld,
             ..
-        })
+        }))
     ));
     // A clone is the same world: the same handles name the same bodies.
     let copy = world.clone();

@@ -3,6 +3,7 @@
 //! pair with one of them, on closed-form cases and against parry2d's contacts.
 
 use std::f32::consts::PI;
+use wgpu_sat::error::WorldError;
 
 use parry2d::math::{Pose, Rotation, Vector};
 use parry2d::query;
@@ -91,7 +92,10 @@ fn bad_input_names_the_value() {
     let e = world
         .add_body(&BodyDef::dynamic(segment, Vec2::ZERO))
         .unwrap_err();
-    assert!(matches!(e, Error::InvalidBody { .. }), "{e}");
+    assert!(
+        matches!(e, Error::World(WorldError::InvalidBody { .. })),
+        "{e}"
+    );
     assert!(e.to_string().contains("area"), "{e}");
     let chain = BodyShape::chain(&[Vec2::ZERO, Vec2::X, Vec2::ONE], false).unwrap();
     assert!(

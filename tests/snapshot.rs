@@ -5,6 +5,7 @@
 
 mod common;
 
+use wgpu_sat::error::{JointError, SnapshotError, WorldError};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::scenes::{self, human};
 use wgpu_sat::{BodyDef, BodyId, Circle, CpuNarrowPhase, Error, Filter, JointDef, Polygon, World};
@@ -167,11 +168,11 @@ fn removals_before_the_snapshot_keep_generations_and_free_lists() {
     assert_eq!(restored.transform(kept), world.transform(kept));
     assert!(matches!(
         restored.remove_body(stale),
-        Err(Error::StaleBody { .. })
+        Err(Error::World(WorldError::StaleBody { .. }))
     ));
     assert!(matches!(
         restored.remove_joint(joint),
-        Err(Error::StaleJoint { .. })
+        Err(Error::Joint(JointError::StaleJoint { .. }))
     ));
     // New bodies take the same slots and generations in both.
     let def = BodyDef::dynamic(Circle::new(0.2).expect("circle"), Vec2::new(0.0, 6.0));
@@ -242,7 +243,7 @@ fn small_world() -> World {
 fn snapshot_error(bytes: &[u8]) -> Option<(usize, String)> {
     match World::from_snapshot(bytes) {
         Ok(_) => None,
-        Err(Error::Snapshot { offset, what }) => Some((offset, what)),
+        Err(Error::Snapshot(SnapshotError { offset, what })) => Some((offset, what)),
         Err(other) => panic!("not a snapshot error: {other}"),
     }
 }
@@ -396,7 +397,7 @@ fn a_failed_restore_leaves_an_empty_world_and_names_the_offset() {
         .restore_snapshot(&bytes[..cut])
         .expect_err("a truncated snapshot");
     assert!(
-        matches!(err, Error::Snapshot { offset, .. } if offset <= cut),
+        matches!(err, Error::Snapshot(SnapshotError { offset, .. }) if offset <= cut),
         "{err}"
     );
     assert_eq!(world.body_count(), 0, "the world is left empty");

@@ -15,6 +15,7 @@ mod inputs;
 mod roundtrip;
 
 use std::cell::RefCell;
+use wgpu_sat::error::{JointError, WorldError};
 
 use arbitrary::Unstructured;
 use proptest::collection::vec;
@@ -198,7 +199,7 @@ fn joint_options_out_of_the_table_are_refused_by_name() {
     ];
     for (def, name, bad, range) in cases {
         match world.add_joint(&def) {
-            Err(e @ Error::InvalidJoint { field, value, .. }) => {
+            Err(e @ Error::Joint(JointError::InvalidJoint { field, value, .. })) => {
                 assert_eq!((field, value), (name, bad), "{e}");
                 assert!(e.to_string().contains(range), "{e}");
             }
@@ -215,10 +216,10 @@ fn joint_options_out_of_the_table_are_refused_by_name() {
         .unwrap();
     assert!(matches!(
         world.set_motor_speed(wheel, 1e30),
-        Err(Error::InvalidJoint {
+        Err(Error::Joint(JointError::InvalidJoint {
             field: "motor speed",
             ..
-        })
+        }))
     ));
     world.set_motor_speed(wheel, -MAX_ANGULAR_SPEED).unwrap();
     run(&mut world, 30);
@@ -249,7 +250,7 @@ fn a_body_is_given_no_speed_past_the_table() {
             // (3, -8e5) is within each component's bound and within the length: accepted.
             match (world.add_body(&def), name, bad) {
                 (Ok(_), "linear_velocity", -8e5) => {}
-                (Err(Error::InvalidBody { field, value, .. }), _, _) => {
+                (Err(Error::World(WorldError::InvalidBody { field, value, .. })), _, _) => {
                     assert_eq!((field, value), (name, bad));
                 }
                 (other, _, _) => panic!("{linear} {angular}: {other:?}"),
@@ -271,17 +272,17 @@ fn a_body_is_given_no_speed_past_the_table() {
     let center = world.center_of_mass(puck);
     assert!(matches!(
         world.apply_linear_impulse(puck, Vec2::new(1e30, 0.0), center),
-        Err(Error::InvalidBody {
+        Err(Error::World(WorldError::InvalidBody {
             field: "impulse",
             ..
-        })
+        }))
     ));
     assert!(matches!(
         world.set_velocity(body, Vec2::ZERO, 1e30),
-        Err(Error::InvalidBody {
+        Err(Error::World(WorldError::InvalidBody {
             field: "angular_velocity",
             ..
-        })
+        }))
     ));
     run(&mut world, 2);
     reads_back(&world);
@@ -344,10 +345,10 @@ fn a_tangent_speed_past_the_table_is_refused() {
     };
     assert!(matches!(
         world.set_material(belt, material),
-        Err(Error::InvalidMaterial {
+        Err(Error::World(WorldError::InvalidMaterial {
             field: "tangent_speed",
             ..
-        })
+        }))
     ));
 }
 

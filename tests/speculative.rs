@@ -8,6 +8,7 @@ mod common;
 use common::{assert_same_contacts_with, normal_tolerance};
 #[cfg(feature = "gpu")]
 use wgpu_sat::GpuNarrowPhase;
+use wgpu_sat::error::WorldError;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     Circle, CpuNarrowPhase, Error, NarrowPhase, ParallelCpuNarrowPhase, Polygon, Shape, Transform,
@@ -114,7 +115,7 @@ fn bad_speculative_distances_are_errors_naming_the_setting() {
     for narrow in &mut narrows {
         for bad in [-0.01, f32::NAN, f32::INFINITY, 1e4] {
             match narrow.set_speculative_distance(bad) {
-                Err(Error::InvalidSetting { name, .. }) => {
+                Err(Error::World(WorldError::InvalidSetting { name, .. })) => {
                     assert_eq!(name, "speculative_distance")
                 }
                 other => panic!("margin {bad}: {other:?}"),

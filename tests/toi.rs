@@ -8,6 +8,9 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::{Config, RngSeed};
 use rand::Rng;
+use wgpu_sat::error::BatchError;
+#[cfg(feature = "gpu")]
+use wgpu_sat::error::GpuError;
 use wgpu_sat::glam::{DVec2, Vec2};
 #[cfg(feature = "gpu")]
 use wgpu_sat::gpu::GpuTimeOfImpact;
@@ -780,11 +783,11 @@ fn check_bad_inputs(shapes: &[Shape], run: &mut Backend<'_>) {
     assert!(
         matches!(
             e,
-            Error::PairIndexOutOfRange {
+            Error::Batch(BatchError::PairIndexOutOfRange {
                 pair: 1,
                 index: 3,
                 collider_count: 3
-            }
+            })
         ),
         "{e:?}"
     );
@@ -794,10 +797,10 @@ fn check_bad_inputs(shapes: &[Shape], run: &mut Backend<'_>) {
     assert!(
         matches!(
             e,
-            Error::SelfPair {
+            Error::Batch(BatchError::SelfPair {
                 pair: 1,
                 collider: 2
-            }
+            })
         ),
         "{e:?}"
     );
@@ -808,11 +811,11 @@ fn check_bad_inputs(shapes: &[Shape], run: &mut Backend<'_>) {
     assert!(
         matches!(
             e,
-            Error::ShapeIndexOutOfRange {
+            Error::Batch(BatchError::ShapeIndexOutOfRange {
                 collider: 2,
                 shape: 5,
                 shape_count: 2
-            }
+            })
         ),
         "{e:?}"
     );
@@ -846,7 +849,7 @@ fn check_bad_inputs(shapes: &[Shape], run: &mut Backend<'_>) {
         bad[1].sweep = sweep;
         let e = run(&bad, &pairs).unwrap_err();
         assert!(
-            matches!(e, Error::NonFiniteSweep { collider: 1 }),
+            matches!(e, Error::Batch(BatchError::NonFiniteSweep { collider: 1 })),
             "{sweep:?}: {e:?}"
         );
         assert!(e.to_string().contains("collider 1"), "{e}");
@@ -1179,7 +1182,7 @@ fn a_batch_larger_than_one_dispatch_is_split_and_keeps_pair_order() {
     bad[3 * per_dispatch + 5] = [0, 9_999];
     let e = gpu.time_of_impact_pairs(&sweeps, &bad).unwrap_err();
     assert!(
-        matches!(e, Error::PairIndexOutOfRange { pair, index: 9_999, .. }
+        matches!(e, Error::Batch(BatchError::PairIndexOutOfRange { pair, index: 9_999, .. })
             if pair == 3 * per_dispatch + 5),
         "{e:?}"
     );
@@ -1190,11 +1193,11 @@ fn a_batch_larger_than_one_dispatch_is_split_and_keeps_pair_order() {
     assert!(
         matches!(
             e,
-            Error::TooLarge {
+            Error::Gpu(GpuError::TooLarge {
                 what: "swept colliders",
                 count: 2_000,
                 max: 1_638
-            }
+            })
         ),
         "{e:?}"
     );

@@ -5,6 +5,7 @@ mod common;
 
 #[cfg(all(feature = "gpu", feature = "scenes"))]
 use wgpu_sat::GpuNarrowPhase;
+use wgpu_sat::error::WorldError;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{BodyDef, BodyId, CpuNarrowPhase, Error, Polygon, World, world::StaleReason};
 #[cfg(feature = "scenes")]
@@ -298,7 +299,7 @@ fn bad_bodies_and_time_steps_are_errors_naming_the_field() {
     ];
     for (field, def) in cases {
         match world.add_body(&def) {
-            Err(e @ Error::InvalidBody { field: f, .. }) => {
+            Err(e @ Error::World(WorldError::InvalidBody { field: f, .. })) => {
                 assert_eq!(f, field);
                 assert!(e.to_string().contains(field), "{e}");
             }
@@ -316,15 +317,18 @@ fn bad_bodies_and_time_steps_are_errors_naming_the_field() {
     let body = world.add_body(&good).unwrap();
     assert!(matches!(
         world.set_velocity(body, Vec2::new(f32::NAN, 0.0), 0.0),
-        Err(Error::InvalidBody {
+        Err(Error::World(WorldError::InvalidBody {
             field: "linear_velocity",
             ..
-        })
+        }))
     ));
     let mut cpu = CpuNarrowPhase::new();
     for dt in [0.0, -1.0, f32::NAN, f32::INFINITY] {
         assert!(
-            matches!(world.step(dt, &mut cpu), Err(Error::InvalidTimeStep { .. })),
+            matches!(
+                world.step(dt, &mut cpu),
+                Err(Error::World(WorldError::InvalidTimeStep { .. }))
+            ),
             "dt {dt}"
         );
     }
@@ -473,10 +477,10 @@ fn bodies_can_be_picked_before_the_first_step_and_bad_handles_are_errors() {
     assert!(
         matches!(
             e,
-            Error::StaleBody {
+            Error::World(WorldError::StaleBody {
                 body,
                 reason: StaleReason::NeverMade
-            } if body == never
+            }) if body == never
         ),
         "{e:?}"
     );
@@ -488,10 +492,10 @@ fn bodies_can_be_picked_before_the_first_step_and_bad_handles_are_errors() {
     assert_eq!(foreign.index(), body.index());
     assert!(matches!(
         world.set_velocity(foreign, Vec2::ZERO, 0.0),
-        Err(Error::StaleBody {
+        Err(Error::World(WorldError::StaleBody {
             reason: StaleReason::OtherWorld,
             ..
-        })
+        }))
     ));
     // The first step starts from the pose given, not a stale one.
     world.step(DT, &mut CpuNarrowPhase::new()).unwrap();

@@ -6,6 +6,7 @@ mod common;
 
 #[cfg(feature = "gpu")]
 use wgpu_sat::GpuNarrowPhase;
+use wgpu_sat::error::{GpuError, WorldError};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     BodyDef, BodyId, Circle, Collider, Contact, CpuNarrowPhase, Error, NarrowPhase, Polygon, Shape,
@@ -116,7 +117,9 @@ impl NarrowPhase for FaultyNarrowPhase {
         if self.fail_at == Some(self.calls) {
             // Half-written output, as a backend that failed mid-batch might leave it.
             out.truncate(out.len() / 2);
-            return Err(Error::Device("simulated loss of the device".into()));
+            return Err(Error::Gpu(GpuError::Device(
+                "simulated loss of the device".into(),
+            )));
         }
         if let Some(&first) = out.first().filter(|_| self.stray_reports) {
             out.push(Contact {
@@ -174,7 +177,7 @@ fn a_failed_narrow_phase_leaves_the_world_as_it_was_and_the_cpu_carries_on() {
     let mut reference = world.clone();
 
     let e = world.step(DT, &mut failing).unwrap_err();
-    assert!(matches!(e, Error::Device(_)), "{e}");
+    assert!(matches!(e, Error::Gpu(GpuError::Device(_))), "{e}");
     assert_eq!(snapshot(&world), before, "a failed step changed the world");
 
     // Carrying on with the CPU gives exactly the step that never failed.
@@ -208,7 +211,12 @@ fn a_destroyed_gpu_device_fails_the_step_and_the_world_carries_on_with_the_cpu()
     device.destroy();
     let e = world.step(DT, &mut gpu).unwrap_err();
     assert!(
-        matches!(e, Error::Readback(_) | Error::Poll(_) | Error::Device(_)),
+        matches!(
+            e,
+            Error::Gpu(GpuError::Readback(_))
+                | Error::Gpu(GpuError::Poll(_))
+                | Error::Gpu(GpuError::Device(_))
+        ),
         "{e:?}"
     );
     assert_eq!(snapshot(&world), before, "a failed step changed the world");
@@ -298,7 +306,7 @@ fn bad_body_fields_are_errors_naming_the_field_and_change_nothing() {
     ];
     for (field, def) in cases {
         match world.add_body(&def) {
-            Err(Error::InvalidBody { field: named, .. }) => {
+            Err(Error::World(WorldError::InvalidBody { field: named, .. })) => {
                 assert_eq!(named, field, "{def:?}");
             }
             other => panic!("{field}: expected an error naming it, got {other:?}"),
@@ -319,35 +327,38 @@ fn bad_settings_and_time_steps_are_errors_naming_them() {
     let mut cpu = CpuNarrowPhase::new();
     for dt in [0.0, -DT, f32::NAN, f32::INFINITY, 1e-9, 11.0] {
         assert!(
-            matches!(world.step(dt, &mut cpu), Err(Error::InvalidTimeStep { .. })),
+            matches!(
+                world.step(dt, &mut cpu),
+                Err(Error::World(WorldError::InvalidTimeStep { .. }))
+            ),
             "{dt}"
         );
     }
     for substeps in [0, 65, usize::MAX] {
         assert!(matches!(
             world.set_substeps(substeps),
-            Err(Error::InvalidSetting {
+            Err(Error::World(WorldError::InvalidSetting {
                 name: "substeps",
                 ..
-            })
+            }))
         ));
     }
     assert_eq!(world.substeps(), 4);
     for speed in [0.0, -1.0, f32::NAN, 2e6] {
         assert!(matches!(
             world.set_max_linear_speed(speed),
-            Err(Error::InvalidSetting {
+            Err(Error::World(WorldError::InvalidSetting {
                 name: "max_linear_speed",
                 ..
-            })
+            }))
         ));
     }
     assert!(matches!(
         world.set_gravity(Vec2::new(f32::NAN, 0.0)),
-        Err(Error::InvalidSetting {
+        Err(Error::World(WorldError::InvalidSetting {
             name: "gravity",
             ..
-        })
+        }))
     ));
     // A world made with a bad gravity says so at its first step.
     let mut bad = World::new(Vec2::new(0.0, f32::INFINITY));
@@ -356,10 +367,10 @@ fn bad_settings_and_time_steps_are_errors_naming_them() {
         .unwrap();
     assert!(matches!(
         bad.step(DT, &mut cpu),
-        Err(Error::InvalidSetting {
+        Err(Error::World(WorldError::InvalidSetting {
             name: "gravity",
             ..
-        })
+        }))
     ));
     assert!(bad.transform(ball).translation().is_finite());
     world.step(DT, &mut cpu).unwrap();
@@ -382,10 +393,10 @@ fn a_body_at_the_fastest_speed_given_is_clamped_and_its_neighbours_stay_finite()
     };
     assert!(matches!(
         world.add_body(&too_fast),
-        Err(Error::InvalidBody {
+        Err(Error::World(WorldError::InvalidBody {
             field: "linear_velocity",
             ..
-        })
+        }))
     ));
     // The fastest and the heaviest bodies the world accepts, thrown into the pile.
     let edge = MAX_LINEAR_SPEED_LIMIT * Vec2::new(0.6, -0.8);
@@ -437,14 +448,14 @@ fn the_checked_accessors_return_errors_where_the_plain_ones_read_nan() {
     let never_collider = clone.body_colliders(never).next().unwrap();
     assert!(matches!(
         world.body(never),
-        Err(Error::StaleBody { body, reason: StaleReason::NeverMade }) if body == never
+        Err(Error::World(WorldError::StaleBody { body, reason: StaleReason::NeverMade })) if body == never
     ));
     // And another world's, in a slot this world holds.
     let foreign = scenes::pyramid(3).bodies().last().unwrap();
     assert_eq!(foreign.index(), last_id.index());
     assert!(matches!(
         world.body(foreign),
-        Err(Error::StaleBody { body, reason: StaleReason::OtherWorld }) if body == foreign
+        Err(Error::World(WorldError::StaleBody { body, reason: StaleReason::OtherWorld })) if body == foreign
     ));
     let colliders = world.colliders().len();
     let last_collider = world.collider_id(colliders - 1).expect("a live slot");
@@ -452,24 +463,24 @@ fn the_checked_accessors_return_errors_where_the_plain_ones_read_nan() {
     assert_eq!(world.collider_id(colliders), None);
     assert!(matches!(
         world.collider_body(never_collider),
-        Err(Error::StaleCollider { collider, reason: StaleReason::NeverMade })
+        Err(Error::World(WorldError::StaleCollider { collider, reason: StaleReason::NeverMade }))
             if collider == never_collider
     ));
     let mut world = world;
     assert!(matches!(
         world.set_velocity(never, Vec2::ZERO, 0.0),
-        Err(Error::StaleBody { body, reason: StaleReason::NeverMade }) if body == never
+        Err(Error::World(WorldError::StaleBody { body, reason: StaleReason::NeverMade })) if body == never
     ));
     // Removed: the body's and its colliders' handles are refused, naming them.
     world.remove_body(last_id).unwrap();
     assert_eq!(world.body_count(), n - 1);
     assert!(matches!(
         world.body(last_id),
-        Err(Error::StaleBody { body, reason: StaleReason::Removed }) if body == last_id
+        Err(Error::World(WorldError::StaleBody { body, reason: StaleReason::Removed })) if body == last_id
     ));
     assert!(matches!(
         world.collider_body(last_collider),
-        Err(Error::StaleCollider { collider, reason: StaleReason::Removed })
+        Err(Error::World(WorldError::StaleCollider { collider, reason: StaleReason::Removed }))
             if collider == last_collider
     ));
     assert_eq!(world.collider_id(colliders - 1), None);

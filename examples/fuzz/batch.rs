@@ -9,6 +9,7 @@
 //! answers a valid batch as a fresh one does.
 
 use arbitrary::{Result, Unstructured};
+use wgpu_sat::error::BatchError;
 use wgpu_sat::{
     Collider, Contact, CpuNarrowPhase, Error, NarrowPhase, ParallelCpuNarrowPhase, Shape,
     Transform, collide_shapes, collision::toi::SweptCollider, collision::toi::TimeOfImpact,
@@ -369,25 +370,31 @@ pub fn expected_error(
 pub fn same_error(e: &Error, x: &Expected) -> std::result::Result<(), String> {
     let same = match (e, x) {
         (
-            Error::ShapeIndexOutOfRange {
+            Error::Batch(BatchError::ShapeIndexOutOfRange {
                 collider,
                 shape,
                 shape_count,
-            },
+            }),
             Expected::Shape {
                 collider: c,
                 shape: s,
                 shape_count: n,
             },
         ) => (collider, shape, shape_count) == (c, s, n),
-        (Error::NonFiniteTransform { collider }, Expected::Transform { collider: c })
-        | (Error::NonFiniteSweep { collider }, Expected::Sweep { collider: c }) => collider == c,
         (
-            Error::PairIndexOutOfRange {
+            Error::Batch(BatchError::NonFiniteTransform { collider }),
+            Expected::Transform { collider: c },
+        )
+        | (
+            Error::Batch(BatchError::NonFiniteSweep { collider }),
+            Expected::Sweep { collider: c },
+        ) => collider == c,
+        (
+            Error::Batch(BatchError::PairIndexOutOfRange {
                 pair,
                 index,
                 collider_count,
-            },
+            }),
             Expected::Pair {
                 pair: p,
                 index: i,
@@ -395,7 +402,7 @@ pub fn same_error(e: &Error, x: &Expected) -> std::result::Result<(), String> {
             },
         ) => (pair, index, collider_count) == (p, i, n),
         (
-            Error::SelfPair { pair, collider },
+            Error::Batch(BatchError::SelfPair { pair, collider }),
             Expected::SelfPair {
                 pair: p,
                 collider: c,

@@ -35,6 +35,7 @@
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
+use wgpu_sat::error::GpuError;
 
 use arbitrary::{Result, Unstructured};
 use wgpu_sat::glam::DVec2;
@@ -214,7 +215,7 @@ fn host_frame(
         // Nothing is prepared after a refused batch.
         let mut encoder = gpu.device.create_command_encoder(&Default::default());
         return match gpu.narrow.record(&mut encoder) {
-            Err(Error::NotPrepared) => Ok(Err(e)),
+            Err(Error::Gpu(GpuError::NotPrepared)) => Ok(Err(e)),
             other => Err(format!(
                 "record after a refused prepare ({e}) gave {other:?}"
             )),

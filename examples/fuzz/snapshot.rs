@@ -6,11 +6,12 @@
 //! huge count), bytes inserted or deleted, or a run spliced in from another snapshot (so
 //! whole sections of one world land in another's).
 //!
-//! Invariants: `from_snapshot` never panics; an error is `Error::Snapshot` with an offset
+//! Invariants: `from_snapshot` never panics; an error is `SnapshotError` with an offset
 //! within the bytes; a world it accepts steps 20 steps with every body finite, and its own
 //! snapshot loads again to the same bytes.
 
 use std::sync::OnceLock;
+use wgpu_sat::error::SnapshotError;
 
 use arbitrary::{Result, Unstructured};
 use wgpu_sat::glam::Vec2;
@@ -231,7 +232,7 @@ impl Target for SnapshotTarget {
     fn check(&self, input: &SnapshotInput) -> std::result::Result<(), String> {
         let bytes = input.bytes();
         let mut world = match World::from_snapshot(&bytes) {
-            Err(Error::Snapshot { offset, what }) => {
+            Err(Error::Snapshot(SnapshotError { offset, what })) => {
                 return if offset <= bytes.len() {
                     Ok(())
                 } else {

@@ -20,6 +20,7 @@
 //! before it); `World::bodies` lists the live bodies, `body_count` of them.
 
 use arbitrary::{Result, Unstructured};
+use wgpu_sat::error::{JointError, WorldError};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     BodyDef, BodyId, BodyShape, Circle, ColliderId, CpuNarrowPhase, Error, JointDef, JointId,
@@ -441,7 +442,7 @@ impl Target for WorldTarget {
                             // its shape (mass or inertia out of range), not for a field
                             // this check finds in range.
                             if bad.is_none() {
-                                if let Error::InvalidBody { field, .. } = e {
+                                if let Error::World(WorldError::InvalidBody { field, .. }) = e {
                                     if CHECKED_FIELDS.contains(&field) {
                                         return Err(at(format!(
                                             "add_body refused a valid {field}: {e}"
@@ -506,7 +507,7 @@ impl Target for WorldTarget {
                                         "set_velocity accepted stale {body:?}"
                                     )));
                                 }
-                                Err(Error::StaleBody { body: b, reason: r })
+                                Err(Error::World(WorldError::StaleBody { body: b, reason: r }))
                                     if b == body && r == reason => {}
                                 // A bad value may be named instead of the handle.
                                 Err(_) if !valid => {}
@@ -546,10 +547,12 @@ impl Target for WorldTarget {
                             all_finite(&world).map_err(at)?;
                             model.stepped(&world).map_err(at)?;
                         }
-                        Err(Error::InvalidTimeStep { .. }) if !dt_valid => rejected = true,
-                        Err(Error::InvalidSetting {
+                        Err(Error::World(WorldError::InvalidTimeStep { .. })) if !dt_valid => {
+                            rejected = true
+                        }
+                        Err(Error::World(WorldError::InvalidSetting {
                             name: "gravity", ..
-                        }) if !gravity_valid => {
+                        })) if !gravity_valid => {
                             rejected = true;
                         }
                         Err(e) => return Err(at(format!("step failed: {e}"))),
@@ -621,7 +624,7 @@ impl Target for WorldTarget {
                                     return Err(at(format!("teleported to a box {after:?}")));
                                 }
                             }
-                            Err(Error::InvalidBody { .. }) if !valid => {
+                            Err(Error::World(WorldError::InvalidBody { .. })) if !valid => {
                                 rejected = true;
                                 if world.transform(body) != before {
                                     return Err(at("a refused set_transform moved it".into()));
@@ -640,7 +643,7 @@ impl Target for WorldTarget {
                     Some(Handle::Live(body)) => match world.set_body_type(body, *body_type) {
                         Ok(()) if world.body_type(body) == Some(*body_type) => {}
                         // Made dynamic, a shape may weigh outside MASS_RANGE.
-                        Err(Error::InvalidBody { field, .. })
+                        Err(Error::World(WorldError::InvalidBody { field, .. }))
                             if *body_type == BodyType::Dynamic
                                 && (field == "mass" || field == "rotational inertia") =>
                         {
@@ -683,8 +686,10 @@ impl Target for WorldTarget {
                                 }
                             }
                             // A valid density may weigh the body outside MASS_RANGE.
-                            Err(Error::InvalidMaterial { .. }) if !valid => rejected = true,
-                            Err(Error::InvalidBody { field, .. })
+                            Err(Error::World(WorldError::InvalidMaterial { .. })) if !valid => {
+                                rejected = true
+                            }
+                            Err(Error::World(WorldError::InvalidBody { field, .. }))
                                 if dynamic
                                     && (field == "mass" || field == "rotational inertia") =>
                             {
@@ -741,11 +746,13 @@ impl Target for WorldTarget {
                     let live = world.contains(a) && world.contains(b);
                     match world.add_joint(&def) {
                         Ok(joint) if a != b => joints.push(joint),
-                        Err(Error::StaleBody { .. }) if !live => rejected = true,
-                        Err(Error::JointToItself { .. }) if a == b => rejected = true,
+                        Err(Error::World(WorldError::StaleBody { .. })) if !live => rejected = true,
+                        Err(Error::Joint(JointError::JointToItself { .. })) if a == b => {
+                            rejected = true
+                        }
                         // Hostile numbers (NaN anchors, limits out of order or range, a
                         // negative spring) are refused by name.
-                        Err(Error::InvalidJoint { .. }) => rejected = true,
+                        Err(Error::Joint(JointError::InvalidJoint { .. })) => rejected = true,
                         other => return Err(at(format!("add_joint gave {other:?}"))),
                     }
                 }
@@ -761,7 +768,9 @@ impl Target for WorldTarget {
                             }
                         }
                         // Removed before, or with one of its bodies.
-                        Err(Error::StaleJoint { .. }) if !live => rejected = true,
+                        Err(Error::Joint(JointError::StaleJoint { .. })) if !live => {
+                            rejected = true
+                        }
                         other => return Err(at(format!("remove_joint gave {other:?}"))),
                     }
                 }
@@ -876,12 +885,12 @@ fn push(
     match result {
         Ok(()) if !valid => return Err(format!("{name} accepted a bad value")),
         Ok(()) => {}
-        Err(Error::InvalidBody { .. }) if !valid => {}
+        Err(Error::World(WorldError::InvalidBody { .. })) if !valid => {}
         // A force, torque or impulse past what f32 integrates.
-        Err(Error::InvalidBody {
+        Err(Error::World(WorldError::InvalidBody {
             field: "force" | "torque" | "impulse" | "angular_impulse",
             ..
-        }) => {}
+        })) => {}
         Err(e) => return Err(format!("{name} refused a valid value: {e}")),
     }
     let after = (world.linear_velocity(body), world.angular_velocity(body));

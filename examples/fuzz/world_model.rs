@@ -17,6 +17,7 @@
 //! same before and after it.
 
 use std::collections::{BTreeSet, HashMap, HashSet};
+use wgpu_sat::error::WorldError;
 
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
@@ -452,10 +453,10 @@ pub fn check_stale(
     colliders: &[ColliderId],
 ) -> Result<(), String> {
     let names_it = |r: Result<(), Error>| match r {
-        Err(Error::StaleBody {
+        Err(Error::World(WorldError::StaleBody {
             body: b,
             reason: why,
-        }) => b == body && why == reason,
+        })) => b == body && why == reason,
         _ => false,
     };
     let before = (world.body_count(), state(world));
@@ -579,10 +580,10 @@ pub fn check_stale(
     }
     for &c in colliders {
         let names_c = |r: Result<(), Error>| match r {
-            Err(Error::StaleCollider {
+            Err(Error::World(WorldError::StaleCollider {
                 collider,
                 reason: why,
-            }) => collider == c && why == reason,
+            })) => collider == c && why == reason,
             _ => false,
         };
         if !names_c(world.collider_body(c).map(|_| ())) {

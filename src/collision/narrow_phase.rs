@@ -5,6 +5,7 @@
 //! pairs in input order. [`CpuNarrowPhase`] is the reference: it calls
 //! [`collide_shapes`](crate::collide_shapes) pair by pair.
 
+use crate::error::{BatchError, WorldError};
 use std::time::Duration;
 
 use crate::collision::collide_shapes::collide_shapes_speculative;
@@ -71,7 +72,7 @@ pub trait NarrowPhase {
     /// [`World::step`](crate::World::step) asks for
     /// [`SPECULATIVE_DISTANCE`](crate::world::SPECULATIVE_DISTANCE) before each step.
     ///
-    /// Errors (`Error::InvalidSetting`) for a margin that is negative, not finite or above
+    /// Errors (`WorldError::InvalidSetting`) for a margin that is negative, not finite or above
     /// [`MAX_SPECULATIVE_DISTANCE`]. The provided method checks the value and keeps
     /// nothing: a narrow phase that does not override it reports overlapping pairs only.
     fn set_speculative_distance(&mut self, margin: f32) -> Result<(), Error> {
@@ -106,11 +107,11 @@ pub(crate) fn check_speculative_distance(margin: f32) -> Result<(), Error> {
     if (0.0..=MAX_SPECULATIVE_DISTANCE).contains(&margin) {
         Ok(())
     } else {
-        Err(Error::InvalidSetting {
+        Err(Error::World(WorldError::InvalidSetting {
             name: "speculative_distance",
             value: margin,
             rule: "finite, 0 or more and at most MAX_SPECULATIVE_DISTANCE (1e3)",
-        })
+        }))
     }
 }
 
@@ -165,7 +166,7 @@ impl BatchCollider for Collider {
         self.transform.is_finite()
     }
     fn non_finite(collider: usize) -> Error {
-        Error::NonFiniteTransform { collider }
+        Error::Batch(BatchError::NonFiniteTransform { collider })
     }
 }
 
@@ -178,11 +179,11 @@ pub(crate) fn check_colliders<C: BatchCollider>(
     for (i, c) in colliders.iter().enumerate() {
         let shape = c.shape_index();
         if shape as usize >= shape_count {
-            return Err(Error::ShapeIndexOutOfRange {
+            return Err(Error::Batch(BatchError::ShapeIndexOutOfRange {
                 collider: i,
                 shape,
                 shape_count,
-            });
+            }));
         }
         if !c.finite() {
             return Err(C::non_finite(i));
@@ -197,15 +198,15 @@ pub(crate) fn check_pairs(collider_count: usize, pairs: &[[u32; 2]]) -> Result<(
     for (pair, &[a, b]) in pairs.iter().enumerate() {
         for index in [a, b] {
             if index as usize >= collider_count {
-                return Err(Error::PairIndexOutOfRange {
+                return Err(Error::Batch(BatchError::PairIndexOutOfRange {
                     pair,
                     index,
                     collider_count,
-                });
+                }));
             }
         }
         if a == b {
-            return Err(Error::SelfPair { pair, collider: a });
+            return Err(Error::Batch(BatchError::SelfPair { pair, collider: a }));
         }
     }
     Ok(())

@@ -87,6 +87,7 @@
 //! operation, so that the CPU and the GPU ([`GpuTimeOfImpact`](crate::gpu::GpuTimeOfImpact))
 //! round alike.
 
+use crate::error::BatchError;
 use glam::Vec2;
 
 use crate::collision::distance::shape_distance;
@@ -398,7 +399,7 @@ impl BatchCollider for SweptCollider {
         self.sweep.is_finite()
     }
     fn non_finite(collider: usize) -> Error {
-        Error::NonFiniteSweep { collider }
+        Error::Batch(BatchError::NonFiniteSweep { collider })
     }
 }
 

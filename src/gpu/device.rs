@@ -1,6 +1,7 @@
 //! `request_device`: the one place where the crate owns a device.
 
 use crate::error::Error;
+use crate::error::GpuError;
 
 /// Creates a device and queue for the narrow phase, blocking until they exist.
 ///
@@ -51,7 +52,7 @@ async fn request_adapter(instance: &wgpu::Instance) -> Result<wgpu::Adapter, Err
         return adapters
             .into_iter()
             .find(|a| a.get_info().name.to_lowercase().contains(&wanted))
-            .ok_or(Error::AdapterNotFound { name, available });
+            .ok_or(Error::Gpu(GpuError::AdapterNotFound { name, available }));
     }
     let mut options = wgpu::RequestAdapterOptions {
         power_preference: wgpu::PowerPreference::from_env().unwrap_or_default(),
@@ -61,12 +62,11 @@ async fn request_adapter(instance: &wgpu::Instance) -> Result<wgpu::Adapter, Err
         Ok(adapter) => Ok(adapter),
         Err(first) => {
             options.force_fallback_adapter = true;
-            instance
-                .request_adapter(&options)
-                .await
-                .map_err(|_| Error::NoAdapter {
+            instance.request_adapter(&options).await.map_err(|_| {
+                Error::Gpu(GpuError::NoAdapter {
                     reason: first.to_string(),
                 })
+            })
         }
     }
 }

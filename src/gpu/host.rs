@@ -23,6 +23,7 @@
 //! draw from. The blocking batch path ([`collide_pairs`](crate::NarrowPhase::collide_pairs))
 //! is in `narrow_phase.rs`; both fill the same buffers with the same kernel.
 
+use crate::error::GpuError;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
@@ -131,16 +132,16 @@ impl HostPath {
             .push_error_scope(wgpu::ErrorFilter::Validation);
         let batch = pass.begin_batch(colliders, pairs)?;
         if pairs.len() > batch {
-            return Err(Error::TooLarge {
+            return Err(Error::Gpu(GpuError::TooLarge {
                 what: "pairs for one dispatch",
                 count: pairs.len(),
                 max: batch,
-            });
+            }));
         }
         pass.write_batch(colliders, pairs);
         if let Some(error) = pollster::block_on(scope.pop()) {
             pass.invalidate();
-            return Err(Error::Device(error.to_string()));
+            return Err(Error::Gpu(GpuError::Device(error.to_string())));
         }
         self.prepared_pairs.clear();
         self.prepared_pairs.extend_from_slice(pairs);
@@ -158,7 +159,7 @@ impl HostPath {
         pass: &SatPass,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<(), Error> {
-        let prepared = self.prepared.ok_or(Error::NotPrepared)?;
+        let prepared = self.prepared.ok_or(Error::Gpu(GpuError::NotPrepared))?;
         let touching_bytes = (4 * prepared.colliders as u64).max(4);
         encoder.clear_buffer(pass.touching_buffer(), 0, Some(touching_bytes));
         // The contact count restarts here, not only in `prepare`'s queue write: recording
@@ -179,9 +180,9 @@ impl HostPath {
         pass: &SatPass,
         encoder: &mut wgpu::CommandEncoder,
     ) -> Result<(), Error> {
-        let prepared = self.prepared.ok_or(Error::NotPrepared)?;
+        let prepared = self.prepared.ok_or(Error::Gpu(GpuError::NotPrepared))?;
         if !self.prepared_recorded.load(Ordering::Acquire) {
-            return Err(Error::NotRecorded);
+            return Err(Error::Gpu(GpuError::NotRecorded));
         }
         let device = pass.device();
         if let Readback::Mapping { .. } = self.readback_state {
@@ -195,7 +196,7 @@ impl HostPath {
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         self.readback.reserve(device, bytes, pass.max_binding());
         if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(Error::Device(error.to_string()));
+            return Err(Error::Gpu(GpuError::Device(error.to_string())));
         }
         encoder.copy_buffer_to_buffer(pass.contacts_buffer(), 0, &self.readback.buffer, 0, bytes);
         let copied = Arc::new(AtomicBool::new(false));
@@ -239,7 +240,11 @@ impl HostPath {
                     }
                 });
             if let Some(error) = pollster::block_on(scope.pop()) {
-                return Some(self.fail_readback(device, out, Error::Device(error.to_string())));
+                return Some(self.fail_readback(
+                    device,
+                    out,
+                    Error::Gpu(GpuError::Device(error.to_string())),
+                ));
             }
             self.readback_state = Readback::Mapping { bytes, done };
             if let Err(e) = device.poll(wgpu::PollType::Poll) {
@@ -269,7 +274,7 @@ impl HostPath {
                     .read_list(&view, self.readback_pairs.len(), usize::MAX);
             }
             Err(e) => {
-                let error = Error::Device(e.to_string());
+                let error = Error::Gpu(GpuError::Device(e.to_string()));
                 return Some(self.fail_readback(device, out, error));
             }
         }
@@ -292,9 +297,9 @@ impl HostPath {
             return Some(self.fail_readback(
                 device,
                 out,
-                Error::Device(
+                Error::Gpu(GpuError::Device(
                     "the device was lost or destroyed before the readback arrived".into(),
-                ),
+                )),
             ));
         }
         None
@@ -354,7 +359,7 @@ impl HostPath {
         pass.upload_colliders(colliders);
         if let Some(error) = pollster::block_on(scope.pop()) {
             pass.invalidate();
-            return Err(Error::Device(error.to_string()));
+            return Err(Error::Gpu(GpuError::Device(error.to_string())));
         }
         Ok(())
     }

@@ -29,6 +29,7 @@
 //! coordinate or pair size beyond 1e30), where each backend still reports only finite
 //! contacts with unit normals, or none; `examples/fuzz/gpu.rs` checks exactly this.
 
+use crate::error::GpuError;
 use std::time::{Duration, Instant};
 
 use crate::collision::manifold::Contact;
@@ -120,7 +121,7 @@ impl GpuNarrowPhase {
                 period: queue.get_timestamp_period(),
             });
         if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(Error::Device(error.to_string()));
+            return Err(Error::Gpu(GpuError::Device(error.to_string())));
         }
         Ok(GpuNarrowPhase {
             pass,
@@ -166,7 +167,7 @@ impl GpuNarrowPhase {
     ///
     /// The batch stays prepared until the next `prepare`, `collide_pairs` or
     /// [`write_poses`](Self::write_poses): those reuse its buffers, so after them `record`
-    /// errors with [`Error::NotPrepared`] until the next `prepare`. For the same reason,
+    /// errors with [`GpuError::NotPrepared`](crate::error::GpuError::NotPrepared) until the next `prepare`. For the same reason,
     /// call none of them between `record` and the host's submit of that encoder: their
     /// queue writes land before the submit, and the recorded dispatch would read them.
     pub fn prepare(&mut self, colliders: &[Collider], pairs: &[[u32; 2]]) -> Result<(), Error> {
@@ -176,7 +177,7 @@ impl GpuNarrowPhase {
     /// Records the prepared batch into the host's encoder: the narrow-phase dispatch, then a
     /// pass that fills [`touching_buffer`](Self::touching_buffer). Submits nothing; the
     /// results are in [`contacts_buffer`](Self::contacts_buffer) once the host's submission
-    /// has run. Errors with [`Error::NotPrepared`] if nothing is prepared.
+    /// has run. Errors with [`GpuError::NotPrepared`](crate::error::GpuError::NotPrepared) if nothing is prepared.
     ///
     /// A prepared batch may be recorded again (the next frame, when nothing moved): each
     /// recording starts an empty contact list.
@@ -199,8 +200,8 @@ impl GpuNarrowPhase {
     /// encoder submitted after a newer one's may find the buffer mapped, and wgpu refuses
     /// that submit.
     ///
-    /// Errors with [`Error::NotPrepared`] if nothing is prepared, and
-    /// [`Error::NotRecorded`] if the prepared batch was not recorded (there would be no
+    /// Errors with [`GpuError::NotPrepared`](crate::error::GpuError::NotPrepared) if nothing is prepared, and
+    /// [`GpuError::NotRecorded`](crate::error::GpuError::NotRecorded) if the prepared batch was not recorded (there would be no
     /// contacts to copy).
     pub fn request_readback(&mut self, encoder: &mut wgpu::CommandEncoder) -> Result<(), Error> {
         self.host.request_readback(&self.pass, encoder)
@@ -235,7 +236,7 @@ impl GpuNarrowPhase {
     /// colliding anything: after `World::step`, `write_poses(world.colliders())` puts the
     /// stepped poses where a renderer draws from (the step itself uploaded the poses it
     /// started from). Errors, naming the collider, for a bad shape index or pose, and with
-    /// [`Error::TooLarge`] for more colliders than a binding holds.
+    /// [`GpuError::TooLarge`](crate::error::GpuError::TooLarge) for more colliders than a binding holds.
     pub fn write_poses(&mut self, colliders: &[Collider]) -> Result<(), Error> {
         self.host.write_poses(&mut self.pass, colliders)
     }
@@ -448,7 +449,7 @@ impl NarrowPhase for GpuNarrowPhase {
             }
         }
         if let Some(error) = pollster::block_on(scope.pop()) {
-            result = Err(Error::Device(error.to_string()));
+            result = Err(Error::Gpu(GpuError::Device(error.to_string())));
         }
         if result.is_err() {
             // Nothing half-done survives: rebuild the bind group and re-send the shape ids

@@ -24,6 +24,7 @@
 //!                           copy the records to a mapped buffer, hand them out in pair order
 //! ```
 
+use crate::error::GpuError;
 use std::sync::mpsc;
 use std::time::Instant;
 
@@ -170,11 +171,11 @@ pub(super) fn upload_shapes(
 ) -> Result<bool, Error> {
     let max = (max_binding / size_of::<ShapeGpu>() as u64) as usize;
     if shapes.len() > max {
-        return Err(Error::TooLarge {
+        return Err(Error::Gpu(GpuError::TooLarge {
             what: "shapes",
             count: shapes.len(),
             max,
-        });
+        }));
     }
     let data: Vec<ShapeGpu> = shapes.iter().map(ShapeGpu::from).collect();
     let bytes: &[u8] = bytemuck::cast_slice(&data);
@@ -235,7 +236,7 @@ impl ShapeTable {
         self.uploaded.clear();
         if let Some(error) = device_error {
             *bind_group = None;
-            return Err(Error::Device(error.to_string()));
+            return Err(Error::Gpu(GpuError::Device(error.to_string())));
         }
         self.uploaded.extend_from_slice(shapes);
         Ok(true)
@@ -260,11 +261,11 @@ pub(super) fn read_back(
     let ready = Instant::now();
     receiver
         .recv()
-        .map_err(|_| Error::Device("the readback was never completed".into()))??;
+        .map_err(|_| Error::Gpu(GpuError::Device("the readback was never completed".into())))??;
     {
         let view = slice
             .get_mapped_range()
-            .map_err(|e| Error::Device(e.to_string()))?;
+            .map_err(|e| Error::Gpu(GpuError::Device(e.to_string())))?;
         read(&view);
     }
     unmap(device, buffer);
@@ -302,9 +303,9 @@ pub(super) trait PairKernel {
     const ENTRY_POINT: &'static str;
     /// A short name for the labels of the module and the buffers.
     const NAME: &'static str;
-    /// The items, as an [`Error::TooLarge`] names them.
+    /// The items, as an [`GpuError::TooLarge`](crate::error::GpuError::TooLarge) names them.
     const ITEMS: &'static str;
-    /// The pairs, as an [`Error::TooLarge`] names them.
+    /// The pairs, as an [`GpuError::TooLarge`](crate::error::GpuError::TooLarge) names them.
     const PAIRS: &'static str;
     /// The uniform of a dispatch over `pair_count` pairs.
     fn params(pair_count: u32) -> Self::Params;
@@ -375,7 +376,7 @@ impl<K: PairKernel> PairRunner<K> {
             wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         );
         if let Some(error) = pollster::block_on(scope.pop()) {
-            return Err(Error::Device(error.to_string()));
+            return Err(Error::Gpu(GpuError::Device(error.to_string())));
         }
         let limits = device.limits();
         Ok(PairRunner {
@@ -467,20 +468,20 @@ impl<K: PairKernel> PairRunner<K> {
         }
         let max_items = (self.max_binding / size_of::<K::Item>() as u64) as usize;
         if items.len() > max_items {
-            return Err(Error::TooLarge {
+            return Err(Error::Gpu(GpuError::TooLarge {
                 what: K::ITEMS,
                 count: items.len(),
                 max: max_items,
-            });
+            }));
         }
         let per_dispatch = self.max_pairs();
         if per_dispatch == 0 {
             // Only on a device whose binding cannot hold one record: nothing to split into.
-            return Err(Error::TooLarge {
+            return Err(Error::Gpu(GpuError::TooLarge {
                 what: K::PAIRS,
                 count: pairs.len(),
                 max: 0,
-            });
+            }));
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         self.begin(items, item, per_dispatch.min(pairs.len()));
@@ -492,7 +493,7 @@ impl<K: PairKernel> PairRunner<K> {
             }
         }
         if let Some(error) = pollster::block_on(scope.pop()) {
-            result = Err(Error::Device(error.to_string()));
+            result = Err(Error::Gpu(GpuError::Device(error.to_string())));
         }
         if result.is_err() {
             // Nothing half-done survives: rebuild the bind group on the next call.
@@ -543,10 +544,10 @@ impl<K: PairKernel> PairRunner<K> {
         mut take: impl FnMut([u32; 2], K::Record),
     ) -> Result<(), Error> {
         let Some(bind_group) = &self.bind_group else {
-            return Err(Error::Device(format!(
+            return Err(Error::Gpu(GpuError::Device(format!(
                 "the {} pass has no bind group",
                 K::ENTRY_POINT
-            )));
+            ))));
         };
         self.pair_scratch.clear();
         self.pair_scratch.extend(pairs.iter().map(|&p| pair(p)));

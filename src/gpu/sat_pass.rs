@@ -17,6 +17,7 @@
 //! ContactRecords    a contact list read back -> contacts in pair order, in linear time
 //! ```
 
+use crate::error::GpuError;
 use bytemuck::Zeroable;
 
 use crate::collision::manifold::Contact;
@@ -327,11 +328,11 @@ impl SatPass {
         let max_colliders = (self.max_binding / size_of::<PoseGpu>() as u64) as usize;
         let batch = self.max_pairs_per_dispatch(colliders);
         if colliders > max_colliders || batch == 0 {
-            return Err(Error::TooLarge {
+            return Err(Error::Gpu(GpuError::TooLarge {
                 what: "colliders",
                 count: colliders,
                 max: max_colliders.min(((self.max_binding / 4) as usize).saturating_sub(2)),
-            });
+            }));
         }
         Ok(batch)
     }
@@ -462,7 +463,9 @@ impl SatPass {
         let (Some(bind_group), Some(touching_bind_group)) =
             (&self.bind_group, &self.touching_bind_group)
         else {
-            return Err(Error::Device("the narrow phase has no bind group".into()));
+            return Err(Error::Gpu(GpuError::Device(
+                "the narrow phase has no bind group".into(),
+            )));
         };
         let workgroups = (pair_count as u32).div_ceil(WORKGROUP_SIZE);
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {

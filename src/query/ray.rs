@@ -23,6 +23,7 @@
 //! ([`GpuRayCast`](crate::gpu::GpuRayCast)): the same functions, named alike, doing the same
 //! operations in the same order (products and sums written out, not `dot` or `length`).
 
+use crate::error::BatchError;
 use glam::Vec2;
 
 use crate::collision::narrow_phase::{Collider, check_colliders};
@@ -230,18 +231,18 @@ pub fn validate_rays(
     check_colliders(shape_count, colliders)?;
     for (index, ray) in rays.iter().enumerate() {
         if !(ray.origin.is_finite() && ray.translation.is_finite()) {
-            return Err(Error::NonFiniteRay { ray: index });
+            return Err(Error::Batch(BatchError::NonFiniteRay { ray: index }));
         }
     }
     for (index, &[ray, collider]) in pairs.iter().enumerate() {
         if ray as usize >= rays.len() || collider as usize >= colliders.len() {
-            return Err(Error::RayPairIndexOutOfRange {
+            return Err(Error::Batch(BatchError::RayPairIndexOutOfRange {
                 pair: index,
                 ray,
                 collider,
                 ray_count: rays.len(),
                 collider_count: colliders.len(),
-            });
+            }));
         }
     }
     Ok(())

@@ -8,6 +8,7 @@
 //! in its place would travel on silently. [`World::body`] is their checked twin, and
 //! [`World::contains`] says beforehand whether a handle is live.
 
+use crate::error::WorldError;
 use glam::Vec2;
 
 use super::World;
@@ -24,7 +25,7 @@ use crate::world::handle::{BodyId, ColliderId};
 impl World {
     /// The slot of a live body of this world, or an error naming the handle.
     pub(super) fn body_slot(&self, body: BodyId) -> Result<usize, Error> {
-        let fail = |reason| Err(Error::StaleBody { body, reason });
+        let fail = |reason| Err(Error::World(WorldError::StaleBody { body, reason }));
         if body.world() != self.number {
             return fail(crate::world::handle::StaleReason::OtherWorld);
         }
@@ -39,7 +40,7 @@ impl World {
 
     /// The slot of a live collider of this world, or an error naming the handle.
     pub(super) fn collider_slot(&self, collider: ColliderId) -> Result<usize, Error> {
-        let fail = |reason| Err(Error::StaleCollider { collider, reason });
+        let fail = |reason| Err(Error::World(WorldError::StaleCollider { collider, reason }));
         if collider.world() != self.number {
             return fail(crate::world::handle::StaleReason::OtherWorld);
         }
@@ -83,12 +84,12 @@ impl World {
     /// removed or foreign handle.
     ///
     /// ```
-    /// # use wgpu_sat::{glam::Vec2, BodyDef, Error, Polygon, World};
+    /// # use wgpu_sat::{glam::Vec2, error::WorldError, BodyDef, Error, Polygon, World};
     /// let mut world = World::default();
     /// let crate_ = world.add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::Y))?;
     /// assert_eq!(world.body(crate_)?.transform().translation(), Vec2::Y);
     /// world.remove_body(crate_)?;
-    /// assert!(matches!(world.body(crate_), Err(Error::StaleBody { .. })));
+    /// assert!(matches!(world.body(crate_), Err(Error::World(WorldError::StaleBody { .. }))));
     /// # Ok::<(), wgpu_sat::Error>(())
     /// ```
     pub fn body(&self, body: BodyId) -> Result<BodyRef<'_>, Error> {

@@ -2,6 +2,7 @@
 //! it, places its pieces in the shape table (one entry per distinct piece, shared between
 //! bodies) and adds its colliders.
 
+use crate::error::WorldError;
 use glam::Vec2;
 
 use super::World;
@@ -210,7 +211,7 @@ impl BodyDef {
         let mut materials = vec![self.material(); pieces];
         for &(piece, material) in &self.piece_materials {
             if piece >= pieces {
-                return Err(Error::PieceOutOfRange { piece, pieces });
+                return Err(Error::World(WorldError::PieceOutOfRange { piece, pieces }));
             }
             material.check(piece, self.is_dynamic())?;
             materials[piece] = material;
@@ -290,8 +291,8 @@ impl World {
     ///   damping finite and 0 or more, gravity scale finite and at most
     ///   [`MAX_GRAVITY_SCALE`](crate::world::MAX_GRAVITY_SCALE) in magnitude;
     /// - each of [`BodyDef::piece_materials`] names a piece of the shape
-    ///   ([`Error::PieceOutOfRange`]) and holds a valid [`Material`]
-    ///   ([`Error::InvalidMaterial`], naming the piece);
+    ///   ([`WorldError::PieceOutOfRange`]) and holds a valid [`Material`]
+    ///   ([`WorldError::InvalidMaterial`], naming the piece);
     /// - the position's coordinates and the shape's reach from its origin at most
     ///   [`MAX_COORDINATE`];
     /// - a dynamic body's mass and rotational inertia (from its density and shape) within

@@ -5,6 +5,7 @@ use super::World;
 use crate::broad_phase::filter::Filter;
 use crate::collision::manifold::Contact;
 use crate::error::Error;
+use crate::error::WorldError;
 use crate::world::handle::{BodyId, ColliderId};
 
 /// The filter if it names a category, else an error saying so: a collider in no category
@@ -12,10 +13,10 @@ use crate::world::handle::{BodyId, ColliderId};
 /// purpose, and is accepted).
 pub(super) fn checked(filter: Filter) -> Result<Filter, Error> {
     if filter.category_bits == 0 {
-        Err(Error::InvalidFilter {
+        Err(Error::World(WorldError::InvalidFilter {
             filter,
             rule: "category_bits must name at least one category (a bit set)",
-        })
+        }))
     } else {
         Ok(filter)
     }

@@ -18,6 +18,7 @@
 //!                  the bodies' pairs are tested again, both bodies wake
 //! ```
 
+use crate::error::JointError;
 use glam::Vec2;
 
 use super::World;
@@ -106,8 +107,8 @@ impl World {
     /// (a contact they have ends then, with an end event).
     ///
     /// Errors, naming the offending input, with nothing changed: a stale or foreign body
-    /// ([`Error::StaleBody`]), the same body twice ([`Error::JointToItself`]), and any
-    /// number outside its range ([`Error::InvalidJoint`], with the field, the value and the
+    /// ([`WorldError::StaleBody`](crate::error::WorldError::StaleBody)), the same body twice ([`JointError::JointToItself`]), and any
+    /// number outside its range ([`JointError::InvalidJoint`], with the field, the value and the
     /// range). The ranges are the table of `world::limits` (every joint option is read back
     /// from a snapshot against the same table):
     ///
@@ -132,9 +133,9 @@ impl World {
             self.body_slot(def.bodies[1])?,
         ];
         if a == b {
-            return Err(Error::JointToItself {
+            return Err(Error::Joint(JointError::JointToItself {
                 body: def.bodies[0],
-            });
+            }));
         }
         check_point("anchor", def.anchor)?;
         let mut breaking = [f32::INFINITY; 2];
@@ -317,11 +318,11 @@ impl World {
         check_point("target", target)?;
         let constraint = &mut self.joints.constraints[slot];
         let JointModel::Mouse { target: t, .. } = &mut constraint.model else {
-            return Err(Error::InvalidJoint {
+            return Err(Error::Joint(JointError::InvalidJoint {
                 field: "target",
                 value: target.x,
                 rule: "set on a mouse joint (this joint has no target)",
-            });
+            }));
         };
         *t = target;
         let body = constraint.bodies[1] as usize;
@@ -386,11 +387,11 @@ impl World {
             reference_angle, ..
         } = &mut constraint.model
         else {
-            return Err(Error::InvalidJoint {
+            return Err(Error::Joint(JointError::InvalidJoint {
                 field: "offset",
                 value: offset.x,
                 rule: "set on a motor joint (this joint has no motor target)",
-            });
+            }));
         };
         *reference_angle = angle;
         constraint.local_anchors[0] = offset;
@@ -416,11 +417,11 @@ impl World {
         | JointModel::Prismatic { motor, .. }
         | JointModel::Wheel { motor, .. }) = &mut constraint.model
         else {
-            return Err(Error::InvalidJoint {
+            return Err(Error::Joint(JointError::InvalidJoint {
                 field: "motor speed",
                 value: speed,
                 rule: "set on a joint made with a motor (this joint has none)",
-            });
+            }));
         };
         let Some([s, _]) = motor else {
             let rule = "set on a joint made with a motor (this joint has none)";
@@ -634,7 +635,7 @@ impl World {
 
     /// The slot of a live joint of this world, or an error naming the handle.
     pub(super) fn joint_slot(&self, joint: JointId) -> Result<usize, Error> {
-        let fail = |reason| Err(Error::StaleJoint { joint, reason });
+        let fail = |reason| Err(Error::Joint(JointError::StaleJoint { joint, reason }));
         if joint.world() != self.number {
             return fail(StaleReason::OtherWorld);
         }

@@ -31,6 +31,7 @@
 //! clamped (`World::max_linear_speed`, a quarter turn per substep) and impulses to
 //! `MAX_IMPULSE`, so no step reaches a state its snapshot cannot hold.
 
+use crate::error::{JointError, WorldError};
 use glam::Vec2;
 
 use crate::dynamics::joints::JointSpring;
@@ -114,7 +115,7 @@ pub(super) fn check(
     if ok {
         Ok(())
     } else {
-        Err(Error::InvalidBody { field, value, rule })
+        Err(Error::World(WorldError::InvalidBody { field, value, rule }))
     }
 }
 
@@ -123,11 +124,11 @@ pub(super) fn check(
 pub(super) fn check_gravity(gravity: Vec2) -> Result<(), Error> {
     for value in [gravity.x, gravity.y] {
         if !value.is_finite() || value.abs() > MAX_COORDINATE {
-            return Err(Error::InvalidSetting {
+            return Err(Error::World(WorldError::InvalidSetting {
                 name: "gravity",
                 value,
                 rule: "finite and at most MAX_COORDINATE (1e12) a component",
-            });
+            }));
         }
     }
     Ok(())
@@ -241,7 +242,8 @@ pub(super) fn check_joint(
     ok: bool,
     rule: &'static str,
 ) -> Result<(), Error> {
-    check(field, value, ok, rule).map_err(|_| Error::InvalidJoint { field, value, rule })
+    check(field, value, ok, rule)
+        .map_err(|_| Error::Joint(JointError::InvalidJoint { field, value, rule }))
 }
 
 /// A point (or axis) of a joint: finite and within `MAX_COORDINATE`, as a body's position

@@ -15,6 +15,7 @@
 //!
 //! [`BodyDef::with_piece_material`]: crate::BodyDef::with_piece_material
 
+use crate::error::WorldError;
 use glam::Vec2;
 
 use super::World;
@@ -75,12 +76,12 @@ impl Material {
     /// `dynamic` or not (only a dynamic body's pieces need a density).
     pub(super) fn check(&self, piece: usize, dynamic: bool) -> Result<(), Error> {
         let fail = |field, value, rule| {
-            Err(Error::InvalidMaterial {
+            Err(Error::World(WorldError::InvalidMaterial {
                 piece,
                 field,
                 value,
                 rule,
-            })
+            }))
         };
         let f = self.friction;
         if !(f.is_finite() && f >= 0.0) {
@@ -125,7 +126,7 @@ impl World {
     /// bodies it touches (a belt that starts moving carries what sleeps on it).
     ///
     /// Errors, and nothing changes: a stale or foreign handle; a field out of range
-    /// ([`Error::InvalidMaterial`], naming the piece, the field and its rule: see
+    /// ([`WorldError::InvalidMaterial`], naming the piece, the field and its rule: see
     /// [`Material`]); a density that puts the body's mass or inertia outside
     /// [`MASS_RANGE`](crate::world::MASS_RANGE).
     ///

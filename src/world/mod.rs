@@ -31,7 +31,7 @@
 //! with a message naming it, as indexing does, never reading another body or a NaN in its
 //! place; [`World::body`] is their checked twin, and
 //! every call that changes the world ([`World::add_body`], [`World::set_velocity`],
-//! [`World::remove_body`], ...) returns [`crate::Error::StaleBody`] for such a handle.
+//! [`World::remove_body`], ...) returns [`crate::error::WorldError::StaleBody`] for such a handle.
 //!
 //! What the world accepts, and what it does with extreme values (see [`World::add_body`]
 //! and `limits.rs`): every input must be finite and within its range in the table; a speed

@@ -22,6 +22,7 @@
 //! tells them apart).
 //! Queries read the world as the last step (or `add_body`) left it.
 
+use crate::error::WorldError;
 use std::sync::RwLock;
 
 use glam::Vec2;
@@ -137,11 +138,11 @@ fn check_finite(field: &'static str, value: Vec2) -> Result<(), Error> {
     if value.is_finite() {
         Ok(())
     } else {
-        Err(Error::InvalidQuery {
+        Err(Error::World(WorldError::InvalidQuery {
             field,
             value,
             rule: "finite",
-        })
+        }))
     }
 }
 
@@ -161,11 +162,11 @@ fn check_ray(origin: Vec2, translation: Vec2) -> Result<(), Error> {
 fn check_translation(field: &'static str, translation: Vec2) -> Result<(), Error> {
     check_finite(field, translation)?;
     if translation == Vec2::ZERO {
-        return Err(Error::InvalidQuery {
+        return Err(Error::World(WorldError::InvalidQuery {
             field,
             value: translation,
             rule: "non-zero (its length is the cast's reach)",
-        });
+        }));
     }
     Ok(())
 }
@@ -292,11 +293,11 @@ impl World {
         check_finite("aabb min", aabb.min)?;
         check_finite("aabb max", aabb.max)?;
         if aabb.min.cmpgt(aabb.max).any() {
-            return Err(Error::InvalidQuery {
+            return Err(Error::World(WorldError::InvalidQuery {
                 field: "aabb min",
                 value: aabb.min,
                 rule: "at most aabb max on each axis",
-            });
+            }));
         }
         let filter = checked(*filter)?;
         colliders.clear();

@@ -38,7 +38,7 @@ impl World {
     /// slot. A stale or foreign handle is an error naming it, and changes nothing.
     ///
     /// ```
-    /// # use wgpu_sat::{glam::Vec2, BodyDef, CpuNarrowPhase, Error, Polygon, World};
+    /// # use wgpu_sat::{glam::Vec2, error::WorldError, BodyDef, CpuNarrowPhase, Error, Polygon, World};
     /// let mut world = World::default();
     /// world.add_body(&BodyDef::fixed(Polygon::rectangle(5.0, 0.5), Vec2::ZERO))?;
     /// let crate_ = world.add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::new(0.0, 1.0)))?;
@@ -49,7 +49,7 @@ impl World {
     /// world.remove_body(crate_)?;
     /// world.step(1.0 / 60.0, &mut narrow)?;
     /// assert!(world.events().contact_end.iter().any(|e| e.bodies.contains(&crate_)));
-    /// assert!(matches!(world.remove_body(crate_), Err(Error::StaleBody { .. })));
+    /// assert!(matches!(world.remove_body(crate_), Err(Error::World(WorldError::StaleBody { .. }))));
     /// assert_eq!(world.body_count(), 1);
     /// # Ok::<(), wgpu_sat::Error>(())
     /// ```

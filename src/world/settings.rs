@@ -2,6 +2,7 @@
 //! the continuous stage and the hit event threshold. Each setter checks its value and
 //! returns an error naming it, leaving the setting as it was.
 
+use crate::error::WorldError;
 use glam::Vec2;
 
 use super::World;
@@ -23,11 +24,11 @@ impl World {
     /// error naming it, and leaves the setting as it was.
     pub fn set_substeps(&mut self, substeps: usize) -> Result<(), Error> {
         if !(1..=MAX_SUBSTEPS).contains(&substeps) {
-            return Err(Error::InvalidSetting {
+            return Err(Error::World(WorldError::InvalidSetting {
                 name: "substeps",
                 value: substeps as f32,
                 rule: "from 1 to MAX_SUBSTEPS (64)",
-            });
+            }));
         }
         self.substeps = substeps;
         Ok(())
@@ -46,11 +47,11 @@ impl World {
     /// next step.
     pub fn set_max_linear_speed(&mut self, speed: f32) -> Result<(), Error> {
         if !(speed > 0.0 && speed <= MAX_LINEAR_SPEED_LIMIT) {
-            return Err(Error::InvalidSetting {
+            return Err(Error::World(WorldError::InvalidSetting {
                 name: "max_linear_speed",
                 value: speed,
                 rule: "positive and at most MAX_LINEAR_SPEED_LIMIT (1e6)",
-            });
+            }));
         }
         self.max_linear_speed = speed;
         Ok(())
@@ -121,11 +122,11 @@ impl World {
     pub fn set_hit_event_threshold(&mut self, speed: Option<f32>) -> Result<(), Error> {
         if let Some(v) = speed {
             if !(v.is_finite() && v >= 0.0) {
-                return Err(Error::InvalidSetting {
+                return Err(Error::World(WorldError::InvalidSetting {
                     name: "hit_event_threshold",
                     value: v,
                     rule: "finite and 0 or more",
-                });
+                }));
             }
         }
         self.hit_threshold = speed;

@@ -16,7 +16,7 @@
 //! read:  the same order; every float checked (finite, within the world's own limits),
 //!        every index against what it indexes, every count against the bytes left, every
 //!        shape through its constructor, every joint through add_joint's checks, the slot
-//!        lists for consistency; the first fault is an Error::Snapshot with its offset
+//!        lists for consistency; the first fault is a SnapshotError with its offset
 //! ```
 //!
 //! `struct World`, field by field (s: saved, d: derived on load, r: scratch or cache,

@@ -13,10 +13,11 @@
 //!                     are near, 5 at worst; exact either way
 //! ```
 //!
-//! Every read returns [`Error::Snapshot`] naming the field and the offset where it starts,
+//! Every read returns [`SnapshotError`](crate::error::SnapshotError) naming the field and the offset where it starts,
 //! never panics; a count is checked against the bytes left (times the least a record can
 //! take) before anything is allocated for it, so a forged count cannot ask for gigabytes.
 
+use crate::error::SnapshotError;
 use glam::Vec2;
 
 use crate::error::Error;
@@ -25,7 +26,7 @@ use crate::error::Error;
 #[cold]
 #[inline(never)]
 fn snapshot_error(offset: usize, what: String) -> Error {
-    Error::Snapshot { offset, what }
+    Error::Snapshot(SnapshotError { offset, what })
 }
 
 /// The float `prediction`'s bits moved by the zigzagged difference `zigzag`.
@@ -335,7 +336,7 @@ mod tests {
         let long = [0xffu8; 11];
         assert!(matches!(
             Reader::new(&long).varint("v"),
-            Err(Error::Snapshot { offset: 0, .. })
+            Err(Error::Snapshot(SnapshotError { offset: 0, .. }))
         ));
     }
 

@@ -94,7 +94,7 @@ impl World {
     /// example).
     ///
     /// Bytes that are truncated, corrupted, of another format or of a later version give
-    /// [`Error::Snapshot`], naming what is wrong and the byte offset where it was found;
+    /// [`SnapshotError`](crate::error::SnapshotError), naming what is wrong and the byte offset where it was found;
     /// never a panic, and never a world that turns non-finite: every number is checked
     /// against the limits the world's own setters enforce, every index against what it
     /// indexes, every shape through its constructor and every joint through

@@ -2,6 +2,7 @@
 //! persistent pairs, the recycling pass, the narrow phase, the merge and events
 //! (`contacts.rs`), the solver, the continuous stage and sleep.
 
+use crate::error::WorldError;
 use std::time::Instant;
 
 use glam::Vec2;
@@ -34,7 +35,7 @@ impl World {
         narrow_phase: &mut dyn NarrowPhase,
     ) -> Result<StepStats, Error> {
         if !TIME_STEP_RANGE.contains(&dt) {
-            return Err(Error::InvalidTimeStep { dt });
+            return Err(Error::World(WorldError::InvalidTimeStep { dt }));
         }
         check_gravity(self.gravity)?;
         // Called from outside the pool with more than one thread, the step runs on the

@@ -4,9 +4,9 @@
 // inv_mul_transforms, dot2) and the narrow phase's pair tests (sat.wgsl, sat_circle.wgsl,
 // sat_rounded.wgsl: collide_rounded measures the distance of a rounded pair).
 //
-// Every function below has a twin of the same name in src/collision/toi.rs that does the same
+// Every function below has a twin of the same name in src/collision/toi/ that does the same
 // operations in the same order, so that the CPU and the GPU round alike; change both
-// together. The algorithm, in short (src/collision/toi.rs has the reasons for each choice):
+// together. The algorithm, in short (src/collision/toi/mod.rs has the reasons for each choice):
 //
 //   time_of_impact(A, sweep_a, B, sweep_b):
 //       shift both sweeps by A's start centre (small coordinates)
@@ -41,13 +41,13 @@
 // sharp polygon, so its numbers are unchanged); only polygons (count 3 or more) lend their
 // faces to the swept SAT; a pair with a shape that is not a sharp polygon or a circle takes
 // its distance from collide_rounded, a chain link as its plain segment (its ghost vertices
-// lie past its count, and rounded_core puts slot 0 back over them), all as src/collision/toi.rs and
+// lie past its count, and rounded_core puts slot 0 back over them), all as src/collision/toi/ and
 // src/collision/distance.rs do. The loops run over the vertices a shape has, as on the CPU: the
 // batches are small (fast bodies only), so simplicity wins over the narrow phase's
 // fixed-slot unrolling.
 
 // Same values as TOI_RELATIVE_TOLERANCE, TOI_ROUNDING_TOLERANCE (64 f32 epsilons) and
-// MAX_TOI_ITERATIONS in src/collision/toi.rs (a test compares them).
+// MAX_TOI_ITERATIONS in src/collision/toi/mod.rs (a test compares them).
 const TOI_RELATIVE_TOLERANCE: f32 = 1e-3;
 const TOI_ROUNDING_TOLERANCE: f32 = 7.6293945e-6;
 const MAX_TOI_ITERATIONS: u32 = 32u;
@@ -60,7 +60,7 @@ const INFINITY_BITS: u32 = 0x7f800000u;
 // std::f32::consts::PI.
 const PI: f32 = 3.14159265;
 
-// A body's motion over the step (Sweep in src/collision/toi.rs).
+// A body's motion over the step (Sweep in src/collision/toi/sweep.rs).
 struct Sweep {
     local_center: vec2<f32>,
     c0: vec2<f32>,

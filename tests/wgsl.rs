@@ -270,7 +270,10 @@ fn every_toi_step_has_its_rust_twin_name() {
     let m = parse(TOI_WGSL);
     let names = function_names(&m);
     let rust = [
-        include_str!("../src/collision/toi.rs"),
+        include_str!("../src/collision/toi/mod.rs"),
+        include_str!("../src/collision/toi/sweep.rs"),
+        include_str!("../src/collision/toi/swept_sat.rs"),
+        include_str!("../src/collision/toi/advance.rs"),
         include_str!("../src/collision/distance.rs"),
         include_str!("../src/shapes/transform.rs"),
         include_str!("../src/shapes/shape.rs"),

@@ -406,7 +406,7 @@ impl<T: Copy + Default + Send + Sync> PairSet<T> {
         &self.dropped
     }
 
-    /// What a snapshot keeps of the set (`world/snapshot.rs`): the fat boxes, the pairs
+    /// What a snapshot keeps of the set (`world/snapshot/`): the fat boxes, the pairs
     /// with their data, and the colliders removed since the last update. The rest is
     /// scratch, or counted again (`restored`).
     pub fn saved(&self) -> SavedPairs<'_, T> {

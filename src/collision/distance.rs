@@ -1,5 +1,5 @@
 //! Distances between placed convex shapes, for the time of impact's conservative
-//! advancement (`toi.rs`): the signed distance (negative: the depth of overlap along the
+//! advancement (`toi/advance.rs`): the signed distance (negative: the depth of overlap along the
 //! best separating axis) and the unit normal from A to B.
 //!
 //! ```text

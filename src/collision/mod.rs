@@ -18,7 +18,7 @@
 //!                       on the cores, the radii added to the depth
 //! a batch (narrow_phase.rs): validate, then per pair: recycle the last manifold while the
 //!     relative pose has barely moved (recycle.rs), else collide_shapes
-//! time of impact (toi.rs): a swept SAT refined by conservative advancement on the
+//! time of impact (toi/): a swept SAT refined by conservative advancement on the
 //!     distance of distance.rs
 //! ```
 //!

@@ -1,4 +1,4 @@
-//! [`GpuTimeOfImpact`]: the time-of-impact test of `src/collision/toi.rs` as a wgpu compute pass.
+//! [`GpuTimeOfImpact`]: the time-of-impact test of `src/collision/toi/` as a wgpu compute pass.
 //!
 //! ```text
 //! set_shape_table:      shape table -> `shapes` storage buffer (only when it changed)

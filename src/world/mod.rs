@@ -99,8 +99,6 @@ mod queries;
 mod remove;
 mod settings;
 mod snapshot;
-mod snapshot_codec;
-mod snapshot_read;
 mod stats;
 mod step;
 mod teleport;

@@ -12,7 +12,7 @@
 //! colliders_in_aabb: the colliders whose boxes overlap the box
 //! overlap_shape:    the colliders whose boxes overlap the shape's, then collide_shapes
 //! cast_shape:       the colliders whose boxes overlap the box of the shape's whole
-//!                   translation, then time_of_impact (toi.rs) against each, held still
+//!                   translation, then time_of_impact (toi/) against each, held still
 //! ```
 //!
 //! Every query takes a [`Filter`]: a collider is seen when the query's filter and the

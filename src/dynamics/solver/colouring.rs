@@ -221,7 +221,7 @@ impl ConstraintGraph {
         self.build_groups();
     }
 
-    /// This step's constraints as a snapshot keeps them (`world/snapshot.rs`): per contact
+    /// This step's constraints as a snapshot keeps them (`world/snapshot/`): per contact
     /// its colour (the contacts' keys are the warm starts' colliders and their pairs the
     /// colliders' bodies), per coloured joint its slot, bodies and colour (as the step saw
     /// them: the joint may have been removed since, and its slot reused), and per body

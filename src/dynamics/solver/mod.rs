@@ -190,7 +190,7 @@ pub(crate) struct ContactSolver {
     plan: StagePlan,
 }
 
-/// One contact's warm start as a snapshot keeps it (`world/snapshot.rs`): its colliders,
+/// One contact's warm start as a snapshot keeps it (`world/snapshot/`): its colliders,
 /// its point count, and per point the feature id and the normal and tangent impulses.
 pub(crate) type WarmStart = ([u32; 2], u32, [u32; 2], [f32; 2], [f32; 2]);
 

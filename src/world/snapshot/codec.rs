@@ -1,5 +1,6 @@
-//! The byte level of world snapshots (`snapshot.rs`): little-endian fixed-width numbers,
-//! LEB128 variable-length unsigned integers, and a reader that knows its offset.
+//! The byte level of world snapshots (the format is in `mod.rs`): little-endian
+//! fixed-width numbers, LEB128 variable-length unsigned integers, and a reader that knows
+//! its offset.
 //!
 //! ```text
 //! u8, u32, u64, f32:  little-endian, fixed width (f32 as its bits: a snapshot restores

@@ -273,7 +273,7 @@ impl Watch {
         assert!(stale(world.remove_body(body).unwrap_err()));
         assert!(stale(world.set_velocity(body, Vec2::ONE, 0.0).unwrap_err()));
         assert!(stale(world.wake(body).unwrap_err()));
-        // (The plain readers panic on it, naming it: tests/world_faults.rs checks each, after
+        // (The plain readers panic on it, naming it: tests/cpu/world_faults.rs checks each, after
         // a slot reuse. Not here: a panic's backtrace, resolved once, would count as heap
         // growth in this test's measure.)
         for &c in colliders {

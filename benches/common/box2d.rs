@@ -1,6 +1,6 @@
 //! Box2D v3 (through the `boxdd` bindings) on our scenes, and the timing protocol both
 //! engines are measured with. Shared by `benches/world_step.rs`, the `benchmark` example and
-//! `tests/box2d_scenes.rs` (each includes this file, directly or through `common`).
+//! `tests/cpu/box2d_scenes.rs` (each includes this file, directly or through `common`).
 //!
 //! [`box2d_world`] rebuilds one of our `World`s in Box2D, generically: every body with its
 //! type, pose (the pose of its local frame), velocity and bullet flag, and every convex piece

@@ -1,5 +1,5 @@
 //! The bytes of each input, from its target, seed and index alone: the driver's, and the
-//! property test's (`tests/snapshot_roundtrip.rs` replays inputs this harness found).
+//! property test's (`tests/cpu/snapshot_roundtrip.rs` replays inputs this harness found).
 
 use rand::{Rng, RngCore, SeedableRng};
 use rand_chacha::ChaCha8Rng;

@@ -37,7 +37,7 @@ mod collide;
 mod gpu;
 mod hostile;
 mod inputs;
-// The tally and the kind names are the property test's (tests/snapshot_roundtrip.rs).
+// The tally and the kind names are the property test's (tests/cpu/snapshot_roundtrip.rs).
 #[allow(dead_code)]
 mod roundtrip;
 mod shapes;
@@ -234,7 +234,7 @@ impl<T: Target> Runner for T {
 }
 
 /// The `roundtrip` target. Its module holds no `Target` impl of its own: the property test
-/// `tests/snapshot_roundtrip.rs` includes that module without this driver.
+/// `tests/cpu/snapshot_roundtrip.rs` includes that module without this driver.
 struct RoundTrip;
 
 impl Target for RoundTrip {

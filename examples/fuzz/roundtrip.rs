@@ -15,9 +15,9 @@
 //! handles); a refused call (any `Err`) leaves the world's snapshot bytes as they were;
 //! after every step every body's pose and velocities are finite.
 //!
-//! The same module is the property test `tests/snapshot_roundtrip.rs` (proptest drives the
-//! bytes there and shrinks a failure); `Tally` counts what the inputs did, so the test can
-//! say how many worlds, joints and round trips it ran and fail if the generator stops
+//! The same module is the property test `tests/cpu/snapshot_roundtrip.rs` (proptest drives
+//! the bytes there and shrinks a failure); `Tally` counts what the inputs did, so the test
+//! can say how many worlds, joints and round trips it ran and fail if the generator stops
 //! reaching them.
 
 use arbitrary::{Result, Unstructured};

@@ -58,7 +58,7 @@ impl PairKernel for RayKernel {
 
 /// Ray casts on a wgpu device: one compute invocation per (ray, collider) pair, with the
 /// same answers as [`cast_ray_pairs`](crate::query::cast_ray_pairs) on the CPU (up to rounding;
-/// see `tests/gpu_rays.rs`).
+/// see `tests/gpu/gpu_rays.rs`).
 ///
 /// It borrows the host's device and queue (cheap clones of the handles), holds only its
 /// pipeline and scratch buffers, and can be dropped at any time.

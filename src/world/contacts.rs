@@ -201,7 +201,7 @@ impl World {
         // recycle.rs), so pairs with a circle keep nothing and are collided afresh every
         // step (a circle's manifold is the cheapest to compute anyway). Only the reports
         // the walk matched are read: a narrow phase that broke its contract may have added
-        // others, with any indices (`tests/world_faults.rs`).
+        // others, with any indices (`tests/cpu/world_faults.rs`).
         const REPORTS_PER_TASK: usize = 512;
         let shapes = &self.shapes;
         let curved = |i: u32| {

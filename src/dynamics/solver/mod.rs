@@ -42,7 +42,7 @@
 //! packed four to a group of SIMD lanes (`contact_simd.rs`); a pass runs colour after
 //! colour, and a colour's joints and groups at once, over the rayon pool's threads. The colours fix the order in which
 //! constraints see each other's impulses, so the step is the same bits on one thread or
-//! many (tests/determinism.rs). Bodies that do not move (inverse mass zero: static) are
+//! many (tests/cpu/determinism.rs). Bodies that do not move (inverse mass zero: static) are
 //! read by any number of constraints of a colour and written by none.
 
 mod colouring;

@@ -1,0 +1,22 @@
+//! The integration tests of the GPU narrow phase, ray casts and time of impact, one module
+//! per former test binary (each was `tests/<name>.rs`), in one binary that needs the `gpu`
+//! feature; the modules that also need the `scenes` feature are gated on it. They run on
+//! whatever adapter exists and skip without one, unless `WGPU_SAT_REQUIRE_GPU=1` (CI) makes
+//! that a failure.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod circle_parity;
+mod gpu_fuzz_regressions;
+mod gpu_parity;
+mod gpu_rays;
+mod rounded_parity;
+mod wgsl;
+
+#[cfg(feature = "scenes")]
+mod embed;
+#[cfg(feature = "scenes")]
+mod gpu_bits;
+#[cfg(feature = "scenes")]
+mod gpu_misuse;

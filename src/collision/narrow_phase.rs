@@ -5,12 +5,12 @@
 //! pairs in input order. [`CpuNarrowPhase`] is the reference: it calls
 //! [`collide_shapes`](crate::collide_shapes) pair by pair.
 
-use crate::error::{BatchError, WorldError};
 use std::time::Duration;
 
 use crate::collision::collide_shapes::collide_shapes_speculative;
 use crate::collision::manifold::Contact;
 use crate::error::Error;
+use crate::error::{BatchError, WorldError};
 use crate::parallel;
 use crate::shapes::polygon::Polygon;
 use crate::shapes::shape::Shape;

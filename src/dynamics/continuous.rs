@@ -76,11 +76,10 @@ pub(crate) struct Obstacles<'a> {
     pub bodies: &'a [Body],
     pub shapes: &'a [Shape],
     pub colliders: &'a [Collider],
-    pub collider_bodies: &'a [u32],
     /// Per collider slot: the next collider of its body (see `Body::colliders`).
     pub next_collider: &'a [u32],
-    /// How hit events name the slots.
-    pub names: Names<'a>,
+    /// How hit events name the slots, and each collider's body slot.
+    pub names: &'a Names,
     pub aabbs: &'a [Aabb],
     /// Colliders of static bodies, the obstacles of every swept body (sensors left out).
     pub static_colliders: &'a [u32],
@@ -404,7 +403,7 @@ fn earliest_hit(
         consider(world.static_colliders[position as usize] as usize);
     }
     if body.is_bullet {
-        for (obstacle, &owner) in world.collider_bodies.iter().enumerate() {
+        for (obstacle, &owner) in world.names.collider_bodies.iter().enumerate() {
             let other = &world.bodies[owner as usize];
             if owner as usize != index
                 && !other.is_static
@@ -465,7 +464,7 @@ fn stop_at_impact(
     )?;
     let points = manifold.points();
     let middle = points.iter().map(|p| p.point).sum::<Vec2>() / points.len() as f32;
-    let owner = world.collider_bodies[hit.obstacle] as usize;
+    let owner = world.names.collider_bodies[hit.obstacle] as usize;
     let restitution = world.surfaces[hit.piece]
         .restitution
         .max(world.surfaces[hit.obstacle].restitution);

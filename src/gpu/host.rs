@@ -23,13 +23,13 @@
 //! draw from. The blocking batch path ([`collide_pairs`](crate::NarrowPhase::collide_pairs))
 //! is in `narrow_phase.rs`; both fill the same buffers with the same kernel.
 
-use crate::error::GpuError;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
 use crate::collision::manifold::Contact;
 use crate::collision::narrow_phase::{Collider, NarrowPhaseTimings, validate_batch};
 use crate::error::Error;
+use crate::error::GpuError;
 use crate::gpu::plumbing::{GrowingBuffer, unmap};
 use crate::gpu::sat_pass::{ContactRecords, HEADER_BYTES, RECORD_BYTES, SatPass};
 

@@ -29,12 +29,12 @@
 //! coordinate or pair size beyond 1e30), where each backend still reports only finite
 //! contacts with unit normals, or none; `examples/fuzz/gpu.rs` checks exactly this.
 
-use crate::error::GpuError;
 use std::time::{Duration, Instant};
 
 use crate::collision::manifold::Contact;
 use crate::collision::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings, validate_batch};
 use crate::error::Error;
+use crate::error::GpuError;
 use crate::gpu::host::HostPath;
 use crate::gpu::plumbing::{GrowingBuffer, read_back};
 use crate::gpu::sat_pass::{ContactRecords, HEADER_BYTES, RECORD_BYTES, SatPass};

@@ -24,13 +24,13 @@
 //!                           copy the records to a mapped buffer, hand them out in pair order
 //! ```
 
-use crate::error::GpuError;
 use std::sync::mpsc;
 use std::time::Instant;
 
 use bytemuck::Pod;
 
 use crate::error::Error;
+use crate::error::GpuError;
 use crate::gpu::layout::ShapeGpu;
 use crate::shapes::shape::Shape;
 

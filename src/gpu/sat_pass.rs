@@ -17,12 +17,12 @@
 //! ContactRecords    a contact list read back -> contacts in pair order, in linear time
 //! ```
 
-use crate::error::GpuError;
 use bytemuck::Zeroable;
 
 use crate::collision::manifold::Contact;
 use crate::collision::narrow_phase::{Collider, NarrowPhaseTimings, validate_batch};
 use crate::error::Error;
+use crate::error::GpuError;
 use crate::gpu::layout::{ContactGpu, ContactsHeaderGpu, ParamsGpu, PoseGpu, SWAPPED};
 use crate::gpu::plumbing::{
     GrowingBuffer, ShapeTable, compute_pipeline, compute_pipeline_with, entire, storage, uniform,

@@ -23,11 +23,11 @@
 //! ([`GpuRayCast`](crate::gpu::GpuRayCast)): the same functions, named alike, doing the same
 //! operations in the same order (products and sums written out, not `dot` or `length`).
 
-use crate::error::BatchError;
 use glam::Vec2;
 
 use crate::collision::narrow_phase::{Collider, check_colliders};
 use crate::collision::rounded::Rounded;
+use crate::error::BatchError;
 use crate::error::Error;
 use crate::shapes::circle::Circle;
 use crate::shapes::polygon::Polygon;

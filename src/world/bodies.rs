@@ -8,7 +8,6 @@
 //! in its place would travel on silently. [`World::body`] is their checked twin, and
 //! [`World::contains`] says beforehand whether a handle is live.
 
-use crate::error::WorldError;
 use glam::Vec2;
 
 use super::World;
@@ -17,6 +16,7 @@ use super::limits::check_velocity;
 use super::step::body_transform;
 use crate::dynamics::body::BodyColliders;
 use crate::error::Error;
+use crate::error::WorldError;
 use crate::shapes::aabb::Aabb;
 use crate::shapes::shape::Shape;
 use crate::shapes::transform::Transform;
@@ -72,7 +72,7 @@ impl World {
     pub fn bodies(&self) -> impl Iterator<Item = BodyId> + '_ {
         (0..self.body_slots.len())
             .filter(|&slot| self.body_slots.is_live(slot))
-            .map(|slot| self.body_ids[slot])
+            .map(|slot| self.names.body_ids[slot])
     }
 
     /// Whether `body` names a live body of this world.
@@ -125,7 +125,8 @@ impl World {
     /// handle, naming it.
     #[track_caller]
     pub fn body_colliders(&self, body: BodyId) -> impl ExactSizeIterator<Item = ColliderId> + '_ {
-        self.collider_slots_of(body).map(|c| self.collider_ids[c])
+        self.collider_slots_of(body)
+            .map(|c| self.names.collider_ids[c])
     }
 
     /// The collider slots of a live body; panics on a stale handle, naming it.
@@ -145,7 +146,7 @@ impl World {
     /// The body a collider belongs to; an error names a stale or foreign handle.
     pub fn collider_body(&self, collider: ColliderId) -> Result<BodyId, Error> {
         let slot = self.collider_slot(collider)?;
-        Ok(self.body_ids[self.collider_bodies[slot] as usize])
+        Ok(self.names.body_ids[self.names.collider_bodies[slot] as usize])
     }
 
     /// The live collider in slot `slot` of [`World::colliders`] (and of the narrow phase's
@@ -154,7 +155,7 @@ impl World {
     pub fn collider_id(&self, slot: usize) -> Option<ColliderId> {
         self.collider_slots
             .is_live(slot)
-            .then(|| self.collider_ids[slot])
+            .then(|| self.names.collider_ids[slot])
     }
 
     /// The body's bounding box as of the end of the last step (all its pieces). Panics on a
@@ -192,7 +193,7 @@ impl World {
     /// a removed or foreign handle, naming it.
     #[track_caller]
     pub fn user_data(&self, body: BodyId) -> Option<u64> {
-        Some(self.user_data[self.live(body)])
+        Some(self.names.user_data[self.live(body)])
     }
 
     /// World position of the body's centre of mass. Panics on a removed or foreign handle,

@@ -2,7 +2,6 @@
 //! it, places its pieces in the shape table (one entry per distinct piece, shared between
 //! bodies) and adds its colliders.
 
-use crate::error::WorldError;
 use glam::Vec2;
 
 use super::World;
@@ -18,6 +17,7 @@ use crate::collision::narrow_phase::Collider;
 use crate::dynamics::body::{Body, NO_COLLIDER};
 use crate::dynamics::solver::{BodyForces, BodyMaterial, BodyState};
 use crate::error::Error;
+use crate::error::WorldError;
 use crate::shapes::body_shape::{BodyShape, combined_mass};
 use crate::shapes::shape::Shape;
 use crate::world::handle::{BodyId, ColliderId};
@@ -446,8 +446,8 @@ impl World {
         };
         self.custom_forces |= !forces.is_plain();
         put(&mut self.forces, index, forces);
-        put(&mut self.body_ids, index, id);
-        put(&mut self.user_data, index, def.user_data);
+        put(&mut self.names.body_ids, index, id);
+        put(&mut self.names.user_data, index, def.user_data);
         let transform = self.transform_at(index);
         // Poses and boxes stay current between steps (body_at reads them; step starts from them).
         for (k, piece) in pieces.iter().enumerate() {
@@ -460,10 +460,10 @@ impl World {
                 self.static_revision += 1;
             }
             put(&mut self.colliders, c, Collider { shape, transform });
-            put(&mut self.collider_bodies, c, slot);
+            put(&mut self.names.collider_bodies, c, slot);
             let generation = self.collider_slots.generation(c);
             put(
-                &mut self.collider_ids,
+                &mut self.names.collider_ids,
                 c,
                 ColliderId::new(self.number, c as u32, generation),
             );

@@ -34,7 +34,7 @@ impl<'w> BodyRef<'w> {
 
     /// The body's [`BodyDef::user_data`](crate::BodyDef::user_data).
     pub fn user_data(&self) -> u64 {
-        self.world.user_data[self.slot]
+        self.world.names.user_data[self.slot]
     }
 
     /// The pose of the body's local frame: [`World::transform`].

@@ -111,7 +111,7 @@ impl World {
             self.static_revision += 1;
         }
         if was_static {
-            let owner = &self.collider_bodies;
+            let owner = &self.names.collider_bodies;
             self.static_colliders
                 .retain(|&c| owner[c as usize] as usize != slot);
         }

@@ -30,7 +30,7 @@ impl World {
         let sorting = SortOut {
             boxes: &self.broad_boxes,
             colliders: &self.colliders,
-            recycling: self.recycling,
+            recycling: self.settings.recycling,
             sensors: &self.sensors,
             has_sensors: self.has_sensors,
         };
@@ -304,7 +304,7 @@ impl World {
             let sensor = sensor_side(&self.sensors, pair);
             let contact = began.then_some(&self.slot_contacts[slot]);
             self.events_next
-                .record_change(pair, &names!(self), sensor, contact);
+                .record_change(pair, &self.names, sensor, contact);
         }
     }
 }

@@ -166,7 +166,7 @@ impl EventLists {
     pub fn record_change(
         &mut self,
         pair: [u32; 2],
-        names: &Names<'_>,
+        names: &Names,
         sensor: Option<usize>,
         began: Option<&Contact>,
     ) {
@@ -206,15 +206,19 @@ impl EventLists {
 /// How the world names its slots in events: per collider slot its handle and body slot, per
 /// body slot its handle and user data. A slot whose body was removed keeps the removed
 /// body's names until it is reused, which is never before the step that reports its end.
-#[derive(Clone, Copy)]
-pub(crate) struct Names<'a> {
-    pub collider_ids: &'a [ColliderId],
-    pub collider_bodies: &'a [u32],
-    pub body_ids: &'a [BodyId],
-    pub user_data: &'a [u64],
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Names {
+    /// Per collider slot: its handle.
+    pub collider_ids: Vec<ColliderId>,
+    /// Per collider slot: its body's slot.
+    pub collider_bodies: Vec<u32>,
+    /// Per body slot: the handle of the body in it, or last in it.
+    pub body_ids: Vec<BodyId>,
+    /// Per body slot: its body's user data.
+    pub user_data: Vec<u64>,
 }
 
-impl Names<'_> {
+impl Names {
     pub fn collider(&self, c: u32) -> ColliderId {
         self.collider_ids[c as usize]
     }

@@ -50,7 +50,7 @@ impl World {
         self.filters[c] = checked(filter)?;
         self.has_filters |= filter != Filter::default();
         self.pair_set.invalidate(c);
-        self.wake_touching(self.collider_bodies[c] as usize);
+        self.wake_touching(self.names.collider_bodies[c] as usize);
         Ok(())
     }
 
@@ -62,8 +62,8 @@ impl World {
         for k in 0..self.collider_contacts.len() {
             let Contact { a, b, .. } = self.collider_contacts[k];
             let (body_a, body_b) = (
-                self.collider_bodies[a as usize],
-                self.collider_bodies[b as usize],
+                self.names.collider_bodies[a as usize],
+                self.names.collider_bodies[b as usize],
             );
             if body_a == s || body_b == s {
                 let other = if body_a == s { body_b } else { body_a };

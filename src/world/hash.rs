@@ -104,7 +104,7 @@ impl World {
             ] {
                 h.f32(x);
             }
-            h.bytes(&[u8::from(self.is_awake(self.body_ids[slot]))]);
+            h.bytes(&[u8::from(self.is_awake(self.names.body_ids[slot]))]);
             h.f32(self.sleep.timer(slot));
         }
         h.u32(self.joint_count() as u32);

@@ -18,7 +18,6 @@
 //!                  the bodies' pairs are tested again, both bodies wake
 //! ```
 
-use crate::error::JointError;
 use glam::Vec2;
 
 use super::World;
@@ -31,6 +30,7 @@ use crate::dynamics::joints::{
 };
 use crate::dynamics::solver::{JointConstraint, JointModel, Spring, relative_angle};
 use crate::error::Error;
+use crate::error::JointError;
 use crate::shapes::transform::{inverse_rotate, length_and_direction, rotate};
 use crate::world::handle::{BodyId, JointId, Slots, StaleReason};
 
@@ -358,7 +358,7 @@ impl World {
             if !joint.live || (force.length() <= max_force && torque.abs() <= max_torque) {
                 continue;
             }
-            let bodies = joint.bodies.map(|b| self.body_ids[b as usize]);
+            let bodies = joint.bodies.map(|b| self.names.body_ids[b as usize]);
             self.events_next.joint_broken.push(JointBroken {
                 joint: self.joints.ids[slot],
                 bodies,
@@ -468,7 +468,7 @@ impl World {
     pub fn joint_bodies(&self, joint: JointId) -> Option<[BodyId; 2]> {
         let slot = self.joint_slot(joint).ok()?;
         let bodies = self.joints.constraints[slot].bodies;
-        Some(bodies.map(|b| self.body_ids[b as usize]))
+        Some(bodies.map(|b| self.names.body_ids[b as usize]))
     }
 
     /// A live joint's definition, as [`World::add_joint`] takes one: its bodies, kind and
@@ -501,7 +501,7 @@ impl World {
             world_anchor(a, c.local_anchors[0]),
             world_anchor(b, c.local_anchors[1]),
         ];
-        let ids = [self.body_ids[a], self.body_ids[b]];
+        let ids = [self.names.body_ids[a], self.names.body_ids[b]];
         let motor =
             |m: Option<[f32; 2]>| m.map(|[speed, max_torque]| JointMotor { speed, max_torque });
         let spring = |s: Option<Spring>| {

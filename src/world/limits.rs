@@ -31,12 +31,12 @@
 //! clamped (`World::max_linear_speed`, a quarter turn per substep) and impulses to
 //! `MAX_IMPULSE`, so no step reaches a state its snapshot cannot hold.
 
-use crate::error::{JointError, WorldError};
 use glam::Vec2;
 
 use crate::dynamics::joints::JointSpring;
 use crate::dynamics::solver::Spring;
 use crate::error::Error;
+use crate::error::{JointError, WorldError};
 use crate::shapes::body_shape::MassProperties;
 
 /// The range a dynamic body's mass and rotational inertia must lie in. Impulses scale with

@@ -15,7 +15,6 @@
 //!
 //! [`BodyDef::with_piece_material`]: crate::BodyDef::with_piece_material
 
-use crate::error::WorldError;
 use glam::Vec2;
 
 use super::World;
@@ -24,6 +23,7 @@ use super::limits::{
 };
 use crate::dynamics::solver::ColliderSurface;
 use crate::error::Error;
+use crate::error::WorldError;
 use crate::shapes::body_shape::{BodyShape, MassProperties, combined_mass};
 use crate::world::handle::ColliderId;
 
@@ -143,7 +143,7 @@ impl World {
     /// ```
     pub fn set_material(&mut self, collider: ColliderId, material: Material) -> Result<(), Error> {
         let c = self.collider_slot(collider)?;
-        let slot = self.collider_bodies[c] as usize;
+        let slot = self.names.collider_bodies[c] as usize;
         let piece = self.bodies[slot]
             .colliders(&self.next_collider)
             .position(|other| other == c)
@@ -204,7 +204,8 @@ impl World {
         // A spin about a centre moved far can make that fast: held to the world's speed
         // limit, as the next step's first pass would hold it, so that the world never
         // holds a velocity the table refuses.
-        state.linear_velocity = crate::dynamics::solver::clamp_length(v, self.max_linear_speed);
+        state.linear_velocity =
+            crate::dynamics::solver::clamp_length(v, self.settings.max_linear_speed);
         // A force held for the next step may be more than the new mass can take.
         let (inv_mass, inv_inertia) = (1.0 / mass.mass, 1.0 / mass.inertia);
         let forces = &mut self.forces[slot];

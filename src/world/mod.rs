@@ -64,21 +64,8 @@ use crate::dynamics::solver::{
 };
 use crate::shapes::aabb::Aabb;
 use crate::shapes::shape::Shape;
-use crate::world::events::EventLists;
+use crate::world::events::{EventLists, Names};
 use crate::world::handle::{Slots, next_world_number};
-
-/// How events name the world's slots ([`Names`]), from the world's fields one by one so
-/// that another field can be borrowed mutably beside it.
-macro_rules! names {
-    ($world:expr) => {
-        crate::world::events::Names {
-            collider_ids: &$world.collider_ids,
-            collider_bodies: &$world.collider_bodies,
-            body_ids: &$world.body_ids,
-            user_data: &$world.user_data,
-        }
-    };
-}
 
 mod bodies;
 mod body_def;
@@ -128,7 +115,7 @@ pub use handle::{BodyId, ColliderId, StaleReason};
 
 use body_def::ShapeKey;
 use contacts::{Change, PairState, SlotBlock, SlotOutcome};
-use limits::DEFAULT_MAX_LINEAR_SPEED as DEFAULT_SPEED;
+use settings::Settings;
 
 /// A world of rigid polygon bodies. Cloning it clones the whole state, so two narrow phases
 /// can be compared from the same starting point; the clone takes the same [`BodyId`]s.
@@ -146,16 +133,15 @@ pub struct World {
     number: u32,
     body_slots: Slots,
     collider_slots: Slots,
-    /// Per body slot: the handle of the body in it (or last in it), and its user data.
-    body_ids: Vec<BodyId>,
-    user_data: Vec<u64>,
-    /// Per collider slot: its handle, and the next collider of its body (`Body::colliders`).
-    collider_ids: Vec<ColliderId>,
+    /// How the world names its slots: per body slot the handle of the body in it (or last
+    /// in it) and its user data, per collider slot its handle and its body's slot. A part
+    /// of its own, so that events and the continuous stage read it while the step writes
+    /// the rest.
+    names: Names,
+    /// Per collider slot: the next collider of its body (`Body::colliders`).
     next_collider: Vec<u32>,
-    gravity: Vec2,
-    substeps: usize,
-    continuous: bool,
-    max_linear_speed: f32,
+    /// What the setters change and the step reads (`settings.rs`).
+    settings: Settings,
     shapes: Vec<Shape>,
     shape_index: HashMap<ShapeKey, u32>,
     /// Per shape table entry, how many colliders use it; entries no collider uses, free for
@@ -176,7 +162,6 @@ pub struct World {
     custom_forces: bool,
     /// One collider per piece, per collider slot (see `Body::colliders` for a body's).
     colliders: Vec<Collider>,
-    collider_bodies: Vec<u32>,
     /// Per collider: its collision filter, and whether it is a sensor.
     filters: Vec<Filter>,
     sensors: Vec<bool>,
@@ -217,8 +202,6 @@ pub struct World {
     /// set before a step fails keeps its end event there for the step that succeeds).
     events: EventLists,
     events_next: EventLists,
-    /// See [`World::set_hit_event_threshold`].
-    hit_threshold: Option<f32>,
     /// This step's blocks of `SLOTS_PER_TASK` slots (scratch; the first `block_count` are
     /// in use).
     blocks: Vec<SlotBlock>,
@@ -228,8 +211,6 @@ pub struct World {
     fresh_pairs: Vec<[u32; 2]>,
     fresh_kept: Vec<Option<KeptManifold>>,
     recycled: usize,
-    /// See [`World::set_contact_recycling`].
-    recycling: bool,
     sleep: Sleep,
     solver: ContactSolver,
     /// The joints (`joints.rs`).
@@ -271,14 +252,9 @@ impl World {
             number: next_world_number(),
             body_slots: Slots::default(),
             collider_slots: Slots::default(),
-            body_ids: Vec::new(),
-            user_data: Vec::new(),
-            collider_ids: Vec::new(),
+            names: Names::default(),
             next_collider: Vec::new(),
-            gravity,
-            substeps: 4,
-            continuous: true,
-            max_linear_speed: DEFAULT_SPEED,
+            settings: Settings::new(gravity),
             shapes: Vec::new(),
             shape_index: HashMap::new(),
             shape_users: Vec::new(),
@@ -291,7 +267,6 @@ impl World {
             forces: Vec::new(),
             custom_forces: false,
             colliders: Vec::new(),
-            collider_bodies: Vec::new(),
             filters: Vec::new(),
             sensors: Vec::new(),
             surfaces: Vec::new(),
@@ -312,11 +287,9 @@ impl World {
             slot_changes: Vec::new(),
             events: EventLists::default(),
             events_next: EventLists::default(),
-            hit_threshold: None,
             blocks: Vec::new(),
             block_count: 0,
             recycled: 0,
-            recycling: true,
             sleep: Sleep::default(),
             solver: ContactSolver::default(),
             joints: joints::JointSet::default(),

@@ -40,7 +40,7 @@ impl World {
     /// same order. A body removed since the step is still in them, by its now stale handle,
     /// until the next step.
     pub fn contacts(&self) -> impl ExactSizeIterator<Item = WorldContact> + '_ {
-        let names = names!(self);
+        let names = &self.names;
         self.collider_contacts.iter().map(move |c| WorldContact {
             bodies: [names.body(c.a), names.body(c.b)],
             colliders: [names.collider(c.a), names.collider(c.b)],

@@ -22,7 +22,6 @@
 //! tells them apart).
 //! Queries read the world as the last step (or `add_body`) left it.
 
-use crate::error::WorldError;
 use std::sync::RwLock;
 
 use glam::Vec2;
@@ -34,6 +33,7 @@ use crate::broad_phase::query_tree::QueryTree;
 use crate::collision::collide_shapes::collide_shapes;
 use crate::collision::toi::{Sweep, time_of_impact};
 use crate::error::Error;
+use crate::error::WorldError;
 use crate::query::ray::{RayHit, cast_ray};
 use crate::shapes::aabb::Aabb;
 use crate::shapes::shape::Shape;
@@ -271,7 +271,7 @@ impl World {
                     && self.shapes[collider.shape as usize]
                         .contains_point(&collider.transform, point)
                 {
-                    colliders.push(self.collider_ids[c]);
+                    colliders.push(self.names.collider_ids[c]);
                 }
                 true
             });
@@ -307,7 +307,7 @@ impl World {
                     return true;
                 }
                 if filter.should_collide(&self.filters[c]) {
-                    colliders.push(self.collider_ids[c]);
+                    colliders.push(self.names.collider_ids[c]);
                 }
                 true
             });
@@ -356,7 +356,7 @@ impl World {
                     )
                     .is_some()
                 {
-                    colliders.push(self.collider_ids[c]);
+                    colliders.push(self.names.collider_ids[c]);
                 }
                 true
             });
@@ -425,8 +425,8 @@ impl World {
                     let better = best.is_none_or(|b| (hit.t, c) < (b.fraction, b.collider.index()));
                     if hit.t <= 1.0 && better {
                         best = Some(WorldShapeHit {
-                            body: self.body_ids[self.collider_bodies[c] as usize],
-                            collider: self.collider_ids[c],
+                            body: self.names.body_ids[self.names.collider_bodies[c] as usize],
+                            collider: self.names.collider_ids[c],
                             fraction: hit.t,
                             // time_of_impact's normal points from the cast shape (A).
                             normal: -hit.normal,
@@ -460,7 +460,7 @@ impl World {
                 });
             });
         }
-        top.map(|c| self.body_ids[self.collider_bodies[c] as usize])
+        top.map(|c| self.names.body_ids[self.names.collider_bodies[c] as usize])
     }
 
     /// `query` on the query tree, brought up to date with the colliders first.
@@ -493,8 +493,8 @@ impl World {
 
     fn world_hit(&self, collider: usize, hit: RayHit) -> WorldRayHit {
         WorldRayHit {
-            body: self.body_ids[self.collider_bodies[collider] as usize],
-            collider: self.collider_ids[collider],
+            body: self.names.body_ids[self.names.collider_bodies[collider] as usize],
+            collider: self.names.collider_ids[collider],
             hit,
         }
     }

@@ -71,7 +71,7 @@ impl World {
         if record.is_static {
             self.static_revision += 1;
             // The removed colliders still name their body's slot (their ends are to come).
-            let owner = &self.collider_bodies;
+            let owner = &self.names.collider_bodies;
             self.static_colliders
                 .retain(|&c| owner[c as usize] as usize != slot);
         }

@@ -1,23 +1,65 @@
 //! World-wide settings: gravity, substeps, the speed limit, sleeping, contact recycling,
 //! the continuous stage and the hit event threshold. Each setter checks its value and
 //! returns an error naming it, leaving the setting as it was.
+//!
+//! The settings are one part of the world ([`Settings`]): what the setters change and the
+//! step reads, and nothing the step writes. The snapshot's settings section saves them
+//! (`snapshot/write/mod.rs`, `snapshot/read/settings.rs`), every value checked as its
+//! setter checks it when read. (Sleeping's switch lives with the sleep stage, which reads
+//! it every step.)
 
-use crate::error::WorldError;
 use glam::Vec2;
 
 use super::World;
-use super::limits::{MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS, check_gravity};
-use crate::error::Error;
+use super::limits::{
+    DEFAULT_MAX_LINEAR_SPEED, MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS, check_gravity,
+};
+use crate::error::{Error, WorldError};
+
+/// The world's settings, each within the range its setter checks.
+#[derive(Clone, Debug)]
+pub(crate) struct Settings {
+    /// Units per second squared ([`World::set_gravity`]).
+    pub gravity: Vec2,
+    /// Solver substeps per step, 1 to `MAX_SUBSTEPS` ([`World::set_substeps`]).
+    pub substeps: usize,
+    /// Whether the continuous stage runs ([`World::set_continuous`]).
+    pub continuous: bool,
+    /// The speed cap, positive and at most `MAX_LINEAR_SPEED_LIMIT`
+    /// ([`World::set_max_linear_speed`]).
+    pub max_linear_speed: f32,
+    /// The approach speed from which a contact reports a hit event, if any
+    /// ([`World::set_hit_event_threshold`]).
+    pub hit_threshold: Option<f32>,
+    /// Whether contacts of pairs that barely moved keep their manifold
+    /// ([`World::set_contact_recycling`]).
+    pub recycling: bool,
+}
+
+impl Settings {
+    /// A new world's settings: `gravity`, 4 substeps, the continuous stage and recycling
+    /// on, the default speed cap, no hit events.
+    pub fn new(gravity: Vec2) -> Settings {
+        Settings {
+            gravity,
+            substeps: 4,
+            continuous: true,
+            max_linear_speed: DEFAULT_MAX_LINEAR_SPEED,
+            hit_threshold: None,
+            recycling: true,
+        }
+    }
+}
 
 impl World {
     /// Gravity, units per second squared.
     pub fn gravity(&self) -> Vec2 {
-        self.gravity
+        self.settings.gravity
     }
 
     /// Solver substeps per step (default 4).
     pub fn substeps(&self) -> usize {
-        self.substeps
+        self.settings.substeps
     }
 
     /// Sets the solver substeps per step, from 1 to [`MAX_SUBSTEPS`]; anything else is an
@@ -30,7 +72,7 @@ impl World {
                 rule: "from 1 to MAX_SUBSTEPS (64)",
             }));
         }
-        self.substeps = substeps;
+        self.settings.substeps = substeps;
         Ok(())
     }
 
@@ -39,7 +81,7 @@ impl World {
     /// it, keeping their direction, as in Box2D; spin is held to
     /// [`MAX_ROTATION_PER_SUBSTEP`](crate::world::MAX_ROTATION_PER_SUBSTEP).
     pub fn max_linear_speed(&self) -> f32 {
-        self.max_linear_speed
+        self.settings.max_linear_speed
     }
 
     /// Sets [`World::max_linear_speed`](crate::World::max_linear_speed): positive and at most [`MAX_LINEAR_SPEED_LIMIT`],
@@ -53,7 +95,7 @@ impl World {
                 rule: "positive and at most MAX_LINEAR_SPEED_LIMIT (1e6)",
             }));
         }
-        self.max_linear_speed = speed;
+        self.settings.max_linear_speed = speed;
         Ok(())
     }
 
@@ -61,7 +103,7 @@ impl World {
     /// [`MAX_COORDINATE`](crate::world::MAX_COORDINATE) in magnitude, else an error naming it.
     pub fn set_gravity(&mut self, gravity: Vec2) -> Result<(), Error> {
         check_gravity(gravity)?;
-        self.gravity = gravity;
+        self.settings.gravity = gravity;
         // Resting bodies rest under the old gravity only.
         self.sleep.wake_all(&self.bodies, &mut self.states);
         Ok(())
@@ -87,7 +129,7 @@ impl World {
 
     /// Whether contact recycling is on ([`World::set_contact_recycling`](crate::World::set_contact_recycling)).
     pub fn contact_recycling(&self) -> bool {
-        self.recycling
+        self.settings.recycling
     }
 
     /// Turns contact recycling on (the default) or off. On, a pair of polygons whose relative
@@ -100,18 +142,18 @@ impl World {
     /// collided every step either way (its normal turns as the pieces slide). Off, every
     /// pair is collided every step.
     pub fn set_contact_recycling(&mut self, enabled: bool) {
-        self.recycling = enabled;
+        self.settings.recycling = enabled;
     }
 
     /// Whether the continuous stage sweeps fast bodies and bullets (default on).
     pub fn continuous(&self) -> bool {
-        self.continuous
+        self.settings.continuous
     }
 
     /// Turns the continuous stage on or off. Off, a body that moves more than its own
     /// thickness plus an obstacle's in one step can pass through the obstacle.
     pub fn set_continuous(&mut self, enabled: bool) {
-        self.continuous = enabled;
+        self.settings.continuous = enabled;
     }
 
     /// Hit events: with `Some(speed)`, each step reports in [`Events::contact_hit`](crate::Events::contact_hit) the
@@ -129,12 +171,12 @@ impl World {
                 }));
             }
         }
-        self.hit_threshold = speed;
+        self.settings.hit_threshold = speed;
         Ok(())
     }
 
     /// The hit event threshold ([`World::set_hit_event_threshold`](crate::World::set_hit_event_threshold)).
     pub fn hit_event_threshold(&self) -> Option<f32> {
-        self.hit_threshold
+        self.settings.hit_threshold
     }
 }

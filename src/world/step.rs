@@ -2,7 +2,6 @@
 //! persistent pairs, the recycling pass, the narrow phase, the merge and events
 //! (`contacts.rs`), the solver, the continuous stage and sleep.
 
-use crate::error::WorldError;
 use std::time::Instant;
 
 use glam::Vec2;
@@ -17,6 +16,7 @@ use crate::dynamics::body::{Body, bodies_pair};
 use crate::dynamics::continuous::{Motion, Obstacles, StepStart, solve_continuous};
 use crate::dynamics::solver::{BodyMotion, SPECULATIVE_DISTANCE, Substeps};
 use crate::error::Error;
+use crate::error::WorldError;
 use crate::parallel;
 use crate::shapes::transform::Transform;
 
@@ -37,7 +37,7 @@ impl World {
         if !TIME_STEP_RANGE.contains(&dt) {
             return Err(Error::World(WorldError::InvalidTimeStep { dt }));
         }
-        check_gravity(self.gravity)?;
+        check_gravity(self.settings.gravity)?;
         // Called from outside the pool with more than one thread, the step runs on the
         // pool in as few jobs as the narrow phase allows: one when it may move to a worker,
         // else the stretches before and after its call (see `parallel.rs`). Each pass sent
@@ -93,7 +93,7 @@ impl World {
                 .iter()
                 .map(|b| b.expanded(0.5 * SPECULATIVE_DISTANCE)),
         );
-        let (bodies, owner) = (&self.bodies, &self.collider_bodies);
+        let (bodies, owner) = (&self.bodies, &self.names.collider_bodies);
         let (filters, sensors) = (&self.filters, &self.sensors);
         let (has_filters, has_sensors) = (self.has_filters, self.has_sensors);
         let joints = &self.joints;
@@ -116,12 +116,12 @@ impl World {
             if state.touching {
                 let sensor = sensor_side(&self.sensors, pair);
                 self.events_next
-                    .record_change(pair, &names!(self), sensor, None);
+                    .record_change(pair, &self.names, sensor, None);
             }
             let live = pair.map(|c| self.collider_slots.is_live(c as usize));
             if live[0] != live[1] {
                 let other = if live[0] { pair[0] } else { pair[1] };
-                self.woken.push(self.collider_bodies[other as usize]);
+                self.woken.push(self.names.collider_bodies[other as usize]);
             }
         }
         if !self.woken.is_empty() {
@@ -152,14 +152,14 @@ impl World {
         self.sleep.wake_touched(
             &self.collider_contacts,
             self.joints.body_pairs(),
-            &self.collider_bodies,
+            &self.names.collider_bodies,
             &self.bodies,
             &mut self.states,
         );
         let narrow_done = Instant::now();
 
         // The continuous stage sweeps from these poses.
-        if self.continuous {
+        if self.settings.continuous {
             self.start_centers.clone_from(&self.centers);
             self.start_rotations.clone_from(&self.rotations);
         }
@@ -168,12 +168,12 @@ impl World {
         self.solve_and_update(dt);
         self.break_joints();
         let solve_done = Instant::now();
-        if let Some(threshold) = self.hit_threshold {
+        if let Some(threshold) = self.settings.hit_threshold {
             self.record_hits(threshold);
         }
 
         self.moved.clear();
-        let continuous = if !self.continuous {
+        let continuous = if !self.settings.continuous {
             Default::default()
         } else {
             self.static_tree
@@ -188,9 +188,8 @@ impl World {
                     bodies: &self.bodies,
                     shapes: &self.shapes,
                     colliders: &self.colliders,
-                    collider_bodies: &self.collider_bodies,
                     next_collider: &self.next_collider,
-                    names: names!(self),
+                    names: &self.names,
                     aabbs: &self.aabbs,
                     static_colliders: &self.static_colliders,
                     static_tree: &self.static_tree,
@@ -206,7 +205,10 @@ impl World {
                 },
                 &mut self.moved,
                 &mut self.continuous_scratch,
-                (self.hit_threshold, &mut self.events_next.contact_hit),
+                (
+                    self.settings.hit_threshold,
+                    &mut self.events_next.contact_hit,
+                ),
             )
         };
         for k in 0..self.moved.len() {
@@ -216,7 +218,7 @@ impl World {
             dt,
             &self.collider_contacts,
             self.joints.body_pairs(),
-            &self.collider_bodies,
+            &self.names.collider_bodies,
             &self.bodies,
             &mut self.states,
         );
@@ -251,15 +253,15 @@ impl World {
         self.solver.step(
             dt,
             &Substeps {
-                count: self.substeps,
-                gravity: self.gravity,
-                max_linear_speed: self.max_linear_speed,
+                count: self.settings.substeps,
+                gravity: self.settings.gravity,
+                max_linear_speed: self.settings.max_linear_speed,
             },
             &self.collider_contacts,
             &mut BodyMotion {
                 bodies: &self.bodies,
                 materials: &self.materials,
-                collider_bodies: &self.collider_bodies,
+                collider_bodies: &self.names.collider_bodies,
                 surfaces: &self.surfaces,
                 centers: &mut self.centers,
                 rotations: &mut self.rotations,
@@ -268,7 +270,7 @@ impl World {
                 forces: self.custom_forces.then_some(&self.forces[..]),
                 joints: &mut self.joints.constraints,
             },
-            self.hit_threshold.is_some(),
+            self.settings.hit_threshold.is_some(),
         );
         if self.custom_forces {
             self.clear_forces();
@@ -281,7 +283,7 @@ impl World {
     pub(super) fn record_hits(&mut self, threshold: f32) {
         for (k, point, speed) in self.solver.hits(threshold) {
             let c = &self.collider_contacts[k];
-            let hit = names!(self).hit(
+            let hit = self.names.hit(
                 [c.a, c.b],
                 c.manifold.points()[point].point,
                 c.manifold.normal,
@@ -297,7 +299,7 @@ impl World {
         /// Colliders per task: a pose and a box each, about 0.1 µs.
         const COLLIDERS_PER_TASK: usize = 1024;
         let (bodies, centers, rotations) = (&self.bodies, &self.centers, &self.rotations);
-        let (shapes, owner) = (&self.shapes, &self.collider_bodies);
+        let (shapes, owner) = (&self.shapes, &self.names.collider_bodies);
         self.colliders
             .par_iter_mut()
             .zip(self.aabbs.par_iter_mut())

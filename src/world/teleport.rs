@@ -73,7 +73,7 @@ impl World {
             let moved = self.aabbs[c];
             for (other, aabb) in self.aabbs.iter().enumerate() {
                 if aabb.overlaps(&moved) && self.collider_slots.is_live(other) {
-                    overlapped.push(self.collider_bodies[other]);
+                    overlapped.push(self.names.collider_bodies[other]);
                 }
             }
         }

@@ -18,10 +18,10 @@
 //! never panics; a count is checked against the bytes left (times the least a record can
 //! take) before anything is allocated for it, so a forged count cannot ask for gigabytes.
 
-use crate::error::SnapshotError;
 use glam::Vec2;
 
 use crate::error::Error;
+use crate::error::SnapshotError;
 
 /// The error of a snapshot fault: out of line, so that the readers' fast paths stay small.
 #[cold]

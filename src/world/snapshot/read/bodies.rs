@@ -112,7 +112,7 @@ impl Loading {
         let rotation = read_unit(r, "body rotation")?;
         let (linear, angular) = read_velocity(r, flags)?;
         if flags & USER_DATA != 0 {
-            self.world.user_data[b] = r.u64("user data")?;
+            self.world.names.user_data[b] = r.u64("user data")?;
         }
         let (forces, force_at) = read_forces(r, flags)?;
         let asleep = self.read_sleep(r, b, flags, dynamic)?;

@@ -94,7 +94,7 @@ impl Loading {
         }
         w.shape_users[shape] += 1;
         w.colliders[c].shape = shape as u32;
-        w.collider_bodies[c] = b as u32;
+        w.names.collider_bodies[c] = b as u32;
         w.sensors[c] = cflags & SENSOR != 0;
         w.has_sensors |= w.sensors[c];
         if cflags & FILTER != 0 {
@@ -188,7 +188,7 @@ impl Loading {
         fat: &mut [Aabb],
     ) -> Result<(), Error> {
         let w = &mut self.world;
-        w.collider_bodies[c] = r.index("vacant collider's body", w.body_slots.len())? as u32;
+        w.names.collider_bodies[c] = r.index("vacant collider's body", w.body_slots.len())? as u32;
         w.colliders[c].shape = r.index("vacant collider's shape", w.shapes.len())? as u32;
         let flags_at = r.offset;
         let flags = r.u8("vacant collider flags")?;
@@ -215,7 +215,7 @@ impl Loading {
         for _ in 0..count {
             let at = r.offset;
             let c = r.index("static collider", w.colliders.len())?;
-            let body = &w.bodies[w.collider_bodies[c] as usize];
+            let body = &w.bodies[w.names.collider_bodies[c] as usize];
             if !w.collider_slots.is_live(c) || !body.is_static || w.sensors[c] || seen[c] {
                 return Reader::error_at(
                     at,
@@ -228,7 +228,7 @@ impl Loading {
         let expected = (0..w.colliders.len())
             .filter(|&c| {
                 w.collider_slots.is_live(c)
-                    && w.bodies[w.collider_bodies[c] as usize].is_static
+                    && w.bodies[w.names.collider_bodies[c] as usize].is_static
                     && !w.sensors[c]
             })
             .count();

@@ -146,7 +146,7 @@ impl Loading {
         }
         let mut bodies = Vec::with_capacity(warm.len());
         for start in &warm {
-            let pair = start.0.map(|c| w.collider_bodies[c as usize]);
+            let pair = start.0.map(|c| w.names.collider_bodies[c as usize]);
             if pair.iter().any(|&b| b as usize >= 64 * words) {
                 return Reader::error_at(
                     words_at,

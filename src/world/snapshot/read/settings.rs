@@ -24,8 +24,8 @@ impl Loading {
         tag(r, SETTINGS, "settings")?;
         let w = &mut self.world;
         let gravity_at = r.offset;
-        w.gravity = Vec2::new(r.raw_f32("gravity")?, r.raw_f32("gravity")?);
-        at(gravity_at, check_gravity(w.gravity))?;
+        w.settings.gravity = Vec2::new(r.raw_f32("gravity")?, r.raw_f32("gravity")?);
+        at(gravity_at, check_gravity(w.settings.gravity))?;
         let substeps_at = r.offset;
         let substeps = r.varint("substeps")?;
         if !(1..=MAX_SUBSTEPS as u64).contains(&substeps) {
@@ -34,7 +34,7 @@ impl Loading {
                 format!("substeps = {substeps}: must be from 1 to {MAX_SUBSTEPS}"),
             );
         }
-        w.substeps = substeps as usize;
+        w.settings.substeps = substeps as usize;
         let speed_at = r.offset;
         let speed = r.raw_f32("max_linear_speed")?;
         if !(speed > 0.0 && speed <= MAX_LINEAR_SPEED_LIMIT) {
@@ -43,16 +43,16 @@ impl Loading {
                 format!("max_linear_speed = {speed}: must be positive and at most 1e6"),
             );
         }
-        w.max_linear_speed = speed;
+        w.settings.max_linear_speed = speed;
         let flags = r.u8("settings flags")?;
-        w.continuous = flags & CONTINUOUS != 0;
-        w.recycling = flags & RECYCLING != 0;
+        w.settings.continuous = flags & CONTINUOUS != 0;
+        w.settings.recycling = flags & RECYCLING != 0;
         w.sleep.enabled = flags & SLEEPING != 0;
         w.custom_forces = flags & CUSTOM_FORCES != 0;
         w.has_sensors = flags & HAS_SENSORS != 0;
         w.has_filters = flags & HAS_FILTERS != 0;
         if flags & HIT_THRESHOLD != 0 {
-            w.hit_threshold = Some(non_negative(r, "hit_event_threshold")?);
+            w.settings.hit_threshold = Some(non_negative(r, "hit_event_threshold")?);
         }
         Ok(())
     }

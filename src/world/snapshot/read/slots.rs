@@ -30,11 +30,11 @@ impl Loading {
     pub(super) fn prepare_slots(&mut self) {
         let (w, spare) = (&mut self.world, &mut self.spare);
         let (bodies, colliders) = (w.body_slots.len(), w.collider_slots.len());
-        w.body_ids = emptied(&mut spare.body_ids);
-        w.body_ids.extend(
+        w.names.body_ids = emptied(&mut spare.names.body_ids);
+        w.names.body_ids.extend(
             (0..bodies).map(|s| BodyId::new(w.number, s as u32, slot_generation(&w.body_slots, s))),
         );
-        w.user_data = refill(&mut spare.user_data, bodies, 0);
+        w.names.user_data = refill(&mut spare.names.user_data, bodies, 0);
         w.bodies = refill(&mut spare.bodies, bodies, Body::vacant());
         w.centers = refill(&mut spare.centers, bodies, Vec2::ZERO);
         w.rotations = refill(&mut spare.rotations, bodies, Vec2::X);
@@ -57,8 +57,8 @@ impl Loading {
         w.forces = refill(&mut spare.forces, bodies, BodyForces::default());
         w.sleep.timers = refill(&mut spare.sleep.timers, bodies, 0.0);
         w.sleep.islands = refill(&mut spare.sleep.islands, bodies, AWAKE);
-        w.collider_ids = emptied(&mut spare.collider_ids);
-        w.collider_ids.extend(
+        w.names.collider_ids = emptied(&mut spare.names.collider_ids);
+        w.names.collider_ids.extend(
             (0..colliders).map(|s| {
                 ColliderId::new(w.number, s as u32, slot_generation(&w.collider_slots, s))
             }),
@@ -72,7 +72,7 @@ impl Loading {
                 transform: Transform::IDENTITY,
             },
         );
-        w.collider_bodies = refill(&mut spare.collider_bodies, colliders, 0);
+        w.names.collider_bodies = refill(&mut spare.names.collider_bodies, colliders, 0);
         w.filters = refill(&mut spare.filters, colliders, Filter::default());
         w.sensors = refill(&mut spare.sensors, colliders, false);
         w.surfaces = refill(

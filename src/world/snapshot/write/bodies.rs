@@ -70,7 +70,7 @@ impl World {
         let flags = kind
             | flag32(body.is_bullet, BULLET)
             | flag32(body.fixed_rotation, FIXED_ROTATION)
-            | flag32(self.user_data[b] != 0, USER_DATA)
+            | flag32(self.names.user_data[b] != 0, USER_DATA)
             | flag32(velocity, VELOCITY)
             | flag32(pending, PENDING_FORCE)
             | flag32(!params.is_plain(), MOTION_PARAMS)
@@ -84,8 +84,8 @@ impl World {
             w.vec2(state.linear_velocity);
             w.f32(state.angular_velocity);
         }
-        if self.user_data[b] != 0 {
-            w.u64(self.user_data[b]);
+        if self.names.user_data[b] != 0 {
+            w.u64(self.names.user_data[b]);
         }
         if pending {
             w.vec2(forces.force);

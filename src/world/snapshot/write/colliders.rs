@@ -105,7 +105,7 @@ impl World {
     pub(super) fn write_vacant_colliders(&self, w: &mut Writer, fat: &[Aabb]) {
         w.u8(VACANT);
         for c in (0..self.colliders.len()).filter(|&c| !self.collider_slots.is_live(c)) {
-            w.len(self.collider_bodies[c] as usize);
+            w.len(self.names.collider_bodies[c] as usize);
             w.len(self.colliders[c].shape as usize);
             let explicit_fat = fat.get(c).filter(|f| **f != Aabb::EMPTY);
             w.u8(flag8(self.sensors[c], SENSOR) | flag8(explicit_fat.is_some(), FAT));

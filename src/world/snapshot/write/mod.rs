@@ -96,18 +96,18 @@ impl World {
     /// threshold when there is one.
     fn write_settings(&self, w: &mut Writer) {
         w.u8(SETTINGS);
-        w.vec2(self.gravity);
-        w.len(self.substeps);
-        w.f32(self.max_linear_speed);
-        let flags = flag8(self.continuous, CONTINUOUS)
-            | flag8(self.recycling, RECYCLING)
+        w.vec2(self.settings.gravity);
+        w.len(self.settings.substeps);
+        w.f32(self.settings.max_linear_speed);
+        let flags = flag8(self.settings.continuous, CONTINUOUS)
+            | flag8(self.settings.recycling, RECYCLING)
             | flag8(self.sleep.enabled, SLEEPING)
             | flag8(self.custom_forces, CUSTOM_FORCES)
-            | flag8(self.hit_threshold.is_some(), HIT_THRESHOLD)
+            | flag8(self.settings.hit_threshold.is_some(), HIT_THRESHOLD)
             | flag8(self.has_sensors, HAS_SENSORS)
             | flag8(self.has_filters, HAS_FILTERS);
         w.u8(flags);
-        if let Some(t) = self.hit_threshold {
+        if let Some(t) = self.settings.hit_threshold {
             w.f32(t);
         }
     }

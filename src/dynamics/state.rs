@@ -79,6 +79,7 @@ const _: () = assert!(std::mem::size_of::<BodyState>() == 8 * 4);
 impl BodyState {
     /// Whether the solver moves this body: dynamic and awake. (A dynamic body's mass is
     /// finite and positive, so its inverse mass is too.)
+    #[inline]
     pub fn moves(&self) -> bool {
         self.inv_mass > 0.0
     }
@@ -87,6 +88,7 @@ impl BodyState {
     /// material is `material`: its own while it moves, zero while it is static or asleep.
     /// Kept out of the state so that the state fits 32 bytes; the inverse mass in the state
     /// says whether it moves.
+    #[inline]
     pub fn inv_inertia(&self, material: &BodyMaterial) -> f32 {
         if self.moves() {
             material.inv_inertia
@@ -124,6 +126,7 @@ unsafe impl Send for StatePtr {}
 unsafe impl Sync for StatePtr {}
 
 impl StatePtr {
+    #[inline]
     pub fn new(states: &mut [BodyState]) -> StatePtr {
         StatePtr {
             states: states.as_mut_ptr(),
@@ -135,6 +138,7 @@ impl StatePtr {
     ///
     /// # Safety
     /// `i` is in bounds, and no other thread writes that body while the reference lives.
+    #[inline]
     pub unsafe fn get<'a>(self, i: usize) -> &'a BodyState {
         debug_assert!(i < self.len);
         // SAFETY: the caller's promise.
@@ -145,6 +149,7 @@ impl StatePtr {
     ///
     /// # Safety
     /// `i` is in bounds, and no other thread touches that body while the reference lives.
+    #[inline]
     pub unsafe fn get_mut<'a>(self, i: usize) -> &'a mut BodyState {
         debug_assert!(i < self.len);
         // SAFETY: the caller's promise.
@@ -162,6 +167,7 @@ pub(crate) struct Softness {
 }
 
 impl Softness {
+    #[inline]
     pub(crate) fn new(hertz: f32, zeta: f32, h: f32) -> Softness {
         let omega = 2.0 * std::f32::consts::PI * hertz;
         let a1 = 2.0 * zeta + h * omega;
@@ -176,16 +182,19 @@ impl Softness {
 }
 
 /// `a × b`, the 2D cross product (`a.x b.y - a.y b.x`).
+#[inline]
 pub(crate) fn cross(a: Vec2, b: Vec2) -> f32 {
     a.perp_dot(b)
 }
 
 /// `w × r` for a scalar angular velocity.
+#[inline]
 pub(crate) fn cross_sv(w: f32, r: Vec2) -> Vec2 {
     Vec2::new(-w * r.y, w * r.x)
 }
 
 /// Integrates a rotation `(cos, sin)` by the angle `angle` (small), renormalised.
+#[inline]
 pub(crate) fn integrate_rotation(q: Vec2, angle: f32) -> Vec2 {
     let q2 = Vec2::new(q.x - angle * q.y, q.y + angle * q.x);
     let len = q2.length();
@@ -268,6 +277,7 @@ fn max_spin(body: &Body, max_speed: f32, max_turn: f32) -> f32 {
 /// body on every substep, and nearly every body is far below both limits: a product and a
 /// comparison each decide that, and only a body over a limit pays for a length and a
 /// division. (A square or product that overflows is infinite, so it still takes the clamp.)
+#[inline]
 pub(crate) fn clamp_velocity(state: &mut BodyState, body: &Body, max_speed: f32, max_turn: f32) {
     let v = state.linear_velocity;
     if v.length_squared() > max_speed * max_speed {
@@ -282,6 +292,9 @@ pub(crate) fn clamp_velocity(state: &mut BodyState, body: &Body, max_speed: f32,
 
 /// As [`clamp_velocity`] without the body's reach: the speed held to `max_speed` and the
 /// spin to `max_turn`, which is all that keeps the next impulse finite.
+// Inlined into the joint passes, where it runs twice per joint per pass: called out of
+// line from joints/mod.rs it cost joint_grid's step 5 % more instructions (callgrind).
+#[inline]
 pub(crate) fn clamp_speed_and_turn(state: &mut BodyState, max_speed: f32, max_turn: f32) {
     let v = state.linear_velocity;
     if v.length_squared() > max_speed * max_speed {
@@ -295,6 +308,7 @@ pub(crate) fn clamp_speed_and_turn(state: &mut BodyState, max_speed: f32, max_tu
 /// `v` shortened to at most `max` long, keeping its direction. The length is taken without
 /// squaring the components (see `length_and_direction`): a velocity past 1.8e19 has a
 /// square that overflows f32, and would otherwise collapse to zero instead of to `max`.
+#[inline]
 pub(crate) fn clamp_length(v: Vec2, max: f32) -> Vec2 {
     let (length, direction) = length_and_direction(v);
     if length <= max { v } else { direction * max }

@@ -15,6 +15,7 @@ use super::{JointConstraint, JointModel, JointStep, Spring};
 use crate::dynamics::state::cross;
 
 /// The distance joint's per-step data: the spring's coefficients over the substep `h`.
+#[inline]
 pub(super) fn prepare(p: &mut Prepared, spring: Option<Spring>, h: f32) {
     if let Some(s) = spring {
         p.spring = spring_softness(s, h);
@@ -22,6 +23,7 @@ pub(super) fn prepare(p: &mut Prepared, spring: Option<Spring>, h: f32) {
 }
 
 /// The distance joint's warm start: its axial parts' sum along the anchors' line now.
+#[inline]
 pub(super) fn warm_start(joint: &JointConstraint, ends: &mut Ends<'_>) {
     let p = &joint.prepared;
     let r = ends.anchors(p);
@@ -32,6 +34,7 @@ pub(super) fn warm_start(joint: &JointConstraint, ends: &mut Ends<'_>) {
 }
 
 /// One solve (`use_bias`) or relax pass of a distance joint.
+#[inline]
 pub(super) fn solve(
     joint: &mut JointConstraint,
     ends: &mut Ends<'_>,

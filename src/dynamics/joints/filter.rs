@@ -6,6 +6,7 @@
 use super::parts::Prepared;
 
 /// The filter joint's per-step data: idle, so no pass visits it.
+#[inline]
 pub(super) fn prepare(p: &mut Prepared) {
     p.idle = true;
 }

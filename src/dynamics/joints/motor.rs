@@ -22,12 +22,14 @@ use super::{JointConstraint, JointModel, JointStep, relative_angle, unwind};
 const MOTOR_CORRECTION: f32 = 0.3;
 
 /// The motor joint's per-step data: the angle from its target.
+#[inline]
 pub(super) fn prepare(p: &mut Prepared, [rotation_a, rotation_b]: [Vec2; 2], reference_angle: f32) {
     let angle = relative_angle(rotation_a, rotation_b) - reference_angle;
     p.delta_angle = unwind(angle);
 }
 
 /// The motor joint's warm start: the point impulse and the angular one.
+#[inline]
 pub(super) fn warm_start(joint: &JointConstraint, ends: &mut Ends<'_>) {
     let p = &joint.prepared;
     let r = ends.anchors(p);
@@ -36,6 +38,7 @@ pub(super) fn warm_start(joint: &JointConstraint, ends: &mut Ends<'_>) {
 }
 
 /// One pass of a motor joint (the same in the solve and the relax pass).
+#[inline]
 pub(super) fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep) {
     let JointModel::Motor {
         max_force,

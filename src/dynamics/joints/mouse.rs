@@ -18,6 +18,7 @@ use crate::shapes::transform::rotate;
 /// The mouse joint's per-step data. The pull acts on B alone, from a fixed point: A's
 /// masses and motion take no part, and the offset is from the target instead of A's
 /// centre.
+#[inline]
 pub(super) fn prepare(p: &mut Prepared, center_b: Vec2, target: Vec2, spring: Spring, h: f32) {
     p.inv_mass[0] = 0.0;
     p.inv_inertia[0] = 0.0;
@@ -27,6 +28,7 @@ pub(super) fn prepare(p: &mut Prepared, center_b: Vec2, target: Vec2, spring: Sp
 }
 
 /// One pass of a mouse joint (the spring's, the same in the solve and the relax pass).
+#[inline]
 pub(super) fn solve(joint: &mut JointConstraint, ends: &mut Ends<'_>, step: &JointStep) {
     let JointModel::Mouse { max_force, .. } = joint.model else {
         return;

@@ -46,6 +46,7 @@ pub(super) struct Prepared {
 impl Prepared {
     /// The effective mass of an impulse along a line whose levers (`r × direction`) on A
     /// and B are `la` and `lb`.
+    #[inline]
     pub(super) fn mass_along(&self, la: f32, lb: f32) -> f32 {
         let [ma, mb] = self.inv_mass;
         let [ia, ib] = self.inv_inertia;
@@ -61,6 +62,7 @@ pub(super) struct Ends<'a> {
 
 impl Ends<'_> {
     /// Applies `impulse` to B at `rb` and its opposite to A at `ra`.
+    #[inline]
     pub(super) fn apply_linear(&mut self, p: &Prepared, [ra, rb]: [Vec2; 2], impulse: Vec2) {
         self.a.linear_velocity -= p.inv_mass[0] * impulse;
         self.a.angular_velocity -= p.inv_inertia[0] * cross(ra, impulse);
@@ -69,12 +71,14 @@ impl Ends<'_> {
     }
 
     /// Applies the angular `impulse` to B and its opposite to A.
+    #[inline]
     pub(super) fn apply_angular(&mut self, p: &Prepared, impulse: f32) {
         self.a.angular_velocity -= p.inv_inertia[0] * impulse;
         self.b.angular_velocity += p.inv_inertia[1] * impulse;
     }
 
     /// The anchors now (turned by each body's rotation since the step began).
+    #[inline]
     pub(super) fn anchors(&self, p: &Prepared) -> [Vec2; 2] {
         [
             rotate(self.a.delta_rotation, p.anchors[0]),
@@ -83,11 +87,13 @@ impl Ends<'_> {
     }
 
     /// B's anchor minus A's now, world frame.
+    #[inline]
     pub(super) fn separation(&self, p: &Prepared, [ra, rb]: [Vec2; 2]) -> Vec2 {
         self.b.delta_position - self.a.delta_position + p.delta_center + rb - ra
     }
 
     /// The velocity of B's anchor relative to A's.
+    #[inline]
     pub(super) fn relative_velocity(&self, [ra, rb]: [Vec2; 2]) -> Vec2 {
         self.b.linear_velocity + cross_sv(self.b.angular_velocity, rb)
             - self.a.linear_velocity
@@ -95,6 +101,7 @@ impl Ends<'_> {
     }
 
     /// The joint angle now.
+    #[inline]
     pub(super) fn angle(&self, p: &Prepared) -> f32 {
         unwind(p.delta_angle + relative_angle(self.a.delta_rotation, self.b.delta_rotation))
     }
@@ -125,6 +132,7 @@ pub(super) fn spring_softness(spring: Spring, h: f32) -> Softness {
     }
 }
 
+#[inline]
 pub(super) fn inverse_or_zero(k: f32) -> f32 {
     if k > 0.0 { 1.0 / k } else { 0.0 }
 }
@@ -133,6 +141,7 @@ pub(super) fn inverse_or_zero(k: f32) -> f32 {
 /// `-mass_scale * m * (cdot + bias_rate * C) - impulse_scale * accumulated`: a spring's in
 /// both passes; a rigid part (`None`) the joint softness in the solve pass, and in the relax
 /// pass none (plain velocity).
+#[inline]
 pub(super) fn scales(
     step: &JointStep,
     spring: Option<&Softness>,
@@ -150,6 +159,7 @@ pub(super) fn scales(
 }
 
 /// As [`scales`] for a rigid part whose error is `c`, with the bias itself.
+#[inline]
 pub(super) fn rigid(step: &JointStep, c: f32, use_bias: bool) -> (f32, f32, f32) {
     let (rate, mass_scale, impulse_scale) = scales(step, None, use_bias);
     (rate * c, mass_scale, impulse_scale)
@@ -157,6 +167,7 @@ pub(super) fn rigid(step: &JointStep, c: f32, use_bias: bool) -> (f32, f32, f32)
 
 /// As [`rigid`] for a one-sided limit whose gap is `c` (positive: not reached): a gap may
 /// close within the substep and no more (speculative), an overlap is pushed out softly.
+#[inline]
 pub(super) fn one_sided(step: &JointStep, c: f32, use_bias: bool) -> (f32, f32, f32) {
     if c > 0.0 {
         (c / step.h, 1.0, 0.0)
@@ -168,6 +179,7 @@ pub(super) fn one_sided(step: &JointStep, c: f32, use_bias: bool) -> (f32, f32, 
 /// The warm start of a joint whose impulses are a point's and an angular one (revolute,
 /// weld, mouse): the point impulse at the anchors, and every angular part's sum. The
 /// mouse's A anchor is zero and so are A's masses: its impulse lands on B alone.
+#[inline]
 pub(super) fn warm_start_pin(joint: &JointConstraint, ends: &mut Ends<'_>) {
     let p = &joint.prepared;
     let r = ends.anchors(p);
@@ -179,6 +191,7 @@ pub(super) fn warm_start_pin(joint: &JointConstraint, ends: &mut Ends<'_>) {
 
 /// `K^-1 rhs` for the point constraint's effective mass `K` (2x2) at anchors `ra`, `rb`;
 /// `None` when `K` is singular (neither body moves).
+#[inline]
 pub(super) fn solve_k(p: &Prepared, [ra, rb]: [Vec2; 2], rhs: Vec2) -> Option<Vec2> {
     let [ma, mb] = p.inv_mass;
     let [ia, ib] = p.inv_inertia;
@@ -190,6 +203,7 @@ pub(super) fn solve_k(p: &Prepared, [ra, rb]: [Vec2; 2], rhs: Vec2) -> Option<Ve
 }
 
 /// `K^-1 rhs` for the symmetric `K = [[k11, k12], [k12, k22]]`; `None` when singular.
+#[inline]
 pub(super) fn solve22([k11, k12, k22]: [f32; 3], rhs: Vec2) -> Option<Vec2> {
     let det = k11 * k22 - k12 * k12;
     if det == 0.0 || !det.is_finite() {
@@ -200,6 +214,7 @@ pub(super) fn solve22([k11, k12, k22]: [f32; 3], rhs: Vec2) -> Option<Vec2> {
 
 /// A motor on the relative spin (`[speed, max torque]`): the accumulated impulse within
 /// `max torque * h`.
+#[inline]
 pub(super) fn angular_motor(
     joint: &mut JointConstraint,
     ends: &mut Ends<'_>,
@@ -216,6 +231,7 @@ pub(super) fn angular_motor(
 
 /// A pin: B's anchor held on A's, `rhs` the relative velocity plus the bias; the impulse
 /// is `-mass_scale K^-1 rhs - impulse_scale * accumulated`.
+#[inline]
 pub(super) fn solve_point(
     joint: &mut JointConstraint,
     ends: &mut Ends<'_>,
@@ -223,11 +239,12 @@ pub(super) fn solve_point(
     rhs: Vec2,
     [mass_scale, impulse_scale]: [f32; 2],
 ) {
-    let p = joint.prepared;
-    let Some(solved) = solve_k(&p, r, rhs) else {
+    // Borrowed, not copied: the per-step data is read, the point impulse written apart.
+    let p = &joint.prepared;
+    let Some(solved) = solve_k(p, r, rhs) else {
         return;
     };
     let impulse = -mass_scale * solved - impulse_scale * joint.linear_impulse;
     let applied = accumulate_vec(&mut joint.linear_impulse, impulse);
-    ends.apply_linear(&p, r, applied);
+    ends.apply_linear(p, r, applied);
 }

@@ -21,6 +21,7 @@ use crate::shapes::transform::rotate;
 
 /// The prismatic joint's per-step data: the angle since it was added, the axis in the
 /// world frame at the step's start, and the spring's coefficients over the substep `h`.
+#[inline]
 pub(super) fn prepare(
     p: &mut Prepared,
     [rotation_a, rotation_b]: [Vec2; 2],
@@ -39,6 +40,7 @@ pub(super) fn prepare(
 
 /// The prismatic joint's warm start: the axial parts (spring, limits, motor) along the
 /// axis, the normal impulse along its normal and the angular one.
+#[inline]
 pub(super) fn warm_start(joint: &JointConstraint, ends: &mut Ends<'_>) {
     let p = &joint.prepared;
     let r = ends.anchors(p);
@@ -49,6 +51,7 @@ pub(super) fn warm_start(joint: &JointConstraint, ends: &mut Ends<'_>) {
 }
 
 /// One solve (`use_bias`) or relax pass of a prismatic joint.
+#[inline]
 pub(super) fn solve(
     joint: &mut JointConstraint,
     ends: &mut Ends<'_>,

@@ -23,6 +23,7 @@ use super::{JointConstraint, JointModel, JointStep, Spring, relative_angle, unwi
 
 /// The revolute joint's per-step data: the angle since it was added, where the limits or
 /// the spring read it, and the spring's coefficients over the substep `h`.
+#[inline]
 pub(super) fn prepare(
     p: &mut Prepared,
     [rotation_a, rotation_b]: [Vec2; 2],
@@ -41,6 +42,7 @@ pub(super) fn prepare(
 }
 
 /// One solve (`use_bias`) or relax pass of a revolute joint.
+#[inline]
 pub(super) fn solve(
     joint: &mut JointConstraint,
     ends: &mut Ends<'_>,

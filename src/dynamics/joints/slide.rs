@@ -33,6 +33,7 @@ pub(super) struct Slide {
     pub(super) axial_mass: f32,
 }
 
+#[inline]
 pub(super) fn slide(ends: &Ends<'_>, p: &Prepared, r @ [ra, rb]: [Vec2; 2]) -> Slide {
     let axis = rotate(ends.a.delta_rotation, p.axis);
     let perp = axis.perp();
@@ -53,6 +54,7 @@ pub(super) fn slide(ends: &Ends<'_>, p: &Prepared, r @ [ra, rb]: [Vec2; 2]) -> S
 
 impl Slide {
     /// B's speed along the axis relative to A.
+    #[inline]
     pub(super) fn axial_speed(&self, ends: &Ends<'_>) -> f32 {
         self.axis
             .dot(ends.b.linear_velocity - ends.a.linear_velocity)
@@ -62,6 +64,7 @@ impl Slide {
 
     /// Applies impulses along the axis and its normal and an angular one to B, and their
     /// opposites to A.
+    #[inline]
     pub(super) fn apply(
         &self,
         ends: &mut Ends<'_>,
@@ -82,6 +85,7 @@ impl Slide {
 
 /// A slider's translation held within `[lower, upper]` (one-sided each, as the distance
 /// joint's limits).
+#[inline]
 pub(super) fn slide_limits(
     joint: &mut JointConstraint,
     ends: &mut Ends<'_>,
@@ -106,6 +110,7 @@ pub(super) fn slide_limits(
 }
 
 /// A slider's spring on its translation (towards 0).
+#[inline]
 pub(super) fn slide_spring(joint: &mut JointConstraint, ends: &mut Ends<'_>, r: [Vec2; 2]) {
     let p = joint.prepared;
     let s = slide(ends, &p, r);

@@ -16,6 +16,7 @@ use super::{JointConstraint, JointModel, JointStep, Spring, relative_angle, unwi
 
 /// The weld's per-step data: the angle since it was added, and each spring's
 /// coefficients over the substep `h`.
+#[inline]
 pub(super) fn prepare(
     p: &mut Prepared,
     [rotation_a, rotation_b]: [Vec2; 2],
@@ -34,6 +35,7 @@ pub(super) fn prepare(
 }
 
 /// One solve (`use_bias`) or relax pass of a weld joint.
+#[inline]
 pub(super) fn solve(
     joint: &mut JointConstraint,
     ends: &mut Ends<'_>,

@@ -19,6 +19,7 @@ use crate::shapes::transform::rotate;
 
 /// The wheel joint's per-step data: the axis in the world frame at the step's start and
 /// the suspension's coefficients over the substep `h`. (No angle: B turns freely.)
+#[inline]
 pub(super) fn prepare(
     p: &mut Prepared,
     rotation_a: Vec2,
@@ -34,6 +35,7 @@ pub(super) fn prepare(
 
 /// The wheel joint's warm start: the axial parts (spring, limits) along the axis, the
 /// normal impulse along its normal, and the motor's as the angular one.
+#[inline]
 pub(super) fn warm_start(joint: &JointConstraint, ends: &mut Ends<'_>) {
     let p = &joint.prepared;
     let r = ends.anchors(p);
@@ -44,6 +46,7 @@ pub(super) fn warm_start(joint: &JointConstraint, ends: &mut Ends<'_>) {
 }
 
 /// One solve (`use_bias`) or relax pass of a wheel joint.
+#[inline]
 pub(super) fn solve(
     joint: &mut JointConstraint,
     ends: &mut Ends<'_>,

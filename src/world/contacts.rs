@@ -28,7 +28,7 @@ impl World {
     /// threads.
     pub(super) fn sort_out_recycled(&mut self) {
         let sorting = SortOut {
-            boxes: &self.broad_boxes,
+            boxes: &self.scratch.broad_boxes,
             colliders: &self.colliders,
             recycling: self.settings.recycling,
             sensors: &self.sensors,
@@ -48,23 +48,26 @@ impl World {
                 }],
             ),
         };
-        self.slot_outcomes.resize(pairs.len(), SlotOutcome::Apart);
-        self.slot_contacts.resize(pairs.len(), filler);
-        self.slot_changes.resize(pairs.len(), Change::Same);
-        self.block_count = pairs.len().div_ceil(SLOTS_PER_TASK);
-        if self.blocks.len() < self.block_count {
+        self.scratch
+            .slot_outcomes
+            .resize(pairs.len(), SlotOutcome::Apart);
+        self.scratch.slot_contacts.resize(pairs.len(), filler);
+        self.scratch.slot_changes.resize(pairs.len(), Change::Same);
+        self.scratch.block_count = pairs.len().div_ceil(SLOTS_PER_TASK);
+        if self.scratch.blocks.len() < self.scratch.block_count {
             // Grown only: a block's list of fresh slots is kept, so a warm world allocates
             // nothing here.
-            self.blocks
-                .resize_with(self.block_count, SlotBlock::default);
+            self.scratch
+                .blocks
+                .resize_with(self.scratch.block_count, SlotBlock::default);
         }
         pairs
             .par_chunks(SLOTS_PER_TASK)
             .zip(states.par_chunks(SLOTS_PER_TASK))
-            .zip(self.slot_outcomes.par_chunks_mut(SLOTS_PER_TASK))
-            .zip(self.slot_contacts.par_chunks_mut(SLOTS_PER_TASK))
-            .zip(self.slot_changes.par_chunks_mut(SLOTS_PER_TASK))
-            .zip(self.blocks[..self.block_count].par_iter_mut())
+            .zip(self.scratch.slot_outcomes.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(self.scratch.slot_contacts.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(self.scratch.slot_changes.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(self.scratch.blocks[..self.scratch.block_count].par_iter_mut())
             .enumerate()
             .with_min_len(parallel::min_len(1))
             .for_each(
@@ -78,12 +81,12 @@ impl World {
                     sorting.sort_out_block(first, pairs, states, slots, block);
                 },
             );
-        self.fresh_pairs.clear();
+        self.scratch.fresh_pairs.clear();
         self.recycled = 0;
         self.candidates = 0;
-        for block in &self.blocks[..self.block_count] {
+        for block in &self.scratch.blocks[..self.scratch.block_count] {
             let fresh = block.fresh.iter().map(|&slot| pairs[slot as usize]);
-            self.fresh_pairs.extend(fresh);
+            self.scratch.fresh_pairs.extend(fresh);
             let recycled = block.recycled + block.recycled_sensors;
             self.recycled += recycled;
             self.candidates += recycled + block.fresh.len();
@@ -104,14 +107,14 @@ impl World {
     /// their fresh ones (with what was kept of them) straight from the narrow phase's
     /// list, in slot order. Returns how many contact points the list holds.
     pub(super) fn merge_contacts(&mut self) -> usize {
-        let (fresh, colliders) = (&self.contact_scratch, &self.colliders);
+        let (fresh, colliders) = (&self.scratch.contact_scratch, &self.colliders);
         let (pairs, states) = self.pair_set.pairs_and_data_mut();
         let (sensors, has_sensors) = (&self.sensors, self.has_sensors);
         let is_sensor =
             |[a, b]: [u32; 2]| has_sensors && (sensors[a as usize] || sensors[b as usize]);
-        let blocks = &mut self.blocks[..self.block_count];
-        let outcomes = &mut self.slot_outcomes;
-        let changes = &mut self.slot_changes;
+        let blocks = &mut self.scratch.blocks[..self.scratch.block_count];
+        let outcomes = &mut self.scratch.slot_outcomes;
+        let changes = &mut self.scratch.slot_changes;
         // Each block finds where its reports start by a binary search (the reports ascend,
         // as the narrow phase promises) and counts what the walk would match there, over
         // the pool; when every block starts where the blocks before it stopped, those are
@@ -210,8 +213,9 @@ impl World {
         };
         // The walk moves on only at a match: the first `matched` reports are the matched
         // ones.
-        self.fresh_kept.resize(matched, None);
-        self.fresh_kept
+        self.scratch.fresh_kept.resize(matched, None);
+        self.scratch
+            .fresh_kept
             .par_chunks_mut(REPORTS_PER_TASK)
             .zip(fresh[..matched].par_chunks(REPORTS_PER_TASK))
             .with_min_len(parallel::min_len(1))
@@ -225,12 +229,12 @@ impl World {
         self.contacts_next.clear();
         self.contacts_next.reserve(total);
         let out = ContactsOut(self.contacts_next.as_mut_ptr());
-        let fresh_kept = &self.fresh_kept;
+        let fresh_kept = &self.scratch.fresh_kept;
         states
             .par_chunks_mut(SLOTS_PER_TASK)
-            .zip(self.slot_outcomes.par_chunks(SLOTS_PER_TASK))
-            .zip(self.slot_contacts.par_chunks_mut(SLOTS_PER_TASK))
-            .zip(self.slot_changes.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(self.scratch.slot_outcomes.par_chunks(SLOTS_PER_TASK))
+            .zip(self.scratch.slot_contacts.par_chunks_mut(SLOTS_PER_TASK))
+            .zip(self.scratch.slot_changes.par_chunks_mut(SLOTS_PER_TASK))
             .zip(blocks.par_iter_mut())
             .with_min_len(parallel::min_len(1))
             .for_each(|((((states, outcomes), contacts), changes), block)| {
@@ -275,7 +279,7 @@ impl World {
         // The lists take turns: keep the spare one as large as the one in use, so that a
         // warm world does not allocate when its contact count alternates between steps.
         self.contacts_next.reserve(self.collider_contacts.len());
-        self.blocks[..self.block_count]
+        self.scratch.blocks[..self.scratch.block_count]
             .iter()
             .map(|b| b.points)
             .sum()
@@ -287,14 +291,16 @@ impl World {
     /// scanned: a settled world's cost nothing here.
     pub(super) fn record_pair_events(&mut self) {
         let (pairs, states) = self.pair_set.pairs_and_data_mut();
-        let blocks = self.blocks[..self.block_count].iter().enumerate();
+        let blocks = self.scratch.blocks[..self.scratch.block_count]
+            .iter()
+            .enumerate();
         let changed_blocks = blocks.filter(|(_, b)| b.changed);
         let changed_slots = changed_blocks.flat_map(|(block, _)| {
             let start = block * SLOTS_PER_TASK;
             start..(start + SLOTS_PER_TASK).min(pairs.len())
         });
         for slot in changed_slots {
-            let change = self.slot_changes[slot];
+            let change = self.scratch.slot_changes[slot];
             if change == Change::Same {
                 continue;
             }
@@ -302,7 +308,7 @@ impl World {
             let began = change == Change::Began;
             states[slot].touching = began;
             let sensor = sensor_side(&self.sensors, pair);
-            let contact = began.then_some(&self.slot_contacts[slot]);
+            let contact = began.then_some(&self.scratch.slot_contacts[slot]);
             self.events_next
                 .record_change(pair, &self.names, sensor, contact);
         }

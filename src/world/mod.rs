@@ -55,9 +55,8 @@ use glam::Vec2;
 use crate::broad_phase::pair_set::PairSet;
 use crate::collision::manifold::Contact;
 use crate::collision::narrow_phase::Collider;
-use crate::collision::recycle::KeptManifold;
 use crate::dynamics::body::Body;
-use crate::dynamics::continuous::{ContinuousScratch, StaticTree};
+use crate::dynamics::continuous::StaticTree;
 use crate::dynamics::sleep::Sleep;
 use crate::dynamics::solver::{
     BodyForces, BodyMaterial, BodyState, ColliderSurface, ContactSolver,
@@ -84,6 +83,7 @@ mod motion;
 mod output;
 mod queries;
 mod remove;
+mod scratch;
 mod settings;
 mod snapshot;
 mod stats;
@@ -114,7 +114,8 @@ pub use events::{ContactBegin, ContactEnd, ContactHit, Events, SensorEvent};
 pub use handle::{BodyId, ColliderId, StaleReason};
 
 use body_def::ShapeKey;
-use contacts::{Change, PairState, SlotBlock, SlotOutcome};
+use contacts::PairState;
+use scratch::StepScratch;
 use settings::Settings;
 
 /// A world of rigid polygon bodies. Cloning it clones the whole state, so two narrow phases
@@ -174,9 +175,6 @@ pub struct World {
     has_filters: bool,
     /// Per collider.
     aabbs: Vec<Aabb>,
-    /// `aabbs` grown by half the speculative distance each, as the broad phase sees them
-    /// (scratch, rebuilt each step).
-    broad_boxes: Vec<Aabb>,
     /// The persistent pairs (fat boxes overlap), each with its manifold as the narrow phase
     /// last computed it, for recycling (`None` when it found none).
     pair_set: PairSet<PairState>,
@@ -185,31 +183,13 @@ pub struct World {
     /// The narrow phase's contacts, between colliders ([`World::contacts`] maps them to
     /// bodies on the fly).
     collider_contacts: Vec<Contact>,
-    /// Where the narrow phase writes (scratch).
-    contact_scratch: Vec<Contact>,
     /// This step's contacts while they are merged; swapped with `collider_contacts` only
     /// when the narrow phase succeeded, so a failed step leaves the last step's in place.
     contacts_next: Vec<Contact>,
-    /// Per slot of `pair_set` this step (scratch): what became of the pair
-    /// (`SlotOutcome`), and its contact where it was recycled, or where a fresh one began
-    /// touching (the begin event carries it).
-    slot_outcomes: Vec<SlotOutcome>,
-    slot_contacts: Vec<Contact>,
-    /// Per slot of `pair_set` this step (scratch): whether the pair began or stopped
-    /// touching (`Change`).
-    slot_changes: Vec<Change>,
     /// The last step's events, and the next step's while it runs (a pair that leaves the
     /// set before a step fails keeps its end event there for the step that succeeds).
     events: EventLists,
     events_next: EventLists,
-    /// This step's blocks of `SLOTS_PER_TASK` slots (scratch; the first `block_count` are
-    /// in use).
-    blocks: Vec<SlotBlock>,
-    block_count: usize,
-    /// The pairs that go to the narrow phase, block after block, and what is kept of each
-    /// report for recycling (scratch).
-    fresh_pairs: Vec<[u32; 2]>,
-    fresh_kept: Vec<Option<KeptManifold>>,
     recycled: usize,
     sleep: Sleep,
     solver: ContactSolver,
@@ -221,20 +201,13 @@ pub struct World {
     /// stage's tree over them (`static_tree`) is built again when it finds another count.
     static_revision: u64,
     static_tree: StaticTree,
-    /// Scratch of the continuous stage.
-    continuous_scratch: ContinuousScratch,
-    /// Scratch of the continuous stage: poses at the start of the step, the angle each
-    /// body turned during it, and the bodies it moved.
-    start_centers: Vec<Vec2>,
-    start_rotations: Vec<Vec2>,
-    turned: Vec<f32>,
-    moved: Vec<usize>,
-    /// Scratch of the step: bodies whose pairs with a removed body's colliders just left.
-    woken: Vec<u32>,
     /// Counts the changes to the colliders' poses (steps and added bodies): a query finding
     /// the query tree at another revision brings it up to date first.
     revision: u64,
     queries: queries::QueryCache,
+    /// What the step's stages hand each other within a step, kept only for its memory
+    /// (`scratch.rs`).
+    scratch: StepScratch,
 }
 
 impl Default for World {
@@ -253,6 +226,7 @@ impl World {
             body_slots: Slots::default(),
             collider_slots: Slots::default(),
             names: Names::default(),
+            scratch: StepScratch::default(),
             next_collider: Vec::new(),
             settings: Settings::new(gravity),
             shapes: Vec::new(),
@@ -274,21 +248,12 @@ impl World {
             has_sensors: false,
             has_filters: false,
             aabbs: Vec::new(),
-            broad_boxes: Vec::new(),
             pair_set: PairSet::default(),
             candidates: 0,
             collider_contacts: Vec::new(),
-            contact_scratch: Vec::new(),
             contacts_next: Vec::new(),
-            fresh_pairs: Vec::new(),
-            fresh_kept: Vec::new(),
-            slot_outcomes: Vec::new(),
-            slot_contacts: Vec::new(),
-            slot_changes: Vec::new(),
             events: EventLists::default(),
             events_next: EventLists::default(),
-            blocks: Vec::new(),
-            block_count: 0,
             recycled: 0,
             sleep: Sleep::default(),
             solver: ContactSolver::default(),
@@ -296,12 +261,6 @@ impl World {
             static_colliders: Vec::new(),
             static_revision: 0,
             static_tree: StaticTree::default(),
-            continuous_scratch: ContinuousScratch::default(),
-            start_centers: Vec::new(),
-            start_rotations: Vec::new(),
-            turned: Vec::new(),
-            moved: Vec::new(),
-            woken: Vec::new(),
             revision: 0,
             queries: queries::QueryCache::default(),
         }

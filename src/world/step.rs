@@ -66,8 +66,8 @@ impl World {
         narrow_phase.set_speculative_distance(SPECULATIVE_DISTANCE)?;
         narrow_phase.collide_pairs_into(
             &self.colliders,
-            &self.fresh_pairs,
-            &mut self.contact_scratch,
+            &self.scratch.fresh_pairs,
+            &mut self.scratch.contact_scratch,
         )?;
         let detail = narrow_phase.timings();
         let times = StageStarts {
@@ -87,8 +87,8 @@ impl World {
         // Each box grown by half the speculative distance: two colliders pair up when their
         // boxes come within the whole distance, so the narrow phase sees every pair it could
         // report a speculative contact for.
-        self.broad_boxes.clear();
-        self.broad_boxes.extend(
+        self.scratch.broad_boxes.clear();
+        self.scratch.broad_boxes.extend(
             self.aabbs
                 .iter()
                 .map(|b| b.expanded(0.5 * SPECULATIVE_DISTANCE)),
@@ -97,7 +97,7 @@ impl World {
         let (filters, sensors) = (&self.filters, &self.sensors);
         let (has_filters, has_sensors) = (self.has_filters, self.has_sensors);
         let joints = &self.joints;
-        let proxy_moves = self.pair_set.update(&self.broad_boxes, |[a, b]| {
+        let proxy_moves = self.pair_set.update(&self.scratch.broad_boxes, |[a, b]| {
             let (a, b) = (a as usize, b as usize);
             let (body_a, body_b) = (owner[a] as usize, owner[b] as usize);
             let sensor = has_sensors && (sensors[a] || sensors[b]);
@@ -111,7 +111,7 @@ impl World {
         // succeeds, should this one fail).
         // A pair that left with a removed collider wakes the other body: it may have rested
         // on the removed one (a removed static body shares no island with what it held).
-        self.woken.clear();
+        self.scratch.woken.clear();
         for &(pair, state) in self.pair_set.dropped() {
             if state.touching {
                 let sensor = sensor_side(&self.sensors, pair);
@@ -121,12 +121,14 @@ impl World {
             let live = pair.map(|c| self.collider_slots.is_live(c as usize));
             if live[0] != live[1] {
                 let other = if live[0] { pair[0] } else { pair[1] };
-                self.woken.push(self.names.collider_bodies[other as usize]);
+                self.scratch
+                    .woken
+                    .push(self.names.collider_bodies[other as usize]);
             }
         }
-        if !self.woken.is_empty() {
+        if !self.scratch.woken.is_empty() {
             self.sleep
-                .wake_bodies(&self.woken, &self.bodies, &mut self.states);
+                .wake_bodies(&self.scratch.woken, &self.bodies, &mut self.states);
         }
         // The removed bodies' pairs are gone and their ends recorded: their slots may take
         // new bodies now.
@@ -160,11 +162,11 @@ impl World {
 
         // The continuous stage sweeps from these poses.
         if self.settings.continuous {
-            self.start_centers.clone_from(&self.centers);
-            self.start_rotations.clone_from(&self.rotations);
+            self.scratch.start_centers.clone_from(&self.centers);
+            self.scratch.start_rotations.clone_from(&self.rotations);
         }
-        self.turned.clear();
-        self.turned.resize(self.bodies.len(), 0.0);
+        self.scratch.turned.clear();
+        self.scratch.turned.resize(self.bodies.len(), 0.0);
         self.solve_and_update(dt);
         self.break_joints();
         let solve_done = Instant::now();
@@ -172,7 +174,7 @@ impl World {
             self.record_hits(threshold);
         }
 
-        self.moved.clear();
+        self.scratch.moved.clear();
         let continuous = if !self.settings.continuous {
             Default::default()
         } else {
@@ -180,9 +182,9 @@ impl World {
                 .refresh(self.static_revision, &self.static_colliders, &self.aabbs);
             solve_continuous(
                 &StepStart {
-                    centers: &self.start_centers,
-                    rotations: &self.start_rotations,
-                    turned: &self.turned,
+                    centers: &self.scratch.start_centers,
+                    rotations: &self.scratch.start_rotations,
+                    turned: &self.scratch.turned,
                 },
                 &Obstacles {
                     bodies: &self.bodies,
@@ -203,16 +205,16 @@ impl World {
                     states: &mut self.states,
                     materials: &self.materials,
                 },
-                &mut self.moved,
-                &mut self.continuous_scratch,
+                &mut self.scratch.moved,
+                &mut self.scratch.continuous,
                 (
                     self.settings.hit_threshold,
                     &mut self.events_next.contact_hit,
                 ),
             )
         };
-        for k in 0..self.moved.len() {
-            self.update_body_colliders(self.moved[k]);
+        for k in 0..self.scratch.moved.len() {
+            self.update_body_colliders(self.scratch.moved[k]);
         }
         self.sleep.update(
             dt,
@@ -266,7 +268,7 @@ impl World {
                 centers: &mut self.centers,
                 rotations: &mut self.rotations,
                 states: &mut self.states,
-                turned: &mut self.turned,
+                turned: &mut self.scratch.turned,
                 forces: self.custom_forces.then_some(&self.forces[..]),
                 joints: &mut self.joints.constraints,
             },

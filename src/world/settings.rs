@@ -77,7 +77,7 @@ impl World {
     }
 
     /// The fastest a body's centre of mass moves, units per second (default
-    /// [`DEFAULT_MAX_LINEAR_SPEED`](crate::world::DEFAULT_MAX_LINEAR_SPEED)). Faster velocities, given or reached, are scaled down to
+    /// [`DEFAULT_MAX_LINEAR_SPEED`]). Faster velocities, given or reached, are scaled down to
     /// it, keeping their direction, as in Box2D; spin is held to
     /// [`MAX_ROTATION_PER_SUBSTEP`](crate::world::MAX_ROTATION_PER_SUBSTEP).
     pub fn max_linear_speed(&self) -> f32 {

@@ -35,13 +35,13 @@
 use glam::Vec2;
 use rayon::prelude::*;
 
-use crate::broad_phase::filter::Filter;
 use crate::broad_phase::query_tree::QueryTree;
 use crate::collision::collide_shapes::collide_shapes;
-use crate::collision::narrow_phase::Collider;
 use crate::collision::toi::{Sweep, TimeOfImpact, time_of_impact};
 use crate::dynamics::body::Body;
-use crate::dynamics::solver::{ColliderSurface, LINEAR_SLOP};
+use crate::dynamics::body_set::BodySet;
+use crate::dynamics::collider_set::ColliderSet;
+use crate::dynamics::solver::LINEAR_SLOP;
 use crate::dynamics::state::{BodyMaterial, BodyState, apply_impact};
 use crate::parallel;
 use crate::shapes::aabb::Aabb;
@@ -71,26 +71,28 @@ pub(crate) struct StepStart<'a> {
     pub turned: &'a [f32],
 }
 
-/// The world as the continuous stage reads it: end-of-step colliders and their boxes.
+/// The parts of the world the continuous stage reads besides the bodies: the colliders at
+/// their end-of-step poses and boxes (a swept piece only stops at an obstacle its filter
+/// lets it touch; a sensor is never an obstacle, never swept; an impact bounces with the
+/// larger restitution of the two surfaces), the shape table, the names hit events give,
+/// and the tree over the static colliders' boxes.
 pub(crate) struct Obstacles<'a> {
-    pub bodies: &'a [Body],
+    pub colliders: &'a ColliderSet,
     pub shapes: &'a [Shape],
-    pub colliders: &'a [Collider],
-    /// Per collider slot: the next collider of its body (see `Body::colliders`).
-    pub next_collider: &'a [u32],
     /// How hit events name the slots, and each collider's body slot.
     pub names: &'a Names,
-    pub aabbs: &'a [Aabb],
-    /// Colliders of static bodies, the obstacles of every swept body (sensors left out).
-    pub static_colliders: &'a [u32],
-    /// The tree over their boxes, brought up to date for this step (`StaticTree::refresh`).
+    /// The tree over the static colliders' boxes, brought up to date for this step
+    /// (`StaticTree::refresh`).
     pub static_tree: &'a StaticTree,
-    /// Per collider: its collision filter (a swept piece only stops at an obstacle it may
-    /// touch), and whether it is a sensor (never an obstacle, never swept).
-    pub filters: &'a [Filter],
-    pub sensors: &'a [bool],
-    /// Per collider: its material; an impact bounces with the larger restitution.
-    pub surfaces: &'a [ColliderSurface],
+}
+
+/// The obstacles and the bodies' static records, read by the sweeps.
+struct Scene<'a> {
+    bodies: &'a [Body],
+    colliders: &'a ColliderSet,
+    shapes: &'a [Shape],
+    names: &'a Names,
+    static_tree: &'a StaticTree,
 }
 
 /// A bounding volume hierarchy over the static colliders' boxes, so that a swept body
@@ -207,11 +209,11 @@ pub(crate) struct ContinuousStats {
 
 /// The bodies' motion state, updated in place: end-of-step centres and rotations, and
 /// velocities.
-pub(crate) struct Motion<'a> {
-    pub centers: &'a mut [Vec2],
-    pub rotations: &'a mut [Vec2],
-    pub states: &'a mut [BodyState],
-    pub materials: &'a [BodyMaterial],
+struct Motion<'a> {
+    centers: &'a mut [Vec2],
+    rotations: &'a mut [Vec2],
+    states: &'a mut [BodyState],
+    materials: &'a [BodyMaterial],
 }
 
 /// Bodies per task of the sweeps over the pool: a body that is not swept costs a few
@@ -248,13 +250,34 @@ struct SweepBlock {
 /// bit, on any number of threads.
 pub(crate) fn solve_continuous(
     start: &StepStart<'_>,
-    world: &Obstacles<'_>,
-    motion: &mut Motion<'_>,
+    obstacles: &Obstacles<'_>,
+    bodies: &mut BodySet,
     moved: &mut Vec<usize>,
     scratch: &mut ContinuousScratch,
     hits: (Option<f32>, &mut Vec<ContactHit>),
 ) -> ContinuousStats {
     let (threshold, hits) = hits;
+    let BodySet {
+        records,
+        centers,
+        rotations,
+        states,
+        materials,
+        ..
+    } = bodies;
+    let world = &Scene {
+        bodies: records,
+        colliders: obstacles.colliders,
+        shapes: obstacles.shapes,
+        names: obstacles.names,
+        static_tree: obstacles.static_tree,
+    };
+    let motion = &mut Motion {
+        centers,
+        rotations,
+        states,
+        materials,
+    };
     let body_count = world.bodies.len();
     let blocks = body_count.div_ceil(BODIES_PER_TASK);
     if scratch.blocks.len() < blocks {
@@ -362,7 +385,7 @@ struct Hit {
 /// The earliest hit of body `index` against the static colliders and, for a bullet, the
 /// kinematic and non-bullet dynamic ones, at their end-of-step poses (held still).
 fn earliest_hit(
-    world: &Obstacles<'_>,
+    world: &Scene<'_>,
     index: usize,
     body: &Body,
     swept: &SweptBody,
@@ -370,19 +393,20 @@ fn earliest_hit(
 ) -> Option<Hit> {
     let mut first: Option<Hit> = None;
     let mut consider = |obstacle: usize| {
-        if !world.aabbs[obstacle].overlaps(&swept.swept_box) {
+        if !world.colliders.aabbs[obstacle].overlaps(&swept.swept_box) {
             return;
         }
-        let other = &world.colliders[obstacle];
+        let other = &world.colliders.records[obstacle];
         let other_sweep = Sweep::fixed(&other.transform);
         let obstacle_shape = &world.shapes[other.shape as usize];
-        for piece in body.colliders(world.next_collider) {
-            if world.sensors[piece]
-                || !world.filters[piece].should_collide(&world.filters[obstacle])
+        for piece in body.colliders(&world.colliders.next) {
+            if world.colliders.sensors[piece]
+                || !world.colliders.filters[piece]
+                    .should_collide(&world.colliders.filters[obstacle])
             {
                 continue;
             }
-            let shape = &world.shapes[world.colliders[piece].shape as usize];
+            let shape = &world.shapes[world.colliders.records[piece].shape as usize];
             let Some((hit, push)) = piece_hit(shape, &swept.sweep, obstacle_shape, &other_sweep)
             else {
                 continue;
@@ -400,7 +424,7 @@ fn earliest_hit(
     };
     world.static_tree.overlapping(&swept.swept_box, candidates);
     for &position in candidates.iter() {
-        consider(world.static_colliders[position as usize] as usize);
+        consider(world.colliders.statics[position as usize] as usize);
     }
     if body.is_bullet {
         for (obstacle, &owner) in world.names.collider_bodies.iter().enumerate() {
@@ -408,7 +432,7 @@ fn earliest_hit(
             if owner as usize != index
                 && !other.is_static
                 && !other.is_bullet
-                && !world.sensors[obstacle]
+                && !world.colliders.sensors[obstacle]
             {
                 consider(obstacle);
             }
@@ -440,7 +464,7 @@ fn piece_hit(
 /// approach with one rigid impulse through the middle of the contact there (or bounces it,
 /// with the pair's restitution). Returns the impact as a hit event, if there was one.
 fn stop_at_impact(
-    world: &Obstacles<'_>,
+    world: &Scene<'_>,
     motion: &mut Motion<'_>,
     index: usize,
     body: &Body,
@@ -455,9 +479,9 @@ fn stop_at_impact(
     let q = motion.rotations[index];
     let origin = motion.centers[index] - crate::shapes::transform::rotate(q, body.local_center);
     let pose = crate::shapes::transform::Transform::from_rotation(origin, q);
-    let other = &world.colliders[hit.obstacle];
+    let other = &world.colliders.records[hit.obstacle];
     let manifold = collide_shapes(
-        &world.shapes[world.colliders[hit.piece].shape as usize],
+        &world.shapes[world.colliders.records[hit.piece].shape as usize],
         &pose,
         &world.shapes[other.shape as usize],
         &other.transform,
@@ -465,9 +489,9 @@ fn stop_at_impact(
     let points = manifold.points();
     let middle = points.iter().map(|p| p.point).sum::<Vec2>() / points.len() as f32;
     let owner = world.names.collider_bodies[hit.obstacle] as usize;
-    let restitution = world.surfaces[hit.piece]
+    let restitution = world.colliders.surfaces[hit.piece]
         .restitution
-        .max(world.surfaces[hit.obstacle].restitution);
+        .max(world.colliders.surfaces[hit.obstacle].restitution);
     let speed = apply_impact(
         motion.states,
         motion.materials,

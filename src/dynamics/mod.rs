@@ -17,6 +17,8 @@
 //! ```
 
 pub(crate) mod body;
+pub(crate) mod body_set;
+pub(crate) mod collider_set;
 pub(crate) mod continuous;
 pub(crate) mod joints;
 pub(crate) mod sleep;

@@ -35,6 +35,7 @@ use rayon::prelude::*;
 
 use crate::collision::manifold::Contact;
 use crate::dynamics::body::Body;
+use crate::dynamics::body_set::BodySet;
 use crate::dynamics::state::BodyState;
 use crate::parallel;
 
@@ -154,15 +155,20 @@ impl Sleep {
     }
 
     /// Turns sleeping on or off; off wakes every body.
-    pub fn set_enabled(&mut self, enabled: bool, bodies: &[Body], states: &mut [BodyState]) {
+    pub fn set_enabled(&mut self, enabled: bool, bodies: &mut BodySet) {
         self.enabled = enabled;
         if !enabled {
-            self.wake_all(bodies, states);
+            self.wake_all(bodies);
         }
     }
 
     /// Wakes every sleeping body and restarts every timer.
-    pub fn wake_all(&mut self, bodies: &[Body], states: &mut [BodyState]) {
+    pub fn wake_all(&mut self, bodies: &mut BodySet) {
+        let BodySet {
+            records: bodies,
+            states,
+            ..
+        } = bodies;
         if self.asleep == 0 {
             self.timers.iter_mut().for_each(|t| *t = 0.0);
             return;
@@ -177,7 +183,12 @@ impl Sleep {
 
     /// Wakes the island `body` sleeps with (nothing if it is awake, or static), and restarts
     /// `body`'s timer.
-    pub fn wake(&mut self, body: usize, bodies: &[Body], states: &mut [BodyState]) {
+    pub fn wake(&mut self, body: usize, bodies: &mut BodySet) {
+        let BodySet {
+            records: bodies,
+            states,
+            ..
+        } = bodies;
         self.timers[body] = 0.0;
         let island = self.islands[body];
         if island == AWAKE {
@@ -190,7 +201,12 @@ impl Sleep {
 
     /// Wakes the islands of `woken` (bodies; static ones and awake ones are passed over)
     /// in one pass over the bodies, and restarts their timers.
-    pub fn wake_bodies(&mut self, woken: &[u32], bodies: &[Body], states: &mut [BodyState]) {
+    pub fn wake_bodies(&mut self, woken: &[u32], bodies: &mut BodySet) {
+        let BodySet {
+            records: bodies,
+            states,
+            ..
+        } = bodies;
         self.to_wake.clear();
         for &body in woken {
             let body = body as usize;
@@ -213,9 +229,13 @@ impl Sleep {
         contacts: &[Contact],
         joints: impl Iterator<Item = [usize; 2]>,
         owners: &[u32],
-        bodies: &[Body],
-        states: &mut [BodyState],
+        bodies: &mut BodySet,
     ) {
+        let BodySet {
+            records: bodies,
+            states,
+            ..
+        } = bodies;
         if self.asleep == 0 {
             return;
         }
@@ -270,9 +290,13 @@ impl Sleep {
         contacts: &[Contact],
         joints: impl Iterator<Item = [usize; 2]> + Clone,
         owners: &[u32],
-        bodies: &[Body],
-        states: &mut [BodyState],
+        bodies: &mut BodySet,
     ) {
+        let BodySet {
+            records: bodies,
+            states,
+            ..
+        } = bodies;
         if !self.enabled {
             return;
         }

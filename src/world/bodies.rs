@@ -13,7 +13,6 @@ use glam::Vec2;
 use super::World;
 use super::body_ref::BodyRef;
 use super::limits::check_velocity;
-use super::step::body_transform;
 use crate::dynamics::body::BodyColliders;
 use crate::error::Error;
 use crate::error::WorldError;
@@ -30,7 +29,8 @@ impl World {
             return fail(crate::world::handle::StaleReason::OtherWorld);
         }
         match self
-            .body_slots
+            .bodies
+            .slots
             .check(body.index() as u32, body.generation())
         {
             Ok(()) => Ok(body.index()),
@@ -45,7 +45,7 @@ impl World {
             return fail(crate::world::handle::StaleReason::OtherWorld);
         }
         let slot = collider.index() as u32;
-        match self.collider_slots.check(slot, collider.generation()) {
+        match self.colliders.slots.check(slot, collider.generation()) {
             Ok(()) => Ok(collider.index()),
             Err(reason) => fail(reason),
         }
@@ -63,15 +63,15 @@ impl World {
 
     /// Number of bodies (live ones: removed bodies no longer count).
     pub fn body_count(&self) -> usize {
-        self.body_slots.live_count()
+        self.bodies.slots.live_count()
     }
 
     /// The live bodies, in slot order (a body added after a removal may take the removed
     /// one's slot, so this is not the order they were added in). Stable between changes:
     /// stepping does not reorder it.
     pub fn bodies(&self) -> impl Iterator<Item = BodyId> + '_ {
-        (0..self.body_slots.len())
-            .filter(|&slot| self.body_slots.is_live(slot))
+        (0..self.bodies.slots.len())
+            .filter(|&slot| self.bodies.slots.is_live(slot))
             .map(|slot| self.names.body_ids[slot])
     }
 
@@ -103,12 +103,7 @@ impl World {
     /// On a removed or foreign handle, with a message naming it (see the module notes).
     #[track_caller]
     pub fn transform(&self, body: BodyId) -> Transform {
-        self.transform_at(self.live(body))
-    }
-
-    /// The pose of the body in `slot`.
-    pub(super) fn transform_at(&self, slot: usize) -> Transform {
-        body_transform(&self.bodies[slot], self.centers[slot], self.rotations[slot])
+        self.bodies.transform(self.live(body))
     }
 
     /// The body's convex pieces, in its local frame, in the order of the
@@ -117,7 +112,7 @@ impl World {
     #[track_caller]
     pub fn body_pieces(&self, body: BodyId) -> impl ExactSizeIterator<Item = &Shape> + '_ {
         self.collider_slots_of(body)
-            .map(|c| &self.shapes[self.colliders[c].shape as usize])
+            .map(|c| &self.shapes.list[self.colliders.records[c].shape as usize])
     }
 
     /// The body's colliders, one per piece, in the order of
@@ -135,9 +130,9 @@ impl World {
         &self,
         body: BodyId,
     ) -> impl ExactSizeIterator<Item = usize> + '_ {
-        let record = &self.bodies[self.live(body)];
+        let record = &self.bodies.records[self.live(body)];
         BodyColliders::new(
-            &self.next_collider,
+            &self.colliders.next,
             record.first_collider,
             record.collider_count,
         )
@@ -153,7 +148,8 @@ impl World {
     /// collider indices, as in [`World::collider_contacts`]), or `None` for a vacant slot or
     /// one past the end.
     pub fn collider_id(&self, slot: usize) -> Option<ColliderId> {
-        self.collider_slots
+        self.colliders
+            .slots
             .is_live(slot)
             .then(|| self.names.collider_ids[slot])
     }
@@ -163,7 +159,7 @@ impl World {
     #[track_caller]
     pub fn body_aabb(&self, body: BodyId) -> Aabb {
         self.collider_slots_of(body)
-            .map(|c| self.aabbs[c])
+            .map(|c| self.colliders.aabbs[c])
             .reduce(|a, b| a.union(&b))
             .unwrap_or(Aabb::EMPTY)
     }
@@ -171,21 +167,21 @@ impl World {
     /// Whether the body is static. Panics on a removed or foreign handle, naming it.
     #[track_caller]
     pub fn is_static(&self, body: BodyId) -> bool {
-        self.bodies[self.live(body)].is_static
+        self.bodies.records[self.live(body)].is_static
     }
 
     /// Whether the body is kinematic (see [`BodyDef::body_type`](crate::BodyDef::body_type)).
     /// Panics on a removed or foreign handle, naming it.
     #[track_caller]
     pub fn is_kinematic(&self, body: BodyId) -> bool {
-        self.bodies[self.live(body)].is_kinematic
+        self.bodies.records[self.live(body)].is_kinematic
     }
 
     /// Whether the body is a bullet (see [`BodyDef::is_bullet`](crate::BodyDef::is_bullet)).
     /// Panics on a removed or foreign handle, naming it.
     #[track_caller]
     pub fn is_bullet(&self, body: BodyId) -> bool {
-        self.bodies[self.live(body)].is_bullet
+        self.bodies.records[self.live(body)].is_bullet
     }
 
     /// The body's [`BodyDef::user_data`](crate::BodyDef::user_data): always `Some` (the
@@ -200,7 +196,7 @@ impl World {
     /// naming it.
     #[track_caller]
     pub fn center_of_mass(&self, body: BodyId) -> Vec2 {
-        self.centers[self.live(body)]
+        self.bodies.centers[self.live(body)]
     }
 
     /// The body's mass (density times area, summed over its pieces, each of its own
@@ -208,14 +204,14 @@ impl World {
     /// on a removed or foreign handle, naming it.
     #[track_caller]
     pub fn mass(&self, body: BodyId) -> f32 {
-        1.0 / self.bodies[self.live(body)].inv_mass
+        1.0 / self.bodies.records[self.live(body)].inv_mass
     }
 
     /// The body's rotational inertia about its centre of mass; infinite for a static or
     /// kinematic body. Panics on a removed or foreign handle, naming it.
     #[track_caller]
     pub fn rotational_inertia(&self, body: BodyId) -> f32 {
-        1.0 / self.bodies[self.live(body)].inv_inertia
+        1.0 / self.bodies.records[self.live(body)].inv_inertia
     }
 
     /// The friction coefficient of the body's first piece: the body's own
@@ -226,7 +222,7 @@ impl World {
     pub fn friction(&self, body: BodyId) -> f32 {
         self.collider_slots_of(body)
             .next()
-            .map_or(f32::NAN, |c| self.surfaces[c].friction)
+            .map_or(f32::NAN, |c| self.colliders.surfaces[c].friction)
     }
 
     /// The restitution of the body's first piece, as [`World::friction`]. Panics on a
@@ -235,21 +231,21 @@ impl World {
     pub fn restitution(&self, body: BodyId) -> f32 {
         self.collider_slots_of(body)
             .next()
-            .map_or(f32::NAN, |c| self.surfaces[c].restitution)
+            .map_or(f32::NAN, |c| self.colliders.surfaces[c].restitution)
     }
 
     /// Velocity of the body's centre of mass. Panics on a removed or foreign handle, naming
     /// it.
     #[track_caller]
     pub fn linear_velocity(&self, body: BodyId) -> Vec2 {
-        self.states[self.live(body)].linear_velocity
+        self.bodies.states[self.live(body)].linear_velocity
     }
 
     /// Angular velocity, radians per second. Panics on a removed or foreign handle, naming
     /// it.
     #[track_caller]
     pub fn angular_velocity(&self, body: BodyId) -> f32 {
-        self.states[self.live(body)].angular_velocity
+        self.bodies.states[self.live(body)].angular_velocity
     }
 
     /// Sets a dynamic or kinematic body's velocity (a static body stays at rest) and wakes
@@ -263,10 +259,11 @@ impl World {
     pub fn set_velocity(&mut self, body: BodyId, linear: Vec2, angular: f32) -> Result<(), Error> {
         let slot = self.body_slot(body)?;
         check_velocity(linear, angular)?;
-        if !self.bodies[slot].is_static {
-            self.sleep.wake(slot, &self.bodies, &mut self.states);
-            self.states[slot].linear_velocity = linear;
-            self.states[slot].angular_velocity = if self.bodies[slot].fixed_rotation {
+        if !self.bodies.records[slot].is_static {
+            self.sleep.wake(slot, &mut self.bodies);
+            self.bodies.states[slot].linear_velocity = linear;
+            self.bodies.states[slot].angular_velocity = if self.bodies.records[slot].fixed_rotation
+            {
                 0.0
             } else {
                 angular
@@ -285,7 +282,7 @@ impl World {
     #[track_caller]
     pub fn is_awake(&self, body: BodyId) -> bool {
         let b = self.live(body);
-        let record = &self.bodies[b];
+        let record = &self.bodies.records[b];
         if record.is_kinematic {
             !self.sleep.kinematic_rests(b)
         } else {
@@ -306,8 +303,8 @@ impl World {
 
     /// Wakes the body in `slot` (nothing for a static or vacant one).
     pub(super) fn wake_slot(&mut self, slot: usize) {
-        if !self.bodies[slot].is_static {
-            self.sleep.wake(slot, &self.bodies, &mut self.states);
+        if !self.bodies.records[slot].is_static {
+            self.sleep.wake(slot, &mut self.bodies);
         }
     }
 }

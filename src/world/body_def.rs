@@ -19,7 +19,6 @@ use crate::dynamics::solver::{BodyForces, BodyMaterial, BodyState};
 use crate::error::Error;
 use crate::error::WorldError;
 use crate::shapes::body_shape::{BodyShape, combined_mass};
-use crate::shapes::shape::Shape;
 use crate::world::handle::{BodyId, ColliderId};
 
 /// How to make a body: its shape, pose, velocity and material.
@@ -230,53 +229,6 @@ impl BodyDef {
     }
 }
 
-/// Hashable identity of a shape, for sharing one shape table entry between bodies.
-pub(super) type ShapeKey = [u32; 33];
-
-pub(super) fn shape_key(shape: &Shape) -> ShapeKey {
-    let mut key = [0u32; 33];
-    match shape {
-        Shape::Polygon(p) => {
-            key[0] = p.vertices().len() as u32;
-            for (k, v) in p.vertices().iter().enumerate() {
-                key[1 + 2 * k] = v.x.to_bits();
-                key[2 + 2 * k] = v.y.to_bits();
-            }
-        }
-        // Count 1 marks a circle, as on the GPU.
-        Shape::Circle(c) => {
-            key[0] = 1;
-            key[1] = c.center().x.to_bits();
-            key[2] = c.center().y.to_bits();
-            key[3] = c.radius().to_bits();
-        }
-        // Capsules, segments and chain links: a kind above the count, the core, the
-        // radius, and a link's ghosts.
-        Shape::Capsule(_) | Shape::Segment(_) | Shape::ChainSegment(_) => {
-            let core = shape.rounded();
-            let kind = match shape {
-                Shape::Capsule(_) => 1,
-                Shape::Segment(_) => 2,
-                _ => 3,
-            };
-            key[0] = kind << 8 | core.count as u32;
-            for (k, v) in core.vertices().iter().enumerate() {
-                key[1 + 2 * k] = v.x.to_bits();
-                key[2 + 2 * k] = v.y.to_bits();
-            }
-            if let Shape::ChainSegment(link) = shape {
-                key[18] = link.ghost_a().x.to_bits();
-                key[19] = link.ghost_a().y.to_bits();
-                key[20] = link.ghost_b().x.to_bits();
-                key[21] = link.ghost_b().y.to_bits();
-            }
-        }
-    }
-    // The rounding radius (0, hence no change, for a sharp polygon).
-    key[17] = shape.rounded().radius.to_bits() * u32::from(!matches!(shape, Shape::Circle(_)));
-    key
-}
-
 impl World {
     /// Adds a body and returns its handle. Errors name the field that is out of range, and a
     /// rejected body leaves the world as it was:
@@ -393,17 +345,17 @@ impl World {
         if def.fixed_rotation {
             angular_velocity = 0.0;
         }
-        let (slot, generation) = self.body_slots.take();
+        let (slot, generation) = self.bodies.slots.take();
         let index = slot as usize;
         let id = BodyId::new(self.number, slot, generation);
         let max_extent = def.shape.max_extent(center);
         // The collider slots first: the body's record names the first of them.
         let collider_slots: Vec<u32> = pieces
             .iter()
-            .map(|_| self.collider_slots.take().0)
+            .map(|_| self.colliders.slots.take().0)
             .collect();
         put(
-            &mut self.bodies,
+            &mut self.bodies.records,
             index,
             Body {
                 first_collider: collider_slots.first().copied().unwrap_or(NO_COLLIDER),
@@ -423,8 +375,8 @@ impl World {
         );
         self.sleep.add_body(index, def.is_dynamic());
         let center = def.position + crate::shapes::transform::rotate(rotation, center);
-        put(&mut self.centers, index, center);
-        put(&mut self.rotations, index, rotation);
+        put(&mut self.bodies.centers, index, center);
+        put(&mut self.bodies.rotations, index, rotation);
         let state = BodyState {
             linear_velocity,
             angular_velocity,
@@ -432,90 +384,56 @@ impl World {
             delta_rotation: Vec2::X,
             inv_mass,
         };
-        put(&mut self.states, index, state);
+        put(&mut self.bodies.states, index, state);
         let material = BodyMaterial {
             inv_inertia: if def.fixed_rotation { 0.0 } else { inv_inertia },
             max_extent,
         };
-        put(&mut self.materials, index, material);
+        put(&mut self.bodies.materials, index, material);
         let forces = BodyForces {
             gravity_scale: def.gravity_scale,
             linear_damping: def.linear_damping,
             angular_damping: def.angular_damping,
             ..BodyForces::default()
         };
-        self.custom_forces |= !forces.is_plain();
-        put(&mut self.forces, index, forces);
+        self.bodies.custom_forces |= !forces.is_plain();
+        put(&mut self.bodies.forces, index, forces);
         put(&mut self.names.body_ids, index, id);
         put(&mut self.names.user_data, index, def.user_data);
-        let transform = self.transform_at(index);
+        let transform = self.bodies.transform(index);
         // Poses and boxes stay current between steps (body_at reads them; step starts from them).
         for (k, piece) in pieces.iter().enumerate() {
-            let shape = self.share_shape(piece);
+            let shape = self.shapes.share(piece);
             let c = collider_slots[k] as usize;
-            put(&mut self.aabbs, c, piece.aabb(&transform));
+            put(&mut self.colliders.aabbs, c, piece.aabb(&transform));
             // A sensor is no obstacle.
             if def.is_static() && !def.is_sensor {
-                self.static_colliders.push(c as u32);
-                self.static_revision += 1;
+                self.colliders.statics.push(c as u32);
+                self.colliders.static_revision += 1;
             }
-            put(&mut self.colliders, c, Collider { shape, transform });
+            put(
+                &mut self.colliders.records,
+                c,
+                Collider { shape, transform },
+            );
             put(&mut self.names.collider_bodies, c, slot);
-            let generation = self.collider_slots.generation(c);
+            let generation = self.colliders.slots.generation(c);
             put(
                 &mut self.names.collider_ids,
                 c,
                 ColliderId::new(self.number, c as u32, generation),
             );
             let next = collider_slots.get(k + 1).copied().unwrap_or(NO_COLLIDER);
-            put(&mut self.next_collider, c, next);
-            put(&mut self.filters, c, filter);
-            put(&mut self.surfaces, c, materials[k].surface());
-            put(&mut self.densities, c, materials[k].density);
-            put(&mut self.sensors, c, def.is_sensor);
-            self.has_sensors |= def.is_sensor;
-            self.has_filters |= filter != Filter::default();
+            put(&mut self.colliders.next, c, next);
+            put(&mut self.colliders.filters, c, filter);
+            put(&mut self.colliders.surfaces, c, materials[k].surface());
+            put(&mut self.colliders.densities, c, materials[k].density);
+            put(&mut self.colliders.sensors, c, def.is_sensor);
+            self.colliders.has_sensors |= def.is_sensor;
+            self.colliders.has_filters |= filter != Filter::default();
         }
         self.revision += 1;
         Ok(id)
-    }
-}
-
-impl World {
-    /// The shape table's entry for `piece`, shared with every collider of the same shape:
-    /// counted once more, or made (in an entry a removed shape left, or a new one).
-    fn share_shape(&mut self, piece: &Shape) -> u32 {
-        let key = shape_key(piece);
-        if let Some(&entry) = self.shape_index.get(&key) {
-            self.shape_users[entry as usize] += 1;
-            return entry;
-        }
-        let entry = match self.free_shapes.pop() {
-            Some(entry) => {
-                self.shapes[entry as usize] = *piece;
-                self.shape_users[entry as usize] = 1;
-                entry
-            }
-            None => {
-                self.shapes.push(*piece);
-                self.shape_users.push(1);
-                (self.shapes.len() - 1) as u32
-            }
-        };
-        self.shape_index.insert(key, entry);
-        entry
-    }
-
-    /// One collider fewer uses shape table entry `entry`; the last one frees it, so that a
-    /// world that keeps adding bodies of new shapes and removing them stays its size.
-    pub(super) fn unshare_shape(&mut self, entry: u32) {
-        let users = &mut self.shape_users[entry as usize];
-        *users -= 1;
-        if *users == 0 {
-            self.shape_index
-                .remove(&shape_key(&self.shapes[entry as usize]));
-            self.free_shapes.push(entry);
-        }
     }
 }
 

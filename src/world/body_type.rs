@@ -35,7 +35,7 @@ impl World {
     /// stale handle read as `None`). Panics on a removed or foreign handle, naming it.
     #[track_caller]
     pub fn body_type(&self, body: BodyId) -> Option<BodyType> {
-        let record = &self.bodies[self.live(body)];
+        let record = &self.bodies.records[self.live(body)];
         Some(if record.is_static {
             BodyType::Static
         } else if record.is_kinematic {
@@ -73,9 +73,9 @@ impl World {
         });
         // Awake first: sleeping's counts and labels are of the old type.
         self.wake_touching(slot);
-        let was_dynamic = self.bodies[slot].is_dynamic();
-        let was_static = self.bodies[slot].is_static;
-        let record = &mut self.bodies[slot];
+        let was_dynamic = self.bodies.records[slot].is_dynamic();
+        let was_static = self.bodies.records[slot].is_static;
+        let record = &mut self.bodies.records[slot];
         record.is_static = body_type == BodyType::Static;
         record.is_kinematic = body_type == BodyType::Kinematic;
         record.is_bullet &= body_type == BodyType::Dynamic;
@@ -84,7 +84,7 @@ impl World {
         self.sleep.remove_body(slot, was_dynamic);
         self.sleep.add_body(slot, dynamic);
         self.refresh_inertia(slot);
-        let state = &mut self.states[slot];
+        let state = &mut self.bodies.states[slot];
         state.inv_mass = inv_mass;
         if body_type == BodyType::Static {
             (state.linear_velocity, state.angular_velocity) = (Vec2::ZERO, 0.0);
@@ -93,10 +93,12 @@ impl World {
             // A static or kinematic body's pieces may hold any density (it is never used);
             // a dynamic body's weigh with 1 in its place, and now hold 1, so that the world
             // holds only what a dynamic body may (the snapshot reader checks it).
-            let colliders: Vec<usize> = self.bodies[slot].colliders(&self.next_collider).collect();
+            let colliders: Vec<usize> = self.bodies.records[slot]
+                .colliders(&self.colliders.next)
+                .collect();
             for c in colliders {
-                if !density_ok(self.densities[c]) {
-                    self.densities[c] = 1.0;
+                if !density_ok(self.colliders.densities[c]) {
+                    self.colliders.densities[c] = 1.0;
                 }
             }
             // Its pieces' densities may have changed since its centre was placed.
@@ -104,23 +106,26 @@ impl World {
         }
         if !dynamic {
             // Held forces would act if it became dynamic again before the next step.
-            let forces = &mut self.forces[slot];
+            let forces = &mut self.bodies.forces[slot];
             (forces.force, forces.torque) = (Vec2::ZERO, 0.0);
         }
         if was_static || body_type == BodyType::Static {
-            self.static_revision += 1;
+            self.colliders.static_revision += 1;
         }
         if was_static {
             let owner = &self.names.collider_bodies;
-            self.static_colliders
+            self.colliders
+                .statics
                 .retain(|&c| owner[c as usize] as usize != slot);
         }
-        let colliders: Vec<usize> = self.bodies[slot].colliders(&self.next_collider).collect();
+        let colliders: Vec<usize> = self.bodies.records[slot]
+            .colliders(&self.colliders.next)
+            .collect();
         for c in colliders {
-            if body_type == BodyType::Static && !self.sensors[c] {
-                self.static_colliders.push(c as u32);
+            if body_type == BodyType::Static && !self.colliders.sensors[c] {
+                self.colliders.statics.push(c as u32);
             }
-            self.pair_set.invalidate(c);
+            self.contacts.pairs.invalidate(c);
         }
         Ok(())
     }

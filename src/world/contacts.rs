@@ -13,9 +13,10 @@ use glam::Vec2;
 use rayon::prelude::*;
 
 use super::World;
+use super::contact_set::PairState;
 use crate::collision::manifold::{Contact, ContactPoint, Manifold};
-use crate::collision::narrow_phase::Collider;
 use crate::collision::recycle::KeptManifold;
+use crate::dynamics::collider_set::ColliderSet;
 use crate::parallel;
 use crate::shapes::aabb::Aabb;
 
@@ -31,10 +32,8 @@ impl World {
             boxes: &self.scratch.broad_boxes,
             colliders: &self.colliders,
             recycling: self.settings.recycling,
-            sensors: &self.sensors,
-            has_sensors: self.has_sensors,
         };
-        let (pairs, states) = self.pair_set.pairs_and_data_mut();
+        let (pairs, states) = self.contacts.pairs.pairs_and_data_mut();
         let filler = Contact {
             a: 0,
             b: 0,
@@ -82,14 +81,14 @@ impl World {
                 },
             );
         self.scratch.fresh_pairs.clear();
-        self.recycled = 0;
-        self.candidates = 0;
+        self.contacts.recycled = 0;
+        self.contacts.candidates = 0;
         for block in &self.scratch.blocks[..self.scratch.block_count] {
             let fresh = block.fresh.iter().map(|&slot| pairs[slot as usize]);
             self.scratch.fresh_pairs.extend(fresh);
             let recycled = block.recycled + block.recycled_sensors;
-            self.recycled += recycled;
-            self.candidates += recycled + block.fresh.len();
+            self.contacts.recycled += recycled;
+            self.contacts.candidates += recycled + block.fresh.len();
         }
     }
 
@@ -107,9 +106,9 @@ impl World {
     /// their fresh ones (with what was kept of them) straight from the narrow phase's
     /// list, in slot order. Returns how many contact points the list holds.
     pub(super) fn merge_contacts(&mut self) -> usize {
-        let (fresh, colliders) = (&self.scratch.contact_scratch, &self.colliders);
-        let (pairs, states) = self.pair_set.pairs_and_data_mut();
-        let (sensors, has_sensors) = (&self.sensors, self.has_sensors);
+        let (fresh, colliders) = (&self.scratch.contact_scratch, &self.colliders.records);
+        let (pairs, states) = self.contacts.pairs.pairs_and_data_mut();
+        let (sensors, has_sensors) = (&self.colliders.sensors, self.colliders.has_sensors);
         let is_sensor =
             |[a, b]: [u32; 2]| has_sensors && (sensors[a as usize] || sensors[b as usize]);
         let blocks = &mut self.scratch.blocks[..self.scratch.block_count];
@@ -206,7 +205,7 @@ impl World {
         // the walk matched are read: a narrow phase that broke its contract may have added
         // others, with any indices (`tests/cpu/world_faults.rs`).
         const REPORTS_PER_TASK: usize = 512;
-        let shapes = &self.shapes;
+        let shapes = &self.shapes.list;
         let curved = |i: u32| {
             let shape = colliders[i as usize].shape as usize;
             shapes[shape].is_curved()
@@ -226,9 +225,9 @@ impl World {
                 }
             });
 
-        self.contacts_next.clear();
-        self.contacts_next.reserve(total);
-        let out = ContactsOut(self.contacts_next.as_mut_ptr());
+        self.contacts.next.clear();
+        self.contacts.next.reserve(total);
+        let out = ContactsOut(self.contacts.next.as_mut_ptr());
         let fresh_kept = &self.scratch.fresh_kept;
         states
             .par_chunks_mut(SLOTS_PER_TASK)
@@ -274,11 +273,11 @@ impl World {
             });
         // SAFETY: every index below `total` was written above (the blocks' ranges tile it),
         // and `Contact` is `Copy`: nothing to drop.
-        unsafe { self.contacts_next.set_len(total) };
-        std::mem::swap(&mut self.collider_contacts, &mut self.contacts_next);
+        unsafe { self.contacts.next.set_len(total) };
+        std::mem::swap(&mut self.contacts.list, &mut self.contacts.next);
         // The lists take turns: keep the spare one as large as the one in use, so that a
         // warm world does not allocate when its contact count alternates between steps.
-        self.contacts_next.reserve(self.collider_contacts.len());
+        self.contacts.next.reserve(self.contacts.list.len());
         self.scratch.blocks[..self.scratch.block_count]
             .iter()
             .map(|b| b.points)
@@ -290,7 +289,7 @@ impl World {
     /// brought up to date. Only the blocks of slots `merge_contacts` saw a change in are
     /// scanned: a settled world's cost nothing here.
     pub(super) fn record_pair_events(&mut self) {
-        let (pairs, states) = self.pair_set.pairs_and_data_mut();
+        let (pairs, states) = self.contacts.pairs.pairs_and_data_mut();
         let blocks = self.scratch.blocks[..self.scratch.block_count]
             .iter()
             .enumerate();
@@ -307,9 +306,10 @@ impl World {
             let pair = pairs[slot];
             let began = change == Change::Began;
             states[slot].touching = began;
-            let sensor = sensor_side(&self.sensors, pair);
+            let sensor = sensor_side(&self.colliders.sensors, pair);
             let contact = began.then_some(&self.scratch.slot_contacts[slot]);
-            self.events_next
+            self.contacts
+                .events_next
                 .record_change(pair, &self.names, sensor, contact);
         }
     }
@@ -324,10 +324,8 @@ const SLOTS_PER_TASK: usize = 2048;
 /// What the recycling pass reads of the world.
 struct SortOut<'a> {
     boxes: &'a [Aabb],
-    colliders: &'a [Collider],
+    colliders: &'a ColliderSet,
     recycling: bool,
-    sensors: &'a [bool],
-    has_sensors: bool,
 }
 
 /// A block's slots the recycling pass writes.
@@ -355,11 +353,12 @@ impl SortOut<'_> {
             .zip(slots.contacts)
             .zip(slots.changes);
         for (k, ((((&[a, b], state), outcome), contact), change)) in each.enumerate() {
-            let sensor = self.has_sensors && (self.sensors[a as usize] || self.sensors[b as usize]);
+            let sensor = self.colliders.has_sensors
+                && (self.colliders.sensors[a as usize] || self.colliders.sensors[b as usize]);
             let kept = state.kept.as_ref().filter(|_| self.recycling);
             (*outcome, *change) = if !self.boxes[a as usize].overlaps(&self.boxes[b as usize]) {
                 (SlotOutcome::Apart, Change::of(state.touching, false))
-            } else if kept.is_some_and(|m| m.recycle_into(a, b, self.colliders, contact)) {
+            } else if kept.is_some_and(|m| m.recycle_into(a, b, &self.colliders.records, contact)) {
                 let now = !sensor || overlaps(contact);
                 if sensor {
                     recycled_sensors += 1;
@@ -483,17 +482,6 @@ pub(super) enum SlotOutcome {
     Sensor,
     /// A sensor pair the narrow phase reported a manifold for.
     FreshSensor,
-}
-
-/// What the world keeps per persistent pair.
-#[derive(Clone, Copy, Debug, Default)]
-pub(super) struct PairState {
-    /// Its manifold as the narrow phase last computed it, for recycling (`None` when it
-    /// found none).
-    pub(super) kept: Option<KeptManifold>,
-    /// Whether it touched after the last step (a sensor pair: overlapped): what its next
-    /// begin or end event is measured against.
-    pub(super) touching: bool,
 }
 
 /// Whether a pair began or stopped touching this step.

@@ -30,12 +30,12 @@ impl World {
     pub fn set_filter(&mut self, body: BodyId, filter: Filter) -> Result<(), Error> {
         let slot = self.body_slot(body)?;
         let filter = checked(filter)?;
-        let bodies = &self.bodies;
-        for c in bodies[slot].colliders(&self.next_collider) {
-            self.filters[c] = filter;
-            self.pair_set.invalidate(c);
+        let bodies = &self.bodies.records;
+        for c in bodies[slot].colliders(&self.colliders.next) {
+            self.colliders.filters[c] = filter;
+            self.contacts.pairs.invalidate(c);
         }
-        self.has_filters |= filter != Filter::default();
+        self.colliders.has_filters |= filter != Filter::default();
         self.wake_touching(slot);
         Ok(())
     }
@@ -47,9 +47,9 @@ impl World {
         filter: Filter,
     ) -> Result<(), Error> {
         let c = self.collider_slot(collider)?;
-        self.filters[c] = checked(filter)?;
-        self.has_filters |= filter != Filter::default();
-        self.pair_set.invalidate(c);
+        self.colliders.filters[c] = checked(filter)?;
+        self.colliders.has_filters |= filter != Filter::default();
+        self.contacts.pairs.invalidate(c);
         self.wake_touching(self.names.collider_bodies[c] as usize);
         Ok(())
     }
@@ -59,8 +59,8 @@ impl World {
     pub(super) fn wake_touching(&mut self, slot: usize) {
         self.wake_slot(slot);
         let s = slot as u32;
-        for k in 0..self.collider_contacts.len() {
-            let Contact { a, b, .. } = self.collider_contacts[k];
+        for k in 0..self.contacts.list.len() {
+            let Contact { a, b, .. } = self.contacts.list[k];
             let (body_a, body_b) = (
                 self.names.collider_bodies[a as usize],
                 self.names.collider_bodies[b as usize],
@@ -75,14 +75,14 @@ impl World {
     /// A collider's filter, or `None` for a stale handle.
     pub fn collider_filter(&self, collider: ColliderId) -> Option<Filter> {
         let c = self.collider_slot(collider).ok()?;
-        Some(self.filters[c])
+        Some(self.colliders.filters[c])
     }
 
     /// Whether the collider is a sensor ([`BodyDef::is_sensor`](crate::BodyDef::is_sensor)),
     /// or `None` for a stale handle.
     pub fn is_sensor(&self, collider: ColliderId) -> Option<bool> {
         let c = self.collider_slot(collider).ok()?;
-        Some(self.sensors[c])
+        Some(self.colliders.sensors[c])
     }
 }
 

@@ -68,7 +68,7 @@ impl World {
         let slot = self.body_slot(body)?;
         check_vec("force", force)?;
         check_vec("point", point)?;
-        let torque = (point - self.centers[slot]).perp_dot(force);
+        let torque = (point - self.bodies.centers[slot]).perp_dot(force);
         self.add_force(slot, force, torque)
     }
 
@@ -114,7 +114,7 @@ impl World {
         let slot = self.body_slot(body)?;
         check_vec("impulse", impulse)?;
         check_vec("point", point)?;
-        let angular = (point - self.centers[slot]).perp_dot(impulse);
+        let angular = (point - self.bodies.centers[slot]).perp_dot(impulse);
         self.add_impulse(slot, impulse, angular)
     }
 
@@ -140,11 +140,11 @@ impl World {
 
     /// Adds a checked force and torque to the body in `slot`, within the limits.
     fn add_force(&mut self, slot: usize, force: Vec2, torque: f32) -> Result<(), Error> {
-        let body = &self.bodies[slot];
+        let body = &self.bodies.records[slot];
         if !body.is_dynamic() {
             return Ok(());
         }
-        let held = &self.forces[slot];
+        let held = &self.bodies.forces[slot];
         let (force, torque) = (held.force + force, held.torque + torque);
         for value in [force.x, force.y] {
             let ok = (value * body.inv_mass).abs() <= MAX_ACCELERATION;
@@ -152,23 +152,23 @@ impl World {
         }
         let ok = (torque * body.inv_inertia).abs() <= MAX_ACCELERATION;
         check("torque", torque, ok, TORQUE_RULE)?;
-        let held = &mut self.forces[slot];
+        let held = &mut self.bodies.forces[slot];
         (held.force, held.torque) = (force, torque);
-        self.custom_forces = true;
+        self.bodies.custom_forces = true;
         self.wake_slot(slot);
         Ok(())
     }
 
     /// Adds a checked linear impulse and angular impulse to the body in `slot`'s velocity.
     fn add_impulse(&mut self, slot: usize, impulse: Vec2, angular: f32) -> Result<(), Error> {
-        let body = &self.bodies[slot];
+        let body = &self.bodies.records[slot];
         if !body.is_dynamic() {
             return Ok(());
         }
-        let state = &self.states[slot];
+        let state = &self.bodies.states[slot];
         let v = state.linear_velocity + body.inv_mass * impulse;
         // The solver's inverse inertia: 0 for a fixed rotation.
-        let w = state.angular_velocity + self.materials[slot].inv_inertia * angular;
+        let w = state.angular_velocity + self.bodies.materials[slot].inv_inertia * angular;
         // The velocity it leaves must be one the body may be given (`set_velocity`'s range).
         let rule = IMPULSE_RULE;
         check(
@@ -180,7 +180,7 @@ impl World {
         let rule = ANGULAR_IMPULSE_RULE;
         check("angular_impulse", angular, angular_speed_ok(w), rule)?;
         self.wake_slot(slot);
-        let state = &mut self.states[slot];
+        let state = &mut self.bodies.states[slot];
         (state.linear_velocity, state.angular_velocity) = (v, w);
         Ok(())
     }
@@ -189,10 +189,10 @@ impl World {
     /// forces still differ from the defaults (its gravity scale or damping).
     pub(super) fn clear_forces(&mut self) {
         let mut custom = false;
-        for held in &mut self.forces {
+        for held in &mut self.bodies.forces {
             (held.force, held.torque) = (Vec2::ZERO, 0.0);
             custom |= !held.is_plain();
         }
-        self.custom_forces = custom;
+        self.bodies.custom_forces = custom;
     }
 }

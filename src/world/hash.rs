@@ -74,16 +74,16 @@ impl World {
     /// ```
     pub fn state_hash(&self) -> u64 {
         let mut h = Fnv1a(FNV_OFFSET);
-        let slots = self.body_slots.len();
+        let slots = self.bodies.slots.len();
         h.u32(slots as u32);
         for slot in 0..slots {
-            let live = self.body_slots.is_live(slot);
-            h.u32(self.body_slots.generation(slot));
+            let live = self.bodies.slots.is_live(slot);
+            h.u32(self.bodies.slots.generation(slot));
             h.bytes(&[u8::from(live)]);
             if !live {
                 continue;
             }
-            let body = &self.bodies[slot];
+            let body = &self.bodies.records[slot];
             let kind = if body.is_static {
                 0
             } else if body.is_kinematic {
@@ -91,13 +91,13 @@ impl World {
             } else {
                 2
             };
-            let state = &self.states[slot];
+            let state = &self.bodies.states[slot];
             h.bytes(&[kind]);
             for x in [
-                self.centers[slot].x,
-                self.centers[slot].y,
-                self.rotations[slot].x,
-                self.rotations[slot].y,
+                self.bodies.centers[slot].x,
+                self.bodies.centers[slot].y,
+                self.bodies.rotations[slot].x,
+                self.bodies.rotations[slot].y,
                 state.linear_velocity.x,
                 state.linear_velocity.y,
                 state.angular_velocity,

@@ -158,11 +158,12 @@ impl World {
             None => None,
             Some(m) => Some(checked_motor([m.speed, m.max_torque], angular)?),
         };
-        let local = |slot: usize, p: Vec2| self.transform_at(slot).inverse_transform_point(p);
+        let local = |slot: usize, p: Vec2| self.bodies.transform(slot).inverse_transform_point(p);
         let (model, anchor_b) = match def.kind {
             JointKind::Revolute => {
                 let limits = checked_limits(def.limits, LimitKind::Angle)?;
-                let reference_angle = relative_angle(self.rotations[a], self.rotations[b]);
+                let reference_angle =
+                    relative_angle(self.bodies.rotations[a], self.bodies.rotations[b]);
                 let model = JointModel::Revolute {
                     reference_angle,
                     limits,
@@ -198,7 +199,10 @@ impl World {
                 let linear = soft(linear_hertz)?.filter(|s| s.hertz > 0.0);
                 let angular = soft(angular_hertz)?.filter(|s| s.hertz > 0.0);
                 let model = JointModel::Weld {
-                    reference_angle: relative_angle(self.rotations[a], self.rotations[b]),
+                    reference_angle: relative_angle(
+                        self.bodies.rotations[a],
+                        self.bodies.rotations[b],
+                    ),
                     linear,
                     angular,
                 };
@@ -210,11 +214,14 @@ impl World {
                 // and its direction would be off unit length (refused when read back).
                 let (length, direction) = length_and_direction(axis);
                 check("axis length", length, length > 0.0, "more than 0")?;
-                let local_axis = inverse_rotate(self.rotations[a], direction);
+                let local_axis = inverse_rotate(self.bodies.rotations[a], direction);
                 let limits = checked_limits(def.limits, LimitKind::Slide)?;
                 let model = if let JointKind::Prismatic { .. } = def.kind {
                     JointModel::Prismatic {
-                        reference_angle: relative_angle(self.rotations[a], self.rotations[b]),
+                        reference_angle: relative_angle(
+                            self.bodies.rotations[a],
+                            self.bodies.rotations[b],
+                        ),
                         local_axis,
                         limits,
                         motor,
@@ -244,12 +251,15 @@ impl World {
                     }
                 }
                 let model = JointModel::Motor {
-                    reference_angle: relative_angle(self.rotations[a], self.rotations[b]),
+                    reference_angle: relative_angle(
+                        self.bodies.rotations[a],
+                        self.bodies.rotations[b],
+                    ),
                     max_force: bounds[0],
                     max_torque: bounds[1],
                 };
                 // Both anchors at B's centre of mass: A's is the target, fixed in A.
-                (model, self.centers[b])
+                (model, self.bodies.centers[b])
             }
             JointKind::Mouse => {
                 if let Some(bound) = def.max_force {
@@ -359,7 +369,7 @@ impl World {
                 continue;
             }
             let bodies = joint.bodies.map(|b| self.names.body_ids[b as usize]);
-            self.events_next.joint_broken.push(JointBroken {
+            self.contacts.events_next.joint_broken.push(JointBroken {
                 joint: self.joints.ids[slot],
                 bodies,
                 force,
@@ -443,10 +453,10 @@ impl World {
         let constraint = &self.joints.constraints[slot];
         let [a, b] = constraint.bodies.map(|b| b as usize);
         let [local_a, local_b] = constraint.local_anchors;
-        let anchor_b = self.transform_at(b).transform_point(local_b);
+        let anchor_b = self.bodies.transform(b).transform_point(local_b);
         let anchor_a = match constraint.model {
             JointModel::Mouse { target, .. } => target,
-            _ => self.transform_at(a).transform_point(local_a),
+            _ => self.bodies.transform(a).transform_point(local_a),
         };
         Some([anchor_a, anchor_b])
     }
@@ -496,7 +506,7 @@ impl World {
         let c = &self.joints.constraints[slot];
         let [a, b] = c.bodies.map(|body| body as usize);
         let world_anchor =
-            |body: usize, local: Vec2| self.transform_at(body).transform_point(local);
+            |body: usize, local: Vec2| self.bodies.transform(body).transform_point(local);
         let [anchor_a, anchor_b] = [
             world_anchor(a, c.local_anchors[0]),
             world_anchor(b, c.local_anchors[1]),
@@ -510,7 +520,7 @@ impl World {
                 damping_ratio: s.damping_ratio,
             })
         };
-        let axis = |local: Vec2| rotate(self.rotations[a], local);
+        let axis = |local: Vec2| rotate(self.bodies.rotations[a], local);
         // The limits, motor and spring of the revolute, prismatic and wheel joints.
         let options = |def: JointDef, l, m, s| JointDef {
             limits: l,
@@ -679,9 +689,9 @@ impl World {
 
     /// Has the pair stage test the pairs of the body in `slot` again at the next step.
     fn retest_pairs(&mut self, slot: usize) {
-        let colliders = self.bodies[slot].colliders(&self.next_collider);
+        let colliders = self.bodies.records[slot].colliders(&self.colliders.next);
         for c in colliders {
-            self.pair_set.invalidate(c);
+            self.contacts.pairs.invalidate(c);
         }
     }
 }

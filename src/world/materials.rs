@@ -110,11 +110,11 @@ impl World {
     /// [`World::body_colliders`]); an error names a stale or foreign handle.
     pub fn material(&self, collider: ColliderId) -> Result<Material, Error> {
         let c = self.collider_slot(collider)?;
-        let surface = &self.surfaces[c];
+        let surface = &self.colliders.surfaces[c];
         Ok(Material {
             friction: surface.friction,
             restitution: surface.restitution,
-            density: self.densities[c],
+            density: self.colliders.densities[c],
             tangent_speed: surface.tangent_speed,
         })
     }
@@ -144,21 +144,21 @@ impl World {
     pub fn set_material(&mut self, collider: ColliderId, material: Material) -> Result<(), Error> {
         let c = self.collider_slot(collider)?;
         let slot = self.names.collider_bodies[c] as usize;
-        let piece = self.bodies[slot]
-            .colliders(&self.next_collider)
+        let piece = self.bodies.records[slot]
+            .colliders(&self.colliders.next)
             .position(|other| other == c)
             .unwrap_or(0);
-        let dynamic = self.bodies[slot].is_dynamic();
+        let dynamic = self.bodies.records[slot].is_dynamic();
         material.check(piece, dynamic)?;
-        let old_density = self.densities[c];
-        self.densities[c] = material.density;
+        let old_density = self.colliders.densities[c];
+        self.colliders.densities[c] = material.density;
         let reweighed = dynamic && material.density.to_bits() != old_density.to_bits();
         let mass = reweighed.then(|| self.body_mass(slot));
         if let Some(Err(error)) = mass.as_ref().map(|(mass, _)| check_mass(mass)) {
-            self.densities[c] = old_density;
+            self.colliders.densities[c] = old_density;
             return Err(error);
         }
-        self.surfaces[c] = material.surface();
+        self.colliders.surfaces[c] = material.surface();
         // Awake first: a sleeping body's solver state holds no mass to replace.
         self.wake_touching(slot);
         if let Some((mass, max_extent)) = mass {
@@ -171,10 +171,10 @@ impl World {
     /// could not weigh a dynamic piece, kept for a static or kinematic body, counts as 1),
     /// and its farthest point from the centre of mass they give.
     pub(super) fn body_mass(&self, slot: usize) -> (MassProperties, f32) {
-        let colliders = || self.bodies[slot].colliders(&self.next_collider);
-        let shape = |c: usize| &self.shapes[self.colliders[c].shape as usize];
+        let colliders = || self.bodies.records[slot].colliders(&self.colliders.next);
+        let shape = |c: usize| &self.shapes.list[self.colliders.records[c].shape as usize];
         let mass = combined_mass(colliders().map(|c| {
-            let density = self.densities[c];
+            let density = self.colliders.densities[c];
             (shape(c), if density_ok(density) { density } else { 1.0 })
         }));
         let max_extent = colliders()
@@ -189,16 +189,16 @@ impl World {
     /// as Box2D updates it, held to the world's speed limit; a pending force or torque is
     /// held to what the new mass may take ([`MAX_ACCELERATION`](crate::world::MAX_ACCELERATION)).
     pub(super) fn set_mass(&mut self, slot: usize, mass: &MassProperties, max_extent: f32) {
-        let rotation = self.rotations[slot];
-        let record = &mut self.bodies[slot];
+        let rotation = self.bodies.rotations[slot];
+        let record = &mut self.bodies.records[slot];
         let shift = crate::shapes::transform::rotate(rotation, mass.center - record.local_center);
         record.local_center = mass.center;
         record.inv_mass = 1.0 / mass.mass;
         record.inv_inertia = 1.0 / mass.inertia;
         record.max_extent = max_extent;
-        self.materials[slot].max_extent = max_extent;
-        self.centers[slot] += shift;
-        let state = &mut self.states[slot];
+        self.bodies.materials[slot].max_extent = max_extent;
+        self.bodies.centers[slot] += shift;
+        let state = &mut self.bodies.states[slot];
         state.inv_mass = 1.0 / mass.mass;
         let v = state.linear_velocity + state.angular_velocity * Vec2::new(-shift.y, shift.x);
         // A spin about a centre moved far can make that fast: held to the world's speed
@@ -208,7 +208,7 @@ impl World {
             crate::dynamics::solver::clamp_length(v, self.settings.max_linear_speed);
         // A force held for the next step may be more than the new mass can take.
         let (inv_mass, inv_inertia) = (1.0 / mass.mass, 1.0 / mass.inertia);
-        let forces = &mut self.forces[slot];
+        let forces = &mut self.bodies.forces[slot];
         forces.force = Vec2::new(
             within_acceleration(forces.force.x, inv_mass),
             within_acceleration(forces.force.y, inv_mass),

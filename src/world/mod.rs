@@ -48,28 +48,21 @@
 //! is the table of every range the world accepts and holds, which `add_body`, `add_joint`,
 //! the setters and the snapshot reader share.
 
-use std::collections::HashMap;
-
 use glam::Vec2;
 
-use crate::broad_phase::pair_set::PairSet;
-use crate::collision::manifold::Contact;
-use crate::collision::narrow_phase::Collider;
-use crate::dynamics::body::Body;
+use crate::dynamics::body_set::BodySet;
+use crate::dynamics::collider_set::ColliderSet;
 use crate::dynamics::continuous::StaticTree;
 use crate::dynamics::sleep::Sleep;
-use crate::dynamics::solver::{
-    BodyForces, BodyMaterial, BodyState, ColliderSurface, ContactSolver,
-};
-use crate::shapes::aabb::Aabb;
-use crate::shapes::shape::Shape;
-use crate::world::events::{EventLists, Names};
-use crate::world::handle::{Slots, next_world_number};
+use crate::dynamics::solver::ContactSolver;
+use crate::world::events::Names;
+use crate::world::handle::next_world_number;
 
 mod bodies;
 mod body_def;
 mod body_ref;
 mod body_type;
+mod contact_set;
 mod contacts;
 pub(crate) mod events;
 mod filters;
@@ -85,6 +78,7 @@ mod queries;
 mod remove;
 mod scratch;
 mod settings;
+mod shape_table;
 mod snapshot;
 mod stats;
 mod step;
@@ -113,10 +107,10 @@ pub use crate::dynamics::state::MAX_ROTATION_PER_SUBSTEP;
 pub use events::{ContactBegin, ContactEnd, ContactHit, Events, SensorEvent};
 pub use handle::{BodyId, ColliderId, StaleReason};
 
-use body_def::ShapeKey;
-use contacts::PairState;
+use contact_set::ContactSet;
 use scratch::StepScratch;
 use settings::Settings;
+use shape_table::ShapeTable;
 
 /// A world of rigid polygon bodies. Cloning it clones the whole state, so two narrow phases
 /// can be compared from the same starting point; the clone takes the same [`BodyId`]s.
@@ -132,74 +126,28 @@ use settings::Settings;
 pub struct World {
     /// This world's number, carried by its handles (see `handle.rs`).
     number: u32,
-    body_slots: Slots,
-    collider_slots: Slots,
+    /// The bodies, by body slot (`dynamics/body_set.rs`).
+    bodies: BodySet,
+    /// The colliders, by collider slot (`dynamics/collider_set.rs`).
+    colliders: ColliderSet,
+    /// Every distinct shape once, shared by the colliders made of it (`shape_table.rs`).
+    shapes: ShapeTable,
     /// How the world names its slots: per body slot the handle of the body in it (or last
     /// in it) and its user data, per collider slot its handle and its body's slot. A part
     /// of its own, so that events and the continuous stage read it while the step writes
     /// the rest.
     names: Names,
-    /// Per collider slot: the next collider of its body (`Body::colliders`).
-    next_collider: Vec<u32>,
-    /// What the setters change and the step reads (`settings.rs`).
-    settings: Settings,
-    shapes: Vec<Shape>,
-    shape_index: HashMap<ShapeKey, u32>,
-    /// Per shape table entry, how many colliders use it; entries no collider uses, free for
-    /// the next new shape (a vacant collider slot may still name one: it is never collided).
-    shape_users: Vec<u32>,
-    free_shapes: Vec<u32>,
-    bodies: Vec<Body>,
-    /// World-frame centre of mass of each body.
-    centers: Vec<Vec2>,
-    /// Rotation of each body as (cos, sin).
-    rotations: Vec<Vec2>,
-    states: Vec<BodyState>,
-    materials: Vec<BodyMaterial>,
-    /// Per body: forces applied since the last step, gravity scale, damping.
-    forces: Vec<BodyForces>,
-    /// Whether some body's `forces` may differ from the defaults (set by every change to
-    /// them, cleared by the step that finds none): without, the solver adds gravity alone.
-    custom_forces: bool,
-    /// One collider per piece, per collider slot (see `Body::colliders` for a body's).
-    colliders: Vec<Collider>,
-    /// Per collider: its collision filter, and whether it is a sensor.
-    filters: Vec<Filter>,
-    sensors: Vec<bool>,
-    /// Per collider: its material ([`Material`]), as the contacts read it, and its density.
-    surfaces: Vec<ColliderSurface>,
-    densities: Vec<f32>,
-    /// Whether any collider is a sensor, or has a filter other than the default: without,
-    /// the broad phase and the pair passes skip those tests.
-    has_sensors: bool,
-    has_filters: bool,
-    /// Per collider.
-    aabbs: Vec<Aabb>,
-    /// The persistent pairs (fat boxes overlap), each with its manifold as the narrow phase
-    /// last computed it, for recycling (`None` when it found none).
-    pair_set: PairSet<PairState>,
-    /// This step's candidate pairs: those of `pair_set` whose `broad_boxes` overlap.
-    candidates: usize,
-    /// The narrow phase's contacts, between colliders ([`World::contacts`] maps them to
-    /// bodies on the fly).
-    collider_contacts: Vec<Contact>,
-    /// This step's contacts while they are merged; swapped with `collider_contacts` only
-    /// when the narrow phase succeeded, so a failed step leaves the last step's in place.
-    contacts_next: Vec<Contact>,
-    /// The last step's events, and the next step's while it runs (a pair that leaves the
-    /// set before a step fails keeps its end event there for the step that succeeds).
-    events: EventLists,
-    events_next: EventLists,
-    recycled: usize,
-    sleep: Sleep,
-    solver: ContactSolver,
+    /// The persistent pairs, the contact list and the events (`contact_set.rs`).
+    contacts: ContactSet,
     /// The joints (`joints.rs`).
     joints: joints::JointSet,
-    /// Colliders of static bodies: the obstacles every fast body is swept against.
-    static_colliders: Vec<u32>,
-    /// Counts the changes to the static colliders (added, removed, moved): the continuous
-    /// stage's tree over them (`static_tree`) is built again when it finds another count.
-    static_revision: u64,
+    /// Which bodies are awake, the islands and their rest timers (`dynamics/sleep.rs`).
+    sleep: Sleep,
+    /// What the setters change and the step reads (`settings.rs`).
+    settings: Settings,
+    /// The contact solver's constraints, colours and SIMD lanes, kept for their memory.
+    solver: ContactSolver,
+    /// The tree over the static colliders' boxes that the continuous stage sweeps through.
     static_tree: StaticTree,
     /// Counts the changes to the colliders' poses (steps and added bodies): a query finding
     /// the query tree at another revision brings it up to date first.
@@ -223,46 +171,19 @@ impl World {
     pub fn new(gravity: Vec2) -> World {
         World {
             number: next_world_number(),
-            body_slots: Slots::default(),
-            collider_slots: Slots::default(),
+            bodies: BodySet::default(),
+            colliders: ColliderSet::default(),
+            shapes: ShapeTable::default(),
             names: Names::default(),
-            scratch: StepScratch::default(),
-            next_collider: Vec::new(),
-            settings: Settings::new(gravity),
-            shapes: Vec::new(),
-            shape_index: HashMap::new(),
-            shape_users: Vec::new(),
-            free_shapes: Vec::new(),
-            bodies: Vec::new(),
-            centers: Vec::new(),
-            rotations: Vec::new(),
-            states: Vec::new(),
-            materials: Vec::new(),
-            forces: Vec::new(),
-            custom_forces: false,
-            colliders: Vec::new(),
-            filters: Vec::new(),
-            sensors: Vec::new(),
-            surfaces: Vec::new(),
-            densities: Vec::new(),
-            has_sensors: false,
-            has_filters: false,
-            aabbs: Vec::new(),
-            pair_set: PairSet::default(),
-            candidates: 0,
-            collider_contacts: Vec::new(),
-            contacts_next: Vec::new(),
-            events: EventLists::default(),
-            events_next: EventLists::default(),
-            recycled: 0,
-            sleep: Sleep::default(),
-            solver: ContactSolver::default(),
+            contacts: ContactSet::default(),
             joints: joints::JointSet::default(),
-            static_colliders: Vec::new(),
-            static_revision: 0,
+            sleep: Sleep::default(),
+            settings: Settings::new(gravity),
+            solver: ContactSolver::default(),
             static_tree: StaticTree::default(),
             revision: 0,
             queries: queries::QueryCache::default(),
+            scratch: StepScratch::default(),
         }
     }
 }

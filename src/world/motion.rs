@@ -45,8 +45,8 @@ impl World {
         change: impl FnOnce(&mut BodyForces),
     ) -> Result<(), Error> {
         let slot = self.body_slot(body)?;
-        change(&mut self.forces[slot]);
-        self.custom_forces = true;
+        change(&mut self.bodies.forces[slot]);
+        self.bodies.custom_forces = true;
         self.wake_slot(slot);
         Ok(())
     }
@@ -56,10 +56,10 @@ impl World {
     /// handle is an error.
     pub fn set_fixed_rotation(&mut self, body: BodyId, fixed: bool) -> Result<(), Error> {
         let slot = self.body_slot(body)?;
-        self.bodies[slot].fixed_rotation = fixed;
+        self.bodies.records[slot].fixed_rotation = fixed;
         self.refresh_inertia(slot);
         if fixed {
-            self.states[slot].angular_velocity = 0.0;
+            self.bodies.states[slot].angular_velocity = 0.0;
         }
         self.wake_slot(slot);
         Ok(())
@@ -68,8 +68,8 @@ impl World {
     /// The solver's inverse inertia of the body in `slot` from its record: its own, or 0
     /// when its rotation is fixed (0 for a static or kinematic body already).
     pub(super) fn refresh_inertia(&mut self, slot: usize) {
-        let body = &self.bodies[slot];
-        self.materials[slot].inv_inertia = if body.fixed_rotation {
+        let body = &self.bodies.records[slot];
+        self.bodies.materials[slot].inv_inertia = if body.fixed_rotation {
             0.0
         } else {
             body.inv_inertia
@@ -79,25 +79,25 @@ impl World {
     /// The body's linear damping. Panics on a removed or foreign handle, naming it.
     #[track_caller]
     pub fn linear_damping(&self, body: BodyId) -> f32 {
-        self.forces[self.live(body)].linear_damping
+        self.bodies.forces[self.live(body)].linear_damping
     }
 
     /// The body's angular damping. Panics on a removed or foreign handle, naming it.
     #[track_caller]
     pub fn angular_damping(&self, body: BodyId) -> f32 {
-        self.forces[self.live(body)].angular_damping
+        self.bodies.forces[self.live(body)].angular_damping
     }
 
     /// The body's gravity scale. Panics on a removed or foreign handle, naming it.
     #[track_caller]
     pub fn gravity_scale(&self, body: BodyId) -> f32 {
-        self.forces[self.live(body)].gravity_scale
+        self.bodies.forces[self.live(body)].gravity_scale
     }
 
     /// Whether the body's rotation is fixed. Panics on a removed or foreign handle, naming
     /// it.
     #[track_caller]
     pub fn fixed_rotation(&self, body: BodyId) -> bool {
-        self.bodies[self.live(body)].fixed_rotation
+        self.bodies.records[self.live(body)].fixed_rotation
     }
 }

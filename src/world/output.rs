@@ -12,14 +12,14 @@ impl World {
     /// The shape table: each distinct piece once, as the narrow phase receives it;
     /// [`Collider::shape`] indexes it.
     pub fn shapes(&self) -> &[Shape] {
-        &self.shapes
+        &self.shapes.list
     }
 
     /// What began, ended and hit in the last step (see [`Events`]): contact begin and end
     /// between solid colliders, hits, and sensor begin and end. Borrowed, not copied: the
     /// lists are rebuilt by each step into buffers the world keeps.
     pub fn events(&self) -> Events<'_> {
-        self.events.view()
+        self.contacts.events.view()
     }
 
     /// Every collider slot as a collider (shape index and pose) as of the end of the last
@@ -28,7 +28,7 @@ impl World {
     /// [`World::collider_id`] is `None` (or draw [`World::bodies`]' colliders, through
     /// [`World::body_colliders`]). All the colliders of a body carry the body's pose.
     pub fn colliders(&self) -> &[Collider] {
-        &self.colliders
+        &self.colliders.records
     }
 
     /// The contacts found by the last step, between bodies and their colliders; normals
@@ -41,7 +41,7 @@ impl World {
     /// until the next step.
     pub fn contacts(&self) -> impl ExactSizeIterator<Item = WorldContact> + '_ {
         let names = &self.names;
-        self.collider_contacts.iter().map(move |c| WorldContact {
+        self.contacts.list.iter().map(move |c| WorldContact {
             bodies: [names.body(c.a), names.body(c.b)],
             colliders: [names.collider(c.a), names.collider(c.b)],
             manifold: c.manifold,
@@ -51,7 +51,7 @@ impl World {
     /// The same contacts between collider slots (indices into [`World::colliders`];
     /// [`World::collider_id`] names them), as the narrow phase returned them.
     pub fn collider_contacts(&self) -> &[Contact] {
-        &self.collider_contacts
+        &self.contacts.list
     }
 
     /// The accumulated normal impulse of each contact point of the last step, in the order

@@ -263,12 +263,12 @@ impl World {
         colliders.clear();
         self.with_query_tree(|tree| {
             tree.boxes(&Aabb::new(point, point), |c| {
-                if !self.collider_slots.is_live(c) {
+                if !self.colliders.slots.is_live(c) {
                     return true;
                 }
-                let collider = &self.colliders[c];
-                if filter.should_collide(&self.filters[c])
-                    && self.shapes[collider.shape as usize]
+                let collider = &self.colliders.records[c];
+                if filter.should_collide(&self.colliders.filters[c])
+                    && self.shapes.list[collider.shape as usize]
                         .contains_point(&collider.transform, point)
                 {
                     colliders.push(self.names.collider_ids[c]);
@@ -303,10 +303,10 @@ impl World {
         colliders.clear();
         self.with_query_tree(|tree| {
             tree.boxes(aabb, |c| {
-                if !self.collider_slots.is_live(c) {
+                if !self.colliders.slots.is_live(c) {
                     return true;
                 }
-                if filter.should_collide(&self.filters[c]) {
+                if filter.should_collide(&self.colliders.filters[c]) {
                     colliders.push(self.names.collider_ids[c]);
                 }
                 true
@@ -343,15 +343,15 @@ impl World {
         colliders.clear();
         self.with_query_tree(|tree| {
             tree.boxes(&shape.aabb(transform), |c| {
-                if !self.collider_slots.is_live(c) {
+                if !self.colliders.slots.is_live(c) {
                     return true;
                 }
-                let other = &self.colliders[c];
-                if filter.should_collide(&self.filters[c])
+                let other = &self.colliders.records[c];
+                if filter.should_collide(&self.colliders.filters[c])
                     && collide_shapes(
                         shape,
                         transform,
-                        &self.shapes[other.shape as usize],
+                        &self.shapes.list[other.shape as usize],
                         &other.transform,
                     )
                     .is_some()
@@ -412,14 +412,14 @@ impl World {
         let mut best: Option<WorldShapeHit> = None;
         self.with_query_tree(|tree| {
             tree.boxes(&start.union(&end), |c| {
-                if !self.collider_slots.is_live(c) {
+                if !self.colliders.slots.is_live(c) {
                     return true;
                 }
-                if self.sensors[c] || !filter.should_collide(&self.filters[c]) {
+                if self.colliders.sensors[c] || !filter.should_collide(&self.colliders.filters[c]) {
                     return true;
                 }
-                let other = &self.colliders[c];
-                let other_shape = &self.shapes[other.shape as usize];
+                let other = &self.colliders.records[c];
+                let other_shape = &self.shapes.list[other.shape as usize];
                 let fixed = Sweep::fixed(&other.transform);
                 if let Some(hit) = time_of_impact(shape, &sweep, other_shape, &fixed) {
                     let better = best.is_none_or(|b| (hit.t, c) < (b.fraction, b.collider.index()));
@@ -446,12 +446,12 @@ impl World {
         if point.is_finite() {
             self.with_query_tree(|tree| {
                 tree.boxes(&Aabb::new(point, point), |c| {
-                    if !self.collider_slots.is_live(c) {
+                    if !self.colliders.slots.is_live(c) {
                         return true;
                     }
-                    let collider = &self.colliders[c];
+                    let collider = &self.colliders.records[c];
                     if top.is_none_or(|t| c > t)
-                        && self.shapes[collider.shape as usize]
+                        && self.shapes.list[collider.shape as usize]
                             .contains_point(&collider.transform, point)
                     {
                         top = Some(c);
@@ -465,7 +465,8 @@ impl World {
 
     /// `query` on the query tree, brought up to date with the colliders first.
     pub(super) fn with_query_tree<R>(&self, query: impl FnOnce(&QueryTree) -> R) -> R {
-        self.queries.with_tree(self.revision, &self.aabbs, query)
+        self.queries
+            .with_tree(self.revision, &self.colliders.aabbs, query)
     }
 
     /// The ray's hit on collider `c`, if `filter` sees it and it is no sensor.
@@ -476,15 +477,15 @@ impl World {
         origin: Vec2,
         translation: Vec2,
     ) -> Option<RayHit> {
-        if !self.collider_slots.is_live(c)
-            || self.sensors[c]
-            || !filter.should_collide(&self.filters[c])
+        if !self.colliders.slots.is_live(c)
+            || self.colliders.sensors[c]
+            || !filter.should_collide(&self.colliders.filters[c])
         {
             return None;
         }
-        let collider = &self.colliders[c];
+        let collider = &self.colliders.records[c];
         cast_ray(
-            &self.shapes[collider.shape as usize],
+            &self.shapes.list[collider.shape as usize],
             &collider.transform,
             origin,
             translation,

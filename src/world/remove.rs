@@ -56,32 +56,33 @@ impl World {
     pub fn remove_body(&mut self, body: BodyId) -> Result<(), Error> {
         let slot = self.body_slot(body)?;
         self.remove_body_joints(slot);
-        let record = self.bodies[slot].clone();
+        let record = self.bodies.records[slot].clone();
         self.sleep.remove_body(slot, record.is_dynamic());
         let mut next = record.first_collider;
         for _ in 0..record.collider_count {
             // The list is walked by hand: each collider's work needs the world mutably.
             let c = next as usize;
-            next = self.next_collider[c];
-            self.unshare_shape(self.colliders[c].shape);
-            self.pair_set.remove(c);
-            self.aabbs[c] = Aabb::EMPTY;
-            self.collider_slots.remove(c as u32);
+            next = self.colliders.next[c];
+            self.shapes.release(self.colliders.records[c].shape);
+            self.contacts.pairs.remove(c);
+            self.colliders.aabbs[c] = Aabb::EMPTY;
+            self.colliders.slots.remove(c as u32);
         }
         if record.is_static {
-            self.static_revision += 1;
+            self.colliders.static_revision += 1;
             // The removed colliders still name their body's slot (their ends are to come).
             let owner = &self.names.collider_bodies;
-            self.static_colliders
+            self.colliders
+                .statics
                 .retain(|&c| owner[c as usize] as usize != slot);
         }
-        self.bodies[slot] = Body::vacant();
-        self.forces[slot] = BodyForces::default();
-        let state = &mut self.states[slot];
+        self.bodies.records[slot] = Body::vacant();
+        self.bodies.forces[slot] = BodyForces::default();
+        let state = &mut self.bodies.states[slot];
         state.linear_velocity = Vec2::ZERO;
         state.angular_velocity = 0.0;
         state.inv_mass = 0.0;
-        self.body_slots.remove(slot as u32);
+        self.bodies.slots.remove(slot as u32);
         self.revision += 1;
         Ok(())
     }
@@ -89,7 +90,7 @@ impl World {
     /// Frees the slots of the bodies removed before this step's pair update, which has
     /// dropped their pairs and recorded their ends.
     pub(super) fn release_removed(&mut self) {
-        self.body_slots.release_removed();
-        self.collider_slots.release_removed();
+        self.bodies.slots.release_removed();
+        self.colliders.slots.release_removed();
     }
 }

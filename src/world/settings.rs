@@ -14,6 +14,7 @@ use super::World;
 use super::limits::{
     DEFAULT_MAX_LINEAR_SPEED, MAX_LINEAR_SPEED_LIMIT, MAX_SUBSTEPS, check_gravity,
 };
+use crate::dynamics::solver::Substeps;
 use crate::error::{Error, WorldError};
 
 /// The world's settings, each within the range its setter checks.
@@ -47,6 +48,15 @@ impl Settings {
             max_linear_speed: DEFAULT_MAX_LINEAR_SPEED,
             hit_threshold: None,
             recycling: true,
+        }
+    }
+
+    /// What the solver reads of them.
+    pub fn substeps(&self) -> Substeps {
+        Substeps {
+            count: self.substeps,
+            gravity: self.gravity,
+            max_linear_speed: self.max_linear_speed,
         }
     }
 }
@@ -105,7 +115,7 @@ impl World {
         check_gravity(gravity)?;
         self.settings.gravity = gravity;
         // Resting bodies rest under the old gravity only.
-        self.sleep.wake_all(&self.bodies, &mut self.states);
+        self.sleep.wake_all(&mut self.bodies);
         Ok(())
     }
 
@@ -123,8 +133,7 @@ impl World {
     /// [`SLEEP_SPEED`]: crate::world::SLEEP_SPEED
     /// [`TIME_TO_SLEEP`]: crate::world::TIME_TO_SLEEP
     pub fn set_sleeping(&mut self, enabled: bool) {
-        self.sleep
-            .set_enabled(enabled, &self.bodies, &mut self.states);
+        self.sleep.set_enabled(enabled, &mut self.bodies);
     }
 
     /// Whether contact recycling is on ([`World::set_contact_recycling`](crate::World::set_contact_recycling)).

@@ -4,7 +4,6 @@
 
 use std::time::Instant;
 
-use glam::Vec2;
 use rayon::prelude::*;
 
 use super::World;
@@ -12,13 +11,13 @@ use super::contacts::sensor_side;
 use super::limits::{TIME_STEP_RANGE, check_gravity};
 use super::stats::StepStats;
 use crate::collision::narrow_phase::{NarrowPhase, NarrowPhaseTimings};
-use crate::dynamics::body::{Body, bodies_pair};
-use crate::dynamics::continuous::{Motion, Obstacles, StepStart, solve_continuous};
-use crate::dynamics::solver::{BodyMotion, SPECULATIVE_DISTANCE, Substeps};
+use crate::dynamics::body::bodies_pair;
+use crate::dynamics::body_set::body_transform;
+use crate::dynamics::continuous::{Obstacles, StepStart, solve_continuous};
+use crate::dynamics::solver::{BodyMotion, SPECULATIVE_DISTANCE};
 use crate::error::Error;
 use crate::error::WorldError;
 use crate::parallel;
-use crate::shapes::transform::Transform;
 
 impl World {
     /// Advances the world by `dt` seconds: broad phase, `narrow_phase`, solver. CPU and GPU
@@ -62,10 +61,10 @@ impl World {
         // Cheap when the narrow phase already holds this table (see `set_shape_table`).
         // Nothing above changed the world (the pairs are scratch): an error here leaves it
         // as it was, last step's contacts included, since they are only replaced on success.
-        narrow_phase.set_shape_table(&self.shapes)?;
+        narrow_phase.set_shape_table(&self.shapes.list)?;
         narrow_phase.set_speculative_distance(SPECULATIVE_DISTANCE)?;
         narrow_phase.collide_pairs_into(
-            &self.colliders,
+            &self.colliders.records,
             &self.scratch.fresh_pairs,
             &mut self.scratch.contact_scratch,
         )?;
@@ -89,36 +88,41 @@ impl World {
         // report a speculative contact for.
         self.scratch.broad_boxes.clear();
         self.scratch.broad_boxes.extend(
-            self.aabbs
+            self.colliders
+                .aabbs
                 .iter()
                 .map(|b| b.expanded(0.5 * SPECULATIVE_DISTANCE)),
         );
-        let (bodies, owner) = (&self.bodies, &self.names.collider_bodies);
-        let (filters, sensors) = (&self.filters, &self.sensors);
-        let (has_filters, has_sensors) = (self.has_filters, self.has_sensors);
+        let (bodies, owner) = (&self.bodies.records, &self.names.collider_bodies);
+        let (filters, sensors) = (&self.colliders.filters, &self.colliders.sensors);
+        let (has_filters, has_sensors) = (self.colliders.has_filters, self.colliders.has_sensors);
         let joints = &self.joints;
-        let proxy_moves = self.pair_set.update(&self.scratch.broad_boxes, |[a, b]| {
-            let (a, b) = (a as usize, b as usize);
-            let (body_a, body_b) = (owner[a] as usize, owner[b] as usize);
-            let sensor = has_sensors && (sensors[a] || sensors[b]);
-            body_a != body_b
-                && bodies_pair(&bodies[body_a], &bodies[body_b], sensor)
-                && !(has_sensors && sensors[a] && sensors[b])
-                && (!has_filters || filters[a].should_collide(&filters[b]))
-                && !joints.keeps_apart(body_a, body_b)
-        });
+        let proxy_moves = self
+            .contacts
+            .pairs
+            .update(&self.scratch.broad_boxes, |[a, b]| {
+                let (a, b) = (a as usize, b as usize);
+                let (body_a, body_b) = (owner[a] as usize, owner[b] as usize);
+                let sensor = has_sensors && (sensors[a] || sensors[b]);
+                body_a != body_b
+                    && bodies_pair(&bodies[body_a], &bodies[body_b], sensor)
+                    && !(has_sensors && sensors[a] && sensors[b])
+                    && (!has_filters || filters[a].should_collide(&filters[b]))
+                    && !joints.keeps_apart(body_a, body_b)
+            });
         // Pairs that left the set while touching end here (kept for the step that
         // succeeds, should this one fail).
         // A pair that left with a removed collider wakes the other body: it may have rested
         // on the removed one (a removed static body shares no island with what it held).
         self.scratch.woken.clear();
-        for &(pair, state) in self.pair_set.dropped() {
+        for &(pair, state) in self.contacts.pairs.dropped() {
             if state.touching {
-                let sensor = sensor_side(&self.sensors, pair);
-                self.events_next
+                let sensor = sensor_side(&self.colliders.sensors, pair);
+                self.contacts
+                    .events_next
                     .record_change(pair, &self.names, sensor, None);
             }
-            let live = pair.map(|c| self.collider_slots.is_live(c as usize));
+            let live = pair.map(|c| self.colliders.slots.is_live(c as usize));
             if live[0] != live[1] {
                 let other = if live[0] { pair[0] } else { pair[1] };
                 self.scratch
@@ -128,7 +132,7 @@ impl World {
         }
         if !self.scratch.woken.is_empty() {
             self.sleep
-                .wake_bodies(&self.scratch.woken, &self.bodies, &mut self.states);
+                .wake_bodies(&self.scratch.woken, &mut self.bodies);
         }
         // The removed bodies' pairs are gone and their ends recorded: their slots may take
         // new bodies now.
@@ -152,18 +156,19 @@ impl World {
         self.record_pair_events();
         // A body woken here takes part in this step's solve.
         self.sleep.wake_touched(
-            &self.collider_contacts,
+            &self.contacts.list,
             self.joints.body_pairs(),
             &self.names.collider_bodies,
-            &self.bodies,
-            &mut self.states,
+            &mut self.bodies,
         );
         let narrow_done = Instant::now();
 
         // The continuous stage sweeps from these poses.
         if self.settings.continuous {
-            self.scratch.start_centers.clone_from(&self.centers);
-            self.scratch.start_rotations.clone_from(&self.rotations);
+            self.scratch.start_centers.clone_from(&self.bodies.centers);
+            self.scratch
+                .start_rotations
+                .clone_from(&self.bodies.rotations);
         }
         self.scratch.turned.clear();
         self.scratch.turned.resize(self.bodies.len(), 0.0);
@@ -178,8 +183,11 @@ impl World {
         let continuous = if !self.settings.continuous {
             Default::default()
         } else {
-            self.static_tree
-                .refresh(self.static_revision, &self.static_colliders, &self.aabbs);
+            self.static_tree.refresh(
+                self.colliders.static_revision,
+                &self.colliders.statics,
+                &self.colliders.aabbs,
+            );
             solve_continuous(
                 &StepStart {
                     centers: &self.scratch.start_centers,
@@ -187,29 +195,17 @@ impl World {
                     turned: &self.scratch.turned,
                 },
                 &Obstacles {
-                    bodies: &self.bodies,
-                    shapes: &self.shapes,
                     colliders: &self.colliders,
-                    next_collider: &self.next_collider,
+                    shapes: &self.shapes.list,
                     names: &self.names,
-                    aabbs: &self.aabbs,
-                    static_colliders: &self.static_colliders,
                     static_tree: &self.static_tree,
-                    filters: &self.filters,
-                    sensors: &self.sensors,
-                    surfaces: &self.surfaces,
                 },
-                &mut Motion {
-                    centers: &mut self.centers,
-                    rotations: &mut self.rotations,
-                    states: &mut self.states,
-                    materials: &self.materials,
-                },
+                &mut self.bodies,
                 &mut self.scratch.moved,
                 &mut self.scratch.continuous,
                 (
                     self.settings.hit_threshold,
-                    &mut self.events_next.contact_hit,
+                    &mut self.contacts.events_next.contact_hit,
                 ),
             )
         };
@@ -218,27 +214,26 @@ impl World {
         }
         self.sleep.update(
             dt,
-            &self.collider_contacts,
+            &self.contacts.list,
             self.joints.body_pairs(),
             &self.names.collider_bodies,
-            &self.bodies,
-            &mut self.states,
+            &mut self.bodies,
         );
         let continuous_done = Instant::now();
         self.revision += 1;
         // The step succeeded: its events become the world's, and the old lists are next.
-        std::mem::swap(&mut self.events, &mut self.events_next);
-        self.events_next.clear();
+        std::mem::swap(&mut self.contacts.events, &mut self.contacts.events_next);
+        self.contacts.events_next.clear();
 
         StepStats {
-            bodies: self.body_slots.live_count(),
+            bodies: self.bodies.slots.live_count(),
             awake_bodies: self.sleep.awake_count(),
-            colliders: self.collider_slots.live_count(),
-            pairs: self.candidates,
-            persistent_pairs: self.pair_set.pairs().len(),
+            colliders: self.colliders.slots.live_count(),
+            pairs: self.contacts.candidates,
+            persistent_pairs: self.contacts.pairs.pairs().len(),
             proxy_moves,
-            recycled: self.recycled,
-            contacts: self.collider_contacts.len(),
+            recycled: self.contacts.recycled,
+            contacts: self.contacts.list.len(),
             contact_points,
             broad_phase: broad_done - start,
             narrow_phase: narrow_done - broad_done,
@@ -254,27 +249,18 @@ impl World {
     pub(super) fn solve_and_update(&mut self, dt: f32) {
         self.solver.step(
             dt,
-            &Substeps {
-                count: self.settings.substeps,
-                gravity: self.settings.gravity,
-                max_linear_speed: self.settings.max_linear_speed,
-            },
-            &self.collider_contacts,
-            &mut BodyMotion {
-                bodies: &self.bodies,
-                materials: &self.materials,
-                collider_bodies: &self.names.collider_bodies,
-                surfaces: &self.surfaces,
-                centers: &mut self.centers,
-                rotations: &mut self.rotations,
-                states: &mut self.states,
-                turned: &mut self.scratch.turned,
-                forces: self.custom_forces.then_some(&self.forces[..]),
-                joints: &mut self.joints.constraints,
-            },
+            &self.settings.substeps(),
+            &self.contacts.list,
+            &mut BodyMotion::new(
+                &mut self.bodies,
+                &self.colliders,
+                &self.names.collider_bodies,
+                &mut self.scratch.turned,
+                &mut self.joints.constraints,
+            ),
             self.settings.hit_threshold.is_some(),
         );
-        if self.custom_forces {
+        if self.bodies.custom_forces {
             self.clear_forces();
         }
         self.update_colliders();
@@ -284,14 +270,14 @@ impl World {
     /// fastest, when faster than `threshold`.
     pub(super) fn record_hits(&mut self, threshold: f32) {
         for (k, point, speed) in self.solver.hits(threshold) {
-            let c = &self.collider_contacts[k];
+            let c = &self.contacts.list[k];
             let hit = self.names.hit(
                 [c.a, c.b],
                 c.manifold.points()[point].point,
                 c.manifold.normal,
                 speed,
             );
-            self.events_next.contact_hit.push(hit);
+            self.contacts.events_next.contact_hit.push(hit);
         }
     }
 
@@ -300,13 +286,18 @@ impl World {
     pub(super) fn update_colliders(&mut self) {
         /// Colliders per task: a pose and a box each, about 0.1 µs.
         const COLLIDERS_PER_TASK: usize = 1024;
-        let (bodies, centers, rotations) = (&self.bodies, &self.centers, &self.rotations);
-        let (shapes, owner) = (&self.shapes, &self.names.collider_bodies);
+        let (bodies, centers, rotations) = (
+            &self.bodies.records,
+            &self.bodies.centers,
+            &self.bodies.rotations,
+        );
+        let (shapes, owner) = (&self.shapes.list, &self.names.collider_bodies);
         self.colliders
+            .records
             .par_iter_mut()
-            .zip(self.aabbs.par_iter_mut())
+            .zip(self.colliders.aabbs.par_iter_mut())
             .zip(owner.par_iter())
-            .zip(self.collider_slots.live_flags().par_iter())
+            .zip(self.colliders.slots.live_flags().par_iter())
             .with_min_len(parallel::min_len(COLLIDERS_PER_TASK))
             .for_each(|(((collider, aabb), &body), &live)| {
                 // A removed collider keeps its empty box (its slot may name a body slot that
@@ -323,23 +314,17 @@ impl World {
 
     /// Poses and AABBs of one body's colliders.
     pub(super) fn update_body_colliders(&mut self, body: usize) {
-        if self.bodies[body].is_static {
+        if self.bodies.records[body].is_static {
             // A static body teleported: the continuous stage's tree over them is stale.
-            self.static_revision += 1;
+            self.colliders.static_revision += 1;
         }
-        let transform = self.transform_at(body);
-        for c in self.bodies[body].colliders(&self.next_collider) {
-            let collider = &mut self.colliders[c];
+        let transform = self.bodies.transform(body);
+        for c in self.bodies.records[body].colliders(&self.colliders.next) {
+            let collider = &mut self.colliders.records[c];
             collider.transform = transform;
-            self.aabbs[c] = self.shapes[collider.shape as usize].aabb(&transform);
+            self.colliders.aabbs[c] = self.shapes.list[collider.shape as usize].aabb(&transform);
         }
     }
-}
-
-/// The pose of a body's local frame from its centre of mass (world frame) and rotation.
-pub(super) fn body_transform(body: &Body, center: Vec2, rotation: Vec2) -> Transform {
-    let origin = center - crate::shapes::transform::rotate(rotation, body.local_center);
-    Transform::from_rotation(origin, rotation)
 }
 
 /// What [`World::find_pairs`] and the narrow phase hand on to [`World::finish_step`] for the

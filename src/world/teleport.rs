@@ -54,13 +54,16 @@ impl World {
         check("angle", angle, angle.is_finite(), "finite")?;
         self.wake_touching(slot);
         let rotation = crate::math::from_angle(angle);
-        let local_center = self.bodies[slot].local_center;
-        self.centers[slot] = position + crate::shapes::transform::rotate(rotation, local_center);
-        self.rotations[slot] = rotation;
+        let local_center = self.bodies.records[slot].local_center;
+        self.bodies.centers[slot] =
+            position + crate::shapes::transform::rotate(rotation, local_center);
+        self.bodies.rotations[slot] = rotation;
         self.update_body_colliders(slot);
-        let colliders: Vec<usize> = self.bodies[slot].colliders(&self.next_collider).collect();
+        let colliders: Vec<usize> = self.bodies.records[slot]
+            .colliders(&self.colliders.next)
+            .collect();
         for &c in &colliders {
-            self.pair_set.invalidate(c);
+            self.contacts.pairs.invalidate(c);
         }
         self.revision += 1;
         // What it lands on: a dynamic or moving kinematic body would wake it at the next
@@ -70,9 +73,9 @@ impl World {
         // that builds ragdolls bone by bone does (rain: 8% of its step).
         let mut overlapped = Vec::new();
         for &c in &colliders {
-            let moved = self.aabbs[c];
-            for (other, aabb) in self.aabbs.iter().enumerate() {
-                if aabb.overlaps(&moved) && self.collider_slots.is_live(other) {
+            let moved = self.colliders.aabbs[c];
+            for (other, aabb) in self.colliders.aabbs.iter().enumerate() {
+                if aabb.overlaps(&moved) && self.colliders.slots.is_live(other) {
                     overlapped.push(self.names.collider_bodies[other]);
                 }
             }

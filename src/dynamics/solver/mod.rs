@@ -63,6 +63,8 @@ use colouring::{ConstraintGraph, JointColour, NO_INDEX};
 use contact_simd::{PrepareLanes, WideContact};
 use stages::{StageData, StagePlan, StepConstants};
 
+use crate::dynamics::body_set::BodySet;
+use crate::dynamics::collider_set::ColliderSet;
 use crate::dynamics::joints::{JOINT_DAMPING_RATIO, JointStep, finish_joints, prepare_joints};
 pub(crate) use crate::dynamics::joints::{JointConstraint, JointModel, Spring, relative_angle};
 pub(crate) use forces::BodyForces;
@@ -99,6 +101,31 @@ pub(crate) struct BodyMotion<'a> {
     /// The joints, by joint slot (vacant ones passed over); their impulses carry over to
     /// the next step's warm start.
     pub joints: &'a mut [JointConstraint],
+}
+
+impl<'a> BodyMotion<'a> {
+    /// The bodies as the solver moves them, with the colliders' owners and surfaces (a
+    /// contact names colliders), the per-body turn accumulator and the joints.
+    pub fn new(
+        bodies: &'a mut BodySet,
+        colliders: &'a ColliderSet,
+        collider_bodies: &'a [u32],
+        turned: &'a mut [f32],
+        joints: &'a mut [JointConstraint],
+    ) -> Self {
+        BodyMotion {
+            bodies: &bodies.records,
+            materials: &bodies.materials,
+            collider_bodies,
+            surfaces: &colliders.surfaces,
+            centers: &mut bodies.centers,
+            rotations: &mut bodies.rotations,
+            states: &mut bodies.states,
+            turned,
+            forces: bodies.custom_forces.then_some(&bodies.forces[..]),
+            joints,
+        }
+    }
 }
 
 /// The solver's length tolerance, in length units (bodies are about one unit), Box2D v3's:

@@ -45,12 +45,12 @@ impl World {
     /// of the same shape entry and density came before (scenes draw their bodies from a
     /// small palette: the computation is then once per entry, not once per body).
     pub(super) fn derived_mass(&self, b: usize, memo: &mut MassMemo) -> Option<Body> {
-        let body = &self.bodies[b];
+        let body = &self.bodies.records[b];
         let single = (body.collider_count == 1).then(|| {
             let c = body.first_collider as usize;
             (
-                self.colliders[c].shape as usize,
-                self.densities[c].to_bits(),
+                self.colliders.records[c].shape as usize,
+                self.colliders.densities[c].to_bits(),
             )
         });
         let cached = single.and_then(|(shape, density)| {
@@ -86,11 +86,11 @@ impl World {
 
     /// [`World::derived_mass`] before the body's kind makes it inverse masses.
     fn piece_mass(&self, b: usize) -> Option<PieceMass> {
-        let body = &self.bodies[b];
+        let body = &self.bodies.records[b];
         let (mass, max_extent) = self.body_mass(b);
         let pieces: Vec<Shape> = body
-            .colliders(&self.next_collider)
-            .map(|c| self.shapes[self.colliders[c].shape as usize])
+            .colliders(&self.colliders.next)
+            .map(|c| self.shapes.list[self.colliders.records[c].shape as usize])
             .collect();
         let min_extent = BodyShape::compound(pieces).ok()?.min_extent();
         Some(PieceMass {
@@ -112,8 +112,8 @@ impl World {
     pub(super) fn relative_pose(&self, pair: [u32; 2]) -> Transform {
         let [a, b] = pair.map(|c| {
             let c = c as usize;
-            if self.collider_slots.is_live(c) {
-                self.colliders[c].transform
+            if self.colliders.slots.is_live(c) {
+                self.colliders.records[c].transform
             } else {
                 Transform::IDENTITY
             }

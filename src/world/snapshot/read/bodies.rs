@@ -147,7 +147,7 @@ impl Loading {
         let asleep = flags & ASLEEP != 0;
         if asleep {
             let island_at = r.offset;
-            let island = r.index("sleep island", w.body_slots.len())?;
+            let island = r.index("sleep island", w.bodies.slots.len())?;
             if !dynamic {
                 return Reader::error_at(island_at, "a body that is not dynamic sleeps");
             }
@@ -175,9 +175,9 @@ impl Loading {
         body.first_collider = slots[0].0 as u32;
         body.collider_count = count as u32;
         for pair in slots.windows(2) {
-            w.next_collider[pair[0].0] = pair[1].0 as u32;
+            w.colliders.next[pair[0].0] = pair[1].0 as u32;
         }
-        w.bodies[b] = body;
+        w.bodies.records[b] = body;
     }
 
     /// The body's mass data, `stored` or else derived from its pieces (which must make a
@@ -214,7 +214,7 @@ impl Loading {
                 }
             }
         };
-        let body = &mut w.bodies[b];
+        let body = &mut w.bodies.records[b];
         body.local_center = mass.local_center;
         body.inv_mass = mass.inv_mass;
         body.inv_inertia = mass.inv_inertia;
@@ -228,24 +228,24 @@ impl Loading {
     fn store_motion(&mut self, b: usize, record: &Record, mass: &MassData) {
         let w = &mut self.world;
         let dynamic = record.kind == DYNAMIC;
-        w.centers[b] = record.center;
-        w.rotations[b] = record.rotation;
-        w.states[b].linear_velocity = record.linear;
-        w.states[b].angular_velocity = record.angular;
-        w.states[b].inv_mass = if dynamic && !record.asleep {
+        w.bodies.centers[b] = record.center;
+        w.bodies.rotations[b] = record.rotation;
+        w.bodies.states[b].linear_velocity = record.linear;
+        w.bodies.states[b].angular_velocity = record.angular;
+        w.bodies.states[b].inv_mass = if dynamic && !record.asleep {
             mass.inv_mass
         } else {
             0.0
         };
-        w.materials[b] = BodyMaterial {
-            inv_inertia: if w.bodies[b].fixed_rotation {
+        w.bodies.materials[b] = BodyMaterial {
+            inv_inertia: if w.bodies.records[b].fixed_rotation {
                 0.0
             } else {
                 mass.inv_inertia
             },
             max_extent: mass.max_extent,
         };
-        w.forces[b] = record.forces;
+        w.bodies.forces[b] = record.forces;
         w.sleep.dynamic += usize::from(dynamic);
         w.sleep.asleep += usize::from(record.asleep);
     }

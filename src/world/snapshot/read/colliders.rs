@@ -32,7 +32,6 @@ use crate::shapes::transform::Transform;
 use crate::world::filters::checked as checked_filter;
 use crate::world::limits::GEOMETRY_LIMIT;
 use crate::world::materials::Material;
-use crate::world::step::body_transform;
 
 impl Loading {
     /// Body `b`'s colliders, into the world and `self.pieces` (with their stored poses and
@@ -71,15 +70,15 @@ impl Loading {
     ) -> Result<(), Error> {
         let w = &mut self.world;
         let c_at = r.offset;
-        let c = r.index("collider slot", w.collider_slots.len())?;
-        if !w.collider_slots.is_live(c) || self.claimed[c] {
+        let c = r.index("collider slot", w.colliders.slots.len())?;
+        if !w.colliders.slots.is_live(c) || self.claimed[c] {
             return Reader::error_at(
                 c_at,
                 format!("collider slot {c} is vacant or claimed twice"),
             );
         }
         self.claimed[c] = true;
-        let shape = r.index("collider shape", w.shapes.len())?;
+        let shape = r.index("collider shape", w.shapes.list.len())?;
         let cflags_at = r.offset;
         let cflags = r.u8("collider flags")?;
         let fat_flags = cflags & (FAT | FAT_EMPTY);
@@ -92,19 +91,19 @@ impl Loading {
                 format!("collider flags {cflags:#x}: unknown bits"),
             );
         }
-        w.shape_users[shape] += 1;
-        w.colliders[c].shape = shape as u32;
+        w.shapes.users[shape] += 1;
+        w.colliders.records[c].shape = shape as u32;
         w.names.collider_bodies[c] = b as u32;
-        w.sensors[c] = cflags & SENSOR != 0;
-        w.has_sensors |= w.sensors[c];
+        w.colliders.sensors[c] = cflags & SENSOR != 0;
+        w.colliders.has_sensors |= w.colliders.sensors[c];
         if cflags & FILTER != 0 {
             let filter = read_filter(r)?;
-            w.filters[c] = filter;
-            w.has_filters |= filter != Filter::default();
+            w.colliders.filters[c] = filter;
+            w.colliders.has_filters |= filter != Filter::default();
         }
         read_material(r, cflags & MATERIAL != 0, piece, dynamic, last_material)?;
-        w.surfaces[c] = last_material.surface();
-        w.densities[c] = last_material.density;
+        w.colliders.surfaces[c] = last_material.surface();
+        w.colliders.densities[c] = last_material.density;
         let pose = if cflags & POSE != 0 {
             let t = r.vec2("collider position", GEOMETRY_LIMIT)?;
             let q = read_unit(r, "collider rotation")?;
@@ -143,21 +142,21 @@ impl Loading {
         count_at: usize,
     ) -> Result<(), Error> {
         let w = &mut self.world;
-        let transform = body_transform(&w.bodies[b], w.centers[b], w.rotations[b]);
+        let transform = w.bodies.transform(b);
         if !transform.is_finite() {
             return Reader::error_at(count_at, "the body's pose is not finite");
         }
         for &(c, pose, aabb) in &self.pieces {
             let t = pose.unwrap_or(transform);
-            w.colliders[c].transform = t;
-            let shape = &w.shapes[w.colliders[c].shape as usize];
-            w.aabbs[c] = aabb.unwrap_or_else(|| shape.aabb(&t));
+            w.colliders.records[c].transform = t;
+            let shape = &w.shapes.list[w.colliders.records[c].shape as usize];
+            w.colliders.aabbs[c] = aabb.unwrap_or_else(|| shape.aabb(&t));
             if fat.get(c).is_some_and(|f| f.min.x.is_nan()) {
-                fat[c] = w.aabbs[c].expanded(FAT_MARGIN);
+                fat[c] = w.colliders.aabbs[c].expanded(FAT_MARGIN);
             }
         }
         for &c in &self.fat_explicit {
-            fat[c] = read_box_near(r, "fat box", &w.aabbs[c].expanded(FAT_MARGIN))?;
+            fat[c] = read_box_near(r, "fat box", &w.colliders.aabbs[c].expanded(FAT_MARGIN))?;
         }
         Ok(())
     }
@@ -170,8 +169,8 @@ impl Loading {
         fat: &mut [Aabb],
     ) -> Result<(), Error> {
         tag(r, VACANT, "vacant colliders")?;
-        for c in 0..self.world.collider_slots.len() {
-            if !self.world.collider_slots.is_live(c) {
+        for c in 0..self.world.colliders.slots.len() {
+            if !self.world.colliders.slots.is_live(c) {
                 self.read_vacant_collider(r, c, fat)?;
             } else if !self.claimed[c] {
                 return r.fail(format!("live collider slot {c} belongs to no body"));
@@ -188,8 +187,10 @@ impl Loading {
         fat: &mut [Aabb],
     ) -> Result<(), Error> {
         let w = &mut self.world;
-        w.names.collider_bodies[c] = r.index("vacant collider's body", w.body_slots.len())? as u32;
-        w.colliders[c].shape = r.index("vacant collider's shape", w.shapes.len())? as u32;
+        w.names.collider_bodies[c] =
+            r.index("vacant collider's body", w.bodies.slots.len())? as u32;
+        w.colliders.records[c].shape =
+            r.index("vacant collider's shape", w.shapes.list.len())? as u32;
         let flags_at = r.offset;
         let flags = r.u8("vacant collider flags")?;
         if flags & !(SENSOR | FAT) != 0 || (flags & FAT != 0 && c >= fat.len()) {
@@ -198,7 +199,7 @@ impl Loading {
                 format!("vacant collider flags {flags:#x}: unknown bits"),
             );
         }
-        w.sensors[c] = flags & SENSOR != 0;
+        w.colliders.sensors[c] = flags & SENSOR != 0;
         if flags & FAT != 0 {
             fat[c] = read_box(r, "fat box")?;
         }
@@ -211,25 +212,26 @@ impl Loading {
         tag(r, STATICS, "static colliders")?;
         let w = &mut self.world;
         let count = r.count("static collider count", 1)?;
-        let mut seen = vec![false; w.colliders.len()];
+        let mut seen = vec![false; w.colliders.records.len()];
         for _ in 0..count {
             let at = r.offset;
-            let c = r.index("static collider", w.colliders.len())?;
-            let body = &w.bodies[w.names.collider_bodies[c] as usize];
-            if !w.collider_slots.is_live(c) || !body.is_static || w.sensors[c] || seen[c] {
+            let c = r.index("static collider", w.colliders.records.len())?;
+            let body = &w.bodies.records[w.names.collider_bodies[c] as usize];
+            if !w.colliders.slots.is_live(c) || !body.is_static || w.colliders.sensors[c] || seen[c]
+            {
                 return Reader::error_at(
                     at,
                     format!("collider {c} is no static obstacle, or listed twice"),
                 );
             }
             seen[c] = true;
-            w.static_colliders.push(c as u32);
+            w.colliders.statics.push(c as u32);
         }
-        let expected = (0..w.colliders.len())
+        let expected = (0..w.colliders.records.len())
             .filter(|&c| {
-                w.collider_slots.is_live(c)
-                    && w.bodies[w.names.collider_bodies[c] as usize].is_static
-                    && !w.sensors[c]
+                w.colliders.slots.is_live(c)
+                    && w.bodies.records[w.names.collider_bodies[c] as usize].is_static
+                    && !w.colliders.sensors[c]
             })
             .count();
         if expected != count {

@@ -29,7 +29,7 @@ impl Loading {
     /// then the per-body edge lists, each exactly its body's joints.
     pub(super) fn read_joints(&mut self, r: &mut Reader<'_>) -> Result<(), Error> {
         tag(r, JOINTS, "joints")?;
-        let mut touching = vec![0usize; self.world.body_slots.len()];
+        let mut touching = vec![0usize; self.world.bodies.slots.len()];
         for j in 0..self.world.joints.slots.len() {
             if self.world.joints.slots.is_live(j) {
                 self.read_joint(r, j, &mut touching)?;
@@ -46,11 +46,11 @@ impl Loading {
         touching: &mut [usize],
     ) -> Result<(), Error> {
         let w = &mut self.world;
-        let bodies = w.body_slots.len();
+        let bodies = w.bodies.slots.len();
         let at_joint = r.offset;
         let a = r.index("joint body A", bodies)?;
         let b = r.index("joint body B", bodies)?;
-        if a == b || !w.body_slots.is_live(a) || !w.body_slots.is_live(b) {
+        if a == b || !w.bodies.slots.is_live(a) || !w.bodies.slots.is_live(b) {
             return Reader::error_at(
                 at_joint,
                 format!("joint {j}'s bodies ({a}, {b}) are vacant or the same"),
@@ -91,7 +91,7 @@ impl Loading {
     /// exactly its body's joints (`touching`: how many), and no body with joints left
     /// without one.
     fn read_edges(&mut self, r: &mut Reader<'_>, touching: &[usize]) -> Result<(), Error> {
-        let bodies = self.world.body_slots.len();
+        let bodies = self.world.bodies.slots.len();
         let count = r.count("joint edge list count", 2)?;
         let set = &mut self.world.joints;
         set.edges = vec![Vec::new(); bodies];

@@ -149,8 +149,8 @@ impl World {
         let number = r.u32("world number")?;
         let mut world = World::new(Vec2::ZERO);
         world.number = number;
-        world.shape_index = std::mem::take(&mut spare.shape_index);
-        world.shape_index.clear();
+        world.shapes.index = std::mem::take(&mut spare.shapes.index);
+        world.shapes.index.clear();
         let mut load = Loading {
             world,
             claimed: Vec::new(),
@@ -162,10 +162,10 @@ impl World {
         load.read_settings(&mut r)?;
         let free_shapes_at = load.read_shapes(&mut r)?;
         tag(&mut r, SLOTS, "slots")?;
-        load.world.body_slots = read_slots(&mut r, "body")?;
-        load.world.collider_slots = read_slots(&mut r, "collider")?;
+        load.world.bodies.slots = read_slots(&mut r, "body")?;
+        load.world.colliders.slots = read_slots(&mut r, "collider")?;
         load.world.joints.slots = read_slots(&mut r, "joint")?;
-        let colliders = load.world.collider_slots.len();
+        let colliders = load.world.colliders.slots.len();
         let fat_len = r.varint("fat box count")?;
         if fat_len > colliders as u64 {
             return r.fail(format!(
@@ -174,12 +174,12 @@ impl World {
         }
         load.prepare_slots();
         tag(&mut r, BODIES, "bodies")?;
-        let spare_pairs = std::mem::take(&mut load.spare.pair_set).into_buffers();
+        let spare_pairs = std::mem::take(&mut load.spare.contacts.pairs).into_buffers();
         let mut fat = spare_pairs.0;
         fat.resize(fat_len as usize, Aabb::EMPTY);
         let mut last_material = Material::default();
-        for b in 0..load.world.body_slots.len() {
-            if load.world.body_slots.is_live(b) {
+        for b in 0..load.world.bodies.slots.len() {
+            if load.world.bodies.slots.is_live(b) {
                 load.read_body(&mut r, b, &mut fat, &mut last_material)?;
             }
         }

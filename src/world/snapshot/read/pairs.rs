@@ -37,7 +37,7 @@ use crate::error::Error;
 use crate::shapes::aabb::Aabb;
 use crate::shapes::transform::Transform;
 use crate::world::World;
-use crate::world::contacts::PairState;
+use crate::world::contact_set::PairState;
 use crate::world::limits::{GEOMETRY_LIMIT, MAX_IMPULSE};
 
 /// The pair set's lists: fat boxes, pairs, their states, removed colliders.
@@ -115,7 +115,7 @@ impl Loading {
             colours.extend_from_slice(&block.colours);
         }
         let contacts = self.read_moving(r, warm, colours)?;
-        self.world.pair_set = PairSet::restored(fat, pairs, data, removed);
+        self.world.contacts.pairs = PairSet::restored(fat, pairs, data, removed);
         Ok(contacts)
     }
 
@@ -131,12 +131,12 @@ impl Loading {
         let w = &self.world;
         let words_at = r.offset;
         let words = r.count("moving body words", 8)?;
-        if words > w.body_slots.len().div_ceil(64) {
+        if words > w.bodies.slots.len().div_ceil(64) {
             return Reader::error_at(
                 words_at,
                 format!(
                     "{words} words of moving bodies for {} bodies",
-                    w.body_slots.len()
+                    w.bodies.slots.len()
                 ),
             );
         }

@@ -48,9 +48,9 @@ impl Loading {
         w.settings.continuous = flags & CONTINUOUS != 0;
         w.settings.recycling = flags & RECYCLING != 0;
         w.sleep.enabled = flags & SLEEPING != 0;
-        w.custom_forces = flags & CUSTOM_FORCES != 0;
-        w.has_sensors = flags & HAS_SENSORS != 0;
-        w.has_filters = flags & HAS_FILTERS != 0;
+        w.bodies.custom_forces = flags & CUSTOM_FORCES != 0;
+        w.colliders.has_sensors = flags & HAS_SENSORS != 0;
+        w.colliders.has_filters = flags & HAS_FILTERS != 0;
         if flags & HIT_THRESHOLD != 0 {
             w.settings.hit_threshold = Some(non_negative(r, "hit_event_threshold")?);
         }

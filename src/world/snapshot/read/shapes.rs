@@ -28,19 +28,19 @@ impl Loading {
     pub(super) fn read_shapes(&mut self, r: &mut Reader<'_>) -> Result<usize, Error> {
         tag(r, SHAPES, "shapes")?;
         let count = r.count("shape count", 8)?;
-        let mut shapes = emptied(&mut self.spare.shapes);
+        let mut shapes = emptied(&mut self.spare.shapes.list);
         shapes.reserve(count);
         for _ in 0..count {
             shapes.push(read_shape(r)?);
         }
         let w = &mut self.world;
-        w.shapes = shapes;
-        w.shape_users = refill(&mut self.spare.shape_users, count, 0);
+        w.shapes.list = shapes;
+        w.shapes.users = refill(&mut self.spare.shapes.users, count, 0);
         let at = r.offset;
         let free = r.count("free shape count", 1)?;
         for _ in 0..free {
             let s = r.index("free shape", count)?;
-            w.free_shapes.push(s as u32);
+            w.shapes.free.push(s as u32);
         }
         Ok(at)
     }
@@ -50,9 +50,9 @@ impl Loading {
     /// shares them).
     pub(super) fn check_shape_users(&mut self, free_at: usize) -> Result<(), Error> {
         let w = &mut self.world;
-        let mut free = vec![false; w.shapes.len()];
-        for &s in &w.free_shapes {
-            if w.shape_users[s as usize] != 0 || free[s as usize] {
+        let mut free = vec![false; w.shapes.list.len()];
+        for &s in &w.shapes.free {
+            if w.shapes.users[s as usize] != 0 || free[s as usize] {
                 return Reader::error_at(
                     free_at,
                     format!("free shape {s} is in use or listed twice"),
@@ -60,13 +60,13 @@ impl Loading {
             }
             free[s as usize] = true;
         }
-        for (s, &users) in w.shape_users.iter().enumerate() {
+        for (s, &users) in w.shapes.users.iter().enumerate() {
             if users == 0 && !free[s] {
                 return Reader::error_at(free_at, format!("shape {s} is unused but not free"));
             }
             if users > 0 {
-                let key = crate::world::body_def::shape_key(&w.shapes[s]);
-                if w.shape_index.insert(key, s as u32).is_some() {
+                let key = crate::world::shape_table::shape_key(&w.shapes.list[s]);
+                if w.shapes.index.insert(key, s as u32).is_some() {
                     return Reader::error_at(free_at, format!("shape {s} repeats another entry"));
                 }
             }

@@ -29,43 +29,44 @@ impl Loading {
     /// Sizes the per-slot arrays as vacant slots; the records fill the live ones.
     pub(super) fn prepare_slots(&mut self) {
         let (w, spare) = (&mut self.world, &mut self.spare);
-        let (bodies, colliders) = (w.body_slots.len(), w.collider_slots.len());
+        let (bodies, colliders) = (w.bodies.slots.len(), w.colliders.slots.len());
         w.names.body_ids = emptied(&mut spare.names.body_ids);
         w.names.body_ids.extend(
-            (0..bodies).map(|s| BodyId::new(w.number, s as u32, slot_generation(&w.body_slots, s))),
+            (0..bodies)
+                .map(|s| BodyId::new(w.number, s as u32, slot_generation(&w.bodies.slots, s))),
         );
         w.names.user_data = refill(&mut spare.names.user_data, bodies, 0);
-        w.bodies = refill(&mut spare.bodies, bodies, Body::vacant());
-        w.centers = refill(&mut spare.centers, bodies, Vec2::ZERO);
-        w.rotations = refill(&mut spare.rotations, bodies, Vec2::X);
-        w.states = refill(
-            &mut spare.states,
+        w.bodies.records = refill(&mut spare.bodies.records, bodies, Body::vacant());
+        w.bodies.centers = refill(&mut spare.bodies.centers, bodies, Vec2::ZERO);
+        w.bodies.rotations = refill(&mut spare.bodies.rotations, bodies, Vec2::X);
+        w.bodies.states = refill(
+            &mut spare.bodies.states,
             bodies,
             BodyState {
                 delta_rotation: Vec2::X,
                 ..BodyState::default()
             },
         );
-        w.materials = refill(
-            &mut spare.materials,
+        w.bodies.materials = refill(
+            &mut spare.bodies.materials,
             bodies,
             BodyMaterial {
                 inv_inertia: 0.0,
                 max_extent: 0.0,
             },
         );
-        w.forces = refill(&mut spare.forces, bodies, BodyForces::default());
+        w.bodies.forces = refill(&mut spare.bodies.forces, bodies, BodyForces::default());
         w.sleep.timers = refill(&mut spare.sleep.timers, bodies, 0.0);
         w.sleep.islands = refill(&mut spare.sleep.islands, bodies, AWAKE);
         w.names.collider_ids = emptied(&mut spare.names.collider_ids);
         w.names.collider_ids.extend(
             (0..colliders).map(|s| {
-                ColliderId::new(w.number, s as u32, slot_generation(&w.collider_slots, s))
+                ColliderId::new(w.number, s as u32, slot_generation(&w.colliders.slots, s))
             }),
         );
-        w.next_collider = refill(&mut spare.next_collider, colliders, NO_COLLIDER);
-        w.colliders = refill(
-            &mut spare.colliders,
+        w.colliders.next = refill(&mut spare.colliders.next, colliders, NO_COLLIDER);
+        w.colliders.records = refill(
+            &mut spare.colliders.records,
             colliders,
             Collider {
                 shape: 0,
@@ -73,15 +74,15 @@ impl Loading {
             },
         );
         w.names.collider_bodies = refill(&mut spare.names.collider_bodies, colliders, 0);
-        w.filters = refill(&mut spare.filters, colliders, Filter::default());
-        w.sensors = refill(&mut spare.sensors, colliders, false);
-        w.surfaces = refill(
-            &mut spare.surfaces,
+        w.colliders.filters = refill(&mut spare.colliders.filters, colliders, Filter::default());
+        w.colliders.sensors = refill(&mut spare.colliders.sensors, colliders, false);
+        w.colliders.surfaces = refill(
+            &mut spare.colliders.surfaces,
             colliders,
             Material::default().surface(),
         );
-        w.densities = refill(&mut spare.densities, colliders, 1.0);
-        w.aabbs = refill(&mut spare.aabbs, colliders, Aabb::EMPTY);
+        w.colliders.densities = refill(&mut spare.colliders.densities, colliders, 1.0);
+        w.colliders.aabbs = refill(&mut spare.colliders.aabbs, colliders, Aabb::EMPTY);
         self.claimed = refill(&mut self.claimed, colliders, false);
         let joints = w.joints.slots.len();
         w.joints.ids = (0..joints)

@@ -42,9 +42,9 @@ impl World {
         last_material: &mut Material,
         memo: &mut MassMemo,
     ) {
-        let body = &self.bodies[b];
-        let state = &self.states[b];
-        let forces = &self.forces[b];
+        let body = &self.bodies.records[b];
+        let state = &self.bodies.states[b];
+        let forces = &self.bodies.forces[b];
         let kind = if body.is_static {
             STATIC
         } else if body.is_kinematic {
@@ -78,8 +78,8 @@ impl World {
             | flag32(timer.to_bits() != 0, TIMER)
             | flag32(mass_explicit, MASS_DATA);
         w.varint(u64::from(flags));
-        w.vec2(self.centers[b]);
-        w.vec2(self.rotations[b]);
+        w.vec2(self.bodies.centers[b]);
+        w.vec2(self.bodies.rotations[b]);
         if velocity {
             w.vec2(state.linear_velocity);
             w.f32(state.angular_velocity);

@@ -22,7 +22,6 @@ use crate::shapes::aabb::Aabb;
 use crate::shapes::transform::Transform;
 use crate::world::World;
 use crate::world::materials::Material;
-use crate::world::step::body_transform;
 
 impl World {
     /// Body `b`'s colliders in its order: per collider its slot, shape and flags, then
@@ -35,23 +34,23 @@ impl World {
         fat: &[Aabb],
         last_material: &mut Material,
     ) {
-        let body = &self.bodies[b];
+        let body = &self.bodies.records[b];
         w.len(body.collider_count as usize);
-        let transform = body_transform(body, self.centers[b], self.rotations[b]);
+        let transform = self.bodies.transform(b);
         let mut fat_boxes = Vec::new();
-        for c in body.colliders(&self.next_collider) {
-            let collider = &self.colliders[c];
+        for c in body.colliders(&self.colliders.next) {
+            let collider = &self.colliders.records[c];
             let material = Material {
-                friction: self.surfaces[c].friction,
-                restitution: self.surfaces[c].restitution,
-                density: self.densities[c],
-                tangent_speed: self.surfaces[c].tangent_speed,
+                friction: self.colliders.surfaces[c].friction,
+                restitution: self.colliders.surfaces[c].restitution,
+                density: self.colliders.densities[c],
+                tangent_speed: self.colliders.surfaces[c].tangent_speed,
             };
             let new_material =
                 !same_floats(&material_floats(&material), &material_floats(last_material));
             let pose = !same_transform(&collider.transform, &transform);
-            let shape = &self.shapes[collider.shape as usize];
-            let aabb = self.aabbs[c];
+            let shape = &self.shapes.list[collider.shape as usize];
+            let aabb = self.colliders.aabbs[c];
             let boxed = !same_box(&aabb, &shape.aabb(&collider.transform));
             // A collider whose pairs are to be tested again has an empty fat box
             // (`PairSet::invalidate`).
@@ -59,8 +58,8 @@ impl World {
             let fat_empty = fat_box == Some(&Aabb::EMPTY);
             let fat_explicit =
                 !fat_empty && fat_box.is_some_and(|f| !same_box(f, &aabb.expanded(FAT_MARGIN)));
-            let filter = self.filters[c] != Filter::default();
-            let flags = flag8(self.sensors[c], SENSOR)
+            let filter = self.colliders.filters[c] != Filter::default();
+            let flags = flag8(self.colliders.sensors[c], SENSOR)
                 | flag8(filter, FILTER)
                 | flag8(new_material, MATERIAL)
                 | flag8(pose, POSE)
@@ -71,7 +70,7 @@ impl World {
             w.len(collider.shape as usize);
             w.u8(flags);
             if filter {
-                let f = &self.filters[c];
+                let f = &self.colliders.filters[c];
                 w.u64(f.category_bits);
                 w.u64(f.mask_bits);
                 w.u32(f.group_index as u32);
@@ -104,11 +103,11 @@ impl World {
     /// sensor flag and its fat box when the pair set still has one.
     pub(super) fn write_vacant_colliders(&self, w: &mut Writer, fat: &[Aabb]) {
         w.u8(VACANT);
-        for c in (0..self.colliders.len()).filter(|&c| !self.collider_slots.is_live(c)) {
+        for c in (0..self.colliders.records.len()).filter(|&c| !self.colliders.slots.is_live(c)) {
             w.len(self.names.collider_bodies[c] as usize);
-            w.len(self.colliders[c].shape as usize);
+            w.len(self.colliders.records[c].shape as usize);
             let explicit_fat = fat.get(c).filter(|f| **f != Aabb::EMPTY);
-            w.u8(flag8(self.sensors[c], SENSOR) | flag8(explicit_fat.is_some(), FAT));
+            w.u8(flag8(self.colliders.sensors[c], SENSOR) | flag8(explicit_fat.is_some(), FAT));
             if let Some(f) = explicit_fat {
                 write_box(w, f);
             }
@@ -118,8 +117,8 @@ impl World {
     /// The static obstacles in their order (the continuous stage sweeps in it).
     pub(super) fn write_statics(&self, w: &mut Writer) {
         w.u8(STATICS);
-        w.len(self.static_colliders.len());
-        for &c in &self.static_colliders {
+        w.len(self.colliders.statics.len());
+        for &c in &self.colliders.statics {
             w.len(c as usize);
         }
     }

@@ -73,15 +73,19 @@ impl World {
         self.write_settings(&mut w);
         self.write_shapes(&mut w);
         w.u8(SLOTS);
-        for slots in [&self.body_slots, &self.collider_slots, &self.joints.slots] {
+        for slots in [
+            &self.bodies.slots,
+            &self.colliders.slots,
+            &self.joints.slots,
+        ] {
             write_slots(&mut w, slots);
         }
-        let (fat, pairs, data, removed) = self.pair_set.saved();
+        let (fat, pairs, data, removed) = self.contacts.pairs.saved();
         w.len(fat.len());
         w.u8(BODIES);
         let mut last_material = Material::default();
         let mut memo = MassMemo::default();
-        for b in (0..self.bodies.len()).filter(|&b| self.body_slots.is_live(b)) {
+        for b in (0..self.bodies.len()).filter(|&b| self.bodies.slots.is_live(b)) {
             self.write_body(&mut w, b, fat, &mut last_material, &mut memo);
         }
         self.write_vacant_colliders(&mut w, fat);
@@ -102,10 +106,10 @@ impl World {
         let flags = flag8(self.settings.continuous, CONTINUOUS)
             | flag8(self.settings.recycling, RECYCLING)
             | flag8(self.sleep.enabled, SLEEPING)
-            | flag8(self.custom_forces, CUSTOM_FORCES)
+            | flag8(self.bodies.custom_forces, CUSTOM_FORCES)
             | flag8(self.settings.hit_threshold.is_some(), HIT_THRESHOLD)
-            | flag8(self.has_sensors, HAS_SENSORS)
-            | flag8(self.has_filters, HAS_FILTERS);
+            | flag8(self.colliders.has_sensors, HAS_SENSORS)
+            | flag8(self.colliders.has_filters, HAS_FILTERS);
         w.u8(flags);
         if let Some(t) = self.settings.hit_threshold {
             w.f32(t);
@@ -116,12 +120,12 @@ impl World {
     /// free list in order.
     fn write_shapes(&self, w: &mut Writer) {
         w.u8(SHAPES);
-        w.len(self.shapes.len());
-        for shape in &self.shapes {
+        w.len(self.shapes.list.len());
+        for shape in &self.shapes.list {
             write_shape(w, shape);
         }
-        w.len(self.free_shapes.len());
-        for &s in &self.free_shapes {
+        w.len(self.shapes.free.len());
+        for &s in &self.shapes.free {
             w.len(s as usize);
         }
     }

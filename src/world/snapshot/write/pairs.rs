@@ -22,7 +22,7 @@ use super::super::derived::transform_floats;
 use super::super::{KEPT, PAIR_BLOCK, PAIRS, TOUCHING, WARM, WARM_IDS_KEPT};
 use super::flag8;
 use crate::world::World;
-use crate::world::contacts::PairState;
+use crate::world::contact_set::PairState;
 
 impl World {
     /// The pairs section: the colliders removed since the pair set's update, then the

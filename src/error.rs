@@ -85,6 +85,18 @@ pub enum BatchError {
         /// How many colliders there are.
         collider_count: usize,
     },
+    /// A speculative distance given to a narrow phase
+    /// ([`NarrowPhase::set_speculative_distance`](crate::NarrowPhase::set_speculative_distance))
+    /// is negative, not finite or above
+    /// [`MAX_SPECULATIVE_DISTANCE`](crate::collision::MAX_SPECULATIVE_DISTANCE).
+    #[error(
+        "speculative distance {margin} must be finite, 0 or more and at most \
+         MAX_SPECULATIVE_DISTANCE (1e3)"
+    )]
+    InvalidSpeculativeDistance {
+        /// The distance given, world units.
+        margin: f32,
+    },
     /// A swept collider's sweep has a NaN or infinite field.
     #[error("collider {collider} has a non-finite sweep")]
     NonFiniteSweep {

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use crate::collision::collide_shapes::collide_shapes_speculative;
 use crate::collision::manifold::Contact;
+use crate::error::BatchError;
 use crate::error::Error;
-use crate::error::{BatchError, WorldError};
 use crate::parallel;
 use crate::shapes::polygon::Polygon;
 use crate::shapes::shape::Shape;
@@ -72,7 +72,7 @@ pub trait NarrowPhase {
     /// [`World::step`](crate::World::step) asks for
     /// [`SPECULATIVE_DISTANCE`](crate::world::SPECULATIVE_DISTANCE) before each step.
     ///
-    /// Errors (`WorldError::InvalidSetting`) for a margin that is negative, not finite or above
+    /// Errors ([`BatchError::InvalidSpeculativeDistance`]) for a margin that is negative, not finite or above
     /// [`MAX_SPECULATIVE_DISTANCE`]. The provided method checks the value and keeps
     /// nothing: a narrow phase that does not override it reports overlapping pairs only.
     fn set_speculative_distance(&mut self, margin: f32) -> Result<(), Error> {
@@ -107,10 +107,8 @@ pub(crate) fn check_speculative_distance(margin: f32) -> Result<(), Error> {
     if (0.0..=MAX_SPECULATIVE_DISTANCE).contains(&margin) {
         Ok(())
     } else {
-        Err(Error::World(WorldError::InvalidSetting {
-            name: "speculative_distance",
-            value: margin,
-            rule: "finite, 0 or more and at most MAX_SPECULATIVE_DISTANCE (1e3)",
+        Err(Error::Batch(BatchError::InvalidSpeculativeDistance {
+            margin,
         }))
     }
 }

@@ -3,6 +3,10 @@
 //! ```text
 //! body.rs        a body's static record (mass, type, flags, its colliders) that every
 //!                stage below reads; it knows nothing of the world
+//! body_set.rs   the bodies, a part of the world: records, poses, velocities, materials
+//!                and forces as a struct of arrays by body slot
+//! collider_set.rs the colliders, a part of the world: shape entry and pose, box, filter,
+//!                sensor flag, surface and density by collider slot
 //! solver/        the soft step: constraints coloured, contacts four to a SIMD group,
 //!                per substep integrate velocities, warm start, solve, integrate
 //!                positions, relax, then restitution; the step's stages run together on

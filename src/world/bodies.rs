@@ -281,13 +281,7 @@ impl World {
     /// [`TIME_TO_SLEEP`]: crate::world::TIME_TO_SLEEP
     #[track_caller]
     pub fn is_awake(&self, body: BodyId) -> bool {
-        let b = self.live(body);
-        let record = &self.bodies.records[b];
-        if record.is_kinematic {
-            !self.sleep.kinematic_rests(b)
-        } else {
-            !record.is_static && !self.sleep.is_asleep(b)
-        }
+        self.bodies.is_awake(self.live(body), &self.sleep)
     }
 
     /// Wakes the body and the island it sleeps with, and restarts its rest timer, so it

@@ -17,6 +17,9 @@
 //! step's results.
 
 use super::World;
+use super::joints::JointSet;
+use crate::dynamics::body_set::BodySet;
+use crate::dynamics::sleep::Sleep;
 
 /// FNV-1a's 64-bit offset basis and prime.
 const FNV_OFFSET: u64 = 0xcbf2_9ce4_8422_2325;
@@ -74,16 +77,27 @@ impl World {
     /// ```
     pub fn state_hash(&self) -> u64 {
         let mut h = Fnv1a(FNV_OFFSET);
-        let slots = self.bodies.slots.len();
+        self.bodies.hash_into(&mut h, &self.sleep);
+        self.joints.hash_into(&mut h);
+        h.0
+    }
+}
+
+impl BodySet {
+    /// The bodies' share of [`World::state_hash`]: the slot count, then per slot its
+    /// generation and live flag, and for a live body its kind, pose, velocity, whether it is
+    /// awake and its rest timer.
+    fn hash_into(&self, h: &mut Fnv1a, sleep: &Sleep) {
+        let slots = self.slots.len();
         h.u32(slots as u32);
         for slot in 0..slots {
-            let live = self.bodies.slots.is_live(slot);
-            h.u32(self.bodies.slots.generation(slot));
+            let live = self.slots.is_live(slot);
+            h.u32(self.slots.generation(slot));
             h.bytes(&[u8::from(live)]);
             if !live {
                 continue;
             }
-            let body = &self.bodies.records[slot];
+            let body = &self.records[slot];
             let kind = if body.is_static {
                 0
             } else if body.is_kinematic {
@@ -91,28 +105,35 @@ impl World {
             } else {
                 2
             };
-            let state = &self.bodies.states[slot];
+            let state = &self.states[slot];
             h.bytes(&[kind]);
             for x in [
-                self.bodies.centers[slot].x,
-                self.bodies.centers[slot].y,
-                self.bodies.rotations[slot].x,
-                self.bodies.rotations[slot].y,
+                self.centers[slot].x,
+                self.centers[slot].y,
+                self.rotations[slot].x,
+                self.rotations[slot].y,
                 state.linear_velocity.x,
                 state.linear_velocity.y,
                 state.angular_velocity,
             ] {
                 h.f32(x);
             }
-            h.bytes(&[u8::from(self.is_awake(self.names.body_ids[slot]))]);
-            h.f32(self.sleep.timer(slot));
+            h.bytes(&[u8::from(self.is_awake(slot, sleep))]);
+            h.f32(sleep.timer(slot));
         }
-        h.u32(self.joint_count() as u32);
-        for joint in self.joints() {
+    }
+}
+
+impl JointSet {
+    /// The joints' share of [`World::state_hash`]: the live count, then per live joint in
+    /// slot order its slot and generation.
+    fn hash_into(&self, h: &mut Fnv1a) {
+        h.u32(self.slots.live_count() as u32);
+        for slot in (0..self.ids.len()).filter(|&s| self.slots.is_live(s)) {
+            let joint = self.ids[slot];
             h.u32(joint.index() as u32);
             h.u32(joint.generation());
         }
-        h.0
     }
 }
 

@@ -8,7 +8,7 @@ use crate::common;
 use common::{assert_same_contacts_with, normal_tolerance};
 #[cfg(feature = "gpu")]
 use wgpu_sat::GpuNarrowPhase;
-use wgpu_sat::error::WorldError;
+use wgpu_sat::error::BatchError;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{
     Circle, CpuNarrowPhase, Error, NarrowPhase, ParallelCpuNarrowPhase, Polygon, Shape, Transform,
@@ -103,7 +103,7 @@ fn feature_ids_do_not_change_when_the_other_box_takes_the_reference_face() {
 }
 
 #[test]
-fn bad_speculative_distances_are_errors_naming_the_setting() {
+fn bad_speculative_distances_are_errors_naming_the_margin() {
     let mut narrows: Vec<Box<dyn NarrowPhase>> = vec![
         Box::new(CpuNarrowPhase::new()),
         Box::new(ParallelCpuNarrowPhase::new()),
@@ -115,8 +115,8 @@ fn bad_speculative_distances_are_errors_naming_the_setting() {
     for narrow in &mut narrows {
         for bad in [-0.01, f32::NAN, f32::INFINITY, 1e4] {
             match narrow.set_speculative_distance(bad) {
-                Err(Error::World(WorldError::InvalidSetting { name, .. })) => {
-                    assert_eq!(name, "speculative_distance")
+                Err(Error::Batch(BatchError::InvalidSpeculativeDistance { margin })) => {
+                    assert_eq!(margin.to_bits(), bad.to_bits())
                 }
                 other => panic!("margin {bad}: {other:?}"),
             }

@@ -14,16 +14,20 @@
 use super::super::JOINTS;
 use super::super::codec::Writer;
 use super::flag8;
-use crate::dynamics::solver::{JointConstraint, JointModel, Spring};
-use crate::world::World;
+use crate::dynamics::solver::{ContactSolver, JointConstraint, JointModel, Spring};
+use crate::world::joints::JointSet;
 
-impl World {
+impl JointSet {
     /// The joints section: per live joint its bodies, anchors, flags (collide_connected,
     /// breaking thresholds), model and non-zero impulses; the per-body edge lists in their
-    /// order; the joints as the last step coloured them.
-    pub(super) fn write_joints(&self, w: &mut Writer) {
+    /// order; the joints as `solver` coloured them in the last step.
+    pub(in crate::world::snapshot) fn write_snapshot(
+        &self,
+        w: &mut Writer,
+        solver: &ContactSolver,
+    ) {
         w.u8(JOINTS);
-        let set = &self.joints;
+        let set = self;
         for j in (0..set.constraints.len()).filter(|&j| set.slots.is_live(j)) {
             let c = &set.constraints[j];
             w.len(c.bodies[0] as usize);
@@ -68,7 +72,7 @@ impl World {
         // The joints as the last step coloured them (they share the contacts' colouring;
         // one may have been removed since): slots ascending as differences, their bodies
         // then, and their colours.
-        let (_, joints, _) = self.solver.colouring();
+        let (_, joints, _) = solver.colouring();
         let joints: Vec<(u32, [u32; 2], u8)> = joints.collect();
         w.len(joints.len());
         let mut last = 0;

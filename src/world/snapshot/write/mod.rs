@@ -31,6 +31,7 @@ use crate::shapes::shape::Shape;
 use crate::world::World;
 use crate::world::handle::Slots;
 use crate::world::materials::Material;
+use crate::world::shape_table::ShapeTable;
 
 impl World {
     /// The world's state as bytes: everything that decides the next steps (bodies,
@@ -71,14 +72,14 @@ impl World {
         w.u32(VERSION);
         w.u32(self.number);
         self.write_settings(&mut w);
-        self.write_shapes(&mut w);
+        self.shapes.write_snapshot(&mut w);
         w.u8(SLOTS);
         for slots in [
             &self.bodies.slots,
             &self.colliders.slots,
             &self.joints.slots,
         ] {
-            write_slots(&mut w, slots);
+            slots.write_snapshot(&mut w);
         }
         let (fat, pairs, data, removed) = self.contacts.pairs.saved();
         w.len(fat.len());
@@ -91,7 +92,7 @@ impl World {
         self.write_vacant_colliders(&mut w, fat);
         self.write_statics(&mut w);
         self.write_pairs(&mut w, pairs, data, removed);
-        self.write_joints(&mut w);
+        self.joints.write_snapshot(&mut w, &self.solver);
         w.u8(END);
         w.bytes
     }
@@ -115,33 +116,37 @@ impl World {
             w.f32(t);
         }
     }
+}
 
-    /// The shape table, free entries included (vacant colliders may name them), and its
-    /// free list in order.
-    fn write_shapes(&self, w: &mut Writer) {
+impl ShapeTable {
+    /// The shape table section: every entry, free ones included (vacant colliders may name
+    /// them), and the free list in order.
+    fn write_snapshot(&self, w: &mut Writer) {
         w.u8(SHAPES);
-        w.len(self.shapes.list.len());
-        for shape in &self.shapes.list {
+        w.len(self.list.len());
+        for shape in &self.list {
             write_shape(w, shape);
         }
-        w.len(self.shapes.free.len());
-        for &s in &self.shapes.free {
+        w.len(self.free.len());
+        for &s in &self.free {
             w.len(s as usize);
         }
     }
 }
 
-/// A slot list: per slot its generation and live flag in one varint, then the free,
-/// removed and retired lists in their order.
-fn write_slots(w: &mut Writer, slots: &Slots) {
-    w.len(slots.generations.len());
-    for (g, &live) in slots.generations.iter().zip(&slots.live) {
-        w.varint(u64::from(*g) << 1 | u64::from(live));
-    }
-    for list in [&slots.free, &slots.removed, &slots.retired] {
-        w.len(list.len());
-        for &s in list {
-            w.len(s as usize);
+impl Slots {
+    /// A slot list: per slot its generation and live flag in one varint, then the free,
+    /// removed and retired lists in their order.
+    fn write_snapshot(&self, w: &mut Writer) {
+        w.len(self.generations.len());
+        for (g, &live) in self.generations.iter().zip(&self.live) {
+            w.varint(u64::from(*g) << 1 | u64::from(live));
+        }
+        for list in [&self.free, &self.removed, &self.retired] {
+            w.len(list.len());
+            for &s in list {
+                w.len(s as usize);
+            }
         }
     }
 }

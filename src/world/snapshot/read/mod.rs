@@ -42,8 +42,8 @@ use crate::error::Error;
 use crate::shapes::aabb::Aabb;
 use crate::shapes::transform::Transform;
 use crate::world::World;
+use crate::world::handle::Slots;
 use crate::world::materials::Material;
-use slots::read_slots;
 use values::tag;
 
 /// What `from_snapshot` builds up before the world is whole.
@@ -162,9 +162,9 @@ impl World {
         load.read_settings(&mut r)?;
         let free_shapes_at = load.read_shapes(&mut r)?;
         tag(&mut r, SLOTS, "slots")?;
-        load.world.bodies.slots = read_slots(&mut r, "body")?;
-        load.world.colliders.slots = read_slots(&mut r, "collider")?;
-        load.world.joints.slots = read_slots(&mut r, "joint")?;
+        load.world.bodies.slots = Slots::read_snapshot(&mut r, "body")?;
+        load.world.colliders.slots = Slots::read_snapshot(&mut r, "collider")?;
+        load.world.joints.slots = Slots::read_snapshot(&mut r, "joint")?;
         let colliders = load.world.colliders.slots.len();
         let fat_len = r.varint("fat box count")?;
         if fat_len > colliders as u64 {
@@ -184,7 +184,7 @@ impl World {
             }
         }
         load.read_vacant_colliders(&mut r, &mut fat)?;
-        load.check_shape_users(free_shapes_at)?;
+        load.world.shapes.check_users(free_shapes_at)?;
         load.read_statics(&mut r)?;
         let buffers = (fat, spare_pairs.1, spare_pairs.2, spare_pairs.3);
         let contacts = load.read_pairs(&mut r, buffers)?;

@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! SHAPES, count; per shape: kind, then its points and radius (polygon: vertex count first)
-//! free list: count, entries          (checked in check_shape_users, after the colliders)
+//! free list: count, entries          (checked in check_users, after the colliders)
 //! ```
 
 use glam::Vec2;
@@ -21,6 +21,7 @@ use crate::shapes::segment::{ChainSegment, Segment};
 use crate::shapes::shape::Shape;
 use crate::shapes::transform::Transform;
 use crate::world::limits::MAX_COORDINATE;
+use crate::world::shape_table::{ShapeTable, shape_key};
 
 impl Loading {
     /// Reads the shape table and its free list (checked once the colliders are known);
@@ -44,15 +45,16 @@ impl Loading {
         }
         Ok(at)
     }
+}
 
-    /// Shape users counted from the live colliders; the free list must be exactly the
-    /// entries no live collider uses, and the used entries distinct shapes (as the world
-    /// shares them).
-    pub(super) fn check_shape_users(&mut self, free_at: usize) -> Result<(), Error> {
-        let w = &mut self.world;
-        let mut free = vec![false; w.shapes.list.len()];
-        for &s in &w.shapes.free {
-            if w.shapes.users[s as usize] != 0 || free[s as usize] {
+impl ShapeTable {
+    /// Once the colliders have counted their users: the free list (read at `free_at`) must
+    /// be exactly the entries no live collider uses, and the used entries distinct shapes
+    /// (as the world shares them), which fills `index`.
+    pub(super) fn check_users(&mut self, free_at: usize) -> Result<(), Error> {
+        let mut free = vec![false; self.list.len()];
+        for &s in &self.free {
+            if self.users[s as usize] != 0 || free[s as usize] {
                 return Reader::error_at(
                     free_at,
                     format!("free shape {s} is in use or listed twice"),
@@ -60,13 +62,13 @@ impl Loading {
             }
             free[s as usize] = true;
         }
-        for (s, &users) in w.shapes.users.iter().enumerate() {
+        for (s, &users) in self.users.iter().enumerate() {
             if users == 0 && !free[s] {
                 return Reader::error_at(free_at, format!("shape {s} is unused but not free"));
             }
             if users > 0 {
-                let key = crate::world::shape_table::shape_key(&w.shapes.list[s]);
-                if w.shapes.index.insert(key, s as u32).is_some() {
+                let key = shape_key(&self.list[s]);
+                if self.index.insert(key, s as u32).is_some() {
                     return Reader::error_at(free_at, format!("shape {s} repeats another entry"));
                 }
             }

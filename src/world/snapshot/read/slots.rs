@@ -99,53 +99,59 @@ impl Loading {
     }
 }
 
-/// One kind's slots: generations and live flags, then the three lists of vacant slots.
-pub(super) fn read_slots(r: &mut Reader<'_>, what: &str) -> Result<Slots, Error> {
-    let len = r.count(&format!("{what} slot count"), 1)?;
-    let mut slots = Slots::default();
-    for _ in 0..len {
-        let at = r.offset;
-        let v = r.varint("slot generation")?;
-        let generation = u32::try_from(v >> 1)
-            .or_else(|_| Reader::error_at(at, format!("{what} slot generation past u32")))?;
-        slots.generations.push(generation);
-        slots.live.push(v & 1 == 1);
-    }
-    slots.live_count = slots.live.iter().filter(|&&l| l).count();
-    // Every vacant slot is in exactly one list: free (for the next add), removed (freed at
-    // the next step) or retired (its generation spent).
-    let mut listed = vec![false; len];
-    for list in 0..3 {
-        let name = ["free", "removed", "retired"][list];
-        let count = r.count(&format!("{what} {name} list"), 1)?;
-        let mut entries = Vec::with_capacity(count);
-        for _ in 0..count {
+impl Slots {
+    /// One kind's slots (`what`: "body", "collider", "joint"): generations and live flags,
+    /// then the three lists of vacant slots.
+    pub(super) fn read_snapshot(r: &mut Reader<'_>, what: &str) -> Result<Slots, Error> {
+        let len = r.count(&format!("{what} slot count"), 1)?;
+        let mut slots = Slots::default();
+        for _ in 0..len {
             let at = r.offset;
-            let s = r.index(name, len)?;
-            if slots.live[s] || listed[s] {
-                return Reader::error_at(at, format!("{what} slot {s} is live or listed twice"));
-            }
-            let g = slots.generations[s];
-            let ok = if list == 2 { g == u32::MAX } else { g > 0 };
-            if !ok {
-                return Reader::error_at(
-                    at,
-                    format!("{what} slot {s}'s generation {g} does not fit the {name} list"),
-                );
-            }
-            listed[s] = true;
-            entries.push(s as u32);
+            let v = r.varint("slot generation")?;
+            let generation = u32::try_from(v >> 1)
+                .or_else(|_| Reader::error_at(at, format!("{what} slot generation past u32")))?;
+            slots.generations.push(generation);
+            slots.live.push(v & 1 == 1);
         }
-        match list {
-            0 => slots.free = entries,
-            1 => slots.removed = entries,
-            _ => slots.retired = entries,
+        slots.live_count = slots.live.iter().filter(|&&l| l).count();
+        // Every vacant slot is in exactly one list: free (for the next add), removed (freed at
+        // the next step) or retired (its generation spent).
+        let mut listed = vec![false; len];
+        for list in 0..3 {
+            let name = ["free", "removed", "retired"][list];
+            let count = r.count(&format!("{what} {name} list"), 1)?;
+            let mut entries = Vec::with_capacity(count);
+            for _ in 0..count {
+                let at = r.offset;
+                let s = r.index(name, len)?;
+                if slots.live[s] || listed[s] {
+                    return Reader::error_at(
+                        at,
+                        format!("{what} slot {s} is live or listed twice"),
+                    );
+                }
+                let g = slots.generations[s];
+                let ok = if list == 2 { g == u32::MAX } else { g > 0 };
+                if !ok {
+                    return Reader::error_at(
+                        at,
+                        format!("{what} slot {s}'s generation {g} does not fit the {name} list"),
+                    );
+                }
+                listed[s] = true;
+                entries.push(s as u32);
+            }
+            match list {
+                0 => slots.free = entries,
+                1 => slots.removed = entries,
+                _ => slots.retired = entries,
+            }
         }
+        if let Some(s) = (0..len).find(|&s| !slots.live[s] && !listed[s]) {
+            return r.fail(format!("vacant {what} slot {s} is in no list"));
+        }
+        Ok(slots)
     }
-    if let Some(s) = (0..len).find(|&s| !slots.live[s] && !listed[s]) {
-        return r.fail(format!("vacant {what} slot {s} is in no list"));
-    }
-    Ok(slots)
 }
 
 /// The handle a slot's last (or current) occupant had: a vacant slot's generation moved

@@ -46,7 +46,7 @@
 //! start, and then each timed step continues from the last (these scenes are at rest or
 //! settling by then, so the state changes little while criterion samples). Only
 //! `cargo bench` (Cargo's bench profile) compiles Box2D optimised (`-O2`); see
-//! `benches/common/box2d.rs` for the instruction set.
+//! `benches/common/box2d/` for the instruction set.
 //!
 //! ```text
 //! CARGO_TARGET_DIR=... cargo bench --bench world_step

@@ -56,7 +56,7 @@
 //! adapter (Mesa's lavapipe) the "GPU" runs on the CPU, and the title says so.
 //!
 //! The world advances by a fixed 1/60 s per frame, so a slow machine shows slow motion.
-//! Rendering (see `render.rs`) draws every body with one instanced draw call whose vertex
+//! Rendering (see `render/`) draws every body with one instanced draw call whose vertex
 //! shader reads the poses and the shape table from storage buffers.
 
 mod headless;

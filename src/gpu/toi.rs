@@ -67,7 +67,7 @@ impl PairKernel for ToiKernel {
 
 /// The time-of-impact test on a wgpu device: one compute invocation per pair of swept
 /// colliders, with the same answers as [`time_of_impact_pairs`](crate::collision::toi::time_of_impact_pairs)
-/// on the CPU (up to rounding; see the GPU tests in `tests/cpu/toi.rs`).
+/// on the CPU (up to rounding; see the GPU tests in `tests/cpu/toi/gpu.rs`).
 ///
 /// It borrows the host's device and queue (cheap clones of the handles), holds only its
 /// pipeline and scratch buffers, and can be dropped at any time.

@@ -1,5 +1,5 @@
 //! Box2D v3's benchmark scenes (its `shared/benchmarks.c`), built from the same numbers:
-//! the comparison in `benches/common/box2d.rs` rebuilds each in Box2D from our world, so
+//! the comparison in `benches/common/box2d/` rebuilds each in Box2D from our world, so
 //! both engines step the same bodies. Where a scene needs what the crate does not have yet,
 //! the function says what stands in for it.
 //!
@@ -204,7 +204,7 @@ pub const JUNKYARD_BODIES: usize = 1 + 200 * 40 + 1;
 /// shifted by 0.1) falling into a yard 160 wide with walls 50 high (one static body of 261
 /// boxes), and a kinematic pusher (4 wide, 8 high) that the caller drives along the floor:
 /// Box2D's step function sets its target to x = 60 sin(0.2 t) each step (see the
-/// comparison's `benches/common/box2d.rs`). The pentagon's corners are Box2D's: angles
+/// comparison's `benches/common/box2d/`). The pentagon's corners are Box2D's: angles
 /// k·π(√5 − 1), k = 0..5 (a golden-angle spiral), hulled. Sleeping stays on.
 pub fn junkyard() -> World {
     let mut world = World::default();

@@ -1,7 +1,7 @@
 //! Box2D v3's joint benchmark scenes (its `shared/benchmarks.c`): `joint_grid`, `tumbler`,
 //! `spinner` and `rain` (ragdolls, [`super::human`], made and removed as it runs), built
 //! from the same numbers.
-//! The comparison in `benches/common/box2d.rs` rebuilds each in Box2D from our world,
+//! The comparison in `benches/common/box2d/` rebuilds each in Box2D from our world,
 //! joints included, so both engines step the same bodies and joints.
 //!
 //! A Box2D "ground" body without shapes (an anchor for joints) has no counterpart here: a

@@ -1,10 +1,10 @@
-//! The Box2D comparison builds the same worlds in Box2D (`benches/common/box2d.rs`): for
+//! The Box2D comparison builds the same worlds in Box2D (`benches/common/box2d/`): for
 //! every scene of the comparison, Box2D holds as many bodies and shapes as ours, the same
 //! total mass, each dynamic body's centre of mass where ours is, and as many joints. The
 //! scenes have the layouts of Box2D's benchmark scenes, and the joint scenes do in both
 //! engines what their joints say (the nets hold, the motors turn at their speed).
 
-#[path = "../../benches/common/box2d.rs"]
+#[path = "../../benches/common/box2d/mod.rs"]
 mod box2d;
 
 use wgpu_sat::glam::Vec2;

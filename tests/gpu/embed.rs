@@ -253,7 +253,7 @@ fn poll_until_ready(gpu: &mut GpuNarrowPhase) -> Result<Vec<Contact>, Error> {
     panic!("the readback never arrived");
 }
 
-/// The host of `examples/embed.rs` prepares every frame and reads back now and then: the
+/// The host of `examples/embed/` prepares every frame and reads back now and then: the
 /// readback of frame 1 arrives after frame 2 was prepared (other pairs, another count). It
 /// must still name frame 1's colliders and hold all of frame 1's contacts.
 #[test]

@@ -9,10 +9,19 @@
 //!
 //! The split into `prepare` (uploads) and `draw` (records into a render pass) follows
 //! glyphon: a host with its own render pass can call `draw` inside it.
+//!
+//! The shape table's entries are built in `shape_table.rs`, the overlay's lines in
+//! `overlay.rs`.
+
+mod overlay;
+mod shape_table;
 
 use bytemuck::{Pod, Zeroable};
 use wgpu_sat::glam::{UVec2, Vec2};
 use wgpu_sat::{Aabb, BodyId, MAX_POLYGON_VERTICES, Shape, World};
+
+use overlay::{contact_lines, joint_lines, ray_fan_lines, sensor_lines};
+use shape_table::shape_gpu;
 
 /// Vertices per instance: a fan of `MAX_POLYGON_VERTICES - 2` triangles.
 const FAN_VERTICES: u32 = 3 * (MAX_POLYGON_VERTICES as u32 - 2);
@@ -71,19 +80,6 @@ struct LineVertex {
     /// RGBA8, sRGB, red in the lowest byte (`Unorm8x4`).
     color: [u8; 4],
 }
-
-const POINT_COLOR: [u8; 4] = [255, 70, 40, 255];
-const NORMAL_COLOR: [u8; 4] = [255, 225, 40, 255];
-/// Sensor outlines, and the ray fan's rays (to their hit, or their full reach when they
-/// hit nothing) and hit normals.
-const SENSOR_COLOR: [u8; 4] = [90, 220, 255, 255];
-/// Joints: body centres to anchors, anchor to anchor.
-const JOINT_COLOR: [u8; 4] = [235, 235, 245, 255];
-const RAY_COLOR: [u8; 4] = [120, 255, 140, 255];
-const RAY_MISS_COLOR: [u8; 4] = [60, 110, 70, 255];
-/// Rays in the fan, and their reach in world units.
-const FAN_RAYS: usize = 90;
-const FAN_REACH: f32 = 40.0;
 
 /// A 2D camera, y up. `half_height` world units fit between the centre and the top edge;
 /// the width follows from the viewport's aspect ratio, so resizing never stretches.
@@ -510,210 +506,6 @@ impl Renderer {
             multiview_mask: None,
         });
         self.draw(&mut pass);
-    }
-}
-
-fn shape_gpu(shape: &Shape) -> ShapeGpu {
-    let mut vertices = [[0.0; 2]; MAX_POLYGON_VERTICES];
-    match shape {
-        Shape::Polygon(polygon) => {
-            for (slot, v) in vertices.iter_mut().zip(polygon.vertices()) {
-                *slot = v.to_array();
-            }
-            ShapeGpu {
-                vertices,
-                count: polygon.vertices().len() as u32,
-                radius: 0.0,
-            }
-        }
-        Shape::Circle(circle) => {
-            vertices[0] = circle.center().to_array();
-            ShapeGpu {
-                vertices,
-                count: 1,
-                radius: circle.radius(),
-            }
-        }
-        // A core and a radius (a capsule, a rounded polygon, a segment or a chain link):
-        // drawn as a polygon of at most 8 vertices around the rounded outline, close
-        // enough for the window (the physics uses the exact shape).
-        _ => {
-            let outline = rounded_outline(shape);
-            for (slot, v) in vertices.iter_mut().zip(&outline) {
-                *slot = v.to_array();
-            }
-            ShapeGpu {
-                vertices,
-                count: outline.len() as u32,
-                radius: 0.0,
-            }
-        }
-    }
-}
-
-/// Half the thickness a segment or a chain link is drawn with (it has none), world units.
-const LINE_HALF_WIDTH: f32 = 0.06;
-
-/// A convex polygon of at most 8 vertices around a shape made of a core and a radius:
-/// for a core of two points (a capsule, a segment, a chain link), a flat-ended hexagon
-/// around the stadium; for a rounded polygon, each core vertex pushed out by the radius
-/// along the two normals of its edges (a bevelled outline), or along their bisector when
-/// two per vertex would make more than 8.
-fn rounded_outline(shape: &Shape) -> Vec<Vec2> {
-    let (core, radius): (Vec<Vec2>, f32) = match shape {
-        Shape::Capsule(c) => (vec![c.a(), c.b()], c.radius()),
-        Shape::Segment(s) => (vec![s.a(), s.b()], LINE_HALF_WIDTH),
-        Shape::ChainSegment(s) => (vec![s.segment().a(), s.segment().b()], LINE_HALF_WIDTH),
-        Shape::Polygon(p) => (p.vertices().to_vec(), p.radius()),
-        Shape::Circle(c) => (vec![c.center()], c.radius()),
-    };
-    if core.len() == 2 {
-        let along = (core[1] - core[0]).normalize_or(Vec2::X);
-        let side = along.perp() * radius;
-        let end = along * radius;
-        return vec![
-            core[0] - side,
-            core[1] - side,
-            core[1] + end,
-            core[1] + side,
-            core[0] + side,
-            core[0] - end,
-        ];
-    }
-    let n = core.len();
-    let normal = |i: usize| {
-        let e = core[(i + 1) % n] - core[i];
-        Vec2::new(e.y, -e.x).normalize_or_zero()
-    };
-    let mut out = Vec::with_capacity(2 * n);
-    for (i, &vertex) in core.iter().enumerate() {
-        let (before, after) = (normal((i + n - 1) % n), normal(i));
-        if 2 * n <= MAX_POLYGON_VERTICES {
-            out.push(vertex + radius * before);
-            out.push(vertex + radius * after);
-        } else {
-            out.push(vertex + radius * (before + after).normalize_or_zero());
-        }
-    }
-    out
-}
-
-/// A cross at every contact point and a line along its normal (from A towards B). Sizes
-/// are in world units, as contacts scale with the bodies, but kept visible when zoomed out.
-fn contact_lines(world: &World, camera: &Camera, out: &mut Vec<LineVertex>) {
-    let pixel = camera.world_per_pixel();
-    let arm = 0.06f32.max(1.5 * pixel);
-    let normal_length = 0.3f32.max(4.0 * pixel);
-    let mut line = |a: Vec2, b: Vec2, color| {
-        out.push(LineVertex {
-            position: a.to_array(),
-            color,
-        });
-        out.push(LineVertex {
-            position: b.to_array(),
-            color,
-        });
-    };
-    for contact in world.contacts() {
-        let normal = contact.manifold.normal;
-        for point in contact.manifold.points() {
-            let p = point.point;
-            line(
-                p - Vec2::new(arm, arm),
-                p + Vec2::new(arm, arm),
-                POINT_COLOR,
-            );
-            line(
-                p - Vec2::new(arm, -arm),
-                p + Vec2::new(arm, -arm),
-                POINT_COLOR,
-            );
-            line(p, p + normal * normal_length, NORMAL_COLOR);
-        }
-    }
-}
-
-/// Pushes the segment from `a` to `b` as two line-list vertices.
-fn push_line(out: &mut Vec<LineVertex>, a: Vec2, b: Vec2, color: [u8; 4]) {
-    for p in [a, b] {
-        out.push(LineVertex {
-            position: p.to_array(),
-            color,
-        });
-    }
-}
-
-/// Every joint as Box2D's debug draw shows one: a line from each moving body's centre of
-/// mass to its anchor, and one between the two anchors (a distance joint's length, a
-/// mouse joint's pull from its target; nothing for a pin, whose anchors coincide). A
-/// static body's centre (a terrain's, a ground's) says nothing about the joint: skipped.
-fn joint_lines(world: &World, out: &mut Vec<LineVertex>) {
-    for joint in world.joints() {
-        let (Some(bodies), Some(anchors)) = (world.joint_bodies(joint), world.joint_anchors(joint))
-        else {
-            continue;
-        };
-        for (body, anchor) in bodies.into_iter().zip(anchors) {
-            if !world.is_static(body) {
-                push_line(out, world.center_of_mass(body), anchor, JOINT_COLOR);
-            }
-        }
-        push_line(out, anchors[0], anchors[1], JOINT_COLOR);
-    }
-}
-
-/// The outlines of the sensor colliders: a polygon's edges, a circle as 32 chords.
-fn sensor_lines(world: &World, out: &mut Vec<LineVertex>) {
-    for (i, c) in world.colliders().iter().enumerate() {
-        // A vacant slot (its body removed) reads as no sensor.
-        let sensor = world.collider_id(i).and_then(|id| world.is_sensor(id));
-        if sensor != Some(true) {
-            continue;
-        }
-        let t = &c.transform;
-        match &world.shapes()[c.shape as usize] {
-            Shape::Polygon(p) => {
-                let v = p.vertices();
-                for k in 0..v.len() {
-                    let (a, b) = (v[k], v[(k + 1) % v.len()]);
-                    push_line(
-                        out,
-                        t.transform_point(a),
-                        t.transform_point(b),
-                        SENSOR_COLOR,
-                    );
-                }
-            }
-            Shape::Circle(circle) => {
-                let center = t.transform_point(circle.center());
-                let at = |k: usize| {
-                    center
-                        + circle.radius()
-                            * Vec2::from_angle(k as f32 * std::f32::consts::TAU / 32.0)
-                };
-                for k in 0..32 {
-                    push_line(out, at(k), at(k + 1), SENSOR_COLOR);
-                }
-            }
-            _ => {}
-        }
-    }
-}
-
-/// A fan of [`FAN_RAYS`] rays from `origin` (through the world's query tree: sensors
-/// are passed through), each drawn to its first hit with a tick along the normal there, or
-/// dimmed to its full reach when it hits nothing.
-fn ray_fan_lines(world: &World, camera: &Camera, origin: Vec2, out: &mut Vec<LineVertex>) {
-    let tick = 0.3f32.max(4.0 * camera.world_per_pixel());
-    for k in 0..FAN_RAYS {
-        let direction = Vec2::from_angle(k as f32 * std::f32::consts::TAU / FAN_RAYS as f32);
-        match world.cast_ray(origin, direction * FAN_REACH) {
-            Some((_, hit)) => {
-                push_line(out, origin, hit.point, RAY_COLOR);
-                push_line(out, hit.point, hit.point + tick * hit.normal, NORMAL_COLOR);
-            }
-            None => push_line(out, origin, origin + direction * FAN_REACH, RAY_MISS_COLOR),
-        }
     }
 }
 

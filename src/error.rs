@@ -97,6 +97,13 @@ pub enum BatchError {
         /// The distance given, world units.
         margin: f32,
     },
+    /// A box given to the GPU broad phase has a NaN or infinite coordinate, or a minimum
+    /// above its maximum.
+    #[error("box {index} is not finite, or its min is above its max")]
+    InvalidBox {
+        /// Index of the box.
+        index: usize,
+    },
     /// A swept collider's sweep has a NaN or infinite field.
     #[error("collider {collider} has a non-finite sweep")]
     NonFiniteSweep {

@@ -9,12 +9,19 @@
 //!                before any narrow-phase work
 //! query_tree.rs  a bounding volume hierarchy over the colliders' boxes for the world's
 //!                queries (rays, points, boxes, shape casts)
+//! sort_sweep.rs  sort-based sweep and prune, the CPU twin of the GPU broad phase
+//!                (`shaders/sort_sweep.wgsl`), on radix_sort.rs and scan.rs, the twins of
+//!                `radix_sort.wgsl` and `scan.wgsl`
 //! ```
 
 pub(crate) mod filter;
 pub(crate) mod pair_set;
 pub(crate) mod query_tree;
+pub(crate) mod radix_sort;
+pub(crate) mod scan;
+pub(crate) mod sort_sweep;
 mod sweep;
 
 pub use pair_set::FAT_MARGIN;
+pub use sort_sweep::sort_sweep;
 pub use sweep::BroadPhase;

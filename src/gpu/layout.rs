@@ -357,3 +357,56 @@ pub struct RayParamsGpu {
     pub _pad: [u32; 3],
 }
 const _: () = assert!(size_of::<RayParamsGpu>() == 16);
+
+/// A box of the GPU broad phase (`shaders/sort_sweep.wgsl`, a `vec4<f32>`): the world-frame
+/// corners of an [`Aabb`](crate::Aabb).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct AabbGpu {
+    /// Lower-left corner.
+    pub min: [f32; 2],
+    /// Upper-right corner.
+    pub max: [f32; 2],
+}
+const _: () = assert!(size_of::<AabbGpu>() == 16);
+
+/// WGSL `ScanParams` (`shaders/scan.wgsl`), the uniform of one scan dispatch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct ScanParamsGpu {
+    /// Counts in this level.
+    pub len: u32,
+    /// Padding to 16 bytes, the smallest uniform binding.
+    pub _pad: [u32; 3],
+}
+const _: () = assert!(size_of::<ScanParamsGpu>() == 16);
+
+/// WGSL `RadixParams` (`shaders/radix_sort.wgsl`), the uniform of one radix pass dispatch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct RadixParamsGpu {
+    /// Items sorted.
+    pub len: u32,
+    /// The digit's lowest bit.
+    pub shift: u32,
+    /// Tiles of 256 items: the stride of the digit-major counts.
+    pub tiles: u32,
+    /// Padding to 16 bytes.
+    pub _pad: u32,
+}
+const _: () = assert!(size_of::<RadixParamsGpu>() == 16);
+
+/// WGSL `SweepParams` (`shaders/sort_sweep.wgsl`), the uniform of one sweep dispatch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct SweepParamsGpu {
+    /// Boxes, or pairs for `pair_keys` and `gather_pairs`.
+    pub len: u32,
+    /// `pair_keys`: which box of each pair is the key (0 first, 1 second).
+    pub side: u32,
+    /// `pair_keys`: 1 when item `k` names pair `k`.
+    pub first: u32,
+    /// Padding to 16 bytes.
+    pub _pad: u32,
+}
+const _: () = assert!(size_of::<SweepParamsGpu>() == 16);

@@ -1,8 +1,11 @@
 //! The GPU narrow phase: [`GpuNarrowPhase`] runs `shaders/sat.wgsl` on a wgpu device,
 //! [`GpuTimeOfImpact`] runs `shaders/toi.wgsl` (swept collision of fast bodies),
-//! [`GpuRayCast`] runs `shaders/ray.wgsl` (ray casts against the colliders), and
+//! [`GpuRayCast`] runs `shaders/ray.wgsl` (ray casts against the colliders),
+//! [`GpuBroadPhase`] runs `shaders/sort_sweep.wgsl` (the broad phase: sort-based sweep and
+//! prune, with `radix_sort.wgsl` and `scan.wgsl`), and
 //! [`request_device`] makes a device for programs that have none.
 
+mod broad_phase;
 mod device;
 mod host;
 pub mod layout;
@@ -12,6 +15,7 @@ mod ray;
 mod sat_pass;
 mod toi;
 
+pub use broad_phase::{GpuBroadPhase, RADIX_SORT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL};
 pub use device::request_device;
 pub use narrow_phase::{GpuNarrowPhase, LAYOUT_WGSL};
 pub use ray::{GpuRayCast, RAY_WGSL};

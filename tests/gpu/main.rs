@@ -1,4 +1,4 @@
-//! The integration tests of the GPU narrow phase, ray casts and time of impact, one module
+//! The integration tests of the GPU broad phase, narrow phase, ray casts and time of impact, one module
 //! per former test binary (each was `tests/<name>.rs`), in one binary that needs the `gpu`
 //! feature; the modules that also need the `scenes` feature are gated on it. They run on
 //! whatever adapter exists and skip without one, unless `WGPU_SAT_REQUIRE_GPU=1` (CI) makes
@@ -7,6 +7,7 @@
 #[path = "../common/mod.rs"]
 mod common;
 
+mod broad_phase;
 mod circle_parity;
 mod gpu_fuzz_regressions;
 mod gpu_parity;

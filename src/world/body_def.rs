@@ -102,7 +102,7 @@ pub struct BodyDef {
 impl BodyDef {
     /// A dynamic body of density 1, friction 0.6, no restitution, at rest at `position`.
     /// `shape` is a [`Polygon`](crate::Polygon), a [`Circle`](crate::Circle), a
-    /// [`Shape`] or a [`BodyShape`].
+    /// [`Shape`](crate::Shape) or a [`BodyShape`].
     pub fn dynamic(shape: impl Into<BodyShape>, position: Vec2) -> BodyDef {
         BodyDef {
             shape: shape.into(),

@@ -2,7 +2,7 @@
 // src/broad_phase/radix_sort.rs, function for function (the reasons are there): per pass,
 // radix_count counts each tile's digits into digit-major counts, the counts are scanned
 // (scan.wgsl), and radix_scatter writes each tile's items of each digit in tile order from
-// their start. No atomics: equal keys keep their order, on every adapter.
+// their start. No atomics decide a place: equal keys keep their order, on every adapter.
 
 struct RadixParams {
     len: u32,
@@ -20,41 +20,50 @@ struct RadixParams {
 const RADIX_TILE: u32 = 256u;
 const RADIX_DIGITS: u32 = 256u;
 
-// The tile's digits (RADIX_DIGITS past the end: no digit) and items.
+// The tile's digits (RADIX_DIGITS past the end: no digit).
 var<workgroup> tile_digits: array<u32, 256>;
-var<workgroup> tile_items: array<vec2<u32>, 256>;
+// radix_count: the tile's count of each digit. radix_scatter: per chunk of RADIX_CHUNK items,
+// the count of each digit (chunk * RADIX_DIGITS + digit), then the count in earlier chunks.
+// Workgroup atomics only count: a sum is the same whatever order the adds ran in.
+var<workgroup> chunk_counts: array<atomic<u32>, 2048>;
+
+// Items per chunk of a tile (RADIX_TILE / RADIX_CHUNK chunks).
+const RADIX_CHUNK: u32 = 32u;
 
 fn digit(key: u32, shift: u32) -> u32 {
     return (key >> shift) & (RADIX_DIGITS - 1u);
 }
 
-// Invocation `lane` counts the tile's items whose digit is `lane`.
+// The tile's count of each digit, counted in workgroup memory; invocation `lane` writes
+// digit `lane`'s.
 @compute @workgroup_size(256)
 fn radix_count(
     @builtin(workgroup_id) wg: vec3<u32>,
     @builtin(local_invocation_index) lane: u32,
 ) {
-    let i = wg.x * RADIX_TILE + lane;
-    var d = RADIX_DIGITS;
-    if i < radix_params.len {
-        d = digit(radix_in[i].x, radix_params.shift);
-    }
-    tile_digits[lane] = d;
+    atomicStore(&chunk_counts[lane], 0u);
     workgroupBarrier();
-    var count = 0u;
-    for (var k = 0u; k < RADIX_TILE; k = k + 1u) {
-        count = count + select(0u, 1u, tile_digits[k] == lane);
+    let i = wg.x * RADIX_TILE + lane;
+    if i < radix_params.len {
+        atomicAdd(&chunk_counts[digit(radix_in[i].x, radix_params.shift)], 1u);
     }
-    radix_counts[lane * radix_params.tiles + wg.x] = count;
+    workgroupBarrier();
+    radix_counts[lane * radix_params.tiles + wg.x] = atomicLoad(&chunk_counts[lane]);
 }
 
-// Invocation `lane` writes the tile's items whose digit is `lane`, in tile order, from
-// that digit's start for this tile.
+// Each item written at its digit's start for this tile plus the items of its digit before
+// it in the tile: those in earlier chunks (counted per chunk, summed per digit) and those
+// before it in its own chunk (at most RADIX_CHUNK - 1 compared). So the tile's order is
+// kept within a digit, and no two items meet in one place.
 @compute @workgroup_size(256)
 fn radix_scatter(
     @builtin(workgroup_id) wg: vec3<u32>,
     @builtin(local_invocation_index) lane: u32,
 ) {
+    let chunks = RADIX_TILE / RADIX_CHUNK;
+    for (var c = 0u; c < chunks; c = c + 1u) {
+        atomicStore(&chunk_counts[c * RADIX_DIGITS + lane], 0u);
+    }
     let i = wg.x * RADIX_TILE + lane;
     var d = RADIX_DIGITS;
     var item = vec2<u32>(0u, 0u);
@@ -63,13 +72,27 @@ fn radix_scatter(
         d = digit(item.x, radix_params.shift);
     }
     tile_digits[lane] = d;
-    tile_items[lane] = item;
     workgroupBarrier();
-    var at = radix_counts[lane * radix_params.tiles + wg.x];
-    for (var k = 0u; k < RADIX_TILE; k = k + 1u) {
-        if tile_digits[k] == lane {
-            radix_out[at] = tile_items[k];
-            at = at + 1u;
-        }
+    let chunk = lane / RADIX_CHUNK;
+    if d < RADIX_DIGITS {
+        atomicAdd(&chunk_counts[chunk * RADIX_DIGITS + d], 1u);
+    }
+    var rank = 0u;
+    for (var k = chunk * RADIX_CHUNK; k < lane; k = k + 1u) {
+        rank = rank + select(0u, 1u, tile_digits[k] == d);
+    }
+    workgroupBarrier();
+    // Invocation `lane` turns digit `lane`'s chunk counts into counts before each chunk.
+    var before = 0u;
+    for (var c = 0u; c < chunks; c = c + 1u) {
+        let count = atomicLoad(&chunk_counts[c * RADIX_DIGITS + lane]);
+        atomicStore(&chunk_counts[c * RADIX_DIGITS + lane], before);
+        before = before + count;
+    }
+    workgroupBarrier();
+    if d < RADIX_DIGITS {
+        let start = radix_counts[d * radix_params.tiles + wg.x];
+        let earlier = atomicLoad(&chunk_counts[chunk * RADIX_DIGITS + d]);
+        radix_out[start + earlier + rank] = item;
     }
 }

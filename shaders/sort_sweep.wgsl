@@ -1,36 +1,48 @@
-// wgpu-sat sort-based sweep and prune: the broad phase on the GPU. The twin of
+// wgpu-sat sort-based sweep and prune in y bands: the broad phase on the GPU. The twin of
 // src/broad_phase/sort_sweep.rs, function for function (the reasons are there): box_keys,
-// the radix sort of the boxes by left edge (radix_sort.wgsl), gather_boxes, sweep_count,
-// the scan of the counts (scan.wgsl), sweep_write, then pair_keys and two radix sorts to
-// order the pairs by first box, then second, and gather_pairs. One invocation per box or
-// per pair, no atomics: the pairs come out in the same order on every adapter.
+// the radix sort of the boxes by left edge (radix_sort.wgsl), band_spans, the scan of the
+// spans (scan.wgsl), band_entries, the radix sort of the entries by band, gather_boxes,
+// sweep_count, the scan of the counts, sweep_write, then pair_keys and one radix sort by
+// (first box, second box) when both fit 32 bits, else two (by second box, then first), and
+// gather_pairs. One invocation per box, entry or pair, no atomics: the pairs come out in
+// the same order on every adapter.
 //
 // Each kernel binds at most four of the storage buffers below (the downlevel limit per
 // stage), through a bind group layout of its own (src/gpu/broad_phase.rs).
 
 struct SweepParams {
-    // Boxes, or pairs for pair_keys and gather_pairs.
+    // Boxes, entries, or pairs for pair_keys and gather_pairs.
     len: u32,
-    // pair_keys: which box of each pair is the key (0 first, 1 second).
+    // pair_keys: the key: 0 the first box, 1 the second, 2 both (first << bits | second).
     side: u32,
     // pair_keys: 1 when item k names pair k (the first sort's input).
     first: u32,
-    _pad: u32,
+    // pair_keys: bits of a box index.
+    bits: u32,
+    // The y bands (Bands in src/broad_phase/sweep.rs): band(y) = (y - origin) * inv_height
+    // truncated, within 0..band_count.
+    origin: f32,
+    inv_height: f32,
+    band_count: u32,
+    // band_entries: how many entries there are (the host's count of the spans).
+    entry_count: u32,
 }
 
 // Boxes as (min.x, min.y, max.x, max.y), world frame, all finite (checked on the host).
 @group(0) @binding(0) var<storage, read> boxes: array<vec4<f32>>;
-// (key, box or pair index) items, sorted by radix_sort.wgsl between the kernels here.
+// (key, index) items: boxes in x order, then the (band, box) entries in band order.
 @group(0) @binding(1) var<storage, read_write> items: array<vec2<u32>>;
-// The boxes in left-edge order.
+// The boxes of the entries, in their order.
 @group(0) @binding(2) var<storage, read_write> sorted: array<vec4<f32>>;
-// Per sorted box its pair count, then (scanned) where its pairs start; counts[len] is the
-// total once scanned.
+// Per box its band span, per entry its pair count; scanned: where its entries or pairs
+// start, and counts[len] the total.
 @group(0) @binding(3) var<storage, read_write> counts: array<u32>;
 // The pairs in walk order, and in their final order.
 @group(0) @binding(4) var<storage, read_write> found: array<vec2<u32>>;
 @group(0) @binding(5) var<storage, read_write> pairs_out: array<vec2<u32>>;
 @group(0) @binding(6) var<uniform> sweep_params: SweepParams;
+// band_entries' output: (band, box), in x order.
+@group(0) @binding(7) var<storage, read_write> entries: array<vec2<u32>>;
 
 // The float's bits made to order as unsigned integers as the floats order.
 fn sortable(x: f32) -> u32 {
@@ -41,10 +53,19 @@ fn sortable(x: f32) -> u32 {
     return bits | 0x80000000u;
 }
 
-// Whether the later box b (in left-edge order, starting at or left of a's right edge)
-// overlaps a: the rest of the closed-box test.
-fn overlaps_later(a: vec4<f32>, b: vec4<f32>) -> bool {
-    return a.x <= b.z && a.y <= b.w && b.y <= a.w;
+// The band of height y: as Bands::band, truncated within 0..band_count (clamped as a float
+// first, so the conversion never leaves u32).
+fn band(y: f32) -> u32 {
+    let last = sweep_params.band_count - 1u;
+    let x = max((y - sweep_params.origin) * sweep_params.inv_height, 0.0);
+    return u32(min(x, f32(last)));
+}
+
+// Whether the later box b (in x order, in the band of a's entry, starting at or left of a's
+// right edge) overlaps a, and band `here` is the one that reports them: the one holding the
+// higher of their bottoms.
+fn pairs_here(a: vec4<f32>, b: vec4<f32>, here: u32) -> bool {
+    return a.x <= b.z && a.y <= b.w && b.y <= a.w && band(max(a.y, b.y)) == here;
 }
 
 @compute @workgroup_size(256)
@@ -56,52 +77,87 @@ fn box_keys(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 
 @compute @workgroup_size(256)
-fn gather_boxes(@builtin(global_invocation_id) id: vec3<u32>) {
-    let p = id.x;
-    if p < sweep_params.len {
-        sorted[p] = boxes[items[p].y];
-    }
-}
-
-@compute @workgroup_size(256)
-fn sweep_count(@builtin(global_invocation_id) id: vec3<u32>) {
+fn band_spans(@builtin(global_invocation_id) id: vec3<u32>) {
     let p = id.x;
     let len = sweep_params.len;
     if p == len {
         counts[len] = 0u;
     }
-    if p >= len {
+    if p < len {
+        let b = boxes[items[p].y];
+        counts[p] = band(b.w) - band(b.y) + 1u;
+    }
+}
+
+@compute @workgroup_size(256)
+fn band_entries(@builtin(global_invocation_id) id: vec3<u32>) {
+    let p = id.x;
+    if p >= sweep_params.len {
         return;
     }
-    let a = sorted[p];
+    let i = items[p].y;
+    let b = boxes[i];
+    let high = band(b.w);
+    var at = counts[p];
+    for (var k = band(b.y); k <= high; k = k + 1u) {
+        // Never past the host's count (which the same arithmetic gave).
+        if at < sweep_params.entry_count {
+            entries[at] = vec2<u32>(k, i);
+        }
+        at = at + 1u;
+    }
+}
+
+@compute @workgroup_size(256)
+fn gather_boxes(@builtin(global_invocation_id) id: vec3<u32>) {
+    let e = id.x;
+    if e < sweep_params.len {
+        sorted[e] = boxes[items[e].y];
+    }
+}
+
+@compute @workgroup_size(256)
+fn sweep_count(@builtin(global_invocation_id) id: vec3<u32>) {
+    let e = id.x;
+    let len = sweep_params.len;
+    if e == len {
+        counts[len] = 0u;
+    }
+    if e >= len {
+        return;
+    }
+    let a = sorted[e];
+    let here = items[e].x;
     var count = 0u;
-    for (var q = p + 1u; q < len; q = q + 1u) {
+    for (var q = e + 1u; q < len; q = q + 1u) {
         let b = sorted[q];
-        if b.x > a.z {
+        if items[q].x != here || b.x > a.z {
             break;
         }
-        count = count + select(0u, 1u, overlaps_later(a, b));
+        count = count + select(0u, 1u, pairs_here(a, b, here));
     }
-    counts[p] = count;
+    counts[e] = count;
 }
 
 @compute @workgroup_size(256)
 fn sweep_write(@builtin(global_invocation_id) id: vec3<u32>) {
-    let p = id.x;
+    let e = id.x;
     let len = sweep_params.len;
-    if p >= len {
+    if e >= len {
         return;
     }
-    let a = sorted[p];
-    let i = items[p].y;
-    var at = counts[p];
-    for (var q = p + 1u; q < len; q = q + 1u) {
+    let a = sorted[e];
+    let here = items[e].x;
+    let i = items[e].y;
+    var at = counts[e];
+    for (var q = e + 1u; q < len; q = q + 1u) {
         let b = sorted[q];
-        if b.x > a.z {
+        let entry = items[q];
+        if entry.x != here || b.x > a.z {
             break;
         }
-        if overlaps_later(a, b) {
-            let j = items[q].y;
+        if pairs_here(a, b, here) {
+            let j = entry.y;
             found[at] = vec2<u32>(min(i, j), max(i, j));
             at = at + 1u;
         }
@@ -118,7 +174,12 @@ fn pair_keys(@builtin(global_invocation_id) id: vec3<u32>) {
     if sweep_params.first == 0u {
         pair = items[k].y;
     }
-    items[k] = vec2<u32>(found[pair][sweep_params.side], pair);
+    let ends = found[pair];
+    var key = ends.x << sweep_params.bits | ends.y;
+    if sweep_params.side < 2u {
+        key = ends[sweep_params.side];
+    }
+    items[k] = vec2<u32>(key, pair);
 }
 
 @compute @workgroup_size(256)

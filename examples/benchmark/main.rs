@@ -4,8 +4,9 @@
 //!   `CpuNarrowPhase` (one thread), `ParallelCpuNarrowPhase`, `GpuNarrowPhase` (end to end,
 //!   and its kernel time from timestamp queries) and parry2d's polygon contact manifold.
 //!   Ours write into one reused vector (`collide_pairs_into`, as `World` does).
-//! - `broad_phase`: all overlapping pairs among moving boxes, with our sweep-and-prune and
-//!   parry2d's BVH (rebuilt each frame, and kept and refitted as rapier does).
+//! - `broad_phase`: all overlapping pairs among moving boxes, with our sweep-and-prune,
+//!   parry2d's BVH (rebuilt each frame, and kept and refitted as rapier does), the GPU broad
+//!   phase (`GpuBroadPhase`, with the bytes it moves) and its CPU twin (`sort_sweep`).
 //! - `world_step/pile`, `world_step/large_pyramid`: one `World::step(1/60)` of a warm world
 //!   (see `benches/world_step.rs`) with each narrow phase.
 //! - `world_step_vs_box2d`: Box2D v3 and ours on the same scenes with Box2D's benchmark
@@ -187,7 +188,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             samples: args.samples.unwrap_or(11).max(1),
             min_sample: Duration::from_millis(20),
             narrow_sizes: &[1_000, 3_000, 10_000, 30_000, 100_000, 200_000, 1_000_000],
-            broad_sizes: &[1_000, 3_000, 10_000, 50_000, 100_000],
+            broad_sizes: &[1_000, 10_000, 100_000, 1_000_000],
             pile_sizes: &[1_000, 3_000, 10_000, 30_000],
             query_sizes: &[10_000, 100_000],
             versus_steps: None,
@@ -218,7 +219,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut rows = Vec::new();
     if !args.versus_only {
         narrow_phase(&plan, gpu.as_ref(), &mut rows)?;
-        broad_phase(&plan, &mut rows);
+        broad_phase(&plan, gpu.as_ref(), &mut rows)?;
         world_step(&plan, gpu.as_ref(), &mut rows)?;
         queries(&plan, gpu.as_ref(), &mut rows)?;
     }

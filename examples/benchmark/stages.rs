@@ -4,6 +4,8 @@
 use std::time::Instant;
 
 use parry2d::partitioning::BvhWorkspace;
+use wgpu_sat::broad_phase::sort_sweep;
+use wgpu_sat::gpu::GpuBroadPhase;
 use wgpu_sat::{
     BroadPhase, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, World, scenes,
 };
@@ -197,7 +199,15 @@ pub fn queries(
     Ok(())
 }
 
-pub fn broad_phase(plan: &Plan, rows: &mut Vec<Row>) {
+pub fn broad_phase(
+    plan: &Plan,
+    gpu: Option<&common::Gpu>,
+    rows: &mut Vec<Row>,
+) -> Result<(), wgpu_sat::Error> {
+    let mut gpu_broad = match gpu {
+        Some(g) => Some(GpuBroadPhase::new(&g.device, &g.queue)?),
+        None => None,
+    };
     for &n in plan.broad_sizes {
         let boxes = common::MovingBoxes::new(n, common::SEED);
         let parry_frames = boxes.parry_frames();
@@ -243,8 +253,41 @@ pub fn broad_phase(plan: &Plan, rows: &mut Vec<Row>) {
             None
         });
         rows.push(row("parry2d_bvh_refit", t));
+        // The GPU broad phase's CPU twin: the GPU's stages one after the other on one
+        // thread (what the GPU will do, not a CPU broad phase to use).
+        assert_eq!(sort_sweep(&boxes.frames[0]), ours, "the CPU twin");
+        let (t, _) = measure(plan, || {
+            std::hint::black_box(sort_sweep(&boxes.frames[next()]).len());
+            None
+        });
+        rows.push(row("gpu_twin_cpu", t));
+        if let Some(gpu_broad) = gpu_broad.as_mut() {
+            assert_eq!(gpu_broad.find_pairs(&boxes.frames[0])?, ours, "the GPU");
+            // Up: the boxes; back: the total, then the pairs.
+            let upload = 16 * n as u64;
+            let readback = 4 + 8 * ours.len() as u64;
+            let mut failed = None;
+            let (t, _) = measure(plan, || {
+                match gpu_broad.find_pairs(&boxes.frames[next()]) {
+                    Ok(pairs) => {
+                        std::hint::black_box(pairs.len());
+                    }
+                    Err(e) => failed = Some(e),
+                }
+                None
+            });
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            rows.push(Row {
+                upload: Some(upload),
+                readback: Some(readback),
+                ..row("gpu_sort_sweep", t)
+            });
+        }
         eprintln!("broad_phase {n}: {} pairs", ours.len());
     }
+    Ok(())
 }
 
 pub fn world_step(

@@ -20,7 +20,7 @@ pub(crate) mod query_tree;
 pub(crate) mod radix_sort;
 pub(crate) mod scan;
 pub(crate) mod sort_sweep;
-mod sweep;
+pub(crate) mod sweep;
 
 pub use pair_set::FAT_MARGIN;
 pub use sort_sweep::sort_sweep;

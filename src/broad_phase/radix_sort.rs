@@ -12,13 +12,15 @@
 //!         the output is the next pass's input
 //! ```
 //!
-//! Why no atomics: an `atomicAdd` per item would place equal keys in whatever order the
-//! invocations ran, so the sort would be neither stable nor the same from run to run. Here
-//! each item's place follows from counts in item order (digit-major counts make one scan
-//! give every tile of every digit its start), so equal keys keep their order, and every
-//! adapter and this twin agree to the item. On the GPU invocation `d` of a tile's
-//! workgroup walks the tile for digit `d`: 256 reads each, simple and deterministic, at a
-//! cost a real GPU hides (a subgroup ranking would cut it; lavapipe is the CI's adapter).
+//! Why no atomic decides a place: an `atomicAdd` per item into a global cursor would place
+//! equal keys in whatever order the invocations ran, so the sort would be neither stable
+//! nor the same from run to run. Here each item's place follows from counts in item order
+//! (digit-major counts make one scan give every tile of every digit its start), so equal
+//! keys keep their order, and every adapter and this twin agree to the item. On the GPU a
+//! tile's counts are summed with workgroup atomics (a sum is the same in any order), and an
+//! item's place among its digit's items of the tile is the count in the chunks of 32 before
+//! its own plus the count before it in its chunk (at most 31 compared): the order is the
+//! tile's, as here, where one walk advances a cursor per digit.
 
 use crate::broad_phase::scan::exclusive_scan;
 
@@ -58,16 +60,19 @@ pub(crate) fn radix_count(items: &[[u32; 2]], shift: u32, counts: &mut [u32]) {
 }
 
 /// Per tile, each digit's items in tile order, written from `starts[d * tiles + t]` (the
-/// exclusive scan of `radix_count`'s counts).
+/// exclusive scan of `radix_count`'s counts): one walk over the tile advancing a cursor per
+/// digit, which puts every item where the GPU's chunked ranks put it.
 pub(crate) fn radix_scatter(items: &[[u32; 2]], shift: u32, starts: &[u32], out: &mut [[u32; 2]]) {
     let tiles = radix_tile_count(items.len());
+    let mut cursors = [0u32; RADIX_DIGITS];
     for (t, tile) in items.chunks(RADIX_TILE).enumerate() {
-        for d in 0..RADIX_DIGITS {
-            let start = starts[d * tiles + t] as usize;
-            let of_digit = tile.iter().filter(|item| digit(item[0], shift) == d);
-            for (at, item) in (start..).zip(of_digit) {
-                out[at] = *item;
-            }
+        for (d, cursor) in cursors.iter_mut().enumerate() {
+            *cursor = starts[d * tiles + t];
+        }
+        for item in tile {
+            let cursor = &mut cursors[digit(item[0], shift)];
+            out[*cursor as usize] = *item;
+            *cursor += 1;
         }
     }
 }

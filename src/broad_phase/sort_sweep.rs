@@ -4,29 +4,39 @@
 //!
 //! ```text
 //! sort_sweep(boxes):
+//!     bands = Bands::fit(boxes)   (sweep.rs: y bands about two mean box heights tall)
 //!     box_keys:       item p = (sortable(min.x of box p), p)
-//!     radix_sort(items, 32 bits)                       (radix_sort.rs): boxes by min.x
-//!     gather_boxes:   sorted[p] = the box of item p
-//!     sweep_count:    per sorted box p: the later boxes q while sorted[q].min.x <= its
-//!                     max.x that overlap it -> counts[p]; counts[len] = 0
-//!     exclusive_scan(counts)                           (scan.rs): where p's pairs start;
-//!                     counts[len] is the total
+//!     radix_sort(items, 32 bits)                 (radix_sort.rs): boxes by left edge
+//!     band_spans:     per box in x order, how many bands it spans -> counts; counts[n] = 0
+//!     exclusive_scan(counts)                     (scan.rs): where its entries start
+//!     band_entries:   one entry (band, box) per band it spans, in x order
+//!     radix_sort(entries, band bits): by band, x order kept within a band
+//!     gather_boxes:   sorted[e] = the box of entry e
+//!     sweep_count:    per entry e: the later entries q of its band while sorted[q].min.x
+//!                     <= its max.x that overlap it, in this band only if the band holds
+//!                     the higher of the two bottoms (so once) -> counts[e]; counts[len] = 0
+//!     exclusive_scan(counts): where e's pairs start; counts[len] is the total
 //!     sweep_write:    the same walk, each pair (min, max of the two box indices) written
-//!                     at p's start, in walk order
-//!     pair_keys(b), radix_sort, pair_keys(a), radix_sort  (index bits each): by a, then b
+//!                     at e's start, in walk order
+//!     order_pairs:    pair_keys(a, b), radix_sort when both indices fit 32 bits, else
+//!                     pair_keys(b), radix_sort, pair_keys(a), radix_sort: by a, then b
 //!     gather_pairs:   the pairs in that order
 //! ```
 //!
-//! One invocation per box and no atomics: a box's pairs land at its own offsets, and both
-//! sorts are stable, so the list is the same on every adapter and here: ascending by first
-//! box, then second, as `BroadPhase::find_pairs` returns it. The walk from a box stops at the
-//! first later box that starts past its right edge: every later one starts further right.
-//! Boxes are closed (touching boxes pair), as on the CPU. The sweep runs along x without
-//! `BroadPhase`'s bands: a column of boxes sharing one x interval costs a walk over all of
-//! them (see `docs/performance.md` for when that matters).
+//! One invocation per box, entry or pair, and no atomics: an entry's pairs land at its own
+//! offsets, and every sort is stable, so the list is the same on every adapter and here:
+//! ascending by first box, then second, as `BroadPhase::find_pairs` returns it. The walk
+//! from an entry stops at the first later entry of its band that starts past its right
+//! edge: every later one starts further right. The bands are `BroadPhase`'s: a sweep over
+//! the whole scene would walk every box sharing an x interval, about the square root of
+//! the box count per box in a square scene; a band holds the boxes near in y. The band of
+//! a y is `(y - origin) * inv_height` truncated, a subtraction and a multiplication that
+//! WGSL rounds as Rust does, so both sides cut the same bands and the host knows the entry
+//! count without asking the GPU. Boxes are closed (touching boxes pair), as on the CPU.
 
 use crate::broad_phase::radix_sort::{index_bits, radix_sort};
 use crate::broad_phase::scan::exclusive_scan;
+use crate::broad_phase::sweep::Bands;
 use crate::shapes::aabb::Aabb;
 
 /// `x`'s bits made to order as unsigned integers as the floats order (negative floats have
@@ -49,61 +59,153 @@ pub(crate) fn box_keys(boxes: &[Aabb], items: &mut [[u32; 2]]) {
     }
 }
 
-/// The boxes in the order of `items`.
-pub(crate) fn gather_boxes(boxes: &[Aabb], items: &[[u32; 2]], sorted: &mut [Aabb]) {
-    for (s, item) in sorted.iter_mut().zip(items) {
-        *s = boxes[item[1] as usize];
+/// Per box in x order (`items`), how many bands it spans: `counts[p]`, and 0 in
+/// `counts[len]` (the scan's total).
+pub(crate) fn band_spans(boxes: &[Aabb], items: &[[u32; 2]], bands: &Bands, counts: &mut [u32]) {
+    for (count, item) in counts.iter_mut().zip(items) {
+        let b = &boxes[item[1] as usize];
+        *count = (bands.band(b.max.y) - bands.band(b.min.y) + 1) as u32;
+    }
+    counts[items.len()] = 0;
+}
+
+/// The entries (band, box) of each box in x order, from `starts[p]` (the scanned spans),
+/// one per band it spans, lowest band first.
+pub(crate) fn band_entries(
+    boxes: &[Aabb],
+    items: &[[u32; 2]],
+    bands: &Bands,
+    starts: &[u32],
+    entries: &mut [[u32; 2]],
+) {
+    for (item, &start) in items.iter().zip(starts) {
+        let b = &boxes[item[1] as usize];
+        let (low, high) = (bands.band(b.min.y), bands.band(b.max.y));
+        for (at, band) in (start as usize..).zip(low..=high) {
+            entries[at] = [band as u32, item[1]];
+        }
     }
 }
 
-/// Whether the later box `b` (in x order) overlaps `a`, given that it starts at or left of
-/// `a`'s right edge: the rest of the closed-box test.
-#[inline]
-fn overlaps_later(a: &Aabb, b: &Aabb) -> bool {
-    a.min.x <= b.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y
+/// The boxes of `entries`, in their order.
+pub(crate) fn gather_boxes(boxes: &[Aabb], entries: &[[u32; 2]], sorted: &mut [Aabb]) {
+    for (s, entry) in sorted.iter_mut().zip(entries) {
+        *s = boxes[entry[1] as usize];
+    }
 }
 
-/// How many later boxes sorted box `p` pairs with: `counts[p]` for every `p`, and 0 in
-/// `counts[len]` (the scan's total).
-pub(crate) fn sweep_count(sorted: &[Aabb], counts: &mut [u32]) {
-    for (p, a) in sorted.iter().enumerate() {
-        let mut count = 0u32;
-        for b in sorted[p + 1..].iter().take_while(|b| b.min.x <= a.max.x) {
-            count += u32::from(overlaps_later(a, b));
-        }
-        counts[p] = count;
+/// Whether the later box `b` (in x order, in the band of `a`'s entry, starting at or left
+/// of `a`'s right edge) overlaps `a`, and this band, `band`, is the one that reports them:
+/// the one holding the higher of their bottoms, which both span.
+#[inline]
+fn pairs_here(a: &Aabb, b: &Aabb, bands: &Bands, band: u32) -> bool {
+    a.min.x <= b.max.x
+        && a.min.y <= b.max.y
+        && b.min.y <= a.max.y
+        && bands.band(a.min.y.max(b.min.y)) as u32 == band
+}
+
+/// The later entries of entry `e`'s band that start at or left of its right edge, with their
+/// boxes.
+fn walk<'a>(
+    sorted: &'a [Aabb],
+    entries: &'a [[u32; 2]],
+    e: usize,
+) -> impl Iterator<Item = (&'a Aabb, &'a [u32; 2])> + 'a {
+    let (a, band) = (&sorted[e], entries[e][0]);
+    sorted[e + 1..]
+        .iter()
+        .zip(&entries[e + 1..])
+        .take_while(move |(b, entry)| entry[0] == band && b.min.x <= a.max.x)
+}
+
+/// How many pairs entry `e` reports: `counts[e]` for every entry, and 0 in `counts[len]`
+/// (the scan's total).
+pub(crate) fn sweep_count(
+    sorted: &[Aabb],
+    entries: &[[u32; 2]],
+    bands: &Bands,
+    counts: &mut [u32],
+) {
+    for e in 0..sorted.len() {
+        let (a, band) = (&sorted[e], entries[e][0]);
+        let here = walk(sorted, entries, e).filter(|(b, _)| pairs_here(a, b, bands, band));
+        counts[e] = here.count() as u32;
     }
     counts[sorted.len()] = 0;
 }
 
-/// Sorted box `p`'s pairs, written from `starts[p]` in walk order as (smaller, larger) box
-/// index.
+/// Entry `e`'s pairs, written from `starts[e]` in walk order as (smaller, larger) box index.
 pub(crate) fn sweep_write(
     sorted: &[Aabb],
-    items: &[[u32; 2]],
+    entries: &[[u32; 2]],
+    bands: &Bands,
     starts: &[u32],
     pairs: &mut [[u32; 2]],
 ) {
-    for (p, a) in sorted.iter().enumerate() {
-        let mut at = starts[p] as usize;
-        let walk = sorted[p + 1..].iter().zip(&items[p + 1..]);
-        for (b, item) in walk.take_while(|(b, _)| b.min.x <= a.max.x) {
-            if overlaps_later(a, b) {
-                let (i, j) = (items[p][1], item[1]);
-                pairs[at] = [i.min(j), i.max(j)];
-                at += 1;
-            }
+    for e in 0..sorted.len() {
+        let (a, [band, i]) = (&sorted[e], entries[e]);
+        let here = walk(sorted, entries, e).filter(|(b, _)| pairs_here(a, b, bands, band));
+        for (at, (_, entry)) in (starts[e] as usize..).zip(here) {
+            let j = entry[1];
+            pairs[at] = [i.min(j), i.max(j)];
         }
     }
 }
 
-/// Item `k`'s key becomes side `side` (0: first box, 1: second) of the pair it names;
+/// Which key `pair_keys` gives a pair (the WGSL's `side`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PairKey {
+    /// Its first box.
+    First = 0,
+    /// Its second box.
+    Second = 1,
+    /// Both: the first box's index above the second's, `bits` bits each.
+    Both = 2,
+}
+
+/// Item `k`'s key becomes `key` of the pair it names (`bits`: bits of a box index);
 /// `first` names pair `k` itself (the first sort's input), else the pair it already held.
-pub(crate) fn pair_keys(pairs: &[[u32; 2]], items: &mut [[u32; 2]], side: usize, first: bool) {
+pub(crate) fn pair_keys(
+    pairs: &[[u32; 2]],
+    items: &mut [[u32; 2]],
+    key: PairKey,
+    first: bool,
+    bits: u32,
+) {
     for (k, item) in items.iter_mut().enumerate() {
         let pair = if first { k as u32 } else { item[1] };
-        *item = [pairs[pair as usize][side], pair];
+        let [a, b] = pairs[pair as usize];
+        let key = match key {
+            PairKey::First => a,
+            PairKey::Second => b,
+            PairKey::Both => a << bits | b,
+        };
+        *item = [key, pair];
     }
+}
+
+/// Whether pairs of boxes of `bits`-bit indices sort in one pass over both indices.
+pub(crate) fn one_pair_sort(bits: u32) -> bool {
+    2 * bits <= 32
+}
+
+/// The pairs of `found` as items naming them, sorted by first box, then second (`bits`:
+/// bits of a box index): one sort of both indices when they fit a 32-bit key, else a sort
+/// by the second and a stable one by the first.
+pub(crate) fn order_pairs(found: &[[u32; 2]], bits: u32) -> Vec<[u32; 2]> {
+    let mut order = vec![[0u32; 2]; found.len()];
+    let mut spare = Vec::new();
+    if one_pair_sort(bits) {
+        pair_keys(found, &mut order, PairKey::Both, true, bits);
+        radix_sort(&mut order, &mut spare, 2 * bits);
+    } else {
+        pair_keys(found, &mut order, PairKey::Second, true, bits);
+        radix_sort(&mut order, &mut spare, bits);
+        pair_keys(found, &mut order, PairKey::First, false, bits);
+        radix_sort(&mut order, &mut spare, bits);
+    }
+    order
 }
 
 /// The pairs in the order of `items`.
@@ -135,25 +237,27 @@ pub(crate) fn gather_pairs(pairs: &[[u32; 2]], items: &[[u32; 2]], out: &mut [[u
 /// ```
 pub fn sort_sweep(boxes: &[Aabb]) -> Vec<[u32; 2]> {
     let n = boxes.len();
+    let bands = Bands::fit(boxes);
     let mut items = vec![[0u32; 2]; n];
     let mut spare = Vec::new();
     box_keys(boxes, &mut items);
     radix_sort(&mut items, &mut spare, 32);
-    let mut sorted = vec![Aabb::default(); n];
-    gather_boxes(boxes, &items, &mut sorted);
     let mut counts = vec![0u32; n + 1];
-    sweep_count(&sorted, &mut counts);
+    band_spans(boxes, &items, &bands, &mut counts);
     exclusive_scan(&mut counts);
-    let total = counts[n] as usize;
-    let mut found = vec![[0u32; 2]; total];
-    sweep_write(&sorted, &items, &counts, &mut found);
-    let bits = index_bits(n);
-    let mut order = vec![[0u32; 2]; total];
-    pair_keys(&found, &mut order, 1, true);
-    radix_sort(&mut order, &mut spare, bits);
-    pair_keys(&found, &mut order, 0, false);
-    radix_sort(&mut order, &mut spare, bits);
-    let mut pairs = vec![[0u32; 2]; total];
+    let mut entries = vec![[0u32; 2]; counts[n] as usize];
+    band_entries(boxes, &items, &bands, &counts, &mut entries);
+    radix_sort(&mut entries, &mut spare, index_bits(bands.count));
+    let len = entries.len();
+    let mut sorted = vec![Aabb::default(); len];
+    gather_boxes(boxes, &entries, &mut sorted);
+    counts.resize(len + 1, 0);
+    sweep_count(&sorted, &entries, &bands, &mut counts);
+    exclusive_scan(&mut counts);
+    let mut found = vec![[0u32; 2]; counts[len] as usize];
+    sweep_write(&sorted, &entries, &bands, &counts, &mut found);
+    let order = order_pairs(&found, index_bits(n));
+    let mut pairs = vec![[0u32; 2]; found.len()];
     gather_pairs(&found, &order, &mut pairs);
     pairs
 }

@@ -139,17 +139,18 @@ fn sweep_band(
     }
 }
 
-/// The y bands: `band(y) = floor((y - origin) * inv_height)`, clamped to `0..count`.
-#[derive(Clone, Copy)]
-struct Bands {
-    origin: f32,
-    inv_height: f32,
-    count: usize,
+/// The y bands: `band(y) = floor((y - origin) * inv_height)`, clamped to `0..count`. The GPU
+/// broad phase cuts the same bands (`sort_sweep.rs`).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Bands {
+    pub origin: f32,
+    pub inv_height: f32,
+    pub count: usize,
 }
 
 impl Bands {
     /// Bands about twice the mean box height over the y range of the finite boxes.
-    fn fit(aabbs: &[Aabb]) -> Bands {
+    pub fn fit(aabbs: &[Aabb]) -> Bands {
         let mut low = f32::INFINITY;
         let mut high = f32::NEG_INFINITY;
         let mut heights = 0.0f64;
@@ -178,7 +179,7 @@ impl Bands {
         }
     }
 
-    fn band(&self, y: f32) -> usize {
+    pub fn band(&self, y: f32) -> usize {
         (((y - self.origin) * self.inv_height).max(0.0) as usize).min(self.count - 1)
     }
 }

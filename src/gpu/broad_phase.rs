@@ -5,11 +5,14 @@
 //! ```text
 //! find_pairs(boxes):
 //!     check every box (finite, min <= max); fewer than two: no pair
+//!     the y bands and the entry count, on the host (the same arithmetic as the GPU's)
 //!     boxes (16 B each) -> `boxes`
 //!     submit 1: box_keys, radix sort by left edge (4 passes of count, scan, scatter),
+//!               band_spans, scan, band_entries, radix sort of the entries by band,
 //!               gather_boxes, sweep_count, scan of the counts; copy the total (4 B) back
-//!     submit 2: sweep_write, pair_keys(second), radix sort, pair_keys(first), radix sort,
-//!               gather_pairs; copy the pairs (8 B each) back
+//!     submit 2: sweep_write; pair_keys(first and second) and a radix sort when the two
+//!               indices fit 32 bits, else pair_keys(second), radix sort, pair_keys(first),
+//!               radix sort; gather_pairs; copy the pairs (8 B each) back
 //! ```
 //!
 //! Why two submits: the pairs' buffers are sized from the total, which only the GPU knows;
@@ -27,6 +30,8 @@ use bytemuck::Pod;
 
 use crate::broad_phase::radix_sort::{RADIX_DIGITS, index_bits, radix_passes, radix_tile_count};
 use crate::broad_phase::scan::scan_tile_count;
+use crate::broad_phase::sort_sweep::{PairKey, one_pair_sort};
+use crate::broad_phase::sweep::Bands;
 use crate::error::{BatchError, Error, GpuError};
 use crate::gpu::layout::{AabbGpu, RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
 use crate::gpu::plumbing::{GrowingBuffer, compute_pipeline, read_back, storage, uniform};
@@ -76,6 +81,8 @@ pub struct GpuBroadPhase {
     buffers: Buffers,
     /// The last call's pairs.
     pairs: Vec<[u32; 2]>,
+    /// The boxes as uploaded, kept for their memory.
+    scratch: Vec<AabbGpu>,
     max_binding: u64,
     max_workgroups: u32,
 }
@@ -87,6 +94,8 @@ struct Kernels {
     radix_count: Kernel,
     radix_scatter: Kernel,
     box_keys: Kernel,
+    band_spans: Kernel,
+    band_entries: Kernel,
     gather_boxes: Kernel,
     sweep_count: Kernel,
     sweep_write: Kernel,
@@ -100,6 +109,7 @@ struct Kernel {
     pipeline: wgpu::ComputePipeline,
     layout: wgpu::BindGroupLayout,
     params: u32,
+    params_size: u64,
 }
 
 /// The buffers a call uses, each grown on demand.
@@ -155,10 +165,10 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// The uniform's binding in each module: after every storage binding.
-const SCAN_PARAMS: u32 = 2;
-const RADIX_PARAMS: u32 = 3;
-const SWEEP_PARAMS: u32 = 6;
+/// The uniform's binding in each module, and its size.
+const SCAN_PARAMS: (u32, usize) = (2, size_of::<ScanParamsGpu>());
+const RADIX_PARAMS: (u32, usize) = (3, size_of::<RadixParamsGpu>());
+const SWEEP_PARAMS: (u32, usize) = (6, size_of::<SweepParamsGpu>());
 
 /// Storage bindings (binding, read-only) of each kernel, as its WGSL declares them.
 const RW: bool = false;
@@ -181,6 +191,7 @@ impl GpuBroadPhase {
             kernels,
             buffers,
             pairs: Vec::new(),
+            scratch: Vec::new(),
             max_binding: limits
                 .max_storage_buffer_binding_size
                 .min(limits.max_buffer_size),
@@ -221,51 +232,77 @@ impl GpuBroadPhase {
     /// The two submits of a call over at least two valid boxes.
     fn run(&mut self, aabbs: &[Aabb]) -> Result<(), Error> {
         let n = aabbs.len();
-        self.check_fits("boxes", n, size_of::<AabbGpu>())?;
-        self.reserve_boxes(n);
-        let boxes: Vec<AabbGpu> = aabbs
+        // The bands and the entry count the GPU will find (the same arithmetic: see
+        // `sort_sweep.rs`).
+        let bands = Bands::fit(aabbs);
+        let entry_count: usize = aabbs
             .iter()
-            .map(|b| AabbGpu {
-                min: b.min.to_array(),
-                max: b.max.to_array(),
-            })
-            .collect();
+            .map(|b| bands.band(b.max.y) - bands.band(b.min.y) + 1)
+            .sum();
+        self.check_fits("boxes", n.max(entry_count), size_of::<AabbGpu>())?;
+        self.reserve_boxes(n, entry_count);
+        self.scratch.clear();
+        self.scratch.extend(aabbs.iter().map(|b| AabbGpu {
+            min: b.min.to_array(),
+            max: b.max.to_array(),
+        }));
+        let bytes = bytemuck::cast_slice(&self.scratch);
         self.queue
-            .write_buffer(&self.buffers.boxes.buffer, 0, bytemuck::cast_slice(&boxes));
+            .write_buffer(&self.buffers.boxes.buffer, 0, bytes);
 
+        let params = |len: usize| SweepParamsGpu {
+            len: len as u32,
+            side: 0,
+            first: 0,
+            bits: 0,
+            origin: bands.origin,
+            inv_height: bands.inv_height,
+            band_count: bands.count as u32,
+            entry_count: entry_count as u32,
+        };
         let (kernels, buffers) = (&self.kernels, &self.buffers);
         let mut plan = Plan::default();
-        let len = n as u32;
-        let sweep = |len: u32, side: u32, first: u32| SweepParamsGpu {
-            len,
-            side,
-            first,
-            _pad: 0,
-        };
         let items = [&buffers.box_items[0].buffer, &buffers.box_items[1].buffer];
         let (boxes, sorted) = (&buffers.boxes.buffer, &buffers.sorted.buffer);
         let counts = &buffers.counts.buffer;
         plan.push(
             &kernels.box_keys,
             &[(0, boxes), (1, items[0])],
-            sweep(len, 0, 0),
+            params(n),
             groups(n),
         );
-        let at = buffers.radix_sort(kernels, &mut plan, items, 0, n, 32);
+        let by_x = buffers.radix_sort(kernels, &mut plan, items, 0, n, 32);
         plan.push(
-            &kernels.gather_boxes,
-            &[(0, boxes), (1, items[at]), (2, sorted)],
-            sweep(len, 0, 0),
-            groups(n),
-        );
-        plan.push(
-            &kernels.sweep_count,
-            &[(2, sorted), (3, counts)],
-            sweep(len, 0, 0),
+            &kernels.band_spans,
+            &[(0, boxes), (1, items[by_x]), (3, counts)],
+            params(n),
             groups(n + 1),
         );
         buffers.scan(kernels, &mut plan, counts, n + 1, 0);
-        self.submit(plan, Some((counts, 4 * n as u64, 4)))?;
+        let (x_order, entries) = (items[by_x], items[1 - by_x]);
+        plan.push(
+            &kernels.band_entries,
+            &[(0, boxes), (1, x_order), (3, counts), (7, entries)],
+            params(n),
+            groups(n),
+        );
+        let band_bits = index_bits(bands.count);
+        let e = entry_count;
+        let by_band = buffers.radix_sort(kernels, &mut plan, items, 1 - by_x, e, band_bits);
+        plan.push(
+            &kernels.gather_boxes,
+            &[(0, boxes), (1, items[by_band]), (2, sorted)],
+            params(e),
+            groups(e),
+        );
+        plan.push(
+            &kernels.sweep_count,
+            &[(1, items[by_band]), (2, sorted), (3, counts)],
+            params(e),
+            groups(e + 1),
+        );
+        buffers.scan(kernels, &mut plan, counts, e + 1, 0);
+        self.submit(plan, Some((counts, 4 * e as u64, 4)))?;
         let mut total = 0u32;
         read_back(&self.device, &self.buffers.readback.buffer, 4, |view| {
             total = bytemuck::pod_read_unaligned(&view[..4]);
@@ -279,37 +316,52 @@ impl GpuBroadPhase {
         self.reserve_pairs(total);
         let (kernels, buffers) = (&self.kernels, &self.buffers);
         let mut plan = Plan::default();
-        let items = [&buffers.box_items[0].buffer, &buffers.box_items[1].buffer];
+        let entries = &buffers.box_items[by_band].buffer;
         let pair_items = [&buffers.pair_items[0].buffer, &buffers.pair_items[1].buffer];
         let (found, out) = (&buffers.found.buffer, &buffers.out.buffer);
         let sorted = &buffers.sorted.buffer;
         let counts = &buffers.counts.buffer;
         plan.push(
             &kernels.sweep_write,
-            &[(1, items[at]), (2, sorted), (3, counts), (4, found)],
-            sweep(len, 0, 0),
-            groups(n),
+            &[(1, entries), (2, sorted), (3, counts), (4, found)],
+            params(e),
+            groups(e),
         );
-        let pairs = total as u32;
         let bits = index_bits(n);
-        plan.push(
-            &kernels.pair_keys,
-            &[(1, pair_items[0]), (4, found)],
-            sweep(pairs, 1, 1),
-            groups(total),
-        );
-        let at = buffers.radix_sort(kernels, &mut plan, pair_items, 0, total, bits);
-        plan.push(
-            &kernels.pair_keys,
-            &[(1, pair_items[at]), (4, found)],
-            sweep(pairs, 0, 0),
-            groups(total),
-        );
-        let at = buffers.radix_sort(kernels, &mut plan, pair_items, at, total, bits);
+        let keys = |key: PairKey, first: u32| SweepParamsGpu {
+            side: key as u32,
+            first,
+            bits,
+            ..params(total)
+        };
+        let at = if one_pair_sort(bits) {
+            plan.push(
+                &kernels.pair_keys,
+                &[(1, pair_items[0]), (4, found)],
+                keys(PairKey::Both, 1),
+                groups(total),
+            );
+            buffers.radix_sort(kernels, &mut plan, pair_items, 0, total, 2 * bits)
+        } else {
+            plan.push(
+                &kernels.pair_keys,
+                &[(1, pair_items[0]), (4, found)],
+                keys(PairKey::Second, 1),
+                groups(total),
+            );
+            let at = buffers.radix_sort(kernels, &mut plan, pair_items, 0, total, bits);
+            plan.push(
+                &kernels.pair_keys,
+                &[(1, pair_items[at]), (4, found)],
+                keys(PairKey::First, 0),
+                groups(total),
+            );
+            buffers.radix_sort(kernels, &mut plan, pair_items, at, total, bits)
+        };
         plan.push(
             &kernels.gather_pairs,
             &[(1, pair_items[at]), (4, found), (5, out)],
-            sweep(pairs, 0, 0),
+            params(total),
             groups(total),
         );
         let bytes = 8 * total as u64;
@@ -333,16 +385,17 @@ impl GpuBroadPhase {
         Ok(())
     }
 
-    /// Room for `n` boxes and what their sort and sweep use.
-    fn reserve_boxes(&mut self, n: usize) {
+    /// Room for `n` boxes in `entries` band entries, and what their sorts and sweep use.
+    fn reserve_boxes(&mut self, n: usize, entries: usize) {
         let (device, cap, b) = (&self.device, self.max_binding, &mut self.buffers);
+        let most = n.max(entries) as u64;
         b.boxes.reserve(device, 16 * n as u64, cap);
-        b.sorted.reserve(device, 16 * n as u64, cap);
+        b.sorted.reserve(device, 16 * entries as u64, cap);
         for items in &mut b.box_items {
-            items.reserve(device, 8 * n as u64, cap);
+            items.reserve(device, 8 * most, cap);
         }
-        b.counts.reserve(device, 4 * (n as u64 + 1), cap);
-        b.reserve_scan(device, cap, n + 1, n);
+        b.counts.reserve(device, 4 * (most + 1), cap);
+        b.reserve_scan(device, cap, most as usize + 1, most as usize);
         b.readback.reserve(device, 4, cap);
     }
 
@@ -387,7 +440,7 @@ impl GpuBroadPhase {
                     resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
                         buffer: &params.buffer,
                         offset: k as u64 * PARAMS_SLOT,
-                        size: wgpu::BufferSize::new(16),
+                        size: wgpu::BufferSize::new(dispatch.kernel.params_size),
                     }),
                 });
                 let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
@@ -433,12 +486,12 @@ impl Kernels {
         let kernel = |module: &wgpu::ShaderModule,
                       entry: &'static str,
                       bindings: &[(u32, bool)],
-                      params: u32| {
+                      (params, size): (u32, usize)| {
             let mut entries: Vec<wgpu::BindGroupLayoutEntry> = bindings
                 .iter()
                 .map(|&(binding, read_only)| storage(binding, read_only))
                 .collect();
-            entries.push(uniform(params, 16));
+            entries.push(uniform(params, size));
             let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
                 label: Some(entry),
                 entries: &entries,
@@ -447,6 +500,7 @@ impl Kernels {
                 pipeline: compute_pipeline(device, module, &layout, entry),
                 layout,
                 params,
+                params_size: size as u64,
             }
         };
         Kernels {
@@ -460,13 +514,30 @@ impl Kernels {
                 RADIX_PARAMS,
             ),
             box_keys: kernel(&sweep, "box_keys", &[(0, RO), (1, RW)], SWEEP_PARAMS),
+            band_spans: kernel(
+                &sweep,
+                "band_spans",
+                &[(0, RO), (1, RW), (3, RW)],
+                SWEEP_PARAMS,
+            ),
+            band_entries: kernel(
+                &sweep,
+                "band_entries",
+                &[(0, RO), (1, RW), (3, RW), (7, RW)],
+                SWEEP_PARAMS,
+            ),
             gather_boxes: kernel(
                 &sweep,
                 "gather_boxes",
                 &[(0, RO), (1, RW), (2, RW)],
                 SWEEP_PARAMS,
             ),
-            sweep_count: kernel(&sweep, "sweep_count", &[(2, RW), (3, RW)], SWEEP_PARAMS),
+            sweep_count: kernel(
+                &sweep,
+                "sweep_count",
+                &[(1, RW), (2, RW), (3, RW)],
+                SWEEP_PARAMS,
+            ),
             sweep_write: kernel(
                 &sweep,
                 "sweep_write",

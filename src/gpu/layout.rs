@@ -402,11 +402,20 @@ const _: () = assert!(size_of::<RadixParamsGpu>() == 16);
 pub struct SweepParamsGpu {
     /// Boxes, or pairs for `pair_keys` and `gather_pairs`.
     pub len: u32,
-    /// `pair_keys`: which box of each pair is the key (0 first, 1 second).
+    /// `pair_keys`: the key: 0 the first box, 1 the second, 2 both (first above second).
     pub side: u32,
     /// `pair_keys`: 1 when item `k` names pair `k`.
     pub first: u32,
-    /// Padding to 16 bytes.
-    pub _pad: u32,
+    /// `pair_keys`: bits of a box index.
+    pub bits: u32,
+    /// The y bands (`Bands` of `src/broad_phase/sweep.rs`): the height of band 0's
+    /// bottom, world frame.
+    pub origin: f32,
+    /// One over a band's height.
+    pub inv_height: f32,
+    /// How many bands there are.
+    pub band_count: u32,
+    /// `band_entries`: how many entries there are.
+    pub entry_count: u32,
 }
-const _: () = assert!(size_of::<SweepParamsGpu>() == 16);
+const _: () = assert!(size_of::<SweepParamsGpu>() == 32);

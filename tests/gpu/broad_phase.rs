@@ -1,7 +1,7 @@
 //! The GPU broad phase (`GpuBroadPhase`, `shaders/sort_sweep.wgsl` with `radix_sort.wgsl`
 //! and `scan.wgsl`) against the CPU broad phase (`BroadPhase::find_pairs`) and its own CPU
 //! twin (`broad_phase::sort_sweep`): the same pairs in the same order on random boxes of
-//! mixed sizes, identical boxes, a grid of edge-touching boxes, a huge box over tiny ones,
+//! mixed sizes, tall and wide boxes across many y bands, identical boxes, a grid of edge-touching boxes, a huge box over tiny ones,
 //! boxes far from the origin, and one batch moved over many calls; the empty and one-box
 //! batches; the bad-box error and the calls after it; buffers reused once grown.
 
@@ -56,6 +56,19 @@ fn gpu_pairs_equal_the_cpu_broad_phase() {
     assert!(check(&mut gpu, &boxes, "random") > 30_000);
     let boxes = random_boxes(2, 3_000, Vec2::ZERO, 20.0, 2.0);
     assert!(check(&mut gpu, &boxes, "dense") > 10_000);
+
+    // Tall thin boxes among flat wide ones: entries spanning many y bands, pairs whose
+    // reporting band is neither box's lowest.
+    let mut mixed = random_boxes(9, 2_000, Vec2::ZERO, 50.0, 0.5);
+    for (k, b) in mixed.iter_mut().enumerate() {
+        let stretch = if k % 2 == 0 {
+            Vec2::new(0.0, 15.0)
+        } else {
+            Vec2::new(12.0, 0.0)
+        };
+        *b = Aabb::new(b.min, b.max + stretch);
+    }
+    assert!(check(&mut gpu, &mixed, "tall and wide") > 5_000);
 
     // Identical boxes: every pair, from keys that all tie (the sorts must keep them stable).
     let boxes = vec![Aabb::new(Vec2::splat(-0.5), Vec2::splat(0.5)); 300];

@@ -34,6 +34,7 @@
 //! cargo run --release --example benchmark -- --snapshot                 # snapshot cost and size
 //! cargo run --release --example benchmark                               # a few minutes
 //! cargo run --release --example benchmark -- --versus-only --scene large_pyramid
+//! cargo run --release --example benchmark -- --stage broad_phase        # one stage
 //! ```
 //!
 //! The stages are timed in `stages.rs`, the Box2D comparison in `versus.rs`, the snapshot
@@ -92,6 +93,10 @@ struct Args {
     /// (against one step of it), and bytes per body on several scenes.
     #[arg(long)]
     snapshot: bool,
+    /// Only these stages (repeat for more; default all): narrow_phase, broad_phase,
+    /// world_step, queries, versus.
+    #[arg(long, value_parser = ["narrow_phase", "broad_phase", "world_step", "queries", "versus"])]
+    stage: Vec<String>,
 }
 
 /// What to measure: the sizes of each stage, the samples per measurement (the median is
@@ -217,13 +222,26 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     println!("{adapter_line}");
 
     let mut rows = Vec::new();
+    let runs = |stage: &str| args.stage.is_empty() || args.stage.iter().any(|s| s == stage);
     if !args.versus_only {
-        narrow_phase(&plan, gpu.as_ref(), &mut rows)?;
-        broad_phase(&plan, gpu.as_ref(), &mut rows)?;
-        world_step(&plan, gpu.as_ref(), &mut rows)?;
-        queries(&plan, gpu.as_ref(), &mut rows)?;
+        if runs("narrow_phase") {
+            narrow_phase(&plan, gpu.as_ref(), &mut rows)?;
+        }
+        if runs("broad_phase") {
+            broad_phase(&plan, gpu.as_ref(), &mut rows)?;
+        }
+        if runs("world_step") {
+            world_step(&plan, gpu.as_ref(), &mut rows)?;
+        }
+        if runs("queries") {
+            queries(&plan, gpu.as_ref(), &mut rows)?;
+        }
     }
-    let versus = versus_box2d(&args, &mut rows)?;
+    let versus = if args.versus_only || runs("versus") {
+        versus_box2d(&args, &mut rows)?
+    } else {
+        Vec::new()
+    };
 
     println!();
     print!("{}", table(&rows));

@@ -103,7 +103,7 @@ pub fn targets(rows: &[Row]) {
             verdict(ns <= BOX2D_NS_PER_PAIR)
         );
     }
-    let boxes = 50_000;
+    let boxes = 100_000;
     if let (Some(ours), Some(bvh)) = (
         find("broad_phase", "sweep_and_prune", boxes),
         find("broad_phase", "parry2d_bvh_rebuild", boxes),

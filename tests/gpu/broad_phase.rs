@@ -1,10 +1,10 @@
 //! The GPU broad phase (`GpuBroadPhase`, `shaders/sort_sweep.wgsl` with `radix_sort.wgsl`
 //! and `scan.wgsl`) against the CPU broad phase (`BroadPhase::find_pairs`) and its own CPU
 //! twin (`broad_phase::sort_sweep`): the same pairs in the same order on random boxes of
-//! mixed sizes, tall and wide boxes across many y bands, identical boxes, a grid of edge-touching boxes, a huge box over tiny ones,
-//! boxes far from the origin, and one batch moved over many calls; the empty and one-box
-//! batches; the bad-box error and the calls after it; buffers reused once grown.
-
+//! mixed sizes, tall and wide boxes across many y bands, identical boxes, a grid of
+//! edge-touching boxes, a huge box over tiny ones, boxes far from the origin, and one batch
+//! moved over many calls; the empty and one-box batches; the bad-box error and the calls
+//! after it; buffers reused once grown; a destroyed device.
 use crate::common;
 
 use rand::Rng;
@@ -167,4 +167,28 @@ fn gpu_broad_phase_small_and_bad_batches() {
         assert!(message.contains(&format!("box {index}")), "{message}");
         check(&mut gpu, &good, "after a bad batch");
     }
+}
+
+#[test]
+fn gpu_broad_phase_on_a_destroyed_device_returns_an_error() {
+    let Some((device, queue)) = common::device_with_limits("doomed", wgpu::Limits::default())
+    else {
+        return;
+    };
+    let mut gpu = GpuBroadPhase::new(&device, &queue).unwrap();
+    let boxes = random_boxes(10, 1_000, Vec2::ZERO, 10.0, 1.0);
+    check(&mut gpu, &boxes, "before the loss");
+    device.destroy();
+    // Never a panic or a hang, and never pairs that were not computed.
+    match gpu.find_pairs(&boxes) {
+        Err(Error::Gpu(e)) => eprintln!("after the loss: {e}"),
+        other => panic!("find_pairs on a destroyed device: {other:?}"),
+    }
+    // Batches with nothing to send still answer, and a bad box is still named.
+    assert!(gpu.find_pairs(&boxes[..1]).unwrap().is_empty());
+    let bad = [Aabb::new(Vec2::ZERO, Vec2::new(f32::NAN, 1.0))];
+    assert!(matches!(
+        gpu.find_pairs(&bad),
+        Err(Error::Batch(BatchError::InvalidBox { index: 0 }))
+    ));
 }

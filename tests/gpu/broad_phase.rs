@@ -5,6 +5,7 @@
 //! edge-touching boxes, a huge box over tiny ones, boxes far from the origin, and one batch
 //! moved over many calls; the empty and one-box batches; the bad-box error and the calls
 //! after it; buffers reused once grown; a destroyed device.
+
 use crate::common;
 
 use rand::Rng;

@@ -23,8 +23,9 @@
 //! broad phase") gives the reasons and the measurements.
 //!
 //! Every dispatch has its own 256-byte slot of one uniform buffer (a submit holds many
-//! dispatches, and one buffer written once per submit serves them all), and its bind group
-//! is made per call from the buffers of that call. Buffers grow and are reused.
+//! dispatches, and one buffer written once per submit serves them all). Buffers grow and
+//! are reused, and each dispatch keeps its bind group from call to call while it binds the
+//! same buffers: a warm call of the same size creates no buffer and no bind group.
 
 use bytemuck::Pod;
 
@@ -83,6 +84,8 @@ pub struct GpuBroadPhase {
     pairs: Vec<[u32; 2]>,
     /// The boxes as uploaded, kept for their memory.
     scratch: Vec<AabbGpu>,
+    /// The bind groups of the two submits' dispatches, by position (see `submit`).
+    bind_groups: [Vec<(BindKey, wgpu::BindGroup)>; 2],
     max_binding: u64,
     max_workgroups: u32,
 }
@@ -106,6 +109,8 @@ struct Kernels {
 /// One entry point, its layout (the storage bindings it uses, then its uniform) and the
 /// uniform's binding.
 struct Kernel {
+    /// Its place in `Kernels`, naming it in a [`BindKey`].
+    id: u8,
     pipeline: wgpu::ComputePipeline,
     layout: wgpu::BindGroupLayout,
     params: u32,
@@ -138,11 +143,24 @@ struct Plan<'a> {
     params: Vec<u8>,
 }
 
+/// The most storage buffers a kernel binds (the downlevel limit per stage).
+const MAX_STORAGE: usize = 4;
+
 struct Dispatch<'a> {
     kernel: &'a Kernel,
     /// (binding, buffer) of each storage binding; the uniform is the dispatch's slot.
-    bindings: Vec<(u32, &'a wgpu::Buffer)>,
+    bindings: [Option<(u32, &'a wgpu::Buffer)>; MAX_STORAGE],
     workgroups: u32,
+}
+
+/// What a dispatch's bind group binds: the kernel, its storage buffers, and the uniform
+/// buffer (at the dispatch's slot, its position in the submit). Buffers compare by identity:
+/// a grown buffer is another one, and its bind groups are made again.
+#[derive(PartialEq, Eq)]
+struct BindKey {
+    kernel: u8,
+    bindings: [Option<(u32, wgpu::Buffer)>; MAX_STORAGE],
+    params: wgpu::Buffer,
 }
 
 impl<'a> Plan<'a> {
@@ -157,9 +175,13 @@ impl<'a> Plan<'a> {
         let at = self.params.len();
         self.params.extend_from_slice(bytemuck::bytes_of(&params));
         self.params.resize(at + PARAMS_SLOT as usize, 0);
+        let mut slots = [None; MAX_STORAGE];
+        for (slot, &binding) in slots.iter_mut().zip(bindings) {
+            *slot = Some(binding);
+        }
         self.dispatches.push(Dispatch {
             kernel,
-            bindings: bindings.to_vec(),
+            bindings: slots,
             workgroups,
         });
     }
@@ -192,6 +214,7 @@ impl GpuBroadPhase {
             buffers,
             pairs: Vec::new(),
             scratch: Vec::new(),
+            bind_groups: [Vec::new(), Vec::new()],
             max_binding: limits
                 .max_storage_buffer_binding_size
                 .min(limits.max_buffer_size),
@@ -302,7 +325,16 @@ impl GpuBroadPhase {
             groups(e + 1),
         );
         buffers.scan(kernels, &mut plan, counts, e + 1, 0);
-        self.submit(plan, Some((counts, 4 * e as u64, 4)))?;
+        let (device, queue) = (&self.device, &self.queue);
+        let cache = &mut self.bind_groups[0];
+        submit(
+            device,
+            queue,
+            buffers,
+            cache,
+            plan,
+            Some((counts, 4 * e as u64, 4)),
+        );
         let mut total = 0u32;
         read_back(&self.device, &self.buffers.readback.buffer, 4, |view| {
             total = bytemuck::pod_read_unaligned(&view[..4]);
@@ -365,7 +397,15 @@ impl GpuBroadPhase {
             groups(total),
         );
         let bytes = 8 * total as u64;
-        self.submit(plan, Some((out, 0, bytes)))?;
+        let (device, queue) = (&self.device, &self.queue);
+        submit(
+            device,
+            queue,
+            buffers,
+            &mut self.bind_groups[1],
+            plan,
+            Some((out, 0, bytes)),
+        );
         let pairs = &mut self.pairs;
         read_back(&self.device, &self.buffers.readback.buffer, bytes, |view| {
             pairs.extend_from_slice(bytemuck::cast_slice::<u8, [u32; 2]>(view));
@@ -410,55 +450,88 @@ impl GpuBroadPhase {
         }
         b.reserve_scan(device, cap, total, total);
     }
+}
 
-    /// Writes the plan's uniforms, records its dispatches in one compute pass, copies
-    /// `copy` (buffer, offset, bytes) to the readback buffer, and submits.
-    fn submit(&self, plan: Plan<'_>, copy: Option<(&wgpu::Buffer, u64, u64)>) -> Result<(), Error> {
-        let params = &self.buffers.params;
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("wgpu-sat broad phase"),
-            });
-        self.queue.write_buffer(&params.buffer, 0, &plan.params);
-        {
-            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-                label: Some("wgpu-sat broad phase"),
-                timestamp_writes: None,
-            });
-            for (k, dispatch) in plan.dispatches.iter().enumerate() {
-                let mut entries: Vec<wgpu::BindGroupEntry<'_>> = dispatch
+/// Writes `plan`'s uniforms, records its dispatches in one compute pass (each with the bind
+/// group it had in the same place of the last such submit when it binds the same buffers,
+/// else a new one, kept in `cache`), copies `copy` (buffer, offset, bytes) to the readback
+/// buffer, and submits.
+fn submit(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    buffers: &Buffers,
+    cache: &mut Vec<(BindKey, wgpu::BindGroup)>,
+    plan: Plan<'_>,
+    copy: Option<(&wgpu::Buffer, u64, u64)>,
+) {
+    let params = &buffers.params.buffer;
+    let label = Some("wgpu-sat broad phase");
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label });
+    queue.write_buffer(params, 0, &plan.params);
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label,
+            timestamp_writes: None,
+        });
+        for (k, dispatch) in plan.dispatches.iter().enumerate() {
+            let key = BindKey {
+                kernel: dispatch.kernel.id,
+                bindings: dispatch
                     .bindings
-                    .iter()
-                    .map(|&(binding, buffer)| wgpu::BindGroupEntry {
-                        binding,
-                        resource: buffer.as_entire_binding(),
-                    })
-                    .collect();
-                entries.push(wgpu::BindGroupEntry {
-                    binding: dispatch.kernel.params,
-                    resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
-                        buffer: &params.buffer,
-                        offset: k as u64 * PARAMS_SLOT,
-                        size: wgpu::BufferSize::new(dispatch.kernel.params_size),
-                    }),
-                });
-                let bind_group = self.device.create_bind_group(&wgpu::BindGroupDescriptor {
-                    label: None,
-                    layout: &dispatch.kernel.layout,
-                    entries: &entries,
-                });
-                pass.set_pipeline(&dispatch.kernel.pipeline);
-                pass.set_bind_group(0, &bind_group, &[]);
-                pass.dispatch_workgroups(dispatch.workgroups, 1, 1);
+                    .map(|b| b.map(|(i, buffer)| (i, buffer.clone()))),
+                params: params.clone(),
+            };
+            if cache.get(k).is_none_or(|(cached, _)| *cached != key) {
+                let bind_group = bind_group(device, dispatch, params, k);
+                if k < cache.len() {
+                    cache[k] = (key, bind_group);
+                } else {
+                    cache.push((key, bind_group));
+                }
             }
+            pass.set_pipeline(&dispatch.kernel.pipeline);
+            pass.set_bind_group(0, &cache[k].1, &[]);
+            pass.dispatch_workgroups(dispatch.workgroups, 1, 1);
         }
-        if let Some((buffer, offset, bytes)) = copy {
-            encoder.copy_buffer_to_buffer(buffer, offset, &self.buffers.readback.buffer, 0, bytes);
-        }
-        self.queue.submit([encoder.finish()]);
-        Ok(())
     }
+    // Bind groups past this plan would hold old buffers alive.
+    cache.truncate(plan.dispatches.len());
+    if let Some((buffer, offset, bytes)) = copy {
+        encoder.copy_buffer_to_buffer(buffer, offset, &buffers.readback.buffer, 0, bytes);
+    }
+    queue.submit([encoder.finish()]);
+}
+
+/// The bind group of dispatch `k` of a submit: its storage buffers whole, and its slot of
+/// the uniform buffer `params`.
+fn bind_group(
+    device: &wgpu::Device,
+    dispatch: &Dispatch<'_>,
+    params: &wgpu::Buffer,
+    k: usize,
+) -> wgpu::BindGroup {
+    let mut entries: Vec<wgpu::BindGroupEntry<'_>> = dispatch
+        .bindings
+        .iter()
+        .flatten()
+        .map(|&(binding, buffer)| wgpu::BindGroupEntry {
+            binding,
+            resource: buffer.as_entire_binding(),
+        })
+        .collect();
+    entries.push(wgpu::BindGroupEntry {
+        binding: dispatch.kernel.params,
+        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+            buffer: params,
+            offset: k as u64 * PARAMS_SLOT,
+            size: wgpu::BufferSize::new(dispatch.kernel.params_size),
+        }),
+    });
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout: &dispatch.kernel.layout,
+        entries: &entries,
+    })
 }
 
 /// Whether a box is one the GPU broad phase takes: finite, with its minimum at or below its
@@ -483,6 +556,7 @@ impl Kernels {
         let scan = module("scan", SCAN_WGSL);
         let radix = module("radix_sort", RADIX_SORT_WGSL);
         let sweep = module("sort_sweep", SORT_SWEEP_WGSL);
+        let next_id = std::cell::Cell::new(0u8);
         let kernel = |module: &wgpu::ShaderModule,
                       entry: &'static str,
                       bindings: &[(u32, bool)],
@@ -496,7 +570,10 @@ impl Kernels {
                 label: Some(entry),
                 entries: &entries,
             });
+            let id = next_id.get();
+            next_id.set(id + 1);
             Kernel {
+                id,
                 pipeline: compute_pipeline(device, module, &layout, entry),
                 layout,
                 params,

@@ -19,8 +19,7 @@
 use glam::Vec2;
 
 use crate::dynamics::body::Body;
-use crate::dynamics::sleep::Sleep;
-use crate::dynamics::solver::BodyForces;
+use crate::dynamics::forces::BodyForces;
 use crate::dynamics::state::{BodyMaterial, BodyState};
 use crate::shapes::transform::{Transform, rotate};
 use crate::world::handle::Slots;
@@ -47,18 +46,6 @@ impl BodySet {
     /// Body slots, live or vacant.
     pub fn len(&self) -> usize {
         self.records.len()
-    }
-
-    /// Whether the body in `slot` is simulated: never a static one; a kinematic one until
-    /// it has rested (velocity zero) long enough to let what it touches sleep; a dynamic one
-    /// while its island is awake.
-    pub fn is_awake(&self, slot: usize, sleep: &Sleep) -> bool {
-        let record = &self.records[slot];
-        if record.is_kinematic {
-            !sleep.kinematic_rests(slot)
-        } else {
-            !record.is_static && !sleep.is_asleep(slot)
-        }
     }
 
     /// The pose of body slot `slot`'s local frame.

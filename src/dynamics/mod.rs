@@ -13,6 +13,8 @@
 //!                the pool (stages.rs)
 //! joints/        joint definitions (JointDef) and one file per joint kind with its
 //!                prepare, warm start and solve
+//! forces.rs      a body's applied force and torque, gravity scale and damping, and
+//!                their integration in a substep
 //! continuous.rs  fast bodies swept from where the step began them to where the solver
 //!                left them, stopped at the first time of impact
 //! sleep.rs       islands of touching bodies that stay slow stop being simulated
@@ -24,6 +26,7 @@ pub(crate) mod body;
 pub(crate) mod body_set;
 pub(crate) mod collider_set;
 pub(crate) mod continuous;
+pub(crate) mod forces;
 pub(crate) mod joints;
 pub(crate) mod sleep;
 pub(crate) mod solver;

@@ -149,6 +149,17 @@ impl Sleep {
         }
     }
 
+    /// Whether body `body` (of static record `record`) is simulated: never a static one; a
+    /// kinematic one until it has rested (velocity zero) long enough to let what it touches
+    /// sleep; a dynamic one while its island is awake.
+    pub fn is_awake(&self, body: usize, record: &Body) -> bool {
+        if record.is_kinematic {
+            !self.kinematic_rests(body)
+        } else {
+            !record.is_static && !self.is_asleep(body)
+        }
+    }
+
     /// Dynamic bodies awake.
     pub fn awake_count(&self) -> usize {
         self.dynamic - self.asleep

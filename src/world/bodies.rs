@@ -281,7 +281,8 @@ impl World {
     /// [`TIME_TO_SLEEP`]: crate::world::TIME_TO_SLEEP
     #[track_caller]
     pub fn is_awake(&self, body: BodyId) -> bool {
-        self.bodies.is_awake(self.live(body), &self.sleep)
+        let slot = self.live(body);
+        self.sleep.is_awake(slot, &self.bodies.records[slot])
     }
 
     /// Wakes the body and the island it sleeps with, and restarts its rest timer, so it

@@ -118,7 +118,7 @@ impl BodySet {
             ] {
                 h.f32(x);
             }
-            h.bytes(&[u8::from(self.is_awake(slot, sleep))]);
+            h.bytes(&[u8::from(sleep.is_awake(slot, body))]);
             h.f32(sleep.timer(slot));
         }
     }

@@ -21,7 +21,7 @@ use super::World;
 use super::limits::{
     MAX_ACCELERATION, TANGENT_SPEED_RULE, check_mass, density_ok, tangent_speed_ok,
 };
-use crate::dynamics::solver::ColliderSurface;
+use crate::dynamics::collider_set::ColliderSurface;
 use crate::error::Error;
 use crate::error::WorldError;
 use crate::shapes::body_shape::{BodyShape, MassProperties, combined_mass};

@@ -5,7 +5,7 @@
 
 use super::World;
 use super::limits::{check_damping, check_gravity_scale};
-use crate::dynamics::solver::BodyForces;
+use crate::dynamics::forces::BodyForces;
 use crate::error::Error;
 use crate::world::handle::BodyId;
 

@@ -24,7 +24,7 @@ use glam::Vec2;
 
 use super::World;
 use crate::dynamics::body::Body;
-use crate::dynamics::solver::BodyForces;
+use crate::dynamics::forces::BodyForces;
 use crate::error::Error;
 use crate::shapes::aabb::Aabb;
 use crate::world::handle::BodyId;

@@ -47,7 +47,6 @@
 
 mod colouring;
 pub(crate) mod contact_simd;
-mod forces;
 mod stages;
 
 use glam::Vec2;
@@ -64,10 +63,10 @@ use contact_simd::{PrepareLanes, WideContact};
 use stages::{StageData, StagePlan, StepConstants};
 
 use crate::dynamics::body_set::BodySet;
-use crate::dynamics::collider_set::ColliderSet;
+use crate::dynamics::collider_set::{ColliderSet, ColliderSurface};
+use crate::dynamics::forces::BodyForces;
 use crate::dynamics::joints::{JOINT_DAMPING_RATIO, JointStep, finish_joints, prepare_joints};
 pub(crate) use crate::dynamics::joints::{JointConstraint, JointModel, Spring, relative_angle};
-pub(crate) use forces::BodyForces;
 
 /// The settings of a step's substeps.
 pub(crate) struct Substeps {
@@ -150,29 +149,6 @@ const MAX_PUSH_SPEED: f32 = 3.0;
 const CONTACT_DAMPING_RATIO: f32 = 10.0;
 /// Stiffness of the contact spring, in hertz; capped at a quarter of the substep rate.
 const CONTACT_HERTZ: f32 = 30.0;
-
-/// What of a collider's material the contacts read (its density is the world's business):
-/// validated by the world, so finite, friction 0 or more and restitution from 0 to 1.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub(crate) struct ColliderSurface {
-    pub friction: f32,
-    pub restitution: f32,
-    /// Speed of the surface along `right_perp(outward normal)` (see the module notes).
-    pub tangent_speed: f32,
-}
-
-impl ColliderSurface {
-    /// The material of a contact between colliders of surfaces `self` and `other`, mixed as
-    /// Box2D mixes them. The friction's geometric mean is the product of roots: the root of
-    /// the product overflows to infinity for two frictions past 1.8e19.
-    fn mix(&self, other: &ColliderSurface) -> ColliderSurface {
-        ColliderSurface {
-            friction: self.friction.sqrt() * other.friction.sqrt(),
-            restitution: self.restitution.max(other.restitution),
-            tangent_speed: self.tangent_speed + other.tangent_speed,
-        }
-    }
-}
 
 /// One contact's record, in contact order: which colliders and bodies, their mixed
 /// material, its points' feature ids, and their accumulated impulses once the step is

@@ -30,10 +30,10 @@ use glam::Vec2;
 
 use super::colouring::{ConstraintGraph, LANES};
 use super::contact_simd::WideContact;
-use super::forces::{BodyForces, integrate_forces};
 use super::{ContactImpulses, HitRecord, PrepareInput, prepare_group, store_group};
 use crate::collision::manifold::Contact;
 use crate::dynamics::body::Body;
+use crate::dynamics::forces::{BodyForces, integrate_forces};
 use crate::dynamics::joints::{JointConstraint, JointPass, JointStep, run_joints};
 use crate::dynamics::state::{
     BodyState, MAX_ANGULAR_SPEED, MAX_LINEAR_SPEED_LIMIT, StatePtr, clamp_speed_and_turn,

@@ -32,7 +32,8 @@ use super::super::{
 use super::Loading;
 use super::values::{at, non_negative, read_unit};
 use crate::dynamics::body::Body;
-use crate::dynamics::solver::{BodyForces, BodyMaterial};
+use crate::dynamics::forces::BodyForces;
+use crate::dynamics::solver::BodyMaterial;
 use crate::error::Error;
 use crate::shapes::aabb::Aabb;
 use crate::world::limits::{

@@ -23,8 +23,8 @@ use super::super::{
 };
 use super::same_floats;
 use crate::dynamics::body::Body;
+use crate::dynamics::forces::BodyForces;
 use crate::dynamics::sleep::AWAKE;
-use crate::dynamics::solver::BodyForces;
 use crate::shapes::aabb::Aabb;
 use crate::world::World;
 use crate::world::materials::Material;

@@ -13,7 +13,7 @@
 
 use glam::Vec2;
 
-use super::{BodyMaterial, BodyState};
+use crate::dynamics::state::{BodyMaterial, BodyState};
 
 /// Per body: the force and torque applied since the last step (cleared after it), and
 /// the body's gravity scale and damping.

@@ -1,0 +1,362 @@
+//! [`GpuBroadPhase`]: the broad phase as wgpu compute passes, sort-based sweep and prune
+//! (`shaders/sort_sweep.wgsl`, with `radix_sort.wgsl` and `scan.wgsl`; their CPU twins are
+//! in `src/broad_phase/`).
+//!
+//! ```text
+//! find_pairs(boxes):
+//!     check every box (finite, min <= max); fewer than two: no pair
+//!     the y bands and the entry count, on the host (the same arithmetic as the GPU's)
+//!     boxes (16 B each) -> `boxes`
+//!     submit 1: box_keys, radix sort by left edge (4 passes of count, scan, scatter),
+//!               band_spans, scan, band_entries, radix sort of the entries by band,
+//!               gather_boxes, sweep_count, scan of the counts; copy the total (4 B) back
+//!     submit 2: sweep_write; pair_keys(first and second) and a radix sort when the two
+//!               indices fit 32 bits, else pair_keys(second), radix sort, pair_keys(first),
+//!               radix sort; gather_pairs; copy the pairs (8 B each) back
+//! ```
+//!
+//! Why two submits: the pairs' buffers are sized from the total, which only the GPU knows;
+//! reading 4 bytes back costs one round trip, and a too-small guess would cost a second
+//! sweep. The World's GPU pipeline (next) keeps the count on the device and dispatches
+//! indirectly from it; this is the batch face, for tests, benchmarks and callers with a
+//! solver of their own. Why a sweep rather than an LBVH: `docs/performance.md` ("The GPU
+//! broad phase") gives the reasons and the measurements.
+//!
+//! The pipelines and buffers are in `passes.rs`, the dispatches of a submit and their bind
+//! groups in `plan.rs`. Every dispatch has its own 256-byte slot of one uniform buffer (a
+//! submit holds many dispatches, and one buffer written once per submit serves them all).
+//! Buffers grow and are reused, and each dispatch keeps its bind group from call to call
+//! while it binds the same buffers: a warm call of the same size creates no buffer and no
+//! bind group.
+
+use crate::broad_phase::radix_sort::index_bits;
+use crate::broad_phase::sort_sweep::{PairKey, one_pair_sort};
+use crate::broad_phase::sweep::Bands;
+use crate::error::{BatchError, Error, GpuError};
+use crate::gpu::layout::{AabbGpu, SweepParamsGpu};
+use crate::gpu::plumbing::read_back;
+use crate::shapes::aabb::Aabb;
+use passes::{Buffers, Kernels};
+use plan::{BindKey, Plan, submit};
+
+mod passes;
+mod plan;
+
+/// The WGSL of the scan (`shaders/scan.wgsl`).
+pub const SCAN_WGSL: &str = include_str!("../../../shaders/scan.wgsl");
+/// The WGSL of the radix sort (`shaders/radix_sort.wgsl`).
+pub const RADIX_SORT_WGSL: &str = include_str!("../../../shaders/radix_sort.wgsl");
+/// The WGSL of the sweep (`shaders/sort_sweep.wgsl`).
+pub const SORT_SWEEP_WGSL: &str = include_str!("../../../shaders/sort_sweep.wgsl");
+
+/// Invocations per workgroup of every kernel here, and items per tile of the scan and sort.
+const WORKGROUP: u32 = 256;
+/// Bytes between two dispatches' uniforms: the uniform offset alignment wgpu's limits allow
+/// at most.
+const PARAMS_SLOT: u64 = 256;
+/// Levels of tile sums the scan keeps: 256^4 counts, past any binding.
+const SCAN_LEVELS: usize = 3;
+
+/// The broad phase on a wgpu device: the pairs of boxes that overlap or touch, as
+/// [`BroadPhase::find_pairs`](crate::BroadPhase::find_pairs) finds them and in the same
+/// order (ascending by first box, then second), computed by compute passes with no atomics,
+/// so the same on every adapter.
+///
+/// It borrows the host's device and queue (cheap clones of the handles), holds its
+/// pipelines and buffers (grown as batches need, reused after), and can be dropped at any
+/// time.
+///
+/// ```no_run
+/// use wgpu_sat::{glam::Vec2, gpu::GpuBroadPhase, Aabb, BroadPhase};
+/// let (device, queue) = wgpu_sat::request_device()?;
+/// let mut gpu = GpuBroadPhase::new(&device, &queue)?;
+/// let boxes = [
+///     Aabb::new(Vec2::ZERO, Vec2::ONE),
+///     Aabb::new(Vec2::splat(0.5), Vec2::splat(2.0)),
+///     Aabb::new(Vec2::splat(5.0), Vec2::splat(6.0)),
+/// ];
+/// assert_eq!(gpu.find_pairs(&boxes)?, &[[0, 1]]);
+/// assert_eq!(gpu.find_pairs(&boxes)?, BroadPhase::new().find_pairs(&boxes));
+/// # Ok::<(), wgpu_sat::Error>(())
+/// ```
+pub struct GpuBroadPhase {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    kernels: Kernels,
+    buffers: Buffers,
+    /// The last call's pairs.
+    pairs: Vec<[u32; 2]>,
+    /// The boxes as uploaded, kept for their memory.
+    scratch: Vec<AabbGpu>,
+    /// The bind groups of the two submits' dispatches, by position (see `submit`).
+    bind_groups: [Vec<(BindKey, wgpu::BindGroup)>; 2],
+    max_binding: u64,
+    max_workgroups: u32,
+}
+
+impl GpuBroadPhase {
+    /// Builds the pipelines on the host's device. The driver may finish compiling the WGSL
+    /// on the first dispatch.
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<GpuBroadPhase, Error> {
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let kernels = Kernels::new(device);
+        let buffers = Buffers::new(device);
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(Error::Gpu(GpuError::Device(error.to_string())));
+        }
+        let limits = device.limits();
+        Ok(GpuBroadPhase {
+            device: device.clone(),
+            queue: queue.clone(),
+            kernels,
+            buffers,
+            pairs: Vec::new(),
+            scratch: Vec::new(),
+            bind_groups: [Vec::new(), Vec::new()],
+            max_binding: limits
+                .max_storage_buffer_binding_size
+                .min(limits.max_buffer_size),
+            max_workgroups: limits.max_compute_workgroups_per_dimension,
+        })
+    }
+
+    /// All pairs `[a, b]` of boxes that overlap or touch, with `a < b`, in ascending order:
+    /// exactly [`BroadPhase::find_pairs`](crate::BroadPhase::find_pairs)'s. The slice lives
+    /// until the next call.
+    ///
+    /// Errors, leaving the broad phase usable: [`BatchError::InvalidBox`] naming the first
+    /// box with a NaN or infinite coordinate or a minimum above its maximum; a batch (or its
+    /// pairs) past what one binding or dispatch holds; a device error.
+    pub fn find_pairs(&mut self, aabbs: &[Aabb]) -> Result<&[[u32; 2]], Error> {
+        self.pairs.clear();
+        if let Some(index) = aabbs.iter().position(|b| !valid(b)) {
+            return Err(Error::Batch(BatchError::InvalidBox { index }));
+        }
+        if aabbs.len() < 2 {
+            return Ok(&self.pairs);
+        }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let result = self.run(aabbs);
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            self.pairs.clear();
+            return Err(Error::Gpu(GpuError::Device(error.to_string())));
+        }
+        result?;
+        Ok(&self.pairs)
+    }
+
+    /// How many GPU buffers this has created so far.
+    pub fn buffers_created(&self) -> u64 {
+        self.buffers.created()
+    }
+
+    /// The two submits of a call over at least two valid boxes.
+    fn run(&mut self, aabbs: &[Aabb]) -> Result<(), Error> {
+        let n = aabbs.len();
+        // The bands and the entry count the GPU will find (the same arithmetic: see
+        // `sort_sweep.rs`).
+        let bands = Bands::fit(aabbs);
+        let entry_count: usize = aabbs
+            .iter()
+            .map(|b| bands.band(b.max.y) - bands.band(b.min.y) + 1)
+            .sum();
+        self.check_fits("boxes", n.max(entry_count), size_of::<AabbGpu>())?;
+        self.reserve_boxes(n, entry_count);
+        self.scratch.clear();
+        self.scratch.extend(aabbs.iter().map(|b| AabbGpu {
+            min: b.min.to_array(),
+            max: b.max.to_array(),
+        }));
+        let bytes = bytemuck::cast_slice(&self.scratch);
+        self.queue
+            .write_buffer(&self.buffers.boxes.buffer, 0, bytes);
+
+        let params = |len: usize| SweepParamsGpu {
+            len: len as u32,
+            side: 0,
+            first: 0,
+            bits: 0,
+            origin: bands.origin,
+            inv_height: bands.inv_height,
+            band_count: bands.count as u32,
+            entry_count: entry_count as u32,
+        };
+        let (kernels, buffers) = (&self.kernels, &self.buffers);
+        let mut plan = Plan::default();
+        let items = [&buffers.box_items[0].buffer, &buffers.box_items[1].buffer];
+        let (boxes, sorted) = (&buffers.boxes.buffer, &buffers.sorted.buffer);
+        let counts = &buffers.counts.buffer;
+        plan.push(
+            &kernels.box_keys,
+            &[(0, boxes), (1, items[0])],
+            params(n),
+            groups(n),
+        );
+        let by_x = buffers.radix_sort(kernels, &mut plan, items, 0, n, 32);
+        plan.push(
+            &kernels.band_spans,
+            &[(0, boxes), (1, items[by_x]), (3, counts)],
+            params(n),
+            groups(n + 1),
+        );
+        buffers.scan(kernels, &mut plan, counts, n + 1, 0);
+        let (x_order, entries) = (items[by_x], items[1 - by_x]);
+        plan.push(
+            &kernels.band_entries,
+            &[(0, boxes), (1, x_order), (3, counts), (7, entries)],
+            params(n),
+            groups(n),
+        );
+        let band_bits = index_bits(bands.count);
+        let e = entry_count;
+        let by_band = buffers.radix_sort(kernels, &mut plan, items, 1 - by_x, e, band_bits);
+        plan.push(
+            &kernels.gather_boxes,
+            &[(0, boxes), (1, items[by_band]), (2, sorted)],
+            params(e),
+            groups(e),
+        );
+        plan.push(
+            &kernels.sweep_count,
+            &[(1, items[by_band]), (2, sorted), (3, counts)],
+            params(e),
+            groups(e + 1),
+        );
+        buffers.scan(kernels, &mut plan, counts, e + 1, 0);
+        let (device, queue) = (&self.device, &self.queue);
+        let cache = &mut self.bind_groups[0];
+        submit(
+            device,
+            queue,
+            buffers,
+            cache,
+            plan,
+            Some((counts, 4 * e as u64, 4)),
+        );
+        let mut total = 0u32;
+        read_back(&self.device, &self.buffers.readback.buffer, 4, |view| {
+            total = bytemuck::pod_read_unaligned(&view[..4]);
+        })?;
+        let total = total as usize;
+        if total == 0 {
+            return Ok(());
+        }
+
+        self.check_fits("pairs", total, size_of::<[u32; 2]>())?;
+        self.reserve_pairs(total);
+        let (kernels, buffers) = (&self.kernels, &self.buffers);
+        let mut plan = Plan::default();
+        let entries = &buffers.box_items[by_band].buffer;
+        let pair_items = [&buffers.pair_items[0].buffer, &buffers.pair_items[1].buffer];
+        let (found, out) = (&buffers.found.buffer, &buffers.out.buffer);
+        let sorted = &buffers.sorted.buffer;
+        let counts = &buffers.counts.buffer;
+        plan.push(
+            &kernels.sweep_write,
+            &[(1, entries), (2, sorted), (3, counts), (4, found)],
+            params(e),
+            groups(e),
+        );
+        let bits = index_bits(n);
+        let keys = |key: PairKey, first: u32| SweepParamsGpu {
+            side: key as u32,
+            first,
+            bits,
+            ..params(total)
+        };
+        let at = if one_pair_sort(bits) {
+            plan.push(
+                &kernels.pair_keys,
+                &[(1, pair_items[0]), (4, found)],
+                keys(PairKey::Both, 1),
+                groups(total),
+            );
+            buffers.radix_sort(kernels, &mut plan, pair_items, 0, total, 2 * bits)
+        } else {
+            plan.push(
+                &kernels.pair_keys,
+                &[(1, pair_items[0]), (4, found)],
+                keys(PairKey::Second, 1),
+                groups(total),
+            );
+            let at = buffers.radix_sort(kernels, &mut plan, pair_items, 0, total, bits);
+            plan.push(
+                &kernels.pair_keys,
+                &[(1, pair_items[at]), (4, found)],
+                keys(PairKey::First, 0),
+                groups(total),
+            );
+            buffers.radix_sort(kernels, &mut plan, pair_items, at, total, bits)
+        };
+        plan.push(
+            &kernels.gather_pairs,
+            &[(1, pair_items[at]), (4, found), (5, out)],
+            params(total),
+            groups(total),
+        );
+        let bytes = 8 * total as u64;
+        let (device, queue) = (&self.device, &self.queue);
+        submit(
+            device,
+            queue,
+            buffers,
+            &mut self.bind_groups[1],
+            plan,
+            Some((out, 0, bytes)),
+        );
+        let pairs = &mut self.pairs;
+        read_back(&self.device, &self.buffers.readback.buffer, bytes, |view| {
+            pairs.extend_from_slice(bytemuck::cast_slice::<u8, [u32; 2]>(view));
+        })?;
+        Ok(())
+    }
+
+    /// An error unless `count` items of `size` bytes fit one binding, and their tiles (and
+    /// the radix sort's counts) one dispatch.
+    fn check_fits(&self, what: &'static str, count: usize, size: usize) -> Result<(), Error> {
+        let by_binding = (self.max_binding / size.max(16) as u64) as usize;
+        let by_dispatch = self.max_workgroups as usize * WORKGROUP as usize;
+        let max = by_binding.min(by_dispatch);
+        if count > max {
+            return Err(Error::Gpu(GpuError::TooLarge { what, count, max }));
+        }
+        Ok(())
+    }
+
+    /// Room for `n` boxes in `entries` band entries, and what their sorts and sweep use.
+    fn reserve_boxes(&mut self, n: usize, entries: usize) {
+        let (device, cap, b) = (&self.device, self.max_binding, &mut self.buffers);
+        let most = n.max(entries) as u64;
+        b.boxes.reserve(device, 16 * n as u64, cap);
+        b.sorted.reserve(device, 16 * entries as u64, cap);
+        for items in &mut b.box_items {
+            items.reserve(device, 8 * most, cap);
+        }
+        b.counts.reserve(device, 4 * (most + 1), cap);
+        b.reserve_scan(device, cap, most as usize + 1, most as usize);
+        b.readback.reserve(device, 4, cap);
+    }
+
+    /// Room for `total` pairs and their sorts.
+    fn reserve_pairs(&mut self, total: usize) {
+        let (device, cap, b) = (&self.device, self.max_binding, &mut self.buffers);
+        for buffer in [&mut b.found, &mut b.out, &mut b.readback] {
+            buffer.reserve(device, 8 * total as u64, cap);
+        }
+        for items in &mut b.pair_items {
+            items.reserve(device, 8 * total as u64, cap);
+        }
+        b.reserve_scan(device, cap, total, total);
+    }
+}
+
+/// Whether a box is one the GPU broad phase takes: finite, with its minimum at or below its
+/// maximum on both axes.
+fn valid(b: &Aabb) -> bool {
+    b.min.is_finite() && b.max.is_finite() && b.min.x <= b.max.x && b.min.y <= b.max.y
+}
+
+/// Workgroups of [`WORKGROUP`] invocations for `len` invocations.
+fn groups(len: usize) -> u32 {
+    (len as u32).div_ceil(WORKGROUP)
+}

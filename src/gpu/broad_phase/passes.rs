@@ -1,0 +1,324 @@
+//! The GPU broad phase's pipelines (one per entry point of `scan.wgsl`, `radix_sort.wgsl`
+//! and `sort_sweep.wgsl`, each with a bind group layout of the bindings it uses) and its
+//! buffers, with the dispatches of a scan and of a radix sort, level by level and pass by
+//! pass as the CPU twins run them (`src/broad_phase/scan.rs`, `radix_sort.rs`).
+
+use super::plan::Plan;
+use super::{PARAMS_SLOT, RADIX_SORT_WGSL, SCAN_LEVELS, SCAN_WGSL, SORT_SWEEP_WGSL};
+use crate::broad_phase::radix_sort::{RADIX_DIGITS, radix_passes, radix_tile_count};
+use crate::broad_phase::scan::scan_tile_count;
+use crate::gpu::layout::{RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
+use crate::gpu::plumbing::{GrowingBuffer, compute_pipeline, storage, uniform};
+
+/// The pipelines, with the bind group layout each uses.
+pub(super) struct Kernels {
+    pub(super) scan_reduce: Kernel,
+    pub(super) scan_tiles: Kernel,
+    pub(super) radix_count: Kernel,
+    pub(super) radix_scatter: Kernel,
+    pub(super) box_keys: Kernel,
+    pub(super) band_spans: Kernel,
+    pub(super) band_entries: Kernel,
+    pub(super) gather_boxes: Kernel,
+    pub(super) sweep_count: Kernel,
+    pub(super) sweep_write: Kernel,
+    pub(super) pair_keys: Kernel,
+    pub(super) gather_pairs: Kernel,
+}
+
+/// One entry point, its layout (the storage bindings it uses, then its uniform) and the
+/// uniform's binding.
+pub(super) struct Kernel {
+    /// Its place in `Kernels`, naming it in a [`BindKey`].
+    pub(super) id: u8,
+    pub(super) pipeline: wgpu::ComputePipeline,
+    pub(super) layout: wgpu::BindGroupLayout,
+    pub(super) params: u32,
+    pub(super) params_size: u64,
+}
+
+/// The buffers a call uses, each grown on demand.
+pub(super) struct Buffers {
+    pub(super) boxes: GrowingBuffer,
+    pub(super) sorted: GrowingBuffer,
+    /// The boxes' (key, index) items, sorted in place between the two.
+    pub(super) box_items: [GrowingBuffer; 2],
+    /// The pairs' (key, index) items.
+    pub(super) pair_items: [GrowingBuffer; 2],
+    pub(super) counts: GrowingBuffer,
+    pub(super) tile_counts: GrowingBuffer,
+    pub(super) sums: [GrowingBuffer; SCAN_LEVELS],
+    /// Zeros: the base of the scan's top level.
+    pub(super) zero: wgpu::Buffer,
+    pub(super) found: GrowingBuffer,
+    pub(super) out: GrowingBuffer,
+    pub(super) params: GrowingBuffer,
+    pub(super) readback: GrowingBuffer,
+}
+
+/// The uniform's binding in each module, and its size.
+const SCAN_PARAMS: (u32, usize) = (2, size_of::<ScanParamsGpu>());
+const RADIX_PARAMS: (u32, usize) = (3, size_of::<RadixParamsGpu>());
+const SWEEP_PARAMS: (u32, usize) = (6, size_of::<SweepParamsGpu>());
+
+/// Storage bindings (binding, read-only) of each kernel, as its WGSL declares them.
+const RW: bool = false;
+const RO: bool = true;
+
+impl Kernels {
+    pub(super) fn new(device: &wgpu::Device) -> Kernels {
+        let module = |name: &str, source: &str| {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(&format!("wgpu-sat {name}.wgsl")),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            })
+        };
+        let scan = module("scan", SCAN_WGSL);
+        let radix = module("radix_sort", RADIX_SORT_WGSL);
+        let sweep = module("sort_sweep", SORT_SWEEP_WGSL);
+        let next_id = std::cell::Cell::new(0u8);
+        let kernel = |module: &wgpu::ShaderModule,
+                      entry: &'static str,
+                      bindings: &[(u32, bool)],
+                      (params, size): (u32, usize)| {
+            let mut entries: Vec<wgpu::BindGroupLayoutEntry> = bindings
+                .iter()
+                .map(|&(binding, read_only)| storage(binding, read_only))
+                .collect();
+            entries.push(uniform(params, size));
+            let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+                label: Some(entry),
+                entries: &entries,
+            });
+            let id = next_id.get();
+            next_id.set(id + 1);
+            Kernel {
+                id,
+                pipeline: compute_pipeline(device, module, &layout, entry),
+                layout,
+                params,
+                params_size: size as u64,
+            }
+        };
+        Kernels {
+            scan_reduce: kernel(&scan, "scan_reduce", &[(0, RW), (1, RW)], SCAN_PARAMS),
+            scan_tiles: kernel(&scan, "scan_tiles", &[(0, RW), (1, RW)], SCAN_PARAMS),
+            radix_count: kernel(&radix, "radix_count", &[(0, RO), (1, RW)], RADIX_PARAMS),
+            radix_scatter: kernel(
+                &radix,
+                "radix_scatter",
+                &[(0, RO), (1, RW), (2, RW)],
+                RADIX_PARAMS,
+            ),
+            box_keys: kernel(&sweep, "box_keys", &[(0, RO), (1, RW)], SWEEP_PARAMS),
+            band_spans: kernel(
+                &sweep,
+                "band_spans",
+                &[(0, RO), (1, RW), (3, RW)],
+                SWEEP_PARAMS,
+            ),
+            band_entries: kernel(
+                &sweep,
+                "band_entries",
+                &[(0, RO), (1, RW), (3, RW), (7, RW)],
+                SWEEP_PARAMS,
+            ),
+            gather_boxes: kernel(
+                &sweep,
+                "gather_boxes",
+                &[(0, RO), (1, RW), (2, RW)],
+                SWEEP_PARAMS,
+            ),
+            sweep_count: kernel(
+                &sweep,
+                "sweep_count",
+                &[(1, RW), (2, RW), (3, RW)],
+                SWEEP_PARAMS,
+            ),
+            sweep_write: kernel(
+                &sweep,
+                "sweep_write",
+                &[(1, RW), (2, RW), (3, RW), (4, RW)],
+                SWEEP_PARAMS,
+            ),
+            pair_keys: kernel(&sweep, "pair_keys", &[(1, RW), (4, RW)], SWEEP_PARAMS),
+            gather_pairs: kernel(
+                &sweep,
+                "gather_pairs",
+                &[(1, RW), (4, RW), (5, RW)],
+                SWEEP_PARAMS,
+            ),
+        }
+    }
+}
+
+impl Buffers {
+    pub(super) fn new(device: &wgpu::Device) -> Buffers {
+        let storage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC;
+        let buffer = |what: &str| {
+            GrowingBuffer::new(device, format!("wgpu-sat broad phase {what}"), storage)
+        };
+        Buffers {
+            boxes: buffer("boxes"),
+            sorted: buffer("sorted boxes"),
+            box_items: [buffer("box items"), buffer("box items 2")],
+            pair_items: [buffer("pair items"), buffer("pair items 2")],
+            counts: buffer("counts"),
+            tile_counts: buffer("radix counts"),
+            sums: [
+                buffer("scan sums"),
+                buffer("scan sums 2"),
+                buffer("scan sums 3"),
+            ],
+            // Created zeroed, and no kernel writes it: the top level's base.
+            zero: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("wgpu-sat broad phase zero"),
+                size: 256,
+                usage: wgpu::BufferUsages::STORAGE,
+                mapped_at_creation: false,
+            }),
+            found: buffer("found pairs"),
+            out: buffer("pairs"),
+            params: GrowingBuffer::new(
+                device,
+                "wgpu-sat broad phase params",
+                wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            ),
+            readback: GrowingBuffer::new(
+                device,
+                "wgpu-sat broad phase readback",
+                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            ),
+        }
+    }
+
+    /// Buffers created so far, the zeros included.
+    pub(super) fn created(&self) -> u64 {
+        let grown = [
+            &self.boxes,
+            &self.sorted,
+            &self.counts,
+            &self.tile_counts,
+            &self.found,
+            &self.out,
+            &self.params,
+            &self.readback,
+        ];
+        let pairs = self
+            .box_items
+            .iter()
+            .chain(&self.pair_items)
+            .chain(&self.sums);
+        1 + grown
+            .iter()
+            .copied()
+            .chain(pairs)
+            .map(|b| b.created)
+            .sum::<u64>()
+    }
+
+    /// Room for scans of up to `counts` counts, radix sorts of up to `items` items, and the
+    /// uniforms of a submit of either (a generous bound on its dispatches).
+    pub(super) fn reserve_scan(
+        &mut self,
+        device: &wgpu::Device,
+        cap: u64,
+        counts: usize,
+        items: usize,
+    ) {
+        let radix_counts = RADIX_DIGITS * radix_tile_count(items);
+        self.tile_counts
+            .reserve(device, 4 * radix_counts as u64, cap);
+        let mut len = counts.max(radix_counts);
+        for level in &mut self.sums {
+            len = scan_tile_count(len);
+            level.reserve(device, 4 * len.max(1) as u64, cap);
+        }
+        // Per radix pass a count, a scatter and a scan of up to 2 * SCAN_LEVELS + 1
+        // dispatches; two sorts of four passes, and a handful of other kernels.
+        let dispatches = 2 * 4 * (2 + 2 * SCAN_LEVELS + 1) + 16;
+        self.params
+            .reserve(device, dispatches as u64 * PARAMS_SLOT, u64::MAX);
+    }
+
+    /// Adds the dispatches of an exclusive scan of `len` counts of `data` (scan.rs's
+    /// `exclusive_scan`, level `level` of the tile sums).
+    pub(super) fn scan<'a>(
+        &'a self,
+        kernels: &'a Kernels,
+        plan: &mut Plan<'a>,
+        data: &'a wgpu::Buffer,
+        len: usize,
+        level: usize,
+    ) {
+        let params = ScanParamsGpu {
+            len: len as u32,
+            _pad: [0; 3],
+        };
+        let tiles = scan_tile_count(len);
+        if tiles <= 1 {
+            plan.push(
+                &kernels.scan_tiles,
+                &[(0, data), (1, &self.zero)],
+                params,
+                1,
+            );
+            return;
+        }
+        let sums = &self.sums[level].buffer;
+        plan.push(
+            &kernels.scan_reduce,
+            &[(0, data), (1, sums)],
+            params,
+            tiles as u32,
+        );
+        self.scan(kernels, plan, sums, tiles, level + 1);
+        plan.push(
+            &kernels.scan_tiles,
+            &[(0, data), (1, sums)],
+            params,
+            tiles as u32,
+        );
+    }
+
+    /// Adds the passes of a radix sort of `len` items by their low `bits` bits (radix_sort.rs's
+    /// `radix_sort`), starting in `items[start]`; returns which buffer holds the result.
+    pub(super) fn radix_sort<'a>(
+        &'a self,
+        kernels: &'a Kernels,
+        plan: &mut Plan<'a>,
+        items: [&'a wgpu::Buffer; 2],
+        start: usize,
+        len: usize,
+        bits: u32,
+    ) -> usize {
+        let tiles = radix_tile_count(len);
+        let counts = &self.tile_counts.buffer;
+        let mut at = start;
+        for pass in 0..radix_passes(bits) {
+            let params = RadixParamsGpu {
+                len: len as u32,
+                shift: pass * 8,
+                tiles: tiles as u32,
+                _pad: 0,
+            };
+            plan.push(
+                &kernels.radix_count,
+                &[(0, items[at]), (1, counts)],
+                params,
+                tiles as u32,
+            );
+            self.scan(kernels, plan, counts, RADIX_DIGITS * tiles, 0);
+            plan.push(
+                &kernels.radix_scatter,
+                &[(0, items[at]), (1, counts), (2, items[1 - at])],
+                params,
+                tiles as u32,
+            );
+            at = 1 - at;
+        }
+        at
+    }
+}

@@ -1,0 +1,141 @@
+//! The dispatches of one submit of the GPU broad phase, with their uniforms, and the
+//! submit itself: one compute pass, each dispatch with the bind group it had in the same
+//! place of the last such submit while it binds the same buffers.
+
+use bytemuck::Pod;
+
+use super::PARAMS_SLOT;
+use super::passes::{Buffers, Kernel};
+
+/// The dispatches of one submit, in order, with their uniforms.
+#[derive(Default)]
+pub(super) struct Plan<'a> {
+    pub(super) dispatches: Vec<Dispatch<'a>>,
+    pub(super) params: Vec<u8>,
+}
+
+/// The most storage buffers a kernel binds (the downlevel limit per stage).
+const MAX_STORAGE: usize = 4;
+
+pub(super) struct Dispatch<'a> {
+    pub(super) kernel: &'a Kernel,
+    /// (binding, buffer) of each storage binding; the uniform is the dispatch's slot.
+    pub(super) bindings: [Option<(u32, &'a wgpu::Buffer)>; MAX_STORAGE],
+    pub(super) workgroups: u32,
+}
+
+/// What a dispatch's bind group binds: the kernel, its storage buffers, and the uniform
+/// buffer (at the dispatch's slot, its position in the submit). Buffers compare by identity:
+/// a grown buffer is another one, and its bind groups are made again.
+#[derive(PartialEq, Eq)]
+pub(super) struct BindKey {
+    pub(super) kernel: u8,
+    pub(super) bindings: [Option<(u32, wgpu::Buffer)>; MAX_STORAGE],
+    pub(super) params: wgpu::Buffer,
+}
+
+impl<'a> Plan<'a> {
+    /// Adds a dispatch of `workgroups` workgroups of `kernel` with `params` as its uniform.
+    pub(super) fn push(
+        &mut self,
+        kernel: &'a Kernel,
+        bindings: &[(u32, &'a wgpu::Buffer)],
+        params: impl Pod,
+        workgroups: u32,
+    ) {
+        let at = self.params.len();
+        self.params.extend_from_slice(bytemuck::bytes_of(&params));
+        self.params.resize(at + PARAMS_SLOT as usize, 0);
+        let mut slots = [None; MAX_STORAGE];
+        for (slot, &binding) in slots.iter_mut().zip(bindings) {
+            *slot = Some(binding);
+        }
+        self.dispatches.push(Dispatch {
+            kernel,
+            bindings: slots,
+            workgroups,
+        });
+    }
+}
+
+/// Writes `plan`'s uniforms, records its dispatches in one compute pass (each with the bind
+/// group it had in the same place of the last such submit when it binds the same buffers,
+/// else a new one, kept in `cache`), copies `copy` (buffer, offset, bytes) to the readback
+/// buffer, and submits.
+pub(super) fn submit(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    buffers: &Buffers,
+    cache: &mut Vec<(BindKey, wgpu::BindGroup)>,
+    plan: Plan<'_>,
+    copy: Option<(&wgpu::Buffer, u64, u64)>,
+) {
+    let params = &buffers.params.buffer;
+    let label = Some("wgpu-sat broad phase");
+    let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label });
+    queue.write_buffer(params, 0, &plan.params);
+    {
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label,
+            timestamp_writes: None,
+        });
+        for (k, dispatch) in plan.dispatches.iter().enumerate() {
+            let key = BindKey {
+                kernel: dispatch.kernel.id,
+                bindings: dispatch
+                    .bindings
+                    .map(|b| b.map(|(i, buffer)| (i, buffer.clone()))),
+                params: params.clone(),
+            };
+            if cache.get(k).is_none_or(|(cached, _)| *cached != key) {
+                let bind_group = bind_group(device, dispatch, params, k);
+                if k < cache.len() {
+                    cache[k] = (key, bind_group);
+                } else {
+                    cache.push((key, bind_group));
+                }
+            }
+            pass.set_pipeline(&dispatch.kernel.pipeline);
+            pass.set_bind_group(0, &cache[k].1, &[]);
+            pass.dispatch_workgroups(dispatch.workgroups, 1, 1);
+        }
+    }
+    // Bind groups past this plan would hold old buffers alive.
+    cache.truncate(plan.dispatches.len());
+    if let Some((buffer, offset, bytes)) = copy {
+        encoder.copy_buffer_to_buffer(buffer, offset, &buffers.readback.buffer, 0, bytes);
+    }
+    queue.submit([encoder.finish()]);
+}
+
+/// The bind group of dispatch `k` of a submit: its storage buffers whole, and its slot of
+/// the uniform buffer `params`.
+pub(super) fn bind_group(
+    device: &wgpu::Device,
+    dispatch: &Dispatch<'_>,
+    params: &wgpu::Buffer,
+    k: usize,
+) -> wgpu::BindGroup {
+    let mut entries: Vec<wgpu::BindGroupEntry<'_>> = dispatch
+        .bindings
+        .iter()
+        .flatten()
+        .map(|&(binding, buffer)| wgpu::BindGroupEntry {
+            binding,
+            resource: buffer.as_entire_binding(),
+        })
+        .collect();
+    entries.push(wgpu::BindGroupEntry {
+        binding: dispatch.kernel.params,
+        resource: wgpu::BindingResource::Buffer(wgpu::BufferBinding {
+            buffer: params,
+            offset: k as u64 * PARAMS_SLOT,
+            size: wgpu::BufferSize::new(dispatch.kernel.params_size),
+        }),
+    });
+    device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout: &dispatch.kernel.layout,
+        entries: &entries,
+    })
+}

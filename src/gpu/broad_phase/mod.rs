@@ -225,14 +225,9 @@ impl GpuBroadPhase {
         buffers.scan(kernels, &mut plan, counts, e + 1, 0);
         let (device, queue) = (&self.device, &self.queue);
         let cache = &mut self.bind_groups[0];
-        submit(
-            device,
-            queue,
-            buffers,
-            cache,
-            plan,
-            Some((counts, 4 * e as u64, 4)),
-        );
+        let (uniforms, readback) = (&buffers.params.buffer, &buffers.readback.buffer);
+        let copy = (counts, 4 * e as u64, readback, 4);
+        submit(device, queue, uniforms, cache, plan, Some(copy));
         let mut total = 0u32;
         read_back(&self.device, &self.buffers.readback.buffer, 4, |view| {
             total = bytemuck::pod_read_unaligned(&view[..4]);
@@ -296,13 +291,15 @@ impl GpuBroadPhase {
         );
         let bytes = 8 * total as u64;
         let (device, queue) = (&self.device, &self.queue);
+        let (uniforms, readback) = (&buffers.params.buffer, &buffers.readback.buffer);
+        let cache = &mut self.bind_groups[1];
         submit(
             device,
             queue,
-            buffers,
-            &mut self.bind_groups[1],
+            uniforms,
+            cache,
             plan,
-            Some((out, 0, bytes)),
+            Some((out, 0, readback, bytes)),
         );
         let pairs = &mut self.pairs;
         read_back(&self.device, &self.buffers.readback.buffer, bytes, |view| {

@@ -3,7 +3,7 @@
 //! buffers, with the dispatches of a scan and of a radix sort, level by level and pass by
 //! pass as the CPU twins run them (`src/broad_phase/scan.rs`, `radix_sort.rs`).
 
-use super::plan::Plan;
+use super::plan::{Kernel, Plan};
 use super::{PARAMS_SLOT, RADIX_SORT_WGSL, SCAN_LEVELS, SCAN_WGSL, SORT_SWEEP_WGSL};
 use crate::broad_phase::radix_sort::{RADIX_DIGITS, radix_passes, radix_tile_count};
 use crate::broad_phase::scan::scan_tile_count;
@@ -24,17 +24,6 @@ pub(super) struct Kernels {
     pub(super) sweep_write: Kernel,
     pub(super) pair_keys: Kernel,
     pub(super) gather_pairs: Kernel,
-}
-
-/// One entry point, its layout (the storage bindings it uses, then its uniform) and the
-/// uniform's binding.
-pub(super) struct Kernel {
-    /// Its place in `Kernels`, naming it in a [`BindKey`].
-    pub(super) id: u8,
-    pub(super) pipeline: wgpu::ComputePipeline,
-    pub(super) layout: wgpu::BindGroupLayout,
-    pub(super) params: u32,
-    pub(super) params_size: u64,
 }
 
 /// The buffers a call uses, each grown on demand.

@@ -5,7 +5,17 @@
 use bytemuck::Pod;
 
 use super::PARAMS_SLOT;
-use super::passes::{Buffers, Kernel};
+
+/// One entry point, its layout (the storage bindings it uses, then its uniform) and the
+/// uniform's binding.
+pub(super) struct Kernel {
+    /// Its place in `Kernels`, naming it in a [`BindKey`].
+    pub(super) id: u8,
+    pub(super) pipeline: wgpu::ComputePipeline,
+    pub(super) layout: wgpu::BindGroupLayout,
+    pub(super) params: u32,
+    pub(super) params_size: u64,
+}
 
 /// The dispatches of one submit, in order, with their uniforms.
 #[derive(Default)]
@@ -60,17 +70,16 @@ impl<'a> Plan<'a> {
 
 /// Writes `plan`'s uniforms, records its dispatches in one compute pass (each with the bind
 /// group it had in the same place of the last such submit when it binds the same buffers,
-/// else a new one, kept in `cache`), copies `copy` (buffer, offset, bytes) to the readback
-/// buffer, and submits.
+/// else a new one, kept in `cache`), copies `copy` (from, offset, to, bytes: to the start
+/// of `to`), and submits. `params` is the uniform buffer the dispatches' slots are in.
 pub(super) fn submit(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
-    buffers: &Buffers,
+    params: &wgpu::Buffer,
     cache: &mut Vec<(BindKey, wgpu::BindGroup)>,
     plan: Plan<'_>,
-    copy: Option<(&wgpu::Buffer, u64, u64)>,
+    copy: Option<(&wgpu::Buffer, u64, &wgpu::Buffer, u64)>,
 ) {
-    let params = &buffers.params.buffer;
     let label = Some("wgpu-sat broad phase");
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label });
     queue.write_buffer(params, 0, &plan.params);
@@ -102,8 +111,8 @@ pub(super) fn submit(
     }
     // Bind groups past this plan would hold old buffers alive.
     cache.truncate(plan.dispatches.len());
-    if let Some((buffer, offset, bytes)) = copy {
-        encoder.copy_buffer_to_buffer(buffer, offset, &buffers.readback.buffer, 0, bytes);
+    if let Some((from, offset, to, bytes)) = copy {
+        encoder.copy_buffer_to_buffer(from, offset, to, 0, bytes);
     }
     queue.submit([encoder.finish()]);
 }

@@ -255,9 +255,11 @@ pub fn broad_phase(
         rows.push(row("parry2d_bvh_refit", t));
         // The GPU broad phase's CPU twin: the GPU's stages one after the other on one
         // thread (what the GPU will do, not a CPU broad phase to use).
-        assert_eq!(sort_sweep(&boxes.frames[0]), ours, "the CPU twin");
+        assert_eq!(sort_sweep(&boxes.frames[0])?, ours, "the CPU twin");
         let (t, _) = measure(plan, || {
-            std::hint::black_box(sort_sweep(&boxes.frames[next()]).len());
+            // The frames are finite boxes: checked on the first one above.
+            let pairs = sort_sweep(&boxes.frames[next()]).unwrap_or_default();
+            std::hint::black_box(pairs.len());
             None
         });
         rows.push(row("gpu_twin_cpu", t));

@@ -37,6 +37,7 @@
 use crate::broad_phase::radix_sort::{index_bits, radix_sort};
 use crate::broad_phase::scan::exclusive_scan;
 use crate::broad_phase::sweep::Bands;
+use crate::error::{BatchError, Error};
 use crate::shapes::aabb::Aabb;
 
 /// `x`'s bits made to order as unsigned integers as the floats order (negative floats have
@@ -218,12 +219,12 @@ pub(crate) fn gather_pairs(pairs: &[[u32; 2]], items: &[[u32; 2]], out: &mut [[u
 /// Every pair of boxes that overlap or touch, ascending by first then second box: the
 /// pairs of [`BroadPhase::find_pairs`](crate::BroadPhase::find_pairs), found by the stages
 /// [`GpuBroadPhase`](crate::gpu::GpuBroadPhase) runs, one after the other on this thread.
-/// It is the GPU broad phase's reference, and tells what the GPU will do with a batch (a
-/// column of boxes sharing one x interval is walked whole); for speed on the CPU use
-/// `BroadPhase`, which sweeps in bands over the pool.
+/// It is the GPU broad phase's reference, and tells what the GPU will do with a batch (how
+/// many band entries, how long each walk); for speed on the CPU use `BroadPhase`, which
+/// sweeps its bands over the pool and keeps its x order from call to call.
 ///
-/// The boxes must be finite, each with its minimum at or below its maximum (the GPU broad
-/// phase refuses others); a box with a NaN here pairs as its comparisons fall.
+/// Errors as the GPU broad phase does: [`BatchError::InvalidBox`] names the first box with a
+/// NaN or infinite coordinate or a minimum above its maximum.
 ///
 /// ```
 /// use wgpu_sat::{broad_phase::sort_sweep, glam::Vec2, Aabb, BroadPhase};
@@ -232,10 +233,13 @@ pub(crate) fn gather_pairs(pairs: &[[u32; 2]], items: &[[u32; 2]], out: &mut [[u
 ///     Aabb::new(Vec2::ONE, Vec2::splat(2.0)), // touches the first at a corner
 ///     Aabb::new(Vec2::splat(5.0), Vec2::splat(6.0)),
 /// ];
-/// assert_eq!(sort_sweep(&boxes), [[0, 1]]);
-/// assert_eq!(sort_sweep(&boxes), BroadPhase::new().find_pairs(&boxes));
+/// assert_eq!(sort_sweep(&boxes)?, [[0, 1]]);
+/// assert_eq!(sort_sweep(&boxes)?, BroadPhase::new().find_pairs(&boxes));
+/// assert!(sort_sweep(&[Aabb::new(Vec2::ONE, Vec2::ZERO)]).is_err());
+/// # Ok::<(), wgpu_sat::Error>(())
 /// ```
-pub fn sort_sweep(boxes: &[Aabb]) -> Vec<[u32; 2]> {
+pub fn sort_sweep(boxes: &[Aabb]) -> Result<Vec<[u32; 2]>, Error> {
+    check_boxes(boxes)?;
     let n = boxes.len();
     let bands = Bands::fit(boxes);
     let mut items = vec![[0u32; 2]; n];
@@ -259,7 +263,20 @@ pub fn sort_sweep(boxes: &[Aabb]) -> Vec<[u32; 2]> {
     let order = order_pairs(&found, index_bits(n));
     let mut pairs = vec![[0u32; 2]; found.len()];
     gather_pairs(&found, &order, &mut pairs);
-    pairs
+    Ok(pairs)
+}
+
+/// The boxes the sort and sweep take: finite, each with its minimum at or below its maximum
+/// on both axes (so that a box spans one band or more). Else [`BatchError::InvalidBox`]
+/// naming the first other one.
+pub(crate) fn check_boxes(boxes: &[Aabb]) -> Result<(), Error> {
+    let valid = |b: &Aabb| {
+        b.min.is_finite() && b.max.is_finite() && b.min.x <= b.max.x && b.min.y <= b.max.y
+    };
+    match boxes.iter().position(|b| !valid(b)) {
+        Some(index) => Err(Error::Batch(BatchError::InvalidBox { index })),
+        None => Ok(()),
+    }
 }
 
 #[cfg(test)]
@@ -298,8 +315,16 @@ mod tests {
         }
         let expected = BroadPhase::new().find_pairs(&boxes).to_vec();
         assert!(expected.len() > 1_500);
-        assert_eq!(sort_sweep(&boxes), expected);
-        assert!(sort_sweep(&[]).is_empty());
-        assert!(sort_sweep(&boxes[..1]).is_empty());
+        assert_eq!(sort_sweep(&boxes).unwrap(), expected);
+        assert!(sort_sweep(&[]).unwrap().is_empty());
+        assert!(sort_sweep(&boxes[..1]).unwrap().is_empty());
+        // A bad box is named, as the GPU names it.
+        let mut bad = boxes.clone();
+        bad[7].max.y = f32::NAN;
+        bad[9] = Aabb::new(Vec2::ONE, Vec2::ZERO);
+        match sort_sweep(&bad) {
+            Err(Error::Batch(BatchError::InvalidBox { index: 7 })) => {}
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -30,9 +30,9 @@
 //! bind group.
 
 use crate::broad_phase::radix_sort::index_bits;
-use crate::broad_phase::sort_sweep::{PairKey, one_pair_sort};
+use crate::broad_phase::sort_sweep::{PairKey, check_boxes, one_pair_sort};
 use crate::broad_phase::sweep::Bands;
-use crate::error::{BatchError, Error, GpuError};
+use crate::error::{Error, GpuError};
 use crate::gpu::layout::{AabbGpu, SweepParamsGpu};
 use crate::gpu::plumbing::read_back;
 use crate::shapes::aabb::Aabb;
@@ -124,14 +124,13 @@ impl GpuBroadPhase {
     /// exactly [`BroadPhase::find_pairs`](crate::BroadPhase::find_pairs)'s. The slice lives
     /// until the next call.
     ///
-    /// Errors, leaving the broad phase usable: [`BatchError::InvalidBox`] naming the first
-    /// box with a NaN or infinite coordinate or a minimum above its maximum; a batch (or its
+    /// Errors, leaving the broad phase usable:
+    /// [`BatchError::InvalidBox`](crate::error::BatchError::InvalidBox) naming the first box
+    /// with a NaN or infinite coordinate or a minimum above its maximum; a batch (or its
     /// pairs) past what one binding or dispatch holds; a device error.
     pub fn find_pairs(&mut self, aabbs: &[Aabb]) -> Result<&[[u32; 2]], Error> {
         self.pairs.clear();
-        if let Some(index) = aabbs.iter().position(|b| !valid(b)) {
-            return Err(Error::Batch(BatchError::InvalidBox { index }));
-        }
+        check_boxes(aabbs)?;
         if aabbs.len() < 2 {
             return Ok(&self.pairs);
         }
@@ -345,12 +344,6 @@ impl GpuBroadPhase {
         }
         b.reserve_scan(device, cap, total, total);
     }
-}
-
-/// Whether a box is one the GPU broad phase takes: finite, with its minimum at or below its
-/// maximum on both axes.
-fn valid(b: &Aabb) -> bool {
-    b.min.is_finite() && b.max.is_finite() && b.min.x <= b.max.x && b.min.y <= b.max.y
 }
 
 /// Workgroups of [`WORKGROUP`] invocations for `len` invocations.

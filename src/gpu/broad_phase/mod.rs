@@ -59,8 +59,8 @@ const SCAN_LEVELS: usize = 3;
 
 /// The broad phase on a wgpu device: the pairs of boxes that overlap or touch, as
 /// [`BroadPhase::find_pairs`](crate::BroadPhase::find_pairs) finds them and in the same
-/// order (ascending by first box, then second), computed by compute passes with no atomics,
-/// so the same on every adapter.
+/// order (ascending by first box, then second), computed by compute passes in which no
+/// atomic decides an order, so the same on every adapter.
 ///
 /// It borrows the host's device and queue (cheap clones of the handles), holds its
 /// pipelines and buffers (grown as batches need, reused after), and can be dropped at any

@@ -21,6 +21,14 @@ const SCAN_TILE: u32 = 256u;
 
 var<workgroup> scan_tile: array<u32, 256>;
 
+// Count `i` of this level, 0 past its end (so a short last tile sums and scans as a full one).
+fn count_at(i: u32) -> u32 {
+    if i < scan_params.len {
+        return scan_data[i];
+    }
+    return 0u;
+}
+
 // Sum of tile wg.x of scan_data into scan_sums[wg.x]: a tree over the workgroup.
 @compute @workgroup_size(256)
 fn scan_reduce(
@@ -28,10 +36,7 @@ fn scan_reduce(
     @builtin(local_invocation_index) lane: u32,
 ) {
     let i = wg.x * SCAN_TILE + lane;
-    var x = 0u;
-    if i < scan_params.len {
-        x = scan_data[i];
-    }
+    let x = count_at(i);
     scan_tile[lane] = x;
     workgroupBarrier();
     for (var stride = SCAN_TILE / 2u; stride > 0u; stride = stride / 2u) {
@@ -53,10 +58,7 @@ fn scan_tiles(
     @builtin(local_invocation_index) lane: u32,
 ) {
     let i = wg.x * SCAN_TILE + lane;
-    var x = 0u;
-    if i < scan_params.len {
-        x = scan_data[i];
-    }
+    let x = count_at(i);
     scan_tile[lane] = x;
     workgroupBarrier();
     for (var offset = 1u; offset < SCAN_TILE; offset = offset * 2u) {

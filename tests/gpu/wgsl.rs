@@ -1,5 +1,5 @@
-//! The kernels (narrow phase, time of impact, ray casts), validated by naga without a device, and
-//! held to their Rust mirrors.
+//! The kernels (narrow phase, time of impact, ray casts, broad phase), validated by naga
+//! without a device, and held to their Rust mirrors.
 
 use std::mem::size_of;
 
@@ -10,7 +10,8 @@ use wgpu_sat::gpu::layout::{
     ToiParamsGpu,
 };
 use wgpu_sat::gpu::layout::{NO_RAY_HIT, RayHitGpu, RayPairGpu, RayParamsGpu};
-use wgpu_sat::gpu::{RAY_WGSL, SAT_WGSL, TOI_WGSL};
+use wgpu_sat::gpu::layout::{RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
+use wgpu_sat::gpu::{RADIX_SORT_WGSL, RAY_WGSL, SAT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL, TOI_WGSL};
 use wgpu_sat::{
     MAX_POLYGON_VERTICES, collision::RELATIVE_TIE_TOLERANCE, collision::toi::MAX_TOI_ITERATIONS,
     collision::toi::TOI_RELATIVE_TOLERANCE, collision::toi::TOI_ROUNDING_TOLERANCE,
@@ -415,5 +416,69 @@ fn ray_wgsl_parses_validates_and_mirrors_the_rust_side() {
             rust.contains(&format!("fn {name}(")),
             "src/query/ray.rs and src/collision/rounded.rs lack fn {name}"
         );
+    }
+}
+
+#[test]
+fn broad_phase_wgsl_parses_validates_and_mirrors_the_rust_side() {
+    // Each module, its uniform's mirror, and its entry points, each a twin of a function of
+    // the same name in src/broad_phase/.
+    let modules: [(&str, &str, usize, &[&str], &str); 3] = [
+        (
+            SCAN_WGSL,
+            "ScanParams",
+            size_of::<ScanParamsGpu>(),
+            &["scan_reduce", "scan_tiles"],
+            include_str!("../../src/broad_phase/scan.rs"),
+        ),
+        (
+            RADIX_SORT_WGSL,
+            "RadixParams",
+            size_of::<RadixParamsGpu>(),
+            &["radix_count", "radix_scatter"],
+            include_str!("../../src/broad_phase/radix_sort.rs"),
+        ),
+        (
+            SORT_SWEEP_WGSL,
+            "SweepParams",
+            size_of::<SweepParamsGpu>(),
+            &[
+                "box_keys",
+                "band_spans",
+                "band_entries",
+                "gather_boxes",
+                "sweep_count",
+                "sweep_write",
+                "pair_keys",
+                "gather_pairs",
+            ],
+            include_str!("../../src/broad_phase/sort_sweep.rs"),
+        ),
+    ];
+    for (source, params, params_size, entries, rust) in modules {
+        let m = parse(source);
+        validate(&m, source);
+        assert_eq!(struct_size(&m, params) as usize, params_size, "{params}");
+        for &name in entries {
+            let entry = m
+                .entry_points
+                .iter()
+                .find(|e| e.name == name)
+                .unwrap_or_else(|| panic!("no entry point {name}"));
+            assert_eq!(entry.stage, naga::ShaderStage::Compute);
+            assert_eq!(entry.workgroup_size, [256, 1, 1], "{name}");
+            assert!(rust.contains(&format!("fn {name}(")), "no Rust twin {name}");
+        }
+    }
+    // The helpers shared by name with src/broad_phase/sort_sweep.rs and sweep.rs.
+    let sweep = parse(SORT_SWEEP_WGSL);
+    let rust = [
+        include_str!("../../src/broad_phase/sort_sweep.rs"),
+        include_str!("../../src/broad_phase/sweep.rs"),
+    ]
+    .concat();
+    for name in ["sortable", "band", "pairs_here"] {
+        assert!(function_names(&sweep).contains(&name), "no fn {name}");
+        assert!(rust.contains(&format!("fn {name}(")), "no Rust twin {name}");
     }
 }

@@ -18,6 +18,11 @@
 // Whether every shape of the table is a sharp polygon or a circle (KIND_SHARP).
 override SHARP_ONLY: bool = false;
 
+// Set for the collision pipeline (src/gpu/collision.rs), whose pairs the broad phase wrote
+// on the GPU, ascending and unmarked: the kernel itself puts the polygon of a circle–polygon
+// pair first (the host's batch path marks such pairs SWAPPED when it uploads them).
+override ORIENT_ON_DEVICE: bool = false;
+
 // Set in the first word of a pair the host wrote polygon first (SWAPPED in
 // src/gpu/layout.rs): the pair was given circle first.
 const SWAPPED: u32 = 0x80000000u;
@@ -49,6 +54,15 @@ struct Contacts {
 @group(0) @binding(4) var<uniform> params: Params;
 // Per collider: how many contacts it is in (the `count_touching` pass).
 @group(0) @binding(5) var<storage, read_write> touching: array<atomic<u32>>;
+// Per contact record, its pair's two colliders (the `contact_ends` pass: the collision
+// pipeline's host holds no pairs to name a record's pair by).
+@group(0) @binding(6) var<storage, read_write> ends: array<vec2<u32>>;
+
+// Whether a pair of these shapes is tested polygon first, flipped back after: a circle
+// against a sharp polygon (as the host's SwapRole decides in src/gpu/sat_pass.rs).
+fn circle_before_polygon(a: Shape, b: Shape) -> bool {
+    return a.kind == KIND_SHARP && a.count == 1u && b.kind == KIND_SHARP && b.count > 1u;
+}
 
 @compute @workgroup_size(64)
 fn collide_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -63,9 +77,15 @@ fn collide_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
     // with a capsule, a segment, a rounded polygon or a chain link branch off to
     // sat_rounded.wgsl inside collide_shapes_speculative.
     let word = indices[params.pair_offset + 2u * pair];
-    let swapped = (word & SWAPPED) != 0u;
-    let a = word & ~SWAPPED;
-    let b = indices[params.pair_offset + 2u * pair + 1u];
+    var swapped = (word & SWAPPED) != 0u;
+    var a = word & ~SWAPPED;
+    var b = indices[params.pair_offset + 2u * pair + 1u];
+    if (ORIENT_ON_DEVICE && circle_before_polygon(shapes[indices[a]], shapes[indices[b]])) {
+        swapped = true;
+        let first = a;
+        a = b;
+        b = first;
+    }
     let shape_a = shapes[indices[a]];
     let shape_b = shapes[indices[b]];
     var m: Manifold;
@@ -99,4 +119,18 @@ fn count_touching(@builtin(global_invocation_id) id: vec3<u32>) {
     let pair = contacts.records[k].pair;
     atomicAdd(&touching[indices[params.pair_offset + 2u * pair] & ~SWAPPED], 1u);
     atomicAdd(&touching[indices[params.pair_offset + 2u * pair + 1u]], 1u);
+}
+
+// The collision pipeline's last pass: one invocation per contact record writes its pair's
+// two colliders, as the pair was given (first, second), for the host to read back with the
+// records. A pass of its own, binding four storage buffers as count_touching does.
+@compute @workgroup_size(64)
+fn contact_ends(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if (k >= min(atomicLoad(&contacts.count), params.contact_capacity)) {
+        return;
+    }
+    let pair = contacts.records[k].pair;
+    let a = indices[params.pair_offset + 2u * pair] & ~SWAPPED;
+    ends[k] = vec2<u32>(a, indices[params.pair_offset + 2u * pair + 1u]);
 }

@@ -26,6 +26,26 @@ struct SweepParams {
     band_count: u32,
     // band_entries: how many entries there are (the host's count of the spans).
     entry_count: u32,
+    // Room for pairs in `found` and `pairs_out`: sweep_write writes no pair past it, and
+    // pair_keys, gather_pairs and pair_args take the first min(total, capacity) pairs. The
+    // batch face reads the total back and sets it to the total; the collision pipeline
+    // keeps the total on the GPU and sets it to the room it reserved (it reads the total
+    // back with the contacts, and runs again with more room when it was short).
+    capacity: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+}
+
+// What pair_args writes for the narrow phase's indirect dispatch (PairDispatchGpu in
+// src/gpu/layout.rs): its workgroups, the pairs it takes, and the sweep's total.
+struct PairDispatch {
+    workgroups: vec3<u32>,
+    pairs: u32,
+    total: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 }
 
 // Boxes as (min.x, min.y, max.x, max.y), world frame, all finite (checked on the host).
@@ -43,6 +63,11 @@ struct SweepParams {
 @group(0) @binding(6) var<uniform> sweep_params: SweepParams;
 // band_entries' output: (band, box), in x order.
 @group(0) @binding(7) var<storage, read_write> entries: array<vec2<u32>>;
+// pair_args' output: an indirect dispatch of the narrow phase over the pairs.
+@group(0) @binding(8) var<storage, read_write> pair_dispatch: PairDispatch;
+
+// Invocations per workgroup of the narrow phase's collide_pairs (sat_pass.wgsl).
+const NARROW_WORKGROUP: u32 = 64u;
 
 // The float's bits made to order as unsigned integers as the floats order.
 fn sortable(x: f32) -> u32 {
@@ -158,10 +183,17 @@ fn sweep_write(@builtin(global_invocation_id) id: vec3<u32>) {
         }
         if pairs_here(a, b, here) {
             let j = entry.y;
-            found[at] = vec2<u32>(min(i, j), max(i, j));
+            if at < sweep_params.capacity {
+                found[at] = vec2<u32>(min(i, j), max(i, j));
+            }
             at = at + 1u;
         }
     }
+}
+
+// How many pairs `found` holds: the sweep's total (the last scanned count), within the room.
+fn found_pairs() -> u32 {
+    return min(counts[sweep_params.entry_count], sweep_params.capacity);
 }
 
 @compute @workgroup_size(256)
@@ -173,6 +205,12 @@ fn pair_keys(@builtin(global_invocation_id) id: vec3<u32>) {
     var pair = k;
     if sweep_params.first == 0u {
         pair = items[k].y;
+    }
+    // Past the pairs (the room beyond the total): the largest key, so they sort last and
+    // stay after the pairs of the same key (the sort is stable).
+    if pair >= found_pairs() {
+        items[k] = vec2<u32>(0xffffffffu, pair);
+        return;
     }
     let ends = found[pair];
     var key = ends.x << sweep_params.bits | ends.y;
@@ -188,4 +226,16 @@ fn gather_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
     if k < sweep_params.len {
         pairs_out[k] = found[items[k].y];
     }
+}
+
+// One invocation: the narrow phase's indirect dispatch over the pairs found.
+@compute @workgroup_size(256)
+fn pair_args(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x != 0u {
+        return;
+    }
+    let pairs = found_pairs();
+    pair_dispatch.workgroups = vec3<u32>((pairs + NARROW_WORKGROUP - 1u) / NARROW_WORKGROUP, 1u, 1u);
+    pair_dispatch.pairs = pairs;
+    pair_dispatch.total = counts[sweep_params.entry_count];
 }

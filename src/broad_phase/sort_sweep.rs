@@ -17,11 +17,19 @@
 //!                     the higher of the two bottoms (so once) -> counts[e]; counts[len] = 0
 //!     exclusive_scan(counts): where e's pairs start; counts[len] is the total
 //!     sweep_write:    the same walk, each pair (min, max of the two box indices) written
-//!                     at e's start, in walk order
+//!                     at e's start, in walk order, none past the room
 //!     order_pairs:    pair_keys(a, b), radix_sort when both indices fit 32 bits, else
 //!                     pair_keys(b), radix_sort, pair_keys(a), radix_sort: by a, then b
+//!                     (the room past the pairs found keyed last)
 //!     gather_pairs:   the pairs in that order
+//!     pair_args:      the narrow phase's indirect dispatch over the first
+//!                     found_pairs = min(total, room) of them, and the total
 //! ```
+//!
+//! The room: the batch face reads the total back before it writes a pair, and makes the
+//! room the total. The collision pipeline (`gpu/collision.rs`) keeps the total on the GPU:
+//! it reserves room from the last call's total, sorts the whole room, and reads the total
+//! back with the contacts; when the room was short, it runs again with more.
 //!
 //! One invocation per box, entry or pair, and no atomics: an entry's pairs land at its own
 //! offsets, and every sort is stable, so the list is the same on every adapter and here:
@@ -136,7 +144,8 @@ pub(crate) fn sweep_count(
     counts[sorted.len()] = 0;
 }
 
-/// Entry `e`'s pairs, written from `starts[e]` in walk order as (smaller, larger) box index.
+/// Entry `e`'s pairs, written from `starts[e]` in walk order as (smaller, larger) box index;
+/// none past the room (`pairs.len()`).
 pub(crate) fn sweep_write(
     sorted: &[Aabb],
     entries: &[[u32; 2]],
@@ -149,7 +158,9 @@ pub(crate) fn sweep_write(
         let here = walk(sorted, entries, e).filter(|(b, _)| pairs_here(a, b, bands, band));
         for (at, (_, entry)) in (starts[e] as usize..).zip(here) {
             let j = entry[1];
-            pairs[at] = [i.min(j), i.max(j)];
+            if let Some(pair) = pairs.get_mut(at) {
+                *pair = [i.min(j), i.max(j)];
+            }
         }
     }
 }
@@ -167,8 +178,11 @@ pub(crate) enum PairKey {
 
 /// Item `k`'s key becomes `key` of the pair it names (`bits`: bits of a box index);
 /// `first` names pair `k` itself (the first sort's input), else the pair it already held.
+/// An item naming none of the `found` pairs (the room past them) gets the largest key: it
+/// sorts after every pair, and the sort being stable, after those of an equal key too.
 pub(crate) fn pair_keys(
     pairs: &[[u32; 2]],
+    found: usize,
     items: &mut [[u32; 2]],
     key: PairKey,
     first: bool,
@@ -176,6 +190,10 @@ pub(crate) fn pair_keys(
 ) {
     for (k, item) in items.iter_mut().enumerate() {
         let pair = if first { k as u32 } else { item[1] };
+        if pair as usize >= found {
+            *item = [u32::MAX, pair];
+            continue;
+        }
         let [a, b] = pairs[pair as usize];
         let key = match key {
             PairKey::First => a,
@@ -191,22 +209,53 @@ pub(crate) fn one_pair_sort(bits: u32) -> bool {
     2 * bits <= 32
 }
 
-/// The pairs of `found` as items naming them, sorted by first box, then second (`bits`:
-/// bits of a box index): one sort of both indices when they fit a 32-bit key, else a sort
-/// by the second and a stable one by the first.
-pub(crate) fn order_pairs(found: &[[u32; 2]], bits: u32) -> Vec<[u32; 2]> {
-    let mut order = vec![[0u32; 2]; found.len()];
+/// The room of `pairs` as items naming them, the first `found` sorted by first box, then
+/// second (`bits`: bits of a box index), the rest after them: one sort of both indices when
+/// they fit a 32-bit key, else a sort by the second and a stable one by the first.
+pub(crate) fn order_pairs(pairs: &[[u32; 2]], found: usize, bits: u32) -> Vec<[u32; 2]> {
+    let mut order = vec![[0u32; 2]; pairs.len()];
     let mut spare = Vec::new();
     if one_pair_sort(bits) {
-        pair_keys(found, &mut order, PairKey::Both, true, bits);
+        pair_keys(pairs, found, &mut order, PairKey::Both, true, bits);
         radix_sort(&mut order, &mut spare, 2 * bits);
     } else {
-        pair_keys(found, &mut order, PairKey::Second, true, bits);
+        pair_keys(pairs, found, &mut order, PairKey::Second, true, bits);
         radix_sort(&mut order, &mut spare, bits);
-        pair_keys(found, &mut order, PairKey::First, false, bits);
+        pair_keys(pairs, found, &mut order, PairKey::First, false, bits);
         radix_sort(&mut order, &mut spare, bits);
     }
     order
+}
+
+/// How many pairs the room holds: the sweep's `total`, within the `room`.
+pub(crate) fn found_pairs(total: u32, room: u32) -> u32 {
+    total.min(room)
+}
+
+/// Invocations per workgroup of the narrow phase's `collide_pairs` (`sat_pass.wgsl`), which
+/// `pair_args` dispatches (the WGSL's `NARROW_WORKGROUP`).
+pub(crate) const NARROW_WORKGROUP: u32 = 64;
+
+/// What `pair_args` writes (the WGSL's `PairDispatch`; `PairDispatchGpu` is its Pod mirror).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct PairDispatch {
+    /// The narrow phase's workgroups, as an indirect dispatch reads them.
+    pub(crate) workgroups: [u32; 3],
+    /// The pairs it takes: those in the room.
+    pub(crate) pairs: u32,
+    /// The sweep's total, which tells the host whether the room was short.
+    pub(crate) total: u32,
+}
+
+/// The narrow phase's indirect dispatch over the pairs found, in workgroups of `workgroup`
+/// invocations.
+pub(crate) fn pair_args(total: u32, room: u32, workgroup: u32) -> PairDispatch {
+    let pairs = found_pairs(total, room);
+    PairDispatch {
+        workgroups: [pairs.div_ceil(workgroup), 1, 1],
+        pairs,
+        total,
+    }
 }
 
 /// The pairs in the order of `items`.
@@ -239,6 +288,18 @@ pub(crate) fn gather_pairs(pairs: &[[u32; 2]], items: &[[u32; 2]], out: &mut [[u
 /// # Ok::<(), wgpu_sat::Error>(())
 /// ```
 pub fn sort_sweep(boxes: &[Aabb]) -> Result<Vec<[u32; 2]>, Error> {
+    let (mut pairs, dispatch) = sort_sweep_in(boxes, None)?;
+    pairs.truncate(dispatch.pairs as usize);
+    Ok(pairs)
+}
+
+/// [`sort_sweep`] as the collision pipeline runs it, with room for `room` pairs (`None`: the
+/// total, as the batch face makes it): the room, its first `min(total, room)` pairs in
+/// order, and `pair_args`' dispatch over them (with the total).
+pub(crate) fn sort_sweep_in(
+    boxes: &[Aabb],
+    room: Option<usize>,
+) -> Result<(Vec<[u32; 2]>, PairDispatch), Error> {
     check_boxes(boxes)?;
     let n = boxes.len();
     let bands = Bands::fit(boxes);
@@ -258,12 +319,15 @@ pub fn sort_sweep(boxes: &[Aabb]) -> Result<Vec<[u32; 2]>, Error> {
     counts.resize(len + 1, 0);
     sweep_count(&sorted, &entries, &bands, &mut counts);
     exclusive_scan(&mut counts);
-    let mut found = vec![[0u32; 2]; counts[len] as usize];
+    let total = counts[len];
+    let room = room.unwrap_or(total as usize);
+    let mut found = vec![[0u32; 2]; room];
     sweep_write(&sorted, &entries, &bands, &counts, &mut found);
-    let order = order_pairs(&found, index_bits(n));
-    let mut pairs = vec![[0u32; 2]; found.len()];
+    let in_room = found_pairs(total, room as u32) as usize;
+    let order = order_pairs(&found, in_room, index_bits(n));
+    let mut pairs = vec![[0u32; 2]; room];
     gather_pairs(&found, &order, &mut pairs);
-    Ok(pairs)
+    Ok((pairs, pair_args(total, room as u32, NARROW_WORKGROUP)))
 }
 
 /// The boxes the sort and sweep take: finite, each with its minimum at or below its maximum
@@ -326,5 +390,33 @@ mod tests {
             Err(Error::Batch(BatchError::InvalidBox { index: 7 })) => {}
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn a_short_room_keeps_the_first_pairs_and_tells_the_total() {
+        let boxes: Vec<Aabb> = (0..60)
+            .map(|k| {
+                let min = Vec2::new((k % 7) as f32 * 0.6, (k / 7) as f32 * 0.7);
+                Aabb::new(min, min + Vec2::ONE)
+            })
+            .collect();
+        let expected = sort_sweep(&boxes).unwrap();
+        let total = expected.len();
+        assert!(total > 100);
+        // Room to spare: the pairs first, in order; the room past them holds no pair of
+        // theirs that the caller could mistake for one (it reads `found_pairs` only).
+        let (pairs, args) = sort_sweep_in(&boxes, Some(total + 37)).unwrap();
+        assert_eq!((args.total as usize, args.pairs as usize), (total, total));
+        assert_eq!(pairs.len(), total + 37);
+        assert_eq!(&pairs[..total], &expected[..]);
+        // Short: the sweep writes what fits in walk order, and those come out sorted; the
+        // total says how much room the next call needs.
+        let room = total / 3;
+        let (pairs, args) = sort_sweep_in(&boxes, Some(room)).unwrap();
+        assert_eq!((args.total as usize, args.pairs as usize), (total, room));
+        assert!(pairs.windows(2).all(|w| w[0] < w[1]));
+        assert!(pairs.iter().all(|p| expected.binary_search(p).is_ok()));
+        assert_eq!(args.workgroups, [(room as u32).div_ceil(64), 1, 1]);
+        assert_eq!(pair_args(0, 10, 64).workgroups, [0, 1, 1]);
     }
 }

@@ -18,6 +18,8 @@
 //!                       on the cores, the radii added to the depth
 //! a batch (narrow_phase.rs): validate, then per pair: recycle the last manifold while the
 //!     relative pose has barely moved (recycle.rs), else collide_shapes
+//! the whole stage (find_contacts.rs): boxes grown by half the speculative distance, the
+//!     broad phase, the narrow phase; the twin of the GPU collision pipeline
 //! time of impact (toi/): a swept SAT refined by conservative advancement on the
 //!     distance of distance.rs
 //! ```
@@ -27,6 +29,7 @@
 
 pub(crate) mod collide_shapes;
 pub(crate) mod distance;
+pub(crate) mod find_contacts;
 pub(crate) mod manifold;
 pub(crate) mod narrow_phase;
 pub(crate) mod recycle;
@@ -37,6 +40,7 @@ pub(crate) mod sat_rounded;
 pub mod toi;
 
 pub use collide_shapes::{collide_shapes, collide_shapes_speculative};
+pub use find_contacts::find_contacts;
 pub use manifold::{Contact, ContactPoint, Manifold, feature_id, vertex_pair_id};
 pub use narrow_phase::{
     Collider, CpuNarrowPhase, MAX_SPECULATIVE_DISTANCE, NarrowPhase, NarrowPhaseTimings,

@@ -417,5 +417,26 @@ pub struct SweepParamsGpu {
     pub band_count: u32,
     /// `band_entries`: how many entries there are.
     pub entry_count: u32,
+    /// Room for pairs: `sweep_write` writes none past it, and the pair passes take the
+    /// first `min(total, capacity)` pairs.
+    pub capacity: u32,
+    /// Padding to WGSL's 16-byte struct size.
+    pub _pad: [u32; 3],
 }
-const _: () = assert!(size_of::<SweepParamsGpu>() == 32);
+const _: () = assert!(size_of::<SweepParamsGpu>() == 48);
+
+/// WGSL `PairDispatch` (`shaders/sort_sweep.wgsl`): what `pair_args` writes, the narrow
+/// phase's indirect dispatch over the pairs the sweep found.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct PairDispatchGpu {
+    /// Workgroups of the narrow phase, as `dispatch_workgroups_indirect` reads them.
+    pub workgroups: [u32; 3],
+    /// The pairs it takes: the total, within the room.
+    pub pairs: u32,
+    /// The sweep's total: above the room, the call runs again with more.
+    pub total: u32,
+    /// Padding to 32 bytes.
+    pub _pad: [u32; 3],
+}
+const _: () = assert!(size_of::<PairDispatchGpu>() == 32);

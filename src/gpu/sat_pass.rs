@@ -263,6 +263,52 @@ impl SatPass {
         &self.touching.buffer
     }
 
+    /// The layout of the narrow phase's bindings (shapes, poses, indices, contacts, params).
+    pub(super) fn bind_group_layout(&self) -> &wgpu::BindGroupLayout {
+        &self.bind_group_layout
+    }
+
+    /// The narrow phase's bind group, made by [`SatPass::reserve`]; `None` before it.
+    pub(super) fn bind_group(&self) -> Option<&wgpu::BindGroup> {
+        self.bind_group.as_ref()
+    }
+
+    /// The uniform (`Params`).
+    pub(super) fn params_buffer(&self) -> &wgpu::Buffer {
+        &self.params
+    }
+
+    /// Whether every shape of the table is a sharp polygon or a circle.
+    pub(super) fn sharp_only(&self) -> bool {
+        self.sharp_only
+    }
+
+    /// Queues the params of a dispatch over pairs that a GPU pass writes after `colliders`
+    /// shape ids in `indices`, with room for `room` of them and their records, and a zeroed
+    /// contact count. The pair count is left 0 for the GPU to copy in
+    /// (the collision pipeline's `pair_args`).
+    pub(super) fn write_found_params(&mut self, colliders: usize, room: usize) {
+        let params = ParamsGpu {
+            pair_count: 0,
+            pair_offset: colliders as u32,
+            contact_capacity: room as u32,
+            speculative_distance: self.speculative_distance,
+        };
+        self.queue
+            .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
+        self.queue.write_buffer(
+            &self.contacts.buffer,
+            0,
+            bytemuck::bytes_of(&ContactsHeaderGpu::zeroed()),
+        );
+        self.timings.uploaded_bytes += (size_of::<ParamsGpu>() as u64) + HEADER_BYTES;
+    }
+
+    /// The speculative distance the batches to come are given.
+    pub(super) fn speculative_distance(&self) -> f32 {
+        self.speculative_distance
+    }
+
     /// Keeps the speculative distance, for the params of the batches to come.
     pub(super) fn set_speculative_distance(&mut self, margin: f32) {
         self.speculative_distance = margin;
@@ -521,6 +567,33 @@ impl ContactRecords {
                 .chunks_exact(RECORD_BYTES as usize)
                 .map(bytemuck::pod_read_unaligned::<ContactGpu>),
         );
+    }
+
+    /// Appends the contacts of the records held to `out` in the order of their pairs, of
+    /// which there were `pairs`, each record's two colliders being `ends[k]` (the records and
+    /// their ends as the collision pipeline reads them back; see `put_in_pair_order`).
+    pub(super) fn put_in_found_order(
+        &mut self,
+        ends: &[[u32; 2]],
+        pairs: usize,
+        out: &mut Vec<Contact>,
+    ) {
+        let (records, slots) = (&self.records, &mut self.slots);
+        slots.clear();
+        slots.resize(pairs, NO_RECORD);
+        for (k, r) in records.iter().enumerate().take(ends.len()) {
+            if let Some(slot) = slots.get_mut(r.pair as usize) {
+                *slot = k as u32;
+            }
+        }
+        out.reserve(records.len());
+        for &slot in slots.iter() {
+            if slot != NO_RECORD {
+                let [a, b] = ends[slot as usize];
+                let manifold = records[slot as usize].manifold();
+                out.push(Contact { a, b, manifold });
+            }
+        }
     }
 
     /// Appends the contacts of the records held to `out` in the order of `pairs`. Appends

@@ -9,6 +9,7 @@ mod common;
 
 mod broad_phase;
 mod circle_parity;
+mod collision;
 mod gpu_fuzz_regressions;
 mod gpu_parity;
 mod gpu_rays;

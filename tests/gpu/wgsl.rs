@@ -10,7 +10,7 @@ use wgpu_sat::gpu::layout::{
     ToiParamsGpu,
 };
 use wgpu_sat::gpu::layout::{NO_RAY_HIT, RayHitGpu, RayPairGpu, RayParamsGpu};
-use wgpu_sat::gpu::layout::{RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
+use wgpu_sat::gpu::layout::{PairDispatchGpu, RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
 use wgpu_sat::gpu::{RADIX_SORT_WGSL, RAY_WGSL, SAT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL, TOI_WGSL};
 use wgpu_sat::{
     MAX_POLYGON_VERTICES, collision::RELATIVE_TIE_TOLERANCE, collision::toi::MAX_TOI_ITERATIONS,
@@ -451,6 +451,7 @@ fn broad_phase_wgsl_parses_validates_and_mirrors_the_rust_side() {
                 "sweep_write",
                 "pair_keys",
                 "gather_pairs",
+                "pair_args",
             ],
             include_str!("../../src/broad_phase/sort_sweep.rs"),
         ),
@@ -477,8 +478,26 @@ fn broad_phase_wgsl_parses_validates_and_mirrors_the_rust_side() {
         include_str!("../../src/broad_phase/sweep.rs"),
     ]
     .concat();
-    for name in ["sortable", "band", "pairs_here"] {
+    for name in ["sortable", "band", "pairs_here", "found_pairs"] {
         assert!(function_names(&sweep).contains(&name), "no fn {name}");
         assert!(rust.contains(&format!("fn {name}(")), "no Rust twin {name}");
     }
+    // The narrow phase's indirect dispatch, as pair_args writes it, in workgroups of
+    // collide_pairs' size.
+    assert_eq!(
+        struct_size(&sweep, "PairDispatch") as usize,
+        size_of::<PairDispatchGpu>()
+    );
+    assert_eq!(constant(&sweep, "NARROW_WORKGROUP"), naga::Literal::U32(64));
+    assert!(
+        include_str!("../../src/broad_phase/sort_sweep.rs")
+            .contains("pub(crate) const NARROW_WORKGROUP: u32 = 64;")
+    );
+    let sat = module();
+    let collide = sat
+        .entry_points
+        .iter()
+        .find(|e| e.name == "collide_pairs")
+        .unwrap();
+    assert_eq!(collide.workgroup_size, [64, 1, 1]);
 }

@@ -37,7 +37,7 @@ use crate::gpu::layout::{AabbGpu, SweepParamsGpu};
 use crate::gpu::plumbing::read_back;
 use crate::shapes::aabb::Aabb;
 use passes::{Buffers, Kernels};
-use plan::{BindKey, Plan, submit};
+use plan::{BindKey, Plan, record, submit};
 
 mod passes;
 mod plan;
@@ -88,8 +88,9 @@ pub struct GpuBroadPhase {
     pairs: Vec<[u32; 2]>,
     /// The boxes as uploaded, kept for their memory.
     scratch: Vec<AabbGpu>,
-    /// The bind groups of the two submits' dispatches, by position (see `submit`).
-    bind_groups: [Vec<(BindKey, wgpu::BindGroup)>; 2],
+    /// The bind groups of the batch face's two submits' dispatches and of the collision
+    /// pipeline's plan, by position (see `record`).
+    bind_groups: [Vec<(BindKey, wgpu::BindGroup)>; 3],
     max_binding: u64,
     max_workgroups: u32,
 }
@@ -112,7 +113,7 @@ impl GpuBroadPhase {
             buffers,
             pairs: Vec::new(),
             scratch: Vec::new(),
-            bind_groups: [Vec::new(), Vec::new()],
+            bind_groups: [Vec::new(), Vec::new(), Vec::new()],
             max_binding: limits
                 .max_storage_buffer_binding_size
                 .min(limits.max_buffer_size),
@@ -151,9 +152,100 @@ impl GpuBroadPhase {
 
     /// The two submits of a call over at least two valid boxes.
     fn run(&mut self, aabbs: &[Aabb]) -> Result<(), Error> {
+        let base = self.upload_boxes(aabbs)?;
+        let (n, e) = (aabbs.len(), base.entry_count as usize);
+        let (kernels, buffers) = (&self.kernels, &self.buffers);
+        let mut plan = Plan::default();
+        let by_band = buffers.plan_boxes(kernels, &mut plan, n, base);
+        let (device, queue) = (&self.device, &self.queue);
+        let cache = &mut self.bind_groups[0];
+        let (uniforms, readback) = (&buffers.params.buffer, &buffers.readback.buffer);
+        let copy = (&buffers.counts.buffer, 4 * e as u64, readback, 4);
+        submit(device, queue, uniforms, cache, plan, Some(copy));
+        let mut total = 0u32;
+        read_back(&self.device, &self.buffers.readback.buffer, 4, |view| {
+            total = bytemuck::pod_read_unaligned(&view[..4]);
+        })?;
+        let total = total as usize;
+        if total == 0 {
+            return Ok(());
+        }
+
+        self.check_fits("pairs", total, size_of::<[u32; 2]>())?;
+        self.reserve_pairs(total);
+        let (kernels, buffers) = (&self.kernels, &self.buffers);
+        let mut plan = Plan::default();
+        let room = SweepParamsGpu {
+            capacity: total as u32,
+            ..base
+        };
+        buffers.plan_pairs(kernels, &mut plan, n, by_band, room);
+        let bytes = 8 * total as u64;
+        let (device, queue) = (&self.device, &self.queue);
+        let (uniforms, readback) = (&buffers.params.buffer, &buffers.readback.buffer);
+        let cache = &mut self.bind_groups[1];
+        let out = &buffers.out.buffer;
+        submit(
+            device,
+            queue,
+            uniforms,
+            cache,
+            plan,
+            Some((out, 0, readback, bytes)),
+        );
+        let pairs = &mut self.pairs;
+        read_back(&self.device, &self.buffers.readback.buffer, bytes, |view| {
+            pairs.extend_from_slice(bytemuck::cast_slice::<u8, [u32; 2]>(view));
+        })?;
+        Ok(())
+    }
+
+    /// Records the whole broad phase over `aabbs` (at least two, checked) in `encoder`, with
+    /// room for `room` pairs and no readback: the pairs stay on the GPU, ascending, the first
+    /// `min(total, room)` of the buffer returned, and `pair_args` writes the narrow phase's
+    /// indirect dispatch over them, with the total (see [`DevicePairs`]). The caller reads
+    /// the total back with what it reads anyway, and records again with more room when it
+    /// was short. For the collision pipeline (`gpu/collision.rs`).
+    pub(crate) fn record_on_device(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        aabbs: &[Aabb],
+        room: usize,
+    ) -> Result<DevicePairs<'_>, Error> {
+        let room = room.max(1);
+        self.check_fits("pairs", room, size_of::<[u32; 2]>())?;
+        let base = self.upload_boxes(aabbs)?;
+        self.reserve_pairs(room);
+        let (kernels, buffers) = (&self.kernels, &self.buffers);
+        let mut plan = Plan::default();
+        let by_band = buffers.plan_boxes(kernels, &mut plan, aabbs.len(), base);
+        let room_params = SweepParamsGpu {
+            capacity: room as u32,
+            ..base
+        };
+        buffers.plan_pairs(kernels, &mut plan, aabbs.len(), by_band, room_params);
+        plan.push(
+            &kernels.pair_args,
+            &[(3, &buffers.counts.buffer), (8, &buffers.dispatch)],
+            room_params,
+            1,
+        );
+        let (device, queue) = (&self.device, &self.queue);
+        let cache = &mut self.bind_groups[2];
+        let uploaded_bytes = 16 * aabbs.len() as u64 + plan.params.len() as u64;
+        record(device, queue, encoder, &buffers.params.buffer, cache, plan);
+        Ok(DevicePairs {
+            pairs: &self.buffers.out.buffer,
+            dispatch: &self.buffers.dispatch,
+            uploaded_bytes,
+        })
+    }
+
+    /// Checks that `aabbs` fit, makes room for them, writes them to the queue, and returns
+    /// the sweep's parameters: the y bands and the entry count the GPU will find (the same
+    /// arithmetic: see `sort_sweep.rs`), no room for pairs yet.
+    fn upload_boxes(&mut self, aabbs: &[Aabb]) -> Result<SweepParamsGpu, Error> {
         let n = aabbs.len();
-        // The bands and the entry count the GPU will find (the same arithmetic: see
-        // `sort_sweep.rs`).
         let bands = Bands::fit(aabbs);
         let entry_count: usize = aabbs
             .iter()
@@ -169,9 +261,8 @@ impl GpuBroadPhase {
         let bytes = bytemuck::cast_slice(&self.scratch);
         self.queue
             .write_buffer(&self.buffers.boxes.buffer, 0, bytes);
-
-        let params = |len: usize| SweepParamsGpu {
-            len: len as u32,
+        Ok(SweepParamsGpu {
+            len: n as u32,
             side: 0,
             first: 0,
             bits: 0,
@@ -179,132 +270,9 @@ impl GpuBroadPhase {
             inv_height: bands.inv_height,
             band_count: bands.count as u32,
             entry_count: entry_count as u32,
-        };
-        let (kernels, buffers) = (&self.kernels, &self.buffers);
-        let mut plan = Plan::default();
-        let items = [&buffers.box_items[0].buffer, &buffers.box_items[1].buffer];
-        let (boxes, sorted) = (&buffers.boxes.buffer, &buffers.sorted.buffer);
-        let counts = &buffers.counts.buffer;
-        plan.push(
-            &kernels.box_keys,
-            &[(0, boxes), (1, items[0])],
-            params(n),
-            groups(n),
-        );
-        let by_x = buffers.radix_sort(kernels, &mut plan, items, 0, n, 32);
-        plan.push(
-            &kernels.band_spans,
-            &[(0, boxes), (1, items[by_x]), (3, counts)],
-            params(n),
-            groups(n + 1),
-        );
-        buffers.scan(kernels, &mut plan, counts, n + 1, 0);
-        let (x_order, entries) = (items[by_x], items[1 - by_x]);
-        plan.push(
-            &kernels.band_entries,
-            &[(0, boxes), (1, x_order), (3, counts), (7, entries)],
-            params(n),
-            groups(n),
-        );
-        let band_bits = index_bits(bands.count);
-        let e = entry_count;
-        let by_band = buffers.radix_sort(kernels, &mut plan, items, 1 - by_x, e, band_bits);
-        plan.push(
-            &kernels.gather_boxes,
-            &[(0, boxes), (1, items[by_band]), (2, sorted)],
-            params(e),
-            groups(e),
-        );
-        plan.push(
-            &kernels.sweep_count,
-            &[(1, items[by_band]), (2, sorted), (3, counts)],
-            params(e),
-            groups(e + 1),
-        );
-        buffers.scan(kernels, &mut plan, counts, e + 1, 0);
-        let (device, queue) = (&self.device, &self.queue);
-        let cache = &mut self.bind_groups[0];
-        let (uniforms, readback) = (&buffers.params.buffer, &buffers.readback.buffer);
-        let copy = (counts, 4 * e as u64, readback, 4);
-        submit(device, queue, uniforms, cache, plan, Some(copy));
-        let mut total = 0u32;
-        read_back(&self.device, &self.buffers.readback.buffer, 4, |view| {
-            total = bytemuck::pod_read_unaligned(&view[..4]);
-        })?;
-        let total = total as usize;
-        if total == 0 {
-            return Ok(());
-        }
-
-        self.check_fits("pairs", total, size_of::<[u32; 2]>())?;
-        self.reserve_pairs(total);
-        let (kernels, buffers) = (&self.kernels, &self.buffers);
-        let mut plan = Plan::default();
-        let entries = &buffers.box_items[by_band].buffer;
-        let pair_items = [&buffers.pair_items[0].buffer, &buffers.pair_items[1].buffer];
-        let (found, out) = (&buffers.found.buffer, &buffers.out.buffer);
-        let sorted = &buffers.sorted.buffer;
-        let counts = &buffers.counts.buffer;
-        plan.push(
-            &kernels.sweep_write,
-            &[(1, entries), (2, sorted), (3, counts), (4, found)],
-            params(e),
-            groups(e),
-        );
-        let bits = index_bits(n);
-        let keys = |key: PairKey, first: u32| SweepParamsGpu {
-            side: key as u32,
-            first,
-            bits,
-            ..params(total)
-        };
-        let at = if one_pair_sort(bits) {
-            plan.push(
-                &kernels.pair_keys,
-                &[(1, pair_items[0]), (4, found)],
-                keys(PairKey::Both, 1),
-                groups(total),
-            );
-            buffers.radix_sort(kernels, &mut plan, pair_items, 0, total, 2 * bits)
-        } else {
-            plan.push(
-                &kernels.pair_keys,
-                &[(1, pair_items[0]), (4, found)],
-                keys(PairKey::Second, 1),
-                groups(total),
-            );
-            let at = buffers.radix_sort(kernels, &mut plan, pair_items, 0, total, bits);
-            plan.push(
-                &kernels.pair_keys,
-                &[(1, pair_items[at]), (4, found)],
-                keys(PairKey::First, 0),
-                groups(total),
-            );
-            buffers.radix_sort(kernels, &mut plan, pair_items, at, total, bits)
-        };
-        plan.push(
-            &kernels.gather_pairs,
-            &[(1, pair_items[at]), (4, found), (5, out)],
-            params(total),
-            groups(total),
-        );
-        let bytes = 8 * total as u64;
-        let (device, queue) = (&self.device, &self.queue);
-        let (uniforms, readback) = (&buffers.params.buffer, &buffers.readback.buffer);
-        let cache = &mut self.bind_groups[1];
-        submit(
-            device,
-            queue,
-            uniforms,
-            cache,
-            plan,
-            Some((out, 0, readback, bytes)),
-        );
-        let pairs = &mut self.pairs;
-        read_back(&self.device, &self.buffers.readback.buffer, bytes, |view| {
-            pairs.extend_from_slice(bytemuck::cast_slice::<u8, [u32; 2]>(view));
-        })?;
-        Ok(())
+            capacity: 0,
+            _pad: [0; 3],
+        })
     }
 
     /// An error unless `count` items of `size` bytes fit one binding, and their tiles (and
@@ -349,4 +317,144 @@ impl GpuBroadPhase {
 /// Workgroups of [`WORKGROUP`] invocations for `len` invocations.
 fn groups(len: usize) -> u32 {
     (len as u32).div_ceil(WORKGROUP)
+}
+
+/// The pairs [`GpuBroadPhase::record_on_device`] leaves on the GPU.
+pub(crate) struct DevicePairs<'a> {
+    /// The pairs, `[u32; 2]` each, ascending, then the room past them.
+    pub(crate) pairs: &'a wgpu::Buffer,
+    /// A `PairDispatchGpu`: the narrow phase's indirect dispatch over the pairs in the
+    /// room, how many those are, and the sweep's total.
+    pub(crate) dispatch: &'a wgpu::Buffer,
+    /// Bytes queued for the device: the boxes and the dispatches' uniforms.
+    pub(crate) uploaded_bytes: u64,
+}
+
+impl Buffers {
+    /// Adds the dispatches from the boxes to the scanned pair counts of the band entries:
+    /// box_keys, the sort by left edge, band_spans, its scan, band_entries, the sort by
+    /// band, gather_boxes, sweep_count and its scan. Returns which of `box_items` holds the
+    /// entries in band order.
+    fn plan_boxes<'a>(
+        &'a self,
+        kernels: &'a Kernels,
+        plan: &mut Plan<'a>,
+        n: usize,
+        base: SweepParamsGpu,
+    ) -> usize {
+        let params = |len: usize| SweepParamsGpu {
+            len: len as u32,
+            ..base
+        };
+        let e = base.entry_count as usize;
+        let items = [&self.box_items[0].buffer, &self.box_items[1].buffer];
+        let (boxes, sorted) = (&self.boxes.buffer, &self.sorted.buffer);
+        let counts = &self.counts.buffer;
+        plan.push(
+            &kernels.box_keys,
+            &[(0, boxes), (1, items[0])],
+            params(n),
+            groups(n),
+        );
+        let by_x = self.radix_sort(kernels, plan, items, 0, n, 32);
+        plan.push(
+            &kernels.band_spans,
+            &[(0, boxes), (1, items[by_x]), (3, counts)],
+            params(n),
+            groups(n + 1),
+        );
+        self.scan(kernels, plan, counts, n + 1, 0);
+        let (x_order, entries) = (items[by_x], items[1 - by_x]);
+        plan.push(
+            &kernels.band_entries,
+            &[(0, boxes), (1, x_order), (3, counts), (7, entries)],
+            params(n),
+            groups(n),
+        );
+        let band_bits = index_bits(base.band_count as usize);
+        let by_band = self.radix_sort(kernels, plan, items, 1 - by_x, e, band_bits);
+        plan.push(
+            &kernels.gather_boxes,
+            &[(0, boxes), (1, items[by_band]), (2, sorted)],
+            params(e),
+            groups(e),
+        );
+        plan.push(
+            &kernels.sweep_count,
+            &[(1, items[by_band]), (2, sorted), (3, counts)],
+            params(e),
+            groups(e + 1),
+        );
+        self.scan(kernels, plan, counts, e + 1, 0);
+        by_band
+    }
+
+    /// Adds the dispatches from the scanned counts to the pairs in order, over the whole
+    /// room (`room.capacity` pairs; those past the total sort last): sweep_write, pair_keys
+    /// and one radix sort when two box indices fit 32 bits, else two, and gather_pairs.
+    fn plan_pairs<'a>(
+        &'a self,
+        kernels: &'a Kernels,
+        plan: &mut Plan<'a>,
+        n: usize,
+        by_band: usize,
+        room: SweepParamsGpu,
+    ) {
+        let e = room.entry_count as usize;
+        let capacity = room.capacity as usize;
+        let entries = &self.box_items[by_band].buffer;
+        let pair_items = [&self.pair_items[0].buffer, &self.pair_items[1].buffer];
+        let (found, out) = (&self.found.buffer, &self.out.buffer);
+        let (sorted, counts) = (&self.sorted.buffer, &self.counts.buffer);
+        plan.push(
+            &kernels.sweep_write,
+            &[(1, entries), (2, sorted), (3, counts), (4, found)],
+            SweepParamsGpu {
+                len: e as u32,
+                ..room
+            },
+            groups(e),
+        );
+        let bits = index_bits(n);
+        let keys = |key: PairKey, first: u32| SweepParamsGpu {
+            len: capacity as u32,
+            side: key as u32,
+            first,
+            bits,
+            ..room
+        };
+        let at = if one_pair_sort(bits) {
+            plan.push(
+                &kernels.pair_keys,
+                &[(1, pair_items[0]), (3, counts), (4, found)],
+                keys(PairKey::Both, 1),
+                groups(capacity),
+            );
+            self.radix_sort(kernels, plan, pair_items, 0, capacity, 2 * bits)
+        } else {
+            plan.push(
+                &kernels.pair_keys,
+                &[(1, pair_items[0]), (3, counts), (4, found)],
+                keys(PairKey::Second, 1),
+                groups(capacity),
+            );
+            let at = self.radix_sort(kernels, plan, pair_items, 0, capacity, bits);
+            plan.push(
+                &kernels.pair_keys,
+                &[(1, pair_items[at]), (3, counts), (4, found)],
+                keys(PairKey::First, 0),
+                groups(capacity),
+            );
+            self.radix_sort(kernels, plan, pair_items, at, capacity, bits)
+        };
+        plan.push(
+            &kernels.gather_pairs,
+            &[(1, pair_items[at]), (4, found), (5, out)],
+            SweepParamsGpu {
+                len: capacity as u32,
+                ..room
+            },
+            groups(capacity),
+        );
+    }
 }

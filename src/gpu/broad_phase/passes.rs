@@ -7,7 +7,7 @@ use super::plan::{Kernel, Plan};
 use super::{PARAMS_SLOT, RADIX_SORT_WGSL, SCAN_LEVELS, SCAN_WGSL, SORT_SWEEP_WGSL};
 use crate::broad_phase::radix_sort::{RADIX_DIGITS, radix_passes, radix_tile_count};
 use crate::broad_phase::scan::scan_tile_count;
-use crate::gpu::layout::{RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
+use crate::gpu::layout::{PairDispatchGpu, RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
 use crate::gpu::plumbing::{GrowingBuffer, compute_pipeline, storage, uniform};
 
 /// The pipelines, with the bind group layout each uses.
@@ -24,6 +24,7 @@ pub(super) struct Kernels {
     pub(super) sweep_write: Kernel,
     pub(super) pair_keys: Kernel,
     pub(super) gather_pairs: Kernel,
+    pub(super) pair_args: Kernel,
 }
 
 /// The buffers a call uses, each grown on demand.
@@ -41,6 +42,8 @@ pub(super) struct Buffers {
     pub(super) zero: wgpu::Buffer,
     pub(super) found: GrowingBuffer,
     pub(super) out: GrowingBuffer,
+    /// `pair_args`' output (`PairDispatchGpu`): the narrow phase's indirect dispatch.
+    pub(super) dispatch: wgpu::Buffer,
     pub(super) params: GrowingBuffer,
     pub(super) readback: GrowingBuffer,
 }
@@ -130,13 +133,19 @@ impl Kernels {
                 &[(1, RW), (2, RW), (3, RW), (4, RW)],
                 SWEEP_PARAMS,
             ),
-            pair_keys: kernel(&sweep, "pair_keys", &[(1, RW), (4, RW)], SWEEP_PARAMS),
+            pair_keys: kernel(
+                &sweep,
+                "pair_keys",
+                &[(1, RW), (3, RW), (4, RW)],
+                SWEEP_PARAMS,
+            ),
             gather_pairs: kernel(
                 &sweep,
                 "gather_pairs",
                 &[(1, RW), (4, RW), (5, RW)],
                 SWEEP_PARAMS,
             ),
+            pair_args: kernel(&sweep, "pair_args", &[(3, RW), (8, RW)], SWEEP_PARAMS),
         }
     }
 }
@@ -170,6 +179,14 @@ impl Buffers {
             }),
             found: buffer("found pairs"),
             out: buffer("pairs"),
+            dispatch: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("wgpu-sat broad phase pair dispatch"),
+                size: size_of::<PairDispatchGpu>() as u64,
+                usage: wgpu::BufferUsages::STORAGE
+                    | wgpu::BufferUsages::INDIRECT
+                    | wgpu::BufferUsages::COPY_SRC,
+                mapped_at_creation: false,
+            }),
             params: GrowingBuffer::new(
                 device,
                 "wgpu-sat broad phase params",
@@ -183,7 +200,7 @@ impl Buffers {
         }
     }
 
-    /// Buffers created so far, the zeros included.
+    /// Buffers created so far, the zeros and the pair dispatch included.
     pub(super) fn created(&self) -> u64 {
         let grown = [
             &self.boxes,
@@ -200,7 +217,7 @@ impl Buffers {
             .iter()
             .chain(&self.pair_items)
             .chain(&self.sums);
-        1 + grown
+        2 + grown
             .iter()
             .copied()
             .chain(pairs)
@@ -226,8 +243,9 @@ impl Buffers {
             level.reserve(device, 4 * len.max(1) as u64, cap);
         }
         // Per radix pass a count, a scatter and a scan of up to 2 * SCAN_LEVELS + 1
-        // dispatches; two sorts of four passes, and a handful of other kernels.
-        let dispatches = 2 * 4 * (2 + 2 * SCAN_LEVELS + 1) + 16;
+        // dispatches. A submit of the collision pipeline holds the most: the sort by left
+        // edge (4 passes), by band (2) and of the pairs (at most 8), and a dozen others.
+        let dispatches = (4 + 2 + 8) * (2 + 2 * SCAN_LEVELS + 1) + 16;
         self.params
             .reserve(device, dispatches as u64 * PARAMS_SLOT, u64::MAX);
     }

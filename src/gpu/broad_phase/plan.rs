@@ -68,10 +68,9 @@ impl<'a> Plan<'a> {
     }
 }
 
-/// Writes `plan`'s uniforms, records its dispatches in one compute pass (each with the bind
-/// group it had in the same place of the last such submit when it binds the same buffers,
-/// else a new one, kept in `cache`), copies `copy` (from, offset, to, bytes: to the start
-/// of `to`), and submits. `params` is the uniform buffer the dispatches' slots are in.
+/// Writes `plan`'s uniforms, records its dispatches in one compute pass (see [`record`]),
+/// copies `copy` (from, offset, to, bytes: to the start of `to`), and submits. `params` is
+/// the uniform buffer the dispatches' slots are in.
 pub(super) fn submit(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
@@ -82,6 +81,25 @@ pub(super) fn submit(
 ) {
     let label = Some("wgpu-sat broad phase");
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label });
+    record(device, queue, &mut encoder, params, cache, plan);
+    if let Some((from, offset, to, bytes)) = copy {
+        encoder.copy_buffer_to_buffer(from, offset, to, 0, bytes);
+    }
+    queue.submit([encoder.finish()]);
+}
+
+/// Writes `plan`'s uniforms to `params` and records its dispatches in one compute pass of
+/// `encoder`, each with the bind group it had in the same place of the last plan recorded
+/// with `cache` when it binds the same buffers, else a new one, kept in `cache`.
+pub(super) fn record(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    encoder: &mut wgpu::CommandEncoder,
+    params: &wgpu::Buffer,
+    cache: &mut Vec<(BindKey, wgpu::BindGroup)>,
+    plan: Plan<'_>,
+) {
+    let label = Some("wgpu-sat broad phase");
     queue.write_buffer(params, 0, &plan.params);
     {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
@@ -111,10 +129,6 @@ pub(super) fn submit(
     }
     // Bind groups past this plan would hold old buffers alive.
     cache.truncate(plan.dispatches.len());
-    if let Some((from, offset, to, bytes)) = copy {
-        encoder.copy_buffer_to_buffer(from, offset, to, 0, bytes);
-    }
-    queue.submit([encoder.finish()]);
 }
 
 /// The bind group of dispatch `k` of a submit: its storage buffers whole, and its slot of

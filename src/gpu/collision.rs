@@ -1,0 +1,476 @@
+//! [`GpuCollision`]: the collision stage on the GPU in one submit, poses in and contacts
+//! out, the pairs never crossing the bus. The twin of
+//! [`find_contacts`](crate::collision::find_contacts), stage for stage:
+//!
+//! ```text
+//! find_contacts(colliders):
+//!     check the colliders (shape index, finite pose) as the CPU does
+//!     collider_boxes on the host (grown by half the speculative distance), and the y bands
+//!     and entry count of the sweep from them (see below)
+//!     queue: poses (16 B each), shape ids (4 B each, only when they changed), boxes (16 B
+//!            each), the narrow phase's params with room for `room` pairs
+//!     one submit:
+//!         the broad phase (sort_sweep.wgsl), the pairs sorted over the whole room
+//!         pair_args: the narrow phase's indirect dispatch from the GPU's own count
+//!         copy the pairs after the shape ids, and the count into the narrow phase's params
+//!         collide_pairs, dispatched indirectly, ORIENT_ON_DEVICE (the kernel puts a
+//!             circle–polygon pair polygon first); overlapping pairs append a record
+//!         contact_ends: each record's two colliders
+//!         copy back: the dispatch (32 B: pairs, total), the contact count and as many
+//!             records and ends as the last call had (plus headroom)
+//!     the total above the room: grow the room, run again (the pairs were cut short)
+//!     more records than were copied: one more copy of the rest
+//!     place each record by its pair index: ascending pair order, in linear time
+//! ```
+//!
+//! What crosses the bus: 36 bytes a collider up (20 once the shape ids stay), 32 bytes and
+//! 56 a contact back. What does not: the pairs (8 bytes each, several per collider in a
+//! pile), which the broad phase leaves where the narrow phase reads them.
+//!
+//! The room: the GPU alone knows how many pairs there are, so the call reserves room for
+//! the last call's total and a quarter more, sorts the whole room (the part past the total
+//! keyed to sort last), and reads the total back with the contacts. A world whose pairs
+//! grow by more than a quarter in a step runs the submit twice that step; a first call
+//! reserves two pairs per collider.
+//!
+//! Why the boxes come from the host for now: the sweep's bands (and the entry count that
+//! sizes its buffers) are fitted to the boxes on the host, as the batch face does; fitting
+//! them on the GPU (a reduction) comes with the world's pipeline, which keeps the poses
+//! on the device.
+
+use std::time::Instant;
+
+use crate::collision::find_contacts::collider_boxes;
+use crate::collision::manifold::Contact;
+use crate::collision::narrow_phase::{
+    Collider, NarrowPhaseTimings, check_colliders, check_speculative_distance,
+};
+use crate::error::{Error, GpuError};
+use crate::gpu::broad_phase::GpuBroadPhase;
+use crate::gpu::layout::ParamsGpu;
+use crate::gpu::layout::{ContactGpu, PairDispatchGpu};
+use crate::gpu::plumbing::{
+    GrowingBuffer, compute_pipeline, compute_pipeline_with, entire, read_back, storage, uniform,
+};
+use crate::gpu::sat_pass::{ContactRecords, HEADER_BYTES, RECORD_BYTES, SAT_WGSL, SatPass};
+use crate::shapes::aabb::Aabb;
+use crate::shapes::shape::Shape;
+
+/// Bytes of a record's two colliders (`ends` in sat_pass.wgsl).
+const END_BYTES: u64 = 8;
+/// Bytes of the dispatch read back first (`PairDispatchGpu`).
+const DISPATCH_BYTES: u64 = size_of::<PairDispatchGpu>() as u64;
+
+/// The collision stage on a wgpu device: colliders in, the contacts of every pair whose
+/// shapes overlap or lie within the speculative distance out, in ascending pair order,
+/// each as [`find_contacts`](crate::collision::find_contacts) computes it on the CPU (the
+/// tests hold the two to the same bits on lavapipe).
+///
+/// The broad phase's pairs stay on the GPU: the narrow phase is dispatched indirectly from
+/// the count the broad phase wrote, and only the contacts come back. It borrows the host's
+/// device and queue, and keeps its pipelines and buffers (grown as calls need, reused
+/// after).
+///
+/// ```no_run
+/// use wgpu_sat::{glam::Vec2, gpu::GpuCollision, Collider, Polygon, Shape, Transform};
+/// let (device, queue) = wgpu_sat::request_device()?;
+/// let mut collision = GpuCollision::new(&device, &queue)?;
+/// collision.set_shape_table(&[Shape::from(Polygon::rectangle(0.5, 0.5))])?;
+/// let at = |x: f32| Collider { shape: 0, transform: Transform::new(Vec2::new(x, 0.0), 0.0) };
+/// let contacts = collision.find_contacts(&[at(0.0), at(0.9), at(5.0)])?;
+/// assert_eq!(contacts.len(), 1);
+/// assert_eq!([contacts[0].a, contacts[0].b], [0, 1]);
+/// # Ok::<(), wgpu_sat::Error>(())
+/// ```
+pub struct GpuCollision {
+    broad: GpuBroadPhase,
+    sat: SatPass,
+    kernels: FoundPairKernels,
+    /// The bind group of `contact_ends`, and the buffers it binds (rebuilt when one grew).
+    ends_binding: Option<(Vec<wgpu::Buffer>, wgpu::BindGroup)>,
+    ends: GrowingBuffer,
+    readback: GrowingBuffer,
+    records: ContactRecords,
+    /// This call's boxes, and its records' ends as read back.
+    boxes: Vec<Aabb>,
+    end_scratch: Vec<[u32; 2]>,
+    contacts: Vec<Contact>,
+    /// Room for pairs the next call reserves, and the records it copies back at first.
+    room: usize,
+    expected_contacts: usize,
+    /// The last call's pairs (the broad phase's total).
+    pair_count: usize,
+    /// The last call's submits: 1, or 2 when the room was short.
+    submits: u32,
+}
+
+/// The narrow phase's kernels with `ORIENT_ON_DEVICE` set, and `contact_ends`.
+struct FoundPairKernels {
+    collide: wgpu::ComputePipeline,
+    /// `collide` with `SHARP_ONLY` set as well (see `SatPass`).
+    collide_sharp: wgpu::ComputePipeline,
+    ends: wgpu::ComputePipeline,
+    ends_layout: wgpu::BindGroupLayout,
+}
+
+impl FoundPairKernels {
+    fn new(device: &wgpu::Device, sat: &SatPass) -> FoundPairKernels {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("wgpu-sat sat.wgsl (collision pipeline)"),
+            source: wgpu::ShaderSource::Wgsl(SAT_WGSL.into()),
+        });
+        let layout = sat.bind_group_layout();
+        let orient = ("ORIENT_ON_DEVICE", 1.0);
+        let collide = compute_pipeline_with(device, &module, layout, "collide_pairs", &[orient]);
+        let collide_sharp = compute_pipeline_with(
+            device,
+            &module,
+            layout,
+            "collide_pairs",
+            &[orient, ("SHARP_ONLY", 1.0)],
+        );
+        let ends_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some("wgpu-sat contact_ends"),
+            entries: &[
+                storage(2, true),
+                storage(3, false),
+                uniform(4, size_of::<ParamsGpu>()),
+                storage(6, false),
+            ],
+        });
+        let ends = compute_pipeline(device, &module, &ends_layout, "contact_ends");
+        FoundPairKernels {
+            collide,
+            collide_sharp,
+            ends,
+            ends_layout,
+        }
+    }
+}
+
+impl GpuCollision {
+    /// Builds the pipelines on the host's device (the broad phase's, and the narrow phase's
+    /// with the pair order decided on the device). The driver may finish compiling the
+    /// WGSL on the first call.
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<GpuCollision, Error> {
+        let broad = GpuBroadPhase::new(device, queue)?;
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let sat = SatPass::new(device, queue);
+        let kernels = FoundPairKernels::new(device, &sat);
+        let storage_usage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC;
+        let ends = GrowingBuffer::new(device, "wgpu-sat contact ends", storage_usage);
+        let readback = GrowingBuffer::new(
+            device,
+            "wgpu-sat collision readback",
+            wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+        );
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            return Err(Error::Gpu(GpuError::Device(error.to_string())));
+        }
+        Ok(GpuCollision {
+            broad,
+            sat,
+            kernels,
+            ends_binding: None,
+            ends,
+            readback,
+            records: ContactRecords::default(),
+            boxes: Vec::new(),
+            end_scratch: Vec::new(),
+            contacts: Vec::new(),
+            room: 0,
+            expected_contacts: 0,
+            pair_count: 0,
+            submits: 0,
+        })
+    }
+
+    /// Replaces the shape table that [`Collider::shape`] indexes (uploaded only when it
+    /// changed). Errors for a table larger than a binding.
+    pub fn set_shape_table(&mut self, shapes: &[Shape]) -> Result<(), Error> {
+        self.sat.set_shape_table(shapes)
+    }
+
+    /// The speculative distance of the calls to come: pairs apart by less get a manifold
+    /// too, with negative depths (see
+    /// [`NarrowPhase::set_speculative_distance`](crate::NarrowPhase::set_speculative_distance),
+    /// whose range and error it shares). 0 at first: overlapping pairs only.
+    pub fn set_speculative_distance(&mut self, margin: f32) -> Result<(), Error> {
+        check_speculative_distance(margin)?;
+        self.sat.set_speculative_distance(margin);
+        Ok(())
+    }
+
+    /// The contacts of every pair of `colliders` whose shapes overlap or lie within the
+    /// speculative distance, in ascending pair order (`a < b`, the normal from `a` to `b`):
+    /// exactly [`find_contacts`](crate::collision::find_contacts)'s, computed on the GPU.
+    /// The slice lives until the next call.
+    ///
+    /// Errors, leaving the stage usable: a shape index out of range or a non-finite pose
+    /// (naming the first such collider, as the CPU does); more colliders or pairs than one
+    /// binding or dispatch holds; a device error (a lost device among them).
+    pub fn find_contacts(&mut self, colliders: &[Collider]) -> Result<&[Contact], Error> {
+        self.contacts.clear();
+        self.sat.timings = NarrowPhaseTimings::default();
+        (self.pair_count, self.submits) = (0, 0);
+        let start = Instant::now();
+        let shapes = self.sat.shapes();
+        check_colliders(shapes.len(), colliders)?;
+        if colliders.len() < 2 {
+            return Ok(&self.contacts);
+        }
+        let margin = self.sat.speculative_distance();
+        collider_boxes(shapes, colliders, margin, &mut self.boxes);
+        let device = self.sat.device().clone();
+        let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let result = self.run(colliders, start);
+        if let Some(error) = pollster::block_on(scope.pop()) {
+            self.fail();
+            return Err(Error::Gpu(GpuError::Device(error.to_string())));
+        }
+        if let Err(error) = result {
+            self.fail();
+            return Err(error);
+        }
+        Ok(&self.contacts)
+    }
+
+    /// Where the last call spent its time and how many bytes it moved each way (`upload`:
+    /// the checks, boxes and queue writes; `dispatch`: from the submit until the results
+    /// could be mapped; `readback`: mapping and placing the contacts).
+    pub fn timings(&self) -> NarrowPhaseTimings {
+        self.sat.timings
+    }
+
+    /// How many pairs the broad phase found in the last call (on the GPU; only the count
+    /// came back).
+    pub fn pair_count(&self) -> usize {
+        self.pair_count
+    }
+
+    /// How many submits the last call made: 1, or 2 when the pairs outgrew the room
+    /// reserved for them.
+    pub fn submits(&self) -> u32 {
+        self.submits
+    }
+
+    /// How many GPU buffers this has created so far.
+    pub fn buffers_created(&self) -> u64 {
+        self.broad.buffers_created()
+            + self.sat.buffers_created()
+            + self.ends.created
+            + self.readback.created
+    }
+
+    /// After an error: nothing of the call is kept, and what the device holds is sent again.
+    fn fail(&mut self) {
+        self.contacts.clear();
+        self.sat.invalidate();
+        self.ends_binding = None;
+    }
+
+    /// The submits of a call over at least two checked colliders, whose boxes are in
+    /// `self.boxes`.
+    fn run(&mut self, colliders: &[Collider], start: Instant) -> Result<(), Error> {
+        let n = colliders.len();
+        self.sat.fit_colliders(n)?;
+        if self.room == 0 {
+            self.room = 2 * n;
+        }
+        loop {
+            let room = self.room;
+            let most = self.sat.max_pairs_per_dispatch(n);
+            if room > most {
+                return Err(Error::Gpu(GpuError::TooLarge {
+                    what: "pairs",
+                    count: room,
+                    max: most,
+                }));
+            }
+            let (total, pairs) = self.submit(colliders, room, start)?;
+            self.submits += 1;
+            if total as usize > room {
+                // The sweep found more pairs than it had room for: again, with room for
+                // them all (and the usual headroom).
+                self.room = grown_room(total as usize);
+                continue;
+            }
+            self.pair_count = total as usize;
+            self.room = grown_room(pairs as usize).max(n);
+            return Ok(());
+        }
+    }
+
+    /// One submit over the colliders with room for `room` pairs, and the readback of its
+    /// contacts (placed in `self.contacts` when the room held every pair). Returns the
+    /// broad phase's total and the pairs the narrow phase took.
+    fn submit(
+        &mut self,
+        colliders: &[Collider],
+        room: usize,
+        start: Instant,
+    ) -> Result<(u32, u32), Error> {
+        let n = colliders.len();
+        self.sat.reserve(n, room);
+        self.sat.upload_colliders(colliders);
+        self.sat.write_found_params(n, room);
+        let device = self.sat.device().clone();
+        let cap = self.sat.max_binding();
+        self.ends.reserve(&device, END_BYTES * room as u64, cap);
+        let expected = self.expected_contacts.clamp(16, room);
+        let first_copy =
+            DISPATCH_BYTES + HEADER_BYTES + (RECORD_BYTES + END_BYTES) * expected as u64;
+        self.readback.reserve(&device, first_copy, cap);
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("wgpu-sat collision"),
+        });
+        let ends_bind_group = self.ends_bind_group(&device);
+        let found = self
+            .broad
+            .record_on_device(&mut encoder, &self.boxes, room)?;
+        self.sat.timings.uploaded_bytes += found.uploaded_bytes;
+        let (indices, params) = (self.sat.indices_buffer(), self.sat.params_buffer());
+        encoder.copy_buffer_to_buffer(found.pairs, 0, indices, 4 * n as u64, 8 * room as u64);
+        // PairDispatchGpu::pairs (bytes 12..16) into Params::pair_count (bytes 0..4).
+        encoder.copy_buffer_to_buffer(found.dispatch, 12, params, 0, 4);
+        let Some(bind_group) = self.sat.bind_group() else {
+            return Err(Error::Gpu(GpuError::Device(
+                "the narrow phase has no bind group".into(),
+            )));
+        };
+        {
+            let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+                label: Some("wgpu-sat collide_pairs (found on the GPU)"),
+                timestamp_writes: None,
+            });
+            pass.set_pipeline(if self.sat.sharp_only() {
+                &self.kernels.collide_sharp
+            } else {
+                &self.kernels.collide
+            });
+            pass.set_bind_group(0, bind_group, &[]);
+            pass.dispatch_workgroups_indirect(found.dispatch, 0);
+            // As many invocations as pairs: at least one per record.
+            pass.set_pipeline(&self.kernels.ends);
+            pass.set_bind_group(0, &ends_bind_group, &[]);
+            pass.dispatch_workgroups_indirect(found.dispatch, 0);
+        }
+        let readback = &self.readback.buffer;
+        let contacts = self.sat.contacts_buffer();
+        let record_bytes = RECORD_BYTES * expected as u64;
+        let list_bytes = HEADER_BYTES + record_bytes;
+        encoder.copy_buffer_to_buffer(found.dispatch, 0, readback, 0, DISPATCH_BYTES);
+        encoder.copy_buffer_to_buffer(contacts, 0, readback, DISPATCH_BYTES, list_bytes);
+        let ends_at = DISPATCH_BYTES + list_bytes;
+        let end_bytes = END_BYTES * expected as u64;
+        encoder.copy_buffer_to_buffer(&self.ends.buffer, 0, readback, ends_at, end_bytes);
+        let submitted = Instant::now();
+        self.sat.timings.upload += submitted - start;
+        self.sat.queue().submit([encoder.finish()]);
+
+        let mut dispatch: PairDispatchGpu = bytemuck::Zeroable::zeroed();
+        let (records, ends) = (&mut self.records, &mut self.end_scratch);
+        let mut count = 0;
+        let ready = read_back(&device, readback, first_copy, |view| {
+            dispatch = bytemuck::pod_read_unaligned(&view[..DISPATCH_BYTES as usize]);
+            let list = &view[DISPATCH_BYTES as usize..][..list_bytes as usize];
+            count = records.read_list(list, dispatch.pairs as usize, expected);
+            ends.clear();
+            let here = count.min(expected) * END_BYTES as usize;
+            ends.extend(
+                view[ends_at as usize..][..here]
+                    .chunks_exact(END_BYTES as usize)
+                    .map(bytemuck::pod_read_unaligned::<[u32; 2]>),
+            );
+        })?;
+        self.sat.timings.dispatch += ready - submitted;
+        self.sat.timings.read_back_bytes += first_copy;
+        if dispatch.total as usize > room {
+            return Ok((dispatch.total, dispatch.pairs));
+        }
+        if count > expected {
+            self.read_rest(expected, count)?;
+        }
+        self.expected_contacts = count + count / 4;
+        self.records.put_in_found_order(
+            &self.end_scratch,
+            dispatch.pairs as usize,
+            &mut self.contacts,
+        );
+        self.sat.timings.readback += ready.elapsed();
+        Ok((dispatch.total, dispatch.pairs))
+    }
+
+    /// The records (and their ends) from `from` to `count`, which the first copy missed.
+    fn read_rest(&mut self, from: usize, count: usize) -> Result<(), Error> {
+        let device = self.sat.device().clone();
+        let rest = (count - from) as u64;
+        let (record_bytes, end_bytes) = (RECORD_BYTES * rest, END_BYTES * rest);
+        self.readback
+            .reserve(&device, record_bytes + end_bytes, self.sat.max_binding());
+        let readback = &self.readback.buffer;
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("wgpu-sat collision rest"),
+        });
+        let records_at = HEADER_BYTES + RECORD_BYTES * from as u64;
+        let contacts = self.sat.contacts_buffer();
+        encoder.copy_buffer_to_buffer(contacts, records_at, readback, 0, record_bytes);
+        let ends_at = END_BYTES * from as u64;
+        encoder.copy_buffer_to_buffer(
+            &self.ends.buffer,
+            ends_at,
+            readback,
+            record_bytes,
+            end_bytes,
+        );
+        self.sat.queue().submit([encoder.finish()]);
+        let (records, ends) = (&mut self.records, &mut self.end_scratch);
+        read_back(&device, readback, record_bytes + end_bytes, |view| {
+            records.read_more(&view[..record_bytes as usize]);
+            ends.extend(
+                view[record_bytes as usize..]
+                    .chunks_exact(END_BYTES as usize)
+                    .map(bytemuck::pod_read_unaligned::<[u32; 2]>),
+            );
+        })?;
+        self.sat.timings.read_back_bytes += record_bytes + end_bytes;
+        Ok(())
+    }
+
+    /// The bind group of `contact_ends`, made again when a buffer it binds was replaced.
+    fn ends_bind_group(&mut self, device: &wgpu::Device) -> wgpu::BindGroup {
+        let buffers = vec![
+            self.sat.indices_buffer().clone(),
+            self.sat.contacts_buffer().clone(),
+            self.sat.params_buffer().clone(),
+            self.ends.buffer.clone(),
+        ];
+        if let Some((bound, group)) = &self.ends_binding
+            && *bound == buffers
+        {
+            return group.clone();
+        }
+        let group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+            label: Some("wgpu-sat contact_ends"),
+            layout: &self.kernels.ends_layout,
+            entries: &[
+                entire(2, &buffers[0]),
+                entire(3, &buffers[1]),
+                entire(4, &buffers[2]),
+                entire(6, &buffers[3]),
+            ],
+        });
+        self.ends_binding = Some((buffers, group.clone()));
+        group
+    }
+}
+
+/// Room for `pairs` pairs and a quarter more, so that a world whose pairs grow slowly runs
+/// one submit a step.
+fn grown_room(pairs: usize) -> usize {
+    pairs + pairs / 4 + 64
+}
+
+const _: () = assert!(size_of::<ContactGpu>() as u64 == RECORD_BYTES);

@@ -212,17 +212,51 @@ impl GpuCollision {
     /// (naming the first such collider, as the CPU does); more colliders or pairs than one
     /// binding or dispatch holds; a device error (a lost device among them).
     pub fn find_contacts(&mut self, colliders: &[Collider]) -> Result<&[Contact], Error> {
+        let start = self.begin(colliders)?;
+        let (shapes, margin) = (self.sat.shapes(), self.sat.speculative_distance());
+        collider_boxes(shapes, colliders, margin, &mut self.boxes);
+        self.finish(colliders, start)
+    }
+
+    /// [`find_contacts`](GpuCollision::find_contacts) over boxes the caller has (the
+    /// world's, grown by half the speculative distance), one per collider: a box that is
+    /// not valid (a removed collider's empty one) is replaced by the collider's own, and
+    /// its pairs are the caller's to drop.
+    pub(crate) fn find_contacts_in_boxes(
+        &mut self,
+        colliders: &[Collider],
+        boxes: &[Aabb],
+    ) -> Result<&[Contact], Error> {
+        let start = self.begin(colliders)?;
+        let (shapes, margin) = (self.sat.shapes(), self.sat.speculative_distance());
+        self.boxes.clear();
+        self.boxes.extend(colliders.iter().zip(boxes).map(|(c, b)| {
+            if b.min.is_finite() && b.max.is_finite() && b.min.cmple(b.max).all() {
+                *b
+            } else {
+                shapes[c.shape as usize]
+                    .aabb(&c.transform)
+                    .expanded(0.5 * margin)
+            }
+        }));
+        self.finish(colliders, start)
+    }
+
+    /// The start of a call: nothing of the last one kept, the colliders checked.
+    fn begin(&mut self, colliders: &[Collider]) -> Result<Instant, Error> {
         self.contacts.clear();
         self.sat.timings = NarrowPhaseTimings::default();
         (self.pair_count, self.submits) = (0, 0);
         let start = Instant::now();
-        let shapes = self.sat.shapes();
-        check_colliders(shapes.len(), colliders)?;
+        check_colliders(self.sat.shapes().len(), colliders)?;
+        Ok(start)
+    }
+
+    /// The rest of a call whose boxes are in `self.boxes`.
+    fn finish(&mut self, colliders: &[Collider], start: Instant) -> Result<&[Contact], Error> {
         if colliders.len() < 2 {
             return Ok(&self.contacts);
         }
-        let margin = self.sat.speculative_distance();
-        collider_boxes(shapes, colliders, margin, &mut self.boxes);
         let device = self.sat.device().clone();
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let result = self.run(colliders, start);

@@ -67,6 +67,8 @@ mod contacts;
 pub(crate) mod events;
 mod filters;
 mod forces;
+#[cfg(feature = "gpu")]
+mod gpu_step;
 pub(crate) mod handle;
 mod hash;
 mod joints;

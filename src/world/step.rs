@@ -14,7 +14,8 @@ use crate::collision::narrow_phase::{NarrowPhase, NarrowPhaseTimings};
 use crate::dynamics::body::bodies_pair;
 use crate::dynamics::body_set::body_transform;
 use crate::dynamics::continuous::{Obstacles, StepStart, solve_continuous};
-use crate::dynamics::solver::{BodyMotion, SPECULATIVE_DISTANCE};
+use crate::dynamics::solver::BodyMotion;
+use crate::dynamics::solver::SPECULATIVE_DISTANCE;
 use crate::error::Error;
 use crate::error::WorldError;
 use crate::parallel;
@@ -55,20 +56,32 @@ impl World {
         dt: f32,
         narrow_phase: &mut dyn NarrowPhase,
     ) -> Result<StepStats, Error> {
+        self.run_step_with(dt, |world| {
+            // Cheap when the narrow phase already holds this table (see `set_shape_table`).
+            narrow_phase.set_shape_table(&world.shapes.list)?;
+            narrow_phase.set_speculative_distance(SPECULATIVE_DISTANCE)?;
+            narrow_phase.collide_pairs_into(
+                &world.colliders.records,
+                &world.scratch.fresh_pairs,
+                &mut world.scratch.contact_scratch,
+            )?;
+            Ok(narrow_phase.timings())
+        })
+    }
+
+    /// A step whose narrow phase is `collide`: given the world after the broad phase and
+    /// the recycling pass, it puts the contacts of `scratch.fresh_pairs` in
+    /// `scratch.contact_scratch`, in their order, and tells where it spent its time.
+    pub(super) fn run_step_with(
+        &mut self,
+        dt: f32,
+        collide: impl FnOnce(&mut World) -> Result<Option<NarrowPhaseTimings>, Error>,
+    ) -> Result<StepStats, Error> {
         let start = Instant::now();
         let (proxy_moves, broad_done) = parallel::in_pool(|| self.find_pairs());
-
-        // Cheap when the narrow phase already holds this table (see `set_shape_table`).
         // Nothing above changed the world (the pairs are scratch): an error here leaves it
         // as it was, last step's contacts included, since they are only replaced on success.
-        narrow_phase.set_shape_table(&self.shapes.list)?;
-        narrow_phase.set_speculative_distance(SPECULATIVE_DISTANCE)?;
-        narrow_phase.collide_pairs_into(
-            &self.colliders.records,
-            &self.scratch.fresh_pairs,
-            &mut self.scratch.contact_scratch,
-        )?;
-        let detail = narrow_phase.timings();
+        let detail = collide(self)?;
         let times = StageStarts {
             start,
             broad_done,

@@ -1,0 +1,89 @@
+//! The step with its collision stage on the GPU ([`World::step_on_gpu`]): the world's
+//! broad phase and recycling pass run as always, and pick the pairs that need a fresh
+//! manifold; the GPU finds every contact among the world's boxes in one submit (its own
+//! broad phase, the narrow phase dispatched from its count); the host keeps those of the
+//! fresh pairs.
+//!
+//! ```text
+//! find_pairs, sort_out_recycled          the persistent pairs, the fresh ones (CPU)
+//! GpuCollision over the step's boxes      every contact of boxes that overlap (GPU)
+//! keep_fresh                              a merge walk: both lists ascend by pair
+//! finish_step                            merge, solver, continuous, sleep (CPU)
+//! ```
+//!
+//! Why the same bits as [`World::step`]: a fresh pair's boxes overlap (the recycling pass
+//! sends no other), so the GPU's broad phase over the same boxes finds it, and its narrow
+//! phase computes the manifold the CPU's would (the kernel's bits are the CPU's on the
+//! adapters docs/reliability.md names; the tests check it on the one at hand). The GPU also
+//! collides pairs the world does not want (of one body, filtered, recycled, removed);
+//! those are dropped by the walk, a cost of its counting nothing the world keeps.
+
+use super::World;
+use super::limits::{TIME_STEP_RANGE, check_gravity};
+use super::stats::StepStats;
+use crate::collision::manifold::Contact;
+use crate::dynamics::solver::SPECULATIVE_DISTANCE;
+use crate::error::{Error, WorldError};
+use crate::gpu::GpuCollision;
+
+impl World {
+    /// Advances the world by `dt` seconds as [`World::step`] does, with the narrow phase's
+    /// work on the GPU: `collision` finds the contacts among the step's boxes there (the
+    /// pairs never leave the device), and the step keeps those the world's pairs need. The
+    /// world reaches the bits [`World::step`] reaches with any narrow phase.
+    ///
+    /// Errors as [`World::step`]; when the GPU fails (a lost device, a validation error),
+    /// the world is exactly as it was before the call, and the caller can step again with
+    /// a CPU narrow phase.
+    ///
+    /// ```no_run
+    /// use wgpu_sat::{glam::Vec2, gpu::GpuCollision, BodyDef, CpuNarrowPhase, Polygon, World};
+    /// let (device, queue) = wgpu_sat::request_device()?;
+    /// let mut collision = GpuCollision::new(&device, &queue)?;
+    /// let mut world = World::default();
+    /// world.add_body(&BodyDef::fixed(Polygon::rectangle(10.0, 0.5), Vec2::new(0.0, -0.5)))?;
+    /// world.add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::new(0.0, 2.0)))?;
+    /// for _ in 0..60 {
+    ///     if world.step_on_gpu(1.0 / 60.0, &mut collision).is_err() {
+    ///         world.step(1.0 / 60.0, &mut CpuNarrowPhase::new())?; // the device is gone
+    ///     }
+    /// }
+    /// # Ok::<(), wgpu_sat::Error>(())
+    /// ```
+    pub fn step_on_gpu(
+        &mut self,
+        dt: f32,
+        collision: &mut GpuCollision,
+    ) -> Result<StepStats, Error> {
+        if !TIME_STEP_RANGE.contains(&dt) {
+            return Err(Error::World(WorldError::InvalidTimeStep { dt }));
+        }
+        check_gravity(self.settings.gravity)?;
+        self.run_step_with(dt, |world| {
+            collision.set_shape_table(&world.shapes.list)?;
+            collision.set_speculative_distance(SPECULATIVE_DISTANCE)?;
+            let found = collision
+                .find_contacts_in_boxes(&world.colliders.records, &world.scratch.broad_boxes)?;
+            keep_fresh(
+                found,
+                &world.scratch.fresh_pairs,
+                &mut world.scratch.contact_scratch,
+            );
+            Ok(Some(collision.timings()))
+        })
+    }
+}
+
+/// The contacts of `found` whose pair is one of `fresh`, into `out` (replaced): both ascend
+/// by pair, so one walk over the two.
+fn keep_fresh(found: &[Contact], fresh: &[[u32; 2]], out: &mut Vec<Contact>) {
+    out.clear();
+    let mut wanted = fresh.iter().peekable();
+    for contact in found {
+        let pair = [contact.a, contact.b];
+        while wanted.next_if(|&&p| p < pair).is_some() {}
+        if wanted.next_if(|&&p| p == pair).is_some() {
+            out.push(*contact);
+        }
+    }
+}

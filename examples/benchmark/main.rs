@@ -7,6 +7,10 @@
 //! - `broad_phase`: all overlapping pairs among moving boxes, with our sweep-and-prune,
 //!   parry2d's BVH (rebuilt each frame, and kept and refitted as rapier does), the GPU broad
 //!   phase (`GpuBroadPhase`, with the bytes it moves) and its CPU twin (`sort_sweep`).
+//! - `collision`: colliders in, contacts out: our CPU path (parallel sweep and narrow
+//!   phase), the one-thread twin `collision::find_contacts`, and `GpuCollision` (pairs
+//!   found and collided on the GPU, only their count and the contacts read back, with the
+//!   bytes it moves); then `World::step_on_gpu` of the `world_step` worlds.
 //! - `world_step/pile`, `world_step/large_pyramid`: one `World::step(1/60)` of a warm world
 //!   (see `benches/world_step.rs`) with each narrow phase.
 //! - `world_step_vs_box2d`: Box2D v3 and ours on the same scenes with Box2D's benchmark
@@ -41,6 +45,7 @@
 //! section in `snapshot.rs`; `report.rs` and `chart.rs` write the results.
 
 mod chart;
+mod collision;
 #[path = "../../benches/common/mod.rs"]
 mod common;
 mod report;
@@ -54,6 +59,7 @@ use std::time::{Duration, Instant};
 use clap::Parser;
 
 use chart::chart;
+use collision::collision;
 use report::{csv, table, targets};
 use snapshot::snapshot_section;
 use stages::{broad_phase, narrow_phase, queries, world_step};
@@ -94,8 +100,8 @@ struct Args {
     #[arg(long)]
     snapshot: bool,
     /// Only these stages (repeat for more; default all): narrow_phase, broad_phase,
-    /// world_step, queries, versus.
-    #[arg(long, value_parser = ["narrow_phase", "broad_phase", "world_step", "queries", "versus"])]
+    /// collision, world_step, queries, versus.
+    #[arg(long, value_parser = ["narrow_phase", "broad_phase", "collision", "world_step", "queries", "versus"])]
     stage: Vec<String>,
 }
 
@@ -229,6 +235,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         if runs("broad_phase") {
             broad_phase(&plan, gpu.as_ref(), &mut rows)?;
+        }
+        if runs("collision") {
+            collision(&plan, gpu.as_ref(), &mut rows)?;
         }
         if runs("world_step") {
             world_step(&plan, gpu.as_ref(), &mut rows)?;

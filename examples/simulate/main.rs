@@ -7,6 +7,7 @@
 //! cargo run --example simulate -- --scene pile                  # convex polygons only
 //! cargo run --example simulate -- --scene pyramid --rows 30
 //! cargo run --example simulate -- --scene large_pyramid --backend cpu
+//! cargo run --release --example simulate -- --scene pile --bodies 100000 --backend gpu-collision
 //! cargo run --example simulate -- --scene level                 # a platform, a paddle, pits
 //! cargo run --example simulate -- --scene joints                # chain, bridge, ragdolls, car
 //! cargo run --example simulate -- --headless --frames 300 --screenshot out.png
@@ -15,6 +16,9 @@
 //! cargo run --example simulate -- --headless --scene level --push-every 30  # bodies jump
 //! cargo run --example simulate -- --headless --scene pyramid --drag-at 0,5  # a mouse drag
 //! ```
+//!
+//! `--backend gpu-collision` steps with `World::step_on_gpu`: the GPU finds the pairs among
+//! the world's boxes itself and collides them in one submit (the pairs never cross the bus).
 //!
 //! If the GPU narrow phase fails mid-run (a lost device, out of memory, a validation
 //! error), the step that failed changed nothing, so the simulation says so in one line on
@@ -169,8 +173,13 @@ pub enum Scene {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum Backend {
+    /// The CPU narrow phase.
     Cpu,
+    /// The GPU narrow phase: the world's pairs go up, the contacts come back.
     Gpu,
+    /// The GPU collision stage (`World::step_on_gpu`): the GPU finds the pairs itself and
+    /// collides them; only the boxes and poses go up.
+    GpuCollision,
 }
 
 use shared::Result;
@@ -223,18 +232,23 @@ pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'sta
     }
 }
 
-/// The GPU narrow phase on the renderer's device, as `--backend` asks: `(narrow phase,
-/// start on it)`. With `--backend gpu` a failure is an error; by default it falls back to
-/// the CPU with a note.
+/// The GPU stage on the renderer's device, as `--backend` asks (the collision stage for
+/// `gpu-collision`, else the narrow phase): `(stage, start on it)`. With `--backend gpu` or
+/// `gpu-collision` a failure is an error; by default it falls back to the CPU with a note.
 pub fn gpu_narrow_phase(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     backend: Option<Backend>,
-) -> Result<(Option<wgpu_sat::GpuNarrowPhase>, bool)> {
-    match wgpu_sat::GpuNarrowPhase::new(device, queue) {
+) -> Result<(Option<sim::GpuStage>, bool)> {
+    let stage = if backend == Some(Backend::GpuCollision) {
+        wgpu_sat::gpu::GpuCollision::new(device, queue).map(sim::GpuStage::Collision)
+    } else {
+        wgpu_sat::GpuNarrowPhase::new(device, queue).map(sim::GpuStage::Narrow)
+    };
+    match stage {
         Ok(gpu) => Ok((Some(gpu), backend != Some(Backend::Cpu))),
-        Err(e) if backend == Some(Backend::Gpu) => {
-            Err(format!("--backend gpu: the GPU narrow phase failed to start: {e}").into())
+        Err(e) if matches!(backend, Some(Backend::Gpu | Backend::GpuCollision)) => {
+            Err(format!("--backend: the GPU stage failed to start: {e}").into())
         }
         Err(e) => {
             eprintln!("simulate: GPU narrow phase unavailable ({e}); using the CPU one");

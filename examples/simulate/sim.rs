@@ -7,6 +7,7 @@ use std::time::{Duration, Instant};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;
+use wgpu_sat::gpu::GpuCollision;
 use wgpu_sat::scenes::{Car, LevelDriver, MouseDrag};
 use wgpu_sat::world::BodyType;
 use wgpu_sat::{
@@ -103,13 +104,20 @@ fn add_sensor_band(world: &mut World) {
     }
 }
 
+/// The GPU's part of a step: the narrow phase over the world's pairs, or the whole
+/// collision stage (`World::step_on_gpu`).
+pub enum GpuStage {
+    Narrow(GpuNarrowPhase),
+    Collision(GpuCollision),
+}
+
 /// The world and how it is stepped.
 pub struct Sim {
     pub world: World,
     spec: SceneSpec,
     cpu: CpuNarrowPhase,
-    /// `None` when the GPU narrow phase could not be created.
-    gpu: Option<GpuNarrowPhase>,
+    /// `None` when the GPU stage could not be created (or failed).
+    gpu: Option<GpuStage>,
     use_gpu: bool,
     pub paused: bool,
     /// Run exactly one step on the next frame although paused (the S key).
@@ -124,7 +132,7 @@ pub struct Sim {
 }
 
 impl Sim {
-    pub fn new(spec: SceneSpec, gpu: Option<GpuNarrowPhase>, use_gpu: bool) -> Sim {
+    pub fn new(spec: SceneSpec, gpu: Option<GpuStage>, use_gpu: bool) -> Sim {
         let (world, driver) = spec.build();
         Sim {
             world,
@@ -142,9 +150,13 @@ impl Sim {
         }
     }
 
-    /// "GPU" or "CPU": which narrow phase steps the world.
+    /// "GPU", "GPU collision" or "CPU": which narrow phase (or stage) steps the world.
     pub fn backend(&self) -> &'static str {
-        if self.use_gpu { "GPU" } else { "CPU" }
+        match (&self.gpu, self.use_gpu) {
+            (Some(GpuStage::Narrow(_)), true) => "GPU",
+            (Some(GpuStage::Collision(_)), true) => "GPU collision",
+            _ => "CPU",
+        }
     }
 
     /// Switches between the narrow phases; false when there is no GPU one to switch to.
@@ -184,7 +196,11 @@ impl Sim {
     /// One step on the narrow phase in use.
     fn step(&mut self) -> Result<StepStats, Error> {
         if let (Some(gpu), true) = (&mut self.gpu, self.use_gpu) {
-            match self.world.step(DT, gpu) {
+            let result = match gpu {
+                GpuStage::Narrow(narrow) => self.world.step(DT, narrow),
+                GpuStage::Collision(stage) => self.world.step_on_gpu(DT, stage),
+            };
+            match result {
                 Ok(stats) => return Ok(stats),
                 // A failed step leaves the world as it was: the CPU takes the same step.
                 Err(e) => {

@@ -16,15 +16,17 @@
 //!         collide_pairs, dispatched indirectly, ORIENT_ON_DEVICE (the kernel puts a
 //!             circle–polygon pair polygon first); overlapping pairs append a record
 //!         contact_ends: each record's two colliders
-//!         copy back: the dispatch (32 B: pairs, total), the contact count and as many
-//!             records and ends as the last call had (plus headroom)
+//!         copy back: the dispatch (32 B: pairs, total), the timestamps (16 B), the
+//!             contact count and as many records and ends as the last call had (plus
+//!             headroom)
 //!     the total above the room: grow the room, run again (the pairs were cut short)
 //!     more records than were copied: one more copy of the rest
 //!     place each record by its pair index: ascending pair order, in linear time
 //! ```
 //!
-//! What crosses the bus: 36 bytes a collider up (20 once the shape ids stay), 32 bytes and
-//! 56 a contact back. What does not: the pairs (8 bytes each, several per collider in a
+//! What crosses the bus: 36 bytes a collider up (32 once the shape ids stay) and the
+//! passes' uniforms (256 bytes a dispatch, about a hundred dispatches); 64 bytes and 56 a
+//! contact back. What does not: the pairs (8 bytes each, several per collider in a
 //! pile), which the broad phase leaves where the narrow phase reads them.
 //!
 //! The room: the GPU alone knows how many pairs there are, so the call reserves room for
@@ -50,7 +52,8 @@ use crate::gpu::broad_phase::GpuBroadPhase;
 use crate::gpu::layout::ParamsGpu;
 use crate::gpu::layout::{ContactGpu, PairDispatchGpu};
 use crate::gpu::plumbing::{
-    GrowingBuffer, compute_pipeline, compute_pipeline_with, entire, read_back, storage, uniform,
+    GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, compute_pipeline, compute_pipeline_with, entire,
+    read_back, storage, uniform,
 };
 use crate::gpu::sat_pass::{ContactRecords, HEADER_BYTES, RECORD_BYTES, SAT_WGSL, SatPass};
 use crate::shapes::aabb::Aabb;
@@ -60,6 +63,9 @@ use crate::shapes::shape::Shape;
 const END_BYTES: u64 = 8;
 /// Bytes of the dispatch read back first (`PairDispatchGpu`).
 const DISPATCH_BYTES: u64 = size_of::<PairDispatchGpu>() as u64;
+/// The readback's head: the dispatch, then the two timestamps (zeros on a device without
+/// timestamp queries), then the contact list and the ends.
+const HEAD_BYTES: u64 = DISPATCH_BYTES + TIMESTAMP_BYTES;
 
 /// The collision stage on a wgpu device: colliders in, the contacts of every pair whose
 /// shapes overlap or lie within the speculative distance out, in ascending pair order,
@@ -86,6 +92,9 @@ pub struct GpuCollision {
     broad: GpuBroadPhase,
     sat: SatPass,
     kernels: FoundPairKernels,
+    /// Timestamps at the start of the broad phase's pass and the end of the narrow
+    /// phase's, on devices that have them.
+    timer: Option<KernelTimer>,
     /// The bind group of `contact_ends`, and the buffers it binds (rebuilt when one grew).
     ends_binding: Option<(Vec<wgpu::Buffer>, wgpu::BindGroup)>,
     ends: GrowingBuffer,
@@ -157,6 +166,7 @@ impl GpuCollision {
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let sat = SatPass::new(device, queue);
         let kernels = FoundPairKernels::new(device, &sat);
+        let timer = KernelTimer::new(device, queue);
         let storage_usage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_DST
             | wgpu::BufferUsages::COPY_SRC;
@@ -173,6 +183,7 @@ impl GpuCollision {
             broad,
             sat,
             kernels,
+            timer,
             ends_binding: None,
             ends,
             readback,
@@ -273,7 +284,9 @@ impl GpuCollision {
 
     /// Where the last call spent its time and how many bytes it moved each way (`upload`:
     /// the checks, boxes and queue writes; `dispatch`: from the submit until the results
-    /// could be mapped; `readback`: mapping and placing the contacts).
+    /// could be mapped; `readback`: mapping and placing the contacts; `kernel`: from the
+    /// start of the broad phase's pass to the end of the narrow phase's, by timestamp
+    /// queries, on devices that have them).
     pub fn timings(&self) -> NarrowPhaseTimings {
         self.sat.timings
     }
@@ -353,17 +366,21 @@ impl GpuCollision {
         let device = self.sat.device().clone();
         let cap = self.sat.max_binding();
         self.ends.reserve(&device, END_BYTES * room as u64, cap);
-        let expected = self.expected_contacts.clamp(16, room);
+        let expected = self.expected_contacts.max(16).min(room);
         let first_copy =
-            DISPATCH_BYTES + HEADER_BYTES + (RECORD_BYTES + END_BYTES) * expected as u64;
+            HEAD_BYTES + HEADER_BYTES + (RECORD_BYTES + END_BYTES) * expected as u64;
         self.readback.reserve(&device, first_copy, cap);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("wgpu-sat collision"),
         });
         let ends_bind_group = self.ends_bind_group(&device);
+        let (first_pass, last_pass) = match &self.timer {
+            Some(t) => (Some(t.pass(Some(0), None)), Some(t.pass(None, Some(1)))),
+            None => (None, None),
+        };
         let found = self
             .broad
-            .record_on_device(&mut encoder, &self.boxes, room)?;
+            .record_on_device(&mut encoder, &self.boxes, room, first_pass)?;
         self.sat.timings.uploaded_bytes += found.uploaded_bytes;
         let (indices, params) = (self.sat.indices_buffer(), self.sat.params_buffer());
         encoder.copy_buffer_to_buffer(found.pairs, 0, indices, 4 * n as u64, 8 * room as u64);
@@ -377,7 +394,7 @@ impl GpuCollision {
         {
             let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
                 label: Some("wgpu-sat collide_pairs (found on the GPU)"),
-                timestamp_writes: None,
+                timestamp_writes: last_pass,
             });
             pass.set_pipeline(if self.sat.sharp_only() {
                 &self.kernels.collide_sharp
@@ -396,8 +413,11 @@ impl GpuCollision {
         let record_bytes = RECORD_BYTES * expected as u64;
         let list_bytes = HEADER_BYTES + record_bytes;
         encoder.copy_buffer_to_buffer(found.dispatch, 0, readback, 0, DISPATCH_BYTES);
-        encoder.copy_buffer_to_buffer(contacts, 0, readback, DISPATCH_BYTES, list_bytes);
-        let ends_at = DISPATCH_BYTES + list_bytes;
+        if let Some(t) = &self.timer {
+            t.copy(&mut encoder, readback, DISPATCH_BYTES);
+        }
+        encoder.copy_buffer_to_buffer(contacts, 0, readback, HEAD_BYTES, list_bytes);
+        let ends_at = HEAD_BYTES + list_bytes;
         let end_bytes = END_BYTES * expected as u64;
         encoder.copy_buffer_to_buffer(&self.ends.buffer, 0, readback, ends_at, end_bytes);
         let submitted = Instant::now();
@@ -406,10 +426,11 @@ impl GpuCollision {
 
         let mut dispatch: PairDispatchGpu = bytemuck::Zeroable::zeroed();
         let (records, ends) = (&mut self.records, &mut self.end_scratch);
-        let mut count = 0;
+        let (mut count, mut ticks) = (0, [0u64; 2]);
         let ready = read_back(&device, readback, first_copy, |view| {
             dispatch = bytemuck::pod_read_unaligned(&view[..DISPATCH_BYTES as usize]);
-            let list = &view[DISPATCH_BYTES as usize..][..list_bytes as usize];
+            ticks = bytemuck::pod_read_unaligned(&view[DISPATCH_BYTES as usize..][..16]);
+            let list = &view[HEAD_BYTES as usize..][..list_bytes as usize];
             count = records.read_list(list, dispatch.pairs as usize, expected);
             ends.clear();
             let here = count.min(expected) * END_BYTES as usize;
@@ -421,6 +442,10 @@ impl GpuCollision {
         })?;
         self.sat.timings.dispatch += ready - submitted;
         self.sat.timings.read_back_bytes += first_copy;
+        if let Some(t) = &self.timer {
+            let kernel = self.sat.timings.kernel.unwrap_or_default();
+            self.sat.timings.kernel = Some(kernel + t.elapsed(ticks));
+        }
         if dispatch.total as usize > room {
             return Ok((dispatch.total, dispatch.pairs));
         }

@@ -29,14 +29,14 @@
 //! coordinate or pair size beyond 1e30), where each backend still reports only finite
 //! contacts with unit normals, or none; `examples/fuzz/gpu.rs` checks exactly this.
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crate::collision::manifold::Contact;
 use crate::collision::narrow_phase::{Collider, NarrowPhase, NarrowPhaseTimings, validate_batch};
 use crate::error::Error;
 use crate::error::GpuError;
 use crate::gpu::host::HostPath;
-use crate::gpu::plumbing::{GrowingBuffer, read_back};
+use crate::gpu::plumbing::{self, GrowingBuffer, KernelTimer, read_back};
 use crate::gpu::sat_pass::{ContactRecords, HEADER_BYTES, RECORD_BYTES, SatPass};
 use crate::shapes::polygon::Polygon;
 use crate::shapes::shape::Shape;
@@ -47,16 +47,7 @@ pub const LAYOUT_WGSL: &str = include_str!("../../shaders/layout.wgsl");
 
 /// The readback buffer starts with the kernel's two timestamps (when the device has
 /// timestamp queries), then holds a copy of the contact buffer.
-const TIMESTAMP_BYTES: u64 = 16;
-
-/// Timestamp queries around the compute pass, on devices that have them.
-struct KernelTimer {
-    query_set: wgpu::QuerySet,
-    /// Where the queries resolve to (QUERY_RESOLVE needs a buffer of its own).
-    resolve: wgpu::Buffer,
-    /// Nanoseconds per timestamp tick.
-    period: f32,
-}
+const TIMESTAMP_BYTES: u64 = plumbing::TIMESTAMP_BYTES;
 
 /// The SAT narrow phase on a wgpu device: one compute invocation per candidate pair.
 ///
@@ -103,23 +94,7 @@ impl GpuNarrowPhase {
             "wgpu-sat readback",
             wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
         );
-        let timer = device
-            .features()
-            .contains(wgpu::Features::TIMESTAMP_QUERY)
-            .then(|| KernelTimer {
-                query_set: device.create_query_set(&wgpu::QuerySetDescriptor {
-                    label: Some("wgpu-sat kernel time"),
-                    ty: wgpu::QueryType::Timestamp,
-                    count: 2,
-                }),
-                resolve: device.create_buffer(&wgpu::BufferDescriptor {
-                    label: Some("wgpu-sat kernel time"),
-                    size: TIMESTAMP_BYTES,
-                    usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
-                    mapped_at_creation: false,
-                }),
-                period: queue.get_timestamp_period(),
-            });
+        let timer = KernelTimer::new(device, queue);
         if let Some(error) = pollster::block_on(scope.pop()) {
             return Err(Error::Gpu(GpuError::Device(error.to_string())));
         }
@@ -298,19 +273,11 @@ impl GpuNarrowPhase {
                 .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                     label: Some("wgpu-sat collide_pairs"),
                 });
-        let timestamps = self
-            .timer
-            .as_ref()
-            .map(|t| wgpu::ComputePassTimestampWrites {
-                query_set: &t.query_set,
-                beginning_of_pass_write_index: Some(0),
-                end_of_pass_write_index: Some(1),
-            });
+        let timestamps = self.timer.as_ref().map(KernelTimer::whole_pass);
         self.pass
             .encode_dispatch(&mut encoder, pairs.len(), false, timestamps)?;
         if let Some(t) = &self.timer {
-            encoder.resolve_query_set(&t.query_set, 0..2, &t.resolve, 0);
-            encoder.copy_buffer_to_buffer(&t.resolve, 0, &self.readback.buffer, 0, TIMESTAMP_BYTES);
+            t.copy(&mut encoder, &self.readback.buffer, 0);
         }
         let first_bytes = HEADER_BYTES + RECORD_BYTES * expected as u64;
         encoder.copy_buffer_to_buffer(
@@ -331,9 +298,8 @@ impl GpuNarrowPhase {
             count = records.read_list(&bytes[TIMESTAMP_BYTES as usize..], pairs.len(), expected);
         })?;
         if let Some(t) = &self.timer {
-            let ns = ticks[1].saturating_sub(ticks[0]) as f64 * t.period as f64;
             let kernel = self.pass.timings.kernel.unwrap_or_default();
-            self.pass.timings.kernel = Some(kernel + Duration::from_nanos(ns as u64));
+            self.pass.timings.kernel = Some(kernel + t.elapsed(ticks));
         }
         if count > expected {
             // More contacts than last time's estimate: fetch the rest.

@@ -25,7 +25,7 @@
 //! ```
 
 use std::sync::mpsc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use bytemuck::Pod;
 
@@ -240,6 +240,73 @@ impl ShapeTable {
         }
         self.uploaded.extend_from_slice(shapes);
         Ok(true)
+    }
+}
+
+/// Bytes of two resolved timestamps.
+pub(super) const TIMESTAMP_BYTES: u64 = 16;
+
+/// Two timestamp queries (at the start of the first timed pass and the end of the last),
+/// on devices that have them: the kernels' own time beside the wall time.
+pub(super) struct KernelTimer {
+    pub(super) query_set: wgpu::QuerySet,
+    /// Where the queries resolve to (QUERY_RESOLVE needs a buffer of its own).
+    pub(super) resolve: wgpu::Buffer,
+    /// Nanoseconds per timestamp tick.
+    period: f32,
+}
+
+impl KernelTimer {
+    /// A timer on `device`, or `None` when it has no timestamp queries.
+    pub(super) fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Option<KernelTimer> {
+        let features = device.features();
+        features
+            .contains(wgpu::Features::TIMESTAMP_QUERY)
+            .then(|| KernelTimer {
+                query_set: device.create_query_set(&wgpu::QuerySetDescriptor {
+                    label: Some("wgpu-sat kernel time"),
+                    ty: wgpu::QueryType::Timestamp,
+                    count: 2,
+                }),
+                resolve: device.create_buffer(&wgpu::BufferDescriptor {
+                    label: Some("wgpu-sat kernel time"),
+                    size: TIMESTAMP_BYTES,
+                    usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
+                    mapped_at_creation: false,
+                }),
+                period: queue.get_timestamp_period(),
+            })
+    }
+
+    /// The writes of a pass timed alone: its start and its end.
+    pub(super) fn whole_pass(&self) -> wgpu::ComputePassTimestampWrites<'_> {
+        self.pass(Some(0), Some(1))
+    }
+
+    /// The writes of one pass of several timed together: `start` for the first, `end` for
+    /// the last.
+    pub(super) fn pass(
+        &self,
+        start: Option<u32>,
+        end: Option<u32>,
+    ) -> wgpu::ComputePassTimestampWrites<'_> {
+        wgpu::ComputePassTimestampWrites {
+            query_set: &self.query_set,
+            beginning_of_pass_write_index: start,
+            end_of_pass_write_index: end,
+        }
+    }
+
+    /// Resolves the two queries and copies them to `to` at `offset`.
+    pub(super) fn copy(&self, encoder: &mut wgpu::CommandEncoder, to: &wgpu::Buffer, offset: u64) {
+        encoder.resolve_query_set(&self.query_set, 0..2, &self.resolve, 0);
+        encoder.copy_buffer_to_buffer(&self.resolve, 0, to, offset, TIMESTAMP_BYTES);
+    }
+
+    /// The time between the two ticks read back.
+    pub(super) fn elapsed(&self, ticks: [u64; 2]) -> Duration {
+        let ns = ticks[1].saturating_sub(ticks[0]) as f64 * self.period as f64;
+        Duration::from_nanos(ns as u64)
     }
 }
 

@@ -198,6 +198,12 @@ fn the_pairs_never_cross_the_bus() {
         t.uploaded_bytes
     );
     assert!(t.read_back_bytes < 2_048, "{} back", t.read_back_bytes);
+    // The kernels' own time, where the device counts it.
+    let timed = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+    assert_eq!(t.kernel.is_some(), timed);
+    if let Some(kernel) = t.kernel {
+        assert!(kernel > std::time::Duration::ZERO && kernel <= t.dispatch, "{t:?}");
+    }
 }
 
 #[test]
@@ -210,6 +216,15 @@ fn small_batches_and_bad_input() {
     assert!(gpu.find_contacts(&[]).unwrap().is_empty());
     let one = scatter(8, &shapes, 1, 1.0);
     assert!(gpu.find_contacts(&one).unwrap().is_empty());
+    // A handful on top of each other: fewer colliders than the records the first copy
+    // reads back at least, and nearly every pair a contact.
+    let pile: Vec<Collider> = (0..5)
+        .map(|k| Collider {
+            shape: k,
+            transform: Transform::new(Vec2::new(0.01 * k as f32, 0.0), 0.3 * k as f32),
+        })
+        .collect();
+    assert!(check(&mut gpu, &shapes, &pile, "five").len() >= 6);
     let mut colliders = scatter(9, &shapes, 400, 8.0);
     check(&mut gpu, &shapes, &colliders, "before");
 

@@ -205,12 +205,14 @@ impl GpuBroadPhase {
     /// `min(total, room)` of the buffer returned, and `pair_args` writes the narrow phase's
     /// indirect dispatch over them, with the total (see [`DevicePairs`]). The caller reads
     /// the total back with what it reads anyway, and records again with more room when it
-    /// was short. For the collision pipeline (`gpu/collision.rs`).
+    /// was short. `timestamps` are written around its pass. For the collision pipeline
+    /// (`gpu/collision.rs`).
     pub(crate) fn record_on_device(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
         aabbs: &[Aabb],
         room: usize,
+        timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
     ) -> Result<DevicePairs<'_>, Error> {
         let room = room.max(1);
         self.check_fits("pairs", room, size_of::<[u32; 2]>())?;
@@ -233,7 +235,8 @@ impl GpuBroadPhase {
         let (device, queue) = (&self.device, &self.queue);
         let cache = &mut self.bind_groups[2];
         let uploaded_bytes = 16 * aabbs.len() as u64 + plan.params.len() as u64;
-        record(device, queue, encoder, &buffers.params.buffer, cache, plan);
+        let params = &buffers.params.buffer;
+        record(device, queue, encoder, params, cache, plan, timestamps);
         Ok(DevicePairs {
             pairs: &self.buffers.out.buffer,
             dispatch: &self.buffers.dispatch,

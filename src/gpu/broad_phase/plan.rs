@@ -81,7 +81,7 @@ pub(super) fn submit(
 ) {
     let label = Some("wgpu-sat broad phase");
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label });
-    record(device, queue, &mut encoder, params, cache, plan);
+    record(device, queue, &mut encoder, params, cache, plan, None);
     if let Some((from, offset, to, bytes)) = copy {
         encoder.copy_buffer_to_buffer(from, offset, to, 0, bytes);
     }
@@ -90,7 +90,8 @@ pub(super) fn submit(
 
 /// Writes `plan`'s uniforms to `params` and records its dispatches in one compute pass of
 /// `encoder`, each with the bind group it had in the same place of the last plan recorded
-/// with `cache` when it binds the same buffers, else a new one, kept in `cache`.
+/// with `cache` when it binds the same buffers, else a new one, kept in `cache`;
+/// `timestamps` are written around the pass.
 pub(super) fn record(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
@@ -98,13 +99,14 @@ pub(super) fn record(
     params: &wgpu::Buffer,
     cache: &mut Vec<(BindKey, wgpu::BindGroup)>,
     plan: Plan<'_>,
+    timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
 ) {
     let label = Some("wgpu-sat broad phase");
     queue.write_buffer(params, 0, &plan.params);
     {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label,
-            timestamp_writes: None,
+            timestamp_writes: timestamps,
         });
         for (k, dispatch) in plan.dispatches.iter().enumerate() {
             let key = BindKey {

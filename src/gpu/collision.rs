@@ -367,8 +367,7 @@ impl GpuCollision {
         let cap = self.sat.max_binding();
         self.ends.reserve(&device, END_BYTES * room as u64, cap);
         let expected = self.expected_contacts.max(16).min(room);
-        let first_copy =
-            HEAD_BYTES + HEADER_BYTES + (RECORD_BYTES + END_BYTES) * expected as u64;
+        let first_copy = HEAD_BYTES + HEADER_BYTES + (RECORD_BYTES + END_BYTES) * expected as u64;
         self.readback.reserve(&device, first_copy, cap);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("wgpu-sat collision"),

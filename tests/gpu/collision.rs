@@ -202,7 +202,10 @@ fn the_pairs_never_cross_the_bus() {
     let timed = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
     assert_eq!(t.kernel.is_some(), timed);
     if let Some(kernel) = t.kernel {
-        assert!(kernel > std::time::Duration::ZERO && kernel <= t.dispatch, "{t:?}");
+        assert!(
+            kernel > std::time::Duration::ZERO && kernel <= t.dispatch,
+            "{t:?}"
+        );
     }
 }
 

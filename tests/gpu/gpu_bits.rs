@@ -258,3 +258,61 @@ fn a_mixed_world_steps_to_the_same_bits_on_every_narrow_phase() {
 
 /// Bodies in the stepped scene: enough to pile up, few enough for lavapipe in CI.
 const STEPS_BODIES: usize = 2500;
+
+/// Scenes with what the GPU collision stage collides and the world does not want: rain's
+/// floors (one static body of 2,505 tiles, each touching its neighbours), ragdolls whose
+/// limbs a filter keeps apart and whose joints keep their ends apart, and the level's
+/// chain terrain, kinematic platform and paddle. Each steps through `World::step_on_gpu`
+/// to `World::step`'s bits, step by step.
+#[test]
+fn worlds_with_filters_joints_and_chains_step_on_the_gpu_stage_to_the_cpu_bits() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    const DT: f32 = 1.0 / 60.0;
+    let mut collision = GpuCollision::new(&device, &queue).unwrap();
+    let mut cpu = CpuNarrowPhase::new();
+
+    let mut on_cpu = scenes::rain();
+    let mut on_stage = on_cpu.clone();
+    let mut contacts = 0;
+    for k in 0..200 {
+        if let Some(step) = scenes::rain_step(k).filter(|s| s.column < 3) {
+            for world in [&mut on_cpu, &mut on_stage] {
+                // The two lowest floors' groups of the column.
+                for row in 0..2 {
+                    let origin = scenes::rain_group_origin(row, step.column);
+                    scenes::add_rain_group(world, origin).unwrap();
+                }
+            }
+        }
+        let a = on_cpu.step(DT, &mut cpu).unwrap();
+        let b = on_stage.step_on_gpu(DT, &mut collision).unwrap();
+        assert_eq!(
+            (a.pairs, a.contacts),
+            (b.pairs, b.contacts),
+            "rain, step {k}"
+        );
+        assert_eq!(on_cpu.state_hash(), on_stage.state_hash(), "rain, step {k}");
+        contacts = contacts.max(a.contacts);
+    }
+    // The ragdolls landed, and the GPU collided the floor's own tiles (which the world
+    // never asks for) besides.
+    assert!(contacts > 100, "{contacts} contacts");
+    assert!(collision.pair_count() > 2 * contacts);
+
+    let (mut on_cpu, driver) = scenes::level(3);
+    let mut on_stage = on_cpu.clone();
+    for k in 0..240 {
+        let time = k as f32 * DT;
+        driver.drive(&mut on_cpu, time, DT).unwrap();
+        driver.drive(&mut on_stage, time, DT).unwrap();
+        on_cpu.step(DT, &mut cpu).unwrap();
+        on_stage.step_on_gpu(DT, &mut collision).unwrap();
+        assert_eq!(
+            on_cpu.state_hash(),
+            on_stage.state_hash(),
+            "level, step {k}"
+        );
+    }
+}

@@ -111,6 +111,20 @@ pub struct GpuCollision {
     pair_count: usize,
     /// The last call's submits: 1, or 2 when the room was short.
     submits: u32,
+    /// When the last call began, and its submit while it waits to be read back
+    /// ([`GpuCollision::send`] and [`GpuCollision::collect`]).
+    started: Instant,
+    pending: Option<Pending>,
+}
+
+/// A submit not yet read back: its room for pairs (and the most the bindings allow), for
+/// contact records, and the records its first copy holds.
+struct Pending {
+    room: usize,
+    most_pairs: usize,
+    records: usize,
+    expected: usize,
+    submitted: Instant,
 }
 
 /// The narrow phase's kernels with `ORIENT_ON_DEVICE` set, and `contact_ends`.
@@ -195,6 +209,8 @@ impl GpuCollision {
             expected_contacts: 0,
             pair_count: 0,
             submits: 0,
+            started: Instant::now(),
+            pending: None,
         })
     }
 
@@ -223,63 +239,96 @@ impl GpuCollision {
     /// (naming the first such collider, as the CPU does); more colliders or pairs than one
     /// binding or dispatch holds; a device error (a lost device among them).
     pub fn find_contacts(&mut self, colliders: &[Collider]) -> Result<&[Contact], Error> {
-        let start = self.begin(colliders)?;
+        self.begin(colliders)?;
         let (shapes, margin) = (self.sat.shapes(), self.sat.speculative_distance());
         collider_boxes(shapes, colliders, margin, &mut self.boxes);
-        self.finish(colliders, start)
+        if colliders.len() >= 2 {
+            self.guarded(|stage| stage.run(colliders))?;
+        }
+        Ok(&self.contacts)
     }
 
-    /// [`find_contacts`](GpuCollision::find_contacts) over boxes the caller has (the
-    /// world's, grown by half the speculative distance), one per collider: a box that is
-    /// not valid (a removed collider's empty one) is replaced by the collider's own, and
-    /// its pairs are the caller's to drop.
-    pub(crate) fn find_contacts_in_boxes(
-        &mut self,
-        colliders: &[Collider],
-        boxes: &[Aabb],
-    ) -> Result<&[Contact], Error> {
-        let start = self.begin(colliders)?;
+    /// The first half of [`find_contacts`](GpuCollision::find_contacts) over the boxes the
+    /// caller has (the world's tight boxes, one per collider), without waiting for the GPU:
+    /// each box is grown by half the speculative distance (a box that is not valid, a
+    /// removed collider's empty one, is replaced by the collider's own; its pairs are the
+    /// caller's to drop), and the call's one submit is sent. [`collect`](Self::collect)
+    /// waits for it: in between, the CPU is free for work of its own (the world's broad
+    /// phase and recycling pass).
+    pub(crate) fn send(&mut self, colliders: &[Collider], boxes: &[Aabb]) -> Result<(), Error> {
+        self.begin(colliders)?;
         let (shapes, margin) = (self.sat.shapes(), self.sat.speculative_distance());
         self.boxes.clear();
         self.boxes.extend(colliders.iter().zip(boxes).map(|(c, b)| {
             if b.min.is_finite() && b.max.is_finite() && b.min.cmple(b.max).all() {
-                *b
+                b.expanded(0.5 * margin)
             } else {
                 shapes[c.shape as usize]
                     .aabb(&c.transform)
                     .expanded(0.5 * margin)
             }
         }));
-        self.finish(colliders, start)
+        if colliders.len() < 2 {
+            return Ok(());
+        }
+        self.guarded(|stage| {
+            stage.pending = Some(stage.submit(colliders)?);
+            Ok(())
+        })
     }
 
-    /// The start of a call: nothing of the last one kept, the colliders checked.
-    fn begin(&mut self, colliders: &[Collider]) -> Result<Instant, Error> {
-        self.contacts.clear();
-        self.sat.timings = NarrowPhaseTimings::default();
-        (self.pair_count, self.submits) = (0, 0);
-        let start = Instant::now();
-        check_colliders(self.sat.shapes().len(), colliders)?;
-        Ok(start)
-    }
-
-    /// The rest of a call whose boxes are in `self.boxes`.
-    fn finish(&mut self, colliders: &[Collider], start: Instant) -> Result<&[Contact], Error> {
+    /// The contacts of the call [`send`](Self::send) sent, once the GPU is done (with a
+    /// second submit when the pairs outgrew their room): as
+    /// [`find_contacts`](GpuCollision::find_contacts) returns them. `colliders` must be
+    /// those given to `send`.
+    pub(crate) fn collect(&mut self, colliders: &[Collider]) -> Result<&[Contact], Error> {
         if colliders.len() < 2 {
             return Ok(&self.contacts);
         }
+        self.guarded(|stage| {
+            let Some(pending) = stage.pending.take() else {
+                return Err(Error::Gpu(GpuError::Device(
+                    "collect without a call sent".into(),
+                )));
+            };
+            if !stage.receive(colliders, pending)? {
+                stage.run(colliders)?;
+            }
+            Ok(())
+        })?;
+        Ok(&self.contacts)
+    }
+
+    /// The start of a call: nothing of the last one kept, the colliders checked.
+    fn begin(&mut self, colliders: &[Collider]) -> Result<(), Error> {
+        self.contacts.clear();
+        self.pending = None;
+        self.sat.timings = NarrowPhaseTimings::default();
+        (self.pair_count, self.submits) = (0, 0);
+        self.started = Instant::now();
+        check_colliders(self.sat.shapes().len(), colliders)
+    }
+
+    /// Runs `part` of a call inside an error scope; on any error nothing of the call is
+    /// kept, and what the device holds is sent again by the next.
+    fn guarded(
+        &mut self,
+        part: impl FnOnce(&mut GpuCollision) -> Result<(), Error>,
+    ) -> Result<(), Error> {
         let device = self.sat.device().clone();
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let result = self.run(colliders, start);
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            self.fail();
-            return Err(Error::Gpu(GpuError::Device(error.to_string())));
+        let result = part(self);
+        let result = match pollster::block_on(scope.pop()) {
+            Some(error) => Err(Error::Gpu(GpuError::Device(error.to_string()))),
+            None => result,
+        };
+        if result.is_err() {
+            self.contacts.clear();
+            self.pending = None;
+            self.sat.invalidate();
+            self.ends_binding = None;
         }
-        if let Err(error) = result {
-            self.fail();
-            return Err(error);
-        }
-        Ok(&self.contacts)
+        result
     }
 
     /// Where the last call spent its time and how many bytes it moved each way (`upload`:
@@ -311,63 +360,43 @@ impl GpuCollision {
             + self.readback.created
     }
 
-    /// After an error: nothing of the call is kept, and what the device holds is sent again.
-    fn fail(&mut self) {
-        self.contacts.clear();
-        self.sat.invalidate();
-        self.ends_binding = None;
+    /// A whole call over at least two checked colliders, whose boxes are in `self.boxes`:
+    /// a submit and its readback, and a second when the pairs outgrew their room.
+    fn run(&mut self, colliders: &[Collider]) -> Result<(), Error> {
+        loop {
+            let pending = self.submit(colliders)?;
+            if self.receive(colliders, pending)? {
+                return Ok(());
+            }
+        }
     }
 
-    /// The submits of a call over at least two checked colliders, whose boxes are in
-    /// `self.boxes`.
-    fn run(&mut self, colliders: &[Collider], start: Instant) -> Result<(), Error> {
+    /// Encodes and submits the call's work with room for `self.room` pairs (two a collider
+    /// at first): the broad phase, the narrow phase dispatched from its count, and the
+    /// copies to the readback buffer, which [`receive`](Self::receive) maps.
+    fn submit(&mut self, colliders: &[Collider]) -> Result<Pending, Error> {
         let n = colliders.len();
         self.sat.fit_colliders(n)?;
         if self.room == 0 {
             self.room = 2 * n;
         }
-        loop {
-            let room = self.room;
-            let most = self.sat.max_pairs_per_dispatch(n);
-            if room > most {
-                return Err(Error::Gpu(GpuError::TooLarge {
-                    what: "pairs",
-                    count: room,
-                    max: most,
-                }));
-            }
-            let (total, pairs) = self.submit(colliders, room, start)?;
-            self.submits += 1;
-            if total as usize > room {
-                // The sweep found more pairs than it had room for: again, with room for
-                // them all (and the usual headroom).
-                self.room = grown_room(total as usize);
-                continue;
-            }
-            self.pair_count = total as usize;
-            self.room = grown_room(pairs as usize).max(n);
-            return Ok(());
-        }
-    }
-
-    /// One submit over the colliders with room for `room` pairs, and the readback of its
-    /// contacts (placed in `self.contacts` when the room held every pair). Returns the
-    /// broad phase's total and the pairs the narrow phase took.
-    fn submit(
-        &mut self,
-        colliders: &[Collider],
-        room: usize,
-        start: Instant,
-    ) -> Result<(u32, u32), Error> {
-        let n = colliders.len();
-        self.sat.reserve(n, room);
+        let (most_pairs, most_records) = self.sat.max_pairs_and_records(n);
+        // Within what the bindings hold (a batch after a larger one needs less room than
+        // that one left; a total past the most is an error after the readback).
+        let most_pairs = most_pairs.min(self.broad.max_pairs());
+        let room = self.room.min(most_pairs);
+        // Records: one a pair at most, within a binding (a pair's 8 bytes fit where its
+        // 48-byte record may not); more than that is an error named after the readback.
+        let records = room.min(most_records);
+        self.sat.reserve_records(n, room, records);
         self.sat.upload_colliders(colliders);
-        self.sat.write_found_params(n, room);
+        self.sat.write_found_params(n, records);
         let device = self.sat.device().clone();
         let cap = self.sat.max_binding();
-        self.ends.reserve(&device, END_BYTES * room as u64, cap);
-        let expected = self.expected_contacts.max(16).min(room);
-        let first_copy = HEAD_BYTES + HEADER_BYTES + (RECORD_BYTES + END_BYTES) * expected as u64;
+        self.ends.reserve(&device, END_BYTES * records as u64, cap);
+        let expected = self.expected_contacts.max(16).min(records);
+        let list_bytes = HEADER_BYTES + RECORD_BYTES * expected as u64;
+        let first_copy = HEAD_BYTES + list_bytes + END_BYTES * expected as u64;
         self.readback.reserve(&device, first_copy, cap);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("wgpu-sat collision"),
@@ -408,24 +437,47 @@ impl GpuCollision {
             pass.dispatch_workgroups_indirect(found.dispatch, 0);
         }
         let readback = &self.readback.buffer;
-        let contacts = self.sat.contacts_buffer();
-        let record_bytes = RECORD_BYTES * expected as u64;
-        let list_bytes = HEADER_BYTES + record_bytes;
         encoder.copy_buffer_to_buffer(found.dispatch, 0, readback, 0, DISPATCH_BYTES);
         if let Some(t) = &self.timer {
             t.copy(&mut encoder, readback, DISPATCH_BYTES);
         }
+        let contacts = self.sat.contacts_buffer();
         encoder.copy_buffer_to_buffer(contacts, 0, readback, HEAD_BYTES, list_bytes);
         let ends_at = HEAD_BYTES + list_bytes;
         let end_bytes = END_BYTES * expected as u64;
         encoder.copy_buffer_to_buffer(&self.ends.buffer, 0, readback, ends_at, end_bytes);
         let submitted = Instant::now();
-        self.sat.timings.upload += submitted - start;
+        self.sat.timings.upload += submitted - self.started;
         self.sat.queue().submit([encoder.finish()]);
+        self.submits += 1;
+        Ok(Pending {
+            room,
+            most_pairs,
+            records,
+            expected,
+            submitted,
+        })
+    }
 
+    /// Waits for a submit and reads it back: the contacts in `self.contacts` and `true`,
+    /// or `false` when the pairs outgrew their room (the room is grown for the next submit,
+    /// and nothing else is kept).
+    fn receive(&mut self, colliders: &[Collider], pending: Pending) -> Result<bool, Error> {
+        let Pending {
+            room,
+            most_pairs,
+            records: record_room,
+            expected,
+            submitted,
+        } = pending;
+        let device = self.sat.device().clone();
+        let list_bytes = HEADER_BYTES + RECORD_BYTES * expected as u64;
+        let ends_at = (HEAD_BYTES + list_bytes) as usize;
+        let first_copy = ends_at as u64 + END_BYTES * expected as u64;
         let mut dispatch: PairDispatchGpu = bytemuck::Zeroable::zeroed();
         let (records, ends) = (&mut self.records, &mut self.end_scratch);
         let (mut count, mut ticks) = (0, [0u64; 2]);
+        let readback = &self.readback.buffer;
         let ready = read_back(&device, readback, first_copy, |view| {
             dispatch = bytemuck::pod_read_unaligned(&view[..DISPATCH_BYTES as usize]);
             ticks = bytemuck::pod_read_unaligned(&view[DISPATCH_BYTES as usize..][..16]);
@@ -434,7 +486,7 @@ impl GpuCollision {
             ends.clear();
             let here = count.min(expected) * END_BYTES as usize;
             ends.extend(
-                view[ends_at as usize..][..here]
+                view[ends_at..][..here]
                     .chunks_exact(END_BYTES as usize)
                     .map(bytemuck::pod_read_unaligned::<[u32; 2]>),
             );
@@ -445,20 +497,38 @@ impl GpuCollision {
             let kernel = self.sat.timings.kernel.unwrap_or_default();
             self.sat.timings.kernel = Some(kernel + t.elapsed(ticks));
         }
-        if dispatch.total as usize > room {
-            return Ok((dispatch.total, dispatch.pairs));
+        let total = dispatch.total as usize;
+        if total > most_pairs {
+            return Err(Error::Gpu(GpuError::TooLarge {
+                what: "pairs",
+                count: total,
+                max: most_pairs,
+            }));
+        }
+        if total > room {
+            // The sweep found more pairs than it had room for: again, with room for them
+            // all (and the usual headroom).
+            self.room = grown_room(total);
+            return Ok(false);
+        }
+        if count > record_room {
+            return Err(Error::Gpu(GpuError::TooLarge {
+                what: "contacts",
+                count,
+                max: record_room,
+            }));
         }
         if count > expected {
             self.read_rest(expected, count)?;
         }
         self.expected_contacts = count + count / 4;
-        self.records.put_in_found_order(
-            &self.end_scratch,
-            dispatch.pairs as usize,
-            &mut self.contacts,
-        );
+        let pairs = dispatch.pairs as usize;
+        self.records
+            .put_in_found_order(&self.end_scratch, pairs, &mut self.contacts);
         self.sat.timings.readback += ready.elapsed();
-        Ok((dispatch.total, dispatch.pairs))
+        self.pair_count = total;
+        self.room = grown_room(total).max(colliders.len());
+        Ok(true)
     }
 
     /// The records (and their ends) from `from` to `count`, which the first copy missed.

@@ -347,11 +347,19 @@ impl SatPass {
     /// The most pairs one dispatch can take with `colliders` colliders. Zero when the
     /// colliders alone fill a binding.
     pub(super) fn max_pairs_per_dispatch(&self, colliders: usize) -> usize {
+        let (pairs, records) = self.max_pairs_and_records(colliders);
+        pairs.min(records)
+    }
+
+    /// The most pairs a dispatch over `colliders` colliders can read, and the most contact
+    /// records one binding holds: [`max_pairs_per_dispatch`](Self::max_pairs_per_dispatch)'s
+    /// two bounds apart.
+    pub(super) fn max_pairs_and_records(&self, colliders: usize) -> (usize, usize) {
         let words = (self.max_binding / 4) as usize;
         let by_indices = words.saturating_sub(colliders) / 2;
         let by_contacts = (self.max_binding.saturating_sub(HEADER_BYTES) / RECORD_BYTES) as usize;
         let by_dispatch = self.max_workgroups as usize * WORKGROUP_SIZE as usize;
-        by_indices.min(by_contacts).min(by_dispatch)
+        (by_indices.min(by_dispatch), by_contacts.min(by_dispatch))
     }
 
     /// Validates a batch and makes room for it; returns the pairs per dispatch.
@@ -386,16 +394,22 @@ impl SatPass {
     /// Makes room for `colliders` colliders and dispatches of `batch` pairs, re-creating the
     /// bind groups if a buffer was replaced.
     pub(super) fn reserve(&mut self, colliders: usize, batch: usize) {
+        self.reserve_records(colliders, batch, batch);
+    }
+
+    /// [`reserve`](Self::reserve) with room for `pairs` pairs and `records` contact records
+    /// apart (the collision pipeline caps its records by the binding, not its pairs).
+    pub(super) fn reserve_records(&mut self, colliders: usize, pairs: usize, records: usize) {
         let cap = self.max_binding;
         let mut replaced = self.poses.reserve(&self.device, 16 * colliders as u64, cap);
         if self
             .indices
-            .reserve(&self.device, 4 * (colliders + 2 * batch) as u64, cap)
+            .reserve(&self.device, 4 * (colliders + 2 * pairs) as u64, cap)
         {
             self.uploaded_shape_ids = None;
             replaced = true;
         }
-        let contact_bytes = HEADER_BYTES + RECORD_BYTES * batch as u64;
+        let contact_bytes = HEADER_BYTES + RECORD_BYTES * records as u64;
         replaced |= self.contacts.reserve(&self.device, contact_bytes, cap);
         replaced |= self
             .touching

@@ -5,9 +5,11 @@
 //! fresh pairs.
 //!
 //! ```text
-//! find_pairs, sort_out_recycled          the persistent pairs, the fresh ones (CPU)
-//! GpuCollision over the step's boxes      every contact of boxes that overlap (GPU)
-//! keep_fresh                              a merge walk: both lists ascend by pair
+//! GpuCollision::send                     the step's boxes and poses up, one submit: every
+//!                                        contact of boxes that overlap (GPU) ...
+//! find_pairs, sort_out_recycled          ... while the CPU finds the persistent pairs and
+//!                                        the fresh ones
+//! GpuCollision::collect, keep_fresh      wait; a merge walk (both lists ascend by pair)
 //! finish_step                            merge, solver, continuous, sleep (CPU)
 //! ```
 //!
@@ -16,12 +18,16 @@
 //! phase computes the manifold the CPU's would (the kernel's bits are the CPU's on the
 //! adapters docs/reliability.md names; the tests check it on the one at hand). The GPU also
 //! collides pairs the world does not want (of one body, filtered, recycled, removed);
-//! those are dropped by the walk, a cost of its counting nothing the world keeps.
+//! those are dropped by the walk. The GPU's part needs only the poses and boxes of the
+//! step's start, which nothing changes before the solver: it is sent first and collected
+//! last, so on a real GPU the CPU's broad phase runs while the GPU works.
 
 use super::World;
 use super::limits::{TIME_STEP_RANGE, check_gravity};
 use super::stats::StepStats;
+use super::step::CollisionStage;
 use crate::collision::manifold::Contact;
+use crate::collision::narrow_phase::NarrowPhaseTimings;
 use crate::dynamics::solver::SPECULATIVE_DISTANCE;
 use crate::error::{Error, WorldError};
 use crate::gpu::GpuCollision;
@@ -59,18 +65,33 @@ impl World {
             return Err(Error::World(WorldError::InvalidTimeStep { dt }));
         }
         check_gravity(self.settings.gravity)?;
-        self.run_step_with(dt, |world| {
-            collision.set_shape_table(&world.shapes.list)?;
-            collision.set_speculative_distance(SPECULATIVE_DISTANCE)?;
-            let found = collision
-                .find_contacts_in_boxes(&world.colliders.records, &world.scratch.broad_boxes)?;
-            keep_fresh(
-                found,
-                &world.scratch.fresh_pairs,
-                &mut world.scratch.contact_scratch,
-            );
-            Ok(Some(collision.timings()))
-        })
+        self.run_step_with(dt, &mut OnGpu(collision))
+    }
+}
+
+/// The step's collision stage on the GPU: sent before the broad phase, collected after
+/// the recycling pass.
+struct OnGpu<'a>(&'a mut GpuCollision);
+
+impl CollisionStage for OnGpu<'_> {
+    fn before(&mut self, world: &mut World) -> Result<(), Error> {
+        let collision = &mut *self.0;
+        collision.set_shape_table(&world.shapes.list)?;
+        collision.set_speculative_distance(SPECULATIVE_DISTANCE)?;
+        // The tight boxes, which the stage grows by half the speculative distance as the
+        // broad phase grows them (`find_pairs`): the same boxes to the bit.
+        collision.send(&world.colliders.records, &world.colliders.aabbs)
+    }
+
+    fn collide(&mut self, world: &mut World) -> Result<Option<NarrowPhaseTimings>, Error> {
+        let collision = &mut *self.0;
+        let found = collision.collect(&world.colliders.records)?;
+        keep_fresh(
+            found,
+            &world.scratch.fresh_pairs,
+            &mut world.scratch.contact_scratch,
+        );
+        Ok(Some(collision.timings()))
     }
 }
 

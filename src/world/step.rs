@@ -56,32 +56,21 @@ impl World {
         dt: f32,
         narrow_phase: &mut dyn NarrowPhase,
     ) -> Result<StepStats, Error> {
-        self.run_step_with(dt, |world| {
-            // Cheap when the narrow phase already holds this table (see `set_shape_table`).
-            narrow_phase.set_shape_table(&world.shapes.list)?;
-            narrow_phase.set_speculative_distance(SPECULATIVE_DISTANCE)?;
-            narrow_phase.collide_pairs_into(
-                &world.colliders.records,
-                &world.scratch.fresh_pairs,
-                &mut world.scratch.contact_scratch,
-            )?;
-            Ok(narrow_phase.timings())
-        })
+        self.run_step_with(dt, &mut ThroughNarrowPhase(narrow_phase))
     }
 
-    /// A step whose narrow phase is `collide`: given the world after the broad phase and
-    /// the recycling pass, it puts the contacts of `scratch.fresh_pairs` in
-    /// `scratch.contact_scratch`, in their order, and tells where it spent its time.
+    /// A step whose narrow phase is `stage`'s (see [`CollisionStage`]).
     pub(super) fn run_step_with(
         &mut self,
         dt: f32,
-        collide: impl FnOnce(&mut World) -> Result<Option<NarrowPhaseTimings>, Error>,
+        stage: &mut dyn CollisionStage,
     ) -> Result<StepStats, Error> {
         let start = Instant::now();
+        stage.before(self)?;
         let (proxy_moves, broad_done) = parallel::in_pool(|| self.find_pairs());
         // Nothing above changed the world (the pairs are scratch): an error here leaves it
         // as it was, last step's contacts included, since they are only replaced on success.
-        let detail = collide(self)?;
+        let detail = stage.collide(self)?;
         let times = StageStarts {
             start,
             broad_done,
@@ -337,6 +326,41 @@ impl World {
             collider.transform = transform;
             self.colliders.aabbs[c] = self.shapes.list[collider.shape as usize].aabb(&transform);
         }
+    }
+}
+
+/// What computes a step's contacts: a narrow phase over the pairs the world picks, or a
+/// stage of its own (the GPU's, `gpu_step.rs`). An error from either leaves the world as
+/// it was before the step.
+pub(super) trait CollisionStage {
+    /// Before the broad phase, with the poses and boxes of the step's start (they do not
+    /// change until the solver): work that needs nothing else, such as a GPU submit that
+    /// then runs while the CPU does the broad phase.
+    fn before(&mut self, _world: &mut World) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// After the broad phase and the recycling pass: the contacts of the fresh pairs
+    /// (`scratch.fresh_pairs`) into `scratch.contact_scratch`, in their order, and where
+    /// the time went.
+    fn collide(&mut self, world: &mut World) -> Result<Option<NarrowPhaseTimings>, Error>;
+}
+
+/// The step through a [`NarrowPhase`].
+struct ThroughNarrowPhase<'a>(&'a mut dyn NarrowPhase);
+
+impl CollisionStage for ThroughNarrowPhase<'_> {
+    fn collide(&mut self, world: &mut World) -> Result<Option<NarrowPhaseTimings>, Error> {
+        let narrow_phase = &mut *self.0;
+        // Cheap when the narrow phase already holds this table (see `set_shape_table`).
+        narrow_phase.set_shape_table(&world.shapes.list)?;
+        narrow_phase.set_speculative_distance(SPECULATIVE_DISTANCE)?;
+        narrow_phase.collide_pairs_into(
+            &world.colliders.records,
+            &world.scratch.fresh_pairs,
+            &mut world.scratch.contact_scratch,
+        )?;
+        Ok(narrow_phase.timings())
     }
 }
 

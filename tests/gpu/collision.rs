@@ -281,3 +281,32 @@ fn gpu_collision_on_a_destroyed_device_returns_an_error() {
     // Batches with nothing to send still answer.
     assert!(gpu.find_contacts(&colliders[..1]).unwrap().is_empty());
 }
+
+#[test]
+fn past_the_bindings_an_error_names_what_outgrew_them() {
+    let Some((device, queue)) = common::small_binding_device() else {
+        return;
+    };
+    // 64 KiB bindings: 1,364 contact records, 4,096 pairs' or band entries' sort items.
+    let shapes = shape_table(12);
+    let mut gpu = stage(&device, &queue, &shapes);
+    for (count, extent, outgrown) in [
+        (1_200, 10.0, "contacts"),
+        (1_500, 10.0, "pairs"),
+        (3_000, 12.0, "boxes"),
+    ] {
+        let crowded = scatter(13, &shapes, count, extent);
+        let cpu = find_contacts(&shapes, &crowded, SPECULATIVE_DISTANCE).unwrap();
+        assert!(cpu.len() > 1_364, "{} contacts", cpu.len());
+        match gpu.find_contacts(&crowded) {
+            Err(Error::Gpu(wgpu_sat::error::GpuError::TooLarge { what, count, max })) => {
+                assert_eq!(what, outgrown);
+                assert!(count > max, "{count} > {max}");
+            }
+            other => panic!("{count} crowded colliders: {other:?}"),
+        }
+    }
+    // Within the bindings it works on.
+    let colliders = scatter(14, &shapes, 300, 10.0);
+    check(&mut gpu, &shapes, &colliders, "after");
+}

@@ -278,12 +278,23 @@ impl GpuBroadPhase {
         })
     }
 
+    /// The most pairs a call can hold: their sort items in one binding, their tiles in one
+    /// dispatch.
+    pub(crate) fn max_pairs(&self) -> usize {
+        self.most(size_of::<[u32; 2]>())
+    }
+
+    /// The most items of `size` bytes one binding holds, and their tiles one dispatch.
+    fn most(&self, size: usize) -> usize {
+        let by_binding = (self.max_binding / size.max(16) as u64) as usize;
+        let by_dispatch = self.max_workgroups as usize * WORKGROUP as usize;
+        by_binding.min(by_dispatch)
+    }
+
     /// An error unless `count` items of `size` bytes fit one binding, and their tiles (and
     /// the radix sort's counts) one dispatch.
     fn check_fits(&self, what: &'static str, count: usize, size: usize) -> Result<(), Error> {
-        let by_binding = (self.max_binding / size.max(16) as u64) as usize;
-        let by_dispatch = self.max_workgroups as usize * WORKGROUP as usize;
-        let max = by_binding.min(by_dispatch);
+        let max = self.most(size);
         if count > max {
             return Err(Error::Gpu(GpuError::TooLarge { what, count, max }));
         }

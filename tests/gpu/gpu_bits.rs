@@ -316,3 +316,40 @@ fn worlds_with_filters_joints_and_chains_step_on_the_gpu_stage_to_the_cpu_bits()
         );
     }
 }
+
+/// The world's fallback when the GPU goes: `step_on_gpu` on a lost device is an error that
+/// leaves the world as it was, and the CPU's step carries on from there to the bits a world
+/// stepped on the CPU throughout reaches.
+#[test]
+fn a_world_on_the_gpu_stage_falls_back_to_the_cpu_without_losing_a_bit() {
+    let Some((device, queue)) = common::device_with_limits("doomed", wgpu::Limits::default())
+    else {
+        return;
+    };
+    const DT: f32 = 1.0 / 60.0;
+    let mut collision = GpuCollision::new(&device, &queue).unwrap();
+    let mut cpu = CpuNarrowPhase::new();
+    let mut on_cpu = scenes::mixed(400, 5);
+    let mut on_stage = on_cpu.clone();
+    for _ in 0..60 {
+        on_cpu.step(DT, &mut cpu).unwrap();
+        on_stage.step_on_gpu(DT, &mut collision).unwrap();
+    }
+    assert_eq!(on_cpu.state_hash(), on_stage.state_hash());
+    device.destroy();
+    let before = on_stage.state_hash();
+    match on_stage.step_on_gpu(DT, &mut collision) {
+        Err(wgpu_sat::Error::Gpu(e)) => eprintln!("after the loss: {e}"),
+        other => panic!("step_on_gpu on a destroyed device: {other:?}"),
+    }
+    assert_eq!(
+        on_stage.state_hash(),
+        before,
+        "the failed step changed the world"
+    );
+    for _ in 0..60 {
+        on_cpu.step(DT, &mut cpu).unwrap();
+        on_stage.step(DT, &mut cpu).unwrap();
+    }
+    assert_eq!(on_cpu.state_hash(), on_stage.state_hash());
+}

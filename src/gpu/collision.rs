@@ -56,6 +56,7 @@ use crate::gpu::plumbing::{
     read_back, storage, uniform,
 };
 use crate::gpu::sat_pass::{ContactRecords, HEADER_BYTES, RECORD_BYTES, SAT_WGSL, SatPass};
+use crate::gpu::scatter::{ColliderBuffers, ResidentColliders, Upload};
 use crate::shapes::aabb::Aabb;
 use crate::shapes::shape::Shape;
 
@@ -92,6 +93,8 @@ pub struct GpuCollision {
     broad: GpuBroadPhase,
     sat: SatPass,
     kernels: FoundPairKernels,
+    /// The colliders' poses, shape ids and boxes, kept on the device from call to call.
+    resident: ResidentColliders,
     /// Timestamps at the start of the broad phase's pass and the end of the narrow
     /// phase's, on devices that have them.
     timer: Option<KernelTimer>,
@@ -197,6 +200,7 @@ impl GpuCollision {
             broad,
             sat,
             kernels,
+            resident: ResidentColliders::new(device),
             timer,
             ends_binding: None,
             ends,
@@ -326,6 +330,7 @@ impl GpuCollision {
             self.contacts.clear();
             self.pending = None;
             self.sat.invalidate();
+            self.resident.invalidate();
             self.ends_binding = None;
         }
         result
@@ -356,6 +361,7 @@ impl GpuCollision {
     pub fn buffers_created(&self) -> u64 {
         self.broad.buffers_created()
             + self.sat.buffers_created()
+            + self.resident.buffers_created()
             + self.ends.created
             + self.readback.created
     }
@@ -388,8 +394,9 @@ impl GpuCollision {
         // Records: one a pair at most, within a binding (a pair's 8 bytes fit where its
         // 48-byte record may not); more than that is an error named after the readback.
         let records = room.min(most_records);
-        self.sat.reserve_records(n, room, records);
-        self.sat.upload_colliders(colliders);
+        let (base, boxes_lost) = self.broad.prepare_boxes(&self.boxes)?;
+        let lost = self.sat.reserve_records(n, room, records) || boxes_lost;
+        let upload = self.resident.plan(colliders, &self.boxes, lost);
         self.sat.write_found_params(n, records);
         let device = self.sat.device().clone();
         let cap = self.sat.max_binding();
@@ -406,9 +413,22 @@ impl GpuCollision {
             Some(t) => (Some(t.pass(Some(0), None)), Some(t.pass(None, Some(1)))),
             None => (None, None),
         };
+        let to = ColliderBuffers {
+            poses: self.sat.poses_buffer(),
+            shape_ids: self.sat.indices_buffer(),
+            boxes: self.broad.boxes_buffer(),
+        };
+        let queue = self.sat.queue();
+        self.sat.timings.uploaded_bytes += match upload {
+            Upload::Whole => self.resident.write_whole(queue, to),
+            Upload::Changed(_) => {
+                self.resident
+                    .record_changed(&device, queue, &mut encoder, to, cap)
+            }
+        };
         let found = self
             .broad
-            .record_on_device(&mut encoder, &self.boxes, room, first_pass)?;
+            .record_on_device(&mut encoder, base, room, first_pass)?;
         self.sat.timings.uploaded_bytes += found.uploaded_bytes;
         let (indices, params) = (self.sat.indices_buffer(), self.sat.params_buffer());
         encoder.copy_buffer_to_buffer(found.pairs, 0, indices, 4 * n as u64, 8 * room as u64);

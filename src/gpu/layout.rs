@@ -370,6 +370,44 @@ pub struct AabbGpu {
 }
 const _: () = assert!(size_of::<AabbGpu>() == 16);
 
+impl From<&crate::shapes::aabb::Aabb> for AabbGpu {
+    fn from(b: &crate::shapes::aabb::Aabb) -> Self {
+        AabbGpu {
+            min: b.min.to_array(),
+            max: b.max.to_array(),
+        }
+    }
+}
+
+/// WGSL `ColliderUpdate` (`shaders/scatter.wgsl`): one collider whose pose, box or shape
+/// changed since the device last had it, 48 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct ColliderUpdateGpu {
+    /// The collider's index.
+    pub index: u32,
+    /// Its shape's index in the table.
+    pub shape: u32,
+    /// Padding: the pose starts 16-byte aligned, as WGSL lays out a `vec4`.
+    pub _pad: [u32; 2],
+    /// Its pose.
+    pub pose: PoseGpu,
+    /// Its box (grown by half the speculative distance).
+    pub aabb: AabbGpu,
+}
+const _: () = assert!(size_of::<ColliderUpdateGpu>() == 48);
+
+/// WGSL `ScatterParams` (`shaders/scatter.wgsl`): how many updates a dispatch applies.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct ScatterParamsGpu {
+    /// Updates in the batch.
+    pub count: u32,
+    /// Padding to WGSL's 16-byte uniform size.
+    pub _pad: [u32; 3],
+}
+const _: () = assert!(size_of::<ScatterParamsGpu>() == 16);
+
 /// WGSL `ScanParams` (`shaders/scan.wgsl`), the uniform of one scan dispatch.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]

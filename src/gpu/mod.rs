@@ -15,6 +15,7 @@ mod narrow_phase;
 mod plumbing;
 mod ray;
 mod sat_pass;
+mod scatter;
 mod toi;
 
 pub use broad_phase::{GpuBroadPhase, RADIX_SORT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL};
@@ -23,4 +24,5 @@ pub use device::request_device;
 pub use narrow_phase::{GpuNarrowPhase, LAYOUT_WGSL};
 pub use ray::{GpuRayCast, RAY_WGSL};
 pub use sat_pass::SAT_WGSL;
+pub use scatter::SCATTER_WGSL;
 pub use toi::{GpuTimeOfImpact, TOI_WGSL};

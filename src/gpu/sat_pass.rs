@@ -399,7 +399,13 @@ impl SatPass {
 
     /// [`reserve`](Self::reserve) with room for `pairs` pairs and `records` contact records
     /// apart (the collision pipeline caps its records by the binding, not its pairs).
-    pub(super) fn reserve_records(&mut self, colliders: usize, pairs: usize, records: usize) {
+    /// Returns whether the poses or the shape ids were lost (their buffer replaced).
+    pub(super) fn reserve_records(
+        &mut self,
+        colliders: usize,
+        pairs: usize,
+        records: usize,
+    ) -> bool {
         let cap = self.max_binding;
         let mut replaced = self.poses.reserve(&self.device, 16 * colliders as u64, cap);
         if self
@@ -409,6 +415,7 @@ impl SatPass {
             self.uploaded_shape_ids = None;
             replaced = true;
         }
+        let lost = replaced;
         let contact_bytes = HEADER_BYTES + RECORD_BYTES * records as u64;
         replaced |= self.contacts.reserve(&self.device, contact_bytes, cap);
         replaced |= self
@@ -440,6 +447,7 @@ impl SatPass {
                 ],
             }));
         }
+        lost
     }
 
     /// Writes the poses, and the shape ids if they changed since the last upload.

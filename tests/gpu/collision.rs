@@ -152,6 +152,34 @@ fn a_batch_moved_over_many_calls_matches_at_every_call() {
     assert!(most > 20 * least.max(1), "{least}..{most} contacts");
     assert!(second_submits > 0, "the room never ran short");
 
+    // A fifth of the colliders moves each call, another fifth the next, one of them to
+    // another shape now and then: only those go up, scattered into place on the device.
+    let n = colliders.len() as u64;
+    for call in 0..10 {
+        for (k, c) in colliders.iter_mut().enumerate() {
+            if k % 5 == call % 5 {
+                let turn = c.transform.angle() + rng.random_range(-0.3..0.3);
+                let nudge = Vec2::new(rng.random_range(-0.2..0.2), rng.random_range(-0.2..0.2));
+                c.transform = Transform::new(c.transform.translation() + nudge, turn);
+                if k % 35 == 0 {
+                    c.shape = (c.shape + 1) % shapes.len() as u32;
+                }
+            }
+        }
+        check(
+            &mut gpu,
+            &shapes,
+            &colliders,
+            &format!("a fifth moved, call {call}"),
+        );
+        let up = gpu.timings().uploaded_bytes;
+        // 48 bytes for each moved collider, not 36 for each; and the passes' uniforms.
+        assert!(
+            up >= 48 * n / 5 && up < 48 * n / 5 + 64 * 1024,
+            "call {call}: {up} B up"
+        );
+    }
+
     // Warm, the same batch again: one submit and no new buffer.
     gpu.find_contacts(&colliders).unwrap();
     let created = gpu.buffers_created();
@@ -183,20 +211,21 @@ fn the_pairs_never_cross_the_bus() {
     assert_eq!(gpu.find_contacts(&colliders).unwrap(), contacts);
     assert_eq!(contacts.len(), 0);
     assert!(gpu.pair_count() > 25_000, "{} pairs", gpu.pair_count());
-    // The first call's room (two pairs a needle) was short: it ran twice. Warm, once.
+    // The first call's room (two pairs a needle) was short: it ran twice, each time with
+    // every collider whole (36 bytes each) and the passes' uniforms.
+    let n = colliders.len() as u64;
+    let first = gpu.timings().uploaded_bytes;
+    assert!(
+        first >= 2 * 36 * n && first < 2 * (36 * n + 64 * 1024),
+        "{first} B up"
+    );
+    // Warm, nothing moved: once, and no collider goes up at all, only the uniforms.
     assert_eq!(gpu.find_contacts(&colliders).unwrap(), contacts);
     assert_eq!(gpu.submits(), 1);
     let t = gpu.timings();
-    // Up: a pose and a box per collider (the shape ids stayed), and the uniforms; back:
-    // the dispatch, the contact count, and the first guess of records. Not 8 bytes a pair
-    // either way.
-    let n = colliders.len() as u64;
-    assert!(t.uploaded_bytes >= 32 * n);
-    assert!(
-        t.uploaded_bytes < 36 * n + 64 * 1024,
-        "{} up",
-        t.uploaded_bytes
-    );
+    // Back: the dispatch, the timestamps, the contact count and the first guess of
+    // records. Not 8 bytes a pair either way.
+    assert!(t.uploaded_bytes < 64 * 1024, "{} up", t.uploaded_bytes);
     assert!(t.read_back_bytes < 2_048, "{} back", t.read_back_bytes);
     // The kernels' own time, where the device counts it.
     let timed = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);

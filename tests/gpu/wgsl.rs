@@ -4,6 +4,8 @@
 use std::mem::size_of;
 
 use naga::valid::{Capabilities, ValidationFlags, Validator};
+use wgpu_sat::gpu::SCATTER_WGSL;
+use wgpu_sat::gpu::layout::{ColliderUpdateGpu, ScatterParamsGpu};
 use wgpu_sat::gpu::layout::{
     ContactGpu, ContactPointGpu, ContactsHeaderGpu, KIND_CHAIN, KIND_ROUNDED, KIND_SHARP, NO_HIT,
     NO_POINT, ParamsGpu, PoseGpu, SWAPPED, ShapeGpu, SweepGpu, SweptColliderGpu, TimeOfImpactGpu,
@@ -500,4 +502,25 @@ fn broad_phase_wgsl_parses_validates_and_mirrors_the_rust_side() {
         .find(|e| e.name == "collide_pairs")
         .unwrap();
     assert_eq!(collide.workgroup_size, [64, 1, 1]);
+}
+
+#[test]
+fn scatter_wgsl_parses_validates_and_mirrors_the_rust_side() {
+    let m = parse(SCATTER_WGSL);
+    validate(&m, SCATTER_WGSL);
+    assert_eq!(
+        struct_size(&m, "ColliderUpdate") as usize,
+        size_of::<ColliderUpdateGpu>()
+    );
+    assert_eq!(
+        struct_size(&m, "ScatterParams") as usize,
+        size_of::<ScatterParamsGpu>()
+    );
+    let entry = m
+        .entry_points
+        .iter()
+        .find(|e| e.name == "scatter_colliders")
+        .unwrap();
+    assert_eq!(entry.stage, naga::ShaderStage::Compute);
+    assert!(include_str!("../../src/gpu/scatter.rs").contains("fn scatter_colliders("));
 }

@@ -200,8 +200,9 @@ impl GpuBroadPhase {
         Ok(())
     }
 
-    /// Records the whole broad phase over `aabbs` (at least two, checked) in `encoder`, with
-    /// room for `room` pairs and no readback: the pairs stay on the GPU, ascending, the first
+    /// Records the whole broad phase over the boxes in the boxes' buffer (at least two, as
+    /// [`prepare_boxes`](Self::prepare_boxes) checked them and fitted `base` to them) in
+    /// `encoder`, with room for `room` pairs and no readback: the pairs stay on the GPU, ascending, the first
     /// `min(total, room)` of the buffer returned, and `pair_args` writes the narrow phase's
     /// indirect dispatch over them, with the total (see [`DevicePairs`]). The caller reads
     /// the total back with what it reads anyway, and records again with more room when it
@@ -210,22 +211,22 @@ impl GpuBroadPhase {
     pub(crate) fn record_on_device(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
-        aabbs: &[Aabb],
+        base: SweepParamsGpu,
         room: usize,
         timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
     ) -> Result<DevicePairs<'_>, Error> {
         let room = room.max(1);
         self.check_fits("pairs", room, size_of::<[u32; 2]>())?;
-        let base = self.upload_boxes(aabbs)?;
         self.reserve_pairs(room);
         let (kernels, buffers) = (&self.kernels, &self.buffers);
         let mut plan = Plan::default();
-        let by_band = buffers.plan_boxes(kernels, &mut plan, aabbs.len(), base);
+        let n = base.len as usize;
+        let by_band = buffers.plan_boxes(kernels, &mut plan, n, base);
         let room_params = SweepParamsGpu {
             capacity: room as u32,
             ..base
         };
-        buffers.plan_pairs(kernels, &mut plan, aabbs.len(), by_band, room_params);
+        buffers.plan_pairs(kernels, &mut plan, n, by_band, room_params);
         plan.push(
             &kernels.pair_args,
             &[(3, &buffers.counts.buffer), (8, &buffers.dispatch)],
@@ -234,7 +235,7 @@ impl GpuBroadPhase {
         );
         let (device, queue) = (&self.device, &self.queue);
         let cache = &mut self.bind_groups[2];
-        let uploaded_bytes = 16 * aabbs.len() as u64 + plan.params.len() as u64;
+        let uploaded_bytes = plan.params.len() as u64;
         let params = &buffers.params.buffer;
         record(device, queue, encoder, params, cache, plan, timestamps);
         Ok(DevicePairs {
@@ -245,9 +246,22 @@ impl GpuBroadPhase {
     }
 
     /// Checks that `aabbs` fit, makes room for them, writes them to the queue, and returns
-    /// the sweep's parameters: the y bands and the entry count the GPU will find (the same
-    /// arithmetic: see `sort_sweep.rs`), no room for pairs yet.
+    /// the sweep's parameters (see [`prepare_boxes`](Self::prepare_boxes)).
     fn upload_boxes(&mut self, aabbs: &[Aabb]) -> Result<SweepParamsGpu, Error> {
+        let (base, _) = self.prepare_boxes(aabbs)?;
+        self.write_boxes(aabbs);
+        Ok(base)
+    }
+
+    /// Checks that `aabbs` fit and makes room for them, and returns the sweep's parameters
+    /// (the y bands and the entry count the GPU will find, the same arithmetic: see
+    /// `sort_sweep.rs`; no room for pairs yet) and whether the boxes' buffer was replaced
+    /// (its boxes lost). Writes nothing: the caller writes the boxes, or scatters those
+    /// that changed into the buffer ([`boxes_buffer`](Self::boxes_buffer)).
+    pub(crate) fn prepare_boxes(
+        &mut self,
+        aabbs: &[Aabb],
+    ) -> Result<(SweepParamsGpu, bool), Error> {
         let n = aabbs.len();
         let bands = Bands::fit(aabbs);
         let entry_count: usize = aabbs
@@ -255,16 +269,8 @@ impl GpuBroadPhase {
             .map(|b| bands.band(b.max.y) - bands.band(b.min.y) + 1)
             .sum();
         self.check_fits("boxes", n.max(entry_count), size_of::<AabbGpu>())?;
-        self.reserve_boxes(n, entry_count);
-        self.scratch.clear();
-        self.scratch.extend(aabbs.iter().map(|b| AabbGpu {
-            min: b.min.to_array(),
-            max: b.max.to_array(),
-        }));
-        let bytes = bytemuck::cast_slice(&self.scratch);
-        self.queue
-            .write_buffer(&self.buffers.boxes.buffer, 0, bytes);
-        Ok(SweepParamsGpu {
+        let replaced = self.reserve_boxes(n, entry_count);
+        let base = SweepParamsGpu {
             len: n as u32,
             side: 0,
             first: 0,
@@ -275,7 +281,23 @@ impl GpuBroadPhase {
             entry_count: entry_count as u32,
             capacity: 0,
             _pad: [0; 3],
-        })
+        };
+        Ok((base, replaced))
+    }
+
+    /// Writes `aabbs` to the boxes' buffer (made room for by
+    /// [`prepare_boxes`](Self::prepare_boxes)).
+    pub(crate) fn write_boxes(&mut self, aabbs: &[Aabb]) {
+        self.scratch.clear();
+        self.scratch.extend(aabbs.iter().map(AabbGpu::from));
+        let bytes = bytemuck::cast_slice(&self.scratch);
+        self.queue
+            .write_buffer(&self.buffers.boxes.buffer, 0, bytes);
+    }
+
+    /// The boxes the sweep reads (`array<vec4<f32>>`: min, max).
+    pub(crate) fn boxes_buffer(&self) -> &wgpu::Buffer {
+        &self.buffers.boxes.buffer
     }
 
     /// The most pairs a call can hold: their sort items in one binding, their tiles in one
@@ -302,10 +324,11 @@ impl GpuBroadPhase {
     }
 
     /// Room for `n` boxes in `entries` band entries, and what their sorts and sweep use.
-    fn reserve_boxes(&mut self, n: usize, entries: usize) {
+    /// Returns whether the boxes' buffer was replaced.
+    fn reserve_boxes(&mut self, n: usize, entries: usize) -> bool {
         let (device, cap, b) = (&self.device, self.max_binding, &mut self.buffers);
         let most = n.max(entries) as u64;
-        b.boxes.reserve(device, 16 * n as u64, cap);
+        let replaced = b.boxes.reserve(device, 16 * n as u64, cap);
         b.sorted.reserve(device, 16 * entries as u64, cap);
         for items in &mut b.box_items {
             items.reserve(device, 8 * most, cap);
@@ -313,6 +336,7 @@ impl GpuBroadPhase {
         b.counts.reserve(device, 4 * (most + 1), cap);
         b.reserve_scan(device, cap, most as usize + 1, most as usize);
         b.readback.reserve(device, 4, cap);
+        replaced
     }
 
     /// Room for `total` pairs and their sorts.
@@ -340,7 +364,7 @@ pub(crate) struct DevicePairs<'a> {
     /// A `PairDispatchGpu`: the narrow phase's indirect dispatch over the pairs in the
     /// room, how many those are, and the sweep's total.
     pub(crate) dispatch: &'a wgpu::Buffer,
-    /// Bytes queued for the device: the boxes and the dispatches' uniforms.
+    /// Bytes queued for the device: the dispatches' uniforms.
     pub(crate) uploaded_bytes: u64,
 }
 

@@ -241,9 +241,10 @@ pub fn gpu_narrow_phase(
     backend: Option<Backend>,
 ) -> Result<(Option<sim::GpuStage>, bool)> {
     let stage = if backend == Some(Backend::GpuCollision) {
-        wgpu_sat::gpu::GpuCollision::new(device, queue).map(sim::GpuStage::Collision)
+        wgpu_sat::gpu::GpuCollision::new(device, queue)
+            .map(|c| sim::GpuStage::Collision(Box::new(c)))
     } else {
-        wgpu_sat::GpuNarrowPhase::new(device, queue).map(sim::GpuStage::Narrow)
+        wgpu_sat::GpuNarrowPhase::new(device, queue).map(|n| sim::GpuStage::Narrow(Box::new(n)))
     };
     match stage {
         Ok(gpu) => Ok((Some(gpu), backend != Some(Backend::Cpu))),

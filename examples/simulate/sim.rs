@@ -106,9 +106,10 @@ fn add_sensor_band(world: &mut World) {
 
 /// The GPU's part of a step: the narrow phase over the world's pairs, or the whole
 /// collision stage (`World::step_on_gpu`).
+/// (Boxed: each holds its pipelines and buffers, a kilobyte or more.)
 pub enum GpuStage {
-    Narrow(GpuNarrowPhase),
-    Collision(GpuCollision),
+    Narrow(Box<GpuNarrowPhase>),
+    Collision(Box<GpuCollision>),
 }
 
 /// The world and how it is stepped.
@@ -197,8 +198,8 @@ impl Sim {
     fn step(&mut self) -> Result<StepStats, Error> {
         if let (Some(gpu), true) = (&mut self.gpu, self.use_gpu) {
             let result = match gpu {
-                GpuStage::Narrow(narrow) => self.world.step(DT, narrow),
-                GpuStage::Collision(stage) => self.world.step_on_gpu(DT, stage),
+                GpuStage::Narrow(narrow) => self.world.step(DT, narrow.as_mut()),
+                GpuStage::Collision(stage) => self.world.step_on_gpu(DT, stage.as_mut()),
             };
             match result {
                 Ok(stats) => return Ok(stats),

@@ -137,10 +137,11 @@ pub enum BatchError {
 #[derive(Debug, thiserror::Error)]
 #[non_exhaustive]
 pub enum GpuError {
-    /// More shapes or colliders than one GPU storage binding can hold.
+    /// More items than one GPU storage binding (or one dispatch) can hold.
     #[error("{what}: {count} exceed the device's limit of {max} per storage binding")]
     TooLarge {
-        /// What overflowed ("shapes" or "colliders").
+        /// What overflowed: "shapes", "colliders", "boxes" (a broad phase's boxes or their
+        /// band entries), "pairs" or "contacts".
         what: &'static str,
         /// How many were given.
         count: usize,
@@ -187,6 +188,10 @@ pub enum GpuError {
          request_readback"
     )]
     NotRecorded,
+    /// `GpuCollision::collect` was called with no call sent, or with another number of
+    /// colliders than the call `GpuCollision::send` sent.
+    #[error("nothing to collect for these colliders: call GpuCollision::send with them first")]
+    NotSent,
     /// The device reported an error while running the narrow phase (for example, it was lost).
     #[error("the GPU device reported an error: {0}")]
     Device(String),

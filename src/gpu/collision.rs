@@ -114,10 +114,11 @@ pub struct GpuCollision {
     pair_count: usize,
     /// The last call's submits: 1, or 2 when the room was short.
     submits: u32,
-    /// When the last call began, and its submit while it waits to be read back
-    /// ([`GpuCollision::send`] and [`GpuCollision::collect`]).
+    /// When the last call began, its submit while it waits to be read back, and the number
+    /// of colliders `send` sent (see [`GpuCollision::send`] and [`GpuCollision::collect`]).
     started: Instant,
     pending: Option<Pending>,
+    sent: Option<usize>,
 }
 
 /// A submit not yet read back: its room for pairs (and the most the bindings allow), for
@@ -215,6 +216,7 @@ impl GpuCollision {
             submits: 0,
             started: Instant::now(),
             pending: None,
+            sent: None,
         })
     }
 
@@ -252,14 +254,36 @@ impl GpuCollision {
         Ok(&self.contacts)
     }
 
-    /// The first half of [`find_contacts`](GpuCollision::find_contacts) over the boxes the
-    /// caller has (the world's tight boxes, one per collider), without waiting for the GPU:
-    /// each box is grown by half the speculative distance (a box that is not valid, a
-    /// removed collider's empty one, is replaced by the collider's own; its pairs are the
-    /// caller's to drop), and the call's one submit is sent. [`collect`](Self::collect)
-    /// waits for it: in between, the CPU is free for work of its own (the world's broad
-    /// phase and recycling pass).
-    pub(crate) fn send(&mut self, colliders: &[Collider], boxes: &[Aabb]) -> Result<(), Error> {
+    /// The first half of [`find_contacts`](GpuCollision::find_contacts): checks the
+    /// colliders and sends the call's submit, without waiting for the GPU.
+    /// [`collect`](Self::collect) waits for it and returns the contacts; in between, the CPU
+    /// is free for work of its own. Errors as `find_contacts` does.
+    ///
+    /// ```no_run
+    /// # use wgpu_sat::{gpu::GpuCollision, Collider};
+    /// # fn other_work() {}
+    /// # fn run(collision: &mut GpuCollision, colliders: &[Collider]) -> Result<(), wgpu_sat::Error> {
+    /// collision.send(colliders)?;
+    /// other_work(); // runs while the GPU finds the contacts
+    /// let contacts = collision.collect(colliders)?;
+    /// # Ok(()) }
+    /// ```
+    pub fn send(&mut self, colliders: &[Collider]) -> Result<(), Error> {
+        self.begin(colliders)?;
+        let (shapes, margin) = (self.sat.shapes(), self.sat.speculative_distance());
+        collider_boxes(shapes, colliders, margin, &mut self.boxes);
+        self.send_boxes_ready(colliders)
+    }
+
+    /// [`send`](Self::send) over the boxes the caller has (the world's tight boxes, one per
+    /// collider), each grown by half the speculative distance; a box that is not valid (a
+    /// removed collider's empty one) is replaced by the collider's own, and its pairs are
+    /// the caller's to drop.
+    pub(crate) fn send_boxes(
+        &mut self,
+        colliders: &[Collider],
+        boxes: &[Aabb],
+    ) -> Result<(), Error> {
         self.begin(colliders)?;
         let (shapes, margin) = (self.sat.shapes(), self.sat.speculative_distance());
         self.boxes.clear();
@@ -272,41 +296,46 @@ impl GpuCollision {
                     .expanded(0.5 * margin)
             }
         }));
-        if colliders.len() < 2 {
-            return Ok(());
-        }
-        self.guarded(|stage| {
-            stage.pending = Some(stage.submit(colliders)?);
-            Ok(())
-        })
+        self.send_boxes_ready(colliders)
     }
 
-    /// The contacts of the call [`send`](Self::send) sent, once the GPU is done (with a
-    /// second submit when the pairs outgrew their room): as
-    /// [`find_contacts`](GpuCollision::find_contacts) returns them. `colliders` must be
-    /// those given to `send`.
-    pub(crate) fn collect(&mut self, colliders: &[Collider]) -> Result<&[Contact], Error> {
-        if colliders.len() < 2 {
-            return Ok(&self.contacts);
+    /// The submit of a call whose boxes are in `self.boxes`, if it has a pair to find.
+    fn send_boxes_ready(&mut self, colliders: &[Collider]) -> Result<(), Error> {
+        if colliders.len() >= 2 {
+            self.guarded(|stage| {
+                stage.pending = Some(stage.submit(colliders)?);
+                Ok(())
+            })?;
         }
-        self.guarded(|stage| {
-            let Some(pending) = stage.pending.take() else {
-                return Err(Error::Gpu(GpuError::Device(
-                    "collect without a call sent".into(),
-                )));
-            };
-            if !stage.receive(colliders, pending)? {
-                stage.run(colliders)?;
-            }
-            Ok(())
-        })?;
+        self.sent = Some(colliders.len());
+        Ok(())
+    }
+
+    /// The second half of [`find_contacts`](GpuCollision::find_contacts): waits for the call
+    /// [`send`](Self::send) sent (and runs it again when its pairs outgrew their room), and
+    /// returns its contacts. `colliders` must be those given to `send`; a call with none
+    /// sent, or with another number of colliders, is an error
+    /// ([`GpuError::NotSent`](crate::error::GpuError::NotSent)).
+    pub fn collect(&mut self, colliders: &[Collider]) -> Result<&[Contact], Error> {
+        if self.sent.take() != Some(colliders.len()) {
+            self.pending = None;
+            return Err(Error::Gpu(GpuError::NotSent));
+        }
+        if let Some(pending) = self.pending.take() {
+            self.guarded(|stage| {
+                if !stage.receive(colliders, pending)? {
+                    stage.run(colliders)?;
+                }
+                Ok(())
+            })?;
+        }
         Ok(&self.contacts)
     }
 
     /// The start of a call: nothing of the last one kept, the colliders checked.
     fn begin(&mut self, colliders: &[Collider]) -> Result<(), Error> {
         self.contacts.clear();
-        self.pending = None;
+        (self.pending, self.sent) = (None, None);
         self.sat.timings = NarrowPhaseTimings::default();
         (self.pair_count, self.submits) = (0, 0);
         self.started = Instant::now();

@@ -80,7 +80,7 @@ impl CollisionStage for OnGpu<'_> {
         collision.set_speculative_distance(SPECULATIVE_DISTANCE)?;
         // The tight boxes, which the stage grows by half the speculative distance as the
         // broad phase grows them (`find_pairs`): the same boxes to the bit.
-        collision.send(&world.colliders.records, &world.colliders.aabbs)
+        collision.send_boxes(&world.colliders.records, &world.colliders.aabbs)
     }
 
     fn collide(&mut self, world: &mut World) -> Result<Option<NarrowPhaseTimings>, Error> {

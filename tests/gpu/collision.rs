@@ -339,3 +339,42 @@ fn past_the_bindings_an_error_names_what_outgrew_them() {
     let colliders = scatter(14, &shapes, 300, 10.0);
     check(&mut gpu, &shapes, &colliders, "after");
 }
+
+#[test]
+fn send_then_collect_is_find_contacts_in_two_halves() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let shapes = shape_table(15);
+    let mut gpu = stage(&device, &queue, &shapes);
+    let colliders = scatter(16, &shapes, 2_000, 8.0);
+    let expected = find_contacts(&shapes, &colliders, SPECULATIVE_DISTANCE).unwrap();
+    // Twice: the first outgrows its room on the way (a second submit inside `collect`).
+    for submits in [2, 1] {
+        gpu.send(&colliders).unwrap();
+        let cpu_meanwhile = find_contacts(&shapes, &colliders, SPECULATIVE_DISTANCE).unwrap();
+        assert_eq!(gpu.collect(&colliders).unwrap(), cpu_meanwhile);
+        assert_eq!(cpu_meanwhile, expected);
+        assert_eq!(gpu.submits(), submits);
+    }
+    // Out of turn: nothing sent, another batch than the one sent, or collected twice.
+    let not_sent = |r: Result<&[Contact], Error>| {
+        matches!(r, Err(Error::Gpu(wgpu_sat::error::GpuError::NotSent)))
+    };
+    assert!(not_sent(gpu.collect(&colliders)));
+    gpu.send(&colliders).unwrap();
+    assert!(not_sent(gpu.collect(&colliders[..100])));
+    assert!(not_sent(gpu.collect(&colliders)));
+    // A bad batch is named at `send`; the stage works on.
+    let mut bad = colliders.clone();
+    bad[5].transform = Transform::new(Vec2::new(0.0, f32::INFINITY), 0.0);
+    assert!(matches!(
+        gpu.send(&bad),
+        Err(Error::Batch(BatchError::NonFiniteTransform { collider: 5 }))
+    ));
+    assert!(not_sent(gpu.collect(&bad)));
+    gpu.send(&colliders[..1]).unwrap();
+    assert!(gpu.collect(&colliders[..1]).unwrap().is_empty());
+    gpu.send(&colliders).unwrap();
+    assert_eq!(gpu.collect(&colliders).unwrap(), expected);
+}

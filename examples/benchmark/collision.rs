@@ -9,9 +9,10 @@ use std::time::Instant;
 use wgpu_sat::collision::find_contacts;
 use wgpu_sat::gpu::GpuCollision;
 use wgpu_sat::world::SPECULATIVE_DISTANCE;
-use wgpu_sat::{Aabb, BroadPhase, NarrowPhase, ParallelCpuNarrowPhase, Shape, World, scenes};
+use wgpu_sat::{Aabb, BroadPhase, NarrowPhase, ParallelCpuNarrowPhase, Shape, scenes};
 
 use crate::common;
+use crate::stages::warm_worlds;
 use crate::{Plan, Row, measure, median};
 
 /// Steps of a running world over which the bytes per step are averaged.
@@ -25,10 +26,9 @@ pub fn collision(
     gpu: Option<&common::Gpu>,
     rows: &mut Vec<Row>,
 ) -> Result<(), wgpu_sat::Error> {
-    let mut stage = match gpu {
-        Some(g) => Some(GpuCollision::new(&g.device, &g.queue)?),
-        None => None,
-    };
+    let mut stage = gpu
+        .map(|g| GpuCollision::new(&g.device, &g.queue))
+        .transpose()?;
     for &n in plan.broad_sizes {
         let batch = scenes::narrow_phase_batch(PAIRS_PER_COLLIDER * n, common::SEED);
         let shapes: Vec<Shape> = batch.shapes.iter().copied().map(Shape::from).collect();
@@ -132,19 +132,7 @@ fn step_on_gpu(
     stage: &mut GpuCollision,
     rows: &mut Vec<Row>,
 ) -> Result<(), wgpu_sat::Error> {
-    let mut worlds: Vec<(&'static str, World)> = plan
-        .pile_sizes
-        .iter()
-        .map(|&n| {
-            let world =
-                common::warm_world(scenes::pile(n, common::SEED), common::pile_warm_frames(n));
-            ("world_step/pile", world)
-        })
-        .collect();
-    worlds.push((
-        "world_step/large_pyramid",
-        common::warm_world(scenes::large_pyramid(), 60),
-    ));
+    let worlds = warm_worlds(plan);
     for (name, warm) in &worlds {
         let (mut samples, mut kernels) = (Vec::with_capacity(plan.samples), Vec::new());
         let mut last = None;

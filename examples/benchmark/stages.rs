@@ -292,11 +292,9 @@ pub fn broad_phase(
     Ok(())
 }
 
-pub fn world_step(
-    plan: &Plan,
-    gpu: Option<&common::Gpu>,
-    rows: &mut Vec<Row>,
-) -> Result<(), wgpu_sat::Error> {
+/// The warm worlds `world_step` times, with their stage names: a pile of each of the plan's
+/// sizes, and `large_pyramid`.
+pub fn warm_worlds(plan: &Plan) -> Vec<(&'static str, World)> {
     let mut worlds: Vec<(&'static str, World)> = plan
         .pile_sizes
         .iter()
@@ -312,6 +310,15 @@ pub fn world_step(
         "world_step/large_pyramid",
         common::warm_world(scenes::large_pyramid(), 60),
     ));
+    worlds
+}
+
+pub fn world_step(
+    plan: &Plan,
+    gpu: Option<&common::Gpu>,
+    rows: &mut Vec<Row>,
+) -> Result<(), wgpu_sat::Error> {
+    let worlds = warm_worlds(plan);
     let mut gpu_narrow = match gpu {
         Some(g) => Some(GpuNarrowPhase::new(&g.device, &g.queue)?),
         None => None,

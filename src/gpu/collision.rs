@@ -3,13 +3,15 @@
 //! [`find_contacts`](crate::collision::find_contacts), stage for stage:
 //!
 //! ```text
-//! find_contacts(colliders):
+//! find_contacts(colliders) = send(colliders), then collect(colliders):
 //!     check the colliders (shape index, finite pose) as the CPU does
 //!     collider_boxes on the host (grown by half the speculative distance), and the y bands
 //!     and entry count of the sweep from them (see below)
-//!     queue: poses (16 B each), shape ids (4 B each, only when they changed), boxes (16 B
-//!            each), the narrow phase's params with room for `room` pairs
-//!     one submit:
+//!     queue: the colliders whose pose, box or shape changed since the last call (48 B
+//!            each, scatter.rs), or all of them whole (36 B each) when most did; the
+//!            narrow phase's params with room for `room` pairs
+//!     one submit (send returns here; collect waits for it):
+//!         scatter_colliders, when some changed
 //!         the broad phase (sort_sweep.wgsl), the pairs sorted over the whole room
 //!         pair_args: the narrow phase's indirect dispatch from the GPU's own count
 //!         copy the pairs after the shape ids, and the count into the narrow phase's params
@@ -24,9 +26,9 @@
 //!     place each record by its pair index: ascending pair order, in linear time
 //! ```
 //!
-//! What crosses the bus: 36 bytes a collider up (32 once the shape ids stay) and the
-//! passes' uniforms (256 bytes a dispatch, about a hundred dispatches); 64 bytes and 56 a
-//! contact back. What does not: the pairs (8 bytes each, several per collider in a
+//! What crosses the bus: up, 48 bytes a changed collider (36 a collider when most changed)
+//! and the passes' uniforms (256 bytes a dispatch, about a hundred dispatches); back, 64
+//! bytes and 56 a contact. What does not: the pairs (8 bytes each, several per collider in a
 //! pile), which the broad phase leaves where the narrow phase reads them.
 //!
 //! The room: the GPU alone knows how many pairs there are, so the call reserves room for
@@ -35,10 +37,10 @@
 //! grow by more than a quarter in a step runs the submit twice that step; a first call
 //! reserves two pairs per collider.
 //!
-//! Why the boxes come from the host for now: the sweep's bands (and the entry count that
-//! sizes its buffers) are fitted to the boxes on the host, as the batch face does; fitting
-//! them on the GPU (a reduction) comes with the world's pipeline, which keeps the poses
-//! on the device.
+//! Why the boxes come from the host: the sweep's bands (and the entry count that sizes its
+//! buffers) are fitted to the boxes on the host, as the batch face does, and a world
+//! stepped on the CPU has them anyway; fitting them on the GPU (a reduction) belongs to a
+//! step whose poses never leave the device.
 
 use std::time::Instant;
 

@@ -288,10 +288,16 @@ impl SatPass {
     /// contact count. The pair count is left 0 for the GPU to copy in
     /// (the collision pipeline's `pair_args`).
     pub(super) fn write_found_params(&mut self, colliders: usize, room: usize) {
+        self.write_params(0, colliders, room);
+    }
+
+    /// Queues a dispatch's params (`pair_count` pairs after `colliders` shape ids, room for
+    /// `capacity` records) and a zeroed contact count.
+    fn write_params(&mut self, pair_count: usize, colliders: usize, capacity: usize) {
         let params = ParamsGpu {
-            pair_count: 0,
+            pair_count: pair_count as u32,
             pair_offset: colliders as u32,
-            contact_capacity: room as u32,
+            contact_capacity: capacity as u32,
             speculative_distance: self.speculative_distance,
         };
         self.queue
@@ -502,21 +508,8 @@ impl SatPass {
                 bytemuck::cast_slice(words),
             );
         }
-        let params = ParamsGpu {
-            pair_count: pairs.len() as u32,
-            pair_offset: collider_count as u32,
-            contact_capacity: pairs.len() as u32,
-            speculative_distance: self.speculative_distance,
-        };
-        self.queue
-            .write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
-        self.queue.write_buffer(
-            &self.contacts.buffer,
-            0,
-            bytemuck::bytes_of(&ContactsHeaderGpu::zeroed()),
-        );
-        self.timings.uploaded_bytes +=
-            8 * pairs.len() as u64 + (size_of::<ParamsGpu>() as u64) + HEADER_BYTES;
+        self.write_params(pairs.len(), collider_count, pairs.len());
+        self.timings.uploaded_bytes += 8 * pairs.len() as u64;
     }
 
     /// Records the narrow-phase dispatch over `pair_count` pairs and, with `touching`, the
@@ -600,31 +593,28 @@ impl ContactRecords {
         pairs: usize,
         out: &mut Vec<Contact>,
     ) {
-        let (records, slots) = (&self.records, &mut self.slots);
-        slots.clear();
-        slots.resize(pairs, NO_RECORD);
-        for (k, r) in records.iter().enumerate().take(ends.len()) {
-            if let Some(slot) = slots.get_mut(r.pair as usize) {
-                *slot = k as u32;
-            }
-        }
-        out.reserve(records.len());
-        for &slot in slots.iter() {
-            if slot != NO_RECORD {
-                let [a, b] = ends[slot as usize];
-                let manifold = records[slot as usize].manifold();
-                out.push(Contact { a, b, manifold });
-            }
-        }
+        self.records.truncate(ends.len());
+        self.place(pairs, |_, record| ends[record], out);
     }
 
     /// Appends the contacts of the records held to `out` in the order of `pairs`. Appends
     /// happen in whatever order the invocations ran; pair indices are dense and unique, so
     /// placing each record by its pair restores the order in linear time.
     pub(super) fn put_in_pair_order(&mut self, pairs: &[[u32; 2]], out: &mut Vec<Contact>) {
+        self.place(pairs.len(), |pair, _| pairs[pair], out);
+    }
+
+    /// Places each record held at its pair's index among `pairs` pairs, then appends their
+    /// contacts in that order, each named by `ends(pair, record)`.
+    fn place(
+        &mut self,
+        pairs: usize,
+        ends: impl Fn(usize, usize) -> [u32; 2],
+        out: &mut Vec<Contact>,
+    ) {
         let (records, slots) = (&self.records, &mut self.slots);
         slots.clear();
-        slots.resize(pairs.len(), NO_RECORD);
+        slots.resize(pairs, NO_RECORD);
         for (k, r) in records.iter().enumerate() {
             if let Some(slot) = slots.get_mut(r.pair as usize) {
                 *slot = k as u32;
@@ -633,7 +623,7 @@ impl ContactRecords {
         out.reserve(records.len());
         for (pair, &slot) in slots.iter().enumerate() {
             if slot != NO_RECORD {
-                let [a, b] = pairs[pair];
+                let [a, b] = ends(pair, slot as usize);
                 let manifold = records[slot as usize].manifold();
                 out.push(Contact { a, b, manifold });
             }

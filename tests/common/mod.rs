@@ -544,3 +544,24 @@ pub fn random_shape_of_kind(rng: &mut impl Rng, k: usize) -> Shape {
         }
     }
 }
+
+/// Every bit a contact reports: pair, normal, depth, and each point's position, depth and id.
+pub fn contact_bits(c: &Contact) -> Vec<u32> {
+    let m = &c.manifold;
+    let mut out = vec![
+        c.a,
+        c.b,
+        m.normal.x.to_bits(),
+        m.normal.y.to_bits(),
+        m.depth.to_bits(),
+    ];
+    for p in m.points() {
+        out.extend([
+            p.point.x.to_bits(),
+            p.point.y.to_bits(),
+            p.depth.to_bits(),
+            p.id,
+        ]);
+    }
+    out
+}

@@ -16,26 +16,7 @@ use wgpu_sat::gpu::GpuCollision;
 use wgpu_sat::world::SPECULATIVE_DISTANCE;
 use wgpu_sat::{Capsule, Collider, Contact, Error, Polygon, Shape, Transform};
 
-/// Every bit a contact reports: pair, normal, depth, and each point's position, depth, id.
-fn bits(c: &Contact) -> Vec<u32> {
-    let m = &c.manifold;
-    let mut out = vec![
-        c.a,
-        c.b,
-        m.normal.x.to_bits(),
-        m.normal.y.to_bits(),
-        m.depth.to_bits(),
-    ];
-    for p in m.points() {
-        out.extend([
-            p.point.x.to_bits(),
-            p.point.y.to_bits(),
-            p.depth.to_bits(),
-            p.id,
-        ]);
-    }
-    out
-}
+use common::contact_bits as bits;
 
 /// A table of every kind the GPU's narrow phase takes: random polygons and circles, a
 /// capsule and a rounded box.

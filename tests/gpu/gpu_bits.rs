@@ -12,26 +12,7 @@ use wgpu_sat::{
     World, scenes,
 };
 
-/// Every bit a contact reports: pair, normal, depth, and each point's position, depth and id.
-fn bits(c: &Contact) -> Vec<u32> {
-    let m = &c.manifold;
-    let mut out = vec![
-        c.a,
-        c.b,
-        m.normal.x.to_bits(),
-        m.normal.y.to_bits(),
-        m.depth.to_bits(),
-    ];
-    for p in m.points() {
-        out.extend([
-            p.point.x.to_bits(),
-            p.point.y.to_bits(),
-            p.depth.to_bits(),
-            p.id,
-        ]);
-    }
-    out
-}
+use common::contact_bits as bits;
 
 /// How many of the CPU's contacts the GPU reported with the same bits; how many differ in
 /// the normal, the manifold depth, a point (position or depth); and the first that differs.

@@ -58,6 +58,12 @@ struct Contacts {
 // pipeline's host holds no pairs to name a record's pair by).
 @group(0) @binding(6) var<storage, read_write> ends: array<vec2<u32>>;
 
+// An invocation's place in a dispatch of rows of 64-wide workgroups: its row, then its
+// column.
+fn invocation_index(id: vec3<u32>, groups: vec3<u32>) -> u32 {
+    return id.y * groups.x * 64u + id.x;
+}
+
 // Whether a pair of these shapes is tested polygon first, flipped back after: a circle
 // against a sharp polygon (as the host's SwapRole decides in src/gpu/sat_pass.rs).
 fn circle_before_polygon(a: Shape, b: Shape) -> bool {
@@ -65,8 +71,13 @@ fn circle_before_polygon(a: Shape, b: Shape) -> bool {
 }
 
 @compute @workgroup_size(64)
-fn collide_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
-    let pair = id.x;
+fn collide_pairs(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    // Rows of workgroups when the collision pipeline's pairs outnumber one row's reach
+    // (pair_args in sort_sweep.wgsl); the batch path dispatches one row.
+    let pair = invocation_index(id, groups);
     if (pair >= params.pair_count) {
         return;
     }
@@ -125,8 +136,11 @@ fn count_touching(@builtin(global_invocation_id) id: vec3<u32>) {
 // two colliders, as the pair was given (first, second), for the host to read back with the
 // records. A pass of its own, binding four storage buffers as count_touching does.
 @compute @workgroup_size(64)
-fn contact_ends(@builtin(global_invocation_id) id: vec3<u32>) {
-    let k = id.x;
+fn contact_ends(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let k = invocation_index(id, groups);
     if (k >= min(atomicLoad(&contacts.count), params.contact_capacity)) {
         return;
     }

@@ -32,7 +32,9 @@ struct SweepParams {
     // keeps the total on the GPU and sets it to the room it reserved (it reads the total
     // back with the contacts, and runs again with more room when it was short).
     capacity: u32,
-    _pad0: u32,
+    // pair_args: the most workgroups a dispatch has in one dimension (the device's limit):
+    // past that many rows' worth, the narrow phase's dispatch takes more rows.
+    row_groups: u32,
     _pad1: u32,
     _pad2: u32,
 }
@@ -235,7 +237,12 @@ fn pair_args(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let pairs = found_pairs();
-    pair_dispatch.workgroups = vec3<u32>((pairs + NARROW_WORKGROUP - 1u) / NARROW_WORKGROUP, 1u, 1u);
+    let groups = (pairs + NARROW_WORKGROUP - 1u) / NARROW_WORKGROUP;
+    let row = sweep_params.row_groups;
+    // One row while it reaches; else full rows (the last one's invocations past the pairs
+    // return at once).
+    let rows = (groups + row - 1u) / row;
+    pair_dispatch.workgroups = vec3<u32>(select(row, groups, rows <= 1u), max(rows, 1u), 1u);
     pair_dispatch.pairs = pairs;
     pair_dispatch.total = counts[sweep_params.entry_count];
 }

@@ -248,15 +248,23 @@ pub(crate) struct PairDispatch {
 }
 
 /// The narrow phase's indirect dispatch over the pairs found, in workgroups of `workgroup`
-/// invocations.
-pub(crate) fn pair_args(total: u32, room: u32, workgroup: u32) -> PairDispatch {
+/// invocations: one row of them while it takes at most `row_groups` (the device's limit
+/// per dimension), else as many full rows as they need.
+pub(crate) fn pair_args(total: u32, room: u32, workgroup: u32, row_groups: u32) -> PairDispatch {
     let pairs = found_pairs(total, room);
+    let groups = pairs.div_ceil(workgroup);
+    let rows = groups.div_ceil(row_groups);
+    let columns = if rows <= 1 { groups } else { row_groups };
     PairDispatch {
-        workgroups: [pairs.div_ceil(workgroup), 1, 1],
+        workgroups: [columns, rows.max(1), 1],
         pairs,
         total,
     }
 }
+
+/// The most workgroups in one dimension of a dispatch that the twin assumes (wgpu's
+/// default limit); the GPU gets its device's.
+pub(crate) const ROW_GROUPS: u32 = 65_535;
 
 /// The pairs in the order of `items`.
 pub(crate) fn gather_pairs(pairs: &[[u32; 2]], items: &[[u32; 2]], out: &mut [[u32; 2]]) {
@@ -327,7 +335,10 @@ pub(crate) fn sort_sweep_in(
     let order = order_pairs(&found, in_room, index_bits(n));
     let mut pairs = vec![[0u32; 2]; room];
     gather_pairs(&found, &order, &mut pairs);
-    Ok((pairs, pair_args(total, room as u32, NARROW_WORKGROUP)))
+    Ok((
+        pairs,
+        pair_args(total, room as u32, NARROW_WORKGROUP, ROW_GROUPS),
+    ))
 }
 
 /// The boxes the sort and sweep take: finite, each with its minimum at or below its maximum
@@ -417,6 +428,11 @@ mod tests {
         assert!(pairs.windows(2).all(|w| w[0] < w[1]));
         assert!(pairs.iter().all(|p| expected.binary_search(p).is_ok()));
         assert_eq!(args.workgroups, [(room as u32).div_ceil(64), 1, 1]);
-        assert_eq!(pair_args(0, 10, 64).workgroups, [0, 1, 1]);
+        assert_eq!(pair_args(0, 10, 64, ROW_GROUPS).workgroups, [0, 1, 1]);
+        // Past one row's reach: full rows, enough of them for every pair.
+        let wide = pair_args(1_000, 1_000, 64, 4);
+        assert_eq!(wide.workgroups, [4, 4, 1]);
+        assert!(wide.workgroups[0] * wide.workgroups[1] * 64 >= 1_000);
+        assert_eq!(pair_args(256, 300, 64, 4).workgroups, [4, 1, 1]);
     }
 }

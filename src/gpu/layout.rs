@@ -458,8 +458,11 @@ pub struct SweepParamsGpu {
     /// Room for pairs: `sweep_write` writes none past it, and the pair passes take the
     /// first `min(total, capacity)` pairs.
     pub capacity: u32,
+    /// `pair_args`: the most workgroups a dispatch has in one dimension (the device's
+    /// limit); the narrow phase's dispatch takes rows of them past that.
+    pub row_groups: u32,
     /// Padding to WGSL's 16-byte struct size.
-    pub _pad: [u32; 3],
+    pub _pad: [u32; 2],
 }
 const _: () = assert!(size_of::<SweepParamsGpu>() == 48);
 
@@ -468,7 +471,8 @@ const _: () = assert!(size_of::<SweepParamsGpu>() == 48);
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub struct PairDispatchGpu {
-    /// Workgroups of the narrow phase, as `dispatch_workgroups_indirect` reads them.
+    /// Workgroups of the narrow phase, as `dispatch_workgroups_indirect` reads them: one
+    /// row, or rows of the most a dimension takes.
     pub workgroups: [u32; 3],
     /// The pairs it takes: the total, within the room.
     pub pairs: u32,

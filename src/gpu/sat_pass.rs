@@ -354,17 +354,20 @@ impl SatPass {
     /// colliders alone fill a binding.
     pub(super) fn max_pairs_per_dispatch(&self, colliders: usize) -> usize {
         let (pairs, records) = self.max_pairs_and_records(colliders);
-        pairs.min(records)
+        let by_dispatch = self.max_workgroups as usize * WORKGROUP_SIZE as usize;
+        pairs.min(records).min(by_dispatch)
     }
 
-    /// The most pairs a dispatch over `colliders` colliders can read, and the most contact
-    /// records one binding holds: [`max_pairs_per_dispatch`](Self::max_pairs_per_dispatch)'s
-    /// two bounds apart.
+    /// The most pairs the bindings hold after `colliders` shape ids, and the most contact
+    /// records: [`max_pairs_per_dispatch`](Self::max_pairs_per_dispatch)'s bounds for a
+    /// dispatch of rows of workgroups (the collision pipeline's), which no dimension limits
+    /// first.
     pub(super) fn max_pairs_and_records(&self, colliders: usize) -> (usize, usize) {
         let words = (self.max_binding / 4) as usize;
         let by_indices = words.saturating_sub(colliders) / 2;
         let by_contacts = (self.max_binding.saturating_sub(HEADER_BYTES) / RECORD_BYTES) as usize;
-        let by_dispatch = self.max_workgroups as usize * WORKGROUP_SIZE as usize;
+        let rows = self.max_workgroups as usize;
+        let by_dispatch = rows * rows * WORKGROUP_SIZE as usize;
         (by_indices.min(by_dispatch), by_contacts.min(by_dispatch))
     }
 

@@ -359,3 +359,21 @@ fn send_then_collect_is_find_contacts_in_two_halves() {
     gpu.send(&colliders).unwrap();
     assert_eq!(gpu.collect(&colliders).unwrap(), expected);
 }
+
+#[test]
+fn pairs_past_one_row_of_workgroups_take_more_rows() {
+    // 16 workgroups a dimension: one row of the narrow phase reaches 1,024 pairs.
+    let limits = wgpu::Limits {
+        max_compute_workgroups_per_dimension: 16,
+        ..wgpu::Limits::default()
+    };
+    let Some((device, queue)) = common::device_with_limits("rows", limits) else {
+        return;
+    };
+    let shapes = shape_table(17);
+    let mut gpu = stage(&device, &queue, &shapes);
+    let colliders = scatter(18, &shapes, 900, 7.0);
+    let contacts = check(&mut gpu, &shapes, &colliders, "rows");
+    assert!(gpu.pair_count() > 2 * 1_024, "{} pairs", gpu.pair_count());
+    assert!(contacts.len() > 1_024, "{} contacts", contacts.len());
+}

@@ -280,7 +280,8 @@ impl GpuBroadPhase {
             band_count: bands.count as u32,
             entry_count: entry_count as u32,
             capacity: 0,
-            _pad: [0; 3],
+            row_groups: self.max_workgroups,
+            _pad: [0; 2],
         };
         Ok((base, replaced))
     }

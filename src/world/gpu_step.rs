@@ -24,8 +24,8 @@
 
 use super::World;
 use super::limits::{TIME_STEP_RANGE, check_gravity};
+use super::stage::CollisionStage;
 use super::stats::StepStats;
-use super::step::CollisionStage;
 use crate::collision::manifold::Contact;
 use crate::collision::narrow_phase::NarrowPhaseTimings;
 use crate::dynamics::solver::SPECULATIVE_DISTANCE;

@@ -82,6 +82,7 @@ mod scratch;
 mod settings;
 mod shape_table;
 mod snapshot;
+mod stage;
 mod stats;
 mod step;
 mod teleport;

@@ -1,0 +1,43 @@
+//! What computes a step's contacts ([`CollisionStage`]): the narrow phase the caller passes
+//! to [`World::step`], over the pairs the world picks, or the GPU's collision stage
+//! (`gpu_step.rs`), which runs beside the world's broad phase.
+
+use super::World;
+use crate::collision::narrow_phase::{NarrowPhase, NarrowPhaseTimings};
+use crate::dynamics::solver::SPECULATIVE_DISTANCE;
+use crate::error::Error;
+
+/// What computes a step's contacts: a narrow phase over the pairs the world picks, or a
+/// stage of its own (the GPU's, `gpu_step.rs`). An error from either leaves the world as
+/// it was before the step.
+pub(super) trait CollisionStage {
+    /// Before the broad phase, with the poses and boxes of the step's start (they do not
+    /// change until the solver): work that needs nothing else, such as a GPU submit that
+    /// then runs while the CPU does the broad phase.
+    fn before(&mut self, _world: &mut World) -> Result<(), Error> {
+        Ok(())
+    }
+
+    /// After the broad phase and the recycling pass: the contacts of the fresh pairs
+    /// (`scratch.fresh_pairs`) into `scratch.contact_scratch`, in their order, and where
+    /// the time went.
+    fn collide(&mut self, world: &mut World) -> Result<Option<NarrowPhaseTimings>, Error>;
+}
+
+/// The step through a [`NarrowPhase`].
+pub(super) struct ThroughNarrowPhase<'a>(pub(super) &'a mut dyn NarrowPhase);
+
+impl CollisionStage for ThroughNarrowPhase<'_> {
+    fn collide(&mut self, world: &mut World) -> Result<Option<NarrowPhaseTimings>, Error> {
+        let narrow_phase = &mut *self.0;
+        // Cheap when the narrow phase already holds this table (see `set_shape_table`).
+        narrow_phase.set_shape_table(&world.shapes.list)?;
+        narrow_phase.set_speculative_distance(SPECULATIVE_DISTANCE)?;
+        narrow_phase.collide_pairs_into(
+            &world.colliders.records,
+            &world.scratch.fresh_pairs,
+            &mut world.scratch.contact_scratch,
+        )?;
+        Ok(narrow_phase.timings())
+    }
+}

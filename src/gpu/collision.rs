@@ -101,7 +101,7 @@ pub struct GpuCollision {
     /// phase's, on devices that have them.
     timer: Option<KernelTimer>,
     /// The bind group of `contact_ends`, and the buffers it binds (rebuilt when one grew).
-    ends_binding: Option<(Vec<wgpu::Buffer>, wgpu::BindGroup)>,
+    ends_binding: Option<([wgpu::Buffer; 4], wgpu::BindGroup)>,
     ends: GrowingBuffer,
     readback: GrowingBuffer,
     records: ContactRecords,
@@ -558,8 +558,9 @@ impl GpuCollision {
         }
         if total > room {
             // The sweep found more pairs than it had room for: again, with room for them
-            // all (and the usual headroom).
+            // all (and the usual headroom). The next submit's upload time counts from here.
             self.room = grown_room(total);
+            self.started = Instant::now();
             return Ok(false);
         }
         if count > record_room {
@@ -620,7 +621,7 @@ impl GpuCollision {
 
     /// The bind group of `contact_ends`, made again when a buffer it binds was replaced.
     fn ends_bind_group(&mut self, device: &wgpu::Device) -> wgpu::BindGroup {
-        let buffers = vec![
+        let buffers = [
             self.sat.indices_buffer().clone(),
             self.sat.contacts_buffer().clone(),
             self.sat.params_buffer().clone(),

@@ -44,7 +44,7 @@ pub(super) struct ResidentColliders {
     updates: GrowingBuffer,
     params: wgpu::Buffer,
     /// The scatter's bind group, and the buffers it binds (made again when one changed).
-    binding: Option<(Vec<wgpu::Buffer>, wgpu::BindGroup)>,
+    binding: Option<([wgpu::Buffer; 4], wgpu::BindGroup)>,
     /// What the device holds, collider by collider; meaningful only while `valid`.
     poses: Vec<PoseGpu>,
     shape_ids: Vec<u32>,
@@ -176,7 +176,7 @@ impl ResidentColliders {
             _pad: [0; 3],
         };
         queue.write_buffer(&self.params, 0, bytemuck::bytes_of(&params));
-        let bound = vec![
+        let bound = [
             self.updates.buffer.clone(),
             to.poses.clone(),
             to.shape_ids.clone(),

@@ -269,14 +269,14 @@ pub fn broad_phase(
             let upload = 16 * n as u64;
             let readback = 4 + 8 * ours.len() as u64;
             let mut failed = None;
-            let (t, _) = measure(plan, || {
+            let (t, kernel) = measure(plan, || {
                 match gpu_broad.find_pairs(&boxes.frames[next()]) {
                     Ok(pairs) => {
                         std::hint::black_box(pairs.len());
                     }
                     Err(e) => failed = Some(e),
                 }
-                None
+                gpu_broad.kernel_time()
             });
             if let Some(e) = failed {
                 return Err(e);
@@ -284,6 +284,7 @@ pub fn broad_phase(
             rows.push(Row {
                 upload: Some(upload),
                 readback: Some(readback),
+                kernel,
                 ..row("gpu_sort_sweep", t)
             });
         }

@@ -57,6 +57,15 @@ fn gpu_pairs_equal_the_cpu_broad_phase() {
     assert!(check(&mut gpu, &boxes, "random") > 30_000);
     let boxes = random_boxes(2, 3_000, Vec2::ZERO, 20.0, 2.0);
     assert!(check(&mut gpu, &boxes, "dense") > 10_000);
+    // The kernels' own time, where the device counts it.
+    let timed = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
+    assert_eq!(gpu.kernel_time().is_some(), timed);
+    assert!(
+        gpu.kernel_time()
+            .is_none_or(|t| t > std::time::Duration::ZERO)
+    );
+    gpu.find_pairs(&boxes[..1]).unwrap();
+    assert_eq!(gpu.kernel_time(), None, "no pass, no time");
 
     // Tall thin boxes among flat wide ones: entries spanning many y bands, pairs whose
     // reporting band is neither box's lowest.

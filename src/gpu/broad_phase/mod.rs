@@ -13,13 +13,16 @@
 //!     submit 2: sweep_write; pair_keys(first and second) and a radix sort when the two
 //!               indices fit 32 bits, else pair_keys(second), radix sort, pair_keys(first),
 //!               radix sort; gather_pairs; copy the pairs (8 B each) back
+//!     each submit's pass timed by timestamp queries where the device has them
+//! record_on_device(base, room): both submits' dispatches in one pass of the caller's
+//!     encoder, with room for `room` pairs, and pair_args; nothing read back
 //! ```
 //!
 //! Why two submits: the pairs' buffers are sized from the total, which only the GPU knows;
 //! reading 4 bytes back costs one round trip, and a too-small guess would cost a second
-//! sweep. The World's GPU pipeline (next) keeps the count on the device and dispatches
-//! indirectly from it; this is the batch face, for tests, benchmarks and callers with a
-//! solver of their own. Why a sweep rather than an LBVH: `docs/performance.md` ("The GPU
+//! sweep. The collision pipeline (`gpu/collision.rs`) keeps the count on the device and
+//! dispatches the narrow phase indirectly from it (`record_on_device`); this is the batch
+//! face, for tests, benchmarks and callers with a solver of their own. Why a sweep rather than an LBVH: `docs/performance.md` ("The GPU
 //! broad phase") gives the reasons and the measurements.
 //!
 //! The pipelines and buffers are in `passes.rs`, the dispatches of a submit and their bind
@@ -34,10 +37,11 @@ use crate::broad_phase::sort_sweep::{PairKey, check_boxes, one_pair_sort};
 use crate::broad_phase::sweep::Bands;
 use crate::error::{Error, GpuError};
 use crate::gpu::layout::{AabbGpu, SweepParamsGpu};
-use crate::gpu::plumbing::read_back;
+use crate::gpu::plumbing::{KernelTimer, TIMESTAMP_BYTES, read_back};
 use crate::shapes::aabb::Aabb;
 use passes::{Buffers, Kernels};
 use plan::{BindKey, Plan, record, submit};
+use std::time::Duration;
 
 mod passes;
 mod plan;
@@ -93,6 +97,25 @@ pub struct GpuBroadPhase {
     bind_groups: [Vec<(BindKey, wgpu::BindGroup)>; 3],
     max_binding: u64,
     max_workgroups: u32,
+    /// Timestamps around each submit's pass, on devices that have them, and the last
+    /// call's kernel time.
+    timers: [Option<KernelTimer>; 2],
+    kernel: Option<Duration>,
+}
+
+/// Bytes of a readback of `bytes` with the pass's timestamps after it (8-byte aligned).
+fn timed_bytes(bytes: u64, timer: Option<&KernelTimer>) -> u64 {
+    match timer {
+        Some(_) => bytes.next_multiple_of(8) + TIMESTAMP_BYTES,
+        None => bytes,
+    }
+}
+
+/// The pass time of the ticks after the first `bytes` of a readback.
+fn read_ticks(view: &[u8], bytes: u64, timer: Option<&KernelTimer>) -> Option<Duration> {
+    let at = bytes.next_multiple_of(8) as usize;
+    let ticks = view.get(at..at + TIMESTAMP_BYTES as usize)?;
+    timer.map(|t| t.elapsed(bytemuck::pod_read_unaligned(ticks)))
 }
 
 impl GpuBroadPhase {
@@ -118,6 +141,11 @@ impl GpuBroadPhase {
                 .max_storage_buffer_binding_size
                 .min(limits.max_buffer_size),
             max_workgroups: limits.max_compute_workgroups_per_dimension,
+            timers: [
+                KernelTimer::new(device, queue),
+                KernelTimer::new(device, queue),
+            ],
+            kernel: None,
         })
     }
 
@@ -131,6 +159,7 @@ impl GpuBroadPhase {
     /// pairs) past what one binding or dispatch holds; a device error.
     pub fn find_pairs(&mut self, aabbs: &[Aabb]) -> Result<&[[u32; 2]], Error> {
         self.pairs.clear();
+        self.kernel = None;
         check_boxes(aabbs)?;
         if aabbs.len() < 2 {
             return Ok(&self.pairs);
@@ -139,6 +168,7 @@ impl GpuBroadPhase {
         let result = self.run(aabbs);
         if let Some(error) = pollster::block_on(scope.pop()) {
             self.pairs.clear();
+            self.kernel = None;
             return Err(Error::Gpu(GpuError::Device(error.to_string())));
         }
         result?;
@@ -161,10 +191,13 @@ impl GpuBroadPhase {
         let cache = &mut self.bind_groups[0];
         let (uniforms, readback) = (&buffers.params.buffer, &buffers.readback.buffer);
         let copy = (&buffers.counts.buffer, 4 * e as u64, readback, 4);
-        submit(device, queue, uniforms, cache, plan, Some(copy));
+        let timer = self.timers[0].as_ref();
+        submit(device, queue, uniforms, cache, plan, copy, timer);
         let mut total = 0u32;
-        read_back(&self.device, &self.buffers.readback.buffer, 4, |view| {
+        let kernel = &mut self.kernel;
+        read_back(device, readback, timed_bytes(4, timer), |view| {
             total = bytemuck::pod_read_unaligned(&view[..4]);
+            *kernel = read_ticks(view, 4, timer);
         })?;
         let total = total as usize;
         if total == 0 {
@@ -184,20 +217,25 @@ impl GpuBroadPhase {
         let (device, queue) = (&self.device, &self.queue);
         let (uniforms, readback) = (&buffers.params.buffer, &buffers.readback.buffer);
         let cache = &mut self.bind_groups[1];
-        let out = &buffers.out.buffer;
-        submit(
-            device,
-            queue,
-            uniforms,
-            cache,
-            plan,
-            Some((out, 0, readback, bytes)),
-        );
-        let pairs = &mut self.pairs;
-        read_back(&self.device, &self.buffers.readback.buffer, bytes, |view| {
-            pairs.extend_from_slice(bytemuck::cast_slice::<u8, [u32; 2]>(view));
+        let copy = (&buffers.out.buffer, 0, readback, bytes);
+        let timer = self.timers[1].as_ref();
+        submit(device, queue, uniforms, cache, plan, copy, timer);
+        let (pairs, kernel) = (&mut self.pairs, &mut self.kernel);
+        read_back(device, readback, timed_bytes(bytes, timer), |view| {
+            let view_pairs = &view[..bytes as usize];
+            pairs.extend_from_slice(bytemuck::cast_slice::<u8, [u32; 2]>(view_pairs));
+            if let (Some(first), Some(second)) = (*kernel, read_ticks(view, bytes, timer)) {
+                *kernel = Some(first + second);
+            }
         })?;
         Ok(())
+    }
+
+    /// The kernels' own time in the last call (both submits' passes, from timestamp
+    /// queries), on devices that have them; `None` elsewhere, and after a call with no
+    /// pass (fewer than two boxes, or an error).
+    pub fn kernel_time(&self) -> Option<Duration> {
+        self.kernel
     }
 
     /// Records the whole broad phase over the boxes in the boxes' buffer (at least two, as
@@ -336,16 +374,18 @@ impl GpuBroadPhase {
         }
         b.counts.reserve(device, 4 * (most + 1), cap);
         b.reserve_scan(device, cap, most as usize + 1, most as usize);
-        b.readback.reserve(device, 4, cap);
+        b.readback.reserve(device, 8 + TIMESTAMP_BYTES, cap);
         replaced
     }
 
     /// Room for `total` pairs and their sorts.
     fn reserve_pairs(&mut self, total: usize) {
         let (device, cap, b) = (&self.device, self.max_binding, &mut self.buffers);
-        for buffer in [&mut b.found, &mut b.out, &mut b.readback] {
+        for buffer in [&mut b.found, &mut b.out] {
             buffer.reserve(device, 8 * total as u64, cap);
         }
+        b.readback
+            .reserve(device, 8 * total as u64 + TIMESTAMP_BYTES, cap);
         for items in &mut b.pair_items {
             items.reserve(device, 8 * total as u64, cap);
         }

@@ -5,6 +5,7 @@
 use bytemuck::Pod;
 
 use super::PARAMS_SLOT;
+use crate::gpu::plumbing::KernelTimer;
 
 /// One entry point, its layout (the storage bindings it uses, then its uniform) and the
 /// uniform's binding.
@@ -69,21 +70,26 @@ impl<'a> Plan<'a> {
 }
 
 /// Writes `plan`'s uniforms, records its dispatches in one compute pass (see [`record`]),
-/// copies `copy` (from, offset, to, bytes: to the start of `to`), and submits. `params` is
-/// the uniform buffer the dispatches' slots are in.
+/// copies `copy` (from, offset, to, bytes: to the start of `to`) and, with a `timer`, the
+/// pass's timestamps after it, and submits. `params` is the uniform buffer the
+/// dispatches' slots are in.
 pub(super) fn submit(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     params: &wgpu::Buffer,
     cache: &mut Vec<(BindKey, wgpu::BindGroup)>,
     plan: Plan<'_>,
-    copy: Option<(&wgpu::Buffer, u64, &wgpu::Buffer, u64)>,
+    (from, offset, to, bytes): (&wgpu::Buffer, u64, &wgpu::Buffer, u64),
+    timer: Option<&KernelTimer>,
 ) {
     let label = Some("wgpu-sat broad phase");
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label });
-    record(device, queue, &mut encoder, params, cache, plan, None);
-    if let Some((from, offset, to, bytes)) = copy {
-        encoder.copy_buffer_to_buffer(from, offset, to, 0, bytes);
+    let timestamps = timer.map(KernelTimer::whole_pass);
+    record(device, queue, &mut encoder, params, cache, plan, timestamps);
+    encoder.copy_buffer_to_buffer(from, offset, to, 0, bytes);
+    if let Some(timer) = timer {
+        // After the copy, 8-byte aligned: the pass's two ticks.
+        timer.copy(&mut encoder, to, bytes.next_multiple_of(8));
     }
     queue.submit([encoder.finish()]);
 }

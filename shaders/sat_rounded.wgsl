@@ -434,21 +434,19 @@ fn chain_manifold(
     // Which end the normal leans towards, and that end's neighbour edge, pointing along the
     // chain. A free end (ghost on its vertex) keeps every normal.
     let tangent = v2 - v1;
-    let lean = dot2(m.normal, tangent);
-    let neighbour = select(ghost_b - v2, v1 - ghost_a, lean < 0.0);
-    let free = select(all(ghost_b == v2), all(ghost_a == v1), lean < 0.0);
-    let along = dot2(m.normal, neighbour);
-    let admissible = lean == 0.0 || free || select(along <= 0.0, along >= 0.0, lean < 0.0);
+    let lean = dot_side(m.normal, tangent);
+    let neighbour = select(ghost_b - v2, v1 - ghost_a, lean < 0);
+    let free = select(all(ghost_b == v2), all(ghost_a == v1), lean < 0);
+    // Values within rounding of 0 count as 0 (dot_side), as on the Rust side.
+    let along = dot_side(m.normal, neighbour);
+    let admissible = lean == 0 || free || select(along <= 0, along >= 0, lean < 0);
     if (admissible) {
         return m;
     }
     // A corner that turns towards the solid side is convex: the neighbour gives the contact.
-    let turn = select(
-        tangent.x * neighbour.y - tangent.y * neighbour.x,
-        neighbour.x * tangent.y - neighbour.y * tangent.x,
-        lean < 0.0,
-    );
-    if (turn > 0.0) {
+    // Past a tolerance: a driver may fuse a product into the difference, and a straight
+    // corner's turn is then a rounding error either side of 0.
+    if (corner_is_convex(tangent, neighbour, lean < 0)) {
         return none;
     }
     // Straight or hollow corner: the link's face normal.
@@ -457,6 +455,34 @@ fn chain_manifold(
         return none;
     }
     return clip_rounded_face(poly_a, poly_b, lowest, radius_b, margin);
+}
+
+// CORNER_TOLERANCE in src/collision/sat_rounded.rs (a test compares them): how small,
+// relative to the sizes of its products, a corner test's dot or cross product counts as 0.
+const CORNER_TOLERANCE: f32 = 1e-5;
+
+// The side of 0 that u · v lies on (-1 or 1), or 0 within CORNER_TOLERANCE of the sum of its
+// products' sizes, where rounding (fused or not) decides the sign.
+fn dot_side(u: vec2<f32>, v: vec2<f32>) -> i32 {
+    let d = dot2(u, v);
+    let size = abs(u.x * v.x) + abs(u.y * v.y);
+    if (abs(d) <= CORNER_TOLERANCE * size) {
+        return 0;
+    }
+    return select(1, -1, d < 0.0);
+}
+
+// Whether the corner between the link's tangent and the neighbour edge (before the link
+// when `before`) turns towards the solid side by more than CORNER_TOLERANCE, against the
+// sum of the cross product's two products' sizes, which bounds its rounding.
+fn corner_is_convex(tangent: vec2<f32>, neighbour: vec2<f32>, before: bool) -> bool {
+    let turn = select(
+        tangent.x * neighbour.y - tangent.y * neighbour.x,
+        neighbour.x * tangent.y - neighbour.y * tangent.x,
+        before,
+    );
+    let size = abs(tangent.x * neighbour.y) + abs(tangent.y * neighbour.x);
+    return turn > CORNER_TOLERANCE * size;
 }
 
 // B's lowest vertex along the link's face normal, relative to the link's first vertex.

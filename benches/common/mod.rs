@@ -222,6 +222,61 @@ pub fn check_parry_agrees(
     mismatches
 }
 
+/// How a GPU's contacts compare with the CPU twin's, contact by contact in their order.
+pub struct GpuAgreement {
+    /// Contacts on both sides.
+    pub contacts: [usize; 2],
+    /// Contacts equal to the last bit.
+    pub identical: usize,
+    /// Contacts whose pair or feature ids (so point count) differ, or that one side lacks.
+    pub features_differ: usize,
+    /// The largest difference of a normal, depth or point coordinate among the rest.
+    pub max_difference: f32,
+}
+
+impl GpuAgreement {
+    /// Compares `gpu` with `reference`; both list contacts in ascending pair order.
+    pub fn new(gpu: &[Contact], reference: &[Contact]) -> GpuAgreement {
+        let mut agreement = GpuAgreement {
+            contacts: [gpu.len(), reference.len()],
+            identical: 0,
+            features_differ: gpu.len().abs_diff(reference.len()),
+            max_difference: 0.0,
+        };
+        for (g, r) in gpu.iter().zip(reference) {
+            let (gm, rm) = (&g.manifold, &r.manifold);
+            let ids = |m: &wgpu_sat::Manifold| m.points().iter().map(|p| p.id).collect::<Vec<_>>();
+            if (g.a, g.b) != (r.a, r.b) || ids(gm) != ids(rm) {
+                agreement.features_differ += 1;
+            } else if g == r {
+                agreement.identical += 1;
+            } else {
+                let mut d = (gm.normal - rm.normal).abs().max_element();
+                d = d.max((gm.depth - rm.depth).abs());
+                for (gp, rp) in gm.points().iter().zip(rm.points()) {
+                    d = d.max((gp.point - rp.point).abs().max_element());
+                    d = d.max((gp.depth - rp.depth).abs());
+                }
+                agreement.max_difference = agreement.max_difference.max(d);
+            }
+        }
+        agreement
+    }
+
+    /// One line for the log.
+    pub fn describe(&self) -> String {
+        format!(
+            "{} of {} contacts identical to the last bit, {} with other pairs or features \
+             ({} on the GPU), the rest within {:e}",
+            self.identical,
+            self.contacts[1],
+            self.features_differ,
+            self.contacts[0],
+            self.max_difference
+        )
+    }
+}
+
 // ---------------------------------------------------------------------------------------
 // Moving boxes for the broad phase
 // ---------------------------------------------------------------------------------------

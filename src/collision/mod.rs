@@ -50,3 +50,4 @@ pub use sat::{RELATIVE_TIE_TOLERANCE, collide};
 pub use sat_circle::{
     CIRCLE_FEATURE, collide_circle_polygon, collide_circles, collide_polygon_circle,
 };
+pub use sat_rounded::CORNER_TOLERANCE;

@@ -31,7 +31,9 @@
 //! There, at a corner that turns towards the free side, the neighbour gives the contact
 //! and this link none; at a straight or a hollow corner the link gives its face normal
 //! instead, so a box sliding across the joint of two collinear links never meets the
-//! sideways normal of the joint's vertex.
+//! sideways normal of the joint's vertex. These corner tests count a product within
+//! rounding of 0 as 0 ([`CORNER_TOLERANCE`]), so that a GPU that rounds it to the other
+//! side of 0 decides alike.
 //!
 //! The tolerance is [`RELATIVE_TIE_TOLERANCE`] times the smaller of the two length scales
 //! (core bounding radius plus rounding radius), as for polygons. `shaders/sat_rounded.wgsl`
@@ -504,34 +506,27 @@ fn chain_manifold(
     // Which end the normal leans towards, and that end's neighbour edge, pointing along
     // the chain. A free end (ghost on its vertex) keeps every normal.
     let tangent = v2 - v1;
-    let lean = m.normal.dot(tangent);
-    let (neighbour, free) = if lean < 0.0 {
+    let lean = dot_side(m.normal, tangent);
+    let (neighbour, free) = if lean < 0 {
         (v1 - ghost_a, ghost_a == v1)
     } else {
         (ghost_b - v2, ghost_b == v2)
     };
     // Within the end's vertex region: the normal leans no further than the neighbour's
     // normal, i.e. it points forward (towards v1) of the previous edge, or back of the
-    // next one.
-    let along = m.normal.dot(neighbour);
-    let admissible = lean == 0.0
-        || free
-        || if lean < 0.0 {
-            along >= 0.0
-        } else {
-            along <= 0.0
-        };
+    // next one. Each test counts a value within rounding of 0 as 0 (`dot_side`): B's face
+    // lying flat on the neighbour gives a normal whose lean past it is a rounding error,
+    // which a GPU rounds to the other side.
+    let along = dot_side(m.normal, neighbour);
+    let admissible = lean == 0 || free || if lean < 0 { along >= 0 } else { along <= 0 };
     if admissible {
         return m;
     }
     // A corner that turns towards the solid side (left) is convex: the neighbour owns the
-    // normals past its own, and gives the contact.
-    let turn = if lean < 0.0 {
-        neighbour.perp_dot(tangent)
-    } else {
-        tangent.perp_dot(neighbour)
-    };
-    if turn > 0.0 {
+    // normals past its own, and gives the contact. Convex only past `corner_is_convex`'s
+    // tolerance: a straight corner's turn is 0 here but not on a GPU that fuses a product
+    // into the difference, where it dropped the contacts at every straight joint.
+    if corner_is_convex(tangent, neighbour, lean < 0) {
         return NO_CONTACT;
     }
     // Straight or hollow corner: the link's face normal.
@@ -540,6 +535,43 @@ fn chain_manifold(
         return NO_CONTACT;
     }
     clip_rounded_face(poly_a, poly_b, lowest, radius_b, margin)
+}
+
+/// How small, relative to the sizes of its two products, a chain link's dot or cross
+/// product counts as 0 in `chain_manifold`'s corner tests (the normal's lean along the
+/// link and past the neighbour edge, the corner's turn): 1e-5, a sine of 1e-5 radians, far
+/// below any corner that matters to a body, and about 80 times what rounding makes of a
+/// product that should be 0 (each of its two products is within half an ulp, 6e-8
+/// relative, and a GPU may fuse one into the sum and round it not at all). Without it an
+/// NVIDIA H200 dropped the contacts at straight joints, whose turn it rounded above 0.
+pub const CORNER_TOLERANCE: f32 = 1e-5;
+
+/// The side of 0 that `u · v` lies on (-1 or 1), or 0 when it is within
+/// [`CORNER_TOLERANCE`] of the sum of its products' sizes, where rounding decides the sign.
+fn dot_side(u: Vec2, v: Vec2) -> i32 {
+    let d = u.dot(v);
+    let size = (u.x * v.x).abs() + (u.y * v.y).abs();
+    if d.abs() <= CORNER_TOLERANCE * size {
+        0
+    } else if d < 0.0 {
+        -1
+    } else {
+        1
+    }
+}
+
+/// Whether the corner between the link's `tangent` and the `neighbour` edge (pointing along
+/// the chain; before the link when `before`) turns towards the solid side by more than
+/// [`CORNER_TOLERANCE`]: `turn > tolerance * (|t.x n.y| + |t.y n.x|)`, the cross product
+/// against the sum of its products' sizes, which bounds its rounding.
+fn corner_is_convex(tangent: Vec2, neighbour: Vec2, before: bool) -> bool {
+    let turn = if before {
+        neighbour.perp_dot(tangent)
+    } else {
+        tangent.perp_dot(neighbour)
+    };
+    let size = (tangent.x * neighbour.y).abs() + (tangent.y * neighbour.x).abs();
+    turn > CORNER_TOLERANCE * size
 }
 
 /// B's lowest vertex along the face normal of the link, relative to the link's first

@@ -529,6 +529,38 @@ fn chain_links_are_one_sided_and_give_no_normal_into_a_ghost() {
     assert!(collide_shapes(&link, &Transform::IDENTITY, &crate_, &at(0.5, -0.2, 0.0)).is_none());
 }
 
+#[test]
+fn a_corner_straight_but_for_rounding_is_straight() {
+    // The horizontal test above turned 45 degrees, so that both products of a corner's
+    // cross product are large: the next link bends towards the solid side by a sine of
+    // 1e-6, which a GPU that fuses one product into the difference can also make of a
+    // straight corner (seen on an NVIDIA H200: every contact at such joints dropped).
+    let s = std::f32::consts::FRAC_1_SQRT_2;
+    let link = ChainSegment::new(
+        Vec2::new(2.0 * s, 2.0 * s),
+        Vec2::new(s, s),
+        Vec2::ZERO,
+        Vec2::new(-s, -s - 1e-6),
+    )
+    .unwrap();
+    let (tangent, neighbour) = (Vec2::new(-s, -s), Vec2::new(-s, -s - 1e-6));
+    assert!(
+        tangent.perp_dot(neighbour) > 0.0,
+        "the corner turns, if barely"
+    );
+    let crate_ = Shape::from(Polygon::rectangle(0.25, 0.25));
+    // The box's corner 0.005 short of the joint along the link and 0.01 into it, the box
+    // itself past the joint: its normal leans into the next link's region.
+    let place = |x: f32, y: f32| Vec2::new(s * x - s * y, s * x + s * y);
+    let c = place(-0.245, 0.24);
+    let pose = at(c.x, c.y, std::f32::consts::FRAC_PI_4);
+    let m = collide_shapes(&Shape::from(link), &Transform::IDENTITY, &crate_, &pose)
+        .expect("a straight joint keeps the link's contact");
+    let face = place(0.0, 1.0);
+    assert!((m.normal - face).length() < 1e-5, "{m:?}");
+    assert!(close(m.depth, 0.01, 1e-3), "{m:?}");
+}
+
 /// Slides a box at 4 units per second, friction 0, across `ground` (static bodies along
 /// y = 0 from x = 0 to 100) and returns the largest |vertical speed| and the slowest
 /// horizontal speed seen after it settled.

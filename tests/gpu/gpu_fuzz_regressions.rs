@@ -224,7 +224,14 @@ fn a_start_angle_of_1e28_is_the_same_pose_on_the_gpu() {
     let (c, g) = (cpu[0].expect("touching at the start"), gpu[0]);
     let g = g.unwrap_or_else(|| panic!("cpu {c:?}, gpu None"));
     assert!(c.t < 1e-20, "cpu {c:?}");
-    assert_eq!(c.t, g.t, "cpu {c:?}, gpu {g:?}");
+    // The same t on lavapipe; a hardware GPU that fuses the kernel's sums rounds it apart
+    // (an NVIDIA H200: 3.623809e-31 against 3.623821e-31), where the old start pose was
+    // another pose altogether.
+    if common::adapter_gives_cpu_bits() {
+        assert_eq!(c.t, g.t, "cpu {c:?}, gpu {g:?}");
+    } else {
+        assert!((c.t - g.t).abs() <= 1e-4 * c.t, "cpu {c:?}, gpu {g:?}");
+    }
     assert!(
         (c.separation - g.separation).abs() <= 1e-4,
         "cpu {c:?}, gpu {g:?}"

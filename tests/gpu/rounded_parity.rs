@@ -6,8 +6,8 @@
 use crate::common;
 
 use common::{
-    Agreement, SHAPE_KINDS as KINDS, assert_same_contacts_within, host_frame,
-    random_shape_of_kind as random_kind, read_words, shape_kind as kind,
+    Agreement, DEPTH_TOLERANCE, SHAPE_KINDS as KINDS, assert_same_contacts_within, host_frame,
+    random_shape_of_kind as random_kind, read_words, rounded_normal_tolerance, shape_kind as kind,
 };
 use rand::Rng;
 use wgpu_sat::glam::Vec2;
@@ -16,15 +16,6 @@ use wgpu_sat::{
     BodyDef, BodyShape, Circle, Collider, Contact, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase,
     Polygon, Shape, World,
 };
-
-/// How far the backends' depths may differ, relative: 1e-4, ten times the polygons'
-/// allowance. On lavapipe the two sides now agree to the bit (tests/gpu/gpu_bits.rs); an
-/// adapter that fuses or re-associates differently rounds apart (a manifold depth 2 ulps
-/// apart was seen before keep(), docs/reliability.md), and a clipped point's
-/// depth is an interpolation along the incident edge divided by that edge's span along the
-/// reference face, which magnifies the difference where the edge stands almost upright on
-/// the face: a chain link against a rounded polygon gave point depths 1.03e-5 apart.
-const DEPTH_TOLERANCE: f32 = 1e-4;
 
 /// `per_kind` shapes of each kind, `collider_count` colliders of them scattered over a
 /// square of half size `extent`, and the broad phase's pairs, each in a random order.
@@ -70,26 +61,6 @@ fn by_kinds<T>(
         table[k(a)][k(b)] += 1;
     }
     table
-}
-
-/// How far the backends' normals may differ: 1e-5 for a face normal; for a normal along
-/// the axis between two closest points (a vertex of a core against a vertex, or a circle's
-/// centre), whose ends each carry about 1e-7 of rounding from the transforms, about 1e-6
-/// over that axis's length, which is the radii minus the depth.
-fn rounded_normal_tolerance<'a>(
-    shapes: &'a [Shape],
-    colliders: &'a [Collider],
-) -> impl Fn(&Contact) -> f32 + 'a {
-    move |c| {
-        let rounding = |i: u32| match &shapes[colliders[i as usize].shape as usize] {
-            Shape::Polygon(p) => p.radius(),
-            Shape::Circle(circle) => circle.radius(),
-            Shape::Capsule(capsule) => capsule.radius(),
-            Shape::Segment(_) | Shape::ChainSegment(_) => 0.0,
-        };
-        let length = (rounding(c.a) + rounding(c.b) - c.manifold.depth).max(1e-3);
-        (1e-6 / length).max(1e-5)
-    }
 }
 
 /// Both narrow phases on one batch at speculative distance `margin`; returns the CPU's

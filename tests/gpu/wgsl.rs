@@ -15,8 +15,9 @@ use wgpu_sat::gpu::layout::{NO_RAY_HIT, RayHitGpu, RayPairGpu, RayParamsGpu};
 use wgpu_sat::gpu::layout::{PairDispatchGpu, RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
 use wgpu_sat::gpu::{RADIX_SORT_WGSL, RAY_WGSL, SAT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL, TOI_WGSL};
 use wgpu_sat::{
-    MAX_POLYGON_VERTICES, collision::RELATIVE_TIE_TOLERANCE, collision::toi::MAX_TOI_ITERATIONS,
-    collision::toi::TOI_RELATIVE_TOLERANCE, collision::toi::TOI_ROUNDING_TOLERANCE,
+    MAX_POLYGON_VERTICES, collision::CORNER_TOLERANCE, collision::RELATIVE_TIE_TOLERANCE,
+    collision::toi::MAX_TOI_ITERATIONS, collision::toi::TOI_RELATIVE_TOLERANCE,
+    collision::toi::TOI_ROUNDING_TOLERANCE,
 };
 
 fn parse(source: &str) -> naga::Module {
@@ -121,6 +122,10 @@ fn constants_match_the_rust_side() {
         naga::Literal::F32(RELATIVE_TIE_TOLERANCE)
     );
     assert_eq!(
+        constant(&m, "CORNER_TOLERANCE"),
+        naga::Literal::F32(CORNER_TOLERANCE)
+    );
+    assert_eq!(
         constant(&m, "MAX_POLYGON_VERTICES"),
         naga::Literal::U32(MAX_POLYGON_VERTICES as u32)
     );
@@ -196,6 +201,8 @@ fn every_step_has_its_rust_twin_name() {
         "clip_incident_edge",
         "clip_rounded",
         "chain_manifold",
+        "corner_is_convex",
+        "dot_side",
         "face_separation",
         "clip_rounded_face",
     ] {

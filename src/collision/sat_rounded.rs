@@ -539,8 +539,8 @@ fn chain_manifold(
 
 /// How small, relative to the sizes of its two products, a chain link's dot or cross
 /// product counts as 0 in `chain_manifold`'s corner tests (the normal's lean along the
-/// link and past the neighbour edge, the corner's turn): 1e-5, a sine of 1e-5 radians, far
-/// below any corner that matters to a body, and about 80 times what rounding makes of a
+/// link and past the neighbour edge, the corner's turn): 1e-5, the sine of a turn of 1e-5
+/// radians, far below any corner that matters to a body, and about 80 times what rounding makes of a
 /// product that should be 0 (each of its two products is within half an ulp, 6e-8
 /// relative, and a GPU may fuse one into the sum and round it not at all). Without it an
 /// NVIDIA H200 dropped the contacts at straight joints, whose turn it rounded above 0.

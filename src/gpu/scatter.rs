@@ -106,20 +106,12 @@ impl ResidentColliders {
     /// replaced), and brings the host's copy of the device's to them.
     pub(super) fn plan(&mut self, colliders: &[Collider], boxes: &[Aabb], lost: bool) -> Upload {
         let n = colliders.len();
-        let pose = |c: &Collider| PoseGpu::from(&c.transform);
         if lost || !self.valid || self.poses.len() != n {
-            self.poses.clear();
-            self.poses.extend(colliders.iter().map(pose));
-            self.shape_ids.clear();
-            self.shape_ids.extend(colliders.iter().map(|c| c.shape));
-            self.boxes.clear();
-            self.boxes.extend(boxes.iter().map(AabbGpu::from));
-            self.valid = true;
-            return Upload::Whole;
+            return self.refresh_whole(colliders, boxes);
         }
         self.scratch.clear();
         for (k, (c, b)) in colliders.iter().zip(boxes).enumerate() {
-            let (now, aabb) = (pose(c), AabbGpu::from(b));
+            let (now, aabb) = (PoseGpu::from(&c.transform), AabbGpu::from(b));
             let same = bytemuck::bytes_of(&now) == bytemuck::bytes_of(&self.poses[k])
                 && bytemuck::bytes_of(&aabb) == bytemuck::bytes_of(&self.boxes[k])
                 && c.shape == self.shape_ids[k];
@@ -131,6 +123,12 @@ impl ResidentColliders {
                     pose: now,
                     aabb,
                 });
+                // As many bytes as the whole: the rest need not be looked at (a world
+                // whose every body moves stopped here after three quarters of them, not
+                // after all of them and a scatter of all on the host's copy).
+                if UPDATE_BYTES * self.scratch.len() as u64 >= WHOLE_BYTES * n as u64 {
+                    return self.refresh_whole(colliders, boxes);
+                }
             }
         }
         scatter_colliders(
@@ -139,11 +137,22 @@ impl ResidentColliders {
             &mut self.shape_ids,
             &mut self.boxes,
         );
-        if UPDATE_BYTES * self.scratch.len() as u64 >= WHOLE_BYTES * n as u64 {
-            Upload::Whole
-        } else {
-            Upload::Changed(self.scratch.len())
-        }
+        Upload::Changed(self.scratch.len())
+    }
+
+    /// The host's copy of the device's colliders made `colliders` and `boxes` whole: the
+    /// call uploads them all.
+    fn refresh_whole(&mut self, colliders: &[Collider], boxes: &[Aabb]) -> Upload {
+        self.poses.clear();
+        self.poses
+            .extend(colliders.iter().map(|c| PoseGpu::from(&c.transform)));
+        self.shape_ids.clear();
+        self.shape_ids.extend(colliders.iter().map(|c| c.shape));
+        self.boxes.clear();
+        self.boxes.extend(boxes.iter().map(AabbGpu::from));
+        self.scratch.clear();
+        self.valid = true;
+        Upload::Whole
     }
 
     /// Writes every collider whole to the device's buffers; returns the bytes.

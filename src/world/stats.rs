@@ -35,7 +35,8 @@ pub struct StepStats {
     pub contact_points: usize,
     /// Poses, AABBs and the broad phase.
     pub broad_phase: Duration,
-    /// The narrow phase, as the caller sees it.
+    /// The narrow phase, as the caller sees it; with `World::step_on_gpu`,
+    /// the GPU collision stage's submit before the broad phase and its collection after.
     pub narrow_phase: Duration,
     /// The narrow phase's own breakdown, where it has one (the GPU's upload, dispatch and
     /// readback).

@@ -2,7 +2,7 @@
 //! persistent pairs, the recycling pass, the narrow phase, the merge and events
 //! (`contacts.rs`), the solver, the continuous stage and sleep.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use rayon::prelude::*;
 
@@ -70,12 +70,16 @@ impl World {
     ) -> Result<StepStats, Error> {
         let start = Instant::now();
         stage.before(self)?;
+        // A collision stage's submit (`World::step_on_gpu`) is its own time, not the broad
+        // phase's: it counts in the narrow phase's.
+        let sent = start.elapsed();
         let (proxy_moves, broad_done) = parallel::in_pool(|| self.find_pairs());
         // Nothing above changed the world (the pairs are scratch): an error here leaves it
         // as it was, last step's contacts included, since they are only replaced on success.
         let detail = stage.collide(self)?;
         let times = StageStarts {
             start,
+            sent,
             broad_done,
             proxy_moves,
             detail,
@@ -153,6 +157,7 @@ impl World {
     fn finish_step(&mut self, dt: f32, times: StageStarts) -> StepStats {
         let StageStarts {
             start,
+            sent,
             broad_done,
             proxy_moves,
             detail,
@@ -240,8 +245,8 @@ impl World {
             recycled: self.contacts.recycled,
             contacts: self.contacts.list.len(),
             contact_points,
-            broad_phase: broad_done - start,
-            narrow_phase: narrow_done - broad_done,
+            broad_phase: (broad_done - start).saturating_sub(sent),
+            narrow_phase: narrow_done - broad_done + sent,
             narrow_phase_detail: detail,
             solver: solve_done - narrow_done,
             swept_bodies: continuous.swept,
@@ -336,6 +341,8 @@ impl World {
 /// step's statistics.
 struct StageStarts {
     start: Instant,
+    /// The time the collision stage took before the broad phase (its submit).
+    sent: Duration,
     broad_done: Instant,
     proxy_moves: usize,
     detail: Option<NarrowPhaseTimings>,

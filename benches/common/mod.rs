@@ -245,8 +245,12 @@ impl GpuAgreement {
         };
         for (g, r) in gpu.iter().zip(reference) {
             let (gm, rm) = (&g.manifold, &r.manifold);
-            let ids = |m: &wgpu_sat::Manifold| m.points().iter().map(|p| p.id).collect::<Vec<_>>();
-            if (g.a, g.b) != (r.a, r.b) || ids(gm) != ids(rm) {
+            let same_ids = gm
+                .points()
+                .iter()
+                .map(|p| p.id)
+                .eq(rm.points().iter().map(|p| p.id));
+            if (g.a, g.b) != (r.a, r.b) || !same_ids {
                 agreement.features_differ += 1;
             } else if g == r {
                 agreement.identical += 1;

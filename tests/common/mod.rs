@@ -600,7 +600,8 @@ pub fn assert_contacts_as_promised(
 ) {
     if !adapter_gives_cpu_bits() {
         let normal_tolerance = rounded_normal_tolerance(shapes, colliders);
-        assert_same_contacts_within(cpu, gpu, normal_tolerance, DEPTH_TOLERANCE);
+        let agreement = assert_same_contacts_within(cpu, gpu, normal_tolerance, DEPTH_TOLERANCE);
+        eprintln!("{what}: the same contacts to rounding: {agreement:?}");
         return;
     }
     assert_eq!(gpu.len(), cpu.len(), "{what}: contact count");

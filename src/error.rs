@@ -104,6 +104,15 @@ pub enum BatchError {
         /// Index of the box.
         index: usize,
     },
+    /// The persistent broad phase was given another number of filters than boxes (one
+    /// each, by collider).
+    #[error("{filters} filters were given for {boxes} boxes: one each")]
+    FilterCount {
+        /// How many filters were given.
+        filters: usize,
+        /// How many boxes were given.
+        boxes: usize,
+    },
     /// A swept collider's sweep has a NaN or infinite field.
     #[error("collider {collider} has a non-finite sweep")]
     NonFiniteSweep {

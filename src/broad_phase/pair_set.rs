@@ -35,6 +35,7 @@
 //! that many queries, and runs instead.
 
 use crate::broad_phase::BroadPhase;
+use crate::broad_phase::persistent::fatten;
 use crate::broad_phase::query_tree::QueryTree;
 use crate::parallel::{self, SharedOut};
 use crate::shapes::aabb::Aabb;
@@ -118,24 +119,15 @@ impl<T: Copy + Default + Send + Sync> PairSet<T> {
     /// of them the first time, and the new ones when colliders were added).
     pub fn update(&mut self, boxes: &[Aabb], keep: impl Fn([u32; 2]) -> bool + Sync) -> usize {
         let count_changed = self.fat.len() != boxes.len();
-        let old_count = self.fat.len().min(boxes.len());
-        self.fat.truncate(boxes.len());
         self.is_moved.clear();
         self.is_moved.resize(boxes.len(), false);
         self.moved.clear();
         self.dropped.clear();
-        for (i, (fat, tight)) in self.fat.iter_mut().zip(boxes).enumerate() {
-            if !fat.contains(tight) {
-                *fat = tight.expanded(FAT_MARGIN);
-                self.is_moved[i] = true;
-                self.moved.push(i as u32);
-            }
-        }
-        for (i, tight) in boxes.iter().enumerate().skip(old_count) {
-            self.fat.push(tight.expanded(FAT_MARGIN));
-            self.is_moved[i] = true;
-            self.moved.push(i as u32);
-        }
+        let (is_moved, moved) = (&mut self.is_moved, &mut self.moved);
+        fatten(&mut self.fat, boxes, |i| {
+            is_moved[i] = true;
+            moved.push(i as u32);
+        });
         // A removed collider's empty fat box holds its empty tight box: the loop above did
         // not see it move, but its pairs must go.
         for r in self.removed.drain(..) {

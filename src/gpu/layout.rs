@@ -482,3 +482,66 @@ pub struct PairDispatchGpu {
     pub _pad: [u32; 3],
 }
 const _: () = assert!(size_of::<PairDispatchGpu>() == 32);
+
+/// WGSL `PairFilter` (`shaders/pair_set.wgsl`): a collider's filter for the persistent
+/// pairs, 32 bytes. The 64-bit category and mask are split into (low, high) words: WGSL has
+/// no 64-bit integers.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Pod, Zeroable)]
+pub struct PairFilterGpu {
+    /// `Filter::category_bits`, low word first.
+    pub category: [u32; 2],
+    /// `Filter::mask_bits`, low word first.
+    pub mask: [u32; 2],
+    /// `Filter::group_index`.
+    pub group: i32,
+    /// The body: colliders of one body never pair.
+    pub body: u32,
+    /// Padding to the struct's 8-byte alignment, in whole words.
+    pub _pad: [u32; 2],
+}
+const _: () = assert!(size_of::<PairFilterGpu>() == 32);
+
+impl From<&crate::broad_phase::PairFilter> for PairFilterGpu {
+    fn from(f: &crate::broad_phase::PairFilter) -> Self {
+        let words = |bits: u64| [bits as u32, (bits >> 32) as u32];
+        PairFilterGpu {
+            category: words(f.filter.category_bits),
+            mask: words(f.filter.mask_bits),
+            group: f.filter.group_index,
+            body: f.body,
+            _pad: [0; 2],
+        }
+    }
+}
+
+/// WGSL `FatUpdate` (`shaders/pair_set.wgsl`): a fat box that changed since the device last
+/// had it, 32 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct FatUpdateGpu {
+    /// The collider.
+    pub index: u32,
+    /// Padding: the box is 16-byte aligned.
+    pub _pad: [u32; 3],
+    /// Its fat box.
+    pub aabb: AabbGpu,
+}
+const _: () = assert!(size_of::<FatUpdateGpu>() == 32);
+
+/// WGSL `PairSetParams` (`shaders/pair_set.wgsl`), the uniform of one persistent-pairs
+/// dispatch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct PairSetParamsGpu {
+    /// Items the dispatch takes.
+    pub len: u32,
+    /// `change_flags`: pairs in the old set.
+    pub old_count: u32,
+    /// `change_flags`: how many pairs the sweep found (the new set's size is the keep
+    /// flags' scan at that index).
+    pub found: u32,
+    /// `change_flags`: 0 the new set against the old, 1 the old against the new.
+    pub side: u32,
+}
+const _: () = assert!(size_of::<PairSetParamsGpu>() == 16);

@@ -2,7 +2,8 @@
 //! [`GpuTimeOfImpact`] runs `shaders/toi.wgsl` (swept collision of fast bodies),
 //! [`GpuRayCast`] runs `shaders/ray.wgsl` (ray casts against the colliders),
 //! [`GpuBroadPhase`] runs `shaders/sort_sweep.wgsl` (the broad phase: sort-based sweep and
-//! prune, with `radix_sort.wgsl` and `scan.wgsl`), [`GpuCollision`] runs both, the pairs
+//! prune, with `radix_sort.wgsl` and `scan.wgsl`; its persistent pairs with
+//! `pair_set.wgsl`), [`GpuCollision`] runs both, the pairs
 //! staying on the device (the collision stage: colliders in, contacts out), and
 //! [`request_device`] makes a device for programs that have none.
 
@@ -18,7 +19,7 @@ mod sat_pass;
 mod scatter;
 mod toi;
 
-pub use broad_phase::{GpuBroadPhase, RADIX_SORT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL};
+pub use broad_phase::{GpuBroadPhase, PAIR_SET_WGSL, RADIX_SORT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL};
 pub use collision::GpuCollision;
 pub use device::request_device;
 pub use narrow_phase::{GpuNarrowPhase, LAYOUT_WGSL};

@@ -13,6 +13,7 @@ mod collision;
 mod gpu_fuzz_regressions;
 mod gpu_parity;
 mod gpu_rays;
+mod pair_set;
 mod rounded_parity;
 mod wgsl;
 

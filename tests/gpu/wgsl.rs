@@ -4,15 +4,16 @@
 use std::mem::size_of;
 
 use naga::valid::{Capabilities, ValidationFlags, Validator};
-use wgpu_sat::gpu::SCATTER_WGSL;
 use wgpu_sat::gpu::layout::{ColliderUpdateGpu, ScatterParamsGpu};
 use wgpu_sat::gpu::layout::{
     ContactGpu, ContactPointGpu, ContactsHeaderGpu, KIND_CHAIN, KIND_ROUNDED, KIND_SHARP, NO_HIT,
     NO_POINT, ParamsGpu, PoseGpu, SWAPPED, ShapeGpu, SweepGpu, SweptColliderGpu, TimeOfImpactGpu,
     ToiParamsGpu,
 };
+use wgpu_sat::gpu::layout::{FatUpdateGpu, PairFilterGpu, PairSetParamsGpu};
 use wgpu_sat::gpu::layout::{NO_RAY_HIT, RayHitGpu, RayPairGpu, RayParamsGpu};
 use wgpu_sat::gpu::layout::{PairDispatchGpu, RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
+use wgpu_sat::gpu::{PAIR_SET_WGSL, SCATTER_WGSL};
 use wgpu_sat::gpu::{RADIX_SORT_WGSL, RAY_WGSL, SAT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL, TOI_WGSL};
 use wgpu_sat::{
     MAX_POLYGON_VERTICES, collision::CORNER_TOLERANCE, collision::RELATIVE_TIE_TOLERANCE,
@@ -530,4 +531,47 @@ fn scatter_wgsl_parses_validates_and_mirrors_the_rust_side() {
         .unwrap();
     assert_eq!(entry.stage, naga::ShaderStage::Compute);
     assert!(include_str!("../../src/gpu/scatter.rs").contains("fn scatter_colliders("));
+}
+
+#[test]
+fn pair_set_wgsl_parses_validates_and_mirrors_the_rust_side() {
+    let m = parse(PAIR_SET_WGSL);
+    validate(&m, PAIR_SET_WGSL);
+    for (name, size) in [
+        ("PairSetParams", size_of::<PairSetParamsGpu>()),
+        ("PairFilter", size_of::<PairFilterGpu>()),
+        ("FatUpdate", size_of::<FatUpdateGpu>()),
+    ] {
+        assert_eq!(struct_size(&m, name) as usize, size, "{name}");
+    }
+    // The entry points and helpers, each a twin of a function of the same name in
+    // src/broad_phase/persistent.rs (should_collide: filter.rs). scatter_fat has none: it
+    // copies what the host's fatten computed into the device's copy.
+    let rust = [
+        include_str!("../../src/broad_phase/persistent.rs"),
+        include_str!("../../src/broad_phase/filter.rs"),
+    ]
+    .concat();
+    for name in ["keep_flags", "compact_pairs", "change_flags", "scatter_fat"] {
+        let entry = m
+            .entry_points
+            .iter()
+            .find(|e| e.name == name)
+            .unwrap_or_else(|| panic!("no entry point {name}"));
+        assert_eq!(entry.workgroup_size, [256, 1, 1], "{name}");
+    }
+    let names = function_names(&m);
+    for name in [
+        "keep_flags",
+        "compact_pairs",
+        "change_flags",
+        "keep_pair",
+        "should_collide",
+        "holds",
+        "pair_below",
+    ] {
+        let in_wgsl = names.contains(&name) || m.entry_points.iter().any(|e| e.name == name);
+        assert!(in_wgsl, "pair_set.wgsl lacks fn {name}");
+        assert!(rust.contains(&format!("fn {name}(")), "no Rust twin {name}");
+    }
 }

@@ -44,7 +44,10 @@ use plan::{BindKey, Plan, record, submit};
 use std::time::Duration;
 
 mod passes;
+mod persistent;
 mod plan;
+
+pub use persistent::PAIR_SET_WGSL;
 
 /// The WGSL of the scan (`shaders/scan.wgsl`).
 pub const SCAN_WGSL: &str = include_str!("../../../shaders/scan.wgsl");
@@ -101,6 +104,8 @@ pub struct GpuBroadPhase {
     /// call's kernel time.
     timers: [Option<KernelTimer>; 2],
     kernel: Option<Duration>,
+    /// The persistent face's state (`persistent.rs`), made at its first update.
+    persistent: Option<Box<persistent::Persistent>>,
 }
 
 /// Bytes of a readback of `bytes` with the pass's timestamps after it (8-byte aligned).
@@ -146,6 +151,7 @@ impl GpuBroadPhase {
                 KernelTimer::new(device, queue),
             ],
             kernel: None,
+            persistent: None,
         })
     }
 
@@ -160,6 +166,10 @@ impl GpuBroadPhase {
     pub fn find_pairs(&mut self, aabbs: &[Aabb]) -> Result<&[[u32; 2]], Error> {
         self.pairs.clear();
         self.kernel = None;
+        if let Some(state) = self.persistent.as_deref_mut() {
+            // The boxes' buffer is about to hold these boxes, not the fat ones.
+            state.fat_on_device = false;
+        }
         check_boxes(aabbs)?;
         if aabbs.len() < 2 {
             return Ok(&self.pairs);
@@ -177,7 +187,7 @@ impl GpuBroadPhase {
 
     /// How many GPU buffers this has created so far.
     pub fn buffers_created(&self) -> u64 {
-        self.buffers.created()
+        self.buffers.created() + self.persistent_buffers()
     }
 
     /// The two submits of a call over at least two valid boxes.

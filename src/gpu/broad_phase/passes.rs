@@ -54,8 +54,38 @@ const RADIX_PARAMS: (u32, usize) = (3, size_of::<RadixParamsGpu>());
 const SWEEP_PARAMS: (u32, usize) = (6, size_of::<SweepParamsGpu>());
 
 /// Storage bindings (binding, read-only) of each kernel, as its WGSL declares them.
-const RW: bool = false;
-const RO: bool = true;
+pub(super) const RW: bool = false;
+pub(super) const RO: bool = true;
+
+impl Kernel {
+    /// The pipeline of `entry` in `module`, with a layout of its storage `bindings`
+    /// (binding, read-only) and its uniform (binding, size); `id` names it in bind keys.
+    pub(super) fn new(
+        device: &wgpu::Device,
+        module: &wgpu::ShaderModule,
+        entry: &'static str,
+        bindings: &[(u32, bool)],
+        (params, size): (u32, usize),
+        id: u8,
+    ) -> Kernel {
+        let mut entries: Vec<wgpu::BindGroupLayoutEntry> = bindings
+            .iter()
+            .map(|&(binding, read_only)| storage(binding, read_only))
+            .collect();
+        entries.push(uniform(params, size));
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(entry),
+            entries: &entries,
+        });
+        Kernel {
+            id,
+            pipeline: compute_pipeline(device, module, &layout, entry),
+            layout,
+            params,
+            params_size: size as u64,
+        }
+    }
+}
 
 impl Kernels {
     pub(super) fn new(device: &wgpu::Device) -> Kernels {
@@ -72,25 +102,10 @@ impl Kernels {
         let kernel = |module: &wgpu::ShaderModule,
                       entry: &'static str,
                       bindings: &[(u32, bool)],
-                      (params, size): (u32, usize)| {
-            let mut entries: Vec<wgpu::BindGroupLayoutEntry> = bindings
-                .iter()
-                .map(|&(binding, read_only)| storage(binding, read_only))
-                .collect();
-            entries.push(uniform(params, size));
-            let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-                label: Some(entry),
-                entries: &entries,
-            });
+                      params: (u32, usize)| {
             let id = next_id.get();
             next_id.set(id + 1);
-            Kernel {
-                id,
-                pipeline: compute_pipeline(device, module, &layout, entry),
-                layout,
-                params,
-                params_size: size as u64,
-            }
+            Kernel::new(device, module, entry, bindings, params, id)
         };
         Kernels {
             scan_reduce: kernel(&scan, "scan_reduce", &[(0, RW), (1, RW)], SCAN_PARAMS),

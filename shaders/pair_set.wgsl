@@ -1,0 +1,142 @@
+// wgpu-sat persistent pairs on the GPU: the set of pairs whose fat boxes overlap and whose
+// filters accept each other stays on the device from update to update, and only its
+// changes come back. The twin of src/broad_phase/persistent.rs, function for function (the
+// reasons are there): after the sweep's pairs (sort_sweep.wgsl) over the fat boxes,
+// keep_flags, the scan of the flags (scan.wgsl), compact_pairs into the new set; then
+// change_flags of the new set against the old, scan, compact_pairs (the begun pairs), and
+// of the old set against the new, scan, compact_pairs (the ended pairs). scatter_fat
+// writes the fat boxes that changed where they belong, before the sweep.
+//
+// One invocation per pair or box, no atomics: the lists are the twin's to the element.
+
+struct PairSetParams {
+    // Items this dispatch takes: found pairs (keep_flags, compact_pairs), a set's pairs
+    // (change_flags), fat box updates (scatter_fat).
+    len: u32,
+    // change_flags: pairs in the old set (the host knows them from the last update).
+    old_count: u32,
+    // change_flags: where the new set's size is: kept[found], the found pairs' scanned
+    // flags past the last.
+    found: u32,
+    // change_flags: 0 checks the new set against the old, 1 the old against the new.
+    side: u32,
+}
+
+// A collider's filter (PairFilterGpu in src/gpu/layout.rs): 64-bit category and mask as
+// (low, high) words, the group, and the body (colliders of one body never pair).
+struct PairFilter {
+    category: vec2<u32>,
+    mask: vec2<u32>,
+    group: i32,
+    body: u32,
+    _pad0: u32,
+    _pad1: u32,
+}
+
+// A fat box written by scatter_fat: the collider, then the box (min, max).
+struct FatUpdate {
+    index: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
+    aabb: vec4<f32>,
+}
+
+// Pairs read: the found pairs, or a set's.
+@group(0) @binding(0) var<storage, read> items: array<vec2<u32>>;
+@group(0) @binding(1) var<storage, read> filters: array<PairFilter>;
+// Per item a flag; scanned in place: where the flagged items go, and flags[len] their count.
+@group(0) @binding(2) var<storage, read_write> flags: array<u32>;
+@group(0) @binding(3) var<storage, read_write> compacted: array<vec2<u32>>;
+// change_flags: the set searched.
+@group(0) @binding(4) var<storage, read> other: array<vec2<u32>>;
+// change_flags: the found pairs' scanned keep flags (for the new set's size).
+@group(0) @binding(5) var<storage, read> kept: array<u32>;
+@group(0) @binding(6) var<uniform> pair_set_params: PairSetParams;
+@group(0) @binding(7) var<storage, read> fat_updates: array<FatUpdate>;
+// The broad phase's boxes: the fat boxes, as the sweep reads them.
+@group(0) @binding(8) var<storage, read_write> fat_boxes: array<vec4<f32>>;
+
+// Filter::should_collide: a shared non-zero group decides, else each mask must hold one of
+// the other's categories.
+fn should_collide(a: PairFilter, b: PairFilter) -> bool {
+    if a.group == b.group && a.group != 0 {
+        return a.group > 0;
+    }
+    return any((a.mask & b.category) != vec2<u32>(0u)) && any((b.mask & a.category) != vec2<u32>(0u));
+}
+
+fn keep_pair(a: PairFilter, b: PairFilter) -> bool {
+    return a.body != b.body && should_collide(a, b);
+}
+
+@compute @workgroup_size(256)
+fn scatter_fat(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if k < pair_set_params.len {
+        let update = fat_updates[k];
+        fat_boxes[update.index] = update.aabb;
+    }
+}
+
+@compute @workgroup_size(256)
+fn keep_flags(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    let len = pair_set_params.len;
+    if k == len {
+        flags[len] = 0u;
+    }
+    if k < len {
+        let pair = items[k];
+        flags[k] = select(0u, 1u, keep_pair(filters[pair.x], filters[pair.y]));
+    }
+}
+
+@compute @workgroup_size(256)
+fn compact_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if k < pair_set_params.len && flags[k + 1u] > flags[k] {
+        compacted[flags[k]] = items[k];
+    }
+}
+
+// Whether pair p comes before q: by first collider, then second.
+fn pair_below(p: vec2<u32>, q: vec2<u32>) -> bool {
+    return p.x < q.x || (p.x == q.x && p.y < q.y);
+}
+
+// Whether the first `count` pairs of `other` (ascending) hold `pair`: a lower bound.
+fn holds(count: u32, pair: vec2<u32>) -> bool {
+    var low = 0u;
+    var high = count;
+    while low < high {
+        let mid = (low + high) / 2u;
+        if pair_below(other[mid], pair) {
+            low = mid + 1u;
+        } else {
+            high = mid;
+        }
+    }
+    return low < count && all(other[low] == pair);
+}
+
+@compute @workgroup_size(256)
+fn change_flags(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    let len = pair_set_params.len;
+    let new_count = kept[pair_set_params.found];
+    // Side 0: the items are the new set (len is the found pairs, a bound on its size);
+    // side 1: the old set.
+    var count = new_count;
+    var other_count = pair_set_params.old_count;
+    if pair_set_params.side == 1u {
+        count = pair_set_params.old_count;
+        other_count = new_count;
+    }
+    if k == len {
+        flags[len] = 0u;
+    }
+    if k < len {
+        flags[k] = select(0u, 1u, k < count && !holds(other_count, items[k]));
+    }
+}

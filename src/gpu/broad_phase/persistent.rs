@@ -1,0 +1,601 @@
+//! The GPU broad phase's persistent face ([`GpuBroadPhase::update_pairs`]): fat boxes and
+//! the pair set kept on the device from update to update, filters asked there, and only
+//! the set's changes read back (`shaders/pair_set.wgsl`; the CPU twin is
+//! `src/broad_phase/persistent.rs`).
+//!
+//! ```text
+//! update_pairs(boxes, filters):
+//!     check the input; fatten on the host (the sweep's bands are fitted to the fat boxes
+//!     there); filters that differ from the device's copy go up whole (32 B each)
+//!     submit 1: scatter_fat (the fat boxes that changed, 32 B each; all of them, 16 B
+//!               each, when that is less, or the device's copy was lost), then the sweep's
+//!               first submit over the fat boxes; read the total back (4 B)
+//!     submit 2: the sweep's pairs in order; keep_flags, scan, compact_pairs: the new set,
+//!               in the other set buffer; change_flags both ways, scans, compact_pairs:
+//!               begun and ended; copy back the three counts (12 B) and as many changes as
+//!               the last update had (with room to spare)
+//!     more changes than were copied: one more copy of them all
+//!     the new set's buffer becomes the current one; the old set's is the next spare
+//! ```
+//!
+//! What crosses the bus: up, the fat boxes that moved (32 bytes each) and the passes'
+//! uniforms (256 bytes a dispatch); back, the sweep's total (4 bytes), the counts (12), the
+//! timestamps where there are some (16 a submit), and the changes with room to spare (8
+//! bytes a pair: twice the last update's count and 32 more of each kind). The set itself,
+//! 8 bytes a pair, stays on the device ([`GpuBroadPhase::set_buffer`]), for a narrow phase
+//! there.
+
+use super::passes::{RO, RW};
+use super::plan::{BindKey, Kernel, Plan, record};
+use super::{GpuBroadPhase, groups, read_ticks};
+use crate::broad_phase::PairFilter;
+use crate::broad_phase::persistent::{PairChanges, check_pair_input, fatten};
+use crate::error::{Error, GpuError};
+use crate::gpu::layout::{AabbGpu, FatUpdateGpu, PairFilterGpu, PairSetParamsGpu, SweepParamsGpu};
+use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, read_back};
+use crate::shapes::aabb::Aabb;
+
+/// The WGSL of the persistent pairs (`shaders/pair_set.wgsl`).
+pub const PAIR_SET_WGSL: &str = include_str!("../../../shaders/pair_set.wgsl");
+
+/// The uniform's binding in `pair_set.wgsl`, and its size.
+const PAIR_SET_PARAMS: (u32, usize) = (6, size_of::<PairSetParamsGpu>());
+/// Kernel ids past the sweep's (they name kernels in bind keys).
+const FIRST_ID: u8 = 100;
+/// The readback's head: the new set's size, the begun and ended counts, a pad word; then
+/// the pass's timestamps (zeros without timestamp queries); then the changes.
+const HEAD_BYTES: u64 = 16 + TIMESTAMP_BYTES;
+/// Changes of each kind copied back at first past twice the last update's: a settling
+/// scene's changes come in bursts, and a burst past the copy costs one more round trip;
+/// 32 (256 bytes a kind) keeps a settled world's readback under a kilobyte.
+const SPARE_CHANGES: usize = 32;
+
+/// `pair_set.wgsl`'s pipelines.
+struct PairSetKernels {
+    scatter_fat: Kernel,
+    keep_flags: Kernel,
+    compact_pairs: Kernel,
+    change_flags: Kernel,
+}
+
+/// What the persistent face keeps between updates: the host's copies of what the device
+/// holds, the set's two buffers, and the scratch of the passes.
+pub(super) struct Persistent {
+    kernels: PairSetKernels,
+    /// The fat boxes, by collider; the boxes' buffer holds them while `fat_on_device`.
+    fat: Vec<Aabb>,
+    /// The fat boxes before this update, restored when it fails.
+    fat_before: Vec<Aabb>,
+    pub(super) fat_on_device: bool,
+    /// The filters as the device holds them, while `filters_on_device`.
+    filters: Vec<PairFilterGpu>,
+    filters_on_device: bool,
+    filter_buffer: GrowingBuffer,
+    fat_updates: GrowingBuffer,
+    update_scratch: Vec<FatUpdateGpu>,
+    filter_scratch: Vec<PairFilterGpu>,
+    /// The set, ascending, in `sets[current]` (its first `count` pairs); the other is the
+    /// next update's output.
+    sets: [GrowingBuffer; 2],
+    current: usize,
+    count: usize,
+    kept: GrowingBuffer,
+    change_flags: [GrowingBuffer; 2],
+    /// The begun and ended pairs, compacted.
+    changes: [GrowingBuffer; 2],
+    readback: GrowingBuffer,
+    /// The bind groups of the two submits' dispatches, by position.
+    bind_groups: [Vec<(BindKey, wgpu::BindGroup)>; 2],
+    begun: Vec<[u32; 2]>,
+    ended: Vec<[u32; 2]>,
+    /// Bytes queued for the device and read back in the last update.
+    bytes: [u64; 2],
+}
+
+impl Persistent {
+    fn new(device: &wgpu::Device) -> Persistent {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("wgpu-sat pair_set.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(PAIR_SET_WGSL.into()),
+        });
+        let kernel = |entry, bindings: &[(u32, bool)], id| {
+            Kernel::new(
+                device,
+                &module,
+                entry,
+                bindings,
+                PAIR_SET_PARAMS,
+                FIRST_ID + id,
+            )
+        };
+        let kernels = PairSetKernels {
+            scatter_fat: kernel("scatter_fat", &[(7, RO), (8, RW)], 0),
+            keep_flags: kernel("keep_flags", &[(0, RO), (1, RO), (2, RW)], 1),
+            compact_pairs: kernel("compact_pairs", &[(0, RO), (2, RW), (3, RW)], 2),
+            change_flags: kernel("change_flags", &[(0, RO), (2, RW), (4, RO), (5, RO)], 3),
+        };
+        let storage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC;
+        let buffer =
+            |what: &str| GrowingBuffer::new(device, format!("wgpu-sat pair set {what}"), storage);
+        Persistent {
+            kernels,
+            fat: Vec::new(),
+            fat_before: Vec::new(),
+            fat_on_device: false,
+            filters: Vec::new(),
+            filters_on_device: false,
+            filter_buffer: buffer("filters"),
+            fat_updates: buffer("fat box updates"),
+            update_scratch: Vec::new(),
+            filter_scratch: Vec::new(),
+            sets: [buffer("pairs"), buffer("pairs 2")],
+            current: 0,
+            count: 0,
+            kept: buffer("keep flags"),
+            change_flags: [buffer("begun flags"), buffer("ended flags")],
+            changes: [buffer("begun"), buffer("ended")],
+            readback: GrowingBuffer::new(
+                device,
+                "wgpu-sat pair set readback",
+                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            ),
+            bind_groups: [Vec::new(), Vec::new()],
+            begun: Vec::new(),
+            ended: Vec::new(),
+            bytes: [0; 2],
+        }
+    }
+
+    fn created(&self) -> u64 {
+        let buffers = [
+            &self.filter_buffer,
+            &self.fat_updates,
+            &self.kept,
+            &self.readback,
+        ];
+        buffers
+            .into_iter()
+            .chain(&self.sets)
+            .chain(&self.change_flags)
+            .chain(&self.changes)
+            .map(|b| b.created)
+            .sum()
+    }
+}
+
+impl GpuBroadPhase {
+    /// Brings the persistent pair set up to date with the colliders' `boxes` and `filters`
+    /// (one each, by collider index; a collider's index is its slot from update to
+    /// update), and returns what changed: the pairs whose fat boxes (each tight box grown
+    /// by [`FAT_MARGIN`](crate::broad_phase::FAT_MARGIN) when it leaves the last one)
+    /// overlap or touch and whose filters accept each other, kept on the device; only the
+    /// begun and ended pairs come back. Exactly
+    /// [`PersistentPairs::update`](crate::broad_phase::PersistentPairs::update)'s changes.
+    ///
+    /// Errors: as `PersistentPairs::update` for bad input; a batch past what one binding
+    /// holds; a device error. After an error the set is as it was before the call.
+    ///
+    /// ```no_run
+    /// use wgpu_sat::{glam::Vec2, gpu::GpuBroadPhase, Aabb, Filter};
+    /// use wgpu_sat::broad_phase::PairFilter;
+    /// let (device, queue) = wgpu_sat::request_device()?;
+    /// let mut gpu = GpuBroadPhase::new(&device, &queue)?;
+    /// let at = |x: f32| Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0));
+    /// let filters: Vec<PairFilter> =
+    ///     (0..3).map(|body| PairFilter { filter: Filter::default(), body }).collect();
+    /// let changes = gpu.update_pairs(&[at(0.0), at(0.5), at(5.0)], &filters)?;
+    /// assert_eq!(changes.begun, [[0, 1]]);
+    /// // The third box moves onto the second: one pair begins, none ends.
+    /// let changes = gpu.update_pairs(&[at(0.0), at(0.5), at(1.2)], &filters)?;
+    /// assert_eq!((changes.pairs, changes.begun, changes.ended), (2, &[[1, 2]][..], &[][..]));
+    /// # Ok::<(), wgpu_sat::Error>(())
+    /// ```
+    pub fn update_pairs(
+        &mut self,
+        boxes: &[Aabb],
+        filters: &[PairFilter],
+    ) -> Result<PairChanges<'_>, Error> {
+        self.kernel = None;
+        check_pair_input(boxes, filters)?;
+        if self.persistent.is_none() {
+            self.persistent = Some(Box::new(Persistent::new(&self.device)));
+        }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let result = self.run_update(boxes, filters);
+        let device_error = pollster::block_on(scope.pop());
+        let Some(state) = self.persistent.as_deref_mut() else {
+            return Err(Error::Gpu(GpuError::Device("the pair set is gone".into())));
+        };
+        if let Some(error) = device_error {
+            result.ok();
+            return Err(state.failed(Error::Gpu(GpuError::Device(error.to_string()))));
+        }
+        if let Err(error) = result {
+            return Err(state.failed(error));
+        }
+        Ok(PairChanges {
+            pairs: state.count,
+            begun: &state.begun,
+            ended: &state.ended,
+        })
+    }
+
+    /// The persistent pair set on the device after the last
+    /// [`update_pairs`](Self::update_pairs): its first [`set_len`](Self::set_len) items are
+    /// the pairs, `[u32; 2]` each, ascending; the buffer changes from update to update (two
+    /// take turns). `None` before the first update.
+    pub fn set_buffer(&self) -> Option<&wgpu::Buffer> {
+        self.persistent
+            .as_deref()
+            .map(|state| &state.sets[state.current].buffer)
+    }
+
+    /// Pairs in the persistent set (see [`set_buffer`](Self::set_buffer)).
+    pub fn set_len(&self) -> usize {
+        self.persistent.as_deref().map_or(0, |state| state.count)
+    }
+
+    /// Bytes the last [`update_pairs`](Self::update_pairs) queued for the device (fat boxes,
+    /// filters, the passes' uniforms) and read back (counts, timestamps, changes).
+    pub fn update_bytes(&self) -> [u64; 2] {
+        self.persistent
+            .as_deref()
+            .map_or([0; 2], |state| state.bytes)
+    }
+
+    /// An update over checked input, with `self.persistent` made.
+    fn run_update(&mut self, boxes: &[Aabb], filters: &[PairFilter]) -> Result<(), Error> {
+        let Some(mut state) = self.persistent.take() else {
+            return Err(Error::Gpu(GpuError::Device("the pair set is gone".into())));
+        };
+        let result = self.update_with(&mut state, boxes, filters);
+        self.persistent = Some(state);
+        result
+    }
+
+    fn update_with(
+        &mut self,
+        state: &mut Persistent,
+        boxes: &[Aabb],
+        filters: &[PairFilter],
+    ) -> Result<(), Error> {
+        let n = boxes.len();
+        state.fat_before.clone_from(&state.fat);
+        state.update_scratch.clear();
+        let updates = &mut state.update_scratch;
+        fatten(&mut state.fat, boxes, |i| {
+            updates.push(FatUpdateGpu {
+                index: i as u32,
+                _pad: [0; 3],
+                aabb: bytemuck::Zeroable::zeroed(),
+            })
+        });
+        for update in updates.iter_mut() {
+            update.aabb = AabbGpu::from(&state.fat[update.index as usize]);
+        }
+        let mut up = 0u64;
+        // The fat boxes: the sweep's parameters fitted to them, and the device's copy.
+        let base = if n >= 2 {
+            let (base, replaced) = self.prepare_boxes(&state.fat)?;
+            let whole = !state.fat_on_device || replaced || updates.len() * 2 >= n;
+            if whole {
+                self.write_boxes(&state.fat);
+                updates.clear();
+                up += 16 * n as u64;
+            } else {
+                let bytes = bytemuck::cast_slice(updates.as_slice());
+                let cap = self.max_binding;
+                state
+                    .fat_updates
+                    .reserve(&self.device, bytes.len() as u64, cap);
+                self.queue.write_buffer(&state.fat_updates.buffer, 0, bytes);
+                up += bytes.len() as u64;
+            }
+            state.fat_on_device = true;
+            Some(base)
+        } else {
+            // The boxes' buffer is not written: its copy is stale from here.
+            updates.clear();
+            state.fat_on_device = false;
+            None
+        };
+        // The filters, whole when any differs from the device's.
+        state.filter_scratch.clear();
+        state
+            .filter_scratch
+            .extend(filters.iter().map(PairFilterGpu::from));
+        let bytes = 32 * n as u64;
+        let replaced = state
+            .filter_buffer
+            .reserve(&self.device, bytes, self.max_binding);
+        if replaced || !state.filters_on_device || state.filters != state.filter_scratch {
+            std::mem::swap(&mut state.filters, &mut state.filter_scratch);
+            let data = bytemuck::cast_slice(state.filters.as_slice());
+            self.queue
+                .write_buffer(&state.filter_buffer.buffer, 0, data);
+            state.filters_on_device = true;
+            up += bytes;
+        }
+
+        // Submit 1: the scatter and the sweep up to its total.
+        let mut total = 0usize;
+        let mut down = 0u64;
+        if let Some(base) = base {
+            let mut plan = Plan::default();
+            // Always in the plan (of no workgroups when nothing is scattered), so that
+            // the dispatches keep their places and bind groups from update to update.
+            {
+                let len = state.update_scratch.len();
+                plan.push(
+                    &state.kernels.scatter_fat,
+                    &[
+                        (7, &state.fat_updates.buffer),
+                        (8, &self.buffers.boxes.buffer),
+                    ],
+                    PairSetParamsGpu {
+                        len: len as u32,
+                        ..PairSetParamsGpu::default()
+                    },
+                    groups(len),
+                );
+            }
+            let by_band = self.buffers.plan_boxes(&self.kernels, &mut plan, n, base);
+            up += plan.params.len() as u64;
+            let e = base.entry_count as u64;
+            let timer = self.timers[0].as_ref();
+            let readback = &self.buffers.readback.buffer;
+            let mut encoder = self.encoder();
+            let cache = &mut state.bind_groups[0];
+            let params = &self.buffers.params.buffer;
+            let stamps = timer.map(KernelTimer::whole_pass);
+            record(
+                &self.device,
+                &self.queue,
+                &mut encoder,
+                params,
+                cache,
+                plan,
+                stamps,
+            );
+            encoder.copy_buffer_to_buffer(&self.buffers.counts.buffer, 4 * e, readback, 0, 4);
+            if let Some(timer) = timer {
+                timer.copy(&mut encoder, readback, 8);
+            }
+            self.queue.submit([encoder.finish()]);
+            let mut found = 0u32;
+            let mut kernel = None;
+            let bytes = if timer.is_some() {
+                8 + TIMESTAMP_BYTES
+            } else {
+                4
+            };
+            read_back(&self.device, readback, bytes, |view| {
+                found = bytemuck::pod_read_unaligned(&view[..4]);
+                kernel = read_ticks(view, 4, timer);
+            })?;
+            down += bytes;
+            self.kernel = kernel;
+            total = found as usize;
+            self.submit_pairs(state, n, base, total, by_band, &mut up)?;
+        } else {
+            self.submit_pairs(state, n, bytemuck::Zeroable::zeroed(), 0, 0, &mut up)?;
+        }
+        down += self.read_changes(state, total)?;
+        state.bytes = [up, down];
+        Ok(())
+    }
+
+    /// Submit 2: the sweep's pairs (when there are any), the new set, the changes, and
+    /// their first copy back.
+    fn submit_pairs(
+        &mut self,
+        state: &mut Persistent,
+        n: usize,
+        base: SweepParamsGpu,
+        total: usize,
+        by_band: usize,
+        up: &mut u64,
+    ) -> Result<(), Error> {
+        let old = state.count;
+        self.check_fits("pairs", total.max(old), size_of::<[u32; 2]>())?;
+        self.reserve_pairs(total.max(1));
+        let (device, cap) = (&self.device, self.max_binding);
+        let next = 1 - state.current;
+        state.sets[next].reserve(device, 8 * total as u64, cap);
+        state.kept.reserve(device, 4 * (total as u64 + 1), cap);
+        state.change_flags[0].reserve(device, 4 * (total as u64 + 1), cap);
+        state.change_flags[1].reserve(device, 4 * (old as u64 + 1), cap);
+        state.changes[0].reserve(device, 8 * total as u64, cap);
+        state.changes[1].reserve(device, 8 * old as u64, cap);
+        let copies = [
+            total.min(2 * state.begun.len() + SPARE_CHANGES),
+            old.min(2 * state.ended.len() + SPARE_CHANGES),
+        ];
+        let readback_bytes = HEAD_BYTES + 8 * (copies[0] + copies[1]) as u64;
+        state.readback.reserve(device, readback_bytes, cap);
+        let items = total.max(old) + 1;
+        self.buffers.reserve_scan(device, cap, items, items);
+
+        let (kernels, buffers, k) = (&self.kernels, &self.buffers, &state.kernels);
+        let mut plan = Plan::default();
+        if total > 0 {
+            let room = SweepParamsGpu {
+                capacity: total as u32,
+                ..base
+            };
+            buffers.plan_pairs(kernels, &mut plan, n, by_band, room);
+        }
+        let params = |len: usize, side: u32| PairSetParamsGpu {
+            len: len as u32,
+            old_count: old as u32,
+            found: total as u32,
+            side,
+        };
+        let (found, filters) = (&buffers.out.buffer, &state.filter_buffer.buffer);
+        let (new_set, old_set) = (&state.sets[next].buffer, &state.sets[state.current].buffer);
+        let kept = &state.kept.buffer;
+        plan.push(
+            &k.keep_flags,
+            &[(0, found), (1, filters), (2, kept)],
+            params(total, 0),
+            groups(total + 1),
+        );
+        buffers.scan(kernels, &mut plan, kept, total + 1, 0);
+        plan.push(
+            &k.compact_pairs,
+            &[(0, found), (2, kept), (3, new_set)],
+            params(total, 0),
+            groups(total),
+        );
+        // Begun: the new set against the old; ended: the old against the new.
+        let sides = [(new_set, old_set, total), (old_set, new_set, old)];
+        for (side, (items, other, len)) in sides.into_iter().enumerate() {
+            let flags = &state.change_flags[side].buffer;
+            plan.push(
+                &k.change_flags,
+                &[(0, items), (2, flags), (4, other), (5, kept)],
+                params(len, side as u32),
+                groups(len + 1),
+            );
+            buffers.scan(kernels, &mut plan, flags, len + 1, 0);
+            plan.push(
+                &k.compact_pairs,
+                &[(0, items), (2, flags), (3, &state.changes[side].buffer)],
+                params(len, side as u32),
+                groups(len),
+            );
+        }
+        *up += plan.params.len() as u64;
+
+        let timer = self.timers[1].as_ref();
+        let readback = &state.readback.buffer;
+        let mut encoder = self.encoder();
+        let stamps = timer.map(KernelTimer::whole_pass);
+        let cache = &mut state.bind_groups[1];
+        let uniforms = &buffers.params.buffer;
+        record(
+            device,
+            &self.queue,
+            &mut encoder,
+            uniforms,
+            cache,
+            plan,
+            stamps,
+        );
+        let counts = [(kept, total), (&state.change_flags[0].buffer, total)];
+        for (at, (from, index)) in counts.into_iter().enumerate() {
+            encoder.copy_buffer_to_buffer(from, 4 * index as u64, readback, 4 * at as u64, 4);
+        }
+        let ended_flags = &state.change_flags[1].buffer;
+        encoder.copy_buffer_to_buffer(ended_flags, 4 * old as u64, readback, 8, 4);
+        if let Some(timer) = timer {
+            timer.copy(&mut encoder, readback, 16);
+        }
+        let mut at = HEAD_BYTES;
+        for (side, &count) in copies.iter().enumerate() {
+            let bytes = 8 * count as u64;
+            if bytes > 0 {
+                encoder.copy_buffer_to_buffer(&state.changes[side].buffer, 0, readback, at, bytes);
+            }
+            at += bytes;
+        }
+        self.queue.submit([encoder.finish()]);
+        Ok(())
+    }
+
+    /// Reads submit 2's copy back (and, when the changes outgrew it, copies them again):
+    /// the new set's size, the begun and ended pairs. Returns the bytes read.
+    fn read_changes(&mut self, state: &mut Persistent, total: usize) -> Result<u64, Error> {
+        let old = state.count;
+        let copies = [
+            total.min(2 * state.begun.len() + SPARE_CHANGES),
+            old.min(2 * state.ended.len() + SPARE_CHANGES),
+        ];
+        let bytes = HEAD_BYTES + 8 * (copies[0] + copies[1]) as u64;
+        let timer = self.timers[1].as_ref();
+        let mut head = [0u32; 3];
+        let mut second = None;
+        let (begun, ended) = (&mut state.begun, &mut state.ended);
+        read_back(&self.device, &state.readback.buffer, bytes, |view| {
+            head = bytemuck::pod_read_unaligned(&view[..12]);
+            second = read_ticks(view, 16, timer);
+            let fits = head[1] as usize <= copies[0] && head[2] as usize <= copies[1];
+            if fits {
+                let lists = bytemuck::cast_slice::<u8, [u32; 2]>(&view[HEAD_BYTES as usize..]);
+                begun.clear();
+                begun.extend_from_slice(&lists[..head[1] as usize]);
+                ended.clear();
+                ended.extend_from_slice(&lists[copies[0]..copies[0] + head[2] as usize]);
+            }
+        })?;
+        if let (Some(first), Some(second)) = (self.kernel, second) {
+            self.kernel = Some(first + second);
+        }
+        let [count, begun_count, ended_count] = head.map(|c| c as usize);
+        let mut read = bytes;
+        if begun_count > copies[0] || ended_count > copies[1] {
+            read += self.read_all_changes(state, [begun_count, ended_count])?;
+        }
+        state.current = 1 - state.current;
+        state.count = count;
+        Ok(read)
+    }
+
+    /// One more copy, of every change: when they outgrew the first.
+    fn read_all_changes(
+        &mut self,
+        state: &mut Persistent,
+        counts: [usize; 2],
+    ) -> Result<u64, Error> {
+        let bytes = 8 * (counts[0] + counts[1]) as u64;
+        state
+            .readback
+            .reserve(&self.device, bytes, self.max_binding);
+        let readback = &state.readback.buffer;
+        let mut encoder = self.encoder();
+        let mut at = 0;
+        for (side, &count) in counts.iter().enumerate() {
+            if count > 0 {
+                let len = 8 * count as u64;
+                encoder.copy_buffer_to_buffer(&state.changes[side].buffer, 0, readback, at, len);
+                at += len;
+            }
+        }
+        self.queue.submit([encoder.finish()]);
+        let (begun, ended) = (&mut state.begun, &mut state.ended);
+        read_back(&self.device, readback, bytes.max(4), |view| {
+            let lists = bytemuck::cast_slice::<u8, [u32; 2]>(&view[..bytes as usize]);
+            begun.clear();
+            begun.extend_from_slice(&lists[..counts[0]]);
+            ended.clear();
+            ended.extend_from_slice(&lists[counts[0]..]);
+        })?;
+        Ok(bytes)
+    }
+
+    fn encoder(&self) -> wgpu::CommandEncoder {
+        let label = Some("wgpu-sat pair set");
+        self.device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label })
+    }
+
+    /// Buffers the persistent face has created so far.
+    pub(super) fn persistent_buffers(&self) -> u64 {
+        self.persistent.as_deref().map_or(0, Persistent::created)
+    }
+}
+
+impl Persistent {
+    /// After a failed update: the set as it was, the device's copies of the fat boxes and
+    /// filters counted lost (sent whole next time). Returns `error`.
+    fn failed(&mut self, error: Error) -> Error {
+        std::mem::swap(&mut self.fat, &mut self.fat_before);
+        self.fat_on_device = false;
+        self.filters_on_device = false;
+        self.begun.clear();
+        self.ended.clear();
+        error
+    }
+}

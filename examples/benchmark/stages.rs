@@ -4,10 +4,12 @@
 use std::time::Instant;
 
 use parry2d::partitioning::BvhWorkspace;
-use wgpu_sat::broad_phase::sort_sweep;
+use wgpu_sat::broad_phase::{PairFilter, PersistentPairs, sort_sweep};
+use wgpu_sat::glam::Vec2;
 use wgpu_sat::gpu::GpuBroadPhase;
 use wgpu_sat::{
-    BroadPhase, CpuNarrowPhase, GpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, World, scenes,
+    Aabb, BroadPhase, CpuNarrowPhase, Filter, GpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase,
+    World, scenes,
 };
 
 use crate::common;
@@ -288,9 +290,100 @@ pub fn broad_phase(
                 ..row("gpu_sort_sweep", t)
             });
         }
+        persistent_pairs(plan, gpu_broad.as_mut(), &boxes, rows)?;
         eprintln!("broad_phase {n}: {} pairs", ours.len());
     }
     Ok(())
+}
+
+/// The persistent face over the same boxes: fat boxes kept from call to call, filters
+/// asked, only the changes read back. Two motions: every box sliding 0.3 units one way,
+/// then back, at each call (out of its fat box, 0.1 beyond: every fat box changes, the
+/// whole pipeline runs, and the set is the same); and at rest, the same boxes again, where
+/// an update is the host's containment test and filter comparison and nothing crosses the
+/// bus. The CPU twin runs
+/// the GPU's stages one after the other on one thread.
+fn persistent_pairs(
+    plan: &Plan,
+    gpu: Option<&mut GpuBroadPhase>,
+    boxes: &common::MovingBoxes,
+    rows: &mut Vec<Row>,
+) -> Result<(), wgpu_sat::Error> {
+    let n = boxes.len();
+    let filters: Vec<PairFilter> = (0..n as u32)
+        .map(|body| PairFilter {
+            filter: Filter::default(),
+            body,
+        })
+        .collect();
+    let row = |backend, median| Row {
+        stage: "persistent_pairs".to_string(),
+        backend,
+        size: n,
+        unit: "boxes",
+        median,
+        upload: None,
+        readback: None,
+        kernel: None,
+    };
+    let slid: Vec<Aabb> = boxes.frames[0]
+        .iter()
+        .map(|b| Aabb::new(b.min + Vec2::X * 0.3, b.max + Vec2::X * 0.3))
+        .collect();
+    let sliding = [&boxes.frames[0], &slid];
+    let mut call = 0;
+    let mut slide = || {
+        call += 1;
+        sliding[call % 2].as_slice()
+    };
+    let mut twin = PersistentPairs::new();
+    let first = twin.update(&boxes.frames[0], &filters)?.pairs;
+    let mut failed = None;
+    let (t, _) = measure(plan, || {
+        if let Err(e) = twin.update(slide(), &filters) {
+            failed = Some(e);
+        }
+        None
+    });
+    rows.push(row("twin_cpu_sliding", t));
+    if let Some(gpu) = gpu {
+        assert_eq!(
+            gpu.update_pairs(&boxes.frames[0], &filters)?.pairs,
+            first,
+            "the GPU's set"
+        );
+        let (t, kernel) = measure(plan, || {
+            if let Err(e) = gpu.update_pairs(slide(), &filters) {
+                failed = Some(e);
+            }
+            gpu.kernel_time()
+        });
+        let [up, down] = gpu.update_bytes();
+        rows.push(Row {
+            upload: Some(up),
+            readback: Some(down),
+            kernel,
+            ..row("gpu_sliding", t)
+        });
+        // At rest: the same boxes again (after one update that brings the set to them).
+        gpu.update_pairs(&boxes.frames[0], &filters)?;
+        let (t, _) = measure(plan, || {
+            if let Err(e) = gpu.update_pairs(&boxes.frames[0], &filters) {
+                failed = Some(e);
+            }
+            gpu.kernel_time()
+        });
+        let [up, down] = gpu.update_bytes();
+        rows.push(Row {
+            upload: Some(up),
+            readback: Some(down),
+            ..row("gpu_at_rest", t)
+        });
+    }
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(()),
+    }
 }
 
 /// The warm worlds `world_step` times, with their stage names: a pile of each of the plan's

@@ -5,6 +5,7 @@
 //! ```text
 //! update(boxes, filters):
 //!     fatten: a box that left its fat box (or is new) gets a new one, grown by FAT_MARGIN
+//!     none did, no collider came or went, no filter changed: no change (nothing to do)
 //!     found = the sort-and-sweep pairs of the fat boxes (sort_sweep.rs), ascending
 //!     keep_flags: 1 for each found pair whose colliders may touch (keep_pair), 0 else;
 //!         exclusive scan; compact_pairs: the kept pairs, still ascending: the new set
@@ -75,6 +76,8 @@ pub struct PairChanges<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct PersistentPairs {
     fat: Vec<Aabb>,
+    /// The filters the set was found with.
+    filters: Vec<PairFilter>,
     pairs: Vec<[u32; 2]>,
     begun: Vec<[u32; 2]>,
     ended: Vec<[u32; 2]>,
@@ -98,21 +101,34 @@ impl PersistentPairs {
         filters: &[PairFilter],
     ) -> Result<PairChanges<'_>, Error> {
         check_pair_input(boxes, filters)?;
-        fatten(&mut self.fat, boxes, |_| {});
+        let same_colliders = boxes.len() == self.fat.len();
+        let moved = fatten(&mut self.fat, boxes, |_| {});
+        if moved == 0 && same_colliders && self.filters == filters {
+            // Nothing moved and no filter changed: the set is what it was.
+            self.begun.clear();
+            self.ended.clear();
+            return Ok(self.changes());
+        }
+        self.filters.clear();
+        self.filters.extend_from_slice(filters);
         let found = sort_sweep(&self.fat)?;
         let mut kept = vec![0u32; found.len() + 1];
         keep_flags(&found, filters, &mut kept);
         exclusive_scan(&mut kept);
         let mut set = vec![[0u32; 2]; kept[found.len()] as usize];
         compact_pairs(&found, &kept, &mut set);
-        self.begun = changes(&set, &self.pairs);
-        self.ended = changes(&self.pairs, &set);
+        self.begun = missing_from(&set, &self.pairs);
+        self.ended = missing_from(&self.pairs, &set);
         self.pairs = set;
-        Ok(PairChanges {
+        Ok(self.changes())
+    }
+
+    fn changes(&self) -> PairChanges<'_> {
+        PairChanges {
             pairs: self.pairs.len(),
             begun: &self.begun,
             ended: &self.ended,
-        })
+        }
     }
 
     /// The set, ascending.
@@ -128,7 +144,7 @@ impl PersistentPairs {
 
 /// The pairs of `items` that `other` lacks, in order: change_flags, its scan, and
 /// compact_pairs.
-fn changes(items: &[[u32; 2]], other: &[[u32; 2]]) -> Vec<[u32; 2]> {
+fn missing_from(items: &[[u32; 2]], other: &[[u32; 2]]) -> Vec<[u32; 2]> {
     let mut flags = vec![0u32; items.len() + 1];
     change_flags(items, other, &mut flags);
     exclusive_scan(&mut flags);

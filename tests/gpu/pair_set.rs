@@ -162,22 +162,36 @@ fn gpu_persistent_pairs_follow_the_twin_over_many_updates() {
     let all = BroadPhase::new().find_pairs(twin.fat_boxes()).len();
     assert!(gpu.set_len() < all, "{} of {all}", gpu.set_len());
 
-    // Nothing moved: no change, and up only the passes' uniforms (no box, no filter); back
-    // the counts, the timestamps and the room for changes (32 of each kind past none).
+    // Nothing moved: no change, and nothing crosses the bus.
     let still = boxes(&centres);
     update(&mut gpu, &mut twin, &still, &filters, "still");
-    let created = gpu.buffers_created();
     let (pairs, begun, ended) = update(&mut gpu, &mut twin, &still, &filters, "still again");
     assert_eq!((begun, ended), (0, 0));
     assert!(pairs > 1_000);
+    assert_eq!(gpu.update_bytes(), [0, 0]);
+    assert_eq!(gpu.kernel_time(), None, "no pass ran");
+    // One box creeps out of its fat box: up its fat box (32 bytes) and the passes'
+    // uniforms; back the counts, the timestamps and the room for changes (32 of each kind
+    // past none). A warm update creates no buffer.
+    let mut crept = centres.clone();
+    crept[99] += Vec2::new(0.15, 0.0);
+    let created = gpu.buffers_created();
+    update(&mut gpu, &mut twin, &boxes(&crept), &filters, "crept");
     let [up, down] = gpu.update_bytes();
-    assert!(up < 256 * 200, "{up} bytes up");
+    assert!(up < 32 + 256 * 200, "{up} bytes up");
     assert!(down <= 24 + 32 + 2 * 8 * 32, "{down} bytes back");
     assert_eq!(
         gpu.buffers_created(),
         created,
         "a warm update creates no buffer"
     );
+    // Only filters change: the pairs they refuse end.
+    let mut deaf = filters.clone();
+    for f in deaf.iter_mut().step_by(3) {
+        f.filter.mask_bits = 0;
+    }
+    let (_, _, ended) = update(&mut gpu, &mut twin, &boxes(&crept), &deaf, "filters");
+    assert!(ended > 100, "{ended}");
 
     // Colliders come and go: the count grows, then shrinks below the start.
     let mut more = centres.clone();
@@ -291,7 +305,10 @@ fn gpu_persistent_pairs_on_a_destroyed_device_return_an_error() {
     let pairs = gpu.update_pairs(&boxes(&centres), &f).unwrap().pairs;
     assert!(pairs > 0);
     device.destroy();
-    match gpu.update_pairs(&boxes(&centres), &f) {
+    // Nothing moved: nothing to send, and the set stands.
+    assert_eq!(gpu.update_pairs(&boxes(&centres), &f).unwrap().pairs, pairs);
+    let moved: Vec<Vec2> = centres.iter().map(|&c| c + Vec2::new(0.0, 1.0)).collect();
+    match gpu.update_pairs(&boxes(&moved), &f) {
         Err(Error::Gpu(e)) => eprintln!("after the loss: {e}"),
         other => panic!("update_pairs on a destroyed device: {other:?}"),
     }

@@ -6,7 +6,9 @@
 //! ```text
 //! update_pairs(boxes, filters):
 //!     check the input; fatten on the host (the sweep's bands are fitted to the fat boxes
-//!     there); filters that differ from the device's copy go up whole (32 B each)
+//!     there); no fat box changed, no collider came or went, no filter changed: no
+//!     change, nothing sent (a world at rest costs a containment test per collider)
+//!     filters that differ from the device's copy go up whole (32 B each)
 //!     submit 1: scatter_fat (the fat boxes that changed, 32 B each; all of them, 16 B
 //!               each, when that is less, or the device's copy was lost), then the sweep's
 //!               first submit over the fat boxes; read the total back (4 B)
@@ -79,6 +81,8 @@ pub(super) struct Persistent {
     sets: [GrowingBuffer; 2],
     current: usize,
     count: usize,
+    /// Colliders of the set (the last update's boxes).
+    colliders: usize,
     kept: GrowingBuffer,
     change_flags: [GrowingBuffer; 2],
     /// The begun and ended pairs, compacted.
@@ -133,6 +137,7 @@ impl Persistent {
             sets: [buffer("pairs"), buffer("pairs 2")],
             current: 0,
             count: 0,
+            colliders: 0,
             kept: buffer("keep flags"),
             change_flags: [buffer("begun flags"), buffer("ended flags")],
             changes: [buffer("begun"), buffer("ended")],
@@ -275,6 +280,19 @@ impl GpuBroadPhase {
         for update in updates.iter_mut() {
             update.aabb = AabbGpu::from(&state.fat[update.index as usize]);
         }
+        state.filter_scratch.clear();
+        state
+            .filter_scratch
+            .extend(filters.iter().map(PairFilterGpu::from));
+        // No fat box changed, no collider came or went, no filter changed: the set is what
+        // it was, and the device has nothing to do (a world at rest).
+        let same_filters = state.filters_on_device && state.filters == state.filter_scratch;
+        if updates.is_empty() && n == state.colliders && same_filters {
+            state.begun.clear();
+            state.ended.clear();
+            state.bytes = [0; 2];
+            return Ok(());
+        }
         let mut up = 0u64;
         // The fat boxes: the sweep's parameters fitted to them, and the device's copy.
         let base = if n >= 2 {
@@ -302,10 +320,6 @@ impl GpuBroadPhase {
             None
         };
         // The filters, whole when any differs from the device's.
-        state.filter_scratch.clear();
-        state
-            .filter_scratch
-            .extend(filters.iter().map(PairFilterGpu::from));
         let bytes = 32 * n as u64;
         let replaced = state
             .filter_buffer
@@ -383,6 +397,7 @@ impl GpuBroadPhase {
             self.submit_pairs(state, n, bytemuck::Zeroable::zeroed(), 0, 0, &mut up)?;
         }
         down += self.read_changes(state, total)?;
+        state.colliders = n;
         state.bytes = [up, down];
         Ok(())
     }

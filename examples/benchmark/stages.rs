@@ -4,7 +4,7 @@
 use std::time::Instant;
 
 use parry2d::partitioning::BvhWorkspace;
-use wgpu_sat::broad_phase::{PairFilter, PersistentPairs, sort_sweep};
+use wgpu_sat::broad_phase::{PairFilter, PersistentPairs, lbvh_pairs, sort_sweep};
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::gpu::GpuBroadPhase;
 use wgpu_sat::{
@@ -265,6 +265,13 @@ pub fn broad_phase(
             None
         });
         rows.push(row("gpu_twin_cpu", t));
+        assert_eq!(lbvh_pairs(&boxes.frames[0])?, ours, "the LBVH's CPU twin");
+        let (t, _) = measure(plan, || {
+            let pairs = lbvh_pairs(&boxes.frames[next()]).unwrap_or_default();
+            std::hint::black_box(pairs.len());
+            None
+        });
+        rows.push(row("lbvh_twin_cpu", t));
         if let Some(gpu_broad) = gpu_broad.as_mut() {
             assert_eq!(gpu_broad.find_pairs(&boxes.frames[0])?, ours, "the GPU");
             // Up: the boxes; back: the total, then the pairs.
@@ -288,6 +295,30 @@ pub fn broad_phase(
                 readback: Some(readback),
                 kernel,
                 ..row("gpu_sort_sweep", t)
+            });
+            // The LBVH the sweep was measured against: the same contract and traffic.
+            assert_eq!(
+                gpu_broad.find_pairs_lbvh(&boxes.frames[0])?,
+                ours,
+                "the LBVH"
+            );
+            let (t, kernel) = measure(plan, || {
+                match gpu_broad.find_pairs_lbvh(&boxes.frames[next()]) {
+                    Ok(pairs) => {
+                        std::hint::black_box(pairs.len());
+                    }
+                    Err(e) => failed = Some(e),
+                }
+                gpu_broad.kernel_time()
+            });
+            if let Some(e) = failed {
+                return Err(e);
+            }
+            rows.push(Row {
+                upload: Some(upload),
+                readback: Some(readback),
+                kernel,
+                ..row("gpu_lbvh", t)
             });
         }
         persistent_pairs(plan, gpu_broad.as_mut(), &boxes, rows)?;

@@ -12,12 +12,15 @@
 //!                before any narrow-phase work
 //! query_tree.rs  a bounding volume hierarchy over the colliders' boxes for the world's
 //!                queries (rays, points, boxes, shape casts)
+//! lbvh.rs        a linear BVH from Morton codes (Karras 2012), walked once per box: the
+//!                GPU broad phase's other candidate (`shaders/lbvh.wgsl`), measured
 //! sort_sweep.rs  sort-based sweep and prune, the CPU twin of the GPU broad phase
 //!                (`shaders/sort_sweep.wgsl`), on radix_sort.rs and scan.rs, the twins of
 //!                `radix_sort.wgsl` and `scan.wgsl`
 //! ```
 
 pub(crate) mod filter;
+pub(crate) mod lbvh;
 pub(crate) mod pair_set;
 pub(crate) mod persistent;
 pub(crate) mod query_tree;
@@ -26,6 +29,7 @@ pub(crate) mod scan;
 pub(crate) mod sort_sweep;
 pub(crate) mod sweep;
 
+pub use lbvh::lbvh_pairs;
 pub use pair_set::FAT_MARGIN;
 pub use persistent::{PairChanges, PairFilter, PersistentPairs};
 pub use sort_sweep::sort_sweep;

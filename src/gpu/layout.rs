@@ -545,3 +545,37 @@ pub struct PairSetParamsGpu {
     pub side: u32,
 }
 const _: () = assert!(size_of::<PairSetParamsGpu>() == 16);
+
+/// WGSL `LbvhParams` (`shaders/lbvh.wgsl`), the uniform of one LBVH dispatch.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct LbvhParamsGpu {
+    /// Boxes (leaves).
+    pub len: u32,
+    /// Padding: `low` is 8-byte aligned.
+    pub _pad0: u32,
+    /// The lowest box centre, world frame.
+    pub low: [f32; 2],
+    /// Morton steps per world unit on each axis.
+    pub scale: [f32; 2],
+    /// Padding to WGSL's 16-byte struct size.
+    pub _pad1: [u32; 2],
+}
+const _: () = assert!(size_of::<LbvhParamsGpu>() == 32);
+
+/// WGSL `Node` (`shaders/lbvh.wgsl`): a node of the LBVH, 16 bytes. An internal node's
+/// children (node indices) and leaf range; a leaf's box index (in `left` and `right`) and
+/// its sorted position (as `first` and `last`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub struct LbvhNodeGpu {
+    /// The left child, or a leaf's box.
+    pub left: u32,
+    /// The right child, or a leaf's box.
+    pub right: u32,
+    /// The first leaf (sorted position) under the node.
+    pub first: u32,
+    /// The last leaf under the node.
+    pub last: u32,
+}
+const _: () = assert!(size_of::<LbvhNodeGpu>() == 16);

@@ -19,7 +19,9 @@ mod sat_pass;
 mod scatter;
 mod toi;
 
-pub use broad_phase::{GpuBroadPhase, PAIR_SET_WGSL, RADIX_SORT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL};
+pub use broad_phase::{
+    GpuBroadPhase, LBVH_WGSL, PAIR_SET_WGSL, RADIX_SORT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL,
+};
 pub use collision::GpuCollision;
 pub use device::request_device;
 pub use narrow_phase::{GpuNarrowPhase, LAYOUT_WGSL};

@@ -1,7 +1,8 @@
 //! The GPU broad phase (`GpuBroadPhase`, `shaders/sort_sweep.wgsl` with `radix_sort.wgsl`
-//! and `scan.wgsl`) against the CPU broad phase (`BroadPhase::find_pairs`) and its own CPU
-//! twin (`broad_phase::sort_sweep`): the same pairs in the same order on random boxes of
-//! mixed sizes, tall and wide boxes across many y bands, identical boxes, a grid of
+//! and `scan.wgsl`, and the LBVH it was measured against, `shaders/lbvh.wgsl`) against the
+//! CPU broad phase (`BroadPhase::find_pairs`) and their own CPU twins
+//! (`broad_phase::sort_sweep`, `broad_phase::lbvh_pairs`): the same pairs in the same
+//! order on random boxes of mixed sizes, tall and wide boxes across many y bands, identical boxes, a grid of
 //! edge-touching boxes, a huge box over tiny ones, boxes far from the origin, and one batch
 //! moved over many calls; the empty and one-box batches; the bad-box error and the calls
 //! after it; buffers reused once grown; a destroyed device.
@@ -9,9 +10,10 @@
 use crate::common;
 
 use rand::Rng;
+use wgpu_sat::broad_phase::{lbvh_pairs, sort_sweep};
 use wgpu_sat::error::BatchError;
 use wgpu_sat::glam::Vec2;
-use wgpu_sat::{Aabb, BroadPhase, Error, broad_phase::sort_sweep, gpu::GpuBroadPhase};
+use wgpu_sat::{Aabb, BroadPhase, Error, gpu::GpuBroadPhase};
 
 /// `count` random boxes about `center` in a square of half size `extent`, of sizes from a
 /// hundredth of a unit to `max_size`.
@@ -33,14 +35,22 @@ fn random_boxes(seed: u64, count: usize, center: Vec2, extent: f32, max_size: f3
         .collect()
 }
 
-/// Checks the GPU's pairs of `boxes` against the CPU broad phase's and the twin's; returns
-/// how many pairs there were.
+/// Checks the GPU's pairs of `boxes` against the CPU broad phase's and the twin's, through
+/// the sweep and through the LBVH; returns how many pairs there were.
 fn check(gpu: &mut GpuBroadPhase, boxes: &[Aabb], what: &str) -> usize {
     let expected = BroadPhase::new().find_pairs(boxes).to_vec();
     assert_eq!(sort_sweep(boxes).unwrap(), expected, "{what}: the CPU twin");
     let found = gpu.find_pairs(boxes).unwrap().to_vec();
     assert_eq!(found.len(), expected.len(), "{what}: pair count");
     assert_eq!(found, expected, "{what}: pairs");
+    assert_eq!(
+        lbvh_pairs(boxes).unwrap(),
+        expected,
+        "{what}: the LBVH's CPU twin"
+    );
+    let found = gpu.find_pairs_lbvh(boxes).unwrap().to_vec();
+    assert_eq!(found.len(), expected.len(), "{what}: the LBVH's pair count");
+    assert_eq!(found, expected, "{what}: the LBVH's pairs");
     expected.len()
 }
 

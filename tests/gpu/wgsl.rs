@@ -11,9 +11,10 @@ use wgpu_sat::gpu::layout::{
     ToiParamsGpu,
 };
 use wgpu_sat::gpu::layout::{FatUpdateGpu, PairFilterGpu, PairSetParamsGpu};
+use wgpu_sat::gpu::layout::{LbvhNodeGpu, LbvhParamsGpu};
 use wgpu_sat::gpu::layout::{NO_RAY_HIT, RayHitGpu, RayPairGpu, RayParamsGpu};
 use wgpu_sat::gpu::layout::{PairDispatchGpu, RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
-use wgpu_sat::gpu::{PAIR_SET_WGSL, SCATTER_WGSL};
+use wgpu_sat::gpu::{LBVH_WGSL, PAIR_SET_WGSL, SCATTER_WGSL};
 use wgpu_sat::gpu::{RADIX_SORT_WGSL, RAY_WGSL, SAT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL, TOI_WGSL};
 use wgpu_sat::{
     MAX_POLYGON_VERTICES, collision::CORNER_TOLERANCE, collision::RELATIVE_TIE_TOLERANCE,
@@ -433,7 +434,7 @@ fn ray_wgsl_parses_validates_and_mirrors_the_rust_side() {
 fn broad_phase_wgsl_parses_validates_and_mirrors_the_rust_side() {
     // Each module, its uniform's mirror, and its entry points, each a twin of a function of
     // the same name in src/broad_phase/.
-    let modules: [(&str, &str, usize, &[&str], &str); 3] = [
+    let modules: [(&str, &str, usize, &[&str], &str); 4] = [
         (
             SCAN_WGSL,
             "ScanParams",
@@ -465,6 +466,20 @@ fn broad_phase_wgsl_parses_validates_and_mirrors_the_rust_side() {
             ],
             include_str!("../../src/broad_phase/sort_sweep.rs"),
         ),
+        (
+            LBVH_WGSL,
+            "LbvhParams",
+            size_of::<LbvhParamsGpu>(),
+            &[
+                "morton_keys",
+                "build_nodes",
+                "leaf_boxes",
+                "refit",
+                "walk_count",
+                "walk_write",
+            ],
+            include_str!("../../src/broad_phase/lbvh.rs"),
+        ),
     ];
     for (source, params, params_size, entries, rust) in modules {
         let m = parse(source);
@@ -481,6 +496,19 @@ fn broad_phase_wgsl_parses_validates_and_mirrors_the_rust_side() {
             assert!(rust.contains(&format!("fn {name}(")), "no Rust twin {name}");
         }
     }
+    // The LBVH's node, and its helpers shared by name with src/broad_phase/lbvh.rs.
+    let lbvh = parse(LBVH_WGSL);
+    assert_eq!(
+        struct_size(&lbvh, "Node") as usize,
+        size_of::<LbvhNodeGpu>()
+    );
+    let rust = include_str!("../../src/broad_phase/lbvh.rs");
+    for name in ["centre", "spread_bits", "steps", "prefix", "walk"] {
+        assert!(function_names(&lbvh).contains(&name), "no fn {name}");
+        assert!(rust.contains(&format!("fn {name}(")), "no Rust twin {name}");
+    }
+    assert_eq!(constant(&lbvh, "WALK_STACK"), naga::Literal::U32(66));
+    assert!(rust.contains("pub(crate) const WALK_STACK: usize = 66;"));
     // The helpers shared by name with src/broad_phase/sort_sweep.rs and sweep.rs.
     let sweep = parse(SORT_SWEEP_WGSL);
     let rust = [

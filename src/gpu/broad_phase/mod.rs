@@ -43,10 +43,12 @@ use passes::{Buffers, Kernels};
 use plan::{BindKey, Plan, record, submit};
 use std::time::Duration;
 
+mod lbvh;
 mod passes;
 mod persistent;
 mod plan;
 
+pub use lbvh::LBVH_WGSL;
 pub use persistent::PAIR_SET_WGSL;
 
 /// The WGSL of the scan (`shaders/scan.wgsl`).
@@ -106,6 +108,8 @@ pub struct GpuBroadPhase {
     kernel: Option<Duration>,
     /// The persistent face's state (`persistent.rs`), made at its first update.
     persistent: Option<Box<persistent::Persistent>>,
+    /// The LBVH's pipelines and buffers (`lbvh.rs`), made at its first call.
+    lbvh: Option<Box<lbvh::Lbvh>>,
 }
 
 /// Bytes of a readback of `bytes` with the pass's timestamps after it (8-byte aligned).
@@ -152,6 +156,7 @@ impl GpuBroadPhase {
             ],
             kernel: None,
             persistent: None,
+            lbvh: None,
         })
     }
 
@@ -187,7 +192,8 @@ impl GpuBroadPhase {
 
     /// How many GPU buffers this has created so far.
     pub fn buffers_created(&self) -> u64 {
-        self.buffers.created() + self.persistent_buffers()
+        let lbvh = self.lbvh.as_deref().map_or(0, lbvh::Lbvh::created);
+        self.buffers.created() + self.persistent_buffers() + lbvh
     }
 
     /// The two submits of a call over at least two valid boxes.
@@ -479,8 +485,8 @@ impl Buffers {
     }
 
     /// Adds the dispatches from the scanned counts to the pairs in order, over the whole
-    /// room (`room.capacity` pairs; those past the total sort last): sweep_write, pair_keys
-    /// and one radix sort when two box indices fit 32 bits, else two, and gather_pairs.
+    /// room (`room.capacity` pairs; those past the total sort last): sweep_write, then
+    /// [`plan_pair_order`](Self::plan_pair_order).
     fn plan_pairs<'a>(
         &'a self,
         kernels: &'a Kernels,
@@ -490,10 +496,8 @@ impl Buffers {
         room: SweepParamsGpu,
     ) {
         let e = room.entry_count as usize;
-        let capacity = room.capacity as usize;
         let entries = &self.box_items[by_band].buffer;
-        let pair_items = [&self.pair_items[0].buffer, &self.pair_items[1].buffer];
-        let (found, out) = (&self.found.buffer, &self.out.buffer);
+        let found = &self.found.buffer;
         let (sorted, counts) = (&self.sorted.buffer, &self.counts.buffer);
         plan.push(
             &kernels.sweep_write,
@@ -504,6 +508,24 @@ impl Buffers {
             },
             groups(e),
         );
+        self.plan_pair_order(kernels, plan, n, room);
+    }
+
+    /// Adds the dispatches that put the first `min(total, room.capacity)` pairs of `found`
+    /// in order into `out` (the total at `counts[room.entry_count]`; the rest of the room
+    /// after them): pair_keys and one radix sort when two box indices fit 32 bits, else
+    /// two, and gather_pairs.
+    fn plan_pair_order<'a>(
+        &'a self,
+        kernels: &'a Kernels,
+        plan: &mut Plan<'a>,
+        n: usize,
+        room: SweepParamsGpu,
+    ) {
+        let capacity = room.capacity as usize;
+        let pair_items = [&self.pair_items[0].buffer, &self.pair_items[1].buffer];
+        let (found, out) = (&self.found.buffer, &self.out.buffer);
+        let counts = &self.counts.buffer;
         let bits = index_bits(n);
         let keys = |key: PairKey, first: u32| SweepParamsGpu {
             len: capacity as u32,

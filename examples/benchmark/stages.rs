@@ -273,59 +273,46 @@ pub fn broad_phase(
         });
         rows.push(row("lbvh_twin_cpu", t));
         if let Some(gpu_broad) = gpu_broad.as_mut() {
-            assert_eq!(gpu_broad.find_pairs(&boxes.frames[0])?, ours, "the GPU");
-            // Up: the boxes; back: the total, then the pairs.
+            // Up: the boxes; back: the total, then the pairs. The sort-and-sweep, and the
+            // LBVH it was measured against (the same contract and traffic).
             let upload = 16 * n as u64;
             let readback = 4 + 8 * ours.len() as u64;
-            let mut failed = None;
-            let (t, kernel) = measure(plan, || {
-                match gpu_broad.find_pairs(&boxes.frames[next()]) {
-                    Ok(pairs) => {
-                        std::hint::black_box(pairs.len());
+            let faces: [(&'static str, FindPairs); 2] = [
+                ("gpu_sort_sweep", GpuBroadPhase::find_pairs),
+                ("gpu_lbvh", GpuBroadPhase::find_pairs_lbvh),
+            ];
+            for (backend, find) in faces {
+                assert_eq!(find(gpu_broad, &boxes.frames[0])?, ours, "{backend}");
+                let mut failed = None;
+                let (t, kernel) = measure(plan, || {
+                    match find(gpu_broad, &boxes.frames[next()]) {
+                        Ok(pairs) => {
+                            std::hint::black_box(pairs.len());
+                        }
+                        Err(e) => failed = Some(e),
                     }
-                    Err(e) => failed = Some(e),
+                    gpu_broad.kernel_time()
+                });
+                if let Some(e) = failed {
+                    return Err(e);
                 }
-                gpu_broad.kernel_time()
-            });
-            if let Some(e) = failed {
-                return Err(e);
+                rows.push(Row {
+                    upload: Some(upload),
+                    readback: Some(readback),
+                    kernel,
+                    ..row(backend, t)
+                });
             }
-            rows.push(Row {
-                upload: Some(upload),
-                readback: Some(readback),
-                kernel,
-                ..row("gpu_sort_sweep", t)
-            });
-            // The LBVH the sweep was measured against: the same contract and traffic.
-            assert_eq!(
-                gpu_broad.find_pairs_lbvh(&boxes.frames[0])?,
-                ours,
-                "the LBVH"
-            );
-            let (t, kernel) = measure(plan, || {
-                match gpu_broad.find_pairs_lbvh(&boxes.frames[next()]) {
-                    Ok(pairs) => {
-                        std::hint::black_box(pairs.len());
-                    }
-                    Err(e) => failed = Some(e),
-                }
-                gpu_broad.kernel_time()
-            });
-            if let Some(e) = failed {
-                return Err(e);
-            }
-            rows.push(Row {
-                upload: Some(upload),
-                readback: Some(readback),
-                kernel,
-                ..row("gpu_lbvh", t)
-            });
         }
         persistent_pairs(plan, gpu_broad.as_mut(), &boxes, rows)?;
         eprintln!("broad_phase {n}: {} pairs", ours.len());
     }
     Ok(())
 }
+
+/// A batch face of the GPU broad phase: boxes in, pairs out.
+type FindPairs =
+    for<'a> fn(&'a mut GpuBroadPhase, &[Aabb]) -> Result<&'a [[u32; 2]], wgpu_sat::Error>;
 
 /// The persistent face over the same boxes: fat boxes kept from call to call, filters
 /// asked, only the changes read back. Two motions: every box sliding 0.3 units one way,

@@ -16,13 +16,12 @@
 //! tree's: nodes, parents, node boxes and the refit's counters.
 
 use super::passes::{RO, RW};
-use super::plan::{BindKey, Kernel, Plan, submit};
-use super::{GpuBroadPhase, groups, read_ticks, timed_bytes};
+use super::plan::{BindKey, Kernel, Plan};
+use super::{GpuBroadPhase, Link, groups, submit_for_pairs, submit_for_total};
 use crate::broad_phase::lbvh::MortonFrame;
-use crate::broad_phase::sort_sweep::check_boxes;
-use crate::error::{Error, GpuError};
+use crate::error::Error;
 use crate::gpu::layout::{LbvhNodeGpu, LbvhParamsGpu, SweepParamsGpu};
-use crate::gpu::plumbing::{GrowingBuffer, TIMESTAMP_BYTES, read_back};
+use crate::gpu::plumbing::{GrowingBuffer, TIMESTAMP_BYTES};
 use crate::shapes::aabb::Aabb;
 
 /// The WGSL of the LBVH (`shaders/lbvh.wgsl`).
@@ -96,32 +95,14 @@ impl GpuBroadPhase {
     /// only by an atomic counter; WGSL promises no such ordering, which the GPUs this runs
     /// on give through a coherent cache. The tests check the pairs on the adapter at hand.
     pub fn find_pairs_lbvh(&mut self, aabbs: &[Aabb]) -> Result<&[[u32; 2]], Error> {
-        self.pairs.clear();
-        self.kernel = None;
-        if let Some(state) = self.persistent.as_deref_mut() {
-            state.fat_on_device = false;
-        }
-        check_boxes(aabbs)?;
-        if aabbs.len() < 2 {
-            return Ok(&self.pairs);
-        }
-        if self.lbvh.is_none() {
-            self.lbvh = Some(Box::new(Lbvh::new(&self.device)));
-        }
-        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let result = self.run_lbvh(aabbs);
-        if let Some(error) = pollster::block_on(scope.pop()) {
-            self.pairs.clear();
-            self.kernel = None;
-            return Err(Error::Gpu(GpuError::Device(error.to_string())));
-        }
-        result?;
-        Ok(&self.pairs)
+        self.batch_call(aabbs, Self::run_lbvh)
     }
 
+    /// A call over at least two valid boxes, with the tree's state made when missing.
     fn run_lbvh(&mut self, aabbs: &[Aabb]) -> Result<(), Error> {
-        let Some(mut tree) = self.lbvh.take() else {
-            return Err(Error::Gpu(GpuError::Device("the LBVH is gone".into())));
+        let mut tree = match self.lbvh.take() {
+            Some(tree) => tree,
+            None => Box::new(Lbvh::new(&self.device)),
         };
         let result = self.run_lbvh_with(&mut tree, aabbs);
         self.lbvh = Some(tree);
@@ -203,28 +184,9 @@ impl GpuBroadPhase {
         );
         plan.push(&tree.walk_count, &walk, params, groups(n + 1));
         buffers.scan(kernels, &mut plan, counts, n + 1, 0);
-        let timer = self.timers[0].as_ref();
-        let readback = &buffers.readback.buffer;
-        let uniforms = &buffers.params.buffer;
-        let copy = (counts, 4 * n as u64, readback, 4);
-        let cache = &mut tree.bind_groups[0];
-        submit(
-            &self.device,
-            &self.queue,
-            uniforms,
-            cache,
-            plan,
-            copy,
-            timer,
-        );
-        let mut total = 0u32;
-        let mut kernel = None;
-        read_back(&self.device, readback, timed_bytes(4, timer), |view| {
-            total = bytemuck::pod_read_unaligned(&view[..4]);
-            kernel = read_ticks(view, 4, timer);
-        })?;
+        let link = Link::new(&self.device, &self.queue, self.timers[0].as_ref());
+        let (total, kernel) = submit_for_total(link, buffers, &mut tree.bind_groups[0], plan, n)?;
         self.kernel = kernel;
-        let total = total as usize;
         if total == 0 {
             return Ok(());
         }
@@ -257,30 +219,10 @@ impl GpuBroadPhase {
             _pad: [0; 2],
         };
         buffers.plan_pair_order(kernels, &mut plan, n, room);
-        let bytes = 8 * total as u64;
-        let timer = self.timers[1].as_ref();
-        let readback = &buffers.readback.buffer;
-        let copy = (&buffers.out.buffer, 0, readback, bytes);
+        let link = Link::new(&self.device, &self.queue, self.timers[1].as_ref());
         let cache = &mut tree.bind_groups[1];
-        let uniforms = &buffers.params.buffer;
-        submit(
-            &self.device,
-            &self.queue,
-            uniforms,
-            cache,
-            plan,
-            copy,
-            timer,
-        );
-        let (pairs, kernel) = (&mut self.pairs, &mut self.kernel);
-        read_back(&self.device, readback, timed_bytes(bytes, timer), |view| {
-            pairs.extend_from_slice(bytemuck::cast_slice::<u8, [u32; 2]>(
-                &view[..bytes as usize],
-            ));
-            if let (Some(first), Some(second)) = (*kernel, read_ticks(view, bytes, timer)) {
-                *kernel = Some(first + second);
-            }
-        })?;
+        let second = submit_for_pairs(link, buffers, cache, plan, total, &mut self.pairs)?;
+        self.kernel = self.kernel.zip(second).map(|(a, b)| a + b);
         Ok(())
     }
 }

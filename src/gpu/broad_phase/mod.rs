@@ -169,6 +169,16 @@ impl GpuBroadPhase {
     /// with a NaN or infinite coordinate or a minimum above its maximum; a batch (or its
     /// pairs) past what one binding or dispatch holds; a device error.
     pub fn find_pairs(&mut self, aabbs: &[Aabb]) -> Result<&[[u32; 2]], Error> {
+        self.batch_call(aabbs, Self::run)
+    }
+
+    /// A call of the batch face: the checks, then `run` (over at least two valid boxes) in
+    /// an error scope; the pairs `run` left in `self.pairs`, or the error.
+    fn batch_call(
+        &mut self,
+        aabbs: &[Aabb],
+        run: fn(&mut Self, &[Aabb]) -> Result<(), Error>,
+    ) -> Result<&[[u32; 2]], Error> {
         self.pairs.clear();
         self.kernel = None;
         if let Some(state) = self.persistent.as_deref_mut() {
@@ -180,7 +190,7 @@ impl GpuBroadPhase {
             return Ok(&self.pairs);
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let result = self.run(aabbs);
+        let result = run(self, aabbs);
         if let Some(error) = pollster::block_on(scope.pop()) {
             self.pairs.clear();
             self.kernel = None;
@@ -203,19 +213,9 @@ impl GpuBroadPhase {
         let (kernels, buffers) = (&self.kernels, &self.buffers);
         let mut plan = Plan::default();
         let by_band = buffers.plan_boxes(kernels, &mut plan, n, base);
-        let (device, queue) = (&self.device, &self.queue);
-        let cache = &mut self.bind_groups[0];
-        let (uniforms, readback) = (&buffers.params.buffer, &buffers.readback.buffer);
-        let copy = (&buffers.counts.buffer, 4 * e as u64, readback, 4);
-        let timer = self.timers[0].as_ref();
-        submit(device, queue, uniforms, cache, plan, copy, timer);
-        let mut total = 0u32;
-        let kernel = &mut self.kernel;
-        read_back(device, readback, timed_bytes(4, timer), |view| {
-            total = bytemuck::pod_read_unaligned(&view[..4]);
-            *kernel = read_ticks(view, 4, timer);
-        })?;
-        let total = total as usize;
+        let link = Link::new(&self.device, &self.queue, self.timers[0].as_ref());
+        let (total, kernel) = submit_for_total(link, buffers, &mut self.bind_groups[0], plan, e)?;
+        self.kernel = kernel;
         if total == 0 {
             return Ok(());
         }
@@ -229,21 +229,10 @@ impl GpuBroadPhase {
             ..base
         };
         buffers.plan_pairs(kernels, &mut plan, n, by_band, room);
-        let bytes = 8 * total as u64;
-        let (device, queue) = (&self.device, &self.queue);
-        let (uniforms, readback) = (&buffers.params.buffer, &buffers.readback.buffer);
+        let link = Link::new(&self.device, &self.queue, self.timers[1].as_ref());
         let cache = &mut self.bind_groups[1];
-        let copy = (&buffers.out.buffer, 0, readback, bytes);
-        let timer = self.timers[1].as_ref();
-        submit(device, queue, uniforms, cache, plan, copy, timer);
-        let (pairs, kernel) = (&mut self.pairs, &mut self.kernel);
-        read_back(device, readback, timed_bytes(bytes, timer), |view| {
-            let view_pairs = &view[..bytes as usize];
-            pairs.extend_from_slice(bytemuck::cast_slice::<u8, [u32; 2]>(view_pairs));
-            if let (Some(first), Some(second)) = (*kernel, read_ticks(view, bytes, timer)) {
-                *kernel = Some(first + second);
-            }
-        })?;
+        let second = submit_for_pairs(link, buffers, cache, plan, total, &mut self.pairs)?;
+        self.kernel = self.kernel.zip(second).map(|(a, b)| a + b);
         Ok(())
     }
 
@@ -407,6 +396,83 @@ impl GpuBroadPhase {
         }
         b.reserve_scan(device, cap, total, total);
     }
+}
+
+/// What a submit of the batch face goes through: the device, the queue and its pass's
+/// timer (on devices with timestamp queries).
+#[derive(Clone, Copy)]
+struct Link<'a> {
+    device: &'a wgpu::Device,
+    queue: &'a wgpu::Queue,
+    timer: Option<&'a KernelTimer>,
+}
+
+impl<'a> Link<'a> {
+    fn new(
+        device: &'a wgpu::Device,
+        queue: &'a wgpu::Queue,
+        timer: Option<&'a KernelTimer>,
+    ) -> Link<'a> {
+        Link {
+            device,
+            queue,
+            timer,
+        }
+    }
+}
+
+/// Submits `plan` (bind groups from `cache`) with the count at `counts[index]` copied back,
+/// waits, and returns it with the pass's time.
+fn submit_for_total(
+    link: Link<'_>,
+    buffers: &Buffers,
+    cache: &mut Vec<(BindKey, wgpu::BindGroup)>,
+    plan: Plan<'_>,
+    index: usize,
+) -> Result<(usize, Option<Duration>), Error> {
+    let Link {
+        device,
+        queue,
+        timer,
+    } = link;
+    let (uniforms, readback) = (&buffers.params.buffer, &buffers.readback.buffer);
+    let copy = (&buffers.counts.buffer, 4 * index as u64, readback, 4);
+    submit(device, queue, uniforms, cache, plan, copy, timer);
+    let mut total = 0u32;
+    let mut kernel = None;
+    read_back(device, readback, timed_bytes(4, timer), |view| {
+        total = bytemuck::pod_read_unaligned(&view[..4]);
+        kernel = read_ticks(view, 4, timer);
+    })?;
+    Ok((total as usize, kernel))
+}
+
+/// Submits `plan` with the first `total` pairs of the output copied back, waits, appends
+/// them to `pairs`, and returns the pass's time.
+fn submit_for_pairs(
+    link: Link<'_>,
+    buffers: &Buffers,
+    cache: &mut Vec<(BindKey, wgpu::BindGroup)>,
+    plan: Plan<'_>,
+    total: usize,
+    pairs: &mut Vec<[u32; 2]>,
+) -> Result<Option<Duration>, Error> {
+    let Link {
+        device,
+        queue,
+        timer,
+    } = link;
+    let bytes = 8 * total as u64;
+    let (uniforms, readback) = (&buffers.params.buffer, &buffers.readback.buffer);
+    let copy = (&buffers.out.buffer, 0, readback, bytes);
+    submit(device, queue, uniforms, cache, plan, copy, timer);
+    let mut kernel = None;
+    read_back(device, readback, timed_bytes(bytes, timer), |view| {
+        let view_pairs = &view[..bytes as usize];
+        pairs.extend_from_slice(bytemuck::cast_slice::<u8, [u32; 2]>(view_pairs));
+        kernel = read_ticks(view, bytes, timer);
+    })?;
+    Ok(kernel)
 }
 
 /// Workgroups of [`WORKGROUP`] invocations for `len` invocations.

@@ -304,7 +304,15 @@ pub fn broad_phase(
                 });
             }
         }
-        persistent_pairs(plan, gpu_broad.as_mut(), &boxes, rows)?;
+        // Fat boxes make more pairs than tight ones (8.4 a box against 5.1 here): at a
+        // million boxes they outgrow one binding of a device with 128 MiB bindings
+        // (lavapipe's), which the face refuses by name; the row is left out, said so.
+        match persistent_pairs(plan, gpu_broad.as_mut(), &boxes, rows) {
+            Err(wgpu_sat::Error::Gpu(e @ wgpu_sat::error::GpuError::TooLarge { .. })) => {
+                eprintln!("persistent_pairs {n}: left out: {e}");
+            }
+            other => other?,
+        }
         eprintln!("broad_phase {n}: {} pairs", ours.len());
     }
     Ok(())

@@ -26,7 +26,9 @@
 //! broad phase") gives the reasons and the measurements.
 //!
 //! The pipelines and buffers are in `passes.rs`, the dispatches of a submit and their bind
-//! groups in `plan.rs`. Every dispatch has its own 256-byte slot of one uniform buffer (a
+//! groups in `plan.rs`. The persistent face (`update_pairs`: fat boxes and the pair set kept
+//! on the device, only changes read back) is in `persistent.rs`, and the LBVH the sweep was
+//! measured against (`find_pairs_lbvh`) in `lbvh.rs`; both are made at their first call. Every dispatch has its own 256-byte slot of one uniform buffer (a
 //! submit holds many dispatches, and one buffer written once per submit serves them all).
 //! Buffers grow and are reused, and each dispatch keeps its bind group from call to call
 //! while it binds the same buffers: a warm call of the same size creates no buffer and no
@@ -74,6 +76,12 @@ const SCAN_LEVELS: usize = 3;
 /// It borrows the host's device and queue (cheap clones of the handles), holds its
 /// pipelines and buffers (grown as batches need, reused after), and can be dropped at any
 /// time.
+///
+/// Three faces: [`find_pairs`](Self::find_pairs), a batch of boxes in and its pairs out;
+/// [`update_pairs`](Self::update_pairs), the persistent pair set over fat boxes with
+/// collision filters, kept on the device, its changes read back; and
+/// [`find_pairs_lbvh`](Self::find_pairs_lbvh), the batch face through the LBVH the sweep
+/// was measured against.
 ///
 /// ```no_run
 /// use wgpu_sat::{glam::Vec2, gpu::GpuBroadPhase, Aabb, BroadPhase};

@@ -424,10 +424,7 @@ impl GpuBroadPhase {
         state.change_flags[1].reserve(device, 4 * (old as u64 + 1), cap);
         state.changes[0].reserve(device, 8 * total as u64, cap);
         state.changes[1].reserve(device, 8 * old as u64, cap);
-        let copies = [
-            total.min(2 * state.begun.len() + SPARE_CHANGES),
-            old.min(2 * state.ended.len() + SPARE_CHANGES),
-        ];
+        let copies = first_copies(state, total);
         let readback_bytes = HEAD_BYTES + 8 * (copies[0] + copies[1]) as u64;
         state.readback.reserve(device, readback_bytes, cap);
         let items = total.max(old) + 1;
@@ -523,11 +520,7 @@ impl GpuBroadPhase {
     /// Reads submit 2's copy back (and, when the changes outgrew it, copies them again):
     /// the new set's size, the begun and ended pairs. Returns the bytes read.
     fn read_changes(&mut self, state: &mut Persistent, total: usize) -> Result<u64, Error> {
-        let old = state.count;
-        let copies = [
-            total.min(2 * state.begun.len() + SPARE_CHANGES),
-            old.min(2 * state.ended.len() + SPARE_CHANGES),
-        ];
+        let copies = first_copies(state, total);
         let bytes = HEAD_BYTES + 8 * (copies[0] + copies[1]) as u64;
         let timer = self.timers[1].as_ref();
         let mut head = [0u32; 3];
@@ -600,6 +593,16 @@ impl GpuBroadPhase {
     pub(super) fn persistent_buffers(&self) -> u64 {
         self.persistent.as_deref().map_or(0, Persistent::created)
     }
+}
+
+/// The begun and ended pairs submit 2 copies back with the counts, of an update whose sweep
+/// found `total` pairs: twice the last update's of each kind and `SPARE_CHANGES` more,
+/// within what there can be (the found pairs, the old set).
+fn first_copies(state: &Persistent, total: usize) -> [usize; 2] {
+    [
+        total.min(2 * state.begun.len() + SPARE_CHANGES),
+        state.count.min(2 * state.ended.len() + SPARE_CHANGES),
+    ]
 }
 
 impl Persistent {

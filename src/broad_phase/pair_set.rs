@@ -35,7 +35,6 @@
 //! that many queries, and runs instead.
 
 use crate::broad_phase::BroadPhase;
-use crate::broad_phase::persistent::fatten;
 use crate::broad_phase::query_tree::QueryTree;
 use crate::parallel::{self, SharedOut};
 use crate::shapes::aabb::Aabb;
@@ -89,6 +88,30 @@ pub(crate) struct PairSet<T> {
 /// What a snapshot keeps of a pair set (`PairSet::saved`): fat boxes, pairs, their data,
 /// colliders removed since the last update.
 pub(crate) type SavedPairs<'a, T> = (&'a [Aabb], &'a [[u32; 2]], &'a [T], &'a [u32]);
+
+/// The fat boxes brought up to date with `boxes`: one that no longer holds its tight box,
+/// and one of a new collider, becomes the tight box grown by [`FAT_MARGIN`]; `moved` hears
+/// each such collider. Boxes past `boxes` are dropped. Returns how many moved. (The GPU's
+/// persistent face runs it on the host too: the sweep's bands are fitted to the fat boxes
+/// there.)
+pub(crate) fn fatten(fat: &mut Vec<Aabb>, boxes: &[Aabb], mut moved: impl FnMut(usize)) -> usize {
+    let old_count = fat.len().min(boxes.len());
+    fat.truncate(boxes.len());
+    let mut count = 0;
+    for (i, (fat, tight)) in fat.iter_mut().zip(boxes).enumerate() {
+        if !fat.contains(tight) {
+            *fat = tight.expanded(FAT_MARGIN);
+            moved(i);
+            count += 1;
+        }
+    }
+    for (i, tight) in boxes.iter().enumerate().skip(old_count) {
+        fat.push(tight.expanded(FAT_MARGIN));
+        moved(i);
+        count += 1;
+    }
+    count
+}
 
 /// When more than one collider in `FULL_SWEEP_SHARE` moved, the update sweeps every fat box
 /// again rather than query the moved ones: a sweep is linear in the colliders, a query

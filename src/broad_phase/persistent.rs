@@ -27,7 +27,7 @@
 //! are these to the element: no atomic decides an order.
 
 use crate::broad_phase::filter::Filter;
-use crate::broad_phase::pair_set::FAT_MARGIN;
+use crate::broad_phase::pair_set::fatten;
 use crate::broad_phase::scan::exclusive_scan;
 use crate::broad_phase::sort_sweep::{check_boxes, sort_sweep};
 use crate::error::{BatchError, Error};
@@ -163,29 +163,6 @@ pub(crate) fn check_pair_input(boxes: &[Aabb], filters: &[PairFilter]) -> Result
         }));
     }
     Ok(())
-}
-
-/// The fat boxes brought up to date with `boxes`: one that no longer holds its tight box,
-/// and one of a new collider, becomes the tight box grown by [`FAT_MARGIN`]; `moved` hears
-/// each such collider. Boxes past `boxes` are dropped. Returns how many moved. (On the
-/// host on both sides: the sweep's bands are fitted to the fat boxes there.)
-pub(crate) fn fatten(fat: &mut Vec<Aabb>, boxes: &[Aabb], mut moved: impl FnMut(usize)) -> usize {
-    let old_count = fat.len().min(boxes.len());
-    fat.truncate(boxes.len());
-    let mut count = 0;
-    for (i, (fat, tight)) in fat.iter_mut().zip(boxes).enumerate() {
-        if !fat.contains(tight) {
-            *fat = tight.expanded(FAT_MARGIN);
-            moved(i);
-            count += 1;
-        }
-    }
-    for (i, tight) in boxes.iter().enumerate().skip(old_count) {
-        fat.push(tight.expanded(FAT_MARGIN));
-        moved(i);
-        count += 1;
-    }
-    count
 }
 
 /// Whether two colliders may pair: of two bodies, and each filter accepting the other.

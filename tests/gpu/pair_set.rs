@@ -242,6 +242,22 @@ fn gpu_persistent_pairs_small_bad_and_mixed_with_the_batch_face() {
         (0, 0, 1)
     );
 
+    // The doc example of update_pairs: a third box moves onto the second (and its fat box
+    // stays clear of the first's).
+    let mut fresh = GpuBroadPhase::new(&device, &queue).unwrap();
+    let at = |x: f32| Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0));
+    let changes = fresh
+        .update_pairs(&[at(0.0), at(0.5), at(5.0)], &distinct[..3])
+        .unwrap();
+    assert_eq!(changes.begun, [[0, 1]]);
+    let changes = fresh
+        .update_pairs(&[at(0.0), at(0.5), at(1.3)], &distinct[..3])
+        .unwrap();
+    assert_eq!(
+        (changes.pairs, changes.begun, changes.ended),
+        (2, &[[1, 2]][..], &[][..])
+    );
+
     let mut rng = common::rng(5);
     let centres: Vec<Vec2> = (0..300)
         .map(|_| Vec2::new(rng.random_range(-8.0..8.0), rng.random_range(-8.0..8.0)))

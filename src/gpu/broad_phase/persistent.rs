@@ -194,7 +194,7 @@ impl GpuBroadPhase {
     /// let changes = gpu.update_pairs(&[at(0.0), at(0.5), at(5.0)], &filters)?;
     /// assert_eq!(changes.begun, [[0, 1]]);
     /// // The third box moves onto the second: one pair begins, none ends.
-    /// let changes = gpu.update_pairs(&[at(0.0), at(0.5), at(1.2)], &filters)?;
+    /// let changes = gpu.update_pairs(&[at(0.0), at(0.5), at(1.3)], &filters)?;
     /// assert_eq!((changes.pairs, changes.begun, changes.ended), (2, &[[1, 2]][..], &[][..]));
     /// # Ok::<(), wgpu_sat::Error>(())
     /// ```

@@ -4,7 +4,8 @@
 //!
 //! ```text
 //! update(boxes, filters):
-//!     fatten: a box that left its fat box (or is new) gets a new one, grown by FAT_MARGIN
+//!     fatten (pair_set.rs, shared with the world's set): a box that left its fat box (or
+//!         is new) gets a new one, grown by FAT_MARGIN
 //!     none did, no collider came or went, no filter changed: no change (nothing to do)
 //!     found = the sort-and-sweep pairs of the fat boxes (sort_sweep.rs), ascending
 //!     keep_flags: 1 for each found pair whose colliders may touch (keep_pair), 0 else;

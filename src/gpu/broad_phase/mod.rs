@@ -22,17 +22,18 @@
 //! reading 4 bytes back costs one round trip, and a too-small guess would cost a second
 //! sweep. The collision pipeline (`gpu/collision.rs`) keeps the count on the device and
 //! dispatches the narrow phase indirectly from it (`record_on_device`); this is the batch
-//! face, for tests, benchmarks and callers with a solver of their own. Why a sweep rather than an LBVH: `docs/performance.md` ("The GPU
-//! broad phase") gives the reasons and the measurements.
+//! face, for tests, benchmarks and callers with a solver of their own. Why a sweep rather
+//! than an LBVH: `docs/performance.md` ("The GPU broad phase") gives the reasons and the
+//! measurements.
 //!
 //! The pipelines and buffers are in `passes.rs`, the dispatches of a submit and their bind
 //! groups in `plan.rs`. The persistent face (`update_pairs`: fat boxes and the pair set kept
 //! on the device, only changes read back) is in `persistent.rs`, and the LBVH the sweep was
-//! measured against (`find_pairs_lbvh`) in `lbvh.rs`; both are made at their first call. Every dispatch has its own 256-byte slot of one uniform buffer (a
-//! submit holds many dispatches, and one buffer written once per submit serves them all).
-//! Buffers grow and are reused, and each dispatch keeps its bind group from call to call
-//! while it binds the same buffers: a warm call of the same size creates no buffer and no
-//! bind group.
+//! measured against (`find_pairs_lbvh`) in `lbvh.rs`; both are made at their first call.
+//! Every dispatch has its own 256-byte slot of one uniform buffer (a submit holds many
+//! dispatches, and one buffer written once per submit serves them all). Buffers grow and
+//! are reused, and each dispatch keeps its bind group from call to call while it binds the
+//! same buffers: a warm call of the same size creates no buffer and no bind group.
 
 use crate::broad_phase::radix_sort::index_bits;
 use crate::broad_phase::sort_sweep::{PairKey, check_boxes, one_pair_sort};

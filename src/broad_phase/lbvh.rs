@@ -45,9 +45,9 @@ pub(crate) struct MortonFrame {
     pub(crate) scale: [f32; 2],
 }
 
-/// The centre of a box, as both sides compute it.
+/// The centre of a box, as both sides compute it (`Aabb::center`: a sum, then a half).
 fn centre(b: &Aabb) -> [f32; 2] {
-    [0.5 * (b.min.x + b.max.x), 0.5 * (b.min.y + b.max.y)]
+    b.center().to_array()
 }
 
 impl MortonFrame {

@@ -36,7 +36,8 @@ use crate::shapes::aabb::Aabb;
 
 /// What decides whether a collider pairs with another: its collision [`Filter`], and the
 /// body it belongs to (two colliders of one body never pair).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+// No `Default`: a default body would put every collider on one body, which pairs with nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PairFilter {
     /// Categories, mask and group, as the world's colliders have them.
     pub filter: Filter,

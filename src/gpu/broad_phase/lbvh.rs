@@ -193,7 +193,7 @@ impl GpuBroadPhase {
 
         // Submit 2: the pairs, in order.
         self.check_fits("pairs", total, size_of::<[u32; 2]>())?;
-        self.reserve_pairs(total);
+        self.reserve_pairs(total, true);
         let (kernels, buffers) = (&self.kernels, &self.buffers);
         let (counts, found) = (&buffers.counts.buffer, &buffers.found.buffer);
         let walk = [

@@ -230,7 +230,7 @@ impl GpuBroadPhase {
         }
 
         self.check_fits("pairs", total, size_of::<[u32; 2]>())?;
-        self.reserve_pairs(total);
+        self.reserve_pairs(total, true);
         let (kernels, buffers) = (&self.kernels, &self.buffers);
         let mut plan = Plan::default();
         let room = SweepParamsGpu {
@@ -269,7 +269,7 @@ impl GpuBroadPhase {
     ) -> Result<DevicePairs<'_>, Error> {
         let room = room.max(1);
         self.check_fits("pairs", room, size_of::<[u32; 2]>())?;
-        self.reserve_pairs(room);
+        self.reserve_pairs(room, false);
         let (kernels, buffers) = (&self.kernels, &self.buffers);
         let mut plan = Plan::default();
         let n = base.len as usize;
@@ -392,14 +392,18 @@ impl GpuBroadPhase {
         replaced
     }
 
-    /// Room for `total` pairs and their sorts.
-    fn reserve_pairs(&mut self, total: usize) {
+    /// Room for `total` pairs and their sorts, and for reading them back when `read_back`
+    /// (the batch faces read them; the collision pipeline and the persistent face keep them
+    /// on the device, and a mapped buffer of their size would be memory for nothing).
+    fn reserve_pairs(&mut self, total: usize, read_back: bool) {
         let (device, cap, b) = (&self.device, self.max_binding, &mut self.buffers);
         for buffer in [&mut b.found, &mut b.out] {
             buffer.reserve(device, 8 * total as u64, cap);
         }
-        b.readback
-            .reserve(device, 8 * total as u64 + TIMESTAMP_BYTES, cap);
+        if read_back {
+            b.readback
+                .reserve(device, 8 * total as u64 + TIMESTAMP_BYTES, cap);
+        }
         for items in &mut b.pair_items {
             items.reserve(device, 8 * total as u64, cap);
         }

@@ -82,8 +82,6 @@ pub(super) struct Persistent {
     sets: [GrowingBuffer; 2],
     current: usize,
     count: usize,
-    /// Colliders of the set (the last update's boxes).
-    colliders: usize,
     kept: GrowingBuffer,
     change_flags: [GrowingBuffer; 2],
     /// The begun and ended pairs, compacted.
@@ -138,7 +136,6 @@ impl Persistent {
             sets: [buffer("pairs"), buffer("pairs 2")],
             current: 0,
             count: 0,
-            colliders: 0,
             kept: buffer("keep flags"),
             change_flags: [buffer("begun flags"), buffer("ended flags")],
             changes: [buffer("begun"), buffer("ended")],
@@ -268,6 +265,8 @@ impl GpuBroadPhase {
         filters: &[PairFilter],
     ) -> Result<(), Error> {
         let n = boxes.len();
+        // The fat boxes are the set's colliders (a failed update puts them back).
+        let same_colliders = state.fat.len() == n;
         state.fat_before.clone_from(&state.fat);
         state.update_scratch.clear();
         let updates = &mut state.update_scratch;
@@ -288,7 +287,7 @@ impl GpuBroadPhase {
         // No fat box changed, no collider came or went, no filter changed: the set is what
         // it was, and the device has nothing to do (a world at rest).
         let same_filters = state.filters_on_device && state.filters == state.filter_scratch;
-        if updates.is_empty() && n == state.colliders && same_filters {
+        if updates.is_empty() && same_colliders && same_filters {
             state.begun.clear();
             state.ended.clear();
             state.bytes = [0; 2];
@@ -398,7 +397,6 @@ impl GpuBroadPhase {
             self.submit_pairs(state, n, bytemuck::Zeroable::zeroed(), 0, 0, &mut up)?;
         }
         down += self.read_changes(state, total)?;
-        state.colliders = n;
         state.bytes = [up, down];
         Ok(())
     }
@@ -416,7 +414,7 @@ impl GpuBroadPhase {
     ) -> Result<(), Error> {
         let old = state.count;
         self.check_fits("pairs", total.max(old), size_of::<[u32; 2]>())?;
-        self.reserve_pairs(total.max(1));
+        self.reserve_pairs(total.max(1), false);
         let (device, cap) = (&self.device, self.max_binding);
         let next = 1 - state.current;
         state.sets[next].reserve(device, 8 * total as u64, cap);

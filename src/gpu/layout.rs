@@ -579,3 +579,30 @@ pub struct LbvhNodeGpu {
     pub last: u32,
 }
 const _: () = assert!(size_of::<LbvhNodeGpu>() == 16);
+
+/// WGSL `BodyTransform` (`shaders/solver.wgsl`): what a host draws a [`GpuWorld`]'s body
+/// with, one per body slot in [`GpuWorld::transforms`]: a point `local` of the body's frame
+/// (the frame its shapes are given in) is at `rotate(rotation, local) + origin` in the world,
+/// with `rotation = (cos angle, sin angle)`, as [`World::transform`](crate::World::transform)
+/// gives it. A removed body's slot keeps its last transform.
+///
+/// [`GpuWorld`]: crate::gpu::GpuWorld
+/// [`GpuWorld::transforms`]: crate::gpu::GpuWorld::transforms
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Pod, Zeroable)]
+pub struct BodyTransformGpu {
+    /// World frame: where the body's frame origin is.
+    pub origin: [f32; 2],
+    /// `(cos, sin)` of the body's angle.
+    pub rotation: [f32; 2],
+}
+const _: () = assert!(size_of::<BodyTransformGpu>() == 16);
+
+impl From<&Transform> for BodyTransformGpu {
+    fn from(t: &Transform) -> Self {
+        BodyTransformGpu {
+            origin: t.translation().to_array(),
+            rotation: t.rotation().to_array(),
+        }
+    }
+}

@@ -13,11 +13,13 @@ mod device;
 mod host;
 pub mod layout;
 mod narrow_phase;
+mod plan;
 mod plumbing;
 mod ray;
 mod sat_pass;
 mod scatter;
 mod toi;
+mod world;
 
 pub use broad_phase::{
     GpuBroadPhase, LBVH_WGSL, PAIR_SET_WGSL, RADIX_SORT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL,
@@ -29,3 +31,4 @@ pub use ray::{GpuRayCast, RAY_WGSL};
 pub use sat_pass::SAT_WGSL;
 pub use scatter::SCATTER_WGSL;
 pub use toi::{GpuTimeOfImpact, TOI_WGSL};
+pub use world::{GpuWorld, SOLVER_WGSL};

@@ -28,7 +28,7 @@ use super::stage::CollisionStage;
 use super::stats::StepStats;
 use crate::collision::manifold::Contact;
 use crate::collision::narrow_phase::NarrowPhaseTimings;
-use crate::dynamics::solver::SPECULATIVE_DISTANCE;
+use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE};
 use crate::error::{Error, WorldError};
 use crate::gpu::GpuCollision;
 
@@ -65,15 +65,38 @@ impl World {
             return Err(Error::World(WorldError::InvalidTimeStep { dt }));
         }
         check_gravity(self.settings.gravity)?;
-        self.run_step_with(dt, &mut OnGpu(collision))
+        self.run_step_with(dt, &mut OnGpu(collision, None))
+    }
+
+    /// [`World::step_on_gpu`] with the solver's stages in `solver` as well (the GPU world's,
+    /// `gpu/world/`). Should the solver fail, its stages run on the host and the error is
+    /// returned once the step is done: the world has taken the step, to the same bits.
+    pub(crate) fn step_with_offloaded_solver(
+        &mut self,
+        dt: f32,
+        collision: &mut GpuCollision,
+        solver: &mut dyn OffloadedStages,
+    ) -> Result<StepStats, Error> {
+        if !TIME_STEP_RANGE.contains(&dt) {
+            return Err(Error::World(WorldError::InvalidTimeStep { dt }));
+        }
+        check_gravity(self.settings.gravity)?;
+        self.run_step_with(dt, &mut OnGpu(collision, Some(solver)))
     }
 }
 
 /// The step's collision stage on the GPU: sent before the broad phase, collected after
-/// the recycling pass.
-struct OnGpu<'a>(&'a mut GpuCollision);
+/// the recycling pass; and where the solver's stages run, when not on the host.
+struct OnGpu<'a>(&'a mut GpuCollision, Option<&'a mut dyn OffloadedStages>);
 
 impl CollisionStage for OnGpu<'_> {
+    fn offloaded(&mut self) -> Option<&mut dyn OffloadedStages> {
+        match &mut self.1 {
+            Some(solver) => Some(&mut **solver),
+            None => None,
+        }
+    }
+
     fn before(&mut self, world: &mut World) -> Result<(), Error> {
         let collision = &mut *self.0;
         collision.set_shape_table(&world.shapes.list)?;
@@ -106,5 +129,44 @@ fn keep_fresh(found: &[Contact], fresh: &[[u32; 2]], out: &mut Vec<Contact>) {
         if wanted.next_if(|&&p| p == pair).is_some() {
             out.push(*contact);
         }
+    }
+}
+
+impl World {
+    /// Whether the GPU world (`gpu::GpuWorld`) can step this world: every joint it holds is
+    /// a filter joint (the others are solved on the host alone for now), else an error
+    /// naming the first that is not.
+    pub(crate) fn check_gpu_world(&self) -> Result<(), Error> {
+        let joint = self.joints.constraints.iter().enumerate().find(|(_, j)| {
+            j.live && !matches!(j.model, crate::dynamics::solver::JointModel::Filter)
+        });
+        match joint {
+            None => Ok(()),
+            Some((slot, j)) => Err(Error::Gpu(crate::error::GpuError::Unsupported {
+                what: format!("joint {slot} ({})", j.model.kind_name()),
+                why: "the GPU world solves contacts only, with filter joints; step a world \
+                      with other joints with World::step or World::step_on_gpu",
+            })),
+        }
+    }
+
+    /// Per body slot, the body's drawing transform (a removed body's slot: its last one).
+    pub(crate) fn body_transforms(&self) -> Vec<crate::gpu::layout::BodyTransformGpu> {
+        (0..self.bodies.len())
+            .map(|i| (&self.bodies.transform(i)).into())
+            .collect()
+    }
+}
+
+impl World {
+    /// The bodies the last step's continuous stage moved after the solver (their poses
+    /// are the host's, not the solver's).
+    pub(crate) fn continuous_moved(&self) -> &[usize] {
+        &self.scratch.moved
+    }
+
+    /// Body slot `slot`'s drawing transform.
+    pub(crate) fn slot_transform(&self, slot: usize) -> crate::gpu::layout::BodyTransformGpu {
+        (&self.bodies.transform(slot)).into()
     }
 }

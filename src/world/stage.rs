@@ -4,7 +4,7 @@
 
 use super::World;
 use crate::collision::narrow_phase::{NarrowPhase, NarrowPhaseTimings};
-use crate::dynamics::solver::SPECULATIVE_DISTANCE;
+use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE};
 use crate::error::Error;
 
 /// What computes a step's contacts: a narrow phase over the pairs the world picks, or a
@@ -22,6 +22,12 @@ pub(super) trait CollisionStage {
     /// (`scratch.fresh_pairs`) into `scratch.contact_scratch`, in their order, and where
     /// the time went.
     fn collide(&mut self, world: &mut World) -> Result<Option<NarrowPhaseTimings>, Error>;
+
+    /// Where the solver's stages run, when not on the host's threads (the GPU world's
+    /// solver, `gpu/world/`).
+    fn offloaded(&mut self) -> Option<&mut dyn OffloadedStages> {
+        None
+    }
 }
 
 /// The step through a [`NarrowPhase`].

@@ -15,7 +15,7 @@ use crate::collision::narrow_phase::{NarrowPhase, NarrowPhaseTimings};
 use crate::dynamics::body::bodies_pair;
 use crate::dynamics::body_set::body_transform;
 use crate::dynamics::continuous::{Obstacles, StepStart, solve_continuous};
-use crate::dynamics::solver::{BodyMotion, SPECULATIVE_DISTANCE};
+use crate::dynamics::solver::{BodyMotion, OffloadedStages, SPECULATIVE_DISTANCE};
 use crate::error::Error;
 use crate::error::WorldError;
 use crate::parallel;
@@ -84,7 +84,8 @@ impl World {
             proxy_moves,
             detail,
         };
-        Ok(parallel::in_pool(|| self.finish_step(dt, times)))
+        let offloaded = stage.offloaded();
+        parallel::in_pool(|| self.finish_step(dt, times, offloaded))
     }
 
     /// The broad phase and the recycling pass: this step's candidate pairs, and those of
@@ -153,8 +154,15 @@ impl World {
     }
 
     /// The rest of the step, after the narrow phase: the merge and events, the solver, the
-    /// continuous stage and sleep; then the step's statistics.
-    fn finish_step(&mut self, dt: f32, times: StageStarts) -> StepStats {
+    /// continuous stage and sleep; then the step's statistics. The solver's stages run in
+    /// `offloaded` when given; an error there is returned once the step is done (the stages
+    /// ran on the host instead: see `ContactSolver::step`).
+    fn finish_step(
+        &mut self,
+        dt: f32,
+        times: StageStarts,
+        offloaded: Option<&mut dyn OffloadedStages>,
+    ) -> Result<StepStats, Error> {
         let StageStarts {
             start,
             sent,
@@ -182,7 +190,7 @@ impl World {
         }
         self.scratch.turned.clear();
         self.scratch.turned.resize(self.bodies.len(), 0.0);
-        self.solve_and_update(dt);
+        let solved = self.solve_and_update(dt, offloaded);
         self.break_joints();
         let solve_done = Instant::now();
         if let Some(threshold) = self.settings.hit_threshold {
@@ -235,7 +243,8 @@ impl World {
         std::mem::swap(&mut self.contacts.events, &mut self.contacts.events_next);
         self.contacts.events_next.clear();
 
-        StepStats {
+        solved?;
+        Ok(StepStats {
             bodies: self.bodies.slots.live_count(),
             awake_bodies: self.sleep.awake_count(),
             colliders: self.colliders.slots.live_count(),
@@ -252,12 +261,18 @@ impl World {
             swept_bodies: continuous.swept,
             impacts: continuous.impacts,
             continuous: continuous_done - solve_done,
-        }
+        })
     }
 
-    /// The solver's step over this step's contacts, then every collider's pose and box.
-    pub(super) fn solve_and_update(&mut self, dt: f32) {
-        self.solver.step(
+    /// The solver's step over this step's contacts (its stages in `offloaded` when given),
+    /// then every collider's pose and box. An error of the offloaded stages is returned
+    /// with the step solved all the same (on the host).
+    pub(super) fn solve_and_update(
+        &mut self,
+        dt: f32,
+        offloaded: Option<&mut dyn OffloadedStages>,
+    ) -> Result<(), Error> {
+        let solved = self.solver.step(
             dt,
             &self.settings.substeps(),
             &self.contacts.list,
@@ -269,11 +284,13 @@ impl World {
                 &mut self.joints.constraints,
             ),
             self.settings.hit_threshold.is_some(),
+            offloaded,
         );
         if self.bodies.custom_forces {
             self.clear_forces();
         }
         self.update_colliders();
+        solved
     }
 
     /// This step's hit events: per contact the solver pushed, the point that approached

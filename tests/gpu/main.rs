@@ -23,3 +23,5 @@ mod embed;
 mod gpu_bits;
 #[cfg(feature = "scenes")]
 mod gpu_misuse;
+#[cfg(feature = "scenes")]
+mod gpu_world;

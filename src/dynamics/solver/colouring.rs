@@ -282,6 +282,14 @@ impl ConstraintGraph {
         Ok(graph)
     }
 
+    /// The constraints in solve order: their indices by colour (ascending within a colour),
+    /// the overflow's last, and per colour (then the overflow) its range in that list.
+    /// Joints are among them only where the step has some (above every contact's index).
+    pub fn solve_order(&self) -> (&[u32], [Range<usize>; COLOUR_COUNT + 1]) {
+        let ranges = std::array::from_fn(|c| self.offsets[c]..self.offsets[c + 1]);
+        (&self.order, ranges)
+    }
+
     /// The groups from the colours: per colour its constraints in contact order, `LANES`
     /// at a time, then the overflow's one by one.
     fn build_groups(&mut self) {

@@ -47,6 +47,7 @@
 
 mod colouring;
 pub(crate) mod contact_simd;
+mod offload;
 mod stages;
 
 use glam::Vec2;
@@ -55,12 +56,15 @@ use rayon::prelude::*;
 use crate::collision::manifold::Contact;
 use crate::dynamics::body::Body;
 use crate::dynamics::state::{MAX_ROTATION_PER_SUBSTEP, Softness, StatePtr};
+use crate::error::Error;
 use crate::parallel;
 // The world reads and writes the bodies' states and the bounds through the solver.
 pub(crate) use crate::dynamics::state::{BodyMaterial, BodyState, clamp_length};
 use colouring::{ConstraintGraph, JointColour, NO_INDEX};
 use contact_simd::{PrepareLanes, WideContact};
-use stages::{StageData, StagePlan, StepConstants};
+pub(crate) use offload::{OffloadedStages, StepView};
+pub(crate) use stages::StepConstants;
+use stages::{StageData, StagePlan};
 
 use crate::dynamics::body_set::BodySet;
 use crate::dynamics::collider_set::{ColliderSet, ColliderSurface};
@@ -403,7 +407,9 @@ impl ContactSolver {
     /// per substep gravity, warm start, solve, integrate positions, relax; then restitution.
     /// With `record_hits`, [`ContactSolver::hits`] can tell the step's hits afterwards.
     /// Runs on the current rayon pool (best started from one of its workers: see
-    /// `World::step`); the result is the same bits on any number of threads.
+    /// `World::step`); the result is the same bits on any number of threads. With
+    /// `offloaded`, the stages run there instead (see `offload.rs`); should they fail, they
+    /// run here after all, and the error is returned with the step done.
     pub fn step(
         &mut self,
         dt: f32,
@@ -411,7 +417,8 @@ impl ContactSolver {
         contacts: &[Contact],
         motion: &mut BodyMotion<'_>,
         record_hits: bool,
-    ) {
+        offloaded: Option<&mut dyn OffloadedStages>,
+    ) -> Result<(), Error> {
         let threads = rayon::current_num_threads();
         let h = dt / substeps.count as f32;
         let constants = StepConstants {
@@ -445,6 +452,34 @@ impl ContactSolver {
                 h,
             );
         }
+        let soft = Softness::new(hertz, CONTACT_DAMPING_RATIO, h);
+        // Against a static body only one side moves: a stiffer spring gives the same feel.
+        let static_soft = Softness::new(2.0 * hertz, CONTACT_DAMPING_RATIO, h);
+        let mut offload_error = None;
+        if let Some(stages) = offloaded {
+            let (order, colours) = self.graph.solve_order();
+            let mut view = StepView {
+                substeps: substeps.count,
+                constants,
+                soft,
+                static_soft,
+                contacts,
+                records: &mut self.impulses,
+                hit_records: record_hits.then_some(&mut self.hit_records[..]),
+                order,
+                colours,
+                motion,
+            };
+            match stages.run(&mut view) {
+                Ok(()) => {
+                    if has_joints {
+                        finish_joints(motion.joints, h);
+                    }
+                    return Ok(());
+                }
+                Err(e) => offload_error = Some(e),
+            }
+        }
         self.plan
             .build(threads, substeps.count, motion.states.len(), &self.graph);
         let data = StageData {
@@ -461,10 +496,8 @@ impl ContactSolver {
             },
             prepare: PrepareInput {
                 materials: motion.materials,
-                soft: Softness::new(hertz, CONTACT_DAMPING_RATIO, h),
-                // Against a static body only one side moves: a stiffer spring gives the
-                // same feel.
-                static_soft: Softness::new(2.0 * hertz, CONTACT_DAMPING_RATIO, h),
+                soft,
+                static_soft,
             },
             states: StatePtr::new(motion.states),
             bodies: motion.bodies,
@@ -488,6 +521,7 @@ impl ContactSolver {
         if has_joints {
             finish_joints(motion.joints, h);
         }
+        offload_error.map_or(Ok(()), Err)
     }
 }
 

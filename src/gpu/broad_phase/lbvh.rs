@@ -15,12 +15,11 @@
 //! It shares the sweep's buffers (boxes, items, counts, found pairs, output) and adds the
 //! tree's: nodes, parents, node boxes and the refit's counters.
 
-use super::passes::{RO, RW};
-use super::plan::{BindKey, Kernel, Plan};
 use super::{GpuBroadPhase, Link, groups, submit_for_pairs, submit_for_total};
 use crate::broad_phase::lbvh::MortonFrame;
 use crate::error::Error;
 use crate::gpu::layout::{LbvhNodeGpu, LbvhParamsGpu, SweepParamsGpu};
+use crate::gpu::plan::{BindKey, Kernel, Plan, RO, RW};
 use crate::gpu::plumbing::{GrowingBuffer, TIMESTAMP_BYTES};
 use crate::shapes::aabb::Aabb;
 

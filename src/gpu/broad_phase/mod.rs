@@ -40,16 +40,15 @@ use crate::broad_phase::sort_sweep::{PairKey, check_boxes, one_pair_sort};
 use crate::broad_phase::sweep::Bands;
 use crate::error::{Error, GpuError};
 use crate::gpu::layout::{AabbGpu, SweepParamsGpu};
+use crate::gpu::plan::{BindKey, Plan, record, submit};
 use crate::gpu::plumbing::{KernelTimer, TIMESTAMP_BYTES, read_back};
 use crate::shapes::aabb::Aabb;
 use passes::{Buffers, Kernels};
-use plan::{BindKey, Plan, record, submit};
 use std::time::Duration;
 
 mod lbvh;
 mod passes;
 mod persistent;
-mod plan;
 
 pub use lbvh::LBVH_WGSL;
 pub use persistent::PAIR_SET_WGSL;
@@ -63,9 +62,6 @@ pub const SORT_SWEEP_WGSL: &str = include_str!("../../../shaders/sort_sweep.wgsl
 
 /// Invocations per workgroup of every kernel here, and items per tile of the scan and sort.
 const WORKGROUP: u32 = 256;
-/// Bytes between two dispatches' uniforms: the uniform offset alignment wgpu's limits allow
-/// at most.
-const PARAMS_SLOT: u64 = 256;
 /// Levels of tile sums the scan keeps: 256^4 counts, past any binding.
 const SCAN_LEVELS: usize = 3;
 

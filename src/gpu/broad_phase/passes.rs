@@ -3,12 +3,12 @@
 //! buffers, with the dispatches of a scan and of a radix sort, level by level and pass by
 //! pass as the CPU twins run them (`src/broad_phase/scan.rs`, `radix_sort.rs`).
 
-use super::plan::{Kernel, Plan};
-use super::{PARAMS_SLOT, RADIX_SORT_WGSL, SCAN_LEVELS, SCAN_WGSL, SORT_SWEEP_WGSL};
+use super::{RADIX_SORT_WGSL, SCAN_LEVELS, SCAN_WGSL, SORT_SWEEP_WGSL};
 use crate::broad_phase::radix_sort::{RADIX_DIGITS, radix_passes, radix_tile_count};
 use crate::broad_phase::scan::scan_tile_count;
 use crate::gpu::layout::{PairDispatchGpu, RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
-use crate::gpu::plumbing::{GrowingBuffer, compute_pipeline, storage, uniform};
+use crate::gpu::plan::{Kernel, PARAMS_SLOT, Plan, RO, RW};
+use crate::gpu::plumbing::GrowingBuffer;
 
 /// The pipelines, with the bind group layout each uses.
 pub(super) struct Kernels {
@@ -52,40 +52,6 @@ pub(super) struct Buffers {
 const SCAN_PARAMS: (u32, usize) = (2, size_of::<ScanParamsGpu>());
 const RADIX_PARAMS: (u32, usize) = (3, size_of::<RadixParamsGpu>());
 const SWEEP_PARAMS: (u32, usize) = (6, size_of::<SweepParamsGpu>());
-
-/// Storage bindings (binding, read-only) of each kernel, as its WGSL declares them.
-pub(super) const RW: bool = false;
-pub(super) const RO: bool = true;
-
-impl Kernel {
-    /// The pipeline of `entry` in `module`, with a layout of its storage `bindings`
-    /// (binding, read-only) and its uniform (binding, size); `id` names it in bind keys.
-    pub(super) fn new(
-        device: &wgpu::Device,
-        module: &wgpu::ShaderModule,
-        entry: &'static str,
-        bindings: &[(u32, bool)],
-        (params, size): (u32, usize),
-        id: u8,
-    ) -> Kernel {
-        let mut entries: Vec<wgpu::BindGroupLayoutEntry> = bindings
-            .iter()
-            .map(|&(binding, read_only)| storage(binding, read_only))
-            .collect();
-        entries.push(uniform(params, size));
-        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
-            label: Some(entry),
-            entries: &entries,
-        });
-        Kernel {
-            id,
-            pipeline: compute_pipeline(device, module, &layout, entry),
-            layout,
-            params,
-            params_size: size as u64,
-        }
-    }
-}
 
 impl Kernels {
     pub(super) fn new(device: &wgpu::Device) -> Kernels {

@@ -27,14 +27,13 @@
 //! 8 bytes a pair, stays on the device ([`GpuBroadPhase::set_buffer`]), for a narrow phase
 //! there.
 
-use super::passes::{RO, RW};
-use super::plan::{BindKey, Kernel, Plan, record};
 use super::{GpuBroadPhase, groups, read_ticks};
 use crate::broad_phase::PairFilter;
 use crate::broad_phase::pair_set::fatten;
 use crate::broad_phase::persistent::{PairChanges, check_pair_input};
 use crate::error::{Error, GpuError};
 use crate::gpu::layout::{AabbGpu, FatUpdateGpu, PairFilterGpu, PairSetParamsGpu, SweepParamsGpu};
+use crate::gpu::plan::{BindKey, Kernel, Plan, RO, RW, record};
 use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, read_back};
 use crate::shapes::aabb::Aabb;
 

@@ -1,53 +1,61 @@
-//! The dispatches of one submit of the GPU broad phase, with their uniforms, and the
-//! submit itself: one compute pass, each dispatch with the bind group it had in the same
-//! place of the last such submit while it binds the same buffers.
+//! The dispatches of one submit of the GPU's multi-kernel faces (the broad phase, the GPU
+//! world's solver), with their uniforms, and the submit itself: one compute pass, each
+//! dispatch with the bind group it had in the same place of the last such submit while it
+//! binds the same buffers. [`Kernel::new`] makes a pipeline with the layout of its bindings.
 
 use bytemuck::Pod;
 
-use super::PARAMS_SLOT;
-use crate::gpu::plumbing::KernelTimer;
+use crate::gpu::plumbing::{KernelTimer, compute_pipeline, storage, uniform};
+
+/// Bytes per dispatch in a submit's uniform buffer: the uniform offset alignment every
+/// adapter accepts.
+pub(in crate::gpu) const PARAMS_SLOT: u64 = 256;
+
+/// Storage bindings (binding, read-only) of each kernel, as its WGSL declares them.
+pub(in crate::gpu) const RW: bool = false;
+pub(in crate::gpu) const RO: bool = true;
 
 /// One entry point, its layout (the storage bindings it uses, then its uniform) and the
 /// uniform's binding.
-pub(super) struct Kernel {
+pub(in crate::gpu) struct Kernel {
     /// Its place in `Kernels`, naming it in a [`BindKey`].
-    pub(super) id: u8,
-    pub(super) pipeline: wgpu::ComputePipeline,
-    pub(super) layout: wgpu::BindGroupLayout,
-    pub(super) params: u32,
-    pub(super) params_size: u64,
+    pub(in crate::gpu) id: u8,
+    pub(in crate::gpu) pipeline: wgpu::ComputePipeline,
+    pub(in crate::gpu) layout: wgpu::BindGroupLayout,
+    pub(in crate::gpu) params: u32,
+    pub(in crate::gpu) params_size: u64,
 }
 
 /// The dispatches of one submit, in order, with their uniforms.
 #[derive(Default)]
-pub(super) struct Plan<'a> {
-    pub(super) dispatches: Vec<Dispatch<'a>>,
-    pub(super) params: Vec<u8>,
+pub(in crate::gpu) struct Plan<'a> {
+    pub(in crate::gpu) dispatches: Vec<Dispatch<'a>>,
+    pub(in crate::gpu) params: Vec<u8>,
 }
 
 /// The most storage buffers a kernel binds (the downlevel limit per stage).
 const MAX_STORAGE: usize = 4;
 
-pub(super) struct Dispatch<'a> {
-    pub(super) kernel: &'a Kernel,
+pub(in crate::gpu) struct Dispatch<'a> {
+    pub(in crate::gpu) kernel: &'a Kernel,
     /// (binding, buffer) of each storage binding; the uniform is the dispatch's slot.
-    pub(super) bindings: [Option<(u32, &'a wgpu::Buffer)>; MAX_STORAGE],
-    pub(super) workgroups: u32,
+    pub(in crate::gpu) bindings: [Option<(u32, &'a wgpu::Buffer)>; MAX_STORAGE],
+    pub(in crate::gpu) workgroups: u32,
 }
 
 /// What a dispatch's bind group binds: the kernel, its storage buffers, and the uniform
 /// buffer (at the dispatch's slot, its position in the submit). Buffers compare by identity:
 /// a grown buffer is another one, and its bind groups are made again.
 #[derive(PartialEq, Eq)]
-pub(super) struct BindKey {
-    pub(super) kernel: u8,
-    pub(super) bindings: [Option<(u32, wgpu::Buffer)>; MAX_STORAGE],
-    pub(super) params: wgpu::Buffer,
+pub(in crate::gpu) struct BindKey {
+    pub(in crate::gpu) kernel: u8,
+    pub(in crate::gpu) bindings: [Option<(u32, wgpu::Buffer)>; MAX_STORAGE],
+    pub(in crate::gpu) params: wgpu::Buffer,
 }
 
 impl<'a> Plan<'a> {
     /// Adds a dispatch of `workgroups` workgroups of `kernel` with `params` as its uniform.
-    pub(super) fn push(
+    pub(in crate::gpu) fn push(
         &mut self,
         kernel: &'a Kernel,
         bindings: &[(u32, &'a wgpu::Buffer)],
@@ -73,7 +81,7 @@ impl<'a> Plan<'a> {
 /// copies `copy` (from, offset, to, bytes: to the start of `to`) and, with a `timer`, the
 /// pass's timestamps after it, and submits. `params` is the uniform buffer the
 /// dispatches' slots are in.
-pub(super) fn submit(
+pub(in crate::gpu) fn submit(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     params: &wgpu::Buffer,
@@ -98,7 +106,7 @@ pub(super) fn submit(
 /// `encoder`, each with the bind group it had in the same place of the last plan recorded
 /// with `cache` when it binds the same buffers, else a new one, kept in `cache`;
 /// `timestamps` are written around the pass.
-pub(super) fn record(
+pub(in crate::gpu) fn record(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     encoder: &mut wgpu::CommandEncoder,
@@ -141,7 +149,7 @@ pub(super) fn record(
 
 /// The bind group of dispatch `k` of a submit: its storage buffers whole, and its slot of
 /// the uniform buffer `params`.
-pub(super) fn bind_group(
+pub(in crate::gpu) fn bind_group(
     device: &wgpu::Device,
     dispatch: &Dispatch<'_>,
     params: &wgpu::Buffer,
@@ -169,4 +177,34 @@ pub(super) fn bind_group(
         layout: &dispatch.kernel.layout,
         entries: &entries,
     })
+}
+
+impl Kernel {
+    /// The pipeline of `entry` in `module`, with a layout of its storage `bindings`
+    /// (binding, read-only) and its uniform (binding, size); `id` names it in bind keys.
+    pub(in crate::gpu) fn new(
+        device: &wgpu::Device,
+        module: &wgpu::ShaderModule,
+        entry: &'static str,
+        bindings: &[(u32, bool)],
+        (params, size): (u32, usize),
+        id: u8,
+    ) -> Kernel {
+        let mut entries: Vec<wgpu::BindGroupLayoutEntry> = bindings
+            .iter()
+            .map(|&(binding, read_only)| storage(binding, read_only))
+            .collect();
+        entries.push(uniform(params, size));
+        let layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
+            label: Some(entry),
+            entries: &entries,
+        });
+        Kernel {
+            id,
+            pipeline: compute_pipeline(device, module, &layout, entry),
+            layout,
+            params,
+            params_size: size as u64,
+        }
+    }
 }

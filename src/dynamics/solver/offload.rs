@@ -1,0 +1,84 @@
+//! The solver's stages run somewhere other than the host's threads ([`OffloadedStages`]):
+//! the GPU world's solver (`gpu/world/`) takes a step's stages, as [`StagePlan::run`]
+//! would run them, from the view [`StepView`] gives, and writes back what they write.
+//!
+//! ```text
+//! ContactSolver::step: match and colour, prepare the joints (host), then either
+//!     StagePlan::run (host threads), or
+//!     OffloadedStages::run(view): the same stages elsewhere, the same bits
+//!         (on an error: StagePlan::run after all, and the error kept for the caller)
+//! ```
+//!
+//! The view hands out the step's inputs as they are before the first stage (the records'
+//! warm starts, the states before the clamp) and takes back the stages' outputs: states,
+//! poses, the angle each body turned, the solved constraints' impulses and hit measures.
+//! A constraint between two bodies that stay still is in no colour, and its record keeps
+//! the match's warm start, as on the host.
+//!
+//! [`StagePlan::run`]: super::stages::StagePlan::run
+
+// Only the GPU world offloads the stages: without the `gpu` feature the seam has no user.
+#![cfg_attr(not(feature = "gpu"), allow(dead_code))]
+
+use std::ops::Range;
+
+use super::colouring::COLOUR_COUNT;
+use super::stages::StepConstants;
+use super::{BodyMotion, ContactImpulses, HitRecord};
+use crate::collision::manifold::Contact;
+use crate::dynamics::state::Softness;
+use crate::error::Error;
+
+/// Stages of a step run elsewhere, to the bits [`StagePlan::run`](super::stages::StagePlan::run)
+/// gives on the host.
+pub(crate) trait OffloadedStages: Send {
+    /// Runs every stage of the step `view` describes and writes the results back into it.
+    /// On an error nothing of the view need be written: the solver runs the stages on the
+    /// host instead.
+    fn run(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error>;
+}
+
+/// One step of the solver as the offloaded stages see it.
+pub(crate) struct StepView<'s, 'm> {
+    pub substeps: usize,
+    pub constants: StepConstants,
+    /// The contact softness, and the stiffer one against a body that does not move.
+    pub soft: Softness,
+    pub static_soft: Softness,
+    pub contacts: &'s [Contact],
+    /// Per contact: its bodies, mixed material and warm start in; the accumulated impulses
+    /// out (solved constraints only).
+    pub records: &'s mut [ContactImpulses],
+    /// Per contact, when hit events are asked for: the approach speed and largest normal
+    /// impulse per point out (zeros stay for unsolved ones).
+    pub hit_records: Option<&'s mut [HitRecord]>,
+    /// Contact indices by colour, ascending within a colour; the overflow's last.
+    pub order: &'s [u32],
+    /// Per colour (and the overflow last): its range in `order`, maybe empty.
+    pub colours: [Range<usize>; COLOUR_COUNT + 1],
+    pub motion: &'s mut BodyMotion<'m>,
+}
+
+impl ContactImpulses {
+    /// The two bodies of the contact, A's then B's.
+    pub(crate) fn bodies(&self) -> [u32; 2] {
+        self.bodies
+    }
+
+    /// The mixed (friction, restitution, tangent speed).
+    pub(crate) fn material(&self) -> [f32; 3] {
+        let m = &self.material;
+        [m.friction, m.restitution, m.tangent_speed]
+    }
+
+    /// Per point: (normal, tangent) impulse, the warm start in and the solve's out.
+    pub(crate) fn impulses(&self) -> [[f32; 2]; 2] {
+        [0, 1].map(|p| [self.normal[p], self.tangent[p]])
+    }
+
+    /// Sets point `p`'s accumulated (normal, tangent) impulse.
+    pub(crate) fn set_impulse(&mut self, p: usize, [normal, tangent]: [f32; 2]) {
+        self.normal[p] = normal;
+        self.tangent[p] = tangent;
+    }
+}

@@ -1,0 +1,210 @@
+//! `#[repr(C)]` mirrors of the GPU world's solver structs (`shaders/solver.wgsl`), each
+//! pinned to its WGSL size; the public one a host draws with, `BodyTransformGpu`, is in
+//! [`gpu::layout`](crate::gpu::layout). The body state needs no mirror: the solver's own
+//! `BodyState` (32 bytes, `src/dynamics/state.rs`) is WGSL's `BodyState` byte for byte.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::dynamics::state::BodyState;
+
+const _: () = assert!(size_of::<BodyState>() == 32);
+
+/// WGSL `BodyPose`: a body's centre of mass (world frame) and rotation `(cos, sin)`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct BodyPoseGpu {
+    pub center: [f32; 2],
+    pub rotation: [f32; 2],
+}
+const _: () = assert!(size_of::<BodyPoseGpu>() == 16);
+
+/// WGSL `BodyInfo`: what the stages read of a body besides its state and pose.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct BodyInfoGpu {
+    /// The centre of mass in the body's frame.
+    pub local_center: [f32; 2],
+    /// The body's own inverse rotational inertia (`BodyMaterial::inv_inertia`).
+    pub inv_inertia: f32,
+    /// `BodyMaterial::max_extent`: the longest lever a contact acts on.
+    pub lever_extent: f32,
+    /// `Body::max_extent`: the spin clamp's reach.
+    pub body_extent: f32,
+    /// Bit 0 ([`KINEMATIC`]): the body is kinematic.
+    pub flags: u32,
+    pub gravity_scale: f32,
+    /// Counter-clockwise, applied since the last step.
+    pub torque: f32,
+    /// World frame, through the centre of mass, applied since the last step.
+    pub force: [f32; 2],
+    pub linear_damping: f32,
+    pub angular_damping: f32,
+}
+const _: () = assert!(size_of::<BodyInfoGpu>() == 48);
+
+/// [`BodyInfoGpu::flags`]: the body is kinematic (it moves by its velocity, with zero
+/// inverse mass).
+pub(crate) const KINEMATIC: u32 = 1;
+
+/// WGSL `ConstraintPoint`: one manifold point of a contact constraint. The host writes
+/// `point`, `depth` and the warm start; `prepare_contacts` the rest.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct ConstraintPointGpu {
+    /// World frame.
+    pub point: [f32; 2],
+    /// The point minus each centre of mass, world frame, at the step's start.
+    pub anchor_a: [f32; 2],
+    pub anchor_b: [f32; 2],
+    /// Positive when overlapping.
+    pub depth: f32,
+    pub base_separation: f32,
+    pub normal_mass: f32,
+    pub tangent_mass: f32,
+    /// The warm start in, the accumulated impulses out.
+    pub normal_impulse: f32,
+    pub tangent_impulse: f32,
+    /// The largest normal impulse one pass applied (hit events).
+    pub max_normal_impulse: f32,
+    /// The normal velocity at the step's start, negative when approaching.
+    pub relative_velocity: f32,
+}
+const _: () = assert!(size_of::<ConstraintPointGpu>() == 56);
+
+/// WGSL `Constraint`: one contact constraint, in contact order.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct ConstraintGpu {
+    pub bodies: [u32; 2],
+    /// From A to B, world frame.
+    pub normal: [f32; 2],
+    pub friction: f32,
+    pub restitution: f32,
+    pub tangent_speed: f32,
+    /// Points in the manifold, 1 or 2.
+    pub count: u32,
+    pub bias_rate: f32,
+    pub mass_scale: f32,
+    pub impulse_scale: f32,
+    /// Bit 0: A moves; bit 1: B moves.
+    pub moving: u32,
+    pub inv_mass_a: f32,
+    pub inv_inertia_a: f32,
+    pub inv_mass_b: f32,
+    pub inv_inertia_b: f32,
+    pub points: [ConstraintPointGpu; 2],
+}
+const _: () = assert!(size_of::<ConstraintGpu>() == 176);
+
+/// WGSL `SolverParams`: one dispatch's uniform.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct SolverParamsGpu {
+    /// The substep, seconds, and its inverse.
+    pub h: f32,
+    pub inv_h: f32,
+    pub gravity: [f32; 2],
+    pub max_speed: f32,
+    /// Radians per second.
+    pub max_turn: f32,
+    /// A body pass: 0 and the body count; a colour pass: its range in the order.
+    pub first: u32,
+    pub count: u32,
+    /// (bias rate, mass scale, impulse scale).
+    pub soft: [f32; 3],
+    pub half_speculative: f32,
+    pub static_soft: [f32; 3],
+    /// [`CUSTOM_FORCES`], [`OVERFLOW`], [`LAST_SUBSTEP`].
+    pub flags: u32,
+    /// Always 0 (keep()'s flag).
+    pub never: u32,
+    pub pad: [u32; 3],
+}
+const _: () = assert!(size_of::<SolverParamsGpu>() == 80);
+
+/// [`SolverParamsGpu::flags`]: some body has forces, damping or a gravity scale.
+pub(crate) const CUSTOM_FORCES: u32 = 1;
+/// [`SolverParamsGpu::flags`]: the overflow colour, solved in one invocation, in order.
+pub(crate) const OVERFLOW: u32 = 2;
+/// [`SolverParamsGpu::flags`]: the last substep, which sets the poses.
+pub(crate) const LAST_SUBSTEP: u32 = 4;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::layout::BodyTransformGpu;
+    use crate::gpu::world::SOLVER_WGSL;
+
+    fn module() -> naga::Module {
+        naga::front::wgsl::parse_str(SOLVER_WGSL)
+            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(SOLVER_WGSL)))
+    }
+
+    #[test]
+    fn solver_wgsl_validates_and_its_structs_match_their_mirrors() {
+        let m = module();
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::empty(),
+        )
+        .validate(&m)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(SOLVER_WGSL)));
+        let size = |name: &str| {
+            let (_, ty) = m
+                .types
+                .iter()
+                .find(|(_, t)| t.name.as_deref() == Some(name))
+                .unwrap_or_else(|| panic!("no struct {name}"));
+            match ty.inner {
+                naga::TypeInner::Struct { span, .. } => span as usize,
+                _ => panic!("{name} is not a struct"),
+            }
+        };
+        for (name, rust) in [
+            ("BodyState", size_of::<BodyState>()),
+            ("BodyPose", size_of::<BodyPoseGpu>()),
+            ("BodyInfo", size_of::<BodyInfoGpu>()),
+            ("BodyTransform", size_of::<BodyTransformGpu>()),
+            ("ConstraintPoint", size_of::<ConstraintPointGpu>()),
+            ("Constraint", size_of::<ConstraintGpu>()),
+            ("SolverParams", size_of::<SolverParamsGpu>()),
+        ] {
+            assert_eq!(size(name), rust, "{name}");
+        }
+    }
+
+    /// Each helper of `solver.wgsl` with a Rust twin has it, under the same name, in the
+    /// solver's files.
+    #[test]
+    fn every_solver_step_has_its_rust_twin_name() {
+        let m = module();
+        let rust = [
+            include_str!("../../dynamics/solver/mod.rs"),
+            include_str!("../../dynamics/solver/stages.rs"),
+            include_str!("../../dynamics/solver/contact_simd.rs"),
+            include_str!("../../dynamics/state.rs"),
+            include_str!("../../dynamics/forces.rs"),
+        ]
+        .concat();
+        for name in [
+            "clamp_velocity",
+            "clamp_length",
+            "max_spin",
+            "integrate_forces",
+            "integrate_rotation",
+            "lever",
+            "relative_velocity",
+            "apply",
+            "gather",
+            "scatter",
+        ] {
+            assert!(
+                m.functions
+                    .iter()
+                    .any(|(_, f)| f.name.as_deref() == Some(name)),
+                "solver.wgsl lacks fn {name}"
+            );
+            assert!(rust.contains(&format!("fn {name}(")), "no Rust twin {name}");
+        }
+    }
+}

@@ -1,0 +1,134 @@
+//! [`GpuWorld`]: a [`World`] stepped with its collision and its solver on the GPU, whose
+//! body transforms a host draws from a GPU buffer.
+//!
+//! ```text
+//! GpuWorld::new(device, queue, world): the world checked (what the GPU world cannot step
+//!     yet is refused, named), its transforms written to the device
+//! step(dt):
+//!     collision on the GPU: the step's boxes up, every contact of overlapping boxes found
+//!         there (GpuCollision), the world's pairs kept          (World::step_on_gpu)
+//!     the world's pair set, recycling, merge, events and colouring   (host)
+//!     the solver's stages on the GPU (solver.rs, shaders/solver.wgsl), colour by colour,
+//!         then the transforms written on the device from the device's poses
+//!     continuous collision and sleep                                  (host)
+//! read_world(): the world after the last step, with the same handles
+//! ```
+//!
+//! Every step gives the bits [`World::step`] gives (the GPU's arithmetic is the host's,
+//! operation for operation; see docs/reliability.md for which adapters keep them).
+//!
+//! What this stage of the GPU world still does on the host, and why the state comes back
+//! each step: the broad phase's pair set, the colouring, the continuous stage and sleep read
+//! the poses there. Moving them onto the device, so that a step needs no readback, is the
+//! next work (issue 33).
+
+mod layout;
+mod solver;
+
+pub use solver::SOLVER_WGSL;
+
+use crate::error::Error;
+use crate::gpu::GpuCollision;
+use crate::world::World;
+use solver::GpuSolver;
+
+/// A [`World`] stepped on a wgpu device: collision and the solver's stages run there, and
+/// every body's transform is kept in a GPU buffer ([`GpuWorld::transforms`]) that a host
+/// binds to draw instances, in the layout of
+/// [`BodyTransformGpu`](crate::gpu::layout::BodyTransformGpu). It borrows the host's device
+/// and queue.
+///
+/// Each [`GpuWorld::step`] reaches the bits [`World::step`] reaches from the same world
+/// (tests/gpu/gpu_world.rs holds the two to every bit on lavapipe). Sleeping, continuous
+/// collision, hit events, forces, kinematic bodies and filter joints step as on the CPU;
+/// a world with any other joint is refused by [`GpuWorld::new`] with an error naming it.
+///
+/// ```no_run
+/// use wgpu_sat::{glam::Vec2, gpu::GpuWorld, BodyDef, Polygon, World};
+/// let (device, queue) = wgpu_sat::request_device()?;
+/// let mut world = World::default();
+/// world.add_body(&BodyDef::fixed(Polygon::rectangle(10.0, 0.5), Vec2::new(0.0, -0.5)))?;
+/// let body = world.add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::new(0.0, 2.0)))?;
+/// let mut gpu = GpuWorld::new(&device, &queue, &world)?;
+/// for _ in 0..60 {
+///     gpu.step(1.0 / 60.0)?;
+///     // A renderer binds gpu.transforms() as a storage buffer: one transform per body slot.
+/// }
+/// let world = gpu.read_world()?;
+/// assert!(world.transform(body).translation().y < 2.0);
+/// # Ok::<(), wgpu_sat::Error>(())
+/// ```
+pub struct GpuWorld {
+    world: World,
+    collision: GpuCollision,
+    solver: GpuSolver,
+}
+
+impl GpuWorld {
+    /// Uploads `world` (a copy: the caller's stays as it is) to `device`. Fails with
+    /// [`GpuError::Unsupported`](crate::error::GpuError::Unsupported) naming the first joint
+    /// that is not a filter joint, and with the device's error if it has one.
+    pub fn new(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        world: &World,
+    ) -> Result<GpuWorld, Error> {
+        world.check_gpu_world()?;
+        let transforms = world.body_transforms();
+        let solver = GpuSolver::new(device, queue, transforms.len());
+        solver.set_transforms(&transforms);
+        Ok(GpuWorld {
+            world: world.clone(),
+            collision: GpuCollision::new(device, queue)?,
+            solver,
+        })
+    }
+
+    /// Advances the world by `dt` seconds (in [`TIME_STEP_RANGE`](crate::world::TIME_STEP_RANGE),
+    /// else an error names it, and nothing changes), as [`World::step`] would, and writes
+    /// the new transforms to [`GpuWorld::transforms`].
+    ///
+    /// When the device fails during the collision stage (lost, out of memory), the error
+    /// is returned and the world is as it was. When it fails during the solver's stages,
+    /// the stages are run on the CPU, to the same bits, and the error is returned with the
+    /// step taken: [`GpuWorld::read_world`] gives the world after it either way, and a
+    /// caller can carry on with the CPU world from there.
+    pub fn step(&mut self, dt: f32) -> Result<(), Error> {
+        let stepped =
+            self.world
+                .step_with_offloaded_solver(dt, &mut self.collision, &mut self.solver);
+        // The continuous stage runs on the host after the solver: the few bodies it moved
+        // have their transforms sent after the device's (16 bytes each).
+        for &slot in self.world.continuous_moved() {
+            self.solver
+                .set_transform(slot, &self.world.slot_transform(slot));
+        }
+        stepped.map(|_| ())
+    }
+
+    /// The world after the last step, with the same handles: for events, queries and
+    /// snapshots, or to step on with the CPU.
+    pub fn read_world(&mut self) -> Result<World, Error> {
+        Ok(self.world.clone())
+    }
+
+    /// The buffer of body transforms: one
+    /// [`BodyTransformGpu`](crate::gpu::layout::BodyTransformGpu) per body slot
+    /// ([`BodyId::index`](crate::BodyId::index)), written by the device at the end of each
+    /// step. Its usages include `STORAGE` and `VERTEX`, so a host binds it as a read-only
+    /// storage buffer (or an instance vertex buffer) of its own pipeline.
+    pub fn transforms(&self) -> &wgpu::Buffer {
+        self.solver.transforms()
+    }
+
+    /// How many body slots the transforms buffer holds.
+    pub fn body_slots(&self) -> usize {
+        (self.solver.transforms().size() as usize)
+            / size_of::<crate::gpu::layout::BodyTransformGpu>()
+    }
+
+    /// Bytes the last step's solver sent to the device and read back.
+    pub fn solver_bytes(&self) -> [u64; 2] {
+        self.solver.bytes
+    }
+}

@@ -1,0 +1,505 @@
+//! The GPU world's solver: the stages of `ContactSolver::step` (`src/dynamics/solver/`) run
+//! as `shaders/solver.wgsl`'s kernels, in one compute pass, to the host's bits.
+//!
+//! ```text
+//! run(view):
+//!     up: the bodies' states, poses and infos; the contacts as constraints (their points
+//!         and warm starts); the solve order; the angles turned, zeroed
+//!     one pass, in StagePlan::build's order:
+//!         clamp_bodies, prepare_contacts,
+//!         per substep: integrate_velocities, warm_start (per colour, then the overflow's
+//!             one invocation), solve (the same), integrate_positions (the last sets the
+//!             poses), relax (the same)
+//!         restitution (per colour), settle_bodies, write_transforms
+//!     back: states, poses, angles turned, constraints; the store stage on the host (each
+//!         solved constraint's impulses held to MAX_IMPULSE, its hit measures)
+//! ```
+//!
+//! The world's broad phase, recycling, colouring, continuous stage and sleep stay on the
+//! host in this slice, which is why the state comes back every step; the transforms a host
+//! draws from are written on the device from the device's poses.
+
+use bytemuck::Zeroable;
+
+use super::layout::{
+    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ConstraintGpu, ConstraintPointGpu, KINEMATIC,
+    LAST_SUBSTEP, OVERFLOW, SolverParamsGpu,
+};
+use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
+use crate::dynamics::state::{BodyState, MAX_IMPULSE};
+use crate::error::{Error, GpuError};
+use crate::gpu::layout::BodyTransformGpu;
+use crate::gpu::plan::{BindKey, Kernel, PARAMS_SLOT, Plan, RO, RW, record};
+use crate::gpu::plumbing::{GrowingBuffer, read_back};
+
+/// The WGSL of the GPU world's solver: the layouts, the transform helpers, then
+/// `shaders/solver.wgsl`.
+pub const SOLVER_WGSL: &str = concat!(
+    include_str!("../../../shaders/layout.wgsl"),
+    include_str!("../../../shaders/transform.wgsl"),
+    include_str!("../../../shaders/solver.wgsl")
+);
+
+/// Invocations per workgroup, as the kernels declare.
+const WORKGROUP: u32 = 64;
+/// The uniform's binding in `solver.wgsl`, and its size.
+const PARAMS: (u32, usize) = (7, size_of::<SolverParamsGpu>());
+/// The bindings, as `solver.wgsl` numbers them.
+const STATES: u32 = 0;
+const CONSTRAINTS: u32 = 1;
+const ORDER: u32 = 2;
+const POSES: u32 = 3;
+const INFOS: u32 = 4;
+const TURNED: u32 = 5;
+const TRANSFORMS: u32 = 6;
+
+/// The kernels of `solver.wgsl`.
+struct Kernels {
+    clamp_bodies: Kernel,
+    prepare_contacts: Kernel,
+    integrate_velocities: Kernel,
+    warm_start: Kernel,
+    solve: Kernel,
+    integrate_positions: Kernel,
+    relax: Kernel,
+    restitution: Kernel,
+    settle_bodies: Kernel,
+    write_transforms: Kernel,
+}
+
+impl Kernels {
+    fn new(device: &wgpu::Device) -> Kernels {
+        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+            label: Some("wgpu-sat solver.wgsl"),
+            source: wgpu::ShaderSource::Wgsl(SOLVER_WGSL.into()),
+        });
+        let next_id = std::cell::Cell::new(0u8);
+        let kernel = |entry, bindings: &[(u32, bool)]| {
+            let id = next_id.get();
+            next_id.set(id + 1);
+            Kernel::new(device, &module, entry, bindings, PARAMS, id)
+        };
+        let colour = [(STATES, RW), (CONSTRAINTS, RW), (ORDER, RO)];
+        let body = [(STATES, RW), (INFOS, RO)];
+        Kernels {
+            clamp_bodies: kernel("clamp_bodies", &body),
+            prepare_contacts: kernel(
+                "prepare_contacts",
+                &[(STATES, RW), (CONSTRAINTS, RW), (POSES, RW), (INFOS, RO)],
+            ),
+            integrate_velocities: kernel("integrate_velocities", &body),
+            warm_start: kernel("warm_start", &colour),
+            solve: kernel("solve", &colour),
+            integrate_positions: kernel(
+                "integrate_positions",
+                &[(STATES, RW), (POSES, RW), (INFOS, RO), (TURNED, RW)],
+            ),
+            relax: kernel("relax", &colour),
+            restitution: kernel("restitution", &colour),
+            settle_bodies: kernel("settle_bodies", &[(STATES, RW)]),
+            write_transforms: kernel(
+                "write_transforms",
+                &[(POSES, RW), (INFOS, RO), (TRANSFORMS, RW)],
+            ),
+        }
+    }
+}
+
+/// The solver's stages on a wgpu device, and the buffers they use (grown as steps need,
+/// reused after). The transforms buffer is made once, for the world's body slots.
+pub(crate) struct GpuSolver {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    kernels: Kernels,
+    states: GrowingBuffer,
+    constraints: GrowingBuffer,
+    order: GrowingBuffer,
+    poses: GrowingBuffer,
+    infos: GrowingBuffer,
+    turned: GrowingBuffer,
+    transforms: wgpu::Buffer,
+    params: GrowingBuffer,
+    readback: GrowingBuffer,
+    bind_groups: Vec<(BindKey, wgpu::BindGroup)>,
+    /// Host staging, reused between steps.
+    constraint_scratch: Vec<ConstraintGpu>,
+    pose_scratch: Vec<BodyPoseGpu>,
+    info_scratch: Vec<BodyInfoGpu>,
+    /// Bytes the last step sent up and read back.
+    pub(crate) bytes: [u64; 2],
+}
+
+impl GpuSolver {
+    /// The kernels on `device`, with a transforms buffer for `slots` body slots.
+    pub(crate) fn new(device: &wgpu::Device, queue: &wgpu::Queue, slots: usize) -> GpuSolver {
+        let storage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC;
+        let buffer = |what: &str| GrowingBuffer::new(device, format!("wgpu-sat {what}"), storage);
+        let transforms = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wgpu-sat body transforms"),
+            size: (slots.max(1) * size_of::<BodyTransformGpu>()) as u64,
+            usage: storage | wgpu::BufferUsages::VERTEX,
+            mapped_at_creation: false,
+        });
+        GpuSolver {
+            device: device.clone(),
+            queue: queue.clone(),
+            kernels: Kernels::new(device),
+            states: buffer("body states"),
+            constraints: buffer("contact constraints"),
+            order: buffer("solve order"),
+            poses: buffer("body poses"),
+            infos: buffer("body infos"),
+            turned: buffer("angles turned"),
+            transforms,
+            params: GrowingBuffer::new(
+                device,
+                "wgpu-sat solver params",
+                wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            ),
+            readback: GrowingBuffer::new(
+                device,
+                "wgpu-sat solver readback",
+                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            ),
+            bind_groups: Vec::new(),
+            constraint_scratch: Vec::new(),
+            pose_scratch: Vec::new(),
+            info_scratch: Vec::new(),
+            bytes: [0; 2],
+        }
+    }
+
+    /// The body transforms, one [`BodyTransformGpu`] per body slot.
+    pub(crate) fn transforms(&self) -> &wgpu::Buffer {
+        &self.transforms
+    }
+
+    /// Writes `transforms` (one per body slot) to the transforms buffer.
+    pub(crate) fn set_transforms(&self, transforms: &[BodyTransformGpu]) {
+        self.queue
+            .write_buffer(&self.transforms, 0, bytemuck::cast_slice(transforms));
+    }
+
+    /// Writes body slot `slot`'s transform.
+    pub(crate) fn set_transform(&self, slot: usize, transform: &BodyTransformGpu) {
+        let at = (slot * size_of::<BodyTransformGpu>()) as u64;
+        self.queue
+            .write_buffer(&self.transforms, at, bytemuck::bytes_of(transform));
+    }
+
+    /// The step's inputs up, in the layouts of `solver.wgsl`.
+    fn upload(&mut self, view: &StepView<'_, '_>) -> Result<(), Error> {
+        let motion = &*view.motion;
+        let bodies = motion.states.len();
+        self.pose_scratch.clear();
+        self.pose_scratch
+            .extend(
+                motion
+                    .centers
+                    .iter()
+                    .zip(motion.rotations.iter())
+                    .map(|(c, q)| BodyPoseGpu {
+                        center: c.to_array(),
+                        rotation: q.to_array(),
+                    }),
+            );
+        self.info_scratch.clear();
+        self.info_scratch.extend((0..bodies).map(|i| {
+            let (body, material) = (&motion.bodies[i], &motion.materials[i]);
+            let forces = motion.forces.map(|f| f[i]).unwrap_or_default();
+            BodyInfoGpu {
+                local_center: body.local_center.to_array(),
+                inv_inertia: material.inv_inertia,
+                lever_extent: material.max_extent,
+                body_extent: body.max_extent,
+                flags: if body.is_kinematic { KINEMATIC } else { 0 },
+                gravity_scale: forces.gravity_scale,
+                torque: forces.torque,
+                force: forces.force.to_array(),
+                linear_damping: forces.linear_damping,
+                angular_damping: forces.angular_damping,
+            }
+        }));
+        self.constraint_scratch.clear();
+        self.constraint_scratch
+            .extend(view.contacts.iter().zip(view.records.iter()).map(|(c, r)| {
+                let [friction, restitution, tangent_speed] = r.material();
+                let warm = r.impulses();
+                let m = &c.manifold;
+                let mut points = [ConstraintPointGpu::zeroed(); 2];
+                for (k, p) in m.points().iter().enumerate() {
+                    points[k].point = p.point.to_array();
+                    points[k].depth = p.depth;
+                    [points[k].normal_impulse, points[k].tangent_impulse] = warm[k];
+                }
+                ConstraintGpu {
+                    bodies: r.bodies(),
+                    normal: m.normal.to_array(),
+                    friction,
+                    restitution,
+                    tangent_speed,
+                    count: m.points().len() as u32,
+                    points,
+                    ..ConstraintGpu::zeroed()
+                }
+            }));
+        let device = &self.device;
+        let fill = |slot: &mut GrowingBuffer, bytes: &[u8]| {
+            slot.reserve(device, bytes.len() as u64, u64::MAX);
+            if !bytes.is_empty() {
+                self.queue.write_buffer(&slot.buffer, 0, bytes);
+            }
+        };
+        fill(&mut self.states, bytemuck::cast_slice(motion.states));
+        fill(&mut self.poses, bytemuck::cast_slice(&self.pose_scratch));
+        fill(&mut self.infos, bytemuck::cast_slice(&self.info_scratch));
+        fill(
+            &mut self.constraints,
+            bytemuck::cast_slice(&self.constraint_scratch),
+        );
+        fill(&mut self.order, bytemuck::cast_slice(view.order));
+        self.turned.reserve(device, bodies as u64 * 4, u64::MAX);
+        let limit = device.limits().max_storage_buffer_binding_size;
+        let largest = self
+            .constraints
+            .buffer
+            .size()
+            .max(self.states.buffer.size());
+        if largest > limit {
+            return Err(Error::Gpu(GpuError::TooLarge {
+                what: "contacts",
+                count: view.contacts.len(),
+                max: (limit / size_of::<ConstraintGpu>() as u64) as usize,
+            }));
+        }
+        self.bytes[0] = (size_of_val(motion.states)
+            + self.pose_scratch.len() * size_of::<BodyPoseGpu>()
+            + self.info_scratch.len() * size_of::<BodyInfoGpu>()
+            + self.constraint_scratch.len() * size_of::<ConstraintGpu>()
+            + view.order.len() * 4) as u64;
+        Ok(())
+    }
+
+    /// The uniform of a dispatch of `count` items from `first`, with `flags`.
+    fn params(view: &StepView<'_, '_>, first: usize, count: usize, flags: u32) -> SolverParamsGpu {
+        let k = &view.constants;
+        let soft =
+            |s: &crate::dynamics::state::Softness| [s.bias_rate, s.mass_scale, s.impulse_scale];
+        let custom = if view.motion.forces.is_some() {
+            CUSTOM_FORCES
+        } else {
+            0
+        };
+        SolverParamsGpu {
+            h: k.h,
+            inv_h: 1.0 / k.h,
+            gravity: k.gravity.to_array(),
+            max_speed: k.max_speed,
+            max_turn: k.max_turn,
+            first: first as u32,
+            count: count as u32,
+            soft: soft(&view.soft),
+            half_speculative: 0.5 * SPECULATIVE_DISTANCE,
+            static_soft: soft(&view.static_soft),
+            flags: flags | custom,
+            never: 0,
+            pad: [0; 3],
+        }
+    }
+}
+
+impl OffloadedStages for GpuSolver {
+    fn run(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error> {
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        let result = self.run_unscoped(view);
+        match pollster::block_on(scope.pop()) {
+            Some(error) => Err(Error::Gpu(GpuError::Device(error.to_string()))),
+            None => result,
+        }
+    }
+}
+
+impl GpuSolver {
+    fn run_unscoped(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error> {
+        self.upload(view)?;
+        let bodies = view.motion.states.len();
+        let contacts = view.contacts.len();
+        let k = &self.kernels;
+        let (states, constraints, order) = (
+            &self.states.buffer,
+            &self.constraints.buffer,
+            &self.order.buffer,
+        );
+        let (poses, infos, turned) = (&self.poses.buffer, &self.infos.buffer, &self.turned.buffer);
+        let mut plan = Plan::default();
+        let body = [(STATES, states), (INFOS, infos)];
+        let colour = [(STATES, states), (CONSTRAINTS, constraints), (ORDER, order)];
+        let moving = [
+            (STATES, states),
+            (POSES, poses),
+            (INFOS, infos),
+            (TURNED, turned),
+        ];
+        let draw = [
+            (POSES, poses),
+            (INFOS, infos),
+            (TRANSFORMS, &self.transforms),
+        ];
+        let prepare = [
+            (STATES, states),
+            (CONSTRAINTS, constraints),
+            (POSES, poses),
+            (INFOS, infos),
+        ];
+        let body_groups = groups(bodies);
+        let body_params = |flags| Self::params(view, 0, bodies, flags);
+        if bodies > 0 {
+            plan.push(&k.clamp_bodies, &body, body_params(0), body_groups);
+        }
+        if contacts > 0 {
+            let params = Self::params(view, 0, contacts, 0);
+            plan.push(&k.prepare_contacts, &prepare, params, groups(contacts));
+        }
+        for substep in 0..view.substeps {
+            if bodies > 0 {
+                plan.push(&k.integrate_velocities, &body, body_params(0), body_groups);
+            }
+            push_colours(&mut plan, &k.warm_start, &colour, view);
+            push_colours(&mut plan, &k.solve, &colour, view);
+            let last = if substep + 1 == view.substeps {
+                LAST_SUBSTEP
+            } else {
+                0
+            };
+            if bodies > 0 {
+                plan.push(
+                    &k.integrate_positions,
+                    &moving,
+                    body_params(last),
+                    body_groups,
+                );
+            }
+            push_colours(&mut plan, &k.relax, &colour, view);
+        }
+        push_colours(&mut plan, &k.restitution, &colour, view);
+        if bodies > 0 {
+            let settle = [(STATES, states)];
+            plan.push(&k.settle_bodies, &settle, body_params(0), body_groups);
+            plan.push(&k.write_transforms, &draw, body_params(0), body_groups);
+        }
+
+        let device = &self.device;
+        self.params
+            .reserve(device, plan.dispatches.len() as u64 * PARAMS_SLOT, u64::MAX);
+        let state_bytes = size_of_val(view.motion.states) as u64;
+        let pose_bytes = (bodies * size_of::<BodyPoseGpu>()) as u64;
+        let turned_bytes = bodies as u64 * 4;
+        let constraint_bytes = (contacts * size_of::<ConstraintGpu>()) as u64;
+        let total = state_bytes + pose_bytes + turned_bytes + constraint_bytes;
+        self.readback.reserve(device, total.max(4), u64::MAX);
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("wgpu-sat solver"),
+        });
+        if turned_bytes > 0 {
+            encoder.clear_buffer(turned, 0, Some(turned_bytes));
+        }
+        let params = &self.params.buffer;
+        record(
+            device,
+            &self.queue,
+            &mut encoder,
+            params,
+            &mut self.bind_groups,
+            plan,
+            None,
+        );
+        let back = &self.readback.buffer;
+        let mut at = 0;
+        for (from, bytes) in [
+            (states, state_bytes),
+            (poses, pose_bytes),
+            (turned, turned_bytes),
+            (constraints, constraint_bytes),
+        ] {
+            if bytes > 0 {
+                encoder.copy_buffer_to_buffer(from, 0, back, at, bytes);
+            }
+            at += bytes;
+        }
+        self.queue.submit([encoder.finish()]);
+        if total == 0 {
+            return Ok(());
+        }
+        let mut data = Vec::new();
+        read_back(device, back, total, |bytes| data.extend_from_slice(bytes))?;
+        self.bytes[1] = total;
+        self.store(view, &data, [state_bytes, pose_bytes, turned_bytes]);
+        Ok(())
+    }
+
+    /// The results into the view: the bodies' states, poses and turns, and the store stage
+    /// (`store_group`): each solved constraint's impulses, held to `MAX_IMPULSE` as
+    /// `WideContact::impulses` holds them, and its hit measures.
+    fn store(&self, view: &mut StepView<'_, '_>, data: &[u8], [states, poses, turned]: [u64; 3]) {
+        let (state_bytes, rest) = data.split_at(states as usize);
+        let (pose_bytes, rest) = rest.split_at(poses as usize);
+        let (turned_bytes, constraint_bytes) = rest.split_at(turned as usize);
+        let motion = &mut *view.motion;
+        bytemuck::cast_slice_mut::<BodyState, u8>(motion.states).copy_from_slice(state_bytes);
+        let new_poses: &[BodyPoseGpu] = bytemuck::cast_slice(pose_bytes);
+        for ((c, q), p) in motion
+            .centers
+            .iter_mut()
+            .zip(motion.rotations.iter_mut())
+            .zip(new_poses)
+        {
+            *c = p.center.into();
+            *q = p.rotation.into();
+        }
+        bytemuck::cast_slice_mut::<f32, u8>(motion.turned).copy_from_slice(turned_bytes);
+        let constraints: &[ConstraintGpu] = bytemuck::cast_slice(constraint_bytes);
+        // SSE's minps and maxps, as `WideContact::impulses` uses them.
+        let fast_min = |a: f32, b: f32| if a < b { a } else { b };
+        let fast_max = |a: f32, b: f32| if a > b { a } else { b };
+        for &k in view.order {
+            let (k, c) = (k as usize, &constraints[k as usize]);
+            for (p, point) in c.points.iter().enumerate() {
+                let normal = fast_min(point.normal_impulse, MAX_IMPULSE);
+                let tangent = fast_min(fast_max(point.tangent_impulse, -MAX_IMPULSE), MAX_IMPULSE);
+                view.records[k].set_impulse(p, [normal, tangent]);
+            }
+            if let Some(hits) = view.hit_records.as_deref_mut() {
+                hits[k] = c
+                    .points
+                    .map(|p| [-p.relative_velocity, p.max_normal_impulse]);
+            }
+        }
+    }
+}
+
+/// Workgroups for `count` invocations.
+fn groups(count: usize) -> u32 {
+    (count as u32).div_ceil(WORKGROUP)
+}
+
+/// A colour pass: one dispatch of `kernel` per colour that holds a contact, in order, the
+/// overflow's last, in one invocation.
+fn push_colours<'a>(
+    plan: &mut Plan<'a>,
+    kernel: &'a Kernel,
+    bindings: &[(u32, &'a wgpu::Buffer)],
+    view: &StepView<'_, '_>,
+) {
+    for (c, range) in view.colours.iter().enumerate() {
+        if range.is_empty() {
+            continue;
+        }
+        let overflow = c + 1 == view.colours.len();
+        let flags = if overflow { OVERFLOW } else { 0 };
+        let params = GpuSolver::params(view, range.start, range.len(), flags);
+        let workgroups = if overflow { 1 } else { groups(range.len()) };
+        plan.push(kernel, bindings, params, workgroups);
+    }
+}

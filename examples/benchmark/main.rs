@@ -19,6 +19,8 @@
 //!   pool is sized once per process, so each thread count runs in a child process of this
 //!   example with `RAYON_NUM_THREADS` set. The same stretch inside a pool of its own
 //!   (`pool.install`) is timed beside it.
+//! - `gpu_world/pile`: the GPU world (`gpu::GpuWorld`) against the CPU world and Box2D v3 on
+//!   warm piles of 5,000, 20,000 and 100,000 bodies (`gpu_world.rs`).
 //!
 //! Each number is the median of several samples; a sample repeats the call until it has
 //! run for a few milliseconds, so that short calls are not lost in the clock's noise.
@@ -48,6 +50,7 @@ mod chart;
 mod collision;
 #[path = "../../benches/common/mod.rs"]
 mod common;
+mod gpu_world;
 mod report;
 mod snapshot;
 mod stages;
@@ -60,6 +63,7 @@ use clap::Parser;
 
 use chart::chart;
 use collision::collision;
+use gpu_world::gpu_world;
 use report::{csv, table, targets};
 use snapshot::snapshot_section;
 use stages::{broad_phase, narrow_phase, queries, world_step};
@@ -100,8 +104,8 @@ struct Args {
     #[arg(long)]
     snapshot: bool,
     /// Only these stages (repeat for more; default all): narrow_phase, broad_phase,
-    /// collision, world_step, queries, versus.
-    #[arg(long, value_parser = ["narrow_phase", "broad_phase", "collision", "world_step", "queries", "versus"])]
+    /// collision, world_step, gpu_world, queries, versus.
+    #[arg(long, value_parser = ["narrow_phase", "broad_phase", "collision", "world_step", "gpu_world", "queries", "versus"])]
     stage: Vec<String>,
 }
 
@@ -118,6 +122,10 @@ struct Plan {
     /// Timed steps of the Box2D comparison: `None` for Box2D's benchmark program's counts
     /// (N - 1 after an untimed first step).
     versus_steps: Option<usize>,
+    /// Bodies in the piles of the GPU world's comparison, and its timed steps.
+    /// Bodies in the piles of the GPU world's comparison, and its timed steps.
+    gpu_world_sizes: &'static [usize],
+    gpu_world_steps: usize,
     /// Rounds of the Box2D comparison: each builds both worlds afresh and times both engines
     /// one after the other; each engine's median round is reported.
     versus_rounds: usize,
@@ -191,6 +199,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             broad_sizes: &[1_000, 10_000, 100_000],
             pile_sizes: &[1_000, 3_000, 10_000],
             query_sizes: &[10_000, 100_000],
+            gpu_world_sizes: &[5_000],
+            gpu_world_steps: 3,
             versus_steps: Some(10),
             versus_rounds: args.rounds.unwrap_or(1).max(1),
         }
@@ -202,6 +212,8 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             broad_sizes: &[1_000, 10_000, 100_000, 1_000_000],
             pile_sizes: &[1_000, 3_000, 10_000, 30_000],
             query_sizes: &[10_000, 100_000],
+            gpu_world_sizes: &[5_000, 20_000, 100_000],
+            gpu_world_steps: 10,
             versus_steps: None,
             // Five: on a shared machine a round can be slowed from outside (a neighbour on
             // the other core), and the median of five stands two such rounds per engine.
@@ -241,6 +253,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
         if runs("world_step") {
             world_step(&plan, gpu.as_ref(), &mut rows)?;
+        }
+        if runs("gpu_world") {
+            gpu_world(&plan, gpu.as_ref(), &mut rows)?;
         }
         if runs("queries") {
             queries(&plan, gpu.as_ref(), &mut rows)?;

@@ -131,4 +131,11 @@ impl GpuWorld {
     pub fn solver_bytes(&self) -> [u64; 2] {
         self.solver.bytes
     }
+
+    /// The last step's time on the device: its collision kernels and its solver's pass, by
+    /// timestamp queries, on devices that have them (`None` elsewhere).
+    pub fn kernel_time(&self) -> Option<std::time::Duration> {
+        let collision = self.collision.timings().kernel;
+        Some(collision? + self.solver.kernel_time?)
+    }
 }

@@ -30,7 +30,7 @@ use crate::dynamics::state::{BodyState, MAX_IMPULSE};
 use crate::error::{Error, GpuError};
 use crate::gpu::layout::BodyTransformGpu;
 use crate::gpu::plan::{BindKey, Kernel, PARAMS_SLOT, Plan, RO, RW, record};
-use crate::gpu::plumbing::{GrowingBuffer, read_back};
+use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, read_back};
 
 /// The WGSL of the GPU world's solver: the layouts, the transform helpers, then
 /// `shaders/solver.wgsl`.
@@ -121,6 +121,10 @@ pub(crate) struct GpuSolver {
     params: GrowingBuffer,
     readback: GrowingBuffer,
     bind_groups: Vec<(BindKey, wgpu::BindGroup)>,
+    /// Timestamps around the solver's pass, on devices that have them.
+    timer: Option<KernelTimer>,
+    /// The last step's pass, by those timestamps.
+    pub(crate) kernel_time: Option<std::time::Duration>,
     /// Host staging, reused between steps.
     constraint_scratch: Vec<ConstraintGpu>,
     pose_scratch: Vec<BodyPoseGpu>,
@@ -164,6 +168,8 @@ impl GpuSolver {
                 wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             ),
             bind_groups: Vec::new(),
+            timer: KernelTimer::new(device, queue),
+            kernel_time: None,
             constraint_scratch: Vec::new(),
             pose_scratch: Vec::new(),
             info_scratch: Vec::new(),
@@ -398,7 +404,14 @@ impl GpuSolver {
         let turned_bytes = bodies as u64 * 4;
         let constraint_bytes = (contacts * size_of::<ConstraintGpu>()) as u64;
         let total = state_bytes + pose_bytes + turned_bytes + constraint_bytes;
-        self.readback.reserve(device, total.max(4), u64::MAX);
+        // The pass's two timestamps after the results, 8-byte aligned.
+        let stamps_at = total.next_multiple_of(8);
+        let read = if self.timer.is_some() {
+            stamps_at + TIMESTAMP_BYTES
+        } else {
+            total
+        };
+        self.readback.reserve(device, read.max(4), u64::MAX);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("wgpu-sat solver"),
         });
@@ -406,6 +419,7 @@ impl GpuSolver {
             encoder.clear_buffer(turned, 0, Some(turned_bytes));
         }
         let params = &self.params.buffer;
+        let stamps = self.timer.as_ref().map(KernelTimer::whole_pass);
         record(
             device,
             &self.queue,
@@ -413,7 +427,7 @@ impl GpuSolver {
             params,
             &mut self.bind_groups,
             plan,
-            None,
+            stamps,
         );
         let back = &self.readback.buffer;
         let mut at = 0;
@@ -428,13 +442,21 @@ impl GpuSolver {
             }
             at += bytes;
         }
+        if let Some(timer) = &self.timer {
+            timer.copy(&mut encoder, back, stamps_at);
+        }
         self.queue.submit([encoder.finish()]);
-        if total == 0 {
+        if read == 0 {
             return Ok(());
         }
         let mut data = Vec::new();
-        read_back(device, back, total, |bytes| data.extend_from_slice(bytes))?;
+        read_back(device, back, read, |bytes| data.extend_from_slice(bytes))?;
         self.bytes[1] = total;
+        self.kernel_time = self.timer.as_ref().map(|timer| {
+            let at = stamps_at as usize;
+            let ticks: [u64; 2] = bytemuck::pod_read_unaligned(&data[at..at + 16]);
+            timer.elapsed(ticks)
+        });
         self.store(view, &data, [state_bytes, pose_bytes, turned_bytes]);
         Ok(())
     }
@@ -442,24 +464,29 @@ impl GpuSolver {
     /// The results into the view: the bodies' states, poses and turns, and the store stage
     /// (`store_group`): each solved constraint's impulses, held to `MAX_IMPULSE` as
     /// `WideContact::impulses` holds them, and its hit measures.
+    /// `data` holds the states, poses, angles turned and constraints, back to back (the
+    /// timestamps after them are not read here); its alignment is the mapping's, so each
+    /// part is copied out rather than cast in place.
     fn store(&self, view: &mut StepView<'_, '_>, data: &[u8], [states, poses, turned]: [u64; 3]) {
+        let contacts = view.contacts.len() * size_of::<ConstraintGpu>();
+        let data = &data[..(states + poses + turned) as usize + contacts];
         let (state_bytes, rest) = data.split_at(states as usize);
         let (pose_bytes, rest) = rest.split_at(poses as usize);
         let (turned_bytes, constraint_bytes) = rest.split_at(turned as usize);
         let motion = &mut *view.motion;
         bytemuck::cast_slice_mut::<BodyState, u8>(motion.states).copy_from_slice(state_bytes);
-        let new_poses: &[BodyPoseGpu] = bytemuck::cast_slice(pose_bytes);
+        let new_poses: Vec<BodyPoseGpu> = bytemuck::pod_collect_to_vec(pose_bytes);
         for ((c, q), p) in motion
             .centers
             .iter_mut()
             .zip(motion.rotations.iter_mut())
-            .zip(new_poses)
+            .zip(&new_poses)
         {
             *c = p.center.into();
             *q = p.rotation.into();
         }
         bytemuck::cast_slice_mut::<f32, u8>(motion.turned).copy_from_slice(turned_bytes);
-        let constraints: &[ConstraintGpu] = bytemuck::cast_slice(constraint_bytes);
+        let constraints: Vec<ConstraintGpu> = bytemuck::pod_collect_to_vec(constraint_bytes);
         // SSE's minps and maxps, as `WideContact::impulses` uses them.
         let fast_min = |a: f32, b: f32| if a < b { a } else { b };
         let fast_max = |a: f32, b: f32| if a > b { a } else { b };

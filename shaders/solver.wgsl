@@ -123,9 +123,10 @@ struct SolverParams {
     flags: u32,
     // Always 0: keep()'s flag (transform.wgsl), which the compiler cannot know.
     never: u32,
-    _pad0: u32,
-    _pad1: u32,
-    _pad2: u32,
+    // The joints' rigid softness (joints.wgsl).
+    joint_bias_rate: f32,
+    joint_mass_scale: f32,
+    joint_impulse_scale: f32,
 }
 
 @group(0) @binding(0) var<storage, read_write> states: array<BodyState>;

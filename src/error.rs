@@ -208,9 +208,9 @@ pub enum GpuError {
     /// (see `gpu::GpuWorld`); the world is untouched, and steps on the CPU as before.
     #[error("the GPU world cannot step {what}: {why}")]
     Unsupported {
-        /// What the world holds, naming it (for example "joint 3 (revolute)").
+        /// What the world holds, naming it (for example "joint 3 (weld)").
         what: String,
-        /// What the GPU world offers instead.
+        /// Why, and what the GPU world offers instead.
         why: &'static str,
     },
 }

@@ -134,18 +134,23 @@ fn keep_fresh(found: &[Contact], fresh: &[[u32; 2]], out: &mut Vec<Contact>) {
 
 impl World {
     /// Whether the GPU world (`gpu::GpuWorld`) can step this world: every joint it holds is
-    /// a filter joint (the others are solved on the host alone for now), else an error
-    /// naming the first that is not.
+    /// one its joint passes solve (a revolute pin or motor, a distance joint, a filter
+    /// joint), else an error naming the first that is not, and why.
     pub(crate) fn check_gpu_world(&self) -> Result<(), Error> {
-        let joint = self.joints.constraints.iter().enumerate().find(|(_, j)| {
-            j.live && !matches!(j.model, crate::dynamics::solver::JointModel::Filter)
-        });
-        match joint {
+        let refused = self
+            .joints
+            .constraints
+            .iter()
+            .enumerate()
+            .find_map(|(slot, j)| {
+                let why = j.offload_refusal().filter(|_| j.live)?;
+                Some((slot, j.model.kind_name(), why))
+            });
+        match refused {
             None => Ok(()),
-            Some((slot, j)) => Err(Error::Gpu(crate::error::GpuError::Unsupported {
-                what: format!("joint {slot} ({})", j.model.kind_name()),
-                why: "the GPU world solves contacts only, with filter joints; step a world \
-                      with other joints with World::step or World::step_on_gpu",
+            Some((slot, kind, why)) => Err(Error::Gpu(crate::error::GpuError::Unsupported {
+                what: format!("joint {slot} ({kind})"),
+                why,
             })),
         }
     }

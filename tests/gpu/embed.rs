@@ -352,3 +352,95 @@ fn polling_before_the_submit_returns_nothing_and_spoils_nothing() {
     assert!(error.is_none(), "the host's submit failed: {error:?}");
     assert_same_contacts(&expected, &poll_until_ready(&mut gpu).unwrap());
 }
+
+/// The embed example's `--gpu-world` mode (its renderer and scene, included as they are):
+/// a host steps a `GpuWorld` on its own device and draws it from `GpuWorld::transforms`
+/// alone, with no readback and no pose upload.
+#[allow(dead_code)]
+#[path = "../../examples/embed/gpu_world/mod.rs"]
+mod gpu_world;
+#[path = "../../examples/shared/mod.rs"]
+mod shared;
+
+/// Pixels of box colour (saturated: the floor and walls are grey, the background almost
+/// black) in rows `rows` of a tightly packed RGBA picture `width` pixels wide.
+fn box_pixels(rgba: &[u8], width: u32, rows: std::ops::Range<u32>) -> usize {
+    let row_bytes = 4 * width as usize;
+    rgba[rows.start as usize * row_bytes..rows.end as usize * row_bytes]
+        .chunks_exact(4)
+        .filter(|p| {
+            let (max, min) = (p[..3].iter().max().unwrap(), p[..3].iter().min().unwrap());
+            max - min > 60
+        })
+        .count()
+}
+
+/// The boxes start in the upper half of the picture; after three seconds of falling they
+/// lie in a pile on the floor, in the lower half. A renderer that drew anything but the
+/// transforms the device wrote (the poses as uploaded, or none) fails this.
+#[test]
+fn a_host_draws_a_gpu_world_from_its_transforms_buffer() {
+    let Some((device, queue)) =
+        common::device_with_limits("host", wgpu::Limits::downlevel_defaults())
+    else {
+        return;
+    };
+    let mut host =
+        gpu_world::WorldHost::new(device.clone(), queue.clone(), shared::OFFSCREEN_FORMAT, 300)
+            .unwrap();
+    let (width, height) = (320, 200);
+    let target = shared::Offscreen::new(&device, "gpu world test", width, height);
+    let staging = device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("gpu world test staging"),
+        size: target.copy_bytes(),
+        usage: wgpu::BufferUsages::COPY_DST | wgpu::BufferUsages::MAP_READ,
+        mapped_at_creation: false,
+    });
+    // One step and its picture, as the example's headless run takes its last one.
+    let mut frame = |picture: bool| -> Option<Vec<u8>> {
+        let mut encoder = host.encode_frame(&target.view, (width, height)).unwrap();
+        if picture {
+            target.copy_to(&mut encoder, &staging, 0);
+        }
+        queue.submit([encoder.finish()]);
+        if !picture {
+            return None;
+        }
+        let slice = staging.slice(..);
+        slice.map_async(wgpu::MapMode::Read, |r| r.unwrap());
+        device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
+        let pixels = target.unpad(&slice.get_mapped_range().unwrap());
+        staging.unmap();
+        Some(pixels)
+    };
+    let first = frame(true).unwrap();
+    for _ in 2..180 {
+        frame(false);
+    }
+    let last = frame(true).unwrap();
+
+    let (upper, lower) = (0..height / 2, height / 2..height);
+    let half_area = (width * height / 2) as usize;
+    let [first_upper, first_lower] = [&upper, &lower].map(|r| box_pixels(&first, width, r.clone()));
+    let [last_upper, last_lower] = [&upper, &lower].map(|r| box_pixels(&last, width, r.clone()));
+    assert!(
+        first_upper > half_area / 20 && first_lower == 0,
+        "frame 1: {first_upper} box pixels above the middle, {first_lower} below"
+    );
+    assert!(
+        last_lower > half_area / 20 && last_upper < first_upper / 10,
+        "frame 180: {last_upper} box pixels above the middle, {last_lower} below \
+         (frame 1: {first_upper} above)"
+    );
+    // What was drawn is where the world is: every box came down to the floor's half.
+    let world = host.gpu.read_world().unwrap();
+    let highest = world
+        .bodies()
+        .filter(|&b| !world.is_static(b))
+        .map(|b| world.transform(b).translation().y)
+        .fold(f32::MIN, f32::max);
+    assert!(
+        highest < gpu_world::VIEW_CENTER.y,
+        "a box is still at y = {highest}"
+    );
+}

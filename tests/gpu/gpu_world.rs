@@ -178,16 +178,27 @@ fn unsupported_worlds_and_bad_steps_are_refused() {
     let Some((device, queue)) = common::gpu() else {
         return;
     };
-    let mut world = scenes::pyramid(3);
-    let bodies: Vec<_> = world.bodies().collect();
-    let at = world.transform(bodies[1]).translation();
-    world
-        .add_joint(&JointDef::revolute(bodies[1], bodies[2], at))
-        .unwrap();
-    match GpuWorld::new(&device, &queue, &world) {
-        Err(Error::Gpu(e)) => assert!(e.to_string().contains("revolute"), "{e}"),
-        Err(e) => panic!("another error: {e}"),
-        Ok(_) => panic!("a revolute joint was accepted"),
+    for (def, kind) in [
+        (
+            (|a, b, at| JointDef::revolute(a, b, at).with_limits(-0.5, 0.5))
+                as fn(wgpu_sat::BodyId, wgpu_sat::BodyId, Vec2) -> JointDef,
+            "revolute",
+        ),
+        (|a, b, at| JointDef::weld(a, b, at), "weld"),
+        (
+            |a, b, at| JointDef::prismatic(a, b, at, Vec2::X),
+            "prismatic",
+        ),
+    ] {
+        let mut world = scenes::pyramid(3);
+        let bodies: Vec<_> = world.bodies().collect();
+        let at = world.transform(bodies[1]).translation();
+        world.add_joint(&def(bodies[1], bodies[2], at)).unwrap();
+        match GpuWorld::new(&device, &queue, &world) {
+            Err(Error::Gpu(e)) => assert!(e.to_string().contains(kind), "{e}"),
+            Err(e) => panic!("another error: {e}"),
+            Ok(_) => panic!("a {kind} joint was accepted"),
+        }
     }
     let mut gpu = GpuWorld::new(&device, &queue, &scenes::pyramid(3)).unwrap();
     let before = gpu.read_world().unwrap().state_hash();
@@ -196,6 +207,117 @@ fn unsupported_worlds_and_bad_steps_are_refused() {
         assert!(e.to_string().contains("time step"), "{e}");
         assert_eq!(gpu.read_world().unwrap().state_hash(), before);
     }
+}
+
+/// A pendulum on a revolute pin keeps its period, 2π √(L / g) at a small swing, on the GPU
+/// world, to the CPU world's bits.
+#[test]
+fn a_pendulum_keeps_its_period() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    const LENGTH: f32 = 2.0;
+    const SWING: f32 = 0.1;
+    let mut world = World::default();
+    world.set_sleeping(false);
+    let pivot = Vec2::new(0.0, 5.0);
+    let ground = world
+        .add_body(&BodyDef::fixed(Polygon::rectangle(0.2, 0.2), pivot))
+        .unwrap();
+    let at = pivot + LENGTH * Vec2::new(SWING.sin(), -SWING.cos());
+    let bob = world
+        .add_body(&BodyDef::dynamic(Polygon::rectangle(0.05, 0.05), at))
+        .unwrap();
+    world
+        .add_joint(&JointDef::revolute(ground, bob, pivot))
+        .unwrap();
+    let steps = 600;
+    let (_, _) = step_both(&device, &queue, world.clone(), steps);
+    // The swing's crossings of the vertical, from the GPU world's poses.
+    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut crossings = Vec::new();
+    let mut last_x = at.x;
+    for k in 1..=steps {
+        gpu.step(DT).unwrap();
+        let x = gpu.read_world().unwrap().center_of_mass(bob).x;
+        if (last_x > 0.0) != (x > 0.0) {
+            // Linear between the two steps.
+            crossings.push((k as f32 - 1.0 + last_x / (last_x - x)) * DT);
+        }
+        last_x = x;
+    }
+    assert!(crossings.len() >= 6, "{} crossings", crossings.len());
+    let half_periods: Vec<f32> = crossings.windows(2).map(|w| w[1] - w[0]).collect();
+    let period = 2.0 * half_periods.iter().sum::<f32>() / half_periods.len() as f32;
+    let g = world.gravity().length();
+    // A box bob: the period of a compound pendulum, with its own inertia about its centre.
+    let side: f32 = 0.1;
+    let expected = std::f32::consts::TAU * ((LENGTH + side * side / (6.0 * LENGTH)) / g).sqrt();
+    assert!(
+        (period - expected).abs() < 0.02 * expected,
+        "period {period} s, expected {expected} s"
+    );
+}
+
+/// A hanging chain of distance joints (rigid links, a rope with limits, a spring) and a
+/// motor-driven wheel on a revolute pin, with boxes falling on it: the GPU world's joint
+/// passes against the CPU world's, step by step to the bit.
+#[test]
+fn chains_ropes_springs_and_motors_step_to_the_cpu_bits() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut world = World::default();
+    let ground = world
+        .add_body(&BodyDef::fixed(
+            Polygon::rectangle(20.0, 0.5),
+            Vec2::new(0.0, -0.5),
+        ))
+        .unwrap();
+    let top = world
+        .add_body(&BodyDef::fixed(
+            Polygon::rectangle(0.2, 0.2),
+            Vec2::new(-4.0, 8.0),
+        ))
+        .unwrap();
+    let mut last = top;
+    for k in 0..8 {
+        let at = Vec2::new(-4.0 + 0.6 * (k + 1) as f32, 8.0);
+        let link = world
+            .add_body(&BodyDef::dynamic(Polygon::rectangle(0.25, 0.08), at))
+            .unwrap();
+        let from = world.center_of_mass(last);
+        let def = match k % 3 {
+            0 => JointDef::distance(last, link, from, at),
+            1 => JointDef::distance(last, link, from, at).with_limits(0.3, 0.7),
+            _ => JointDef::distance(last, link, from, at).with_spring(4.0, 0.3),
+        };
+        world.add_joint(&def).unwrap();
+        last = link;
+    }
+    let wheel = world
+        .add_body(&BodyDef::dynamic(
+            Polygon::rectangle(1.0, 0.1),
+            Vec2::new(3.0, 2.0),
+        ))
+        .unwrap();
+    world
+        .add_joint(&JointDef::revolute(ground, wheel, Vec2::new(3.0, 2.0)).with_motor(2.0, 50.0))
+        .unwrap();
+    for k in 0..12 {
+        let at = Vec2::new(2.2 + 0.3 * (k % 6) as f32, 4.0 + 0.5 * (k / 6) as f32);
+        world
+            .add_body(&BodyDef::dynamic(Polygon::rectangle(0.12, 0.12), at))
+            .unwrap();
+    }
+    let start = world.center_of_mass(last);
+    let (cpu, gpu) = step_both(&device, &queue, world, 300);
+    if common::adapter_gives_cpu_bits() {
+        assert_eq!(cpu.state_hash(), gpu.state_hash());
+    }
+    // The chain swung down from the horizontal and the wheel turned.
+    assert!(gpu.center_of_mass(last).y < start.y - 1.0);
+    assert!(gpu.angular_velocity(wheel).abs() > 0.5);
 }
 
 /// A device lost mid-run: the step says so, and the world read back is the CPU world's

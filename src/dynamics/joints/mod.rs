@@ -46,6 +46,7 @@ mod filter;
 mod impulse_bound;
 mod motor;
 mod mouse;
+mod offload;
 mod parts;
 mod prismatic;
 mod revolute;

@@ -282,11 +282,26 @@ impl ConstraintGraph {
         Ok(graph)
     }
 
-    /// The constraints in solve order: their indices by colour (ascending within a colour),
-    /// the overflow's last, and per colour (then the overflow) its range in that list.
-    /// Joints are among them only where the step has some (above every contact's index).
-    pub fn solve_order(&self) -> (&[u32], [Range<usize>; COLOUR_COUNT + 1]) {
-        let ranges = std::array::from_fn(|c| self.offsets[c]..self.offsets[c + 1]);
+    /// The constraints in solve order: the contact indices by colour (ascending within a
+    /// colour, the overflow's last; a colour's joints sit after its contacts in the list,
+    /// outside its range), and per colour (then the overflow) its contacts' range in that
+    /// list and its joints' range in `joint_order`, each maybe empty.
+    pub fn solve_order(&self) -> (&[u32], [[Range<usize>; 2]; COLOUR_COUNT + 1]) {
+        let mut joint_colours = self.colour_joints.iter();
+        let ranges = std::array::from_fn(|c| {
+            let members = &self.order[self.offsets[c]..self.offsets[c + 1]];
+            let split = members.partition_point(|&i| (i as usize) < self.contact_count);
+            let contacts = self.offsets[c]..self.offsets[c] + split;
+            // `colour_joints` lists the colours that hold a constraint, in order.
+            let joints = if c == COLOUR_COUNT {
+                self.overflow_joints.clone()
+            } else if members.is_empty() {
+                0..0
+            } else {
+                joint_colours.next().cloned().unwrap_or(0..0)
+            };
+            [contacts, joints]
+        });
         (&self.order, ranges)
     }
 

@@ -455,6 +455,8 @@ impl ContactSolver {
         let soft = Softness::new(hertz, CONTACT_DAMPING_RATIO, h);
         // Against a static body only one side moves: a stiffer spring gives the same feel.
         let static_soft = Softness::new(2.0 * hertz, CONTACT_DAMPING_RATIO, h);
+        // Box2D v3's joint softness: twice the contacts' hertz, less damped.
+        let joint_soft = Softness::new(2.0 * hertz, JOINT_DAMPING_RATIO, h);
         let mut offload_error = None;
         if let Some(stages) = offloaded {
             let (order, colours) = self.graph.solve_order();
@@ -467,7 +469,9 @@ impl ContactSolver {
                 records: &mut self.impulses,
                 hit_records: record_hits.then_some(&mut self.hit_records[..]),
                 order,
+                joint_order: &self.graph.joint_order,
                 colours,
+                joint_soft,
                 motion,
             };
             match stages.run(&mut view) {
@@ -511,8 +515,7 @@ impl ContactSolver {
             joint_order: &self.graph.joint_order,
             joint_step: JointStep {
                 h,
-                // Box2D v3's joint softness: twice the contacts' hertz, less damped.
-                soft: Softness::new(2.0 * hertz, JOINT_DAMPING_RATIO, h),
+                soft: joint_soft,
                 max_speed: constants.max_speed,
                 max_turn: constants.max_turn,
             },

@@ -54,8 +54,14 @@ pub(crate) struct StepView<'s, 'm> {
     pub hit_records: Option<&'s mut [HitRecord]>,
     /// Contact indices by colour, ascending within a colour; the overflow's last.
     pub order: &'s [u32],
-    /// Per colour (and the overflow last): its range in `order`, maybe empty.
-    pub colours: [Range<usize>; COLOUR_COUNT + 1],
+    /// Joint slots by colour, ascending within a colour; the overflow's last.
+    pub joint_order: &'s [u32],
+    /// Per colour (and the overflow last): its contacts' range in `order` and its joints'
+    /// in `joint_order`, maybe empty. A colour's joints and contacts share no moving body;
+    /// the overflow's joints are solved before its contacts, each one after another.
+    pub colours: [[Range<usize>; 2]; COLOUR_COUNT + 1],
+    /// The joints' rigid softness (twice the contact hertz, `JOINT_DAMPING_RATIO`).
+    pub joint_soft: Softness,
     pub motion: &'s mut BodyMotion<'m>,
 }
 

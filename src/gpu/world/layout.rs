@@ -96,6 +96,56 @@ pub(crate) struct ConstraintGpu {
 }
 const _: () = assert!(size_of::<ConstraintGpu>() == 176);
 
+/// WGSL `Joint` (`shaders/joints.wgsl`): one joint as `prepare_joints` left it, with its
+/// accumulated impulses (read back after the step).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct JointGpu {
+    pub bodies: [u32; 2],
+    /// [`JOINT_REVOLUTE`] or [`JOINT_DISTANCE`].
+    pub kind: u32,
+    /// [`JOINT_IDLE`], [`JOINT_MOTOR`], [`JOINT_RIGID`], [`JOINT_SPRUNG`],
+    /// [`JOINT_MIN_LENGTH`], [`JOINT_MAX_LENGTH`].
+    pub flags: u32,
+    /// From each body's centre of mass, world frame, at the step's start.
+    pub anchor_a: [f32; 2],
+    pub anchor_b: [f32; 2],
+    pub delta_center: [f32; 2],
+    pub inv_mass: [f32; 2],
+    pub inv_inertia: [f32; 2],
+    pub angular_mass: f32,
+    pub length: f32,
+    /// The distance joint's spring: bias rate, mass scale, impulse scale.
+    pub spring: [f32; 3],
+    pub motor_speed: f32,
+    /// The motor's bound over the substep.
+    pub motor_max: f32,
+    pub min_length: f32,
+    pub max_length: f32,
+    pub pad: f32,
+    pub linear_impulse: [f32; 2],
+    /// Spring, motor, lower, upper.
+    pub impulses: [f32; 4],
+}
+const _: () = assert!(size_of::<JointGpu>() == 120);
+
+/// [`JointGpu::kind`]: a revolute pin, with its motor.
+pub(crate) const JOINT_REVOLUTE: u32 = 0;
+/// [`JointGpu::kind`]: a distance joint.
+pub(crate) const JOINT_DISTANCE: u32 = 1;
+/// [`JointGpu::flags`]: both bodies stand still this step.
+pub(crate) const JOINT_IDLE: u32 = 1;
+/// [`JointGpu::flags`]: the revolute joint has a motor.
+pub(crate) const JOINT_MOTOR: u32 = 2;
+/// [`JointGpu::flags`]: the distance is held rigidly.
+pub(crate) const JOINT_RIGID: u32 = 4;
+/// [`JointGpu::flags`]: the distance has a spring of positive hertz.
+pub(crate) const JOINT_SPRUNG: u32 = 8;
+/// [`JointGpu::flags`]: the distance has a lower limit.
+pub(crate) const JOINT_MIN_LENGTH: u32 = 16;
+/// [`JointGpu::flags`]: the distance has an upper limit.
+pub(crate) const JOINT_MAX_LENGTH: u32 = 32;
+
 /// WGSL `SolverParams`: one dispatch's uniform.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
@@ -118,7 +168,8 @@ pub(crate) struct SolverParamsGpu {
     pub flags: u32,
     /// Always 0 (keep()'s flag).
     pub never: u32,
-    pub pad: [u32; 3],
+    /// The joints' rigid softness: (bias rate, mass scale, impulse scale).
+    pub joint_soft: [f32; 3],
 }
 const _: () = assert!(size_of::<SolverParamsGpu>() == 80);
 
@@ -168,6 +219,7 @@ mod tests {
             ("ConstraintPoint", size_of::<ConstraintPointGpu>()),
             ("Constraint", size_of::<ConstraintGpu>()),
             ("SolverParams", size_of::<SolverParamsGpu>()),
+            ("Joint", size_of::<JointGpu>()),
         ] {
             assert_eq!(size(name), rust, "{name}");
         }
@@ -184,6 +236,9 @@ mod tests {
             include_str!("../../dynamics/solver/contact_simd.rs"),
             include_str!("../../dynamics/state.rs"),
             include_str!("../../dynamics/forces.rs"),
+            include_str!("../../dynamics/joints/mod.rs"),
+            include_str!("../../dynamics/joints/parts.rs"),
+            include_str!("../../dynamics/joints/impulse_bound.rs"),
         ]
         .concat();
         for name in [
@@ -197,6 +252,19 @@ mod tests {
             "apply",
             "gather",
             "scatter",
+            "accumulate",
+            "accumulate_vec",
+            "clamp_positive",
+            "inverse_or_zero",
+            "scales",
+            "rigid",
+            "one_sided",
+            "solve_k",
+            "solve22",
+            "warm_start_pin",
+            "angular_motor",
+            "clamp_speed_and_turn",
+            "run_joints",
         ] {
             assert!(
                 m.functions

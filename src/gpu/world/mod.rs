@@ -8,8 +8,9 @@
 //!     collision on the GPU: the step's boxes up, every contact of overlapping boxes found
 //!         there (GpuCollision), the world's pairs kept          (World::step_on_gpu)
 //!     the world's pair set, recycling, merge, events and colouring   (host)
-//!     the solver's stages on the GPU (solver.rs, shaders/solver.wgsl), colour by colour,
-//!         then the transforms written on the device from the device's poses
+//!     the joints prepared                                             (host)
+//!     the solver's stages on the GPU (solver.rs, shaders/solver.wgsl and joints.wgsl),
+//!         colour by colour, then the transforms written on the device from its poses
 //!     continuous collision and sleep                                  (host)
 //! read_world(): the world after the last step, with the same handles
 //! ```
@@ -40,8 +41,10 @@ use solver::GpuSolver;
 ///
 /// Each [`GpuWorld::step`] reaches the bits [`World::step`] reaches from the same world
 /// (tests/gpu/gpu_world.rs holds the two to every bit on lavapipe). Sleeping, continuous
-/// collision, hit events, forces, kinematic bodies and filter joints step as on the CPU;
-/// a world with any other joint is refused by [`GpuWorld::new`] with an error naming it.
+/// collision, hit events, forces, kinematic bodies, revolute pins and motors, distance
+/// joints (rigid, ropes, springs) and filter joints step as on the CPU; a world with any
+/// other joint (a revolute joint's limits or spring, weld, prismatic, wheel, motor, mouse)
+/// is refused by [`GpuWorld::new`] with an error naming it and why.
 ///
 /// ```no_run
 /// use wgpu_sat::{glam::Vec2, gpu::GpuWorld, BodyDef, Polygon, World};
@@ -67,7 +70,8 @@ pub struct GpuWorld {
 impl GpuWorld {
     /// Uploads `world` (a copy: the caller's stays as it is) to `device`. Fails with
     /// [`GpuError::Unsupported`](crate::error::GpuError::Unsupported) naming the first joint
-    /// that is not a filter joint, and with the device's error if it has one.
+    /// the GPU world does not solve (see the type's docs), and with the device's error if
+    /// it has one.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,

@@ -22,9 +22,11 @@
 use bytemuck::Zeroable;
 
 use super::layout::{
-    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ConstraintGpu, ConstraintPointGpu, KINEMATIC,
-    LAST_SUBSTEP, OVERFLOW, SolverParamsGpu,
+    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ConstraintGpu, ConstraintPointGpu, JOINT_DISTANCE,
+    JOINT_IDLE, JOINT_MAX_LENGTH, JOINT_MIN_LENGTH, JOINT_MOTOR, JOINT_REVOLUTE, JOINT_RIGID,
+    JOINT_SPRUNG, JointGpu, KINEMATIC, LAST_SUBSTEP, OVERFLOW, SolverParamsGpu,
 };
+use crate::dynamics::solver::JointConstraint;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
 use crate::dynamics::state::{BodyState, MAX_IMPULSE};
 use crate::error::{Error, GpuError};
@@ -37,7 +39,8 @@ use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, read_bac
 pub const SOLVER_WGSL: &str = concat!(
     include_str!("../../../shaders/layout.wgsl"),
     include_str!("../../../shaders/transform.wgsl"),
-    include_str!("../../../shaders/solver.wgsl")
+    include_str!("../../../shaders/solver.wgsl"),
+    include_str!("../../../shaders/joints.wgsl")
 );
 
 /// Invocations per workgroup, as the kernels declare.
@@ -52,6 +55,8 @@ const POSES: u32 = 3;
 const INFOS: u32 = 4;
 const TURNED: u32 = 5;
 const TRANSFORMS: u32 = 6;
+const JOINTS: u32 = 8;
+const JOINT_ORDER: u32 = 9;
 
 /// The kernels of `solver.wgsl`.
 struct Kernels {
@@ -65,6 +70,9 @@ struct Kernels {
     restitution: Kernel,
     settle_bodies: Kernel,
     write_transforms: Kernel,
+    joint_warm_start: Kernel,
+    joint_solve: Kernel,
+    joint_relax: Kernel,
 }
 
 impl Kernels {
@@ -81,7 +89,11 @@ impl Kernels {
         };
         let colour = [(STATES, RW), (CONSTRAINTS, RW), (ORDER, RO)];
         let body = [(STATES, RW), (INFOS, RO)];
+        let joint = [(STATES, RW), (JOINTS, RW), (JOINT_ORDER, RO)];
         Kernels {
+            joint_warm_start: kernel("joint_warm_start", &joint),
+            joint_solve: kernel("joint_solve", &joint),
+            joint_relax: kernel("joint_relax", &joint),
             clamp_bodies: kernel("clamp_bodies", &body),
             prepare_contacts: kernel(
                 "prepare_contacts",
@@ -117,6 +129,8 @@ pub(crate) struct GpuSolver {
     poses: GrowingBuffer,
     infos: GrowingBuffer,
     turned: GrowingBuffer,
+    joints: GrowingBuffer,
+    joint_order: GrowingBuffer,
     transforms: wgpu::Buffer,
     params: GrowingBuffer,
     readback: GrowingBuffer,
@@ -129,6 +143,7 @@ pub(crate) struct GpuSolver {
     constraint_scratch: Vec<ConstraintGpu>,
     pose_scratch: Vec<BodyPoseGpu>,
     info_scratch: Vec<BodyInfoGpu>,
+    joint_scratch: Vec<JointGpu>,
     /// Bytes the last step sent up and read back.
     pub(crate) bytes: [u64; 2],
 }
@@ -156,6 +171,8 @@ impl GpuSolver {
             poses: buffer("body poses"),
             infos: buffer("body infos"),
             turned: buffer("angles turned"),
+            joints: buffer("joints"),
+            joint_order: buffer("joint order"),
             transforms,
             params: GrowingBuffer::new(
                 device,
@@ -173,6 +190,7 @@ impl GpuSolver {
             constraint_scratch: Vec::new(),
             pose_scratch: Vec::new(),
             info_scratch: Vec::new(),
+            joint_scratch: Vec::new(),
             bytes: [0; 2],
         }
     }
@@ -251,6 +269,10 @@ impl GpuSolver {
                     ..ConstraintGpu::zeroed()
                 }
             }));
+        let h = view.constants.h;
+        self.joint_scratch.clear();
+        self.joint_scratch
+            .extend(motion.joints.iter().map(|j| joint_gpu(j, h)));
         let device = &self.device;
         let fill = |slot: &mut GrowingBuffer, bytes: &[u8]| {
             slot.reserve(device, bytes.len() as u64, u64::MAX);
@@ -266,6 +288,11 @@ impl GpuSolver {
             bytemuck::cast_slice(&self.constraint_scratch),
         );
         fill(&mut self.order, bytemuck::cast_slice(view.order));
+        fill(&mut self.joints, bytemuck::cast_slice(&self.joint_scratch));
+        fill(
+            &mut self.joint_order,
+            bytemuck::cast_slice(view.joint_order),
+        );
         self.turned.reserve(device, bodies as u64 * 4, u64::MAX);
         let limit = device.limits().max_storage_buffer_binding_size;
         let largest = self
@@ -284,7 +311,9 @@ impl GpuSolver {
             + self.pose_scratch.len() * size_of::<BodyPoseGpu>()
             + self.info_scratch.len() * size_of::<BodyInfoGpu>()
             + self.constraint_scratch.len() * size_of::<ConstraintGpu>()
-            + view.order.len() * 4) as u64;
+            + view.order.len() * 4
+            + size_of_val(&self.joint_scratch[..])
+            + view.joint_order.len() * 4) as u64;
         Ok(())
     }
 
@@ -311,7 +340,7 @@ impl GpuSolver {
             static_soft: soft(&view.static_soft),
             flags: flags | custom,
             never: 0,
-            pad: [0; 3],
+            joint_soft: soft(&view.joint_soft),
         }
     }
 }
@@ -342,6 +371,11 @@ impl GpuSolver {
         let mut plan = Plan::default();
         let body = [(STATES, states), (INFOS, infos)];
         let colour = [(STATES, states), (CONSTRAINTS, constraints), (ORDER, order)];
+        let joint = [
+            (STATES, states),
+            (JOINTS, &self.joints.buffer),
+            (JOINT_ORDER, &self.joint_order.buffer),
+        ];
         let moving = [
             (STATES, states),
             (POSES, poses),
@@ -372,8 +406,13 @@ impl GpuSolver {
             if bodies > 0 {
                 plan.push(&k.integrate_velocities, &body, body_params(0), body_groups);
             }
-            push_colours(&mut plan, &k.warm_start, &colour, view);
-            push_colours(&mut plan, &k.solve, &colour, view);
+            let warm_start = [(&k.joint_warm_start, &joint[..]), (&k.warm_start, &colour)];
+            push_colours(&mut plan, warm_start, view);
+            push_colours(
+                &mut plan,
+                [(&k.joint_solve, &joint), (&k.solve, &colour)],
+                view,
+            );
             let last = if substep + 1 == view.substeps {
                 LAST_SUBSTEP
             } else {
@@ -387,9 +426,16 @@ impl GpuSolver {
                     body_groups,
                 );
             }
-            push_colours(&mut plan, &k.relax, &colour, view);
+            push_colours(
+                &mut plan,
+                [(&k.joint_relax, &joint), (&k.relax, &colour)],
+                view,
+            );
         }
-        push_colours(&mut plan, &k.restitution, &colour, view);
+        // No joint has a restitution pass: an empty joint range dispatches nothing.
+        let no_joints: [(u32, &wgpu::Buffer); 0] = [];
+        let restitution = [(&k.joint_relax, &no_joints[..]), (&k.restitution, &colour)];
+        push_colours(&mut plan, restitution, view);
         if bodies > 0 {
             let settle = [(STATES, states)];
             plan.push(&k.settle_bodies, &settle, body_params(0), body_groups);
@@ -403,7 +449,8 @@ impl GpuSolver {
         let pose_bytes = (bodies * size_of::<BodyPoseGpu>()) as u64;
         let turned_bytes = bodies as u64 * 4;
         let constraint_bytes = (contacts * size_of::<ConstraintGpu>()) as u64;
-        let total = state_bytes + pose_bytes + turned_bytes + constraint_bytes;
+        let joint_bytes = size_of_val(&self.joint_scratch[..]) as u64;
+        let total = state_bytes + pose_bytes + turned_bytes + constraint_bytes + joint_bytes;
         // The pass's two timestamps after the results, 8-byte aligned.
         let stamps_at = total.next_multiple_of(8);
         let read = if self.timer.is_some() {
@@ -436,6 +483,7 @@ impl GpuSolver {
             (poses, pose_bytes),
             (turned, turned_bytes),
             (constraints, constraint_bytes),
+            (&self.joints.buffer, joint_bytes),
         ] {
             if bytes > 0 {
                 encoder.copy_buffer_to_buffer(from, 0, back, at, bytes);
@@ -469,10 +517,18 @@ impl GpuSolver {
     /// part is copied out rather than cast in place.
     fn store(&self, view: &mut StepView<'_, '_>, data: &[u8], [states, poses, turned]: [u64; 3]) {
         let contacts = view.contacts.len() * size_of::<ConstraintGpu>();
-        let data = &data[..(states + poses + turned) as usize + contacts];
+        let joints = size_of_val(&self.joint_scratch[..]);
+        let data = &data[..(states + poses + turned) as usize + contacts + joints];
         let (state_bytes, rest) = data.split_at(states as usize);
         let (pose_bytes, rest) = rest.split_at(poses as usize);
-        let (turned_bytes, constraint_bytes) = rest.split_at(turned as usize);
+        let (turned_bytes, rest) = rest.split_at(turned as usize);
+        let (constraint_bytes, joint_bytes) = rest.split_at(contacts);
+        let solved_joints: Vec<JointGpu> = bytemuck::pod_collect_to_vec(joint_bytes);
+        for &slot in view.joint_order {
+            let j = &solved_joints[slot as usize];
+            view.motion.joints[slot as usize]
+                .set_offloaded_impulses(j.linear_impulse.into(), j.impulses);
+        }
         let motion = &mut *view.motion;
         bytemuck::cast_slice_mut::<BodyState, u8>(motion.states).copy_from_slice(state_bytes);
         let new_poses: Vec<BodyPoseGpu> = bytemuck::pod_collect_to_vec(pose_bytes);
@@ -490,7 +546,9 @@ impl GpuSolver {
         // SSE's minps and maxps, as `WideContact::impulses` uses them.
         let fast_min = |a: f32, b: f32| if a < b { a } else { b };
         let fast_max = |a: f32, b: f32| if a > b { a } else { b };
-        for &k in view.order {
+        // The solved contacts: each colour's range of the order (its joints sit after them).
+        let solved = view.colours.iter().flat_map(|c| &view.order[c[0].clone()]);
+        for &k in solved {
             let (k, c) = (k as usize, &constraints[k as usize]);
             for (p, point) in c.points.iter().enumerate() {
                 let normal = fast_min(point.normal_impulse, MAX_IMPULSE);
@@ -511,22 +569,73 @@ fn groups(count: usize) -> u32 {
     (count as u32).div_ceil(WORKGROUP)
 }
 
-/// A colour pass: one dispatch of `kernel` per colour that holds a contact, in order, the
-/// overflow's last, in one invocation.
+/// A colour pass: per colour that holds a constraint, in order, a dispatch of its joints'
+/// kernel and one of its contacts' (`kernels`: joints', contacts', each with its
+/// bindings); the overflow's last, each in one invocation, its joints before its contacts.
+/// A colour's joints and contacts share no moving body, so their order within it is free.
 fn push_colours<'a>(
     plan: &mut Plan<'a>,
-    kernel: &'a Kernel,
-    bindings: &[(u32, &'a wgpu::Buffer)],
+    kernels: [(&'a Kernel, &[(u32, &'a wgpu::Buffer)]); 2],
     view: &StepView<'_, '_>,
 ) {
-    for (c, range) in view.colours.iter().enumerate() {
-        if range.is_empty() {
-            continue;
-        }
+    for (c, ranges) in view.colours.iter().enumerate() {
         let overflow = c + 1 == view.colours.len();
         let flags = if overflow { OVERFLOW } else { 0 };
-        let params = GpuSolver::params(view, range.start, range.len(), flags);
-        let workgroups = if overflow { 1 } else { groups(range.len()) };
-        plan.push(kernel, bindings, params, workgroups);
+        // Joints first: the overflow's order (on the host, its joints' stage comes first).
+        for (range, (kernel, bindings)) in [&ranges[1], &ranges[0]].into_iter().zip(kernels) {
+            if range.is_empty() || bindings.is_empty() {
+                continue;
+            }
+            let params = GpuSolver::params(view, range.start, range.len(), flags);
+            let workgroups = if overflow { 1 } else { groups(range.len()) };
+            plan.push(kernel, bindings, params, workgroups);
+        }
+    }
+}
+
+/// A joint as `joints.wgsl` takes it: a slot the passes never visit (vacant, a filter
+/// joint) is zeros, marked idle.
+fn joint_gpu(joint: &JointConstraint, h: f32) -> JointGpu {
+    let Some(j) = joint.live.then(|| joint.offloaded(h)).flatten() else {
+        return JointGpu {
+            flags: JOINT_IDLE,
+            ..JointGpu::zeroed()
+        };
+    };
+    let flag = |on: bool, bit: u32| if on { bit } else { 0 };
+    let [min, max] = j.limits;
+    let [motor_speed, motor_max] = j.motor.unwrap_or([0.0; 2]);
+    JointGpu {
+        bodies: joint.bodies,
+        kind: if j.kind == 0 {
+            JOINT_REVOLUTE
+        } else {
+            JOINT_DISTANCE
+        },
+        flags: flag(j.idle, JOINT_IDLE)
+            | flag(j.motor.is_some(), JOINT_MOTOR)
+            | flag(j.rigid, JOINT_RIGID)
+            | flag(j.sprung, JOINT_SPRUNG)
+            | flag(min.is_some(), JOINT_MIN_LENGTH)
+            | flag(max.is_some(), JOINT_MAX_LENGTH),
+        anchor_a: j.anchors[0].to_array(),
+        anchor_b: j.anchors[1].to_array(),
+        delta_center: j.delta_center.to_array(),
+        inv_mass: j.inv_mass,
+        inv_inertia: j.inv_inertia,
+        angular_mass: j.angular_mass,
+        length: j.length,
+        spring: [
+            j.spring.bias_rate,
+            j.spring.mass_scale,
+            j.spring.impulse_scale,
+        ],
+        motor_speed,
+        motor_max,
+        min_length: min.unwrap_or(0.0),
+        max_length: max.unwrap_or(0.0),
+        pad: 0.0,
+        linear_impulse: j.linear_impulse.to_array(),
+        impulses: j.impulses,
     }
 }

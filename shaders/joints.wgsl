@@ -54,8 +54,6 @@ const RIGID: u32 = 4u;
 const SPRUNG: u32 = 8u;
 const MIN_LENGTH: u32 = 16u;
 const MAX_LENGTH: u32 = 32u;
-// MAX_IMPULSE (state.rs).
-const MAX_IMPULSE: f32 = 1e25;
 
 // A joint's two bodies, to read and write (Ends, parts.rs).
 struct Ends {

@@ -127,6 +127,35 @@ fn a_mixed_pile_with_forces_kinematics_and_bounces_steps_to_the_cpu_bits() {
     assert!(hits > 0, "no hit events: the scene should have bounced");
 }
 
+/// A pile of random polygons falls into its container, settles and stays in it, on the GPU
+/// world to the CPU world's bits.
+#[test]
+fn a_pile_settles_and_stays_in_its_container() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    const BODIES: usize = 600;
+    let world = scenes::pile(BODIES, 11);
+    let (cpu, gpu) = step_both(&device, &queue, world, 420);
+    if common::adapter_gives_cpu_bits() {
+        assert_eq!(cpu.state_hash(), gpu.state_hash());
+    }
+    let half = scenes::pile_width(BODIES) / 2.0;
+    let mut fastest: f32 = 0.0;
+    for body in gpu.bodies().filter(|&b| !gpu.body(b).unwrap().is_static()) {
+        let c = gpu.center_of_mass(body);
+        assert!(
+            c.x.abs() < half && c.y > 0.0,
+            "body {body:?} at {c} left the container"
+        );
+        fastest = fastest.max(gpu.linear_velocity(body).length());
+    }
+    assert!(
+        fastest < 0.5,
+        "the pile has not settled: a body moves at {fastest}"
+    );
+}
+
 /// The transforms buffer holds each body's transform after a step, as the world gives it.
 #[test]
 fn the_transforms_buffer_holds_the_worlds_transforms() {

@@ -148,7 +148,7 @@ pub(crate) const LINEAR_SLOP: f32 = 0.005;
 pub const SPECULATIVE_DISTANCE: f32 = 4.0 * LINEAR_SLOP;
 /// The fastest the solver pushes overlapping bodies apart, in length units per second: a
 /// deep overlap resolves over a few steps instead of launching the bodies.
-const MAX_PUSH_SPEED: f32 = 3.0;
+pub(crate) const MAX_PUSH_SPEED: f32 = 3.0;
 /// Damping ratio of the contact spring: far above critical, so pushing out adds no bounce.
 const CONTACT_DAMPING_RATIO: f32 = 10.0;
 /// Stiffness of the contact spring, in hertz; capped at a quarter of the substep rate.

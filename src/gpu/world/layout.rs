@@ -146,6 +146,18 @@ pub(crate) const JOINT_MIN_LENGTH: u32 = 16;
 /// [`JointGpu::flags`]: the distance has an upper limit.
 pub(crate) const JOINT_MAX_LENGTH: u32 = 32;
 
+/// WGSL `StoredImpulses`: what the store stage keeps of a contact constraint, all the
+/// host reads back of it.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct StoredImpulsesGpu {
+    /// Per point: (normal, tangent), held to `MAX_IMPULSE`.
+    pub impulses: [[f32; 2]; 2],
+    /// Per point: (approach speed, largest normal impulse of one pass).
+    pub hits: [[f32; 2]; 2],
+}
+const _: () = assert!(size_of::<StoredImpulsesGpu>() == 32);
+
 /// WGSL `SolverParams`: one dispatch's uniform.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
@@ -220,8 +232,39 @@ mod tests {
             ("Constraint", size_of::<ConstraintGpu>()),
             ("SolverParams", size_of::<SolverParamsGpu>()),
             ("Joint", size_of::<JointGpu>()),
+            ("StoredImpulses", size_of::<StoredImpulsesGpu>()),
         ] {
             assert_eq!(size(name), rust, "{name}");
+        }
+    }
+
+    /// The constants `solver.wgsl` repeats are the Rust side's.
+    #[test]
+    fn solver_constants_match_the_rust_side() {
+        use crate::dynamics::solver::MAX_PUSH_SPEED;
+        use crate::dynamics::state::{
+            MAX_ANGULAR_SPEED, MAX_IMPULSE, MAX_LINEAR_SPEED_LIMIT, RESTITUTION_THRESHOLD,
+        };
+        let m = module();
+        let value = |name: &str| {
+            let (_, c) = m
+                .constants
+                .iter()
+                .find(|(_, c)| c.name.as_deref() == Some(name))
+                .unwrap_or_else(|| panic!("no const {name}"));
+            match m.global_expressions[c.init] {
+                naga::Expression::Literal(naga::Literal::F32(v)) => v,
+                ref other => panic!("{name}: {other:?}"),
+            }
+        };
+        for (name, rust) in [
+            ("MAX_LINEAR_SPEED_LIMIT", MAX_LINEAR_SPEED_LIMIT),
+            ("MAX_ANGULAR_SPEED", MAX_ANGULAR_SPEED),
+            ("MAX_PUSH_SPEED", MAX_PUSH_SPEED),
+            ("RESTITUTION_THRESHOLD", RESTITUTION_THRESHOLD),
+            ("MAX_IMPULSE", MAX_IMPULSE),
+        ] {
+            assert_eq!(value(name).to_bits(), rust.to_bits(), "{name}");
         }
     }
 

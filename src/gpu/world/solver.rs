@@ -1,18 +1,20 @@
 //! The GPU world's solver: the stages of `ContactSolver::step` (`src/dynamics/solver/`) run
-//! as `shaders/solver.wgsl`'s kernels, in one compute pass, to the host's bits.
+//! as the kernels of `shaders/solver.wgsl`, `contacts.wgsl` and `joints.wgsl`, in one
+//! compute pass, to the host's bits.
 //!
 //! ```text
 //! run(view):
 //!     up: the bodies' states, poses and infos; the contacts as constraints (their points
-//!         and warm starts); the solve order; the angles turned, zeroed
+//!         and warm starts); the prepared joints; the solve order; the angles turned, zeroed
 //!     one pass, in StagePlan::build's order:
 //!         clamp_bodies, prepare_contacts,
-//!         per substep: integrate_velocities, warm_start (per colour, then the overflow's
-//!             one invocation), solve (the same), integrate_positions (the last sets the
-//!             poses), relax (the same)
-//!         restitution (per colour), settle_bodies, write_transforms
-//!     back: states, poses, angles turned, constraints; the store stage on the host (each
-//!         solved constraint's impulses held to MAX_IMPULSE, its hit measures)
+//!         per substep: integrate_velocities; warm start per colour (its joints, then its
+//!             contacts; the overflow's each in one invocation); solve (the same);
+//!             integrate_positions (the last sets the poses); relax (the same)
+//!         restitution (per colour), store_impulses (each contact's impulses held to
+//!         MAX_IMPULSE, its hit measures: 32 bytes), settle_bodies, write_transforms
+//!     back: states, poses, angles turned, the stored impulses, the joints; the solved
+//!         contacts' impulses and hit measures into their records, the joints' impulses
 //! ```
 //!
 //! The world's broad phase, recycling, colouring, continuous stage and sleep stay on the
@@ -24,22 +26,24 @@ use bytemuck::Zeroable;
 use super::layout::{
     BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ConstraintGpu, ConstraintPointGpu, JOINT_DISTANCE,
     JOINT_IDLE, JOINT_MAX_LENGTH, JOINT_MIN_LENGTH, JOINT_MOTOR, JOINT_REVOLUTE, JOINT_RIGID,
-    JOINT_SPRUNG, JointGpu, KINEMATIC, LAST_SUBSTEP, OVERFLOW, SolverParamsGpu,
+    JOINT_SPRUNG, JointGpu, KINEMATIC, LAST_SUBSTEP, OVERFLOW, SolverParamsGpu, StoredImpulsesGpu,
 };
 use crate::dynamics::solver::JointConstraint;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
-use crate::dynamics::state::{BodyState, MAX_IMPULSE};
+use crate::dynamics::state::BodyState;
 use crate::error::{Error, GpuError};
 use crate::gpu::layout::BodyTransformGpu;
 use crate::gpu::plan::{BindKey, Kernel, PARAMS_SLOT, Plan, RO, RW, record};
 use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, read_back};
 
 /// The WGSL of the GPU world's solver: the layouts, the transform helpers, then
-/// `shaders/solver.wgsl`.
+/// `shaders/solver.wgsl` (the structs and the body passes), `contacts.wgsl` and
+/// `joints.wgsl`.
 pub const SOLVER_WGSL: &str = concat!(
     include_str!("../../../shaders/layout.wgsl"),
     include_str!("../../../shaders/transform.wgsl"),
     include_str!("../../../shaders/solver.wgsl"),
+    include_str!("../../../shaders/contacts.wgsl"),
     include_str!("../../../shaders/joints.wgsl")
 );
 
@@ -57,6 +61,7 @@ const TURNED: u32 = 5;
 const TRANSFORMS: u32 = 6;
 const JOINTS: u32 = 8;
 const JOINT_ORDER: u32 = 9;
+const STORED: u32 = 10;
 
 /// The kernels of `solver.wgsl`.
 struct Kernels {
@@ -68,6 +73,7 @@ struct Kernels {
     integrate_positions: Kernel,
     relax: Kernel,
     restitution: Kernel,
+    store_impulses: Kernel,
     settle_bodies: Kernel,
     write_transforms: Kernel,
     joint_warm_start: Kernel,
@@ -108,6 +114,7 @@ impl Kernels {
             ),
             relax: kernel("relax", &colour),
             restitution: kernel("restitution", &colour),
+            store_impulses: kernel("store_impulses", &[(CONSTRAINTS, RW), (STORED, RW)]),
             settle_bodies: kernel("settle_bodies", &[(STATES, RW)]),
             write_transforms: kernel(
                 "write_transforms",
@@ -125,6 +132,8 @@ pub(crate) struct GpuSolver {
     kernels: Kernels,
     states: GrowingBuffer,
     constraints: GrowingBuffer,
+    /// The store stage's compact records, one per contact: all that comes back of them.
+    stored: GrowingBuffer,
     order: GrowingBuffer,
     poses: GrowingBuffer,
     infos: GrowingBuffer,
@@ -167,6 +176,7 @@ impl GpuSolver {
             kernels: Kernels::new(device),
             states: buffer("body states"),
             constraints: buffer("contact constraints"),
+            stored: buffer("stored impulses"),
             order: buffer("solve order"),
             poses: buffer("body poses"),
             infos: buffer("body infos"),
@@ -288,6 +298,8 @@ impl GpuSolver {
             bytemuck::cast_slice(&self.constraint_scratch),
         );
         fill(&mut self.order, bytemuck::cast_slice(view.order));
+        let stored = (view.contacts.len() * size_of::<StoredImpulsesGpu>()) as u64;
+        self.stored.reserve(device, stored, u64::MAX);
         fill(&mut self.joints, bytemuck::cast_slice(&self.joint_scratch));
         fill(
             &mut self.joint_order,
@@ -436,6 +448,11 @@ impl GpuSolver {
         let no_joints: [(u32, &wgpu::Buffer); 0] = [];
         let restitution = [(&k.joint_relax, &no_joints[..]), (&k.restitution, &colour)];
         push_colours(&mut plan, restitution, view);
+        if contacts > 0 {
+            let store = [(CONSTRAINTS, constraints), (STORED, &self.stored.buffer)];
+            let params = Self::params(view, 0, contacts, 0);
+            plan.push(&k.store_impulses, &store, params, groups(contacts));
+        }
         if bodies > 0 {
             let settle = [(STATES, states)];
             plan.push(&k.settle_bodies, &settle, body_params(0), body_groups);
@@ -448,9 +465,9 @@ impl GpuSolver {
         let state_bytes = size_of_val(view.motion.states) as u64;
         let pose_bytes = (bodies * size_of::<BodyPoseGpu>()) as u64;
         let turned_bytes = bodies as u64 * 4;
-        let constraint_bytes = (contacts * size_of::<ConstraintGpu>()) as u64;
+        let stored_bytes = (contacts * size_of::<StoredImpulsesGpu>()) as u64;
         let joint_bytes = size_of_val(&self.joint_scratch[..]) as u64;
-        let total = state_bytes + pose_bytes + turned_bytes + constraint_bytes + joint_bytes;
+        let total = state_bytes + pose_bytes + turned_bytes + stored_bytes + joint_bytes;
         // The pass's two timestamps after the results, 8-byte aligned.
         let stamps_at = total.next_multiple_of(8);
         let read = if self.timer.is_some() {
@@ -482,7 +499,7 @@ impl GpuSolver {
             (states, state_bytes),
             (poses, pose_bytes),
             (turned, turned_bytes),
-            (constraints, constraint_bytes),
+            (&self.stored.buffer, stored_bytes),
             (&self.joints.buffer, joint_bytes),
         ] {
             if bytes > 0 {
@@ -509,20 +526,19 @@ impl GpuSolver {
         Ok(())
     }
 
-    /// The results into the view: the bodies' states, poses and turns, and the store stage
-    /// (`store_group`): each solved constraint's impulses, held to `MAX_IMPULSE` as
-    /// `WideContact::impulses` holds them, and its hit measures.
-    /// `data` holds the states, poses, angles turned and constraints, back to back (the
-    /// timestamps after them are not read here); its alignment is the mapping's, so each
+    /// The results into the view: the bodies' states, poses and turns, each solved
+    /// contact's stored impulses and hit measures (the host's `store_group`), and each
+    /// joint's impulses. `data` holds them back to back (the timestamps after them are not
+    /// read here); its alignment is the mapping's, so each
     /// part is copied out rather than cast in place.
     fn store(&self, view: &mut StepView<'_, '_>, data: &[u8], [states, poses, turned]: [u64; 3]) {
-        let contacts = view.contacts.len() * size_of::<ConstraintGpu>();
+        let contacts = view.contacts.len() * size_of::<StoredImpulsesGpu>();
         let joints = size_of_val(&self.joint_scratch[..]);
         let data = &data[..(states + poses + turned) as usize + contacts + joints];
         let (state_bytes, rest) = data.split_at(states as usize);
         let (pose_bytes, rest) = rest.split_at(poses as usize);
         let (turned_bytes, rest) = rest.split_at(turned as usize);
-        let (constraint_bytes, joint_bytes) = rest.split_at(contacts);
+        let (stored_bytes, joint_bytes) = rest.split_at(contacts);
         let solved_joints: Vec<JointGpu> = bytemuck::pod_collect_to_vec(joint_bytes);
         for &slot in view.joint_order {
             let j = &solved_joints[slot as usize];
@@ -542,23 +558,17 @@ impl GpuSolver {
             *q = p.rotation.into();
         }
         bytemuck::cast_slice_mut::<f32, u8>(motion.turned).copy_from_slice(turned_bytes);
-        let constraints: Vec<ConstraintGpu> = bytemuck::pod_collect_to_vec(constraint_bytes);
-        // SSE's minps and maxps, as `WideContact::impulses` uses them.
-        let fast_min = |a: f32, b: f32| if a < b { a } else { b };
-        let fast_max = |a: f32, b: f32| if a > b { a } else { b };
+        let stored: Vec<StoredImpulsesGpu> = bytemuck::pod_collect_to_vec(stored_bytes);
         // The solved contacts: each colour's range of the order (its joints sit after them).
+        // The others (between bodies that stay still) keep the match's warm start.
         let solved = view.colours.iter().flat_map(|c| &view.order[c[0].clone()]);
         for &k in solved {
-            let (k, c) = (k as usize, &constraints[k as usize]);
-            for (p, point) in c.points.iter().enumerate() {
-                let normal = fast_min(point.normal_impulse, MAX_IMPULSE);
-                let tangent = fast_min(fast_max(point.tangent_impulse, -MAX_IMPULSE), MAX_IMPULSE);
-                view.records[k].set_impulse(p, [normal, tangent]);
+            let (k, record) = (k as usize, &stored[k as usize]);
+            for (p, &impulse) in record.impulses.iter().enumerate() {
+                view.records[k].set_impulse(p, impulse);
             }
             if let Some(hits) = view.hit_records.as_deref_mut() {
-                hits[k] = c
-                    .points
-                    .map(|p| [-p.relative_velocity, p.max_normal_impulse]);
+                hits[k] = record.hits;
             }
         }
     }

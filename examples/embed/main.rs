@@ -1,9 +1,13 @@
 //! A host renderer that embeds the wgpu-sat pipeline on its own device, queue and surface,
-//! and colours every polygon from the GPU's contact results without reading anything back.
+//! and colours every polygon from the GPU's contact results without reading anything back;
+//! or, with `--gpu-world`, steps a whole world on its device and draws it from the GPU
+//! world's transforms buffer, again without reading anything back.
 //!
 //! ```text
 //! cargo run --example embed                                   # a window (Esc quits)
 //! cargo run --example embed -- --headless --screenshot embed.png [--frames 60] [--count 400]
+//! cargo run --example embed -- --gpu-world                    # boxes falling on a floor
+//! cargo run --example embed -- --headless --gpu-world --frames 240 --screenshot world.png
 //! ```
 //!
 //! What a host writes (search for `STEP` in this example's files):
@@ -46,7 +50,38 @@
 //!
 //! The polygons follow Lissajous paths with spin (no physics): calm blue when free, orange
 //! when touching one polygon, red when touching three or more.
+//!
+//! With `--gpu-world` (`gpu_world/`), what a host writes instead (search for `STEP W`):
+//!
+//! W1. Its device as in STEP 1; the draw reads two storage buffers in the vertex stage.
+//! W2. Its own `World` (here a floor between two walls and `--count` boxes in rows above
+//!     it), and `GpuWorld::new(&device, &queue, &world)` once: a copy of it on the device.
+//! W3. A render pipeline whose WGSL declares `BodyTransform` (`origin`, `rotation` as
+//!     `(cos, sin)`: `wgpu_sat::gpu::layout::BodyTransformGpu`) and binds
+//!     `gpu_world.transforms()` read-only in the vertex stage: one transform per body slot
+//!     (`BodyId::index`), written by the device at the end of each step. What the host
+//!     draws per body (here a box's half extents and colour) it uploads once, by slot.
+//! W4. Per frame: `gpu_world.step(dt)` (it submits its own work on the queue), then in
+//!     the host's encoder a render pass with one instanced draw (6 vertices per body, the
+//!     instance index is the body slot), then one `queue.submit`: queue order puts the draw
+//!     after the step that wrote the transforms. No pose is uploaded, nothing is read back.
+//! W5. When the CPU wants the world (events, queries, a save): `gpu_world.read_world()`,
+//!     a `World` with the same handles; the headless run does it once, for its summary.
+//!
+//! ```ignore
+//! let mut gpu_world = GpuWorld::new(&device, &queue, &world)?;          // once
+//! // once: a bind group of the view, gpu_world.transforms() and the host's boxes
+//! gpu_world.step(1.0 / 60.0)?;                                          // per frame
+//! let mut encoder = device.create_command_encoder(&Default::default());
+//! let mut pass = encoder.begin_render_pass(&target_pass);
+//! pass.set_pipeline(&pipeline);
+//! pass.set_bind_group(0, &bind_group, &[]);
+//! pass.draw(0..6, 0..bodies);                                           // one draw for all
+//! drop(pass);
+//! queue.submit([encoder.finish()]);
+//! ```
 
+mod gpu_world;
 mod headless;
 mod host;
 mod renderer;
@@ -64,7 +99,7 @@ use rand_chacha::ChaCha8Rng;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::{Aabb, Collider, Polygon, Transform};
 
-use headless::headless;
+use headless::{headless, headless_world};
 use window::run_window;
 
 #[derive(Parser, Debug)]
@@ -79,9 +114,13 @@ struct Args {
     /// Frames to run in headless mode (at 1/60 s each).
     #[arg(long, default_value_t = 60)]
     frames: u32,
-    /// Moving polygons.
+    /// Moving polygons (with --gpu-world: falling boxes).
     #[arg(long, default_value_t = 400)]
     count: usize,
+    /// Step a World of boxes falling on a floor as a GpuWorld on the host's device, and
+    /// draw it from the GPU world's transforms buffer (no readback, no pose upload).
+    #[arg(long)]
+    gpu_world: bool,
 }
 
 /// The polygons move inside [-HALF_WORLD, HALF_WORLD].
@@ -95,7 +134,9 @@ const NO_DISPLAY: &str = "no display found; run with --headless --screenshot PAT
 
 fn main() -> ExitCode {
     let args = Args::parse();
-    let result = if args.headless {
+    let result = if args.headless && args.gpu_world {
+        headless_world(&args)
+    } else if args.headless {
         headless(&args)
     } else {
         run_window(&args)

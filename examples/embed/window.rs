@@ -1,5 +1,6 @@
 //! The window: winit's event loop, a surface, and a frame per redraw (STEP 5's readback
-//! polled each frame).
+//! polled each frame), of the narrow phase's colliders or, with `--gpu-world`, of the GPU
+//! world (STEP W4).
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -11,6 +12,7 @@ use winit::event_loop::{ActiveEventLoop, EventLoop};
 use winit::keyboard::{Key, NamedKey};
 use winit::window::{Window, WindowId};
 
+use crate::gpu_world::WorldHost;
 use crate::host::{Host, request_device};
 use crate::shared::{Result, request_adapter, srgb_surface_config};
 use crate::{Args, NO_DISPLAY, READBACK_PERIOD, TITLE_PERIOD};
@@ -33,6 +35,7 @@ pub fn run_window(args: &Args) -> Result<()> {
     ));
     let mut app = App {
         count: args.count,
+        gpu_world: args.gpu_world,
         instance,
         state: None,
         error: None,
@@ -43,6 +46,7 @@ pub fn run_window(args: &Args) -> Result<()> {
 
 struct App {
     count: usize,
+    gpu_world: bool,
     instance: wgpu::Instance,
     state: Option<WindowState>,
     error: Option<Box<dyn std::error::Error>>,
@@ -52,7 +56,7 @@ struct WindowState {
     window: Arc<Window>,
     surface: wgpu::Surface<'static>,
     config: wgpu::SurfaceConfiguration,
-    host: Host,
+    content: Content,
     start: Instant,
     title_since: Instant,
     title_frames: u32,
@@ -62,8 +66,37 @@ struct WindowState {
     contacts: Option<usize>,
 }
 
+/// What the window draws. (Boxed: each holds its pipelines and GPU stages.)
+enum Content {
+    /// Polygons on Lissajous paths, coloured by the narrow phase's contacts (STEP 1 to 5).
+    Narrow(Box<Host>),
+    /// `--gpu-world`: boxes stepped by a GPU world, drawn from its transforms (STEP W1 to W4).
+    World(Box<WorldHost>),
+}
+
+impl Content {
+    fn device(&self) -> &wgpu::Device {
+        match self {
+            Content::Narrow(host) => &host.device,
+            Content::World(host) => &host.device,
+        }
+    }
+
+    fn queue(&self) -> &wgpu::Queue {
+        match self {
+            Content::Narrow(host) => &host.queue,
+            Content::World(host) => &host.queue,
+        }
+    }
+}
+
 impl WindowState {
-    fn new(event_loop: &ActiveEventLoop, instance: &wgpu::Instance, count: usize) -> Result<Self> {
+    fn new(
+        event_loop: &ActiveEventLoop,
+        instance: &wgpu::Instance,
+        count: usize,
+        gpu_world: bool,
+    ) -> Result<Self> {
         let attributes = Window::default_attributes()
             .with_title("wgpu-sat embed")
             .with_inner_size(PhysicalSize::new(1280, 800));
@@ -75,18 +108,32 @@ impl WindowState {
         // An sRGB format if there is one; the shader handles either.
         let config = srgb_surface_config(&surface, &adapter, size.width, size.height)?;
         surface.configure(&device, &config);
+        let what = if gpu_world {
+            "boxes on a GPU world"
+        } else {
+            "polygons"
+        };
         println!(
-            "embed: {count} polygons on {}, surface {:?}",
+            "embed: {count} {what} on {}, surface {:?}",
             adapter.get_info().name,
             config.format
         );
-        let host = Host::new(device, queue, config.format, count)?;
+        let content = if gpu_world {
+            Content::World(Box::new(WorldHost::new(
+                device,
+                queue,
+                config.format,
+                count,
+            )?))
+        } else {
+            Content::Narrow(Box::new(Host::new(device, queue, config.format, count)?))
+        };
         let now = Instant::now();
         Ok(WindowState {
             window,
             surface,
             config,
-            host,
+            content,
             start: now,
             title_since: now,
             title_frames: 0,
@@ -101,7 +148,7 @@ impl WindowState {
             wgpu::CurrentSurfaceTexture::Success(frame) => (frame, false),
             wgpu::CurrentSurfaceTexture::Suboptimal(frame) => (frame, true),
             wgpu::CurrentSurfaceTexture::Outdated | wgpu::CurrentSurfaceTexture::Lost => {
-                self.surface.configure(&self.host.device, &self.config);
+                self.surface.configure(self.content.device(), &self.config);
                 return Ok(());
             }
             _ => return Ok(()), // hidden or timed out: skip this frame
@@ -110,20 +157,58 @@ impl WindowState {
         let readback = !self.pending && self.requested.elapsed() >= READBACK_PERIOD;
         let t = self.start.elapsed().as_secs_f32();
         let size = (self.config.width, self.config.height);
-        let encoder = self.host.encode_frame(t, &view, size, readback)?;
-        self.host.queue.submit([encoder.finish()]); // the frame's one submit
+        let encoder = match &mut self.content {
+            Content::Narrow(host) => host.encode_frame(t, &view, size, readback)?,
+            // A step per frame (its own submits), then the draw: no readback ever.
+            Content::World(host) => host.encode_frame(&view, size)?,
+        };
+        self.content.queue().submit([encoder.finish()]); // the frame's one submit
         self.window.pre_present_notify();
-        self.host.queue.present(frame);
+        self.content.queue().present(frame);
         if reconfigure {
-            self.surface.configure(&self.host.device, &self.config);
+            self.surface.configure(self.content.device(), &self.config);
         }
-        if readback {
+        match &mut self.content {
+            Content::Narrow(_) => self.poll_contacts(readback),
+            Content::World(_) => {}
+        }
+        self.title_frames += 1;
+        let since = self.title_since.elapsed();
+        if since >= TITLE_PERIOD {
+            let fps = self.title_frames as f64 / since.as_secs_f64();
+            let title = match &self.content {
+                Content::Narrow(host) => {
+                    let contacts = self.contacts.map_or("-".into(), |c| c.to_string());
+                    format!(
+                        "wgpu-sat embed | {fps:.0} fps | {} polygons | {} pairs | \
+                         {contacts} contacts (last readback)",
+                        host.scene.colliders.len(),
+                        host.pairs,
+                    )
+                }
+                Content::World(host) => format!(
+                    "wgpu-sat embed | {fps:.0} fps | {} bodies on a GPU world, drawn from its \
+                     transforms (no readback)",
+                    host.bodies()
+                ),
+            };
+            self.window.set_title(&title);
+            (self.title_since, self.title_frames) = (Instant::now(), 0);
+        }
+        Ok(())
+    }
+
+    /// STEP 5, continued: a readback requested this frame is noted, and one on its way
+    /// polled. Never blocks: `None` until the copy has landed, a frame or more later.
+    fn poll_contacts(&mut self, requested: bool) {
+        let Content::Narrow(host) = &mut self.content else {
+            return;
+        };
+        if requested {
             (self.requested, self.pending) = (Instant::now(), true);
         }
         if self.pending {
-            // STEP 5, continued. Never blocks: `None` until the copy has landed, a frame or
-            // more later.
-            match self.host.gpu.poll_readback() {
+            match host.gpu.poll_readback() {
                 None => {}
                 Some(Ok(contacts)) => (self.contacts, self.pending) = (Some(contacts.len()), false),
                 Some(Err(e)) => {
@@ -132,27 +217,13 @@ impl WindowState {
                 }
             }
         }
-        self.title_frames += 1;
-        let since = self.title_since.elapsed();
-        if since >= TITLE_PERIOD {
-            let fps = self.title_frames as f64 / since.as_secs_f64();
-            let contacts = self.contacts.map_or("-".into(), |c| c.to_string());
-            self.window.set_title(&format!(
-                "wgpu-sat embed | {fps:.0} fps | {} polygons | {} pairs | \
-                 {contacts} contacts (last readback)",
-                self.host.scene.colliders.len(),
-                self.host.pairs,
-            ));
-            (self.title_since, self.title_frames) = (Instant::now(), 0);
-        }
-        Ok(())
     }
 }
 
 impl ApplicationHandler for App {
     fn resumed(&mut self, event_loop: &ActiveEventLoop) {
         if self.state.is_none() {
-            match WindowState::new(event_loop, &self.instance, self.count) {
+            match WindowState::new(event_loop, &self.instance, self.count, self.gpu_world) {
                 Ok(state) => self.state = Some(state),
                 Err(e) => {
                     self.error = Some(e);
@@ -175,7 +246,9 @@ impl ApplicationHandler for App {
             WindowEvent::Resized(size) if size.width > 0 && size.height > 0 => {
                 state.config.width = size.width;
                 state.config.height = size.height;
-                state.surface.configure(&state.host.device, &state.config);
+                state
+                    .surface
+                    .configure(state.content.device(), &state.config);
             }
             WindowEvent::RedrawRequested => {
                 if let Err(e) = state.frame() {

@@ -8,7 +8,8 @@ use wgpu_sat::glam::{UVec2, Vec2};
 
 use crate::render::{Camera, DrawOptions, Renderer, scene_bounds};
 use crate::shared::{OFFSCREEN_FORMAT, Offscreen, write_png};
-use crate::sim::{AdapterLabel, DT, Sim, StatsWindow};
+use crate::sim::{DT, Sim};
+use crate::stats::{AdapterLabel, StatsWindow};
 use crate::{Args, Backend, Result};
 
 /// Print a line of statistics every this many frames.
@@ -23,6 +24,10 @@ pub fn run(args: &Args) -> Result<()> {
             dir.display()
         )
         .into());
+    }
+    if args.drag_at.is_some() && args.backend == Some(Backend::GpuWorld) {
+        let refusal = "--drag-at pulls with a mouse joint, which --backend gpu-world cannot step";
+        return Err(refusal.into());
     }
     // A device is needed to render a screenshot or to run the GPU narrow phase; a CPU-only
     // run without a screenshot needs none, and works with no adapter at all.
@@ -44,16 +49,16 @@ pub fn run(args: &Args) -> Result<()> {
         _ => (None, false),
     };
     let adapter = AdapterLabel::of(device.as_ref().map(|(d, _)| d));
-    let mut sim = Sim::new(args.scene_spec(), gpu, use_gpu);
+    let mut sim = crate::start_sim(args, gpu, use_gpu)?;
     // Framed on the scene as built, as the window starts: the container stays in view.
     let viewport = UVec2::new(args.width.max(1), args.height.max(1));
     let camera = scene_bounds(&sim.world).map(|b| Camera::framing(b, viewport));
 
     println!(
-        "simulate: {} bodies, {} frames, {} narrow phase, {}",
+        "simulate: {} bodies, {} frames, {}, {}",
         sim.world.body_count(),
         args.frames,
-        sim.backend(),
+        sim.backend_label(),
         adapter.name
     );
     let mut total = StatsWindow::new();
@@ -88,14 +93,16 @@ pub fn run(args: &Args) -> Result<()> {
         if let Some(start) = args.drag_at {
             sim.drag_to(drag_path(start, (frame - 1) as f32 * DT))?;
         }
-        let stats = sim
+        let stepped = sim
             .advance()?
             .expect("a headless run never pauses, so every frame steps");
         for s in [&mut total, &mut window] {
             s.frame();
-            s.step(&stats, &sim.world);
+            s.record(&stepped, &sim.world);
         }
         if frame % REPORT_EVERY == 0 && frame != args.frames {
+            // The GPU world's counts are read from its world: read back only for the report.
+            sim.sync_world()?;
             println!(
                 "frame {frame:>5}: {}",
                 window.summary("steps/s", &sim, &adapter)
@@ -103,6 +110,7 @@ pub fn run(args: &Args) -> Result<()> {
             window = StatsWindow::after(&window);
         }
     }
+    sim.sync_world()?;
     println!(
         "done, {} frames in {:.2} s: {}",
         args.frames,
@@ -170,7 +178,9 @@ fn screenshot(
     } = camera.viewport;
     let target = Offscreen::new(device, "simulate screenshot", width, height);
     let mut renderer = Renderer::new(device, queue, OFFSCREEN_FORMAT);
-    renderer.prepare(&sim.world, camera, options);
+    // On the GPU world the bodies are drawn from its transforms buffer, not from `sim.world`
+    // (which `run` read back for its summary, and which the overlay draws from).
+    renderer.prepare(&sim.world, sim.device_transforms(), camera, options);
     let readback = device.create_buffer(&wgpu::BufferDescriptor {
         label: Some("simulate screenshot readback"),
         size: target.copy_bytes(),

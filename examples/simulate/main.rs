@@ -1,6 +1,6 @@
 //! Thousands of bodies (polygons, circles and concave outlines split into convex pieces)
-//! falling into a container, stepped by the wgpu-sat pipeline (GPU or CPU narrow phase) and
-//! drawn with wgpu in a winit window, or rendered headless to a PNG.
+//! falling into a container, stepped by the wgpu-sat pipeline (GPU or CPU narrow phase, or
+//! the GPU world) and drawn with wgpu in a winit window, or rendered headless to a PNG.
 //!
 //! ```text
 //! cargo run --example simulate                                  # 3,000 bodies, GPU narrow phase
@@ -8,6 +8,8 @@
 //! cargo run --example simulate -- --scene pyramid --rows 30
 //! cargo run --example simulate -- --scene large_pyramid --backend cpu
 //! cargo run --release --example simulate -- --scene pile --bodies 100000 --backend gpu-collision
+//! cargo run --release --example simulate -- --scene pile --bodies 100000 --backend gpu-world
+//! cargo run --example simulate -- --headless --backend gpu-world --frames 60 --screenshot gw.png
 //! cargo run --example simulate -- --scene level                 # a platform, a paddle, pits
 //! cargo run --example simulate -- --scene joints                # chain, bridge, ragdolls, car
 //! cargo run --example simulate -- --headless --frames 300 --screenshot out.png
@@ -20,19 +22,44 @@
 //! `--backend gpu-collision` steps with `World::step_on_gpu`: the GPU finds the pairs among
 //! the world's boxes itself and collides them in one submit (the pairs never cross the bus).
 //!
+//! `--backend gpu-world` steps a `wgpu_sat::gpu::GpuWorld` built on the renderer's device
+//! and queue (`device_world.rs`), and draws the bodies from its transforms buffer: the
+//! instances (shape, body slot, static flag) are uploaded once, and again only when the
+//! GPU world is built again, and the vertex shader reads each body's pose by its slot (see
+//! `render/`). No pose is uploaded and nothing is read back to draw a frame; the world is
+//! read back (`GpuWorld::read_world`) only for the title's counts (twice a second), the
+//! contact overlay (C), the ray fan (L), the joints' lines (a world with joints), F, and
+//! the headless reports. What it changes:
+//! - a scene with a joint the GPU world does not solve yet is refused at start, naming the
+//!   joint (`joints`: its ragdolls' limited revolute joints), and so is `level`, whose
+//!   movers the host drives before every step;
+//! - a drag (left button, `--drag-at`) is refused in one line: it pulls with a mouse joint;
+//! - N, B, I, R and `--fire-every` / `--push-every` read the world back, edit it, and build
+//!   the GPU world again from it (`GpuWorld::new`: on lavapipe about a second, for its
+//!   pipelines);
+//! - G reads the world back and steps on with the CPU narrow phase (drawn from the world
+//!   again); G again uploads it as a new GPU world;
+//! - sleeping bodies are not dimmed (the transforms buffer carries poses only);
+//! - the title shows `GpuWorld::step`'s wall time, its device time (`kernel_time`) and the
+//!   bytes its solver moved, with the counts of the world read back (the GPU world gives
+//!   no per-stage statistics).
+//!
 //! If the GPU narrow phase fails mid-run (a lost device, out of memory, a validation
 //! error), the step that failed changed nothing, so the simulation says so in one line on
-//! stderr and carries on with the CPU narrow phase.
+//! stderr and carries on with the CPU narrow phase. The GPU world's world is read back
+//! first, and the CPU carries on from it.
 //!
 //! Keys and mouse in the window:
 //!
 //! | input                 | action                                                       |
 //! |-----------------------|--------------------------------------------------------------|
-//! | G                     | toggle the narrow phase between GPU and CPU                  |
+//! | G                     | toggle the narrow phase between GPU and CPU (with            |
+//! |                       | `--backend gpu-world`: between the GPU world and the CPU)    |
 //! | Space                 | pause / resume                                               |
 //! | S                     | one step, pausing first if running (hold to keep stepping)   |
 //! | R                     | reset the scene                                              |
-//! | N                     | drop 200 more bodies above the container                     |
+//! | N                     | drop 200 more bodies above the container (GPU world: built   |
+//! |                       | again with them)                                             |
 //! | B                     | fire a bullet at the cursor (swept: it cannot tunnel)        |
 //! | I                     | push the body under the cursor up (an impulse: mass × 7/s)   |
 //! | C                     | show contact points and normals                              |
@@ -43,7 +70,7 @@
 //! | scroll                | zoom about the cursor                                        |
 //! | right or middle drag  | pan                                                          |
 //! | left drag on a body   | pull it by a mouse joint (at most 1000 × its mass); let go   |
-//! |                       | to throw it                                                  |
+//! |                       | to throw it (refused on the GPU world: press G first)        |
 //!
 //! Sleeping bodies (an island at rest, see `World::set_sleeping`) are drawn dimmed; they
 //! wake when something touches them or you drag them. The mixed and pile scenes have a
@@ -54,20 +81,24 @@
 //!
 //! The title shows, about twice a second: frames per second, bodies (and how many are
 //! awake), candidate pairs, contacts, the last step's events (contacts begun and ended,
-//! hits faster than 2 units per second, bodies into and out of the sensor), the mean milliseconds of each stage of `World::step` (and, for the GPU, its
-//! upload, dispatch and readback; then the continuous stage and how many bodies it swept),
-//! the narrow phase in use and the adapter. On a software
-//! adapter (Mesa's lavapipe) the "GPU" runs on the CPU, and the title says so.
+//! hits faster than 2 units per second, bodies into and out of the sensor), the mean
+//! milliseconds of each stage of `World::step` (and, for the GPU, its upload, dispatch and
+//! readback; then the continuous stage and how many bodies it swept), the narrow phase in
+//! use and the adapter. On a software adapter (Mesa's lavapipe) the "GPU" runs on the CPU,
+//! and the title says so.
 //!
 //! The world advances by a fixed 1/60 s per frame, so a slow machine shows slow motion.
 //! Rendering (see `render/`) draws every body with one instanced draw call whose vertex
-//! shader reads the poses and the shape table from storage buffers.
+//! shader reads the poses (from the instances, or from the GPU world's transforms) and the
+//! shape table from storage buffers. The statistics are in `stats.rs`.
 
+mod device_world;
 mod headless;
 mod render;
 #[path = "../shared/mod.rs"]
 mod shared;
 mod sim;
+mod stats;
 mod window;
 
 use std::process::ExitCode;
@@ -75,7 +106,7 @@ use std::process::ExitCode;
 use clap::{Parser, ValueEnum};
 use wgpu_sat::glam::Vec2;
 
-use sim::SceneSpec;
+use sim::{SceneSpec, Sim};
 
 #[derive(Parser, Debug)]
 #[command(about = "Simulate and draw thousands of colliding polygons with wgpu-sat")]
@@ -180,6 +211,9 @@ pub enum Backend {
     /// The GPU collision stage (`World::step_on_gpu`): the GPU finds the pairs itself and
     /// collides them; only the boxes and poses go up.
     GpuCollision,
+    /// The GPU world (`wgpu_sat::gpu::GpuWorld`): collision and the solver on the GPU, the
+    /// bodies drawn from its transforms buffer with no readback.
+    GpuWorld,
 }
 
 use shared::Result;
@@ -215,6 +249,19 @@ fn main() -> ExitCode {
     }
 }
 
+/// The simulation of `args`' scene, stepped by `gpu` if given and `use_gpu`. Only the GPU
+/// world can refuse a scene (`Sim::new`): the error names the scene and what it holds.
+pub fn start_sim(args: &Args, gpu: Option<sim::GpuStage>, use_gpu: bool) -> Result<Sim> {
+    Sim::new(args.scene_spec(), gpu, use_gpu).map_err(|e| {
+        let scene = args.scene.to_possible_value().expect("no scene is skipped");
+        format!(
+            "--backend gpu-world cannot run the {} scene: {e}",
+            scene.get_name()
+        )
+        .into()
+    })
+}
+
 /// The device the example asks for: the crate's portable limits (see
 /// `wgpu_sat::request_device`) with the adapter's own storage-buffer sizes, so large batches
 /// fit, and timestamp queries when the adapter has them.
@@ -233,18 +280,23 @@ pub fn device_descriptor(adapter: &wgpu::Adapter) -> wgpu::DeviceDescriptor<'sta
 }
 
 /// The GPU stage on the renderer's device, as `--backend` asks (the collision stage for
-/// `gpu-collision`, else the narrow phase): `(stage, start on it)`. With `--backend gpu` or
-/// `gpu-collision` a failure is an error; by default it falls back to the CPU with a note.
+/// `gpu-collision`, the GPU world for `gpu-world`, else the narrow phase): `(stage, start
+/// on it)`. With `--backend gpu` or `gpu-collision` a failure is an error; by default it
+/// falls back to the CPU with a note. (The GPU world is built with the scene, by `Sim::new`.)
 pub fn gpu_narrow_phase(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     backend: Option<Backend>,
 ) -> Result<(Option<sim::GpuStage>, bool)> {
-    let stage = if backend == Some(Backend::GpuCollision) {
-        wgpu_sat::gpu::GpuCollision::new(device, queue)
-            .map(|c| sim::GpuStage::Collision(Box::new(c)))
-    } else {
-        wgpu_sat::GpuNarrowPhase::new(device, queue).map(|n| sim::GpuStage::Narrow(Box::new(n)))
+    let stage = match backend {
+        Some(Backend::GpuWorld) => Ok(sim::GpuStage::World(Box::new(
+            device_world::DeviceWorld::new(device, queue),
+        ))),
+        Some(Backend::GpuCollision) => wgpu_sat::gpu::GpuCollision::new(device, queue)
+            .map(|c| sim::GpuStage::Collision(Box::new(c))),
+        _ => {
+            wgpu_sat::GpuNarrowPhase::new(device, queue).map(|n| sim::GpuStage::Narrow(Box::new(n)))
+        }
     };
     match stage {
         Ok(gpu) => Ok((Some(gpu), backend != Some(Backend::Cpu))),

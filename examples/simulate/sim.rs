@@ -1,11 +1,12 @@
 //! The simulation side of the example, shared by the window and the headless run: the world,
-//! both narrow phases, pausing, spawning, dragging, and the running statistics.
+//! both narrow phases (or the GPU world, see `device_world.rs`), pausing, spawning and
+//! dragging. The running statistics are in `stats.rs`.
 
-use std::fmt::Write as _;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
+use wgpu_sat::error::GpuError;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::gpu::GpuCollision;
 use wgpu_sat::scenes::{Car, LevelDriver, MouseDrag};
@@ -16,6 +17,8 @@ use wgpu_sat::{
 };
 
 use crate::Scene;
+use crate::device_world::DeviceWorld;
+use crate::render::DeviceTransforms;
 
 /// Fixed time step: one step per frame, whatever the frame rate, so a slow adapter shows
 /// slow motion rather than a different simulation.
@@ -104,16 +107,35 @@ fn add_sensor_band(world: &mut World) {
     }
 }
 
-/// The GPU's part of a step: the narrow phase over the world's pairs, or the whole
-/// collision stage (`World::step_on_gpu`).
+/// The GPU's part of a step: the narrow phase over the world's pairs, the whole collision
+/// stage (`World::step_on_gpu`), or the whole step (`GpuWorld`, see `device_world.rs`).
 /// (Boxed: each holds its pipelines and buffers, a kilobyte or more.)
 pub enum GpuStage {
     Narrow(Box<GpuNarrowPhase>),
     Collision(Box<GpuCollision>),
+    World(Box<DeviceWorld>),
+}
+
+/// What one step reports.
+// One value per frame, returned and read at once: the unused bytes of the small variant
+// cost nothing, and boxing the statistics would allocate every step.
+#[allow(clippy::large_enum_variant)]
+pub enum Stepped {
+    /// The host stepped the world: its statistics, as `World::step` gives them.
+    Host(StepStats),
+    /// The GPU world stepped: the host's wall time of `GpuWorld::step`, and the device's
+    /// time (`GpuWorld::kernel_time`, where the device has timestamp queries). It gives no
+    /// other statistics: the counts are read from the world when it is read back.
+    Device {
+        wall: Duration,
+        kernels: Option<Duration>,
+    },
 }
 
 /// The world and how it is stepped.
 pub struct Sim {
+    /// The world. While the GPU world steps it ([`Sim::on_device`]), a snapshot as of the
+    /// last [`Sim::sync_world`].
     pub world: World,
     spec: SceneSpec,
     cpu: CpuNarrowPhase,
@@ -133,9 +155,11 @@ pub struct Sim {
 }
 
 impl Sim {
-    pub fn new(spec: SceneSpec, gpu: Option<GpuStage>, use_gpu: bool) -> Sim {
+    /// The scene, stepped by `gpu` if given and `use_gpu`, else by the CPU. With the GPU
+    /// world, the world is uploaded here, and a scene it cannot step is refused, named.
+    pub fn new(spec: SceneSpec, gpu: Option<GpuStage>, use_gpu: bool) -> Result<Sim, Error> {
         let (world, driver) = spec.build();
-        Sim {
+        let mut sim = Sim {
             world,
             spec,
             cpu: CpuNarrowPhase::new(),
@@ -148,32 +172,119 @@ impl Sim {
             rng: ChaCha8Rng::seed_from_u64(spec.seed ^ 0x5eed),
             driver,
             time: 0.0,
-        }
+        };
+        sim.upload()?;
+        Ok(sim)
     }
 
-    /// "GPU", "GPU collision" or "CPU": which narrow phase (or stage) steps the world.
+    /// "GPU", "GPU collision", "GPU world" or "CPU": what steps the world.
     pub fn backend(&self) -> &'static str {
         match (&self.gpu, self.use_gpu) {
             (Some(GpuStage::Narrow(_)), true) => "GPU",
             (Some(GpuStage::Collision(_)), true) => "GPU collision",
+            (Some(GpuStage::World(_)), true) => "GPU world",
             _ => "CPU",
         }
     }
 
-    /// Switches between the narrow phases; false when there is no GPU one to switch to.
-    /// Both give the same contacts, so the simulation carries on unchanged.
-    pub fn toggle_backend(&mut self) -> bool {
-        if self.gpu.is_none() {
-            return false;
+    /// What steps the world, for the statistics: "GPU world", or the narrow phase in use.
+    pub fn backend_label(&self) -> String {
+        match self.on_device() {
+            true => self.backend().to_string(),
+            false => format!("{} narrow phase", self.backend()),
         }
-        self.use_gpu = !self.use_gpu;
-        true
     }
 
-    pub fn reset(&mut self) {
+    /// Whether the GPU world steps the world: then [`Sim::world`] is a snapshot.
+    pub fn on_device(&self) -> bool {
+        matches!((&self.gpu, self.use_gpu), (Some(GpuStage::World(_)), true))
+    }
+
+    /// The GPU world's transforms buffer, which the renderer draws the bodies from, while
+    /// the GPU world steps the world.
+    pub fn device_transforms(&self) -> Option<DeviceTransforms<'_>> {
+        match (&self.gpu, self.use_gpu) {
+            (Some(GpuStage::World(device)), true) => device.transforms(),
+            _ => None,
+        }
+    }
+
+    /// Bytes the GPU world's last step sent to the device and read back; zeros on the
+    /// other backends.
+    pub fn device_bytes(&self) -> [u64; 2] {
+        match &self.gpu {
+            Some(GpuStage::World(device)) => device.solver_bytes(),
+            _ => [0; 2],
+        }
+    }
+
+    /// Brings [`Sim::world`] up to date with the GPU world (a readback) if it has stepped
+    /// since the last call; nothing to do on the other backends.
+    pub fn sync_world(&mut self) -> Result<(), Error> {
+        if let Some(GpuStage::World(device)) = &mut self.gpu {
+            device.read_into(&mut self.world)?;
+        }
+        Ok(())
+    }
+
+    /// Uploads the world to the GPU world, when it is the one stepping. The level is
+    /// refused: its movers are set by `World::set_velocity` before every step, which would
+    /// take a readback and an upload per step.
+    fn upload(&mut self) -> Result<(), Error> {
+        let (Some(GpuStage::World(device)), true) = (&mut self.gpu, self.use_gpu) else {
+            return Ok(());
+        };
+        if self.driver.level.is_some() {
+            return Err(Error::Gpu(GpuError::Unsupported {
+                what: "the level's movers".into(),
+                why: "the host sets their velocities before every step (LevelDriver::drive); \
+                      use --backend gpu-collision",
+            }));
+        }
+        device.load(&self.world)
+    }
+
+    /// Runs `edit` on the world brought up to date, then, on the GPU world, uploads the
+    /// edited world in place of the device's (a new `GpuWorld`: there is no way to edit
+    /// one yet).
+    fn edit<T>(&mut self, edit: impl FnOnce(&mut Sim) -> Result<T, Error>) -> Result<T, Error> {
+        self.sync_world()?;
+        let edited = edit(self);
+        // Uploaded even after a failed edit: a part of it may have been made.
+        self.upload()?;
+        edited
+    }
+
+    /// Switches between the GPU stage and the CPU narrow phase; false when there is no GPU
+    /// stage to switch to. Either steps to the same contacts, so the simulation carries on
+    /// unchanged. Leaving the GPU world reads its world back; returning to it uploads the
+    /// world again, letting go of a drag first (a mouse joint, which it cannot step).
+    pub fn toggle_backend(&mut self) -> Result<bool, Error> {
+        match (&mut self.gpu, self.use_gpu) {
+            (None, _) => return Ok(false),
+            (Some(GpuStage::World(device)), true) => {
+                device.read_into(&mut self.world)?;
+                device.unload();
+                self.use_gpu = false;
+            }
+            (Some(GpuStage::World(_)), false) => {
+                self.release();
+                self.use_gpu = true;
+                if let Err(e) = self.upload() {
+                    self.use_gpu = false;
+                    return Err(e);
+                }
+            }
+            _ => self.use_gpu = !self.use_gpu,
+        }
+        Ok(true)
+    }
+
+    pub fn reset(&mut self) -> Result<(), Error> {
         (self.world, self.driver) = self.spec.build();
         self.drag = None;
         self.time = 0.0;
+        self.upload()
     }
 
     /// Asks for one step while paused.
@@ -182,36 +293,50 @@ impl Sim {
     }
 
     /// Runs one step unless paused; `None` when nothing ran.
-    pub fn advance(&mut self) -> Result<Option<StepStats>, Error> {
+    pub fn advance(&mut self) -> Result<Option<Stepped>, Error> {
         if self.paused && !std::mem::take(&mut self.single_step) {
             return Ok(None);
         }
+        // Never on the GPU world: it refuses the level (see `Sim::upload`).
         if let Some(driver) = &self.driver.level {
             driver.drive(&mut self.world, self.time, DT)?;
         }
-        let stats = self.step()?;
+        let stepped = self.step()?;
         self.time += DT;
-        Ok(Some(stats))
+        Ok(Some(stepped))
     }
 
-    /// One step on the narrow phase in use.
-    fn step(&mut self) -> Result<StepStats, Error> {
+    /// One step on the backend in use.
+    fn step(&mut self) -> Result<Stepped, Error> {
         if let (Some(gpu), true) = (&mut self.gpu, self.use_gpu) {
             let result = match gpu {
-                GpuStage::Narrow(narrow) => self.world.step(DT, narrow.as_mut()),
-                GpuStage::Collision(stage) => self.world.step_on_gpu(DT, stage.as_mut()),
+                GpuStage::Narrow(narrow) => self.world.step(DT, narrow.as_mut()).map(Stepped::Host),
+                GpuStage::Collision(stage) => self
+                    .world
+                    .step_on_gpu(DT, stage.as_mut())
+                    .map(Stepped::Host),
+                GpuStage::World(device) => device
+                    .step(DT)
+                    .map(|(wall, kernels)| Stepped::Device { wall, kernels }),
             };
             match result {
-                Ok(stats) => return Ok(stats),
+                Ok(stepped) => return Ok(stepped),
                 // A failed step leaves the world as it was: the CPU takes the same step.
+                // The GPU world's world is read back first; a step that failed in its
+                // solver's stages was taken all the same (see `GpuWorld::step`), so that
+                // case runs one step ahead, but a lost device fails in the collision stage,
+                // before anything changed.
                 Err(e) => {
-                    eprintln!("simulate: the GPU narrow phase failed ({e}); continuing on the CPU");
+                    eprintln!("simulate: the GPU stage failed ({e}); continuing on the CPU");
+                    if let GpuStage::World(device) = gpu {
+                        device.read_into(&mut self.world)?;
+                    }
                     self.gpu = None;
                     self.use_gpu = false;
                 }
             }
         }
-        self.world.step(DT, &mut self.cpu)
+        self.world.step(DT, &mut self.cpu).map(Stepped::Host)
     }
 
     /// Drives the joint scene's car at `throttle` (see `scenes::Car::drive`: 1 forward,
@@ -220,14 +345,22 @@ impl Sim {
         let Some(car) = self.driver.car else {
             return Ok(false);
         };
-        car.drive(&mut self.world, throttle)?;
+        self.edit(|sim| car.drive(&mut sim.world, throttle))?;
         Ok(true)
     }
 
     /// Grabs the dynamic body under a world point, if any, with a mouse joint (see
-    /// `scenes::MouseDrag`); lets go of the one held first.
+    /// `scenes::MouseDrag`); lets go of the one held first. Refused, in one line on
+    /// stderr, while the GPU world steps: it cannot step a mouse joint.
     pub fn grab(&mut self, point: Vec2) -> Result<(), Error> {
         self.release();
+        if self.on_device() {
+            eprintln!(
+                "simulate: dragging pulls with a mouse joint, which the GPU world cannot \
+                 step; press G to step on the CPU, then drag"
+            );
+            return Ok(());
+        }
         self.drag = MouseDrag::grab(&mut self.world, point)?;
         Ok(())
     }
@@ -259,13 +392,14 @@ impl Sim {
     /// Pushes the dynamic body under a world point upwards (the I key; see
     /// `scenes::push_body_at`); false over empty space or a static or kinematic body.
     pub fn push(&mut self, point: Vec2) -> Result<bool, Error> {
-        scenes::push_body_at(&mut self.world, point).map(|body| body.is_some())
+        self.edit(|sim| scenes::push_body_at(&mut sim.world, point).map(|body| body.is_some()))
     }
 
     /// Pushes the `k`-th dynamic body (counting round, with a stride that spreads the
     /// pushes over the scene) at its centre of mass: headless `--push-every`, standing in
     /// for the I key. False when there is no dynamic body.
     pub fn push_one(&mut self, k: usize) -> Result<bool, Error> {
+        self.sync_world()?;
         let world = &self.world;
         let dynamic: Vec<BodyId> = world
             .bodies()
@@ -280,6 +414,10 @@ impl Sim {
 
     /// Fires a heavy bullet (a swept body) from above the scene's top-left corner at `target`.
     pub fn fire(&mut self, target: Vec2) -> Result<(), Error> {
+        self.edit(|sim| sim.add_bullet(target))
+    }
+
+    fn add_bullet(&mut self, target: Vec2) -> Result<(), Error> {
         let Some(bounds) = self
             .world
             .bodies()
@@ -301,6 +439,10 @@ impl Sim {
     /// Drops `count` bodies, with shapes taken from existing dynamic bodies, in a grid above
     /// everything, over the static bodies (the container or the ground).
     pub fn spawn(&mut self, count: usize) -> Result<(), Error> {
+        self.edit(|sim| sim.add_bodies(count))
+    }
+
+    fn add_bodies(&mut self, count: usize) -> Result<(), Error> {
         let world = &self.world;
         let dynamic: Vec<BodyId> = world.bodies().filter(|&b| !world.is_static(b)).collect();
         if dynamic.is_empty() {
@@ -346,174 +488,5 @@ impl Sim {
             self.world.add_body(&def)?;
         }
         Ok(())
-    }
-}
-
-/// Step statistics summed over a window of frames, for a line of averages.
-pub struct StatsWindow {
-    started: Instant,
-    frames: u32,
-    steps: u32,
-    broad: Duration,
-    narrow: Duration,
-    solver: Duration,
-    continuous: Duration,
-    /// GPU breakdown: upload, dispatch, readback, and how many steps had one.
-    detail: [Duration; 3],
-    detail_steps: u32,
-    /// The compute pass alone (timestamp queries), and how many steps measured it.
-    kernel: Duration,
-    kernel_steps: u32,
-    last: StepStats,
-    /// The last step's events: contacts begun, ended, hits, sensor entries, exits.
-    last_events: [usize; 5],
-}
-
-impl StatsWindow {
-    /// A window that starts now, showing `previous`'s last counts and events until a step
-    /// replaces them (so a paused world still shows its pairs and contacts).
-    pub fn after(previous: &StatsWindow) -> StatsWindow {
-        StatsWindow {
-            last: previous.last,
-            last_events: previous.last_events,
-            ..StatsWindow::new()
-        }
-    }
-
-    pub fn new() -> StatsWindow {
-        StatsWindow {
-            started: Instant::now(),
-            frames: 0,
-            steps: 0,
-            broad: Duration::ZERO,
-            narrow: Duration::ZERO,
-            solver: Duration::ZERO,
-            continuous: Duration::ZERO,
-            detail: [Duration::ZERO; 3],
-            detail_steps: 0,
-            kernel: Duration::ZERO,
-            kernel_steps: 0,
-            last: StepStats::default(),
-            last_events: [0; 5],
-        }
-    }
-
-    pub fn elapsed(&self) -> Duration {
-        self.started.elapsed()
-    }
-
-    pub fn frame(&mut self) {
-        self.frames += 1;
-    }
-
-    /// Adds a step's times and keeps its counts and its events (read from `world`).
-    pub fn step(&mut self, stats: &StepStats, world: &World) {
-        let events = world.events();
-        self.last_events = [
-            events.contact_begin.len(),
-            events.contact_end.len(),
-            events.contact_hit.len(),
-            events.sensor_begin.len(),
-            events.sensor_end.len(),
-        ];
-        self.steps += 1;
-        self.broad += stats.broad_phase;
-        self.narrow += stats.narrow_phase;
-        self.solver += stats.solver;
-        self.continuous += stats.continuous;
-        if let Some(d) = stats.narrow_phase_detail {
-            self.detail[0] += d.upload;
-            self.detail[1] += d.dispatch;
-            self.detail[2] += d.readback;
-            self.detail_steps += 1;
-            if let Some(kernel) = d.kernel {
-                self.kernel += kernel;
-                self.kernel_steps += 1;
-            }
-        }
-        self.last = *stats;
-    }
-
-    /// One line: rate, counts (of the last step), mean ms per stage, backend and adapter.
-    /// `rate_unit` is "fps" in the window, "steps/s" headless.
-    pub fn summary(&self, rate_unit: &str, sim: &Sim, adapter: &AdapterLabel) -> String {
-        let seconds = self.started.elapsed().as_secs_f64().max(1e-9);
-        let ms = |d: Duration, n: u32| 1e3 * d.as_secs_f64() / n.max(1) as f64;
-        let mut line = format!(
-            "{:.1} {rate_unit} | {} bodies ({} awake), {} pairs, {} contacts | ",
-            self.frames as f64 / seconds,
-            sim.world.body_count(),
-            self.last.awake_bodies,
-            self.last.pairs,
-            self.last.contacts,
-        );
-        let [begun, ended, hits, entered, left] = self.last_events;
-        let _ = write!(
-            line,
-            "events +{begun} -{ended} contacts, {hits} hits, +{entered} -{left} sensor | "
-        );
-        if self.steps == 0 {
-            line.push_str("no steps");
-        } else {
-            let _ = write!(
-                line,
-                "broad {:.2} ms, narrow {:.2} ms",
-                ms(self.broad, self.steps),
-                ms(self.narrow, self.steps)
-            );
-            if self.detail_steps > 0 {
-                let [upload, dispatch, readback] = self.detail.map(|d| ms(d, self.detail_steps));
-                let _ = write!(
-                    line,
-                    " (upload {upload:.2}, dispatch {dispatch:.2}, readback {readback:.2}"
-                );
-                // The kernel alone, from timestamp queries, where the device has them.
-                if self.kernel_steps > 0 {
-                    let kernel = ms(self.kernel, self.kernel_steps);
-                    let _ = write!(line, "; kernel {kernel:.2}");
-                }
-                line.push(')');
-            }
-            let _ = write!(
-                line,
-                ", solver {:.2} ms, continuous {:.2} ms ({} swept)",
-                ms(self.solver, self.steps),
-                ms(self.continuous, self.steps),
-                self.last.swept_bodies
-            );
-        }
-        let _ = write!(line, " | {} narrow phase | {}", sim.backend(), adapter.name);
-        if adapter.software {
-            line.push_str(" | software adapter: GPU times are CPU times");
-        }
-        if sim.paused {
-            line.push_str(" | PAUSED");
-        }
-        line
-    }
-}
-
-/// The adapter as the statistics name it.
-pub struct AdapterLabel {
-    pub name: String,
-    /// A CPU implementation (such as lavapipe): its "GPU" time is CPU time.
-    pub software: bool,
-}
-
-impl AdapterLabel {
-    pub fn of(device: Option<&wgpu::Device>) -> AdapterLabel {
-        match device {
-            Some(device) => {
-                let info = device.adapter_info();
-                AdapterLabel {
-                    software: info.device_type == wgpu::DeviceType::Cpu,
-                    name: format!("{} ({:?})", info.name, info.backend),
-                }
-            }
-            None => AdapterLabel {
-                name: "no adapter".into(),
-                software: false,
-            },
-        }
     }
 }

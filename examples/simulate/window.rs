@@ -14,7 +14,8 @@ use winit::window::{Window, WindowId};
 
 use crate::render::{Camera, DrawOptions, Renderer, scene_bounds};
 use crate::shared::{request_adapter, srgb_surface_config};
-use crate::sim::{AdapterLabel, Sim, StatsWindow};
+use crate::sim::Sim;
+use crate::stats::{AdapterLabel, StatsWindow};
 use crate::{Args, Result};
 
 const NO_DISPLAY: &str = "no display found: run with --headless --frames 300 --screenshot \
@@ -183,15 +184,15 @@ impl State {
         surface.configure(&device, &config);
 
         let (gpu, use_gpu) = crate::gpu_narrow_phase(&device, &queue, args.backend)?;
-        let sim = Sim::new(args.scene_spec(), gpu, use_gpu);
+        let sim = crate::start_sim(args, gpu, use_gpu)?;
         let viewport = UVec2::new(config.width, config.height);
         let camera = frame_scene(&sim, viewport);
         let renderer = Renderer::new(&device, &queue, config.format);
         let adapter = AdapterLabel::of(Some(&device));
         println!(
-            "simulate: {} bodies, {} narrow phase, {}, surface {:?}",
+            "simulate: {} bodies, {}, {}, surface {:?}",
             sim.world.body_count(),
-            sim.backend(),
+            sim.backend_label(),
             adapter.name,
             config.format
         );
@@ -233,15 +234,25 @@ impl State {
                 .drag_to(self.camera.screen_to_world(self.cursor))
                 .map_err(|e| format!("dragging failed: {e}"))?;
         }
-        if let Some(stats) = self
+        if let Some(stepped) = self
             .sim
             .advance()
             .map_err(|e| format!("simulation step failed: {e}"))?
         {
-            self.stats.step(&stats, &self.sim.world);
+            self.stats.record(&stepped, &self.sim.world);
         }
         self.stats.frame();
-        if self.stats.elapsed() >= TITLE_PERIOD {
+        // On the GPU world, `sim.world` is read back only for what needs the bodies where
+        // they are: the title's counts twice a second, the contacts, the ray fan and the
+        // joints' lines. The bodies themselves are drawn from the GPU world's transforms.
+        let title_due = self.stats.elapsed() >= TITLE_PERIOD;
+        let overlay = self.show_contacts || self.ray_fan || self.sim.world.joint_count() > 0;
+        if title_due || overlay {
+            self.sim
+                .sync_world()
+                .map_err(|e| format!("reading the GPU world back failed: {e}"))?;
+        }
+        if title_due {
             let summary = self.stats.summary("fps", &self.sim, &self.adapter);
             self.window
                 .set_title(&format!("wgpu-sat simulate | {summary}"));
@@ -267,8 +278,12 @@ impl State {
                 .ray_fan
                 .then(|| self.camera.screen_to_world(self.cursor)),
         };
-        self.renderer
-            .prepare(&self.sim.world, &self.camera, &options);
+        self.renderer.prepare(
+            &self.sim.world,
+            self.sim.device_transforms(),
+            &self.camera,
+            &options,
+        );
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
@@ -309,7 +324,7 @@ impl State {
             _ if event.repeat => {}
             "g" => self.toggle_backend(),
             "r" => {
-                self.sim.reset();
+                self.sim.reset()?;
                 self.camera = frame_scene(&self.sim, self.camera.viewport);
             }
             "n" => self.sim.spawn(SPAWN_COUNT)?,
@@ -320,7 +335,10 @@ impl State {
             }
             "c" => self.show_contacts = !self.show_contacts,
             "l" => self.ray_fan = !self.ray_fan,
-            "f" => self.camera = frame_scene(&self.sim, self.camera.viewport),
+            "f" => {
+                self.sim.sync_world()?;
+                self.camera = frame_scene(&self.sim, self.camera.viewport);
+            }
             // The car of the joints scene; in other scenes these keys do nothing.
             "d" => _ = self.sim.drive(1.0)?,
             "a" => _ = self.sim.drive(-1.0)?,
@@ -342,8 +360,15 @@ impl State {
     }
 
     fn toggle_backend(&mut self) {
-        if !self.sim.toggle_backend() {
-            eprintln!("simulate: no GPU narrow phase on this device; staying on the CPU");
+        match self.sim.toggle_backend() {
+            Ok(true) => {}
+            Ok(false) => {
+                eprintln!("simulate: no GPU narrow phase on this device; staying on the CPU")
+            }
+            Err(e) => eprintln!(
+                "simulate: switching the backend failed ({e}); on the {}",
+                self.sim.backend_label()
+            ),
         }
     }
 

@@ -123,6 +123,29 @@ pub fn host_frame(
     panic!("the readback never arrived");
 }
 
+/// Each body's pose and velocity as bits (translation, rotation, linear velocity, spin),
+/// in body order: two worlds stepped alike compare body by body.
+#[allow(dead_code)]
+pub fn state_bits(world: &wgpu_sat::World) -> Vec<[u32; 7]> {
+    world
+        .bodies()
+        .map(|k| {
+            let t = world.transform(k);
+            let v = world.linear_velocity(k);
+            [
+                t.translation().x,
+                t.translation().y,
+                t.rotation().x,
+                t.rotation().y,
+                v.x,
+                v.y,
+                world.angular_velocity(k),
+            ]
+            .map(f32::to_bits)
+        })
+        .collect()
+}
+
 pub fn require_gpu() -> bool {
     std::env::var("WGPU_SAT_REQUIRE_GPU").is_ok_and(|v| v == "1")
 }

@@ -156,22 +156,10 @@ fn every_kind_of_pair_gives_the_same_bits() {
 
 /// The first body whose pose or velocity bits differ between two worlds, if any.
 fn first_difference(a: &World, b: &World) -> Option<String> {
-    a.bodies().zip(b.bodies()).find_map(|(i, j)| {
-        let state = |w: &World, k| {
-            let t = w.transform(k);
-            let v = w.linear_velocity(k);
-            [
-                t.translation().x,
-                t.translation().y,
-                t.rotation().x,
-                t.rotation().y,
-                v.x,
-                v.y,
-                w.angular_velocity(k),
-            ]
-            .map(f32::to_bits)
-        };
-        (state(a, i) != state(b, j)).then(|| {
+    let (bits_a, bits_b) = (common::state_bits(a), common::state_bits(b));
+    let mut differs = a.bodies().zip(b.bodies()).zip(bits_a.iter().zip(&bits_b));
+    differs.find_map(|((i, j), (x, y))| {
+        (x != y).then(|| {
             format!(
                 "body {i:?}: cpu {:?} gpu {:?}",
                 a.transform(i),

@@ -1,18 +1,30 @@
 //! Drawing a [`World`]: the camera, and a renderer shared by the window and the headless
 //! screenshot (same pipelines, same shaders; only the target format differs).
 //!
-//! Every body is drawn by one instanced draw call. The vertex shader pulls the body's pose
-//! from a storage buffer of 20-byte instances (rewritten each frame with
-//! `queue.write_buffer` into a reused buffer) and its polygon from the shape table (uploaded
-//! only when the world's table changes), so nothing per vertex is built on the CPU. The
-//! contact overlay is a second, small line-list pipeline fed from a per-frame vertex buffer.
+//! Every body is drawn by one instanced draw call. The vertex shader pulls each collider's
+//! instance (24 bytes: shape, body slot, flags, pose) from a storage buffer, its polygon
+//! from the shape table (uploaded only when the world's table changes), and its pose from
+//! one of two places, as the camera uniform's `pose_source` says:
+//!
+//! - the instance, when the host steps the world: the instances are rewritten each frame
+//!   with `queue.write_buffer` into a reused buffer;
+//! - a GPU world's transforms buffer (`GpuWorld::transforms`, bound read-only), by body slot,
+//!   when the GPU world steps it: the device writes the poses, and the instances are
+//!   written only when the GPU world is built again (its colliders may have changed), so a
+//!   frame uploads no poses and reads nothing back.
+//!
+//! Nothing per vertex is built on the CPU. The contact overlay is a second, small line-list
+//! pipeline fed from a per-frame vertex buffer.
 //!
 //! The split into `prepare` (uploads) and `draw` (records into a render pass) follows
 //! glyphon: a host with its own render pass can call `draw` inside it.
 //!
-//! The shape table's entries are built in `shape_table.rs`, the overlay's lines in
-//! `overlay.rs`.
+//! The instances are built in `instances.rs`, the shape table's entries in
+//! `shape_table.rs`, the overlay's lines in `overlay.rs`; `growing_buffer.rs` holds the
+//! buffers that grow with the world.
 
+mod growing_buffer;
+mod instances;
 mod overlay;
 mod shape_table;
 
@@ -20,15 +32,18 @@ use bytemuck::{Pod, Zeroable};
 use wgpu_sat::glam::{UVec2, Vec2};
 use wgpu_sat::{Aabb, BodyId, MAX_POLYGON_VERTICES, Shape, World};
 
+use growing_buffer::GrowingBuffer;
+pub use instances::DeviceTransforms;
+use instances::{InstanceGpu, Written, collider_instances};
 use overlay::{contact_lines, joint_lines, ray_fan_lines, sensor_lines};
 use shape_table::shape_gpu;
 
 /// Vertices per instance: a fan of `MAX_POLYGON_VERTICES - 2` triangles.
 const FAN_VERTICES: u32 = 3 * (MAX_POLYGON_VERTICES as u32 - 2);
-/// Top bit of [`InstanceGpu::shape`]: the body is static (drawn grey).
-const STATIC_BIT: u32 = 1 << 31;
-/// Next bit of [`InstanceGpu::shape`]: the body sleeps (drawn dimmed).
-const SLEEPING_BIT: u32 = 1 << 30;
+/// [`CameraGpu::pose_source`]: the pose is in the instance.
+const POSE_IN_INSTANCE: u32 = 0;
+/// [`CameraGpu::pose_source`]: the pose is in the transforms buffer, at the body's slot.
+const POSE_FROM_TRANSFORMS: u32 = 1;
 /// Background, in sRGB.
 const BACKGROUND: [f64; 3] = [0.09, 0.10, 0.12];
 
@@ -44,22 +59,6 @@ struct ShapeGpu {
 }
 const _: () = assert!(size_of::<ShapeGpu>() == 72);
 
-/// One collider's pose, shape and body, as `Instance` in `render.wgsl`.
-#[repr(C)]
-#[derive(Clone, Copy, Pod, Zeroable)]
-struct InstanceGpu {
-    translation: [f32; 2],
-    /// `(cos, sin)` of the rotation.
-    rotation: [f32; 2],
-    /// Shape index, with [`STATIC_BIT`] for static bodies and [`SLEEPING_BIT`] for
-    /// sleeping ones.
-    shape: u32,
-    /// The slot of the body the collider is a piece of (`BodyId::index`): pieces of one
-    /// body share its colour.
-    body: u32,
-}
-const _: () = assert!(size_of::<InstanceGpu>() == 24);
-
 /// As `Camera` in `render.wgsl`.
 #[repr(C)]
 #[derive(Clone, Copy, Pod, Zeroable)]
@@ -68,7 +67,9 @@ struct CameraGpu {
     scale: [f32; 2],
     selected: u32,
     srgb_target: u32,
-    _pad: [u32; 2],
+    /// [`POSE_IN_INSTANCE`] or [`POSE_FROM_TRANSFORMS`].
+    pose_source: u32,
+    _pad: u32,
 }
 const _: () = assert!(size_of::<CameraGpu>() == 32);
 
@@ -137,14 +138,15 @@ impl Camera {
         self.center -= Vec2::new(delta.x, -delta.y) * self.world_per_pixel();
     }
 
-    fn uniform(&self, selected: Option<BodyId>, srgb_target: bool) -> CameraGpu {
+    fn uniform(&self, selected: Option<BodyId>, srgb_target: bool, pose_source: u32) -> CameraGpu {
         CameraGpu {
             center: self.center.to_array(),
             scale: (1.0 / self.half_extent()).to_array(),
             // The shader tells bodies apart by slot, as `InstanceGpu::body` names them.
             selected: selected.map_or(u32::MAX, |b| b.index() as u32),
             srgb_target: srgb_target as u32,
-            _pad: [0; 2],
+            pose_source,
+            _pad: 0,
         }
     }
 }
@@ -168,56 +170,6 @@ pub struct DrawOptions {
     pub ray_fan: Option<Vec2>,
 }
 
-/// A GPU buffer that is replaced by a larger one when it runs out of room, and otherwise
-/// reused frame after frame.
-struct GrowingBuffer {
-    buffer: wgpu::Buffer,
-    label: &'static str,
-    usage: wgpu::BufferUsages,
-}
-
-impl GrowingBuffer {
-    fn new(device: &wgpu::Device, label: &'static str, usage: wgpu::BufferUsages) -> Self {
-        // Never empty: a zero-sized storage binding is invalid.
-        let buffer = Self::create(device, label, usage, 4096);
-        GrowingBuffer {
-            buffer,
-            label,
-            usage,
-        }
-    }
-
-    fn create(
-        device: &wgpu::Device,
-        label: &str,
-        usage: wgpu::BufferUsages,
-        size: u64,
-    ) -> wgpu::Buffer {
-        device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some(label),
-            size,
-            usage: usage | wgpu::BufferUsages::COPY_DST,
-            mapped_at_creation: false,
-        })
-    }
-
-    /// Writes `bytes` at the start, growing first if needed. True when the buffer was
-    /// replaced, so bind groups that hold it must be rebuilt.
-    fn write(&mut self, device: &wgpu::Device, queue: &wgpu::Queue, bytes: &[u8]) -> bool {
-        let needed = bytes.len() as u64;
-        let grown = needed > self.buffer.size();
-        if grown {
-            // Doubling keeps the number of re-creations logarithmic while bodies are spawned.
-            let size = needed.next_power_of_two().max(self.buffer.size() * 2);
-            self.buffer = Self::create(device, self.label, self.usage, size);
-        }
-        if !bytes.is_empty() {
-            queue.write_buffer(&self.buffer, 0, bytes);
-        }
-        grown
-    }
-}
-
 /// Draws a world: bodies, and optionally its contacts.
 pub struct Renderer {
     device: wgpu::Device,
@@ -231,8 +183,16 @@ pub struct Renderer {
     shapes: GrowingBuffer,
     instances: GrowingBuffer,
     lines: GrowingBuffer,
+    /// What the bind group's transforms binding holds while the poses are in the instances
+    /// (a binding cannot be left empty): one transform, never read.
+    no_transforms: wgpu::Buffer,
+    /// The GPU world's transforms buffer in the bind group, if any: a new GPU world has a
+    /// new buffer, and the bind group is made again.
+    bound_transforms: Option<wgpu::Buffer>,
     /// The shape table as last uploaded: re-uploaded only when the world's differs.
     uploaded_shapes: Vec<Shape>,
+    /// What the instances buffer holds.
+    written: Written,
     instance_scratch: Vec<InstanceGpu>,
     line_scratch: Vec<LineVertex>,
     instance_count: u32,
@@ -257,7 +217,8 @@ impl Renderer {
             count: None,
         };
         // One layout for both pipelines, so that one bind group serves both; the line
-        // shaders simply leave the storage bindings unused.
+        // shaders simply leave the storage bindings unused. Three storage buffers in the
+        // vertex stage: within the downlevel limit of four.
         let bind_group_layout = device.create_bind_group_layout(&wgpu::BindGroupLayoutDescriptor {
             label: Some("simulate render"),
             entries: &[
@@ -271,8 +232,9 @@ impl Renderer {
                     },
                     count: None,
                 },
-                storage(1),
-                storage(2),
+                storage(1), // the shape table
+                storage(2), // the instances
+                storage(3), // a GPU world's transforms, or `no_transforms`
             ],
         });
         let layout = device.create_pipeline_layout(&wgpu::PipelineLayoutDescriptor {
@@ -345,8 +307,17 @@ impl Renderer {
             GrowingBuffer::new(device, "simulate instances", wgpu::BufferUsages::STORAGE);
         let lines =
             GrowingBuffer::new(device, "simulate contact lines", wgpu::BufferUsages::VERTEX);
-        let bind_group =
-            Self::create_bind_group(device, &bind_group_layout, &camera, &shapes, &instances);
+        let no_transforms = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("simulate no transforms"),
+            size: size_of::<wgpu_sat::gpu::layout::BodyTransformGpu>() as u64,
+            usage: wgpu::BufferUsages::STORAGE,
+            mapped_at_creation: false,
+        });
+        let bind_group = Self::create_bind_group(
+            device,
+            &bind_group_layout,
+            [&camera, &shapes.buffer, &instances.buffer, &no_transforms],
+        );
         Renderer {
             device: device.clone(),
             queue: queue.clone(),
@@ -359,7 +330,10 @@ impl Renderer {
             shapes,
             instances,
             lines,
+            no_transforms,
+            bound_transforms: None,
             uploaded_shapes: Vec::new(),
+            written: Written::Nothing,
             instance_scratch: Vec::new(),
             line_scratch: Vec::new(),
             instance_count: 0,
@@ -367,86 +341,91 @@ impl Renderer {
         }
     }
 
+    /// The bind group of `buffers`, bound at 0 (the camera), 1 (the shape table), 2 (the
+    /// instances) and 3 (the transforms).
     fn create_bind_group(
         device: &wgpu::Device,
         layout: &wgpu::BindGroupLayout,
-        camera: &wgpu::Buffer,
-        shapes: &GrowingBuffer,
-        instances: &GrowingBuffer,
+        buffers: [&wgpu::Buffer; 4],
     ) -> wgpu::BindGroup {
+        let entries: Vec<wgpu::BindGroupEntry> = buffers
+            .iter()
+            .enumerate()
+            .map(|(binding, buffer)| wgpu::BindGroupEntry {
+                binding: binding as u32,
+                resource: buffer.as_entire_binding(),
+            })
+            .collect();
         device.create_bind_group(&wgpu::BindGroupDescriptor {
             label: Some("simulate render"),
             layout,
-            entries: &[
-                wgpu::BindGroupEntry {
-                    binding: 0,
-                    resource: camera.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 1,
-                    resource: shapes.buffer.as_entire_binding(),
-                },
-                wgpu::BindGroupEntry {
-                    binding: 2,
-                    resource: instances.buffer.as_entire_binding(),
-                },
-            ],
+            entries: &entries,
         })
     }
 
-    /// Uploads what the next [`Renderer::draw`] shows: the shape table if it changed, every
-    /// body's pose, the camera, and the contact overlay if asked for.
-    pub fn prepare(&mut self, world: &World, camera: &Camera, options: &DrawOptions) {
-        let mut replaced = false;
-        if self.uploaded_shapes != world.shapes() {
-            let table: Vec<ShapeGpu> = world.shapes().iter().map(shape_gpu).collect();
-            replaced |= self
-                .shapes
-                .write(&self.device, &self.queue, bytemuck::cast_slice(&table));
-            self.uploaded_shapes = world.shapes().to_vec();
+    /// Uploads what the next [`Renderer::draw`] shows: the shape table if it changed, the
+    /// instances, the camera, and the overlay (contacts if asked for).
+    ///
+    /// With `device` (a GPU world steps `world`), the bodies' poses come from its transforms
+    /// buffer and the instances are written only when its generation changes (`world` is
+    /// then the snapshot it was built from, current enough for the colliders); `world`
+    /// serves the overlay, so bring it up to date first when the overlay needs the bodies
+    /// where they are now (contacts, the ray fan). Without, every body's pose is written
+    /// from `world`.
+    pub fn prepare(
+        &mut self,
+        world: &World,
+        device: Option<DeviceTransforms<'_>>,
+        camera: &Camera,
+        options: &DrawOptions,
+    ) {
+        let written = device.map_or(Written::Poses, |d| Written::Slots(d.generation));
+        // Poses in the instances change every frame; a GPU world's colliders only when
+        // it is built again.
+        let mut rebind = false;
+        if written == Written::Poses || written != self.written {
+            if self.uploaded_shapes != world.shapes() {
+                let table: Vec<ShapeGpu> = world.shapes().iter().map(shape_gpu).collect();
+                rebind |=
+                    self.shapes
+                        .write(&self.device, &self.queue, bytemuck::cast_slice(&table));
+                self.uploaded_shapes = world.shapes().to_vec();
+            }
+            let poses = written == Written::Poses;
+            collider_instances(world, poses, &mut self.instance_scratch);
+            rebind |= self.instances.write(
+                &self.device,
+                &self.queue,
+                bytemuck::cast_slice(&self.instance_scratch),
+            );
+            self.instance_count = self.instance_scratch.len() as u32;
+            self.written = written;
         }
-
-        self.instance_scratch.clear();
-        self.instance_scratch
-            .extend(world.colliders().iter().enumerate().filter_map(|(i, c)| {
-                // A vacant slot (its body removed) holds a stale collider: not drawn.
-                let id = world.collider_id(i)?;
-                // Sensors are drawn as outlines (below), not filled.
-                if world.is_sensor(id) == Some(true) {
-                    return None;
-                }
-                let body = world.collider_body(id).ok()?;
-                let flag = if world.is_static(body) {
-                    STATIC_BIT
-                } else if !world.is_awake(body) {
-                    SLEEPING_BIT
-                } else {
-                    0
-                };
-                Some(InstanceGpu {
-                    translation: c.transform.translation().to_array(),
-                    rotation: c.transform.rotation().to_array(),
-                    shape: c.shape | flag,
-                    body: body.index() as u32,
-                })
-            }));
-        replaced |= self.instances.write(
-            &self.device,
-            &self.queue,
-            bytemuck::cast_slice(&self.instance_scratch),
-        );
-        self.instance_count = self.instance_scratch.len() as u32;
-        if replaced {
+        // wgpu buffers compare by identity: a GPU world built again has a new buffer.
+        let bound = device.map(|d| d.buffer);
+        if self.bound_transforms.as_ref() != bound {
+            self.bound_transforms = bound.cloned();
+            rebind = true;
+        }
+        if rebind {
+            let transforms = device.map_or(&self.no_transforms, |d| d.buffer);
             self.bind_group = Self::create_bind_group(
                 &self.device,
                 &self.bind_group_layout,
-                &self.camera,
-                &self.shapes,
-                &self.instances,
+                [
+                    &self.camera,
+                    &self.shapes.buffer,
+                    &self.instances.buffer,
+                    transforms,
+                ],
             );
         }
 
-        let uniform = camera.uniform(options.selected, self.srgb_target);
+        let pose_source = match device {
+            Some(_) => POSE_FROM_TRANSFORMS,
+            None => POSE_IN_INSTANCE,
+        };
+        let uniform = camera.uniform(options.selected, self.srgb_target, pose_source);
         self.queue
             .write_buffer(&self.camera, 0, bytemuck::bytes_of(&uniform));
 

@@ -1,5 +1,6 @@
 // The simulate example's shaders: every body in one instanced draw, pulled from storage
-// buffers, and the contact overlay as a line list.
+// buffers (its pose from its instance, or from a GPU world's transforms by body slot), and
+// the contact overlay as a line list.
 
 struct Camera {
     // World point at the centre of the target.
@@ -11,7 +12,9 @@ struct Camera {
     // 1 when the target is an sRGB format, which encodes on write: output linear colour.
     // 0 for a non-sRGB target: output the sRGB-encoded colour ourselves.
     srgb_target: u32,
-    _pad: vec2<u32>,
+    // Where a collider's pose is: POSE_IN_INSTANCE or POSE_FROM_TRANSFORMS.
+    pose_source: u32,
+    _pad: u32,
 };
 
 // Mirrors `ShapeGpu`: one entry of the world's shape table, local frame, counter-clockwise.
@@ -23,7 +26,7 @@ struct Shape {
 };
 
 // Mirrors `InstanceGpu`: 24 bytes per collider (one piece of a body), all scalars so that
-// the stride stays 24.
+// the stride stays 24. The pose (tx, ty, c, s) is unread with POSE_FROM_TRANSFORMS.
 struct Instance {
     tx: f32,
     ty: f32,
@@ -36,12 +39,25 @@ struct Instance {
     body: u32,
 };
 
+// Mirrors `wgpu_sat::gpu::layout::BodyTransformGpu`: a GPU world's pose of one body slot.
+// A point p of the body's frame (where its pieces are given) is at rotate(rotation, p) +
+// origin, rotation being (cos, sin).
+struct BodyTransform {
+    origin: vec2<f32>,
+    rotation: vec2<f32>,
+};
+
 const STATIC_BIT: u32 = 0x80000000u;
 const SLEEPING_BIT: u32 = 0x40000000u;
+const POSE_IN_INSTANCE: u32 = 0u;
+const POSE_FROM_TRANSFORMS: u32 = 1u;
 
 @group(0) @binding(0) var<uniform> camera: Camera;
 @group(0) @binding(1) var<storage, read> shapes: array<Shape>;
 @group(0) @binding(2) var<storage, read> instances: array<Instance>;
+// `GpuWorld::transforms`, written by the device each step; a one-entry stand-in, unread,
+// while the poses are in the instances.
+@group(0) @binding(3) var<storage, read> transforms: array<BodyTransform>;
 
 fn to_clip(world: vec2<f32>) -> vec4<f32> {
     return vec4<f32>((world - camera.center) * camera.scale, 0.0, 1.0);
@@ -159,10 +175,18 @@ fn vs_polygon(
         );
         out.is_circle = 0u;
     }
+    var origin = vec2<f32>(instance.tx, instance.ty);
+    var rotation = vec2<f32>(instance.c, instance.s);
+    if camera.pose_source == POSE_FROM_TRANSFORMS {
+        // The pieces are in the body's frame, which is what the transform places.
+        let pose = transforms[body];
+        origin = pose.origin;
+        rotation = pose.rotation;
+    }
     let world = vec2<f32>(
-        instance.c * local.x - instance.s * local.y + instance.tx,
-        instance.s * local.x + instance.c * local.y + instance.ty,
-    );
+        rotation.x * local.x - rotation.y * local.y,
+        rotation.y * local.x + rotation.x * local.y,
+    ) + origin;
     out.clip = to_clip(world);
 
     var color: vec3<f32>;

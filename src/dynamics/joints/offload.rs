@@ -107,7 +107,8 @@ impl JointConstraint {
             | JointModel::Distance { .. }
             | JointModel::Filter => None,
             JointModel::Revolute { .. } => Some(
-                "a revolute joint's limits and spring read the joint angle, whose wide-turn                  path (math::atan2) is in f64, which WGSL lacks",
+                "a revolute joint's limits and spring read the joint angle, whose wide-turn \
+                 path (math::atan2) is in f64, which WGSL lacks",
             ),
             _ => Some("the GPU world solves revolute pins and motors and distance joints"),
         }

@@ -1,6 +1,6 @@
 // wgpu-sat: the GPU world's joint passes, the twin of src/dynamics/joints/ (parts.rs,
-// impulse_bound.rs, revolute.rs for the pin and its motor, distance.rs). Compiled after
-// solver.wgsl (BodyState, keep(), the clamps). One invocation per joint of one colour (the
+// impulse_bound.rs, revolute.rs, distance.rs). Compiled after solver.wgsl (BodyState,
+// keep(), the clamps) and soft_f64.wgsl (the joint angle). One invocation per joint of one colour (the
 // overflow's in one invocation, in order); the joints are prepared on the host, which
 // uploads what prepare left (JointGpu) and reads back the accumulated impulses.
 //
@@ -14,7 +14,7 @@ struct Joint {
     bodies: vec2<u32>,
     // REVOLUTE or DISTANCE.
     kind: u32,
-    // IDLE, MOTOR, RIGID, SPRUNG, MIN_LENGTH, MAX_LENGTH.
+    // IDLE, MOTOR, RIGID, SPRUNG, LOWER, UPPER.
     flags: u32,
     // Anchors from each body's centre of mass, world frame, at the step's start.
     anchor_a: vec2<f32>,
@@ -25,16 +25,19 @@ struct Joint {
     inv_inertia: vec2<f32>,
     angular_mass: f32,
     length: f32,
-    // The distance joint's spring over the substep: bias rate, mass scale, impulse scale.
+    // The spring over the substep (the angle's or the length's): bias rate, mass scale,
+    // impulse scale.
     spring_bias_rate: f32,
     spring_mass_scale: f32,
     spring_impulse_scale: f32,
     // The revolute motor's speed and its bound over the substep.
     motor_speed: f32,
     motor_max: f32,
-    min_length: f32,
-    max_length: f32,
-    _pad: f32,
+    // The limits: the revolute joint's angle, the distance joint's length.
+    lower: f32,
+    upper: f32,
+    // The revolute joint's angle at the step's start, in [-pi, pi].
+    delta_angle: f32,
     // Accumulated: the point impulse (revolute) or the axial one in x (distance).
     linear_impulse: vec2<f32>,
     spring_impulse: f32,
@@ -52,8 +55,8 @@ const IDLE: u32 = 1u;
 const MOTOR: u32 = 2u;
 const RIGID: u32 = 4u;
 const SPRUNG: u32 = 8u;
-const MIN_LENGTH: u32 = 16u;
-const MAX_LENGTH: u32 = 32u;
+const LOWER: u32 = 16u;
+const UPPER: u32 = 32u;
 
 // A joint's two bodies, to read and write (Ends, parts.rs).
 struct Ends {
@@ -230,10 +233,47 @@ fn angular_motor(j: ptr<function, Joint>, e: ptr<function, Ends>) {
     apply_angular(e, *j, (*j).motor_impulse - old);
 }
 
-// revolute::solve for a pin (with its motor): the motor, then the point.
+// Ends::angle: the joint angle now.
+fn joint_angle(e: Ends, j: Joint) -> f32 {
+    return unwind(keep(j.delta_angle + relative_angle(e.a.delta_rotation, e.b.delta_rotation)));
+}
+
+// revolute::solve: the spring, the motor, the limits, then the point.
 fn revolute_solve(j: ptr<function, Joint>, e: ptr<function, Ends>, use_bias: bool) {
-    if ((*j).flags & MOTOR) != 0u {
+    let flags = (*j).flags;
+    // The angle moves only when positions are integrated: one reading serves the spring and
+    // the limits.
+    var angle = 0.0;
+    if (flags & (SPRUNG | LOWER)) != 0u {
+        angle = joint_angle(*e, *j);
+    }
+    let am = (*j).angular_mass;
+    if (flags & SPRUNG) != 0u {
+        let cdot = keep((*e).b.angular_velocity - (*e).a.angular_velocity);
+        let bias = keep((*j).spring_bias_rate * angle);
+        let s = vec3<f32>(bias, (*j).spring_mass_scale, (*j).spring_impulse_scale);
+        var accumulated = (*j).spring_impulse;
+        let applied = accumulate(&accumulated, axial_impulse(am, cdot, s, accumulated));
+        (*j).spring_impulse = accumulated;
+        apply_angular(e, *j, applied);
+    }
+    if (flags & MOTOR) != 0u {
         angular_motor(j, e);
+    }
+    if (flags & LOWER) != 0u {
+        let s = one_sided(keep(angle - (*j).lower), use_bias);
+        let cdot = keep((*e).b.angular_velocity - (*e).a.angular_velocity);
+        var lower = (*j).lower_impulse;
+        let applied = clamp_positive(&lower, axial_impulse(am, cdot, s, lower));
+        (*j).lower_impulse = lower;
+        apply_angular(e, *j, applied);
+
+        let t = one_sided(keep((*j).upper - angle), use_bias);
+        let back = keep((*e).a.angular_velocity - (*e).b.angular_velocity);
+        var upper = (*j).upper_impulse;
+        let pushed = clamp_positive(&upper, axial_impulse(am, back, t, upper));
+        (*j).upper_impulse = upper;
+        apply_angular(e, *j, -pushed);
     }
     let joint = *j;
     let r = anchors(*e, joint);
@@ -300,16 +340,16 @@ fn distance_solve(j: ptr<function, Joint>, e: ptr<function, Ends>, use_bias: boo
         (*j).spring_impulse = accumulated;
         apply_linear(e, joint, r, applied * axis);
     }
-    if (joint.flags & MIN_LENGTH) != 0u {
-        let s = one_sided(keep(current - joint.min_length), use_bias);
+    if (joint.flags & LOWER) != 0u {
+        let s = one_sided(keep(current - joint.lower), use_bias);
         let speed = dot_kept(axis, anchor_velocity(*e, r));
         var accumulated = (*j).lower_impulse;
         let applied = clamp_positive(&accumulated, axial_impulse(mass, speed, s, accumulated));
         (*j).lower_impulse = accumulated;
         apply_linear(e, joint, r, applied * axis);
     }
-    if (joint.flags & MAX_LENGTH) != 0u {
-        let s = one_sided(keep(joint.max_length - current), use_bias);
+    if (joint.flags & UPPER) != 0u {
+        let s = one_sided(keep(joint.upper - current), use_bias);
         let speed = -dot_kept(axis, anchor_velocity(*e, r));
         var accumulated = (*j).upper_impulse;
         let applied = clamp_positive(&accumulated, axial_impulse(mass, speed, s, accumulated));

@@ -15,6 +15,7 @@ mod gpu_parity;
 mod gpu_rays;
 mod pair_set;
 mod rounded_parity;
+mod soft_f64;
 mod wgsl;
 
 #[cfg(feature = "scenes")]

@@ -1,8 +1,7 @@
 //! A prepared joint as an offloaded solver takes it ([`OffloadedJoint`]: the GPU world's,
 //! `gpu/world/`), which joints it covers, and the impulses it writes back. The passes it
-//! covers are the revolute pin with its motor and the distance joint (`joints.wgsl` is
-//! their twin); a revolute joint's limits and spring, and the weld and prismatic joints,
-//! read the joint angle, whose wide-turn path (`math::atan2`) is in f64, which WGSL lacks.
+//! covers are the revolute joint (pin, motor, limits, spring) and the distance joint
+//! (`shaders/joints.wgsl` is their twin, `soft_f64.wgsl` the joint angle's).
 
 // Only the GPU world offloads the joints: without the `gpu` feature this has no user.
 #![cfg_attr(not(feature = "gpu"), allow(dead_code))]
@@ -13,12 +12,11 @@ use super::{JointConstraint, JointModel, impulse_bound};
 use crate::dynamics::state::Softness;
 
 /// A prepared joint as an offloaded solver takes it (the GPU world's, `gpu/world/`): what
-/// the warm start, solve and relax passes of a revolute pin (with its motor) and of a
-/// distance joint read, in plain numbers. `None` for a joint those passes do not cover
-/// there.
+/// the warm start, solve and relax passes of a revolute or distance joint read, in plain
+/// numbers.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct OffloadedJoint {
-    /// 0: a revolute pin, with a motor when `motor` is `Some`; 1: a distance joint.
+    /// 0: a revolute joint; 1: a distance joint.
     pub kind: u32,
     /// Both bodies stand still this step: nothing to solve.
     pub idle: bool,
@@ -27,14 +25,20 @@ pub(crate) struct OffloadedJoint {
     pub inv_mass: [f32; 2],
     pub inv_inertia: [f32; 2],
     pub angular_mass: f32,
-    /// The distance joint's spring over the substep (`spring_softness`).
+    /// The revolute joint's angle at the step's start.
+    pub delta_angle: f32,
+    /// The spring over the substep (`spring_softness`): the angle's or the length's.
     pub spring: Softness,
     /// Revolute: the motor's speed and its bound over the substep (`drive_bound`).
     pub motor: Option<[f32; 2]>,
-    /// Distance: the length, rigid or not, a spring of positive hertz, and its limits.
+    /// Distance: the length, and whether it is held rigidly.
     pub length: f32,
     pub rigid: bool,
+    /// Whether the spring acts: a revolute joint's whenever it has one, a distance
+    /// joint's when its hertz is positive (as their solves ask).
     pub sprung: bool,
+    /// The limits: the revolute joint's angle (both or neither), the distance joint's
+    /// length (each on its own).
     pub limits: [Option<f32>; 2],
     /// The accumulated impulses: point (or axial, in `x`), spring, motor, lower, upper.
     pub linear_impulse: Vec2,
@@ -43,7 +47,7 @@ pub(crate) struct OffloadedJoint {
 
 impl JointConstraint {
     /// This joint as [`OffloadedJoint`], once prepared for a step of substep `h`; `None`
-    /// for a kind or option the offloaded passes do not cover (see
+    /// for a kind the offloaded passes do not cover (see
     /// [`JointConstraint::offload_refusal`]).
     pub(crate) fn offloaded(&self, h: f32) -> Option<OffloadedJoint> {
         let p = &self.prepared;
@@ -55,6 +59,7 @@ impl JointConstraint {
             inv_mass: p.inv_mass,
             inv_inertia: p.inv_inertia,
             angular_mass: p.angular_mass,
+            delta_angle: p.delta_angle,
             spring: p.spring,
             motor: None,
             length: 0.0,
@@ -71,13 +76,16 @@ impl JointConstraint {
         };
         match self.model {
             JointModel::Revolute {
-                limits: None,
-                spring: None,
+                limits,
                 motor,
+                spring,
                 ..
             } => {
                 joint.motor = motor
                     .map(|[speed, max_torque]| [speed, impulse_bound::drive_bound(h, max_torque)]);
+                joint.sprung = spring.is_some();
+                joint.limits =
+                    limits.map_or([None; 2], |[lower, upper]| [Some(lower), Some(upper)]);
             }
             JointModel::Distance {
                 length,
@@ -99,18 +107,8 @@ impl JointConstraint {
     /// Why the offloaded passes cannot solve this joint, if they cannot.
     pub(crate) fn offload_refusal(&self) -> Option<&'static str> {
         match self.model {
-            JointModel::Revolute {
-                limits: None,
-                spring: None,
-                ..
-            }
-            | JointModel::Distance { .. }
-            | JointModel::Filter => None,
-            JointModel::Revolute { .. } => Some(
-                "a revolute joint's limits and spring read the joint angle, whose wide-turn \
-                 path (math::atan2) is in f64, which WGSL lacks",
-            ),
-            _ => Some("the GPU world solves revolute pins and motors and distance joints"),
+            JointModel::Revolute { .. } | JointModel::Distance { .. } | JointModel::Filter => None,
+            _ => Some("the GPU world solves revolute, distance and filter joints"),
         }
     }
 

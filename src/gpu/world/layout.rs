@@ -105,7 +105,7 @@ pub(crate) struct JointGpu {
     /// [`JOINT_REVOLUTE`] or [`JOINT_DISTANCE`].
     pub kind: u32,
     /// [`JOINT_IDLE`], [`JOINT_MOTOR`], [`JOINT_RIGID`], [`JOINT_SPRUNG`],
-    /// [`JOINT_MIN_LENGTH`], [`JOINT_MAX_LENGTH`].
+    /// [`JOINT_LOWER`], [`JOINT_UPPER`].
     pub flags: u32,
     /// From each body's centre of mass, world frame, at the step's start.
     pub anchor_a: [f32; 2],
@@ -115,21 +115,23 @@ pub(crate) struct JointGpu {
     pub inv_inertia: [f32; 2],
     pub angular_mass: f32,
     pub length: f32,
-    /// The distance joint's spring: bias rate, mass scale, impulse scale.
+    /// The spring (the angle's or the length's): bias rate, mass scale, impulse scale.
     pub spring: [f32; 3],
     pub motor_speed: f32,
     /// The motor's bound over the substep.
     pub motor_max: f32,
-    pub min_length: f32,
-    pub max_length: f32,
-    pub pad: f32,
+    /// The limits: the revolute joint's angle, the distance joint's length.
+    pub lower: f32,
+    pub upper: f32,
+    /// The revolute joint's angle at the step's start.
+    pub delta_angle: f32,
     pub linear_impulse: [f32; 2],
     /// Spring, motor, lower, upper.
     pub impulses: [f32; 4],
 }
 const _: () = assert!(size_of::<JointGpu>() == 120);
 
-/// [`JointGpu::kind`]: a revolute pin, with its motor.
+/// [`JointGpu::kind`]: a revolute joint.
 pub(crate) const JOINT_REVOLUTE: u32 = 0;
 /// [`JointGpu::kind`]: a distance joint.
 pub(crate) const JOINT_DISTANCE: u32 = 1;
@@ -139,12 +141,12 @@ pub(crate) const JOINT_IDLE: u32 = 1;
 pub(crate) const JOINT_MOTOR: u32 = 2;
 /// [`JointGpu::flags`]: the distance is held rigidly.
 pub(crate) const JOINT_RIGID: u32 = 4;
-/// [`JointGpu::flags`]: the distance has a spring of positive hertz.
+/// [`JointGpu::flags`]: the joint has a spring (a distance joint's, of positive hertz).
 pub(crate) const JOINT_SPRUNG: u32 = 8;
-/// [`JointGpu::flags`]: the distance has a lower limit.
-pub(crate) const JOINT_MIN_LENGTH: u32 = 16;
-/// [`JointGpu::flags`]: the distance has an upper limit.
-pub(crate) const JOINT_MAX_LENGTH: u32 = 32;
+/// [`JointGpu::flags`]: a lower limit (a revolute joint's limits set both bits).
+pub(crate) const JOINT_LOWER: u32 = 16;
+/// [`JointGpu::flags`]: an upper limit.
+pub(crate) const JOINT_UPPER: u32 = 32;
 
 /// WGSL `StoredImpulses`: what the store stage keeps of a contact constraint, all the
 /// host reads back of it.
@@ -282,6 +284,7 @@ mod tests {
             include_str!("../../dynamics/joints/mod.rs"),
             include_str!("../../dynamics/joints/parts.rs"),
             include_str!("../../dynamics/joints/impulse_bound.rs"),
+            include_str!("../../math.rs"),
         ]
         .concat();
         for name in [
@@ -308,6 +311,10 @@ mod tests {
             "angular_motor",
             "clamp_speed_and_turn",
             "run_joints",
+            "relative_angle",
+            "unwind",
+            "atan2_small",
+            "atan_unit",
         ] {
             assert!(
                 m.functions

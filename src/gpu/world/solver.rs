@@ -25,8 +25,8 @@ use bytemuck::Zeroable;
 
 use super::layout::{
     BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ConstraintGpu, ConstraintPointGpu, JOINT_DISTANCE,
-    JOINT_IDLE, JOINT_MAX_LENGTH, JOINT_MIN_LENGTH, JOINT_MOTOR, JOINT_REVOLUTE, JOINT_RIGID,
-    JOINT_SPRUNG, JointGpu, KINEMATIC, LAST_SUBSTEP, OVERFLOW, SolverParamsGpu, StoredImpulsesGpu,
+    JOINT_IDLE, JOINT_LOWER, JOINT_MOTOR, JOINT_REVOLUTE, JOINT_RIGID, JOINT_SPRUNG, JOINT_UPPER,
+    JointGpu, KINEMATIC, LAST_SUBSTEP, OVERFLOW, SolverParamsGpu, StoredImpulsesGpu,
 };
 use crate::dynamics::solver::JointConstraint;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
@@ -37,13 +37,14 @@ use crate::gpu::plan::{BindKey, Kernel, PARAMS_SLOT, Plan, RO, RW, record};
 use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, read_back};
 
 /// The WGSL of the GPU world's solver: the layouts, the transform helpers, then
-/// `shaders/solver.wgsl` (the structs and the body passes), `contacts.wgsl` and
-/// `joints.wgsl`.
+/// `shaders/solver.wgsl` (the structs and the body passes), `contacts.wgsl`,
+/// `soft_f64.wgsl` (the joint angle) and `joints.wgsl`.
 pub const SOLVER_WGSL: &str = concat!(
     include_str!("../../../shaders/layout.wgsl"),
     include_str!("../../../shaders/transform.wgsl"),
     include_str!("../../../shaders/solver.wgsl"),
     include_str!("../../../shaders/contacts.wgsl"),
+    include_str!("../../../shaders/soft_f64.wgsl"),
     include_str!("../../../shaders/joints.wgsl")
 );
 
@@ -626,8 +627,8 @@ fn joint_gpu(joint: &JointConstraint, h: f32) -> JointGpu {
             | flag(j.motor.is_some(), JOINT_MOTOR)
             | flag(j.rigid, JOINT_RIGID)
             | flag(j.sprung, JOINT_SPRUNG)
-            | flag(min.is_some(), JOINT_MIN_LENGTH)
-            | flag(max.is_some(), JOINT_MAX_LENGTH),
+            | flag(min.is_some(), JOINT_LOWER)
+            | flag(max.is_some(), JOINT_UPPER),
         anchor_a: j.anchors[0].to_array(),
         anchor_b: j.anchors[1].to_array(),
         delta_center: j.delta_center.to_array(),
@@ -642,9 +643,9 @@ fn joint_gpu(joint: &JointConstraint, h: f32) -> JointGpu {
         ],
         motor_speed,
         motor_max,
-        min_length: min.unwrap_or(0.0),
-        max_length: max.unwrap_or(0.0),
-        pad: 0.0,
+        lower: min.unwrap_or(0.0),
+        upper: max.unwrap_or(0.0),
+        delta_angle: j.delta_angle,
         linear_impulse: j.linear_impulse.to_array(),
         impulses: j.impulses,
     }

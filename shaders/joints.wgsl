@@ -1,5 +1,5 @@
 // wgpu-sat: the GPU world's joint passes, the twin of src/dynamics/joints/ (parts.rs,
-// impulse_bound.rs, revolute.rs, distance.rs). Compiled after solver.wgsl (BodyState,
+// impulse_bound.rs, revolute.rs, distance.rs, weld.rs, prismatic.rs with slide.rs). Compiled after solver.wgsl (BodyState,
 // keep(), the clamps) and soft_f64.wgsl (the joint angle). One invocation per joint of one colour (the
 // overflow's in one invocation, in order); the joints are prepared on the host, which
 // uploads what prepare left (JointGpu) and reads back the accumulated impulses.
@@ -12,9 +12,9 @@
 // One joint: JointGpu in src/gpu/world/layout.rs.
 struct Joint {
     bodies: vec2<u32>,
-    // REVOLUTE or DISTANCE.
+    // REVOLUTE, DISTANCE, WELD or PRISMATIC.
     kind: u32,
-    // IDLE, MOTOR, RIGID, SPRUNG, LOWER, UPPER.
+    // IDLE, MOTOR, RIGID, SPRUNG, LOWER, UPPER, LINEAR_SPRING.
     flags: u32,
     // Anchors from each body's centre of mass, world frame, at the step's start.
     anchor_a: vec2<f32>,
@@ -44,6 +44,13 @@ struct Joint {
     motor_impulse: f32,
     lower_impulse: f32,
     upper_impulse: f32,
+    // The weld's anchor spring: bias rate, mass scale, impulse scale.
+    linear_bias_rate: f32,
+    linear_mass_scale: f32,
+    linear_impulse_scale: f32,
+    _pad: f32,
+    // The prismatic joint's axis, world frame at the step's start.
+    axis: vec2<f32>,
 }
 
 @group(0) @binding(8) var<storage, read_write> joints: array<Joint>;
@@ -51,12 +58,15 @@ struct Joint {
 
 const REVOLUTE: u32 = 0u;
 const DISTANCE: u32 = 1u;
+const WELD: u32 = 2u;
+const PRISMATIC: u32 = 3u;
 const IDLE: u32 = 1u;
 const MOTOR: u32 = 2u;
 const RIGID: u32 = 4u;
 const SPRUNG: u32 = 8u;
 const LOWER: u32 = 16u;
 const UPPER: u32 = 32u;
+const LINEAR_SPRING: u32 = 64u;
 
 // A joint's two bodies, to read and write (Ends, parts.rs).
 struct Ends {
@@ -278,17 +288,7 @@ fn revolute_solve(j: ptr<function, Joint>, e: ptr<function, Ends>, use_bias: boo
     let joint = *j;
     let r = anchors(*e, joint);
     let s = scales(use_bias);
-    let rhs = keep2(anchor_velocity(*e, r) + keep2(s.x * separation(*e, joint, r)));
-    // solve_point: -mass_scale K^-1 rhs - impulse_scale * accumulated.
-    let solved = solve_k(joint, r, rhs);
-    if !solved.ok {
-        return;
-    }
-    let impulse = keep2(keep2(-s.y * solved.value) - keep2(s.z * joint.linear_impulse));
-    var accumulated = joint.linear_impulse;
-    let applied = accumulate_vec(&accumulated, impulse);
-    (*j).linear_impulse = accumulated;
-    apply_linear(e, joint, r, applied);
+    solve_point(j, e, r, keep2(anchor_velocity(*e, r) + keep2(s.x * separation(*e, joint, r))), s);
 }
 
 // normalize_or_zero (glam): times the reciprocal of the length, or zero.
@@ -358,6 +358,160 @@ fn distance_solve(j: ptr<function, Joint>, e: ptr<function, Ends>, use_bias: boo
     }
 }
 
+// weld::solve: the angle (rigid, or its spring), then the point (rigid, or the anchor spring).
+fn weld_solve(j: ptr<function, Joint>, e: ptr<function, Ends>, use_bias: bool) {
+    var s = scales(use_bias);
+    if ((*j).flags & SPRUNG) != 0u {
+        s = vec3<f32>((*j).spring_bias_rate, (*j).spring_mass_scale, (*j).spring_impulse_scale);
+    }
+    let c = joint_angle(*e, *j);
+    let cdot = keep((*e).b.angular_velocity - (*e).a.angular_velocity);
+    let bias = vec3<f32>(keep(s.x * c), s.y, s.z);
+    var accumulated = (*j).spring_impulse;
+    let applied = accumulate(&accumulated, axial_impulse((*j).angular_mass, cdot, bias, accumulated));
+    (*j).spring_impulse = accumulated;
+    apply_angular(e, *j, applied);
+    let joint = *j;
+    let r = anchors(*e, joint);
+    var t = scales(use_bias);
+    if (joint.flags & LINEAR_SPRING) != 0u {
+        t = vec3<f32>(joint.linear_bias_rate, joint.linear_mass_scale, joint.linear_impulse_scale);
+    }
+    solve_point(j, e, r, keep2(anchor_velocity(*e, r) + keep2(t.x * separation(*e, joint, r))), t);
+}
+
+// solve_point (parts.rs): the pin's impulse, -mass_scale K^-1 rhs - impulse_scale * acc.
+fn solve_point(j: ptr<function, Joint>, e: ptr<function, Ends>, r: Anchors, rhs: vec2<f32>, s: vec3<f32>) {
+    let joint = *j;
+    let solved = solve_k(joint, r, rhs);
+    if !solved.ok {
+        return;
+    }
+    let impulse = keep2(keep2(-s.y * solved.value) - keep2(s.z * joint.linear_impulse));
+    var accumulated = joint.linear_impulse;
+    let applied = accumulate_vec(&accumulated, impulse);
+    (*j).linear_impulse = accumulated;
+    apply_linear(e, joint, r, applied);
+}
+
+// The slider's geometry now (Slide, slide.rs).
+struct Slide {
+    axis: vec2<f32>,
+    perp: vec2<f32>,
+    d: vec2<f32>,
+    a1: f32,
+    a2: f32,
+    s1: f32,
+    s2: f32,
+    translation: f32,
+    axial_mass: f32,
+}
+
+// slide (slide.rs): the axis turned with A, its normal, B's anchor from A's, the levers.
+fn slide(e: Ends, j: Joint, r: Anchors) -> Slide {
+    let axis = rotate_kept(e.a.delta_rotation, j.axis);
+    let perp = vec2<f32>(-axis.y, axis.x);
+    let d = separation(e, j, r);
+    let from_a = keep2(d + r.ra);
+    let a1 = cross(from_a, axis);
+    let a2 = cross(r.rb, axis);
+    return Slide(axis, perp, d, a1, a2, cross(from_a, perp), cross(r.rb, perp), dot_kept(axis, d), mass_along(j, a1, a2));
+}
+
+// Slide::axial_speed: B's speed along the axis relative to A.
+fn axial_speed(sl: Slide, e: Ends) -> f32 {
+    let along = dot_kept(sl.axis, keep2(e.b.linear_velocity - e.a.linear_velocity));
+    return keep(keep(along + keep(sl.a2 * e.b.angular_velocity)) - keep(sl.a1 * e.a.angular_velocity));
+}
+
+// Slide::apply: impulses along the axis and its normal and an angular one to B, their
+// opposites to A.
+fn slide_apply(sl: Slide, e: ptr<function, Ends>, j: Joint, axial: f32, normal: f32, angular: f32) {
+    let impulse = keep2(keep2(axial * sl.axis) + keep2(normal * sl.perp));
+    let la = keep(keep(keep(axial * sl.a1) + keep(normal * sl.s1)) + angular);
+    let lb = keep(keep(keep(axial * sl.a2) + keep(normal * sl.s2)) + angular);
+    (*e).a.linear_velocity = keep2((*e).a.linear_velocity - keep2(j.inv_mass.x * impulse));
+    (*e).a.angular_velocity = keep((*e).a.angular_velocity - keep(j.inv_inertia.x * la));
+    (*e).b.linear_velocity = keep2((*e).b.linear_velocity + keep2(j.inv_mass.y * impulse));
+    (*e).b.angular_velocity = keep((*e).b.angular_velocity + keep(j.inv_inertia.y * lb));
+}
+
+// prismatic::warm_start: the axial parts along the axis, the normal and angular ones.
+fn prismatic_warm_start(j: Joint, e: ptr<function, Ends>) {
+    let r = anchors(*e, j);
+    let sl = slide(*e, j, r);
+    let axial = keep(keep(j.spring_impulse + j.lower_impulse) - j.upper_impulse);
+    slide_apply(sl, e, j, keep(axial + j.motor_impulse), j.linear_impulse.x, j.linear_impulse.y);
+}
+
+// prismatic::solve: the spring, the motor, the limits, then the normal and angle block.
+fn prismatic_solve(j: ptr<function, Joint>, e: ptr<function, Ends>, use_bias: bool) {
+    let r = anchors(*e, *j);
+    let flags = (*j).flags;
+    if (flags & SPRUNG) != 0u {
+        // slide_spring: the translation towards 0.
+        let sl = slide(*e, *j, r);
+        let cdot = axial_speed(sl, *e);
+        let bias = keep((*j).spring_bias_rate * sl.translation);
+        let s = vec3<f32>(bias, (*j).spring_mass_scale, (*j).spring_impulse_scale);
+        var accumulated = (*j).spring_impulse;
+        let applied = accumulate(&accumulated, axial_impulse(sl.axial_mass, cdot, s, accumulated));
+        (*j).spring_impulse = accumulated;
+        slide_apply(sl, e, *j, applied, 0.0, 0.0);
+    }
+    if (flags & MOTOR) != 0u {
+        let sl = slide(*e, *j, r);
+        let cdot = keep(axial_speed(sl, *e) - (*j).motor_speed);
+        let old = (*j).motor_impulse;
+        let bound = (*j).motor_max;
+        (*j).motor_impulse = clamp_scalar(keep(old - keep(sl.axial_mass * cdot)), -bound, bound);
+        slide_apply(sl, e, *j, (*j).motor_impulse - old, 0.0, 0.0);
+    }
+    if (flags & LOWER) != 0u {
+        // slide_limits: one slide for both sides, the speed read again between them.
+        let sl = slide(*e, *j, r);
+        let s = one_sided(keep(sl.translation - (*j).lower), use_bias);
+        var lower = (*j).lower_impulse;
+        let applied = clamp_positive(&lower, axial_impulse(sl.axial_mass, axial_speed(sl, *e), s, lower));
+        (*j).lower_impulse = lower;
+        slide_apply(sl, e, *j, applied, 0.0, 0.0);
+        let t = one_sided(keep((*j).upper - sl.translation), use_bias);
+        var upper = (*j).upper_impulse;
+        let pushed = clamp_positive(&upper, axial_impulse(sl.axial_mass, -axial_speed(sl, *e), t, upper));
+        (*j).upper_impulse = upper;
+        slide_apply(sl, e, *j, -pushed, 0.0, 0.0);
+    }
+    let joint = *j;
+    let sl = slide(*e, joint, r);
+    let relative = keep2((*e).b.linear_velocity - (*e).a.linear_velocity);
+    let wa = (*e).a.angular_velocity;
+    let wb = (*e).b.angular_velocity;
+    let cdot = vec2<f32>(
+        keep(keep(dot_kept(sl.perp, relative) + keep(sl.s2 * wb)) - keep(sl.s1 * wa)),
+        keep(wb - wa),
+    );
+    let s = scales(use_bias);
+    let c = vec2<f32>(dot_kept(sl.perp, sl.d), joint_angle(*e, joint));
+    let ma = joint.inv_mass.x;
+    let mb = joint.inv_mass.y;
+    let ia = joint.inv_inertia.x;
+    let ib = joint.inv_inertia.y;
+    let k11 = keep(keep(keep(ma + mb) + keep(keep(ia * sl.s1) * sl.s1)) + keep(keep(ib * sl.s2) * sl.s2));
+    let k12 = keep(keep(ia * sl.s1) + keep(ib * sl.s2));
+    // A body pair that cannot turn still slides: a unit angular mass keeps K whole.
+    let turn = keep(ia + ib);
+    let k22 = select(turn, 1.0, turn == 0.0);
+    let solved = solve22(vec3<f32>(k11, k12, k22), keep2(cdot + keep2(s.x * c)));
+    if !solved.ok {
+        return;
+    }
+    let impulse = keep2(keep2(-s.y * solved.value) - keep2(s.z * joint.linear_impulse));
+    var accumulated = joint.linear_impulse;
+    let applied = accumulate_vec(&accumulated, impulse);
+    (*j).linear_impulse = accumulated;
+    slide_apply(sl, e, joint, 0.0, applied.x, applied.y);
+}
+
 // clamp_speed_and_turn (state.rs), as settle_bodies does it.
 fn clamp_speed_and_turn(s: ptr<function, BodyState>) {
     let v = (*s).linear_velocity;
@@ -379,18 +533,33 @@ fn run_joint(stage: u32, slot: u32) {
     var e = Ends(states[j.bodies.x], states[j.bodies.y]);
     switch stage {
         case WARM_START: {
-            if j.kind == REVOLUTE {
-                warm_start_pin(j, &e);
-            } else {
-                distance_warm_start(j, &e);
+            switch j.kind {
+                case DISTANCE: {
+                    distance_warm_start(j, &e);
+                }
+                case PRISMATIC: {
+                    prismatic_warm_start(j, &e);
+                }
+                default: {
+                    warm_start_pin(j, &e);
+                }
             }
         }
         default: {
             let use_bias = stage == SOLVE;
-            if j.kind == REVOLUTE {
-                revolute_solve(&j, &e, use_bias);
-            } else {
-                distance_solve(&j, &e, use_bias);
+            switch j.kind {
+                case REVOLUTE: {
+                    revolute_solve(&j, &e, use_bias);
+                }
+                case DISTANCE: {
+                    distance_solve(&j, &e, use_bias);
+                }
+                case WELD: {
+                    weld_solve(&j, &e, use_bias);
+                }
+                default: {
+                    prismatic_solve(&j, &e, use_bias);
+                }
             }
         }
     }

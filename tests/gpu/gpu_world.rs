@@ -189,15 +189,12 @@ fn unsupported_worlds_and_bad_steps_are_refused() {
     };
     for (def, kind) in [
         (
-            (|a, b, at| JointDef::weld(a, b, at))
+            (|a, b, at| JointDef::wheel(a, b, at, Vec2::Y))
                 as fn(wgpu_sat::BodyId, wgpu_sat::BodyId, Vec2) -> JointDef,
-            "weld",
+            "wheel",
         ),
-        (|a, b, at| JointDef::wheel(a, b, at, Vec2::Y), "wheel"),
-        (
-            |a, b, at| JointDef::prismatic(a, b, at, Vec2::X),
-            "prismatic",
-        ),
+        (|a, b, _| JointDef::motor(a, b), "motor"),
+        (|a, b, at| JointDef::mouse(a, b, at), "mouse"),
     ] {
         let mut world = scenes::pyramid(3);
         let bodies: Vec<_> = world.bodies().collect();
@@ -376,6 +373,80 @@ fn revolute_limits_and_springs_step_to_the_cpu_bits_through_wide_turns() {
     if common::adapter_gives_cpu_bits() {
         assert_eq!(cpu.state_hash(), gpu.state_hash());
     }
+}
+
+/// Weld joints (rigid, and through springs) holding a bent beam, and prismatic joints (with
+/// limits, a motor and a spring) sliding boxes along tilted axes under falling boxes: to the
+/// CPU world's bits.
+#[test]
+fn welds_and_prismatic_joints_step_to_the_cpu_bits() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut world = World::default();
+    world.set_sleeping(false);
+    let ground = world
+        .add_body(&BodyDef::fixed(
+            Polygon::rectangle(20.0, 0.5),
+            Vec2::new(0.0, -0.5),
+        ))
+        .unwrap();
+    let wall = world
+        .add_body(&BodyDef::fixed(
+            Polygon::rectangle(0.2, 2.0),
+            Vec2::new(-6.0, 4.0),
+        ))
+        .unwrap();
+    let mut last = wall;
+    for k in 0..6 {
+        let at = Vec2::new(-5.5 + 0.8 * k as f32, 5.0);
+        let beam = world
+            .add_body(&BodyDef::dynamic(Polygon::rectangle(0.4, 0.1), at))
+            .unwrap();
+        let joint = JointDef::weld(last, beam, at - Vec2::new(0.4, 0.0));
+        let joint = match k % 3 {
+            0 => joint,
+            1 => joint.with_weld_springs(3.0, 0.0, 0.4),
+            _ => joint.with_weld_springs(5.0, 2.0, 0.7),
+        };
+        world.add_joint(&joint).unwrap();
+        last = beam;
+    }
+    for (k, axis) in [Vec2::new(1.0, 0.3), Vec2::new(-0.5, 1.0), Vec2::X]
+        .into_iter()
+        .enumerate()
+    {
+        let at = Vec2::new(1.0 + 3.0 * k as f32, 2.0);
+        let slider = world
+            .add_body(&BodyDef::dynamic(Polygon::rectangle(0.4, 0.3), at))
+            .unwrap();
+        let joint = JointDef::prismatic(ground, slider, at, axis.normalize());
+        let joint = match k {
+            0 => joint.with_limits(-1.0, 1.5),
+            1 => joint.with_motor(1.5, 80.0).with_limits(-0.5, 2.0),
+            _ => joint.with_spring(1.5, 0.3).with_limits(-2.0, 2.0),
+        };
+        world.add_joint(&joint).unwrap();
+        for j in 0..3 {
+            let drop = at + Vec2::new(0.1 * j as f32, 1.0 + 0.5 * j as f32);
+            world
+                .add_body(&BodyDef::dynamic(Polygon::rectangle(0.15, 0.15), drop))
+                .unwrap();
+        }
+    }
+    let tip = world.center_of_mass(last);
+    let (cpu, gpu) = step_both(&device, &queue, world, 300);
+    if common::adapter_gives_cpu_bits() {
+        assert_eq!(cpu.state_hash(), gpu.state_hash());
+    }
+    // The beam, soft at two of its joints, sagged under its own weight but held together:
+    // its tip stays within the beam's length (six pieces of 0.8) of the wall.
+    let sagged = gpu.center_of_mass(last);
+    let from_wall = (sagged - Vec2::new(-5.9, 5.0)).length();
+    assert!(
+        sagged.y < tip.y && from_wall < 6.0 * 0.8,
+        "{tip} -> {sagged}"
+    );
 }
 
 /// A device lost mid-run: the step says so, and the world read back is the CPU world's

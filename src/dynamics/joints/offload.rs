@@ -1,7 +1,8 @@
 //! A prepared joint as an offloaded solver takes it ([`OffloadedJoint`]: the GPU world's,
 //! `gpu/world/`), which joints it covers, and the impulses it writes back. The passes it
-//! covers are the revolute joint (pin, motor, limits, spring) and the distance joint
-//! (`shaders/joints.wgsl` is their twin, `soft_f64.wgsl` the joint angle's).
+//! covers are the revolute joint (pin, motor, limits, spring), the distance joint, the weld
+//! and the prismatic joint, all their options (`shaders/joints.wgsl` is their twin, `soft_f64.wgsl` the joint
+//! angle's).
 
 // Only the GPU world offloads the joints: without the `gpu` feature this has no user.
 #![cfg_attr(not(feature = "gpu"), allow(dead_code))]
@@ -12,11 +13,11 @@ use super::{JointConstraint, JointModel, impulse_bound};
 use crate::dynamics::state::Softness;
 
 /// A prepared joint as an offloaded solver takes it (the GPU world's, `gpu/world/`): what
-/// the warm start, solve and relax passes of a revolute or distance joint read, in plain
-/// numbers.
+/// the warm start, solve and relax passes of a revolute, distance, weld or prismatic joint
+/// read, in plain numbers.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct OffloadedJoint {
-    /// 0: a revolute joint; 1: a distance joint.
+    /// 0: revolute; 1: distance; 2: weld; 3: prismatic.
     pub kind: u32,
     /// Both bodies stand still this step: nothing to solve.
     pub idle: bool,
@@ -27,18 +28,24 @@ pub(crate) struct OffloadedJoint {
     pub angular_mass: f32,
     /// The revolute joint's angle at the step's start.
     pub delta_angle: f32,
-    /// The spring over the substep (`spring_softness`): the angle's or the length's.
+    /// The spring over the substep (`spring_softness`): the angle's (revolute, weld), the
+    /// length's (distance) or the translation's (prismatic).
     pub spring: Softness,
-    /// Revolute: the motor's speed and its bound over the substep (`drive_bound`).
+    /// The weld's anchor spring, when it has one.
+    pub linear_spring: Option<Softness>,
+    /// The prismatic joint's axis, world frame at the step's start.
+    pub axis: Vec2,
+    /// Revolute, prismatic: the motor's speed and its bound over the substep
+    /// (`drive_bound`).
     pub motor: Option<[f32; 2]>,
     /// Distance: the length, and whether it is held rigidly.
     pub length: f32,
     pub rigid: bool,
-    /// Whether the spring acts: a revolute joint's whenever it has one, a distance
-    /// joint's when its hertz is positive (as their solves ask).
+    /// Whether the spring acts: a revolute, weld (angular) or prismatic joint's whenever it
+    /// has one, a distance joint's when its hertz is positive (as their solves ask).
     pub sprung: bool,
-    /// The limits: the revolute joint's angle (both or neither), the distance joint's
-    /// length (each on its own).
+    /// The limits: the revolute joint's angle and the prismatic joint's translation (both or
+    /// neither), the distance joint's length (each on its own).
     pub limits: [Option<f32>; 2],
     /// The accumulated impulses: point (or axial, in `x`), spring, motor, lower, upper.
     pub linear_impulse: Vec2,
@@ -61,6 +68,8 @@ impl JointConstraint {
             angular_mass: p.angular_mass,
             delta_angle: p.delta_angle,
             spring: p.spring,
+            linear_spring: None,
+            axis: p.axis,
             motor: None,
             length: 0.0,
             rigid: false,
@@ -99,6 +108,26 @@ impl JointConstraint {
                 joint.sprung = spring.is_some_and(|s| s.hertz > 0.0);
                 joint.limits = limits;
             }
+            JointModel::Weld {
+                linear, angular, ..
+            } => {
+                joint.kind = 2;
+                joint.sprung = angular.is_some();
+                joint.linear_spring = linear.map(|_| p.linear_spring);
+            }
+            JointModel::Prismatic {
+                limits,
+                motor,
+                spring,
+                ..
+            } => {
+                joint.kind = 3;
+                joint.motor = motor
+                    .map(|[speed, max_force]| [speed, impulse_bound::drive_bound(h, max_force)]);
+                joint.sprung = spring.is_some();
+                joint.limits =
+                    limits.map_or([None; 2], |[lower, upper]| [Some(lower), Some(upper)]);
+            }
             _ => return None,
         }
         Some(joint)
@@ -107,8 +136,12 @@ impl JointConstraint {
     /// Why the offloaded passes cannot solve this joint, if they cannot.
     pub(crate) fn offload_refusal(&self) -> Option<&'static str> {
         match self.model {
-            JointModel::Revolute { .. } | JointModel::Distance { .. } | JointModel::Filter => None,
-            _ => Some("the GPU world solves revolute, distance and filter joints"),
+            JointModel::Revolute { .. }
+            | JointModel::Distance { .. }
+            | JointModel::Weld { .. }
+            | JointModel::Prismatic { .. }
+            | JointModel::Filter => None,
+            _ => Some("the GPU world solves revolute, distance, weld, prismatic and filter joints"),
         }
     }
 

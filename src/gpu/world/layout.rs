@@ -102,10 +102,10 @@ const _: () = assert!(size_of::<ConstraintGpu>() == 176);
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub(crate) struct JointGpu {
     pub bodies: [u32; 2],
-    /// [`JOINT_REVOLUTE`] or [`JOINT_DISTANCE`].
+    /// [`JOINT_REVOLUTE`], [`JOINT_DISTANCE`], [`JOINT_WELD`] or [`JOINT_PRISMATIC`].
     pub kind: u32,
     /// [`JOINT_IDLE`], [`JOINT_MOTOR`], [`JOINT_RIGID`], [`JOINT_SPRUNG`],
-    /// [`JOINT_LOWER`], [`JOINT_UPPER`].
+    /// [`JOINT_LOWER`], [`JOINT_UPPER`], [`JOINT_LINEAR_SPRING`].
     pub flags: u32,
     /// From each body's centre of mass, world frame, at the step's start.
     pub anchor_a: [f32; 2],
@@ -123,18 +123,27 @@ pub(crate) struct JointGpu {
     /// The limits: the revolute joint's angle, the distance joint's length.
     pub lower: f32,
     pub upper: f32,
-    /// The revolute joint's angle at the step's start.
+    /// The joint angle at the step's start (revolute, weld, prismatic).
     pub delta_angle: f32,
     pub linear_impulse: [f32; 2],
     /// Spring, motor, lower, upper.
     pub impulses: [f32; 4],
+    /// The weld's anchor spring: bias rate, mass scale, impulse scale.
+    pub linear_spring: [f32; 3],
+    pub pad: f32,
+    /// The prismatic joint's axis, world frame at the step's start.
+    pub axis: [f32; 2],
 }
-const _: () = assert!(size_of::<JointGpu>() == 120);
+const _: () = assert!(size_of::<JointGpu>() == 144);
 
 /// [`JointGpu::kind`]: a revolute joint.
 pub(crate) const JOINT_REVOLUTE: u32 = 0;
 /// [`JointGpu::kind`]: a distance joint.
 pub(crate) const JOINT_DISTANCE: u32 = 1;
+/// [`JointGpu::kind`]: a weld joint.
+pub(crate) const JOINT_WELD: u32 = 2;
+/// [`JointGpu::kind`]: a prismatic joint.
+pub(crate) const JOINT_PRISMATIC: u32 = 3;
 /// [`JointGpu::flags`]: both bodies stand still this step.
 pub(crate) const JOINT_IDLE: u32 = 1;
 /// [`JointGpu::flags`]: the revolute joint has a motor.
@@ -147,6 +156,8 @@ pub(crate) const JOINT_SPRUNG: u32 = 8;
 pub(crate) const JOINT_LOWER: u32 = 16;
 /// [`JointGpu::flags`]: an upper limit.
 pub(crate) const JOINT_UPPER: u32 = 32;
+/// [`JointGpu::flags`]: the weld's anchor spring.
+pub(crate) const JOINT_LINEAR_SPRING: u32 = 64;
 
 /// WGSL `StoredImpulses`: what the store stage keeps of a contact constraint, all the
 /// host reads back of it.
@@ -284,6 +295,7 @@ mod tests {
             include_str!("../../dynamics/joints/mod.rs"),
             include_str!("../../dynamics/joints/parts.rs"),
             include_str!("../../dynamics/joints/impulse_bound.rs"),
+            include_str!("../../dynamics/joints/slide.rs"),
             include_str!("../../math.rs"),
         ]
         .concat();
@@ -315,6 +327,8 @@ mod tests {
             "unwind",
             "atan2_small",
             "atan_unit",
+            "solve_point",
+            "slide",
         ] {
             assert!(
                 m.functions

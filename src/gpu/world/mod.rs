@@ -41,10 +41,10 @@ use solver::GpuSolver;
 ///
 /// Each [`GpuWorld::step`] reaches the bits [`World::step`] reaches from the same world
 /// (tests/gpu/gpu_world.rs holds the two to every bit on lavapipe). Sleeping, continuous
-/// collision, hit events, forces, kinematic bodies, revolute joints (pins, motors, limits,
-/// springs), distance joints (rigid, ropes, springs) and filter joints step as on the CPU;
-/// a world with any other joint (weld, prismatic, wheel, motor, mouse) is refused by
-/// [`GpuWorld::new`] with an error naming it.
+/// collision, hit events, forces, kinematic bodies, and revolute, distance, weld, prismatic
+/// and filter joints (with their limits, motors and springs) step as on the CPU; a world
+/// with a wheel, motor or mouse joint is refused by [`GpuWorld::new`] with an error naming
+/// it.
 ///
 /// ```no_run
 /// use wgpu_sat::{glam::Vec2, gpu::GpuWorld, BodyDef, Polygon, World};

@@ -25,8 +25,9 @@ use bytemuck::Zeroable;
 
 use super::layout::{
     BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ConstraintGpu, ConstraintPointGpu, JOINT_DISTANCE,
-    JOINT_IDLE, JOINT_LOWER, JOINT_MOTOR, JOINT_REVOLUTE, JOINT_RIGID, JOINT_SPRUNG, JOINT_UPPER,
-    JointGpu, KINEMATIC, LAST_SUBSTEP, OVERFLOW, SolverParamsGpu, StoredImpulsesGpu,
+    JOINT_IDLE, JOINT_LINEAR_SPRING, JOINT_LOWER, JOINT_MOTOR, JOINT_PRISMATIC, JOINT_REVOLUTE,
+    JOINT_RIGID, JOINT_SPRUNG, JOINT_UPPER, JOINT_WELD, JointGpu, KINEMATIC, LAST_SUBSTEP,
+    OVERFLOW, SolverParamsGpu, StoredImpulsesGpu,
 };
 use crate::dynamics::solver::JointConstraint;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
@@ -618,17 +619,14 @@ fn joint_gpu(joint: &JointConstraint, h: f32) -> JointGpu {
     let [motor_speed, motor_max] = j.motor.unwrap_or([0.0; 2]);
     JointGpu {
         bodies: joint.bodies,
-        kind: if j.kind == 0 {
-            JOINT_REVOLUTE
-        } else {
-            JOINT_DISTANCE
-        },
+        kind: [JOINT_REVOLUTE, JOINT_DISTANCE, JOINT_WELD, JOINT_PRISMATIC][j.kind as usize],
         flags: flag(j.idle, JOINT_IDLE)
             | flag(j.motor.is_some(), JOINT_MOTOR)
             | flag(j.rigid, JOINT_RIGID)
             | flag(j.sprung, JOINT_SPRUNG)
             | flag(min.is_some(), JOINT_LOWER)
-            | flag(max.is_some(), JOINT_UPPER),
+            | flag(max.is_some(), JOINT_UPPER)
+            | flag(j.linear_spring.is_some(), JOINT_LINEAR_SPRING),
         anchor_a: j.anchors[0].to_array(),
         anchor_b: j.anchors[1].to_array(),
         delta_center: j.delta_center.to_array(),
@@ -646,6 +644,11 @@ fn joint_gpu(joint: &JointConstraint, h: f32) -> JointGpu {
         lower: min.unwrap_or(0.0),
         upper: max.unwrap_or(0.0),
         delta_angle: j.delta_angle,
+        linear_spring: j
+            .linear_spring
+            .map_or([0.0; 3], |s| [s.bias_rate, s.mass_scale, s.impulse_scale]),
+        pad: 0.0,
+        axis: j.axis.to_array(),
         linear_impulse: j.linear_impulse.to_array(),
         impulses: j.impulses,
     }

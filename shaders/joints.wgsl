@@ -1,7 +1,8 @@
 // wgpu-sat: the GPU world's joint passes, the twin of src/dynamics/joints/ (parts.rs,
-// impulse_bound.rs, revolute.rs, distance.rs, weld.rs, prismatic.rs with slide.rs). Compiled after solver.wgsl (BodyState,
-// keep(), the clamps) and soft_f64.wgsl (the joint angle). One invocation per joint of one colour (the
-// overflow's in one invocation, in order); the joints are prepared on the host, which
+// impulse_bound.rs, revolute.rs, distance.rs, weld.rs, motor.rs, mouse.rs; the sliders,
+// prismatic and wheel, are in slide.wgsl). Compiled after solver.wgsl (BodyState, keep(),
+// the clamps) and soft_f64.wgsl (the joint angle). One invocation per joint of one colour
+// (the overflow's in one invocation, in order); the joints are prepared on the host, which
 // uploads what prepare left (JointGpu) and reads back the accumulated impulses.
 //
 // As in solver.wgsl, each expression is the Rust's, operation for operation, with every
@@ -12,7 +13,7 @@
 // One joint: JointGpu in src/gpu/world/layout.rs.
 struct Joint {
     bodies: vec2<u32>,
-    // REVOLUTE, DISTANCE, WELD or PRISMATIC.
+    // REVOLUTE, DISTANCE, WELD, PRISMATIC, WHEEL, MOTOR_JOINT or MOUSE.
     kind: u32,
     // IDLE, MOTOR, RIGID, SPRUNG, LOWER, UPPER, LINEAR_SPRING.
     flags: u32,
@@ -48,7 +49,8 @@ struct Joint {
     linear_bias_rate: f32,
     linear_mass_scale: f32,
     linear_impulse_scale: f32,
-    _pad: f32,
+    // The motor and mouse joints' bound on the point impulse over the substep.
+    force_max: f32,
     // The prismatic joint's axis, world frame at the step's start.
     axis: vec2<f32>,
 }
@@ -60,6 +62,11 @@ const REVOLUTE: u32 = 0u;
 const DISTANCE: u32 = 1u;
 const WELD: u32 = 2u;
 const PRISMATIC: u32 = 3u;
+const WHEEL: u32 = 4u;
+const MOTOR_JOINT: u32 = 5u;
+const MOUSE: u32 = 6u;
+// MOTOR_CORRECTION (motor.rs): the share of its gap the motor joint closes per substep.
+const MOTOR_CORRECTION: f32 = 0.3;
 const IDLE: u32 = 1u;
 const MOTOR: u32 = 2u;
 const RIGID: u32 = 4u;
@@ -394,122 +401,58 @@ fn solve_point(j: ptr<function, Joint>, e: ptr<function, Ends>, r: Anchors, rhs:
     apply_linear(e, joint, r, applied);
 }
 
-// The slider's geometry now (Slide, slide.rs).
-struct Slide {
-    axis: vec2<f32>,
-    perp: vec2<f32>,
-    d: vec2<f32>,
-    a1: f32,
-    a2: f32,
-    s1: f32,
-    s2: f32,
-    translation: f32,
-    axial_mass: f32,
-}
-
-// slide (slide.rs): the axis turned with A, its normal, B's anchor from A's, the levers.
-fn slide(e: Ends, j: Joint, r: Anchors) -> Slide {
-    let axis = rotate_kept(e.a.delta_rotation, j.axis);
-    let perp = vec2<f32>(-axis.y, axis.x);
-    let d = separation(e, j, r);
-    let from_a = keep2(d + r.ra);
-    let a1 = cross(from_a, axis);
-    let a2 = cross(r.rb, axis);
-    return Slide(axis, perp, d, a1, a2, cross(from_a, perp), cross(r.rb, perp), dot_kept(axis, d), mass_along(j, a1, a2));
-}
-
-// Slide::axial_speed: B's speed along the axis relative to A.
-fn axial_speed(sl: Slide, e: Ends) -> f32 {
-    let along = dot_kept(sl.axis, keep2(e.b.linear_velocity - e.a.linear_velocity));
-    return keep(keep(along + keep(sl.a2 * e.b.angular_velocity)) - keep(sl.a1 * e.a.angular_velocity));
-}
-
-// Slide::apply: impulses along the axis and its normal and an angular one to B, their
-// opposites to A.
-fn slide_apply(sl: Slide, e: ptr<function, Ends>, j: Joint, axial: f32, normal: f32, angular: f32) {
-    let impulse = keep2(keep2(axial * sl.axis) + keep2(normal * sl.perp));
-    let la = keep(keep(keep(axial * sl.a1) + keep(normal * sl.s1)) + angular);
-    let lb = keep(keep(keep(axial * sl.a2) + keep(normal * sl.s2)) + angular);
-    (*e).a.linear_velocity = keep2((*e).a.linear_velocity - keep2(j.inv_mass.x * impulse));
-    (*e).a.angular_velocity = keep((*e).a.angular_velocity - keep(j.inv_inertia.x * la));
-    (*e).b.linear_velocity = keep2((*e).b.linear_velocity + keep2(j.inv_mass.y * impulse));
-    (*e).b.angular_velocity = keep((*e).b.angular_velocity + keep(j.inv_inertia.y * lb));
-}
-
-// prismatic::warm_start: the axial parts along the axis, the normal and angular ones.
-fn prismatic_warm_start(j: Joint, e: ptr<function, Ends>) {
-    let r = anchors(*e, j);
-    let sl = slide(*e, j, r);
-    let axial = keep(keep(j.spring_impulse + j.lower_impulse) - j.upper_impulse);
-    slide_apply(sl, e, j, keep(axial + j.motor_impulse), j.linear_impulse.x, j.linear_impulse.y);
-}
-
-// prismatic::solve: the spring, the motor, the limits, then the normal and angle block.
-fn prismatic_solve(j: ptr<function, Joint>, e: ptr<function, Ends>, use_bias: bool) {
-    let r = anchors(*e, *j);
-    let flags = (*j).flags;
-    if (flags & SPRUNG) != 0u {
-        // slide_spring: the translation towards 0.
-        let sl = slide(*e, *j, r);
-        let cdot = axial_speed(sl, *e);
-        let bias = keep((*j).spring_bias_rate * sl.translation);
-        let s = vec3<f32>(bias, (*j).spring_mass_scale, (*j).spring_impulse_scale);
-        var accumulated = (*j).spring_impulse;
-        let applied = accumulate(&accumulated, axial_impulse(sl.axial_mass, cdot, s, accumulated));
-        (*j).spring_impulse = accumulated;
-        slide_apply(sl, e, *j, applied, 0.0, 0.0);
+// clamp_drive (impulse_bound.rs): v no longer than `bound`, as glam's clamp_length_max while
+// its square is finite, by its direction where the square overflows.
+fn clamp_drive(v: vec2<f32>, bound: f32) -> vec2<f32> {
+    let length_sq = dot_kept(v, v);
+    if is_finite_f32(length_sq) {
+        if length_sq > bound * bound {
+            return bound * (v / sqrt(length_sq));
+        }
+        return v;
     }
-    if (flags & MOTOR) != 0u {
-        let sl = slide(*e, *j, r);
-        let cdot = keep(axial_speed(sl, *e) - (*j).motor_speed);
-        let old = (*j).motor_impulse;
-        let bound = (*j).motor_max;
-        (*j).motor_impulse = clamp_scalar(keep(old - keep(sl.axial_mass * cdot)), -bound, bound);
-        slide_apply(sl, e, *j, (*j).motor_impulse - old, 0.0, 0.0);
-    }
-    if (flags & LOWER) != 0u {
-        // slide_limits: one slide for both sides, the speed read again between them.
-        let sl = slide(*e, *j, r);
-        let s = one_sided(keep(sl.translation - (*j).lower), use_bias);
-        var lower = (*j).lower_impulse;
-        let applied = clamp_positive(&lower, axial_impulse(sl.axial_mass, axial_speed(sl, *e), s, lower));
-        (*j).lower_impulse = lower;
-        slide_apply(sl, e, *j, applied, 0.0, 0.0);
-        let t = one_sided(keep((*j).upper - sl.translation), use_bias);
-        var upper = (*j).upper_impulse;
-        let pushed = clamp_positive(&upper, axial_impulse(sl.axial_mass, -axial_speed(sl, *e), t, upper));
-        (*j).upper_impulse = upper;
-        slide_apply(sl, e, *j, -pushed, 0.0, 0.0);
-    }
+    return clamp_length(v, bound);
+}
+
+// motor::solve (the same in both passes): the angle, then the point, each closing
+// MOTOR_CORRECTION of its gap per substep within its bound.
+fn motor_solve(j: ptr<function, Joint>, e: ptr<function, Ends>) {
+    let rate = MOTOR_CORRECTION / params.h;
+    let cdot = keep((*e).b.angular_velocity - (*e).a.angular_velocity);
+    let old = (*j).motor_impulse;
+    let impulse = keep(-(*j).angular_mass * keep(cdot + keep(rate * joint_angle(*e, *j))));
+    (*j).motor_impulse = clamp_scalar(keep(old + impulse), -(*j).motor_max, (*j).motor_max);
+    apply_angular(e, *j, (*j).motor_impulse - old);
     let joint = *j;
-    let sl = slide(*e, joint, r);
-    let relative = keep2((*e).b.linear_velocity - (*e).a.linear_velocity);
-    let wa = (*e).a.angular_velocity;
-    let wb = (*e).b.angular_velocity;
-    let cdot = vec2<f32>(
-        keep(keep(dot_kept(sl.perp, relative) + keep(sl.s2 * wb)) - keep(sl.s1 * wa)),
-        keep(wb - wa),
-    );
-    let s = scales(use_bias);
-    let c = vec2<f32>(dot_kept(sl.perp, sl.d), joint_angle(*e, joint));
-    let ma = joint.inv_mass.x;
-    let mb = joint.inv_mass.y;
-    let ia = joint.inv_inertia.x;
-    let ib = joint.inv_inertia.y;
-    let k11 = keep(keep(keep(ma + mb) + keep(keep(ia * sl.s1) * sl.s1)) + keep(keep(ib * sl.s2) * sl.s2));
-    let k12 = keep(keep(ia * sl.s1) + keep(ib * sl.s2));
-    // A body pair that cannot turn still slides: a unit angular mass keeps K whole.
-    let turn = keep(ia + ib);
-    let k22 = select(turn, 1.0, turn == 0.0);
-    let solved = solve22(vec3<f32>(k11, k12, k22), keep2(cdot + keep2(s.x * c)));
+    let r = anchors(*e, joint);
+    let rhs = keep2(anchor_velocity(*e, r) + keep2(rate * separation(*e, joint, r)));
+    let solved = solve_k(joint, r, rhs);
     if !solved.ok {
         return;
     }
-    let impulse = keep2(keep2(-s.y * solved.value) - keep2(s.z * joint.linear_impulse));
-    var accumulated = joint.linear_impulse;
-    let applied = accumulate_vec(&accumulated, impulse);
-    (*j).linear_impulse = accumulated;
-    slide_apply(sl, e, joint, 0.0, applied.x, applied.y);
+    let held = joint.linear_impulse;
+    (*j).linear_impulse = clamp_drive(keep2(held - solved.value), joint.force_max);
+    apply_linear(e, joint, r, keep2((*j).linear_impulse - held));
+}
+
+// mouse::solve (the same in both passes): B's anchor pulled towards the target through the
+// spring; A takes nothing (its anchor and masses are zero).
+fn mouse_solve(j: ptr<function, Joint>, e: ptr<function, Ends>) {
+    let joint = *j;
+    let rb = rotate_kept((*e).b.delta_rotation, joint.anchor_b);
+    let r = Anchors(vec2<f32>(0.0), rb);
+    let wb = (*e).b.angular_velocity;
+    let cdot = keep2((*e).b.linear_velocity + vec2<f32>(keep(-wb * rb.y), keep(wb * rb.x)));
+    let separation = keep2(keep2((*e).b.delta_position + joint.delta_center) + rb);
+    let rhs = keep2(cdot + keep2(joint.spring_bias_rate * separation));
+    let solved = solve_k(joint, r, rhs);
+    if !solved.ok {
+        return;
+    }
+    let held = joint.linear_impulse;
+    let impulse = keep2(keep2(-joint.spring_mass_scale * solved.value) - keep2(joint.spring_impulse_scale * held));
+    (*j).linear_impulse = clamp_drive(keep2(held + impulse), joint.force_max);
+    apply_linear(e, joint, r, keep2((*j).linear_impulse - held));
 }
 
 // clamp_speed_and_turn (state.rs), as settle_bodies does it.
@@ -540,7 +483,17 @@ fn run_joint(stage: u32, slot: u32) {
                 case PRISMATIC: {
                     prismatic_warm_start(j, &e);
                 }
+                case WHEEL: {
+                    wheel_warm_start(j, &e);
+                }
+                case MOTOR_JOINT: {
+                    // motor::warm_start: the point impulse and the angular one.
+                    let r = anchors(e, j);
+                    apply_linear(&e, j, r, j.linear_impulse);
+                    apply_angular(&e, j, j.motor_impulse);
+                }
                 default: {
+                    // Revolute, weld, mouse.
                     warm_start_pin(j, &e);
                 }
             }
@@ -557,8 +510,17 @@ fn run_joint(stage: u32, slot: u32) {
                 case WELD: {
                     weld_solve(&j, &e, use_bias);
                 }
-                default: {
+                case PRISMATIC: {
                     prismatic_solve(&j, &e, use_bias);
+                }
+                case WHEEL: {
+                    wheel_solve(&j, &e, use_bias);
+                }
+                case MOTOR_JOINT: {
+                    motor_solve(&j, &e);
+                }
+                default: {
+                    mouse_solve(&j, &e);
                 }
             }
         }

@@ -204,15 +204,6 @@ pub enum GpuError {
     /// The device reported an error while running the narrow phase (for example, it was lost).
     #[error("the GPU device reported an error: {0}")]
     Device(String),
-    /// `GpuWorld::new` was given a world with something the GPU world does not step yet
-    /// (see `gpu::GpuWorld`); the world is untouched, and steps on the CPU as before.
-    #[error("the GPU world cannot step {what}: {why}")]
-    Unsupported {
-        /// What the world holds, naming it (for example "joint 3 (weld)").
-        what: String,
-        /// Why, and what the GPU world offers instead.
-        why: &'static str,
-    },
 }
 
 /// A world refused a call: a body, material, filter, query, time step or setting out of

@@ -25,10 +25,6 @@ pub fn run(args: &Args) -> Result<()> {
         )
         .into());
     }
-    if args.drag_at.is_some() && args.backend == Some(Backend::GpuWorld) {
-        let refusal = "--drag-at pulls with a mouse joint, which --backend gpu-world cannot step";
-        return Err(refusal.into());
-    }
     // A device is needed to render a screenshot or to run the GPU narrow phase; a CPU-only
     // run without a screenshot needs none, and works with no adapter at all.
     let wants_gpu = args.backend != Some(Backend::Cpu);

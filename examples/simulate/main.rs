@@ -10,6 +10,7 @@
 //! cargo run --release --example simulate -- --scene pile --bodies 100000 --backend gpu-collision
 //! cargo run --release --example simulate -- --scene pile --bodies 100000 --backend gpu-world
 //! cargo run --example simulate -- --headless --backend gpu-world --frames 60 --screenshot gw.png
+//! cargo run --example simulate -- --headless --backend gpu-world --scene level --push-every 25
 //! cargo run --example simulate -- --scene level                 # a platform, a paddle, pits
 //! cargo run --example simulate -- --scene joints                # chain, bridge, ragdolls, car
 //! cargo run --example simulate -- --headless --frames 300 --screenshot out.png
@@ -24,21 +25,21 @@
 //!
 //! `--backend gpu-world` steps a `wgpu_sat::gpu::GpuWorld` built on the renderer's device
 //! and queue (`device_world.rs`), and draws the bodies from its transforms buffer: the
-//! instances (shape, body slot, static flag) are uploaded once, and again only when the
-//! GPU world is built again, and the vertex shader reads each body's pose by its slot (see
+//! instances (shape, body slot, static flag) are uploaded once, and again only when bodies
+//! are added or removed, and the vertex shader reads each body's pose by its slot (see
 //! `render/`). No pose is uploaded and nothing is read back to draw a frame; the world is
 //! read back (`GpuWorld::read_world`) only for the title's counts (twice a second), the
-//! contact overlay (C), the ray fan (L), the joints' lines (a world with joints), F, and
-//! the headless reports. What it changes:
-//! - a scene with a joint the GPU world does not solve yet is refused at start, naming the
-//!   joint (`joints`: its ragdolls' limited revolute joints), and so is `level`, whose
-//!   movers the host drives before every step;
-//! - a drag (left button, `--drag-at`) is refused in one line: it pulls with a mouse joint;
-//! - N, B, I, R and `--fire-every` / `--push-every` read the world back, edit it, and build
-//!   the GPU world again from it (`GpuWorld::new`: on lavapipe about a second, for its
-//!   pipelines);
+//! contact overlay (C), the ray fan (L), the joints' lines (a world with joints, or a
+//! drag), picking (a left press, `--drag-at`), F, the headless reports, and after an edit
+//! that added bodies (the instances are built from it). Every scene runs on it. What it
+//! changes:
+//! - the level's movers (before every step), N, B, I, the car's keys, `--fire-every`,
+//!   `--push-every` and a drag (left button, `--drag-at`: a mouse joint added, moved and
+//!   removed) edit the device's world (`GpuWorld::edit`), with no rebuild;
+//! - R builds the GPU world again from the scene (`GpuWorld::new`: on lavapipe about a
+//!   second, for its pipelines);
 //! - G reads the world back and steps on with the CPU narrow phase (drawn from the world
-//!   again); G again uploads it as a new GPU world;
+//!   again); G again uploads it as a new GPU world (a drag in progress carries on);
 //! - sleeping bodies are not dimmed (the transforms buffer carries poses only);
 //! - the title shows `GpuWorld::step`'s wall time, its device time (`kernel_time`) and the
 //!   bytes its solver moved, with the counts of the world read back (the GPU world gives
@@ -58,8 +59,7 @@
 //! | Space                 | pause / resume                                               |
 //! | S                     | one step, pausing first if running (hold to keep stepping)   |
 //! | R                     | reset the scene                                              |
-//! | N                     | drop 200 more bodies above the container (GPU world: built   |
-//! |                       | again with them)                                             |
+//! | N                     | drop 200 more bodies above the container                     |
 //! | B                     | fire a bullet at the cursor (swept: it cannot tunnel)        |
 //! | I                     | push the body under the cursor up (an impulse: mass × 7/s)   |
 //! | C                     | show contact points and normals                              |
@@ -70,7 +70,7 @@
 //! | scroll                | zoom about the cursor                                        |
 //! | right or middle drag  | pan                                                          |
 //! | left drag on a body   | pull it by a mouse joint (at most 1000 × its mass); let go   |
-//! |                       | to throw it (refused on the GPU world: press G first)        |
+//! |                       | to throw it                                                  |
 //!
 //! Sleeping bodies (an island at rest, see `World::set_sleeping`) are drawn dimmed; they
 //! wake when something touches them or you drag them. The mixed and pile scenes have a
@@ -250,12 +250,12 @@ fn main() -> ExitCode {
 }
 
 /// The simulation of `args`' scene, stepped by `gpu` if given and `use_gpu`. Only the GPU
-/// world can refuse a scene (`Sim::new`): the error names the scene and what it holds.
+/// world's upload can fail (`Sim::new`, with the device's error): the error names the scene.
 pub fn start_sim(args: &Args, gpu: Option<sim::GpuStage>, use_gpu: bool) -> Result<Sim> {
     Sim::new(args.scene_spec(), gpu, use_gpu).map_err(|e| {
         let scene = args.scene.to_possible_value().expect("no scene is skipped");
         format!(
-            "--backend gpu-world cannot run the {} scene: {e}",
+            "--backend gpu-world: uploading the {} scene failed: {e}",
             scene.get_name()
         )
         .into()

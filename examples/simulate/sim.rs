@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use wgpu_sat::error::GpuError;
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::gpu::GpuCollision;
 use wgpu_sat::scenes::{Car, LevelDriver, MouseDrag};
@@ -156,7 +155,7 @@ pub struct Sim {
 
 impl Sim {
     /// The scene, stepped by `gpu` if given and `use_gpu`, else by the CPU. With the GPU
-    /// world, the world is uploaded here, and a scene it cannot step is refused, named.
+    /// world, the world is uploaded here (an error only from the device).
     pub fn new(spec: SceneSpec, gpu: Option<GpuStage>, use_gpu: bool) -> Result<Sim, Error> {
         let (world, driver) = spec.build();
         let mut sim = Sim {
@@ -227,38 +226,35 @@ impl Sim {
         Ok(())
     }
 
-    /// Uploads the world to the GPU world, when it is the one stepping. The level is
-    /// refused: its movers are set by `World::set_velocity` before every step, which would
-    /// take a readback and an upload per step.
+    /// Uploads the world as a new GPU world, when the GPU world is the one stepping: at
+    /// the start, on a reset and on G.
     fn upload(&mut self) -> Result<(), Error> {
-        let (Some(GpuStage::World(device)), true) = (&mut self.gpu, self.use_gpu) else {
-            return Ok(());
-        };
-        if self.driver.level.is_some() {
-            return Err(Error::Gpu(GpuError::Unsupported {
-                what: "the level's movers".into(),
-                why: "the host sets their velocities before every step (LevelDriver::drive); \
-                      use --backend gpu-collision",
-            }));
+        match (&mut self.gpu, self.use_gpu) {
+            (Some(GpuStage::World(device)), true) => device.load(&self.world),
+            _ => Ok(()),
         }
-        device.load(&self.world)
     }
 
-    /// Runs `edit` on the world brought up to date, then, on the GPU world, uploads the
-    /// edited world in place of the device's (a new `GpuWorld`: there is no way to edit
-    /// one yet).
-    fn edit<T>(&mut self, edit: impl FnOnce(&mut Sim) -> Result<T, Error>) -> Result<T, Error> {
-        self.sync_world()?;
-        let edited = edit(self);
-        // Uploaded even after a failed edit: a part of it may have been made.
-        self.upload()?;
-        edited
+    /// Runs `edit` on the world that steps, with the spawning stream: on the GPU world, on
+    /// the device's world (`DeviceWorld::edit`: no rebuild, and [`Sim::world`] is read back
+    /// only when the edit added or removed bodies); else on [`Sim::world`].
+    fn edit<T>(
+        &mut self,
+        edit: impl FnOnce(&mut World, &mut ChaCha8Rng) -> Result<T, Error>,
+    ) -> Result<T, Error> {
+        let rng = &mut self.rng;
+        match (&mut self.gpu, self.use_gpu) {
+            (Some(GpuStage::World(device)), true) => {
+                device.edit(&mut self.world, |world| edit(world, rng))?
+            }
+            _ => edit(&mut self.world, rng),
+        }
     }
 
     /// Switches between the GPU stage and the CPU narrow phase; false when there is no GPU
     /// stage to switch to. Either steps to the same contacts, so the simulation carries on
     /// unchanged. Leaving the GPU world reads its world back; returning to it uploads the
-    /// world again, letting go of a drag first (a mouse joint, which it cannot step).
+    /// world again (a drag in progress carries on: its mouse joint goes with the world).
     pub fn toggle_backend(&mut self) -> Result<bool, Error> {
         match (&mut self.gpu, self.use_gpu) {
             (None, _) => return Ok(false),
@@ -268,7 +264,6 @@ impl Sim {
                 self.use_gpu = false;
             }
             (Some(GpuStage::World(_)), false) => {
-                self.release();
                 self.use_gpu = true;
                 if let Err(e) = self.upload() {
                     self.use_gpu = false;
@@ -297,9 +292,10 @@ impl Sim {
         if self.paused && !std::mem::take(&mut self.single_step) {
             return Ok(None);
         }
-        // Never on the GPU world: it refuses the level (see `Sim::upload`).
-        if let Some(driver) = &self.driver.level {
-            driver.drive(&mut self.world, self.time, DT)?;
+        // On the GPU world, an edit of the device's world before every step.
+        if let Some(driver) = self.driver.level {
+            let time = self.time;
+            self.edit(|world, _| driver.drive(world, time, DT))?;
         }
         let stepped = self.step()?;
         self.time += DT;
@@ -345,38 +341,43 @@ impl Sim {
         let Some(car) = self.driver.car else {
             return Ok(false);
         };
-        self.edit(|sim| car.drive(&mut sim.world, throttle))?;
+        self.edit(|world, _| car.drive(world, throttle))?;
         Ok(true)
     }
 
     /// Grabs the dynamic body under a world point, if any, with a mouse joint (see
-    /// `scenes::MouseDrag`); lets go of the one held first. Refused, in one line on
-    /// stderr, while the GPU world steps: it cannot step a mouse joint.
+    /// `scenes::MouseDrag`); lets go of the one held first. On the GPU world, the world is
+    /// read back for the pick (the world's point query), and the joint added by an edit.
     pub fn grab(&mut self, point: Vec2) -> Result<(), Error> {
-        self.release();
-        if self.on_device() {
-            eprintln!(
-                "simulate: dragging pulls with a mouse joint, which the GPU world cannot \
-                 step; press G to step on the CPU, then drag"
-            );
+        self.release()?;
+        self.sync_world()?;
+        let dynamic = |b| self.world.body_type(b) == Some(BodyType::Dynamic);
+        if !self.world.body_at(point).is_some_and(dynamic) {
             return Ok(());
         }
-        self.drag = MouseDrag::grab(&mut self.world, point)?;
+        self.drag = self.edit(|world, _| MouseDrag::grab(world, point))?;
         Ok(())
     }
 
-    /// Moves the held body's target (the mouse joint's) to a world point.
+    /// Moves the held body's target (the mouse joint's) to a world point; nothing when it
+    /// is there already (on the GPU world, no edit).
     pub fn drag_to(&mut self, point: Vec2) -> Result<(), Error> {
-        match &mut self.drag {
-            Some(drag) => drag.move_to(&mut self.world, point),
-            None => Ok(()),
-        }
+        let Some(mut drag) = self.drag.filter(|d| d.target() != point) else {
+            return Ok(());
+        };
+        self.edit(|world, _| drag.move_to(world, point))?;
+        self.drag = Some(drag);
+        Ok(())
     }
 
     /// Lets go: the joint goes, the body keeps the velocity the pull gave it (the throw).
-    pub fn release(&mut self) {
-        if let Some(drag) = self.drag.take() {
-            drag.release(&mut self.world);
+    pub fn release(&mut self) -> Result<(), Error> {
+        match self.drag.take() {
+            Some(drag) => self.edit(|world, _| {
+                drag.release(world);
+                Ok(())
+            }),
+            None => Ok(()),
         }
     }
 
@@ -392,101 +393,101 @@ impl Sim {
     /// Pushes the dynamic body under a world point upwards (the I key; see
     /// `scenes::push_body_at`); false over empty space or a static or kinematic body.
     pub fn push(&mut self, point: Vec2) -> Result<bool, Error> {
-        self.edit(|sim| scenes::push_body_at(&mut sim.world, point).map(|body| body.is_some()))
+        self.edit(|world, _| scenes::push_body_at(world, point).map(|body| body.is_some()))
     }
 
     /// Pushes the `k`-th dynamic body (counting round, with a stride that spreads the
     /// pushes over the scene) at its centre of mass: headless `--push-every`, standing in
     /// for the I key. False when there is no dynamic body.
     pub fn push_one(&mut self, k: usize) -> Result<bool, Error> {
-        self.sync_world()?;
-        let world = &self.world;
-        let dynamic: Vec<BodyId> = world
-            .bodies()
-            .filter(|&b| world.body_type(b) == Some(BodyType::Dynamic))
-            .collect();
-        if dynamic.is_empty() {
-            return Ok(false);
-        }
-        let body = dynamic[(k * 37) % dynamic.len()];
-        self.push(world.center_of_mass(body))
+        self.edit(|world, _| {
+            let dynamic: Vec<BodyId> = world
+                .bodies()
+                .filter(|&b| world.body_type(b) == Some(BodyType::Dynamic))
+                .collect();
+            if dynamic.is_empty() {
+                return Ok(false);
+            }
+            let body = dynamic[(k * 37) % dynamic.len()];
+            let point = world.center_of_mass(body);
+            scenes::push_body_at(world, point).map(|body| body.is_some())
+        })
     }
 
     /// Fires a heavy bullet (a swept body) from above the scene's top-left corner at `target`.
     pub fn fire(&mut self, target: Vec2) -> Result<(), Error> {
-        self.edit(|sim| sim.add_bullet(target))
-    }
-
-    fn add_bullet(&mut self, target: Vec2) -> Result<(), Error> {
-        let Some(bounds) = self
-            .world
-            .bodies()
-            .map(|b| self.world.body_aabb(b))
-            .reduce(|a, b| a.union(&b))
-        else {
-            return Ok(());
-        };
-        let start = Vec2::new(bounds.min.x, bounds.max.y + 2.0);
-        let direction = (target - start).normalize_or(Vec2::NEG_Y);
-        let mut def = BodyDef::dynamic(Circle::new(BULLET_RADIUS)?, start);
-        def.linear_velocity = BULLET_SPEED * direction;
-        def.density = 20.0;
-        def.is_bullet = true;
-        self.world.add_body(&def)?;
-        Ok(())
+        self.edit(|world, _| add_bullet(world, target))
     }
 
     /// Drops `count` bodies, with shapes taken from existing dynamic bodies, in a grid above
     /// everything, over the static bodies (the container or the ground).
     pub fn spawn(&mut self, count: usize) -> Result<(), Error> {
-        self.edit(|sim| sim.add_bodies(count))
+        self.edit(|world, rng| add_bodies(world, rng, count))
     }
+}
 
-    fn add_bodies(&mut self, count: usize) -> Result<(), Error> {
-        let world = &self.world;
-        let dynamic: Vec<BodyId> = world.bodies().filter(|&b| !world.is_static(b)).collect();
-        if dynamic.is_empty() {
-            return Ok(());
-        }
-        let bounds_of = |bodies: &mut dyn Iterator<Item = BodyId>| {
-            bodies
-                .map(|b| world.body_aabb(b))
-                .reduce(|a, b| a.union(&b))
-        };
-        let all = bounds_of(&mut world.bodies()).expect("the world has bodies");
-        let ground = bounds_of(&mut world.bodies().filter(|&b| world.is_static(b))).unwrap_or(all);
-        let shapes = (0..count)
-            .map(|_| {
-                let body = dynamic[self.rng.random_range(0..dynamic.len())];
-                BodyShape::compound(world.body_pieces(body).copied().collect())
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let spacing = shapes
-            .iter()
-            .map(|s| {
-                let b = s.aabb(&Default::default());
-                b.size().length()
-            })
-            .fold(0.0, f32::max)
-            + 0.1;
-        // Keep a wall's thickness plus a body clear of each side of the container.
-        let margin = 1.0 + spacing;
-        let inner = Aabb::new(
-            Vec2::new(ground.min.x + margin, ground.min.y),
-            Vec2::new(ground.max.x - margin, ground.max.y),
-        );
-        let columns = ((inner.size().x / spacing).floor() as usize).max(1);
-        let x0 = inner.center().x - 0.5 * spacing * (columns - 1) as f32;
-        let y0 = all.max.y + spacing;
-        for (k, shape) in shapes.into_iter().enumerate() {
-            let (row, column) = (k / columns, k % columns);
-            let position = Vec2::new(x0 + spacing * column as f32, y0 + spacing * row as f32);
-            let mut def = BodyDef::dynamic(shape, position);
-            def.angle = self
-                .rng
-                .random_range(-std::f32::consts::PI..std::f32::consts::PI);
-            self.world.add_body(&def)?;
-        }
-        Ok(())
+/// Adds a bullet above `world`'s top-left corner, fired at `target` (see [`Sim::fire`]).
+fn add_bullet(world: &mut World, target: Vec2) -> Result<(), Error> {
+    let Some(bounds) = world
+        .bodies()
+        .map(|b| world.body_aabb(b))
+        .reduce(|a, b| a.union(&b))
+    else {
+        return Ok(());
+    };
+    let start = Vec2::new(bounds.min.x, bounds.max.y + 2.0);
+    let direction = (target - start).normalize_or(Vec2::NEG_Y);
+    let mut def = BodyDef::dynamic(Circle::new(BULLET_RADIUS)?, start);
+    def.linear_velocity = BULLET_SPEED * direction;
+    def.density = 20.0;
+    def.is_bullet = true;
+    world.add_body(&def)?;
+    Ok(())
+}
+
+/// Adds `count` bodies to `world`, their shapes and angles drawn from `rng` (see
+/// [`Sim::spawn`]).
+fn add_bodies(world: &mut World, rng: &mut ChaCha8Rng, count: usize) -> Result<(), Error> {
+    let dynamic: Vec<BodyId> = world.bodies().filter(|&b| !world.is_static(b)).collect();
+    if dynamic.is_empty() {
+        return Ok(());
     }
+    let bounds_of = |bodies: &mut dyn Iterator<Item = BodyId>| {
+        bodies
+            .map(|b| world.body_aabb(b))
+            .reduce(|a, b| a.union(&b))
+    };
+    let all = bounds_of(&mut world.bodies()).expect("the world has bodies");
+    let ground = bounds_of(&mut world.bodies().filter(|&b| world.is_static(b))).unwrap_or(all);
+    let shapes = (0..count)
+        .map(|_| {
+            let body = dynamic[rng.random_range(0..dynamic.len())];
+            BodyShape::compound(world.body_pieces(body).copied().collect())
+        })
+        .collect::<Result<Vec<_>, _>>()?;
+    let spacing = shapes
+        .iter()
+        .map(|s| {
+            let b = s.aabb(&Default::default());
+            b.size().length()
+        })
+        .fold(0.0, f32::max)
+        + 0.1;
+    // Keep a wall's thickness plus a body clear of each side of the container.
+    let margin = 1.0 + spacing;
+    let inner = Aabb::new(
+        Vec2::new(ground.min.x + margin, ground.min.y),
+        Vec2::new(ground.max.x - margin, ground.max.y),
+    );
+    let columns = ((inner.size().x / spacing).floor() as usize).max(1);
+    let x0 = inner.center().x - 0.5 * spacing * (columns - 1) as f32;
+    let y0 = all.max.y + spacing;
+    for (k, shape) in shapes.into_iter().enumerate() {
+        let (row, column) = (k / columns, k % columns);
+        let position = Vec2::new(x0 + spacing * column as f32, y0 + spacing * row as f32);
+        let mut def = BodyDef::dynamic(shape, position);
+        def.angle = rng.random_range(-std::f32::consts::PI..std::f32::consts::PI);
+        world.add_body(&def)?;
+    }
+    Ok(())
 }

@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 use std::time::{Duration, Instant};
 
+use wgpu_sat::world::BodyType;
 use wgpu_sat::{StepStats, World};
 
 use crate::sim::{Sim, Stepped};
@@ -123,10 +124,12 @@ impl StatsWindow {
         let world = &sim.world;
         let events = if sim.on_device() {
             // The GPU world gives no step statistics: count what the world read back holds
-            // (it has no count of the broad phase's candidate pairs, so none is shown).
+            // (it has no count of the broad phase's candidate pairs, so none is shown). The
+            // awake bodies are the dynamic ones, as `StepStats::awake_bodies` counts them.
+            let dynamic = |b| world.body_type(b) == Some(BodyType::Dynamic);
             let awake = world
                 .bodies()
-                .filter(|&b| !world.is_static(b) && world.is_awake(b))
+                .filter(|&b| dynamic(b) && world.is_awake(b))
                 .count();
             let _ = write!(
                 line,

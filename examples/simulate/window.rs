@@ -244,9 +244,11 @@ impl State {
         self.stats.frame();
         // On the GPU world, `sim.world` is read back only for what needs the bodies where
         // they are: the title's counts twice a second, the contacts, the ray fan and the
-        // joints' lines. The bodies themselves are drawn from the GPU world's transforms.
+        // joints' lines (a drag's mouse joint among them). The bodies themselves are drawn
+        // from the GPU world's transforms.
         let title_due = self.stats.elapsed() >= TITLE_PERIOD;
-        let overlay = self.show_contacts || self.ray_fan || self.sim.world.joint_count() > 0;
+        let joints = self.sim.world.joint_count() > 0 || self.sim.drag().is_some();
+        let overlay = self.show_contacts || self.ray_fan || joints;
         if title_due || overlay {
             self.sim
                 .sync_world()
@@ -385,7 +387,7 @@ impl State {
             MouseButton::Left if pressed => {
                 self.sim.grab(self.camera.screen_to_world(self.cursor))?;
             }
-            MouseButton::Left => self.sim.release(),
+            MouseButton::Left => self.sim.release()?,
             MouseButton::Right | MouseButton::Middle => self.panning = pressed,
             _ => {}
         }

@@ -133,26 +133,9 @@ fn keep_fresh(found: &[Contact], fresh: &[[u32; 2]], out: &mut Vec<Contact>) {
 }
 
 impl World {
-    /// Whether the GPU world (`gpu::GpuWorld`) can step this world: every joint it holds is
-    /// one its joint passes solve (a revolute pin or motor, a distance joint, a filter
-    /// joint), else an error naming the first that is not, and why.
-    pub(crate) fn check_gpu_world(&self) -> Result<(), Error> {
-        let refused = self
-            .joints
-            .constraints
-            .iter()
-            .enumerate()
-            .find_map(|(slot, j)| {
-                let why = j.offload_refusal().filter(|_| j.live)?;
-                Some((slot, j.model.kind_name(), why))
-            });
-        match refused {
-            None => Ok(()),
-            Some((slot, kind, why)) => Err(Error::Gpu(crate::error::GpuError::Unsupported {
-                what: format!("joint {slot} ({kind})"),
-                why,
-            })),
-        }
+    /// How many body slots the world has.
+    pub(crate) fn body_transforms_len(&self) -> usize {
+        self.bodies.len()
     }
 
     /// Per body slot, the body's drawing transform (a removed body's slot: its last one).

@@ -33,8 +33,9 @@ const _: () = assert!(size_of::<InstanceGpu>() == 24);
 #[derive(Clone, Copy)]
 pub struct DeviceTransforms<'a> {
     pub buffer: &'a wgpu::Buffer,
-    /// Changes whenever the GPU world is built again (its bodies, and so the colliders,
-    /// may differ): the renderer writes its instances again then, and only then.
+    /// Changes whenever the GPU world is built again or an edit adds or removes bodies
+    /// (the colliders differ then): the renderer writes its instances again then, and only
+    /// then.
     pub generation: u64,
 }
 

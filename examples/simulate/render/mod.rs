@@ -10,8 +10,10 @@
 //!   with `queue.write_buffer` into a reused buffer;
 //! - a GPU world's transforms buffer (`GpuWorld::transforms`, bound read-only), by body slot,
 //!   when the GPU world steps it: the device writes the poses, and the instances are
-//!   written only when the GPU world is built again (its colliders may have changed), so a
-//!   frame uploads no poses and reads nothing back.
+//!   written only when its colliders may have changed (the GPU world built again, bodies
+//!   added or removed: its generation changes), so a frame uploads no poses and reads
+//!   nothing back. A transforms buffer replaced (by one with room for more bodies) is
+//!   bound again.
 //!
 //! Nothing per vertex is built on the CPU. The contact overlay is a second, small line-list
 //! pipeline fed from a per-frame vertex buffer.
@@ -368,7 +370,8 @@ impl Renderer {
     ///
     /// With `device` (a GPU world steps `world`), the bodies' poses come from its transforms
     /// buffer and the instances are written only when its generation changes (`world` is
-    /// then the snapshot it was built from, current enough for the colliders); `world`
+    /// then a snapshot taken since that generation began, current enough for the
+    /// colliders); `world`
     /// serves the overlay, so bring it up to date first when the overlay needs the bodies
     /// where they are now (contacts, the ray fan). Without, every body's pose is written
     /// from `world`.
@@ -380,8 +383,8 @@ impl Renderer {
         options: &DrawOptions,
     ) {
         let written = device.map_or(Written::Poses, |d| Written::Slots(d.generation));
-        // Poses in the instances change every frame; a GPU world's colliders only when
-        // it is built again.
+        // Poses in the instances change every frame; a GPU world's colliders only with its
+        // generation.
         let mut rebind = false;
         if written == Written::Poses || written != self.written {
             if self.uploaded_shapes != world.shapes() {
@@ -401,7 +404,8 @@ impl Renderer {
             self.instance_count = self.instance_scratch.len() as u32;
             self.written = written;
         }
-        // wgpu buffers compare by identity: a GPU world built again has a new buffer.
+        // wgpu buffers compare by identity: a GPU world built again, or one whose bodies
+        // outgrew its transforms buffer, has a new buffer.
         let bound = device.map(|d| d.buffer);
         if self.bound_transforms.as_ref() != bound {
             self.bound_transforms = bound.cloned();

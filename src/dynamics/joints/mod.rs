@@ -139,23 +139,6 @@ pub(crate) enum JointModel {
     },
 }
 
-impl JointModel {
-    /// The kind's name, lower case, for messages (the GPU world's refusals).
-    #[cfg_attr(not(feature = "gpu"), allow(dead_code))]
-    pub(crate) fn kind_name(&self) -> &'static str {
-        match self {
-            JointModel::Revolute { .. } => "revolute",
-            JointModel::Distance { .. } => "distance",
-            JointModel::Weld { .. } => "weld",
-            JointModel::Prismatic { .. } => "prismatic",
-            JointModel::Wheel { .. } => "wheel",
-            JointModel::Filter => "filter",
-            JointModel::Motor { .. } => "motor",
-            JointModel::Mouse { .. } => "mouse",
-        }
-    }
-}
-
 /// A joint in the solver: bodies, anchors, model, and the impulses accumulated over the
 /// last step (its warm start for the next).
 #[derive(Clone, Copy, Debug)]

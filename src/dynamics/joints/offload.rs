@@ -1,7 +1,7 @@
 //! A prepared joint as an offloaded solver takes it ([`OffloadedJoint`]: the GPU world's,
 //! `gpu/world/`), which joints it covers, and the impulses it writes back. The passes it
-//! covers are the revolute joint (pin, motor, limits, spring), the distance joint, the weld
-//! and the prismatic joint, all their options (`shaders/joints.wgsl` is their twin, `soft_f64.wgsl` the joint
+//! covers every joint kind with every option (a filter joint has nothing to solve and
+//! takes no colour) (`shaders/joints.wgsl` is their twin, `soft_f64.wgsl` the joint
 //! angle's).
 
 // Only the GPU world offloads the joints: without the `gpu` feature this has no user.
@@ -13,11 +13,10 @@ use super::{JointConstraint, JointModel, impulse_bound};
 use crate::dynamics::state::Softness;
 
 /// A prepared joint as an offloaded solver takes it (the GPU world's, `gpu/world/`): what
-/// the warm start, solve and relax passes of a revolute, distance, weld or prismatic joint
-/// read, in plain numbers.
+/// the warm start, solve and relax passes of a joint read, in plain numbers.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct OffloadedJoint {
-    /// 0: revolute; 1: distance; 2: weld; 3: prismatic.
+    /// 0: revolute; 1: distance; 2: weld; 3: prismatic; 4: wheel; 5: motor; 6: mouse.
     pub kind: u32,
     /// Both bodies stand still this step: nothing to solve.
     pub idle: bool,
@@ -35,9 +34,11 @@ pub(crate) struct OffloadedJoint {
     pub linear_spring: Option<Softness>,
     /// The prismatic joint's axis, world frame at the step's start.
     pub axis: Vec2,
-    /// Revolute, prismatic: the motor's speed and its bound over the substep
-    /// (`drive_bound`).
+    /// Revolute, prismatic, wheel: the motor's speed and its bound over the substep
+    /// (`drive_bound`); the motor joint's torque bound (speed 0).
     pub motor: Option<[f32; 2]>,
+    /// The motor and mouse joints' bound on the point impulse over the substep.
+    pub force_max: f32,
     /// Distance: the length, and whether it is held rigidly.
     pub length: f32,
     pub rigid: bool,
@@ -54,8 +55,7 @@ pub(crate) struct OffloadedJoint {
 
 impl JointConstraint {
     /// This joint as [`OffloadedJoint`], once prepared for a step of substep `h`; `None`
-    /// for a kind the offloaded passes do not cover (see
-    /// [`JointConstraint::offload_refusal`]).
+    /// for a filter joint (nothing to solve).
     pub(crate) fn offloaded(&self, h: f32) -> Option<OffloadedJoint> {
         let p = &self.prepared;
         let mut joint = OffloadedJoint {
@@ -71,6 +71,7 @@ impl JointConstraint {
             linear_spring: None,
             axis: p.axis,
             motor: None,
+            force_max: 0.0,
             length: 0.0,
             rigid: false,
             sprung: false,
@@ -128,21 +129,35 @@ impl JointConstraint {
                 joint.limits =
                     limits.map_or([None; 2], |[lower, upper]| [Some(lower), Some(upper)]);
             }
-            _ => return None,
+            JointModel::Wheel {
+                limits,
+                motor,
+                spring,
+                ..
+            } => {
+                joint.kind = 4;
+                joint.motor = motor
+                    .map(|[speed, max_torque]| [speed, impulse_bound::drive_bound(h, max_torque)]);
+                joint.sprung = spring.is_some();
+                joint.limits =
+                    limits.map_or([None; 2], |[lower, upper]| [Some(lower), Some(upper)]);
+            }
+            JointModel::Motor {
+                max_force,
+                max_torque,
+                ..
+            } => {
+                joint.kind = 5;
+                joint.motor = Some([0.0, impulse_bound::drive_bound(h, max_torque)]);
+                joint.force_max = impulse_bound::drive_bound(h, max_force);
+            }
+            JointModel::Mouse { max_force, .. } => {
+                joint.kind = 6;
+                joint.force_max = impulse_bound::drive_bound(h, max_force);
+            }
+            JointModel::Filter => return None,
         }
         Some(joint)
-    }
-
-    /// Why the offloaded passes cannot solve this joint, if they cannot.
-    pub(crate) fn offload_refusal(&self) -> Option<&'static str> {
-        match self.model {
-            JointModel::Revolute { .. }
-            | JointModel::Distance { .. }
-            | JointModel::Weld { .. }
-            | JointModel::Prismatic { .. }
-            | JointModel::Filter => None,
-            _ => Some("the GPU world solves revolute, distance, weld, prismatic and filter joints"),
-        }
     }
 
     /// Writes back the accumulated impulses an offloaded pass left.

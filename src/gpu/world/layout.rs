@@ -102,7 +102,8 @@ const _: () = assert!(size_of::<ConstraintGpu>() == 176);
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub(crate) struct JointGpu {
     pub bodies: [u32; 2],
-    /// [`JOINT_REVOLUTE`], [`JOINT_DISTANCE`], [`JOINT_WELD`] or [`JOINT_PRISMATIC`].
+    /// [`JOINT_REVOLUTE`], [`JOINT_DISTANCE`], [`JOINT_WELD`], [`JOINT_PRISMATIC`],
+    /// [`JOINT_WHEEL`], [`JOINT_MOTOR_KIND`] or [`JOINT_MOUSE`].
     pub kind: u32,
     /// [`JOINT_IDLE`], [`JOINT_MOTOR`], [`JOINT_RIGID`], [`JOINT_SPRUNG`],
     /// [`JOINT_LOWER`], [`JOINT_UPPER`], [`JOINT_LINEAR_SPRING`].
@@ -130,7 +131,8 @@ pub(crate) struct JointGpu {
     pub impulses: [f32; 4],
     /// The weld's anchor spring: bias rate, mass scale, impulse scale.
     pub linear_spring: [f32; 3],
-    pub pad: f32,
+    /// The motor and mouse joints' bound on the point impulse over the substep.
+    pub force_max: f32,
     /// The prismatic joint's axis, world frame at the step's start.
     pub axis: [f32; 2],
 }
@@ -144,6 +146,12 @@ pub(crate) const JOINT_DISTANCE: u32 = 1;
 pub(crate) const JOINT_WELD: u32 = 2;
 /// [`JointGpu::kind`]: a prismatic joint.
 pub(crate) const JOINT_PRISMATIC: u32 = 3;
+/// [`JointGpu::kind`]: a wheel joint.
+pub(crate) const JOINT_WHEEL: u32 = 4;
+/// [`JointGpu::kind`]: a motor joint.
+pub(crate) const JOINT_MOTOR_KIND: u32 = 5;
+/// [`JointGpu::kind`]: a mouse joint.
+pub(crate) const JOINT_MOUSE: u32 = 6;
 /// [`JointGpu::flags`]: both bodies stand still this step.
 pub(crate) const JOINT_IDLE: u32 = 1;
 /// [`JointGpu::flags`]: the revolute joint has a motor.
@@ -329,6 +337,9 @@ mod tests {
             "atan_unit",
             "solve_point",
             "slide",
+            "slide_spring",
+            "slide_limits",
+            "clamp_drive",
         ] {
             assert!(
                 m.functions

@@ -2,8 +2,9 @@
 //! body transforms a host draws from a GPU buffer.
 //!
 //! ```text
-//! GpuWorld::new(device, queue, world): the world checked (what the GPU world cannot step
-//!     yet is refused, named), its transforms written to the device
+//! GpuWorld::new(device, queue, world): a copy of the world, its transforms written to the
+//!     device
+//! edit(f): f changes the world between steps; the transforms written again
 //! step(dt):
 //!     collision on the GPU: the step's boxes up, every contact of overlapping boxes found
 //!         there (GpuCollision), the world's pairs kept          (World::step_on_gpu)
@@ -40,11 +41,10 @@ use solver::GpuSolver;
 /// and queue.
 ///
 /// Each [`GpuWorld::step`] reaches the bits [`World::step`] reaches from the same world
-/// (tests/gpu/gpu_world.rs holds the two to every bit on lavapipe). Sleeping, continuous
-/// collision, hit events, forces, kinematic bodies, and revolute, distance, weld, prismatic
-/// and filter joints (with their limits, motors and springs) step as on the CPU; a world
-/// with a wheel, motor or mouse joint is refused by [`GpuWorld::new`] with an error naming
-/// it.
+/// (tests/gpu/gpu_world.rs holds the two to every bit on lavapipe). Everything a world
+/// holds steps as on the CPU: sleeping, continuous collision, hit events, forces, kinematic
+/// bodies, and every joint kind with its limits, motors and springs. Between steps,
+/// [`GpuWorld::edit`] changes the world as [`World`]'s own calls do.
 ///
 /// ```no_run
 /// use wgpu_sat::{glam::Vec2, gpu::GpuWorld, BodyDef, Polygon, World};
@@ -68,18 +68,15 @@ pub struct GpuWorld {
 }
 
 impl GpuWorld {
-    /// Uploads `world` (a copy: the caller's stays as it is) to `device`. Fails with
-    /// [`GpuError::Unsupported`](crate::error::GpuError::Unsupported) naming the first joint
-    /// the GPU world does not solve (see the type's docs), and with the device's error if
-    /// it has one.
+    /// Uploads `world` (a copy: the caller's stays as it is) to `device`. Fails with the
+    /// device's error if it has one.
     pub fn new(
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         world: &World,
     ) -> Result<GpuWorld, Error> {
-        world.check_gpu_world()?;
         let transforms = world.body_transforms();
-        let solver = GpuSolver::new(device, queue, transforms.len());
+        let mut solver = GpuSolver::new(device, queue, transforms.len());
         solver.set_transforms(&transforms);
         Ok(GpuWorld {
             world: world.clone(),
@@ -116,6 +113,32 @@ impl GpuWorld {
         Ok(self.world.clone())
     }
 
+    /// Changes the world between steps: `edit` runs on the world as the last step left it
+    /// (add or remove bodies and joints, set velocities, apply forces and impulses, move
+    /// bodies, change settings: everything [`World`] offers), and what it changed goes to
+    /// the device with the next step. Returns what `edit` returns.
+    ///
+    /// The transforms are rewritten at once. When bodies were added past the transforms
+    /// buffer's room, it is replaced by a larger one: a host that keeps a bind group of
+    /// [`GpuWorld::transforms`] makes it again after an edit that added bodies (compare
+    /// [`GpuWorld::body_slots`]).
+    ///
+    /// ```no_run
+    /// # use wgpu_sat::{glam::Vec2, gpu::GpuWorld, BodyDef, Polygon, World};
+    /// # let (device, queue) = wgpu_sat::request_device()?;
+    /// # let mut world = World::default();
+    /// # let body = world.add_body(&BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), Vec2::ZERO))?;
+    /// let mut gpu = GpuWorld::new(&device, &queue, &world)?;
+    /// gpu.edit(|world| world.set_velocity(body, Vec2::new(0.0, 5.0), 0.0))??;
+    /// gpu.step(1.0 / 60.0)?;
+    /// # Ok::<(), wgpu_sat::Error>(())
+    /// ```
+    pub fn edit<R>(&mut self, edit: impl FnOnce(&mut World) -> R) -> Result<R, Error> {
+        let result = edit(&mut self.world);
+        self.solver.set_transforms(&self.world.body_transforms());
+        Ok(result)
+    }
+
     /// The buffer of body transforms: one
     /// [`BodyTransformGpu`](crate::gpu::layout::BodyTransformGpu) per body slot
     /// ([`BodyId::index`](crate::BodyId::index)), written by the device at the end of each
@@ -125,10 +148,10 @@ impl GpuWorld {
         self.solver.transforms()
     }
 
-    /// How many body slots the transforms buffer holds.
+    /// How many body slots the world has (removed bodies' included): the transforms a
+    /// host draws, in [`GpuWorld::transforms`]' first bytes.
     pub fn body_slots(&self) -> usize {
-        (self.solver.transforms().size() as usize)
-            / size_of::<crate::gpu::layout::BodyTransformGpu>()
+        self.world.body_transforms_len()
     }
 
     /// Bytes the last step's solver sent to the device and read back.

@@ -25,9 +25,9 @@ use bytemuck::Zeroable;
 
 use super::layout::{
     BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ConstraintGpu, ConstraintPointGpu, JOINT_DISTANCE,
-    JOINT_IDLE, JOINT_LINEAR_SPRING, JOINT_LOWER, JOINT_MOTOR, JOINT_PRISMATIC, JOINT_REVOLUTE,
-    JOINT_RIGID, JOINT_SPRUNG, JOINT_UPPER, JOINT_WELD, JointGpu, KINEMATIC, LAST_SUBSTEP,
-    OVERFLOW, SolverParamsGpu, StoredImpulsesGpu,
+    JOINT_IDLE, JOINT_LINEAR_SPRING, JOINT_LOWER, JOINT_MOTOR, JOINT_MOTOR_KIND, JOINT_MOUSE,
+    JOINT_PRISMATIC, JOINT_REVOLUTE, JOINT_RIGID, JOINT_SPRUNG, JOINT_UPPER, JOINT_WELD,
+    JOINT_WHEEL, JointGpu, KINEMATIC, LAST_SUBSTEP, OVERFLOW, SolverParamsGpu, StoredImpulsesGpu,
 };
 use crate::dynamics::solver::JointConstraint;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
@@ -39,14 +39,15 @@ use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, read_bac
 
 /// The WGSL of the GPU world's solver: the layouts, the transform helpers, then
 /// `shaders/solver.wgsl` (the structs and the body passes), `contacts.wgsl`,
-/// `soft_f64.wgsl` (the joint angle) and `joints.wgsl`.
+/// `soft_f64.wgsl` (the joint angle), `joints.wgsl` and `slide.wgsl`.
 pub const SOLVER_WGSL: &str = concat!(
     include_str!("../../../shaders/layout.wgsl"),
     include_str!("../../../shaders/transform.wgsl"),
     include_str!("../../../shaders/solver.wgsl"),
     include_str!("../../../shaders/contacts.wgsl"),
     include_str!("../../../shaders/soft_f64.wgsl"),
-    include_str!("../../../shaders/joints.wgsl")
+    include_str!("../../../shaders/joints.wgsl"),
+    include_str!("../../../shaders/slide.wgsl")
 );
 
 /// Invocations per workgroup, as the kernels declare.
@@ -166,12 +167,10 @@ impl GpuSolver {
             | wgpu::BufferUsages::COPY_DST
             | wgpu::BufferUsages::COPY_SRC;
         let buffer = |what: &str| GrowingBuffer::new(device, format!("wgpu-sat {what}"), storage);
-        let transforms = device.create_buffer(&wgpu::BufferDescriptor {
-            label: Some("wgpu-sat body transforms"),
-            size: (slots.max(1) * size_of::<BodyTransformGpu>()) as u64,
-            usage: storage | wgpu::BufferUsages::VERTEX,
-            mapped_at_creation: false,
-        });
+        let transforms = transforms_buffer(
+            device,
+            (slots.max(1) * size_of::<BodyTransformGpu>()) as u64,
+        );
         GpuSolver {
             device: device.clone(),
             queue: queue.clone(),
@@ -212,8 +211,13 @@ impl GpuSolver {
         &self.transforms
     }
 
-    /// Writes `transforms` (one per body slot) to the transforms buffer.
-    pub(crate) fn set_transforms(&self, transforms: &[BodyTransformGpu]) {
+    /// Writes `transforms` (one per body slot) to the transforms buffer, which is replaced
+    /// by one twice as large (or more) when they outgrow it.
+    pub(crate) fn set_transforms(&mut self, transforms: &[BodyTransformGpu]) {
+        let bytes = size_of_val(transforms) as u64;
+        if bytes > self.transforms.size() {
+            self.transforms = transforms_buffer(&self.device, bytes.next_power_of_two());
+        }
         self.queue
             .write_buffer(&self.transforms, 0, bytemuck::cast_slice(transforms));
     }
@@ -576,6 +580,20 @@ impl GpuSolver {
     }
 }
 
+/// A transforms buffer of `bytes`: storage for the step's kernel and a host's shaders,
+/// vertex for a host's instances, copies for tests and readers.
+fn transforms_buffer(device: &wgpu::Device, bytes: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("wgpu-sat body transforms"),
+        size: bytes,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::VERTEX,
+        mapped_at_creation: false,
+    })
+}
+
 /// Workgroups for `count` invocations.
 fn groups(count: usize) -> u32 {
     (count as u32).div_ceil(WORKGROUP)
@@ -619,7 +637,15 @@ fn joint_gpu(joint: &JointConstraint, h: f32) -> JointGpu {
     let [motor_speed, motor_max] = j.motor.unwrap_or([0.0; 2]);
     JointGpu {
         bodies: joint.bodies,
-        kind: [JOINT_REVOLUTE, JOINT_DISTANCE, JOINT_WELD, JOINT_PRISMATIC][j.kind as usize],
+        kind: [
+            JOINT_REVOLUTE,
+            JOINT_DISTANCE,
+            JOINT_WELD,
+            JOINT_PRISMATIC,
+            JOINT_WHEEL,
+            JOINT_MOTOR_KIND,
+            JOINT_MOUSE,
+        ][j.kind as usize],
         flags: flag(j.idle, JOINT_IDLE)
             | flag(j.motor.is_some(), JOINT_MOTOR)
             | flag(j.rigid, JOINT_RIGID)
@@ -647,7 +673,7 @@ fn joint_gpu(joint: &JointConstraint, h: f32) -> JointGpu {
         linear_spring: j
             .linear_spring
             .map_or([0.0; 3], |s| [s.bias_rate, s.mass_scale, s.impulse_scale]),
-        pad: 0.0,
+        force_max: j.force_max,
         axis: j.axis.to_array(),
         linear_impulse: j.linear_impulse.to_array(),
         impulses: j.impulses,

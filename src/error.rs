@@ -150,7 +150,7 @@ pub enum GpuError {
     #[error("{what}: {count} exceed the device's limit of {max} per storage binding")]
     TooLarge {
         /// What overflowed: "shapes", "colliders", "boxes" (a broad phase's boxes or their
-        /// band entries), "pairs" or "contacts".
+        /// band entries), "pairs", "contacts", or the GPU world's "bodies" or "joints".
         what: &'static str,
         /// How many were given.
         count: usize,

@@ -1,4 +1,6 @@
-//! The step with its collision stage on the GPU ([`World::step_on_gpu`]): the world's
+//! The step with its collision stage on the GPU ([`World::step_on_gpu`]), and with its
+//! solver's stages there too for the GPU world (`step_with_offloaded_solver`, with the
+//! transforms it draws from: `gpu/world/`). The collision stage: the world's
 //! broad phase and recycling pass run as always, and pick the pairs that need a fresh
 //! manifold; the GPU finds every contact among the world's boxes in one submit (its own
 //! broad phase, the narrow phase dispatched from its count); the host keeps those of the
@@ -133,7 +135,7 @@ fn keep_fresh(found: &[Contact], fresh: &[[u32; 2]], out: &mut Vec<Contact>) {
 }
 
 impl World {
-    /// How many body slots the world has.
+    /// How many body slots the world has (the GPU world's transforms).
     pub(crate) fn body_transforms_len(&self) -> usize {
         self.bodies.len()
     }
@@ -141,20 +143,18 @@ impl World {
     /// Per body slot, the body's drawing transform (a removed body's slot: its last one).
     pub(crate) fn body_transforms(&self) -> Vec<crate::gpu::layout::BodyTransformGpu> {
         (0..self.bodies.len())
-            .map(|i| (&self.bodies.transform(i)).into())
+            .map(|i| self.slot_transform(i))
             .collect()
-    }
-}
-
-impl World {
-    /// The bodies the last step's continuous stage moved after the solver (their poses
-    /// are the host's, not the solver's).
-    pub(crate) fn continuous_moved(&self) -> &[usize] {
-        &self.scratch.moved
     }
 
     /// Body slot `slot`'s drawing transform.
     pub(crate) fn slot_transform(&self, slot: usize) -> crate::gpu::layout::BodyTransformGpu {
         (&self.bodies.transform(slot)).into()
+    }
+
+    /// The bodies the last step's continuous stage moved after the solver (their poses
+    /// are the host's, not the solver's).
+    pub(crate) fn continuous_moved(&self) -> &[usize] {
+        &self.scratch.moved
     }
 }

@@ -233,6 +233,22 @@ impl GpuSolver {
     fn upload(&mut self, view: &StepView<'_, '_>) -> Result<(), Error> {
         let motion = &*view.motion;
         let bodies = motion.states.len();
+        // Each binding that grows with the world must fit the device's binding size, checked
+        // before anything is made or sent.
+        let limit = self.device.limits().max_storage_buffer_binding_size;
+        for (what, count, record) in [
+            ("contacts", view.contacts.len(), size_of::<ConstraintGpu>()),
+            ("bodies", bodies, size_of::<BodyInfoGpu>()),
+            ("joints", motion.joints.len(), size_of::<JointGpu>()),
+        ] {
+            if (count * record) as u64 > limit {
+                return Err(Error::Gpu(GpuError::TooLarge {
+                    what,
+                    count,
+                    max: (limit / record as u64) as usize,
+                }));
+            }
+        }
         self.pose_scratch.clear();
         self.pose_scratch
             .extend(
@@ -290,8 +306,9 @@ impl GpuSolver {
         self.joint_scratch
             .extend(motion.joints.iter().map(|j| joint_gpu(j, h)));
         let device = &self.device;
+        // Grown to a power of two, but never past what one binding holds.
         let fill = |slot: &mut GrowingBuffer, bytes: &[u8]| {
-            slot.reserve(device, bytes.len() as u64, u64::MAX);
+            slot.reserve(device, bytes.len() as u64, limit);
             if !bytes.is_empty() {
                 self.queue.write_buffer(&slot.buffer, 0, bytes);
             }
@@ -305,26 +322,13 @@ impl GpuSolver {
         );
         fill(&mut self.order, bytemuck::cast_slice(view.order));
         let stored = (view.contacts.len() * size_of::<StoredImpulsesGpu>()) as u64;
-        self.stored.reserve(device, stored, u64::MAX);
+        self.stored.reserve(device, stored, limit);
         fill(&mut self.joints, bytemuck::cast_slice(&self.joint_scratch));
         fill(
             &mut self.joint_order,
             bytemuck::cast_slice(view.joint_order),
         );
-        self.turned.reserve(device, bodies as u64 * 4, u64::MAX);
-        let limit = device.limits().max_storage_buffer_binding_size;
-        let largest = self
-            .constraints
-            .buffer
-            .size()
-            .max(self.states.buffer.size());
-        if largest > limit {
-            return Err(Error::Gpu(GpuError::TooLarge {
-                what: "contacts",
-                count: view.contacts.len(),
-                max: (limit / size_of::<ConstraintGpu>() as u64) as usize,
-            }));
-        }
+        self.turned.reserve(device, bodies as u64 * 4, limit);
         self.bytes[0] = (size_of_val(motion.states)
             + self.pose_scratch.len() * size_of::<BodyPoseGpu>()
             + self.info_scratch.len() * size_of::<BodyInfoGpu>()

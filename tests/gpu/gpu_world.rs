@@ -13,6 +13,13 @@ use wgpu_sat::{BodyDef, CpuNarrowPhase, Error, JointDef, Polygon, World, scenes}
 
 const DT: f32 = 1.0 / 60.0;
 
+/// A static box of half extents `[w, h]` centred at `at`.
+fn add_fixed(world: &mut World, [w, h]: [f32; 2], at: Vec2) -> wgpu_sat::BodyId {
+    world
+        .add_body(&BodyDef::fixed(Polygon::rectangle(w, h), at))
+        .unwrap()
+}
+
 /// Steps `world` `steps` times on the CPU and as a GPU world, comparing after every step;
 /// returns both at the end.
 fn step_both(
@@ -330,18 +337,8 @@ fn chains_ropes_springs_and_motors_step_to_the_cpu_bits() {
         return;
     };
     let mut world = World::default();
-    let ground = world
-        .add_body(&BodyDef::fixed(
-            Polygon::rectangle(20.0, 0.5),
-            Vec2::new(0.0, -0.5),
-        ))
-        .unwrap();
-    let top = world
-        .add_body(&BodyDef::fixed(
-            Polygon::rectangle(0.2, 0.2),
-            Vec2::new(-4.0, 8.0),
-        ))
-        .unwrap();
+    let ground = add_fixed(&mut world, [20.0, 0.5], Vec2::new(0.0, -0.5));
+    let top = add_fixed(&mut world, [0.2, 0.2], Vec2::new(-4.0, 8.0));
     let mut last = top;
     for k in 0..8 {
         let at = Vec2::new(-4.0 + 0.6 * (k + 1) as f32, 8.0);
@@ -393,12 +390,7 @@ fn revolute_limits_and_springs_step_to_the_cpu_bits_through_wide_turns() {
     };
     let mut world = World::default();
     world.set_sleeping(false);
-    let ground = world
-        .add_body(&BodyDef::fixed(
-            Polygon::rectangle(20.0, 0.5),
-            Vec2::new(0.0, -0.5),
-        ))
-        .unwrap();
+    let ground = add_fixed(&mut world, [20.0, 0.5], Vec2::new(0.0, -0.5));
     for (k, spin) in [25.0f32, -40.0, 12.0].into_iter().enumerate() {
         let at = Vec2::new(-4.0 + 4.0 * k as f32, 3.0);
         let mut def = BodyDef::dynamic(Polygon::rectangle(1.0, 0.1), at);
@@ -435,18 +427,8 @@ fn welds_and_prismatic_joints_step_to_the_cpu_bits() {
     };
     let mut world = World::default();
     world.set_sleeping(false);
-    let ground = world
-        .add_body(&BodyDef::fixed(
-            Polygon::rectangle(20.0, 0.5),
-            Vec2::new(0.0, -0.5),
-        ))
-        .unwrap();
-    let wall = world
-        .add_body(&BodyDef::fixed(
-            Polygon::rectangle(0.2, 2.0),
-            Vec2::new(-6.0, 4.0),
-        ))
-        .unwrap();
+    let ground = add_fixed(&mut world, [20.0, 0.5], Vec2::new(0.0, -0.5));
+    let wall = add_fixed(&mut world, [0.2, 2.0], Vec2::new(-6.0, 4.0));
     let mut last = wall;
     for k in 0..6 {
         let at = Vec2::new(-5.5 + 0.8 * k as f32, 5.0);

@@ -524,64 +524,64 @@ impl GpuSolver {
         if read == 0 {
             return Ok(());
         }
-        let mut data = Vec::new();
-        read_back(device, back, read, |bytes| data.extend_from_slice(bytes))?;
+        // Read in place from the mapping, record by record: nothing is allocated per step.
+        let mut ticks = [0u64; 2];
+        read_back(device, back, read, |data| {
+            if self.timer.is_some() {
+                let at = stamps_at as usize;
+                ticks = bytemuck::pod_read_unaligned(&data[at..at + 16]);
+            }
+            self.store(view, data, [state_bytes, pose_bytes, turned_bytes]);
+        })?;
         self.bytes[1] = total;
-        self.kernel_time = self.timer.as_ref().map(|timer| {
-            let at = stamps_at as usize;
-            let ticks: [u64; 2] = bytemuck::pod_read_unaligned(&data[at..at + 16]);
-            timer.elapsed(ticks)
-        });
-        self.store(view, &data, [state_bytes, pose_bytes, turned_bytes]);
+        self.kernel_time = self.timer.as_ref().map(|timer| timer.elapsed(ticks));
         Ok(())
     }
 
     /// The results into the view: the bodies' states, poses and turns, each solved
     /// contact's stored impulses and hit measures (the host's `store_group`), and each
     /// joint's impulses. `data` holds them back to back (the timestamps after them are not
-    /// read here); its alignment is the mapping's, so each
-    /// part is copied out rather than cast in place.
+    /// read here); its alignment is the mapping's, so each record is read unaligned.
     fn store(&self, view: &mut StepView<'_, '_>, data: &[u8], [states, poses, turned]: [u64; 3]) {
         let contacts = view.contacts.len() * size_of::<StoredImpulsesGpu>();
-        let joints = size_of_val(&self.joint_scratch[..]);
-        let data = &data[..(states + poses + turned) as usize + contacts + joints];
         let (state_bytes, rest) = data.split_at(states as usize);
         let (pose_bytes, rest) = rest.split_at(poses as usize);
         let (turned_bytes, rest) = rest.split_at(turned as usize);
         let (stored_bytes, joint_bytes) = rest.split_at(contacts);
-        let solved_joints: Vec<JointGpu> = bytemuck::pod_collect_to_vec(joint_bytes);
         for &slot in view.joint_order {
-            let j = &solved_joints[slot as usize];
+            let j: JointGpu = nth_record(joint_bytes, slot as usize);
             view.motion.joints[slot as usize]
                 .set_offloaded_impulses(j.linear_impulse.into(), j.impulses);
         }
         let motion = &mut *view.motion;
         bytemuck::cast_slice_mut::<BodyState, u8>(motion.states).copy_from_slice(state_bytes);
-        let new_poses: Vec<BodyPoseGpu> = bytemuck::pod_collect_to_vec(pose_bytes);
-        for ((c, q), p) in motion
-            .centers
-            .iter_mut()
-            .zip(motion.rotations.iter_mut())
-            .zip(&new_poses)
-        {
+        let poses = motion.centers.iter_mut().zip(motion.rotations.iter_mut());
+        for (i, (c, q)) in poses.enumerate() {
+            let p: BodyPoseGpu = nth_record(pose_bytes, i);
             *c = p.center.into();
             *q = p.rotation.into();
         }
         bytemuck::cast_slice_mut::<f32, u8>(motion.turned).copy_from_slice(turned_bytes);
-        let stored: Vec<StoredImpulsesGpu> = bytemuck::pod_collect_to_vec(stored_bytes);
         // The solved contacts: each colour's range of the order (its joints sit after them).
         // The others (between bodies that stay still) keep the match's warm start.
         let solved = view.colours.iter().flat_map(|c| &view.order[c[0].clone()]);
         for &k in solved {
-            let (k, record) = (k as usize, &stored[k as usize]);
-            for (p, &impulse) in record.impulses.iter().enumerate() {
+            let (k, stored): (usize, StoredImpulsesGpu) =
+                (k as usize, nth_record(stored_bytes, k as usize));
+            for (p, &impulse) in stored.impulses.iter().enumerate() {
                 view.records[k].set_impulse(p, impulse);
             }
             if let Some(hits) = view.hit_records.as_deref_mut() {
-                hits[k] = record.hits;
+                hits[k] = stored.hits;
             }
         }
     }
+}
+
+/// Record `i` of a list of `T` in `bytes`, whatever their alignment.
+fn nth_record<T: bytemuck::Pod>(bytes: &[u8], i: usize) -> T {
+    let size = size_of::<T>();
+    bytemuck::pod_read_unaligned(&bytes[i * size..(i + 1) * size])
 }
 
 /// A transforms buffer of `bytes`: storage for the step's kernel and a host's shaders,

@@ -139,6 +139,26 @@ pub enum BatchError {
         /// The collider.
         collider: u32,
     },
+    /// A constraint given to a colouring is out of order: contact keys must ascend (with a
+    /// first word below `u32::MAX`, which is the joints'), then joint slots.
+    #[error(
+        "constraint {index}'s key does not ascend from the one before it (or, for a \
+         contact, its first word is u32::MAX, which is the joints')"
+    )]
+    UnsortedConstraint {
+        /// Index of the constraint (the contacts, then the joints).
+        index: usize,
+    },
+    /// A constraint given to a colouring names a body past the moving flags.
+    #[error("constraint {constraint} acts on body {body}, but there are {body_count} bodies")]
+    ConstraintBodyOutOfRange {
+        /// Index of the constraint (the contacts, then the joints).
+        constraint: usize,
+        /// The body index it holds.
+        body: u32,
+        /// How many bodies there are.
+        body_count: usize,
+    },
 }
 
 /// The GPU: no adapter or device, a device that failed or was lost, a batch larger than a

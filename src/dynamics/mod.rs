@@ -33,3 +33,4 @@ pub(crate) mod solver;
 pub(crate) mod state;
 
 pub use joints::{JointBroken, JointDef, JointFrame, JointId, JointKind, JointMotor, JointSpring};
+pub use solver::{COLOURS, ConstraintColouring, ContactKey, JointKey, LEFT_OUT, OVERFLOW};

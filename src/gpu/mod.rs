@@ -31,4 +31,4 @@ pub use ray::{GpuRayCast, RAY_WGSL};
 pub use sat_pass::SAT_WGSL;
 pub use scatter::SCATTER_WGSL;
 pub use toi::{GpuTimeOfImpact, TOI_WGSL};
-pub use world::{GpuWorld, SOLVER_WGSL};
+pub use world::{COLOURING_WGSL, DEFAULT_ROUNDS, GpuColouring, GpuColours, GpuWorld, SOLVER_WGSL};

@@ -5,7 +5,9 @@
 
 use bytemuck::Pod;
 
-use crate::gpu::plumbing::{KernelTimer, compute_pipeline, storage, uniform};
+use crate::broad_phase::scan::scan_tile_count;
+use crate::gpu::layout::ScanParamsGpu;
+use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, compute_pipeline, storage, uniform};
 
 /// Bytes per dispatch in a submit's uniform buffer: the uniform offset alignment every
 /// adapter accepts.
@@ -75,6 +77,33 @@ impl<'a> Plan<'a> {
             workgroups,
         });
     }
+}
+
+/// Adds the dispatches of an exclusive scan of `len` counts of `data`, in place
+/// (`src/broad_phase/scan.rs`' `exclusive_scan`, with `shaders/scan.wgsl`'s `scan_reduce`
+/// and `scan_tiles` as `kernels`): `sums` are the tile sums of this level and the ones
+/// above, `zero` holds the top level's base (a zero).
+pub(in crate::gpu) fn push_scan<'a>(
+    plan: &mut Plan<'a>,
+    [reduce, tiles]: [&'a Kernel; 2],
+    sums: &'a [GrowingBuffer],
+    zero: &'a wgpu::Buffer,
+    data: &'a wgpu::Buffer,
+    len: usize,
+) {
+    let params = ScanParamsGpu {
+        len: len as u32,
+        _pad: [0; 3],
+    };
+    let tile_count = scan_tile_count(len);
+    let Some((level, above)) = sums.split_first().filter(|_| tile_count > 1) else {
+        plan.push(tiles, &[(0, data), (1, zero)], params, 1);
+        return;
+    };
+    let level = &level.buffer;
+    plan.push(reduce, &[(0, data), (1, level)], params, tile_count as u32);
+    push_scan(plan, [reduce, tiles], above, zero, level, tile_count);
+    plan.push(tiles, &[(0, data), (1, level)], params, tile_count as u32);
 }
 
 /// Writes `plan`'s uniforms, records its dispatches in one compute pass (see [`record`]),

@@ -97,6 +97,67 @@ pub fn read_words(
     words
 }
 
+/// Runs `entry`, a probe entry point of `source` whose group 1 binds `input` (binding 0,
+/// read-only storage) and an output of `outputs` words (binding 1), one invocation per
+/// output in workgroups of 64, and reads the output back.
+#[cfg(feature = "gpu")]
+pub fn run_probe(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    source: &str,
+    entry: &str,
+    input: &[u8],
+    outputs: usize,
+) -> Vec<u32> {
+    use wgpu::util::DeviceExt;
+    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
+        label: Some(entry),
+        source: wgpu::ShaderSource::Wgsl(source.into()),
+    });
+    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
+        label: Some(entry),
+        layout: None,
+        module: &module,
+        entry_point: Some(entry),
+        compilation_options: Default::default(),
+        cache: None,
+    });
+    let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
+        label: None,
+        contents: input,
+        usage: wgpu::BufferUsages::STORAGE,
+    });
+    let output = device.create_buffer(&wgpu::BufferDescriptor {
+        label: None,
+        size: (outputs * 4).max(4) as u64,
+        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
+        mapped_at_creation: false,
+    });
+    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
+        label: None,
+        layout: &pipeline.get_bind_group_layout(1),
+        entries: &[
+            wgpu::BindGroupEntry {
+                binding: 0,
+                resource: input.as_entire_binding(),
+            },
+            wgpu::BindGroupEntry {
+                binding: 1,
+                resource: output.as_entire_binding(),
+            },
+        ],
+    });
+    let mut encoder = device.create_command_encoder(&Default::default());
+    {
+        let mut pass = encoder.begin_compute_pass(&Default::default());
+        pass.set_pipeline(&pipeline);
+        pass.set_bind_group(1, &bind_group, &[]);
+        pass.dispatch_workgroups((outputs as u32).div_ceil(64), 1, 1);
+    }
+    queue.submit([encoder.finish()]);
+    read_words(device, queue, &output, outputs)
+}
+
 /// One frame the way a host runs it: prepare, record into its own encoder with a readback
 /// request, submit, then poll (never wait) until the contacts arrive.
 #[cfg(feature = "gpu")]

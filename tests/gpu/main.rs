@@ -10,6 +10,7 @@ mod common;
 mod broad_phase;
 mod circle_parity;
 mod collision;
+mod colouring;
 mod gpu_fuzz_regressions;
 mod gpu_parity;
 mod gpu_rays;

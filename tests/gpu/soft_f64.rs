@@ -8,7 +8,6 @@
 use crate::common;
 
 use rand::Rng;
-use wgpu::util::DeviceExt;
 use wgpu_sat::gpu::SOLVER_WGSL;
 use wgpu_sat::math::atan2;
 
@@ -87,65 +86,14 @@ fn the_wide_turn_angle_is_the_hosts_atan2_to_the_bit() {
     };
     let points = inputs();
     let source = format!("{SOLVER_WGSL}\n{PROBE}");
-    let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-        label: Some("atan2 probe"),
-        source: wgpu::ShaderSource::Wgsl(source.into()),
-    });
-    let pipeline = device.create_compute_pipeline(&wgpu::ComputePipelineDescriptor {
-        label: Some("atan2 probe"),
-        layout: None,
-        module: &module,
-        entry_point: Some("atan2_probe"),
-        compilation_options: Default::default(),
-        cache: None,
-    });
-    let input = device.create_buffer_init(&wgpu::util::BufferInitDescriptor {
-        label: None,
-        contents: bytemuck::cast_slice(&points),
-        usage: wgpu::BufferUsages::STORAGE,
-    });
-    let bytes = (points.len() * 4) as u64;
-    let output = device.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size: bytes,
-        usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::COPY_SRC,
-        mapped_at_creation: false,
-    });
-    let staging = device.create_buffer(&wgpu::BufferDescriptor {
-        label: None,
-        size: bytes,
-        usage: wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
-        mapped_at_creation: false,
-    });
-    let bind_group = device.create_bind_group(&wgpu::BindGroupDescriptor {
-        label: None,
-        layout: &pipeline.get_bind_group_layout(1),
-        entries: &[
-            wgpu::BindGroupEntry {
-                binding: 0,
-                resource: input.as_entire_binding(),
-            },
-            wgpu::BindGroupEntry {
-                binding: 1,
-                resource: output.as_entire_binding(),
-            },
-        ],
-    });
-    let mut encoder = device.create_command_encoder(&Default::default());
-    {
-        let mut pass = encoder.begin_compute_pass(&Default::default());
-        pass.set_pipeline(&pipeline);
-        pass.set_bind_group(1, &bind_group, &[]);
-        pass.dispatch_workgroups((points.len() as u32).div_ceil(64), 1, 1);
-    }
-    encoder.copy_buffer_to_buffer(&output, 0, &staging, 0, bytes);
-    queue.submit([encoder.finish()]);
-    staging
-        .slice(..)
-        .map_async(wgpu::MapMode::Read, |r| r.unwrap());
-    device.poll(wgpu::PollType::wait_indefinitely()).unwrap();
-    let view = staging.slice(..).get_mapped_range().unwrap();
-    let got: Vec<u32> = bytemuck::cast_slice(&view).to_vec();
+    let got = common::run_probe(
+        &device,
+        &queue,
+        &source,
+        "atan2_probe",
+        bytemuck::cast_slice(&points),
+        points.len(),
+    );
     let mut wrong = 0;
     let mut first = None;
     for (&[x, y], &bits) in points.iter().zip(&got) {

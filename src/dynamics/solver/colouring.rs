@@ -65,7 +65,7 @@ pub(crate) const COLOUR_COUNT: usize = 24;
 pub(crate) const LANES: usize = 4;
 
 /// The seed of the shuffle of each step's new constraints: any fixed number.
-const VISIT_SEED: u64 = 0x5eed_c010_0b1e;
+pub(crate) const VISIT_SEED: u64 = 0x5eed_c010_0b1e;
 
 /// Puts `items` in an order fixed by `seed` and their count, each order about equally
 /// likely: Fisher–Yates, position `k`'s draw from `0..=k` being the high word of
@@ -87,14 +87,14 @@ fn mix(mut z: u64) -> u64 {
 
 /// The colour of a constraint left out (both its bodies stay still), and of one not
 /// coloured yet.
-const UNSOLVED: u8 = u8::MAX;
+pub(crate) const UNSOLVED: u8 = u8::MAX;
 
 /// An empty lane (or a lane's missing body).
 pub(crate) const NO_INDEX: u32 = u32::MAX;
 
 /// The first word of a joint's key: above every collider index, so joints' keys follow the
 /// contacts' and ascend by slot.
-const JOINT_KEY: u32 = u32::MAX;
+pub(crate) const JOINT_KEY: u32 = u32::MAX;
 
 /// A joint as a step coloured it: its slot, its bodies then, and its colour.
 pub(crate) type JointColour = (u32, [u32; 2], u8);
@@ -280,6 +280,12 @@ impl ConstraintGraph {
         }
         graph.build_groups();
         Ok(graph)
+    }
+
+    /// Per constraint (the contacts, then the joints), its colour this step: below
+    /// `COLOUR_COUNT`, `COLOUR_COUNT` for the overflow, `UNSOLVED` for one left out.
+    pub fn colours(&self) -> &[u8] {
+        &self.colours
     }
 
     /// The constraints in solve order: the contact indices by colour (ascending within a

@@ -45,6 +45,7 @@
 //! many (tests/cpu/determinism.rs). Bodies that do not move (inverse mass zero: static) are
 //! read by any number of constraints of a colour and written by none.
 
+mod batch_colouring;
 mod colouring;
 pub(crate) mod contact_simd;
 mod offload;
@@ -60,6 +61,11 @@ use crate::error::Error;
 use crate::parallel;
 // The world reads and writes the bodies' states and the bounds through the solver.
 pub(crate) use crate::dynamics::state::{BodyMaterial, BodyState, clamp_length};
+#[cfg(feature = "gpu")]
+pub(crate) use batch_colouring::check_colouring_input;
+pub use batch_colouring::{COLOURS, ConstraintColouring, ContactKey, JointKey, LEFT_OUT, OVERFLOW};
+#[cfg(all(test, feature = "gpu"))]
+pub(crate) use colouring::VISIT_SEED;
 use colouring::{ConstraintGraph, JointColour, NO_INDEX};
 use contact_simd::{PrepareLanes, WideContact};
 pub(crate) use offload::{OffloadedStages, StepView};

@@ -7,7 +7,7 @@ use super::{RADIX_SORT_WGSL, SCAN_LEVELS, SCAN_WGSL, SORT_SWEEP_WGSL};
 use crate::broad_phase::radix_sort::{RADIX_DIGITS, radix_passes, radix_tile_count};
 use crate::broad_phase::scan::scan_tile_count;
 use crate::gpu::layout::{PairDispatchGpu, RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
-use crate::gpu::plan::{Kernel, PARAMS_SLOT, Plan, RO, RW};
+use crate::gpu::plan::{Kernel, PARAMS_SLOT, Plan, RO, RW, push_scan};
 use crate::gpu::plumbing::GrowingBuffer;
 
 /// The pipelines, with the bind group layout each uses.
@@ -241,34 +241,8 @@ impl Buffers {
         len: usize,
         level: usize,
     ) {
-        let params = ScanParamsGpu {
-            len: len as u32,
-            _pad: [0; 3],
-        };
-        let tiles = scan_tile_count(len);
-        if tiles <= 1 {
-            plan.push(
-                &kernels.scan_tiles,
-                &[(0, data), (1, &self.zero)],
-                params,
-                1,
-            );
-            return;
-        }
-        let sums = &self.sums[level].buffer;
-        plan.push(
-            &kernels.scan_reduce,
-            &[(0, data), (1, sums)],
-            params,
-            tiles as u32,
-        );
-        self.scan(kernels, plan, sums, tiles, level + 1);
-        plan.push(
-            &kernels.scan_tiles,
-            &[(0, data), (1, sums)],
-            params,
-            tiles as u32,
-        );
+        let scan = [&kernels.scan_reduce, &kernels.scan_tiles];
+        push_scan(plan, scan, &self.sums[level..], &self.zero, data, len);
     }
 
     /// Adds the passes of a radix sort of `len` items by their low `bits` bits (radix_sort.rs's

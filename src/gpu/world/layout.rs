@@ -213,6 +213,26 @@ pub(crate) const OVERFLOW: u32 = 2;
 /// [`SolverParamsGpu::flags`]: the last substep, which sets the poses.
 pub(crate) const LAST_SUBSTEP: u32 = 4;
 
+/// WGSL `ColourParams` (`shaders/colouring.wgsl`): one dispatch's uniform.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct ColourParamsGpu {
+    /// Constraints (the contacts, then the joints), and the contacts among them.
+    pub count: u32,
+    pub contacts: u32,
+    pub bodies: u32,
+    /// Words of moving bits at the head of the input.
+    pub moving_words: u32,
+    /// Constraints coloured last step.
+    pub previous: u32,
+    /// A round's number (from 1), or the rounds before a finisher.
+    pub round: u32,
+    /// Items of the dispatch.
+    pub len: u32,
+    pub _pad: u32,
+}
+const _: () = assert!(size_of::<ColourParamsGpu>() == 32);
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -24,9 +24,11 @@
 //! the poses there. Moving them onto the device, so that a step needs no readback, is the
 //! next work (issue 33).
 
+mod colouring;
 mod layout;
 mod solver;
 
+pub use colouring::{COLOURING_WGSL, DEFAULT_ROUNDS, GpuColouring, GpuColours};
 pub use solver::SOLVER_WGSL;
 
 use crate::error::Error;

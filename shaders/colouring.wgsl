@@ -1,0 +1,430 @@
+// wgpu-sat constraint colouring on the GPU: the colours ConstraintGraph::colour
+// (src/dynamics/solver/colouring.rs) gives a step's constraints, to the constraint. The host
+// keeps colours it can (keep_colours, in constraint order), then colours the new ones
+// greedily in a visit order (the new joints, then the new contacts shuffled); both are
+// sequential. Here each constraint decides once every constraint it depends on has:
+//
+//   keep:  constraint i keeps last step's colour c unless an earlier constraint on one of
+//          its moving bodies kept c (it then waits for the earlier ones that may keep c);
+//   fresh: a new constraint takes the lowest colour that no constraint on its moving bodies
+//          holds among the kept ones and the new ones visited before it (it waits for
+//          those), or the overflow.
+//
+// A decision depends only on decisions, so it is the host's whatever order the rounds run
+// in (Jones and Plassmann's parallel greedy colouring, with the host's visit order as the
+// priority, gives the sequential greedy colouring). keep_round and fresh_round run a fixed
+// number of times; what is still undecided after the last round is decided by keep_finish
+// or fresh_finish, one invocation walking the host's order. The visit order's shuffle is
+// the host's Fisher-Yates with SplitMix64 draws, on 64-bit words held as vec2<u32> (low,
+// high), in one invocation.
+//
+// Bindings: input holds the moving bits (32 bodies a word) then 4 words per constraint (key
+// low, key high, body a, body b; contacts, then joints with key low u32::MAX). offsets: per
+// body the count of its constraints, scanned (scan.wgsl) into where its list starts;
+// adjacency: per body a fill cursor, then the lists. work: COUNTERS words, then per
+// constraint its state, its visit position, and the fresh list. fresh: per constraint
+// whether it is new, scanned into its place in the fresh list.
+
+struct ColourParams {
+    // Constraints: the contacts, then the joints.
+    count: u32,
+    contacts: u32,
+    bodies: u32,
+    // Words of moving bits at the head of `input`.
+    moving_words: u32,
+    // Constraints coloured last step, in `previous`.
+    previous: u32,
+    // keep_round, fresh_round: this round, from 1; the finishers: the rounds before them.
+    round: u32,
+    // Items of this dispatch (colour_clear: bodies + 1 and at least COUNTERS).
+    len: u32,
+    _pad: u32,
+}
+
+@group(0) @binding(0) var<storage, read> input: array<u32>;
+// Last step's constraints: key low, key high, colour, 0.
+@group(0) @binding(1) var<storage, read> previous: array<u32>;
+@group(0) @binding(2) var<storage, read_write> offsets: array<atomic<u32>>;
+@group(0) @binding(3) var<storage, read_write> adjacency: array<atomic<u32>>;
+@group(0) @binding(4) var<storage, read_write> work: array<atomic<u32>>;
+@group(0) @binding(5) var<storage, read_write> fresh: array<u32>;
+// This step's constraints as the next step reads them, as `previous`.
+@group(0) @binding(6) var<storage, read_write> next: array<u32>;
+// Per constraint its colour.
+@group(0) @binding(7) var<storage, read_write> colours: array<u32>;
+@group(0) @binding(8) var<uniform> params: ColourParams;
+
+const COLOUR_COUNT: u32 = 24u;
+const LEFT_OUT: u32 = 255u;
+// A state: DONE | colour (final), KEEP | last step's colour (undecided), or FRESH (new,
+// undecided).
+const DONE: u32 = 0x100u;
+const KEEP: u32 = 0x200u;
+const FRESH: u32 = 0x400u;
+// work's head: the last keep round and the last fresh round that left a constraint
+// undecided; the new contacts and all new constraints (for fresh_finish, whose four
+// bindings leave no room for `fresh`).
+const COUNTERS: u32 = 4u;
+const KEEP_PENDING: u32 = 0u;
+const FRESH_PENDING: u32 = 1u;
+const FRESH_CONTACTS: u32 = 2u;
+const FRESH_TOTAL: u32 = 3u;
+// VISIT_SEED (colouring.rs) as (low, high).
+const VISIT_SEED: vec2<u32> = vec2<u32>(0xc0100b1eu, 0x5eedu);
+
+fn moves(body: u32) -> bool {
+    return ((input[body / 32u] >> (body % 32u)) & 1u) == 1u;
+}
+
+// Constraint i: (key low, key high, body a, body b).
+fn item(i: u32) -> vec4<u32> {
+    let at = params.moving_words + 4u * i;
+    return vec4<u32>(input[at], input[at + 1u], input[at + 2u], input[at + 3u]);
+}
+
+fn state(i: u32) -> u32 {
+    return atomicLoad(&work[COUNTERS + i]);
+}
+
+fn set_state(i: u32, s: u32) {
+    atomicStore(&work[COUNTERS + i], s);
+}
+
+// 0 for a constraint not visited (kept or left out), else 1 + its place in the visit order.
+fn visit(i: u32) -> u32 {
+    return atomicLoad(&work[COUNTERS + params.count + i]);
+}
+
+// Position k of the fresh list: a constraint index.
+fn fresh_at(k: u32) -> u32 {
+    return atomicLoad(&work[COUNTERS + 2u * params.count + k]);
+}
+
+fn set_fresh_at(k: u32, i: u32) {
+    atomicStore(&work[COUNTERS + 2u * params.count + k], i);
+}
+
+fn key_below(a: vec2<u32>, b: vec2<u32>) -> bool {
+    return a.x < b.x || (a.x == b.x && a.y < b.y);
+}
+
+// Last step's colour of the constraint with `key` (a binary search of the ascending keys),
+// or LEFT_OUT when it had none.
+fn previous_colour(key: vec2<u32>) -> u32 {
+    var lo = 0u;
+    var hi = params.previous;
+    while lo < hi {
+        let mid = (lo + hi) / 2u;
+        if key_below(vec2<u32>(previous[4u * mid], previous[4u * mid + 1u]), key) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    if lo < params.previous && previous[4u * lo] == key.x && previous[4u * lo + 1u] == key.y {
+        return previous[4u * lo + 2u];
+    }
+    return LEFT_OUT;
+}
+
+@compute @workgroup_size(64)
+fn colour_clear(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i < COUNTERS {
+        atomicStore(&work[i], 0u);
+    }
+    if i <= params.bodies {
+        atomicStore(&offsets[i], 0u);
+    }
+    if i < params.bodies {
+        atomicStore(&adjacency[i], 0u);
+    }
+}
+
+// Each constraint's first state (left out, KEEP its old colour, or FRESH), and a count for
+// each moving body it acts on.
+@compute @workgroup_size(64)
+fn colour_start(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i >= params.count {
+        return;
+    }
+    let it = item(i);
+    let move_a = moves(it.z);
+    let move_b = moves(it.w);
+    atomicStore(&work[COUNTERS + params.count + i], 0u);
+    if !move_a && !move_b {
+        // Between two bodies that do not move: no impulse changes anything.
+        set_state(i, DONE | LEFT_OUT);
+        return;
+    }
+    if move_a {
+        atomicAdd(&offsets[it.z], 1u);
+    }
+    if move_b {
+        atomicAdd(&offsets[it.w], 1u);
+    }
+    let old = previous_colour(it.xy);
+    set_state(i, select(FRESH, KEEP | old, old < COLOUR_COUNT));
+}
+
+// Each constraint into the lists of its moving bodies (in any order: a list is only ever
+// read whole).
+@compute @workgroup_size(64)
+fn adjacency_fill(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i >= params.count {
+        return;
+    }
+    let it = item(i);
+    for (var side = 0u; side < 2u; side += 1u) {
+        let body = it[2u + side];
+        if moves(body) {
+            let slot = atomicLoad(&offsets[body]) + atomicAdd(&adjacency[body], 1u);
+            atomicStore(&adjacency[params.bodies + slot], i);
+        }
+    }
+}
+
+// The state of constraint i once the earlier constraints on its moving bodies that may
+// keep its old colour have decided: DONE | that colour, FRESH when one of them kept it
+// (the host's `used` has its bit), or its state unchanged while one has yet to decide.
+fn keep_decision(i: u32) -> u32 {
+    let s = state(i);
+    if (s & KEEP) == 0u {
+        return s;
+    }
+    let colour = s & 0xffu;
+    let it = item(i);
+    var wait = false;
+    for (var side = 0u; side < 2u; side += 1u) {
+        let body = it[2u + side];
+        if !moves(body) {
+            continue;
+        }
+        let end = atomicLoad(&offsets[body + 1u]);
+        for (var slot = atomicLoad(&offsets[body]); slot < end; slot += 1u) {
+            let j = atomicLoad(&adjacency[params.bodies + slot]);
+            if j >= i {
+                continue;
+            }
+            let t = state(j);
+            if t == (DONE | colour) {
+                return FRESH;
+            }
+            wait = wait || t == (KEEP | colour);
+        }
+    }
+    return select(DONE | colour, s, wait);
+}
+
+@compute @workgroup_size(64)
+fn keep_round(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i >= params.count || (state(i) & KEEP) == 0u {
+        return;
+    }
+    let s = keep_decision(i);
+    set_state(i, s);
+    if (s & KEEP) != 0u {
+        atomicMax(&work[KEEP_PENDING], params.round);
+    }
+}
+
+// What the rounds left undecided, in constraint order (as keep_colours walks), when the
+// last round left some.
+@compute @workgroup_size(1)
+fn keep_finish() {
+    if atomicLoad(&work[KEEP_PENDING]) != params.round {
+        return;
+    }
+    for (var i = 0u; i < params.count; i += 1u) {
+        set_state(i, keep_decision(i));
+    }
+}
+
+// fresh[i]: whether constraint i is new (to colour afresh); fresh[count] = 0, so that the
+// scan's last entry is the total.
+@compute @workgroup_size(64)
+fn fresh_flags(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i > params.count {
+        return;
+    }
+    fresh[i] = select(0u, 1u, i < params.count && state(i) == FRESH);
+}
+
+// The new constraints in constraint order: the contacts, then the joints.
+@compute @workgroup_size(64)
+fn fresh_compact(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i < params.count && state(i) == FRESH {
+        set_fresh_at(fresh[i], i);
+    }
+}
+
+// (low, high) of a * b, all 64 bits, from 16-bit halves.
+fn mul_wide(a: u32, b: u32) -> vec2<u32> {
+    let a0 = a & 0xffffu;
+    let a1 = a >> 16u;
+    let b0 = b & 0xffffu;
+    let b1 = b >> 16u;
+    let p00 = a0 * b0;
+    let p01 = a0 * b1;
+    let p10 = a1 * b0;
+    let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
+    let low = (p00 & 0xffffu) | (mid << 16u);
+    let high = a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
+    return vec2<u32>(low, high);
+}
+
+// a * b mod 2^64.
+fn mul_u64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
+    let low = mul_wide(a.x, b.x);
+    return vec2<u32>(low.x, low.y + a.x * b.y + a.y * b.x);
+}
+
+// z ^ (z >> s), 0 < s < 32.
+fn xor_shift(z: vec2<u32>, s: u32) -> vec2<u32> {
+    return vec2<u32>(z.x ^ ((z.x >> s) | (z.y << (32u - s))), z.y ^ (z.y >> s));
+}
+
+// SplitMix64's output function, as colouring.rs's mix.
+fn mix(z: vec2<u32>) -> vec2<u32> {
+    var x = mul_u64(xor_shift(z, 30u), vec2<u32>(0x1ce4e5b9u, 0xbf58476du));
+    x = mul_u64(xor_shift(x, 27u), vec2<u32>(0x133111ebu, 0x94d049bbu));
+    return xor_shift(x, 31u);
+}
+
+// Position k's draw from 0..=k: the high word of mix(seed + k) * (k + 1), a 96-bit product.
+fn draw(k: u32) -> u32 {
+    let low = VISIT_SEED.x + k;
+    let z = vec2<u32>(low, VISIT_SEED.y + select(0u, 1u, low < k));
+    let d = mix(z);
+    let high = mul_wide(d.y, k + 1u);
+    let low_part = mul_wide(d.x, k + 1u);
+    return high.y + select(0u, 1u, high.x + low_part.y < high.x);
+}
+
+// colouring.rs's shuffle of the new contacts (the head of the fresh list): Fisher-Yates
+// from the last position down, one invocation.
+@compute @workgroup_size(1)
+fn shuffle() {
+    let contacts = fresh[params.contacts];
+    atomicStore(&work[FRESH_CONTACTS], contacts);
+    atomicStore(&work[FRESH_TOTAL], fresh[params.count]);
+    for (var k = contacts; k > 1u; ) {
+        k -= 1u;
+        let j = draw(k);
+        let a = fresh_at(k);
+        set_fresh_at(k, fresh_at(j));
+        set_fresh_at(j, a);
+    }
+}
+
+// Each new constraint's place in the visit order: the new joints first, then the shuffled
+// new contacts (colouring.rs rotates the list so).
+@compute @workgroup_size(64)
+fn fresh_visit(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    let total = fresh[params.count];
+    if k >= total {
+        return;
+    }
+    let contacts = fresh[params.contacts];
+    let joints = total - contacts;
+    let place = select(joints + k, k - contacts, k >= contacts);
+    atomicStore(&work[COUNTERS + params.count + fresh_at(k)], 1u + place);
+}
+
+// The colours the moving bodies of constraint i hold among the kept constraints and the
+// new ones visited before it: the host's `used` at i's turn. 0xffffffff while one of those
+// new ones has yet to decide.
+fn used(i: u32) -> u32 {
+    let it = item(i);
+    let v = visit(i);
+    var bits = 0u;
+    for (var side = 0u; side < 2u; side += 1u) {
+        let body = it[2u + side];
+        if !moves(body) {
+            continue;
+        }
+        let end = atomicLoad(&offsets[body + 1u]);
+        for (var slot = atomicLoad(&offsets[body]); slot < end; slot += 1u) {
+            let j = atomicLoad(&adjacency[params.bodies + slot]);
+            // Kept constraints have visit 0, before every new one.
+            if j == i || visit(j) >= v {
+                continue;
+            }
+            let t = state(j);
+            if t == FRESH {
+                return 0xffffffffu;
+            }
+            let colour = t & 0xffu;
+            if colour < COLOUR_COUNT {
+                bits |= 1u << colour;
+            }
+        }
+    }
+    return bits;
+}
+
+// The state of new constraint i once the constraints it waits on have decided: the lowest
+// colour its bodies lack (the host's greedy), or the overflow.
+fn fresh_decision(i: u32) -> u32 {
+    let bits = used(i);
+    if bits == 0xffffffffu {
+        return FRESH;
+    }
+    let free = ~bits & ((1u << COLOUR_COUNT) - 1u);
+    if free == 0u {
+        return DONE | COLOUR_COUNT;
+    }
+    return DONE | firstTrailingBit(free);
+}
+
+@compute @workgroup_size(64)
+fn fresh_round(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i >= params.count || state(i) != FRESH {
+        return;
+    }
+    let s = fresh_decision(i);
+    set_state(i, s);
+    if s == FRESH {
+        atomicMax(&work[FRESH_PENDING], params.round);
+    }
+}
+
+// What the rounds left undecided, in visit order, when the last round left some.
+@compute @workgroup_size(1)
+fn fresh_finish() {
+    if atomicLoad(&work[FRESH_PENDING]) != params.round {
+        return;
+    }
+    let total = atomicLoad(&work[FRESH_TOTAL]);
+    let contacts = atomicLoad(&work[FRESH_CONTACTS]);
+    for (var place = 0u; place < total; place += 1u) {
+        let k = select(contacts + place, place - (total - contacts), place >= total - contacts);
+        let i = fresh_at(k);
+        if state(i) == FRESH {
+            set_state(i, fresh_decision(i));
+        }
+    }
+}
+
+// Each constraint's colour, and the list the next step reads as `previous`.
+@compute @workgroup_size(64)
+fn colour_store(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i >= params.count {
+        return;
+    }
+    let colour = state(i) & 0xffu;
+    colours[i] = colour;
+    let it = item(i);
+    next[4u * i] = it.x;
+    next[4u * i + 1u] = it.y;
+    next[4u * i + 2u] = colour;
+    next[4u * i + 3u] = 0u;
+}

@@ -1,0 +1,535 @@
+//! [`GpuColouring`]: the world's constraint colouring on the GPU (`shaders/colouring.wgsl`),
+//! giving every constraint the colour its CPU twin
+//! ([`ConstraintColouring`](crate::dynamics::ConstraintColouring), the world's own) gives,
+//! step after step, with last step's colours kept on the device.
+//!
+//! ```text
+//! colour(contacts, joints, moving):
+//!     check the input as the twin does; up: the moving bits and 16 bytes per constraint
+//!     one submit:
+//!         colour_clear; colour_start (states, counts per moving body); scan; adjacency_fill
+//!         keep_round x rounds[0], keep_finish      (who keeps last step's colour)
+//!         fresh_flags, scan, fresh_compact, shuffle, fresh_visit  (the visit order)
+//!         fresh_round x rounds[1], fresh_finish    (the greedy colours)
+//!         colour_store: the colours, and this step's list for the next (ping-pong)
+//! read_colours(): the colours back (4 bytes each), and whether a finisher had work
+//! ```
+//!
+//! This is the first stage of a step that needs no readback (issue 33): the colouring the
+//! GPU world still computes on the host. Its input comes from the host here; in the step it
+//! will come from the device's contact list.
+//!
+//! Why a fixed number of rounds: a round is a dispatch over every constraint, and WGSL has
+//! no way to loop until done without the host (no forward progress between workgroups, and
+//! no indirect dispatch whose count a kernel could zero in this plan). Each round decides
+//! every constraint whose dependencies are decided, so the rounds needed are the longest
+//! chain of constraints each visited after the one before it on a shared body: short for
+//! a shuffled order (about 10 to 20 in a pile; see tests/gpu/colouring.rs). Whatever the
+//! rounds leave, the finisher decides in one invocation, in the host's order, so the colours
+//! never depend on the number of rounds.
+
+use super::layout::ColourParamsGpu;
+use crate::broad_phase::scan::scan_tile_count;
+use crate::dynamics::solver::{ContactKey, JointKey, check_colouring_input};
+use crate::error::{Error, GpuError};
+use crate::gpu::broad_phase::SCAN_WGSL;
+use crate::gpu::plan::{BindKey, Kernel, PARAMS_SLOT, Plan, RO, RW, push_scan, record};
+use crate::gpu::plumbing::{GrowingBuffer, read_back};
+
+/// The WGSL of the colouring (`shaders/colouring.wgsl`).
+pub const COLOURING_WGSL: &str = include_str!("../../../shaders/colouring.wgsl");
+
+/// Invocations per workgroup, as the kernels declare.
+const WORKGROUP: u32 = 64;
+/// The uniform's binding, and its size.
+const PARAMS: (u32, usize) = (8, size_of::<ColourParamsGpu>());
+/// The bindings, as `colouring.wgsl` numbers them.
+const INPUT: u32 = 0;
+const PREVIOUS: u32 = 1;
+const OFFSETS: u32 = 2;
+const ADJACENCY: u32 = 3;
+const WORK: u32 = 4;
+const FRESH: u32 = 5;
+const NEXT: u32 = 6;
+const COLOURS: u32 = 7;
+/// Words at the head of `work`: the rounds that left constraints undecided, and counts.
+const COUNTERS: usize = 4;
+/// Levels of scan tile sums: three cover 16.7 million counts.
+const SCAN_LEVELS: usize = 3;
+/// Rounds before the finishers, by default: keeping conflicts only where a body started
+/// to move, so chains are short; the greedy's chains are longer (see the module notes).
+pub const DEFAULT_ROUNDS: [u32; 2] = [4, 24];
+
+/// The constraint colouring of [`ConstraintColouring`](crate::dynamics::ConstraintColouring)
+/// on a wgpu device: the same colour for every constraint, step after step, with last
+/// step's colours kept on the device. It borrows the host's device and queue.
+///
+/// ```no_run
+/// use wgpu_sat::gpu::GpuColouring;
+/// let (device, queue) = wgpu_sat::request_device()?;
+/// let mut colouring = GpuColouring::new(&device, &queue);
+/// let contacts = [([0, 1], [0, 1]), ([1, 2], [1, 2])];
+/// colouring.colour(&contacts, &[], &[false, true, true])?;
+/// let read = colouring.read_colours()?;
+/// assert_ne!(read.colours[0], read.colours[1]); // both act on body 1
+/// # Ok::<(), wgpu_sat::Error>(())
+/// ```
+pub struct GpuColouring {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
+    kernels: Kernels,
+    input: GrowingBuffer,
+    /// Last step's list and this step's: `previous[current]` holds last step's.
+    previous: [GrowingBuffer; 2],
+    current: usize,
+    previous_count: usize,
+    offsets: GrowingBuffer,
+    adjacency: GrowingBuffer,
+    work: GrowingBuffer,
+    fresh: GrowingBuffer,
+    colours: GrowingBuffer,
+    sums: [GrowingBuffer; SCAN_LEVELS],
+    zero: wgpu::Buffer,
+    params: GrowingBuffer,
+    readback: GrowingBuffer,
+    bind_groups: Vec<(BindKey, wgpu::BindGroup)>,
+    rounds: [u32; 2],
+    count: usize,
+    words: Vec<u32>,
+}
+
+/// What [`GpuColouring::read_colours`] reads back.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GpuColours {
+    /// Per constraint (the contacts, then the joints), its colour: below
+    /// [`COLOURS`](crate::dynamics::COLOURS), or [`OVERFLOW`](crate::dynamics::OVERFLOW),
+    /// or [`LEFT_OUT`](crate::dynamics::LEFT_OUT).
+    pub colours: Vec<u8>,
+    /// Whether the rounds left constraints undecided for the finishers: which of the keep
+    /// and the fresh finisher had work.
+    pub finished_serially: [bool; 2],
+}
+
+struct Kernels {
+    scan_reduce: Kernel,
+    scan_tiles: Kernel,
+    colour_clear: Kernel,
+    colour_start: Kernel,
+    adjacency_fill: Kernel,
+    keep_round: Kernel,
+    keep_finish: Kernel,
+    fresh_flags: Kernel,
+    fresh_compact: Kernel,
+    shuffle: Kernel,
+    fresh_visit: Kernel,
+    fresh_round: Kernel,
+    fresh_finish: Kernel,
+    colour_store: Kernel,
+}
+
+impl Kernels {
+    fn new(device: &wgpu::Device) -> Kernels {
+        let module = |name: &str, source: &str| {
+            device.create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(&format!("wgpu-sat {name}.wgsl")),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            })
+        };
+        let scan = module("scan", SCAN_WGSL);
+        let colouring = module("colouring", COLOURING_WGSL);
+        let next_id = std::cell::Cell::new(0u8);
+        let kernel = |module: &wgpu::ShaderModule,
+                      entry: &'static str,
+                      bindings: &[(u32, bool)],
+                      params: (u32, usize)| {
+            let id = next_id.get();
+            next_id.set(id + 1);
+            Kernel::new(device, module, entry, bindings, params, id)
+        };
+        let scan_params = (2, size_of::<crate::gpu::layout::ScanParamsGpu>());
+        let walk = [(INPUT, RO), (OFFSETS, RW), (ADJACENCY, RW), (WORK, RW)];
+        let list = [(WORK, RW), (FRESH, RW)];
+        let colour = |entry, bindings: &[(u32, bool)]| kernel(&colouring, entry, bindings, PARAMS);
+        Kernels {
+            scan_reduce: kernel(&scan, "scan_reduce", &[(0, RW), (1, RW)], scan_params),
+            scan_tiles: kernel(&scan, "scan_tiles", &[(0, RW), (1, RW)], scan_params),
+            colour_clear: colour(
+                "colour_clear",
+                &[(OFFSETS, RW), (ADJACENCY, RW), (WORK, RW)],
+            ),
+            colour_start: colour(
+                "colour_start",
+                &[(INPUT, RO), (PREVIOUS, RO), (OFFSETS, RW), (WORK, RW)],
+            ),
+            adjacency_fill: colour(
+                "adjacency_fill",
+                &[(INPUT, RO), (OFFSETS, RW), (ADJACENCY, RW)],
+            ),
+            keep_round: colour("keep_round", &walk),
+            keep_finish: colour("keep_finish", &walk),
+            fresh_flags: colour("fresh_flags", &list),
+            fresh_compact: colour("fresh_compact", &list),
+            shuffle: colour("shuffle", &list),
+            fresh_visit: colour("fresh_visit", &list),
+            fresh_round: colour("fresh_round", &walk),
+            fresh_finish: colour("fresh_finish", &walk),
+            colour_store: colour(
+                "colour_store",
+                &[(INPUT, RO), (WORK, RW), (NEXT, RW), (COLOURS, RW)],
+            ),
+        }
+    }
+}
+
+impl GpuColouring {
+    /// A colouring on `device` with no last step, running [`DEFAULT_ROUNDS`].
+    pub fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> GpuColouring {
+        let storage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC;
+        let buffer =
+            |what: &str| GrowingBuffer::new(device, format!("wgpu-sat colouring {what}"), storage);
+        let zero = device.create_buffer(&wgpu::BufferDescriptor {
+            label: Some("wgpu-sat colouring scan base"),
+            size: 256,
+            usage: storage,
+            mapped_at_creation: false,
+        });
+        GpuColouring {
+            device: device.clone(),
+            queue: queue.clone(),
+            kernels: Kernels::new(device),
+            input: buffer("input"),
+            previous: [buffer("list"), buffer("list 2")],
+            current: 0,
+            previous_count: 0,
+            offsets: buffer("offsets"),
+            adjacency: buffer("adjacency"),
+            work: buffer("work"),
+            fresh: buffer("fresh"),
+            colours: buffer("colours"),
+            sums: [buffer("sums"), buffer("sums 2"), buffer("sums 3")],
+            zero,
+            params: GrowingBuffer::new(
+                device,
+                "wgpu-sat colouring params",
+                wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            ),
+            readback: GrowingBuffer::new(
+                device,
+                "wgpu-sat colouring readback",
+                wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
+            ),
+            bind_groups: Vec::new(),
+            rounds: DEFAULT_ROUNDS,
+            count: 0,
+            words: Vec::new(),
+        }
+    }
+
+    /// Sets the parallel rounds run before the keep and the fresh finishers (the colours
+    /// are the same for any number, 0 included: the finishers decide what the rounds left).
+    pub fn set_rounds(&mut self, rounds: [u32; 2]) {
+        self.rounds = rounds;
+    }
+
+    /// Colours a step's `contacts` (keys ascending) and `joints` (slots ascending) between
+    /// bodies of which `moving` says which move, as
+    /// [`ConstraintColouring::colour`](crate::dynamics::ConstraintColouring::colour) does,
+    /// the colours kept on the device for the next step. Bad input is refused with the
+    /// twin's error, and the last step's colours stay. When the device fails, the error is
+    /// returned and the last step is forgotten: the next call colours every constraint as
+    /// new.
+    pub fn colour(
+        &mut self,
+        contacts: &[ContactKey],
+        joints: &[JointKey],
+        moving: &[bool],
+    ) -> Result<(), Error> {
+        check_colouring_input(contacts, joints, moving.len())?;
+        let count = contacts.len() + joints.len();
+        let bodies = moving.len();
+        self.check_limits(count, bodies)?;
+        self.count = count;
+        if count == 0 {
+            self.previous_count = 0;
+            return Ok(());
+        }
+        let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
+        self.submit(contacts, joints, moving);
+        let failed = pollster::block_on(scope.pop());
+        if let Some(error) = failed {
+            self.previous_count = 0;
+            return Err(Error::Gpu(GpuError::Device(error.to_string())));
+        }
+        self.current = 1 - self.current;
+        self.previous_count = count;
+        Ok(())
+    }
+
+    /// The colours of the last [`GpuColouring::colour`], read back (4 bytes a constraint).
+    pub fn read_colours(&mut self) -> Result<GpuColours, Error> {
+        let bytes = (4 * (COUNTERS + self.count)) as u64;
+        self.readback.reserve(&self.device, bytes, u64::MAX);
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("wgpu-sat colouring readback"),
+            });
+        encoder.copy_buffer_to_buffer(&self.work.buffer, 0, &self.readback.buffer, 0, 16);
+        if self.count > 0 {
+            let colours = (4 * self.count) as u64;
+            encoder.copy_buffer_to_buffer(
+                &self.colours.buffer,
+                0,
+                &self.readback.buffer,
+                16,
+                colours,
+            );
+        }
+        self.queue.submit([encoder.finish()]);
+        let mut read = GpuColours {
+            colours: Vec::with_capacity(self.count),
+            finished_serially: [false; 2],
+        };
+        let rounds = self.rounds;
+        let count = self.count;
+        read_back(&self.device, &self.readback.buffer, bytes, |data| {
+            let words: &[u32] = bytemuck::cast_slice(data);
+            // A finisher runs when the last round left work: its counter is that round.
+            read.finished_serially = [0, 1].map(|k| count > 0 && words[k] == rounds[k]);
+            read.colours
+                .extend(words[COUNTERS..].iter().map(|&c| c as u8));
+        })?;
+        Ok(read)
+    }
+
+    /// The colours of the last [`GpuColouring::colour`] on the device: one `u32` per
+    /// constraint, for a kernel of the host's to read.
+    pub fn colours_buffer(&self) -> &wgpu::Buffer {
+        &self.colours.buffer
+    }
+
+    /// Refuses a step that a binding or a dispatch cannot hold, before anything changes.
+    fn check_limits(&self, count: usize, bodies: usize) -> Result<(), Error> {
+        let limits = self.device.limits();
+        let bytes = limits.max_storage_buffer_binding_size;
+        let groups = limits.max_compute_workgroups_per_dimension as usize * WORKGROUP as usize;
+        // The largest per-item bindings: the input (16 bytes a constraint), the work list
+        // (12) and the adjacency (8, with 4 a body).
+        for (what, items, each) in [("constraints", count, 16), ("bodies", bodies, 8)] {
+            let max = ((bytes / each) as usize).min(groups - 1);
+            if items > max {
+                return Err(Error::Gpu(GpuError::TooLarge {
+                    what,
+                    count: items,
+                    max,
+                }));
+            }
+        }
+        Ok(())
+    }
+
+    /// The step's input up and its one submit.
+    fn submit(&mut self, contacts: &[ContactKey], joints: &[JointKey], moving: &[bool]) {
+        let device = &self.device;
+        let count = self.count;
+        let bodies = moving.len();
+        let moving_words = bodies.div_ceil(32);
+        self.words.clear();
+        self.words.resize(moving_words, 0);
+        for (body, _) in moving.iter().enumerate().filter(|(_, m)| **m) {
+            self.words[body / 32] |= 1 << (body % 32);
+        }
+        let keys = contacts
+            .iter()
+            .copied()
+            .chain(joints.iter().map(|&(slot, pair)| ([u32::MAX, slot], pair)));
+        for (key, [a, b]) in keys {
+            self.words.extend([key[0], key[1], a, b]);
+        }
+        let size = |words: usize| (4 * words.max(1)) as u64;
+        let cap = u64::MAX;
+        self.input.reserve(device, size(self.words.len()), cap);
+        self.previous[1 - self.current].reserve(device, size(4 * count), cap);
+        self.offsets.reserve(device, size(bodies + 1), cap);
+        self.adjacency
+            .reserve(device, size(bodies + 2 * count), cap);
+        self.work.reserve(device, size(COUNTERS + 3 * count), cap);
+        self.fresh.reserve(device, size(count + 1), cap);
+        self.colours.reserve(device, size(count), cap);
+        let mut len = (count + 1).max(bodies + 1);
+        for level in &mut self.sums {
+            len = scan_tile_count(len);
+            level.reserve(device, size(len), cap);
+        }
+        let dispatches = 40 + self.rounds[0] as u64 + self.rounds[1] as u64;
+        self.params.reserve(device, dispatches * PARAMS_SLOT, cap);
+        self.queue
+            .write_buffer(&self.input.buffer, 0, bytemuck::cast_slice(&self.words));
+
+        let k = &self.kernels;
+        let base = ColourParamsGpu {
+            count: count as u32,
+            contacts: contacts.len() as u32,
+            bodies: bodies as u32,
+            moving_words: moving_words as u32,
+            previous: self.previous_count as u32,
+            ..ColourParamsGpu::default()
+        };
+        let with = |round: u32, len: usize| ColourParamsGpu {
+            round,
+            len: len as u32,
+            ..base
+        };
+        let (input, offsets, adjacency, work, fresh) = (
+            &self.input.buffer,
+            &self.offsets.buffer,
+            &self.adjacency.buffer,
+            &self.work.buffer,
+            &self.fresh.buffer,
+        );
+        let walk = [
+            (INPUT, input),
+            (OFFSETS, offsets),
+            (ADJACENCY, adjacency),
+            (WORK, work),
+        ];
+        let list = [(WORK, work), (FRESH, fresh)];
+        let scan = [&k.scan_reduce, &k.scan_tiles];
+        let per_constraint = groups(count);
+        let mut plan = Plan::default();
+        let clear = (bodies + 1).max(COUNTERS);
+        let clear_bindings = [(OFFSETS, offsets), (ADJACENCY, adjacency), (WORK, work)];
+        plan.push(
+            &k.colour_clear,
+            &clear_bindings,
+            with(0, clear),
+            groups(clear),
+        );
+        let start = [
+            (INPUT, input),
+            (PREVIOUS, &self.previous[self.current].buffer),
+            (OFFSETS, offsets),
+            (WORK, work),
+        ];
+        plan.push(&k.colour_start, &start, with(0, count), per_constraint);
+        push_scan(&mut plan, scan, &self.sums, &self.zero, offsets, bodies + 1);
+        let fill = [(INPUT, input), (OFFSETS, offsets), (ADJACENCY, adjacency)];
+        plan.push(&k.adjacency_fill, &fill, with(0, count), per_constraint);
+        for round in 1..=self.rounds[0] {
+            plan.push(&k.keep_round, &walk, with(round, count), per_constraint);
+        }
+        plan.push(&k.keep_finish, &walk, with(self.rounds[0], 1), 1);
+        plan.push(&k.fresh_flags, &list, with(0, count + 1), groups(count + 1));
+        push_scan(&mut plan, scan, &self.sums, &self.zero, fresh, count + 1);
+        plan.push(&k.fresh_compact, &list, with(0, count), per_constraint);
+        plan.push(&k.shuffle, &list, with(0, 1), 1);
+        plan.push(&k.fresh_visit, &list, with(0, count), per_constraint);
+        for round in 1..=self.rounds[1] {
+            plan.push(&k.fresh_round, &walk, with(round, count), per_constraint);
+        }
+        plan.push(&k.fresh_finish, &walk, with(self.rounds[1], 1), 1);
+        let store = [
+            (INPUT, input),
+            (WORK, work),
+            (NEXT, &self.previous[1 - self.current].buffer),
+            (COLOURS, &self.colours.buffer),
+        ];
+        plan.push(&k.colour_store, &store, with(0, count), per_constraint);
+
+        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
+            label: Some("wgpu-sat colouring"),
+        });
+        record(
+            device,
+            &self.queue,
+            &mut encoder,
+            &self.params.buffer,
+            &mut self.bind_groups,
+            plan,
+            None,
+        );
+        self.queue.submit([encoder.finish()]);
+    }
+}
+
+fn groups(count: usize) -> u32 {
+    (count as u32).div_ceil(WORKGROUP)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::dynamics::solver::{COLOURS, LEFT_OUT, VISIT_SEED};
+
+    fn module() -> naga::Module {
+        naga::front::wgsl::parse_str(COLOURING_WGSL)
+            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(COLOURING_WGSL)))
+    }
+
+    #[test]
+    fn colouring_wgsl_validates_and_its_params_match_their_mirror() {
+        let m = module();
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::empty(),
+        )
+        .validate(&m)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(COLOURING_WGSL)));
+        let (_, ty) = m
+            .types
+            .iter()
+            .find(|(_, t)| t.name.as_deref() == Some("ColourParams"))
+            .expect("no struct ColourParams");
+        match ty.inner {
+            naga::TypeInner::Struct { span, .. } => {
+                assert_eq!(span as usize, size_of::<ColourParamsGpu>())
+            }
+            _ => panic!("ColourParams is not a struct"),
+        }
+    }
+
+    /// The constants `colouring.wgsl` repeats are the Rust side's, and the helpers that
+    /// are the host's steps have their twins' names.
+    #[test]
+    fn colouring_constants_and_names_match_the_rust_side() {
+        let m = module();
+        let value = |name: &str| {
+            let (_, c) = m
+                .constants
+                .iter()
+                .find(|(_, c)| c.name.as_deref() == Some(name))
+                .unwrap_or_else(|| panic!("no const {name}"));
+            match m.global_expressions[c.init] {
+                naga::Expression::Literal(naga::Literal::U32(v)) => vec![v],
+                naga::Expression::Compose { ref components, .. } => components
+                    .iter()
+                    .map(|&h| match m.global_expressions[h] {
+                        naga::Expression::Literal(naga::Literal::U32(v)) => v,
+                        ref e => panic!("{name}: {e:?}"),
+                    })
+                    .collect(),
+                ref e => panic!("{name}: {e:?}"),
+            }
+        };
+        assert_eq!(value("COLOUR_COUNT"), [COLOURS as u32]);
+        assert_eq!(value("LEFT_OUT"), [u32::from(LEFT_OUT)]);
+        assert_eq!(value("COUNTERS"), [COUNTERS as u32]);
+        assert_eq!(
+            value("VISIT_SEED"),
+            [VISIT_SEED as u32, (VISIT_SEED >> 32) as u32]
+        );
+        let rust = include_str!("../../dynamics/solver/colouring.rs");
+        for name in ["mix", "shuffle", "used"] {
+            assert!(
+                m.functions
+                    .iter()
+                    .any(|(_, f)| f.name.as_deref() == Some(name))
+                    || m.entry_points.iter().any(|e| e.name == name),
+                "colouring.wgsl lacks fn {name}"
+            );
+            assert!(rust.contains(&format!("fn {name}(")), "no Rust twin {name}");
+        }
+    }
+}

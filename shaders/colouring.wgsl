@@ -50,9 +50,14 @@ struct ColourParams {
 @group(0) @binding(5) var<storage, read_write> fresh: array<u32>;
 // This step's constraints as the next step reads them, as `previous`.
 @group(0) @binding(6) var<storage, read_write> next: array<u32>;
-// Per constraint its colour.
-@group(0) @binding(7) var<storage, read_write> colours: array<u32>;
+// Per constraint (its colour, its index): sorted by colour (radix_sort.wgsl, stable) into
+// `sorted`, whose indices are the solve order.
+@group(0) @binding(7) var<storage, read_write> items: array<vec2<u32>>;
 @group(0) @binding(8) var<uniform> params: ColourParams;
+@group(0) @binding(9) var<storage, read> sorted: array<vec2<u32>>;
+// The constraint indices by colour, ascending within a colour, the overflow's last (then
+// the ones left out): ConstraintGraph's `order`.
+@group(0) @binding(10) var<storage, read_write> order: array<u32>;
 
 const COLOUR_COUNT: u32 = 24u;
 const LEFT_OUT: u32 = 255u;
@@ -413,7 +418,8 @@ fn fresh_finish() {
     }
 }
 
-// Each constraint's colour, and the list the next step reads as `previous`.
+// Each constraint's colour with its index, to sort by colour; and the list the next step
+// reads as `previous`.
 @compute @workgroup_size(64)
 fn colour_store(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = id.x;
@@ -421,10 +427,19 @@ fn colour_store(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let colour = state(i) & 0xffu;
-    colours[i] = colour;
+    items[i] = vec2<u32>(colour, i);
     let it = item(i);
     next[4u * i] = it.x;
     next[4u * i + 1u] = it.y;
     next[4u * i + 2u] = colour;
     next[4u * i + 3u] = 0u;
+}
+
+// The solve order: the sorted items' indices.
+@compute @workgroup_size(64)
+fn order_store(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if k < params.count {
+        order[k] = sorted[k].y;
+    }
 }

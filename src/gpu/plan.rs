@@ -5,8 +5,9 @@
 
 use bytemuck::Pod;
 
+use crate::broad_phase::radix_sort::{RADIX_DIGITS, radix_passes, radix_tile_count};
 use crate::broad_phase::scan::scan_tile_count;
-use crate::gpu::layout::ScanParamsGpu;
+use crate::gpu::layout::{RadixParamsGpu, ScanParamsGpu};
 use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, compute_pipeline, storage, uniform};
 
 /// Bytes per dispatch in a submit's uniform buffer: the uniform offset alignment every
@@ -104,6 +105,48 @@ pub(in crate::gpu) fn push_scan<'a>(
     plan.push(reduce, &[(0, data), (1, level)], params, tile_count as u32);
     push_scan(plan, [reduce, tiles], above, zero, level, tile_count);
     plan.push(tiles, &[(0, data), (1, level)], params, tile_count as u32);
+}
+
+/// The kernels of a radix sort (`shaders/radix_sort.wgsl`' `radix_count` and
+/// `radix_scatter`) and of its scans (`scan.wgsl`' `scan_reduce` and `scan_tiles`).
+pub(in crate::gpu) struct RadixKernels<'a> {
+    pub(in crate::gpu) count: &'a Kernel,
+    pub(in crate::gpu) scatter: &'a Kernel,
+    pub(in crate::gpu) scan: [&'a Kernel; 2],
+}
+
+/// Adds the passes of a stable radix sort of `len` (key, value) items by their keys' low
+/// `bits` bits (`src/broad_phase/radix_sort.rs`' `radix_sort`), starting in `items[start]`
+/// and ping-ponging between the two; `counts` holds each pass's digit counts per tile, and
+/// `sums`, `zero` are the scans' (see [`push_scan`]). Returns which buffer holds the result.
+#[allow(clippy::too_many_arguments)]
+pub(in crate::gpu) fn push_radix_sort<'a>(
+    plan: &mut Plan<'a>,
+    kernels: &RadixKernels<'a>,
+    counts: &'a wgpu::Buffer,
+    (sums, zero): (&'a [GrowingBuffer], &'a wgpu::Buffer),
+    items: [&'a wgpu::Buffer; 2],
+    start: usize,
+    len: usize,
+    bits: u32,
+) -> usize {
+    let tiles = radix_tile_count(len);
+    let mut at = start;
+    for pass in 0..radix_passes(bits) {
+        let params = RadixParamsGpu {
+            len: len as u32,
+            shift: pass * 8,
+            tiles: tiles as u32,
+            _pad: 0,
+        };
+        let count = [(0, items[at]), (1, counts)];
+        plan.push(kernels.count, &count, params, tiles as u32);
+        push_scan(plan, kernels.scan, sums, zero, counts, RADIX_DIGITS * tiles);
+        let scatter = [(0, items[at]), (1, counts), (2, items[1 - at])];
+        plan.push(kernels.scatter, &scatter, params, tiles as u32);
+        at = 1 - at;
+    }
+    at
 }
 
 /// Writes `plan`'s uniforms, records its dispatches in one compute pass (see [`record`]),

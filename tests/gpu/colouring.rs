@@ -4,7 +4,8 @@
 //! whose bodies fall asleep and wake in patches, with joints, a body in more constraints
 //! than there are colours, and steps that repeat the last; with no parallel round at all
 //! (the finishers colour everything), with the default rounds, and with one round; bad input
-//! refused with the twin's error and the last step kept; an empty step.
+//! refused with the twin's error and the last step kept; an empty step. The solve order
+//! (the constraints sorted by colour on the device) is the twin's too.
 
 use crate::common;
 
@@ -165,6 +166,7 @@ fn compare(
                 expected[i]
             );
         }
+        assert_eq!(read.order, cpu.order(), "step {k}: the solve order");
         for &c in expected {
             let kind = match c {
                 c if (c as usize) < COLOURS => 0,
@@ -313,6 +315,7 @@ fn bad_input_is_refused_as_the_twin_refuses_it_and_the_last_step_kept() {
     let colours = gpu.read_colours().unwrap().colours;
     assert_eq!(colours, cpu.colours());
     assert!(colours.iter().any(|&c| c != LEFT_OUT));
+    assert_eq!(gpu.read_colours().unwrap().order, cpu.order());
 }
 
 /// A probe entry point over the colouring's module: `draw(k)` of each input position.

@@ -34,20 +34,25 @@ fn step_both(
     for step in 0..steps {
         cpu.step(DT, &mut narrow).unwrap();
         gpu.step(DT).unwrap();
-        let on_gpu = gpu.read_world().unwrap();
-        if common::adapter_gives_cpu_bits() {
-            let (a, b) = (state_bits(&cpu), state_bits(&on_gpu));
-            if let Some(i) = (0..a.len()).find(|&i| a[i] != b[i]) {
-                panic!(
-                    "step {step}, body {i}: cpu {:?} gpu {:?}",
-                    a[i].map(f32::from_bits),
-                    b[i].map(f32::from_bits)
-                );
-            }
-        }
+        check_bits(&cpu, &gpu.read_world().unwrap(), step);
     }
     let on_gpu = gpu.read_world().unwrap();
     (cpu, on_gpu)
+}
+
+/// Where the adapter keeps the CPU's bits, asserts that `on_gpu`'s bodies have `cpu`'s,
+/// naming the first that differs.
+fn check_bits(cpu: &World, on_gpu: &World, step: usize) {
+    if common::adapter_gives_cpu_bits() {
+        let (a, b) = (state_bits(cpu), state_bits(on_gpu));
+        if let Some(i) = (0..a.len()).find(|&i| a[i] != b[i]) {
+            panic!(
+                "step {step}, body {i}: cpu {:?} gpu {:?}",
+                a[i].map(f32::from_bits),
+                b[i].map(f32::from_bits)
+            );
+        }
+    }
 }
 
 #[test]
@@ -509,4 +514,37 @@ fn a_lost_device_is_reported_and_the_world_carries_on_on_the_cpu() {
     if common::adapter_gives_cpu_bits() {
         assert_eq!(carried.state_hash(), cpu.state_hash());
     }
+}
+
+/// The colouring runs on the device from its own last step, to the host's colours: every
+/// step but the first, and but the one after an edit that restored a snapshot (the host's
+/// colouring is replaced then, and the device takes it), to the CPU world's bits.
+#[test]
+fn the_colouring_runs_on_the_device_and_follows_a_restored_snapshot() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let world = scenes::pile(300, 5);
+    let mut cpu = world.clone();
+    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut narrow = CpuNarrowPhase::new();
+    let mut snapshot = Vec::new();
+    let mut on_device = Vec::new();
+    for step in 0..90 {
+        if step == 30 {
+            snapshot = cpu.snapshot();
+        }
+        if step == 60 {
+            cpu.restore_snapshot(&snapshot).unwrap();
+            gpu.edit(|world| world.restore_snapshot(&snapshot))
+                .unwrap()
+                .unwrap();
+        }
+        cpu.step(DT, &mut narrow).unwrap();
+        gpu.step(DT).unwrap();
+        on_device.push(gpu.colouring_on_device());
+        check_bits(&cpu, &gpu.read_world().unwrap(), step);
+    }
+    let expected: Vec<bool> = (0..90).map(|step| step != 0 && step != 60).collect();
+    assert_eq!(on_device, expected);
 }

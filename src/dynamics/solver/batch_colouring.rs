@@ -11,6 +11,7 @@
 //!     ConstraintGraph::colour: kept colours, then the new constraints greedily (joints in
 //!            slot order, contacts in a shuffled order); see colouring.rs
 //! colours(): per constraint (contacts, then joints) its colour, OVERFLOW or LEFT_OUT
+//! order():   the constraints by colour, as the solver visits them
 //! ```
 
 use super::colouring::{COLOUR_COUNT, ConstraintGraph, JOINT_KEY, UNSOLVED};
@@ -89,6 +90,13 @@ impl ConstraintColouring {
     /// joints): its colour, below [`COLOURS`], or [`OVERFLOW`], or [`LEFT_OUT`].
     pub fn colours(&self) -> &[u8] {
         self.graph.colours()
+    }
+
+    /// The constraint indices of the last [`ConstraintColouring::colour`] by colour,
+    /// ascending within a colour, the overflow's last (the constraints left out are in
+    /// none): the order the solver visits them in.
+    pub fn order(&self) -> &[u32] {
+        self.graph.solve_order().0
     }
 }
 

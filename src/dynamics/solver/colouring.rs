@@ -55,6 +55,7 @@
 //! depend on.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicU64, Ordering};
 
 /// Colours before the overflow. Each colour costs a pass (and on several threads, a join)
 /// per solver stage, so a few dense colours beat many sparse ones; 24 is Box2D v3's number.
@@ -76,6 +77,12 @@ fn shuffle(items: &mut [u32], seed: u64) {
         let j = ((u128::from(draw) * (k as u128 + 1)) >> 64) as usize;
         items.swap(k, j);
     }
+}
+
+/// A stamp no colouring has had yet (from 1).
+fn next_stamp() -> u64 {
+    static STAMPS: AtomicU64 = AtomicU64::new(1);
+    STAMPS.fetch_add(1, Ordering::Relaxed)
 }
 
 /// SplitMix64's output function (Steele, Lea and Flood, 2014).
@@ -117,6 +124,11 @@ pub(crate) struct ConstraintGraph {
     previous_pairs: Vec<[u32; 2]>,
     previous_colours: Vec<u8>,
     previous_moving: Vec<u64>,
+    /// Which colouring this graph's colours are, and which its last step's were: a number
+    /// no other colouring (of any graph) has, so that a GPU colouring that follows this
+    /// one can tell whether its last step is this graph's (see `stamps`).
+    stamp: u64,
+    previous_stamp: u64,
     /// This step's constraints to colour afresh, shuffled.
     fresh: Vec<u32>,
     /// Per colour (and the overflow last): constraints counted, then fill positions.
@@ -162,6 +174,7 @@ impl ConstraintGraph {
         joints: impl Iterator<Item = (u32, [u32; 2])>,
         moves: impl Fn(u32) -> bool,
     ) {
+        self.previous_stamp = std::mem::replace(&mut self.stamp, next_stamp());
         std::mem::swap(&mut self.keys, &mut self.previous_keys);
         std::mem::swap(&mut self.pairs, &mut self.previous_pairs);
         std::mem::swap(&mut self.colours, &mut self.previous_colours);
@@ -259,6 +272,7 @@ impl ConstraintGraph {
             colours,
             moving,
             contact_count,
+            stamp: next_stamp(),
             ..ConstraintGraph::default()
         };
         graph.masks.resize(graph.moving.len() * 64, 0);
@@ -286,6 +300,11 @@ impl ConstraintGraph {
     /// `COLOUR_COUNT`, `COLOUR_COUNT` for the overflow, `UNSOLVED` for one left out.
     pub fn colours(&self) -> &[u8] {
         &self.colours
+    }
+
+    /// The stamps of the last colouring's colours and of the one before it (0: none).
+    pub fn stamps(&self) -> [u64; 2] {
+        [self.previous_stamp, self.stamp]
     }
 
     /// The constraints in solve order: the contact indices by colour (ascending within a

@@ -477,6 +477,8 @@ impl ContactSolver {
                 order,
                 joint_order: &self.graph.joint_order,
                 colours,
+                constraint_colours: self.graph.colours(),
+                stamps: self.graph.stamps(),
                 joint_soft,
                 motion,
             };

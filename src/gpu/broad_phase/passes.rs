@@ -4,10 +4,12 @@
 //! pass as the CPU twins run them (`src/broad_phase/scan.rs`, `radix_sort.rs`).
 
 use super::{RADIX_SORT_WGSL, SCAN_LEVELS, SCAN_WGSL, SORT_SWEEP_WGSL};
-use crate::broad_phase::radix_sort::{RADIX_DIGITS, radix_passes, radix_tile_count};
+use crate::broad_phase::radix_sort::{RADIX_DIGITS, radix_tile_count};
 use crate::broad_phase::scan::scan_tile_count;
 use crate::gpu::layout::{PairDispatchGpu, RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
-use crate::gpu::plan::{Kernel, PARAMS_SLOT, Plan, RO, RW, push_scan};
+use crate::gpu::plan::{
+    Kernel, PARAMS_SLOT, Plan, RO, RW, RadixKernels, push_radix_sort, push_scan,
+};
 use crate::gpu::plumbing::GrowingBuffer;
 
 /// The pipelines, with the bind group layout each uses.
@@ -256,31 +258,13 @@ impl Buffers {
         len: usize,
         bits: u32,
     ) -> usize {
-        let tiles = radix_tile_count(len);
+        let radix = RadixKernels {
+            count: &kernels.radix_count,
+            scatter: &kernels.radix_scatter,
+            scan: [&kernels.scan_reduce, &kernels.scan_tiles],
+        };
         let counts = &self.tile_counts.buffer;
-        let mut at = start;
-        for pass in 0..radix_passes(bits) {
-            let params = RadixParamsGpu {
-                len: len as u32,
-                shift: pass * 8,
-                tiles: tiles as u32,
-                _pad: 0,
-            };
-            plan.push(
-                &kernels.radix_count,
-                &[(0, items[at]), (1, counts)],
-                params,
-                tiles as u32,
-            );
-            self.scan(kernels, plan, counts, RADIX_DIGITS * tiles, 0);
-            plan.push(
-                &kernels.radix_scatter,
-                &[(0, items[at]), (1, counts), (2, items[1 - at])],
-                params,
-                tiles as u32,
-            );
-            at = 1 - at;
-        }
-        at
+        let scans = (&self.sums[..], &self.zero);
+        push_radix_sort(plan, &radix, counts, scans, items, start, len, bits)
     }
 }

@@ -11,8 +11,12 @@
 //!         keep_round x rounds[0], keep_finish      (who keeps last step's colour)
 //!         fresh_flags, scan, fresh_compact, shuffle, fresh_visit  (the visit order)
 //!         fresh_round x rounds[1], fresh_finish    (the greedy colours)
-//!         colour_store: the colours, and this step's list for the next (ping-pong)
-//! read_colours(): the colours back (4 bytes each), and whether a finisher had work
+//!         colour_store: (colour, index) items, and this step's list for the next
+//!             (ping-pong)
+//!         a radix sort of the items by colour (one 8-bit pass, stable), order_store: the
+//!             solve order, on the device for the solver (order_buffer)
+//! read_colours(): the colours and the order back (12 bytes a constraint), and which
+//!     finishers ran
 //! ```
 //!
 //! This is the first stage of a step that needs no readback (issue 33): the colouring the
@@ -29,11 +33,18 @@
 //! never depend on the number of rounds.
 
 use super::layout::ColourParamsGpu;
+use crate::broad_phase::radix_sort::{RADIX_DIGITS, radix_tile_count};
 use crate::broad_phase::scan::scan_tile_count;
-use crate::dynamics::solver::{ContactKey, JointKey, check_colouring_input};
+use crate::dynamics::LEFT_OUT;
+use crate::dynamics::solver::{
+    BodyState, ContactKey, JointKey, JointModel, StepView, check_colouring_input,
+};
 use crate::error::{Error, GpuError};
-use crate::gpu::broad_phase::SCAN_WGSL;
-use crate::gpu::plan::{BindKey, Kernel, PARAMS_SLOT, Plan, RO, RW, push_scan, record};
+use crate::gpu::broad_phase::{RADIX_SORT_WGSL, SCAN_WGSL};
+use crate::gpu::layout::{RadixParamsGpu, ScanParamsGpu};
+use crate::gpu::plan::{
+    BindKey, Kernel, PARAMS_SLOT, Plan, RO, RW, RadixKernels, push_radix_sort, push_scan, record,
+};
 use crate::gpu::plumbing::{GrowingBuffer, read_back};
 
 /// The WGSL of the colouring (`shaders/colouring.wgsl`).
@@ -51,7 +62,9 @@ const ADJACENCY: u32 = 3;
 const WORK: u32 = 4;
 const FRESH: u32 = 5;
 const NEXT: u32 = 6;
-const COLOURS: u32 = 7;
+const ITEMS: u32 = 7;
+const SORTED: u32 = 9;
+const ORDER: u32 = 10;
 /// Words at the head of `work`: the rounds that left constraints undecided, and counts.
 const COUNTERS: usize = 4;
 /// Levels of scan tile sums: three cover 16.7 million counts.
@@ -87,7 +100,12 @@ pub struct GpuColouring {
     adjacency: GrowingBuffer,
     work: GrowingBuffer,
     fresh: GrowingBuffer,
-    colours: GrowingBuffer,
+    /// (colour, index) per constraint, and the same sorted by colour: the radix sort's two.
+    items: [GrowingBuffer; 2],
+    /// Which of `items` holds them sorted.
+    sorted: usize,
+    tile_counts: GrowingBuffer,
+    order: GrowingBuffer,
     sums: [GrowingBuffer; SCAN_LEVELS],
     zero: wgpu::Buffer,
     params: GrowingBuffer,
@@ -96,6 +114,15 @@ pub struct GpuColouring {
     rounds: [u32; 2],
     count: usize,
     words: Vec<u32>,
+    /// Bytes the last call sent up.
+    pub(crate) sent: u64,
+    /// In the GPU world: the stamp of the host's colouring whose colours are the last
+    /// step's here (`ConstraintGraph::stamps`), or `None` when they may differ.
+    follows: Option<u64>,
+    /// The GPU world's step input, reused.
+    step_contacts: Vec<ContactKey>,
+    step_joints: Vec<JointKey>,
+    step_moving: Vec<bool>,
 }
 
 /// What [`GpuColouring::read_colours`] reads back.
@@ -105,14 +132,19 @@ pub struct GpuColours {
     /// [`COLOURS`](crate::dynamics::COLOURS), or [`OVERFLOW`](crate::dynamics::OVERFLOW),
     /// or [`LEFT_OUT`](crate::dynamics::LEFT_OUT).
     pub colours: Vec<u8>,
-    /// Whether the rounds left constraints undecided for the finishers: which of the keep
-    /// and the fresh finisher had work.
+    /// The constraint indices by colour, ascending within a colour, the overflow's last
+    /// (the constraints left out are in none): the order the solver visits them in.
+    pub order: Vec<u32>,
+    /// Which of the keep and the fresh finishers ran: the last round left constraints
+    /// undecided, or there were no rounds.
     pub finished_serially: [bool; 2],
 }
 
 struct Kernels {
     scan_reduce: Kernel,
     scan_tiles: Kernel,
+    radix_count: Kernel,
+    radix_scatter: Kernel,
     colour_clear: Kernel,
     colour_start: Kernel,
     adjacency_fill: Kernel,
@@ -125,6 +157,7 @@ struct Kernels {
     fresh_round: Kernel,
     fresh_finish: Kernel,
     colour_store: Kernel,
+    order_store: Kernel,
 }
 
 impl Kernels {
@@ -136,6 +169,7 @@ impl Kernels {
             })
         };
         let scan = module("scan", SCAN_WGSL);
+        let radix = module("radix_sort", RADIX_SORT_WGSL);
         let colouring = module("colouring", COLOURING_WGSL);
         let next_id = std::cell::Cell::new(0u8);
         let kernel = |module: &wgpu::ShaderModule,
@@ -146,13 +180,21 @@ impl Kernels {
             next_id.set(id + 1);
             Kernel::new(device, module, entry, bindings, params, id)
         };
-        let scan_params = (2, size_of::<crate::gpu::layout::ScanParamsGpu>());
+        let scan_params = (2, size_of::<ScanParamsGpu>());
+        let radix_params = (3, size_of::<RadixParamsGpu>());
         let walk = [(INPUT, RO), (OFFSETS, RW), (ADJACENCY, RW), (WORK, RW)];
         let list = [(WORK, RW), (FRESH, RW)];
         let colour = |entry, bindings: &[(u32, bool)]| kernel(&colouring, entry, bindings, PARAMS);
         Kernels {
             scan_reduce: kernel(&scan, "scan_reduce", &[(0, RW), (1, RW)], scan_params),
             scan_tiles: kernel(&scan, "scan_tiles", &[(0, RW), (1, RW)], scan_params),
+            radix_count: kernel(&radix, "radix_count", &[(0, RO), (1, RW)], radix_params),
+            radix_scatter: kernel(
+                &radix,
+                "radix_scatter",
+                &[(0, RO), (1, RW), (2, RW)],
+                radix_params,
+            ),
             colour_clear: colour(
                 "colour_clear",
                 &[(OFFSETS, RW), (ADJACENCY, RW), (WORK, RW)],
@@ -175,8 +217,9 @@ impl Kernels {
             fresh_finish: colour("fresh_finish", &walk),
             colour_store: colour(
                 "colour_store",
-                &[(INPUT, RO), (WORK, RW), (NEXT, RW), (COLOURS, RW)],
+                &[(INPUT, RO), (WORK, RW), (NEXT, RW), (ITEMS, RW)],
             ),
+            order_store: colour("order_store", &[(SORTED, RO), (ORDER, RW)]),
         }
     }
 }
@@ -207,7 +250,10 @@ impl GpuColouring {
             adjacency: buffer("adjacency"),
             work: buffer("work"),
             fresh: buffer("fresh"),
-            colours: buffer("colours"),
+            items: [buffer("items"), buffer("items 2")],
+            sorted: 0,
+            tile_counts: buffer("tile counts"),
+            order: buffer("order"),
             sums: [buffer("sums"), buffer("sums 2"), buffer("sums 3")],
             zero,
             params: GrowingBuffer::new(
@@ -224,6 +270,11 @@ impl GpuColouring {
             rounds: DEFAULT_ROUNDS,
             count: 0,
             words: Vec::new(),
+            sent: 0,
+            follows: None,
+            step_contacts: Vec::new(),
+            step_joints: Vec::new(),
+            step_moving: Vec::new(),
         }
     }
 
@@ -267,47 +318,111 @@ impl GpuColouring {
         Ok(())
     }
 
-    /// The colours of the last [`GpuColouring::colour`], read back (4 bytes a constraint).
+    /// The colours and the solve order of the last [`GpuColouring::colour`], read back (12
+    /// bytes a constraint).
     pub fn read_colours(&mut self) -> Result<GpuColours, Error> {
-        let bytes = (4 * (COUNTERS + self.count)) as u64;
+        let count = self.count as u64;
+        let bytes = 16 + 12 * count;
         self.readback.reserve(&self.device, bytes, u64::MAX);
         let mut encoder = self
             .device
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("wgpu-sat colouring readback"),
             });
-        encoder.copy_buffer_to_buffer(&self.work.buffer, 0, &self.readback.buffer, 0, 16);
-        if self.count > 0 {
-            let colours = (4 * self.count) as u64;
-            encoder.copy_buffer_to_buffer(
-                &self.colours.buffer,
-                0,
-                &self.readback.buffer,
-                16,
-                colours,
-            );
+        let to = &self.readback.buffer;
+        encoder.copy_buffer_to_buffer(&self.work.buffer, 0, to, 0, 16);
+        if count > 0 {
+            encoder.copy_buffer_to_buffer(&self.items[0].buffer, 0, to, 16, 8 * count);
+            encoder.copy_buffer_to_buffer(&self.order.buffer, 0, to, 16 + 8 * count, 4 * count);
         }
         self.queue.submit([encoder.finish()]);
         let mut read = GpuColours {
             colours: Vec::with_capacity(self.count),
+            order: Vec::with_capacity(self.count),
             finished_serially: [false; 2],
         };
-        let rounds = self.rounds;
-        let count = self.count;
-        read_back(&self.device, &self.readback.buffer, bytes, |data| {
+        let (rounds, count) = (self.rounds, self.count);
+        read_back(&self.device, to, bytes, |data| {
             let words: &[u32] = bytemuck::cast_slice(data);
             // A finisher runs when the last round left work: its counter is that round.
             read.finished_serially = [0, 1].map(|k| count > 0 && words[k] == rounds[k]);
+            let (items, order) = words[COUNTERS..].split_at(2 * count);
             read.colours
-                .extend(words[COUNTERS..].iter().map(|&c| c as u8));
+                .extend(items.chunks_exact(2).map(|item| item[0] as u8));
+            // The constraints left out sort last, and are in no colour.
+            let solved = read.colours.iter().filter(|&&c| c != LEFT_OUT).count();
+            read.order.extend_from_slice(&order[..solved]);
         })?;
         Ok(read)
     }
 
-    /// The colours of the last [`GpuColouring::colour`] on the device: one `u32` per
-    /// constraint, for a kernel of the host's to read.
-    pub fn colours_buffer(&self) -> &wgpu::Buffer {
-        &self.colours.buffer
+    /// The solve order of the last [`GpuColouring::colour`] on the device, for a kernel of
+    /// the host's (the GPU world's solver reads it): one `u32` constraint index per
+    /// constraint, by colour, ascending within a colour, the overflow's after the colours
+    /// and the constraints left out last.
+    pub fn order_buffer(&self) -> &wgpu::Buffer {
+        &self.order.buffer
+    }
+
+    /// Makes `keys` with `colours` (per constraint, as the host's colouring gave them) the
+    /// last step's, as if the device had coloured them: after the host's and the device's
+    /// colourings may have parted (the world edited, a step solved on the host).
+    pub(crate) fn seed(&mut self, keys: impl Iterator<Item = [u32; 2]>, colours: &[u8]) {
+        self.words.clear();
+        for (key, &colour) in keys.zip(colours) {
+            self.words.extend([key[0], key[1], u32::from(colour), 0]);
+        }
+        let previous = &mut self.previous[self.current];
+        let bytes = (4 * self.words.len().max(1)) as u64;
+        // The list it replaces is gone with it: nothing else reads it.
+        previous.reserve(&self.device, bytes, u64::MAX);
+        self.queue
+            .write_buffer(&previous.buffer, 0, bytemuck::cast_slice(&self.words));
+        self.previous_count = colours.len();
+        self.sent = 4 * self.words.len() as u64;
+    }
+
+    /// The GPU world's colouring of the step `view` holds, which the host has coloured
+    /// too: when this colouring's last step is the host's last (their stamps agree), the
+    /// device colours the step from its own last step and its order is the solver's
+    /// (returns `true`); else the host's colours become the device's last step, for the
+    /// next, and the host's order is this step's (`false`).
+    pub(crate) fn colour_step(&mut self, view: &StepView<'_, '_>) -> Result<bool, Error> {
+        let motion = &*view.motion;
+        let mut contacts = std::mem::take(&mut self.step_contacts);
+        let mut joints = std::mem::take(&mut self.step_joints);
+        let mut moving = std::mem::take(&mut self.step_moving);
+        contacts.clear();
+        contacts.extend(
+            (view.contacts.iter().zip(view.records.iter())).map(|(c, r)| ([c.a, c.b], r.bodies())),
+        );
+        // As `ContactSolver::match_and_colour` lists them: a filter joint takes no colour.
+        joints.clear();
+        joints.extend(
+            (motion.joints.iter().enumerate())
+                .filter(|(_, j)| j.live && !matches!(j.model, JointModel::Filter))
+                .map(|(slot, j)| (slot as u32, j.bodies)),
+        );
+        moving.clear();
+        moving.extend(motion.states.iter().map(BodyState::moves));
+        let [last, this] = view.stamps;
+        let on_device = self.follows == Some(last);
+        let coloured = if on_device {
+            self.colour(&contacts, &joints, &moving)
+        } else {
+            let keys = (contacts.iter().map(|c| c.0))
+                .chain(joints.iter().map(|&(slot, _)| [u32::MAX, slot]));
+            self.seed(keys, view.constraint_colours);
+            Ok(())
+        };
+        self.follows = coloured.is_ok().then_some(this);
+        (self.step_contacts, self.step_joints, self.step_moving) = (contacts, joints, moving);
+        coloured.map(|()| on_device)
+    }
+
+    /// Forgets the last step: the next [`GpuColouring::colour_step`] takes the host's.
+    pub(crate) fn forget(&mut self) {
+        self.follows = None;
     }
 
     /// Refuses a step that a binding or a dispatch cannot hold, before anything changes.
@@ -357,16 +472,23 @@ impl GpuColouring {
             .reserve(device, size(bodies + 2 * count), cap);
         self.work.reserve(device, size(COUNTERS + 3 * count), cap);
         self.fresh.reserve(device, size(count + 1), cap);
-        self.colours.reserve(device, size(count), cap);
-        let mut len = (count + 1).max(bodies + 1);
+        for items in &mut self.items {
+            items.reserve(device, size(2 * count), cap);
+        }
+        let radix_counts = RADIX_DIGITS * radix_tile_count(count);
+        self.tile_counts.reserve(device, size(radix_counts), cap);
+        self.order.reserve(device, size(count), cap);
+        let mut len = (count + 1).max(bodies + 1).max(radix_counts);
         for level in &mut self.sums {
             len = scan_tile_count(len);
             level.reserve(device, size(len), cap);
         }
-        let dispatches = 40 + self.rounds[0] as u64 + self.rounds[1] as u64;
+        // Two scans of up to 7 dispatches, a radix pass of up to 9, a dozen others, the rounds.
+        let dispatches = 48 + self.rounds[0] as u64 + self.rounds[1] as u64;
         self.params.reserve(device, dispatches * PARAMS_SLOT, cap);
         self.queue
             .write_buffer(&self.input.buffer, 0, bytemuck::cast_slice(&self.words));
+        self.sent = 4 * self.words.len() as u64;
 
         let k = &self.kernels;
         let base = ColourParamsGpu {
@@ -434,9 +556,22 @@ impl GpuColouring {
             (INPUT, input),
             (WORK, work),
             (NEXT, &self.previous[1 - self.current].buffer),
-            (COLOURS, &self.colours.buffer),
+            (ITEMS, &self.items[0].buffer),
         ];
         plan.push(&k.colour_store, &store, with(0, count), per_constraint);
+        // One pass of eight bits: colours are below 256. Stable, so each colour's
+        // constraints stay in constraint order, as the host's counting sort leaves them.
+        let radix = RadixKernels {
+            count: &k.radix_count,
+            scatter: &k.radix_scatter,
+            scan,
+        };
+        let items = [&self.items[0].buffer, &self.items[1].buffer];
+        let scans = (&self.sums[..], &self.zero);
+        let counts = &self.tile_counts.buffer;
+        self.sorted = push_radix_sort(&mut plan, &radix, counts, scans, items, 0, count, 8);
+        let order = [(SORTED, items[self.sorted]), (ORDER, &self.order.buffer)];
+        plan.push(&k.order_store, &order, with(0, count), per_constraint);
 
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("wgpu-sat colouring"),

@@ -10,6 +10,8 @@
 //!         there (GpuCollision), the world's pairs kept          (World::step_on_gpu)
 //!     the world's pair set, recycling, merge, events and colouring   (host)
 //!     the joints prepared                                             (host)
+//!     the colouring again on the GPU, from its own last step, and the solve order
+//!         sorted there (colouring.rs; the host's taken when the two may have parted)
 //!     the solver's stages on the GPU (solver.rs, shaders/solver.wgsl and joints.wgsl),
 //!         colour by colour, then the transforms written on the device from its poses
 //!     continuous collision and sleep                                  (host)
@@ -20,8 +22,8 @@
 //! operation for operation; see docs/reliability.md for which adapters keep them).
 //!
 //! What this stage of the GPU world still does on the host, and why the state comes back
-//! each step: the broad phase's pair set, the colouring, the continuous stage and sleep read
-//! the poses there. Moving them onto the device, so that a step needs no readback, is the
+//! each step: the broad phase's pair set, the continuous stage and sleep read the poses
+//! there, and the colouring is kept on the host too (a `World` read back carries it). Moving them onto the device, so that a step needs no readback, is the
 //! next work (issue 33).
 
 mod colouring;
@@ -154,6 +156,15 @@ impl GpuWorld {
     /// host draws, in [`GpuWorld::transforms`]' first bytes.
     pub fn body_slots(&self) -> usize {
         self.world.body_transforms_len()
+    }
+
+    /// Whether the last step's constraints were coloured on the device (`GpuColouring`,
+    /// from its own last step), rather than taken from the host's colouring. The host's is
+    /// taken on the first step, after an edit that replaced the world's colouring (a
+    /// snapshot restored, a step taken inside the edit), and after a step solved on the
+    /// host; the device colours every other step, to the same colours.
+    pub fn colouring_on_device(&self) -> bool {
+        self.solver.device_order()
     }
 
     /// Bytes the last step's solver sent to the device and read back.

@@ -23,6 +23,7 @@
 
 use bytemuck::Zeroable;
 
+use super::colouring::GpuColouring;
 use super::layout::{
     BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ConstraintGpu, ConstraintPointGpu, JOINT_DISTANCE,
     JOINT_IDLE, JOINT_LINEAR_SPRING, JOINT_LOWER, JOINT_MOTOR, JOINT_MOTOR_KIND, JOINT_MOUSE,
@@ -158,6 +159,10 @@ pub(crate) struct GpuSolver {
     joint_scratch: Vec<JointGpu>,
     /// Bytes the last step sent up and read back.
     pub(crate) bytes: [u64; 2],
+    /// The constraints' colouring and solve order on the device (`colouring.rs`).
+    colouring: GpuColouring,
+    /// Whether this step's solve order is the device's (else the host's, in `order`).
+    device_order: bool,
 }
 
 impl GpuSolver {
@@ -203,7 +208,14 @@ impl GpuSolver {
             info_scratch: Vec::new(),
             joint_scratch: Vec::new(),
             bytes: [0; 2],
+            colouring: GpuColouring::new(device, queue),
+            device_order: false,
         }
+    }
+
+    /// Whether the last step's solve order was the device's colouring's.
+    pub(crate) fn device_order(&self) -> bool {
+        self.device_order
     }
 
     /// The body transforms, one [`BodyTransformGpu`] per body slot.
@@ -320,7 +332,9 @@ impl GpuSolver {
             &mut self.constraints,
             bytemuck::cast_slice(&self.constraint_scratch),
         );
-        fill(&mut self.order, bytemuck::cast_slice(view.order));
+        if !self.device_order {
+            fill(&mut self.order, bytemuck::cast_slice(view.order));
+        }
         let stored = (view.contacts.len() * size_of::<StoredImpulsesGpu>()) as u64;
         self.stored.reserve(device, stored, limit);
         fill(&mut self.joints, bytemuck::cast_slice(&self.joint_scratch));
@@ -333,7 +347,12 @@ impl GpuSolver {
             + self.pose_scratch.len() * size_of::<BodyPoseGpu>()
             + self.info_scratch.len() * size_of::<BodyInfoGpu>()
             + self.constraint_scratch.len() * size_of::<ConstraintGpu>()
-            + view.order.len() * 4
+            + if self.device_order {
+                0
+            } else {
+                view.order.len() * 4
+            }
+            + self.colouring.sent as usize
             + size_of_val(&self.joint_scratch[..])
             + view.joint_order.len() * 4) as u64;
         Ok(())
@@ -371,6 +390,10 @@ impl OffloadedStages for GpuSolver {
     fn run(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let result = self.run_unscoped(view);
+        if result.is_err() {
+            // The step is solved on the host: the device's colouring may not follow it.
+            self.colouring.forget();
+        }
         match pollster::block_on(scope.pop()) {
             Some(error) => Err(Error::Gpu(GpuError::Device(error.to_string()))),
             None => result,
@@ -380,15 +403,17 @@ impl OffloadedStages for GpuSolver {
 
 impl GpuSolver {
     fn run_unscoped(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error> {
+        self.device_order = self.colouring.colour_step(view)?;
         self.upload(view)?;
         let bodies = view.motion.states.len();
         let contacts = view.contacts.len();
         let k = &self.kernels;
-        let (states, constraints, order) = (
-            &self.states.buffer,
-            &self.constraints.buffer,
-            &self.order.buffer,
-        );
+        let order = if self.device_order {
+            self.colouring.order_buffer()
+        } else {
+            &self.order.buffer
+        };
+        let (states, constraints) = (&self.states.buffer, &self.constraints.buffer);
         let (poses, infos, turned) = (&self.poses.buffer, &self.infos.buffer, &self.turned.buffer);
         let mut plan = Plan::default();
         let body = [(STATES, states), (INFOS, infos)];

@@ -14,7 +14,9 @@
 // in (Jones and Plassmann's parallel greedy colouring, with the host's visit order as the
 // priority, gives the sequential greedy colouring). keep_round and fresh_round run a fixed
 // number of times; what is still undecided after the last round is decided by keep_finish
-// or fresh_finish, one invocation walking the host's order. The visit order's shuffle is
+// or fresh_finish, one invocation walking the host's order (in chunks, one dispatch each:
+// llvmpipe stops a shader's loops after 65,535 iterations in all, see
+// docs/reliability.md). The visit order's shuffle is
 // the host's Fisher-Yates with SplitMix64 draws, on 64-bit words held as vec2<u32> (low,
 // high), in one invocation.
 //
@@ -36,9 +38,10 @@ struct ColourParams {
     previous: u32,
     // keep_round, fresh_round: this round, from 1; the finishers: the rounds before them.
     round: u32,
-    // Items of this dispatch (colour_clear: bodies + 1 and at least COUNTERS).
+    // Items of this dispatch (colour_clear: bodies + 1 and at least COUNTERS; a chunk of a
+    // serial kernel: its length), and the first of them (a chunk's).
     len: u32,
-    _pad: u32,
+    first: u32,
 }
 
 @group(0) @binding(0) var<storage, read> input: array<u32>;
@@ -237,13 +240,14 @@ fn keep_round(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 
 // What the rounds left undecided, in constraint order (as keep_colours walks), when the
-// last round left some.
+// last round left some: this chunk's constraints, the chunks dispatched in order.
 @compute @workgroup_size(1)
 fn keep_finish() {
     if atomicLoad(&work[KEEP_PENDING]) != params.round {
         return;
     }
-    for (var i = 0u; i < params.count; i += 1u) {
+    let end = min(params.first + params.len, params.count);
+    for (var i = params.first; i < end; i += 1u) {
         set_state(i, keep_decision(i));
     }
 }
@@ -312,14 +316,20 @@ fn draw(k: u32) -> u32 {
 }
 
 // colouring.rs's shuffle of the new contacts (the head of the fresh list): Fisher-Yates
-// from the last position down, one invocation.
+// from the last position down, one invocation a chunk, the chunks dispatched in order
+// (this one takes swaps first .. first + len).
 @compute @workgroup_size(1)
 fn shuffle() {
     let contacts = fresh[params.contacts];
-    atomicStore(&work[FRESH_CONTACTS], contacts);
-    atomicStore(&work[FRESH_TOTAL], fresh[params.count]);
-    for (var k = contacts; k > 1u; ) {
-        k -= 1u;
+    if params.first == 0u {
+        atomicStore(&work[FRESH_CONTACTS], contacts);
+        atomicStore(&work[FRESH_TOTAL], fresh[params.count]);
+    }
+    // Swap t takes position contacts - 1 - t; positions 1 and up are swapped.
+    let swaps = max(contacts, 1u) - 1u;
+    let end = min(params.first + params.len, swaps);
+    for (var t = params.first; t < end; t += 1u) {
+        let k = contacts - 1u - t;
         let j = draw(k);
         let a = fresh_at(k);
         set_fresh_at(k, fresh_at(j));
@@ -401,7 +411,8 @@ fn fresh_round(@builtin(global_invocation_id) id: vec3<u32>) {
     }
 }
 
-// What the rounds left undecided, in visit order, when the last round left some.
+// What the rounds left undecided, in visit order, when the last round left some: this
+// chunk's places in that order, the chunks dispatched in order.
 @compute @workgroup_size(1)
 fn fresh_finish() {
     if atomicLoad(&work[FRESH_PENDING]) != params.round {
@@ -409,7 +420,8 @@ fn fresh_finish() {
     }
     let total = atomicLoad(&work[FRESH_TOTAL]);
     let contacts = atomicLoad(&work[FRESH_CONTACTS]);
-    for (var place = 0u; place < total; place += 1u) {
+    let end = min(params.first + params.len, total);
+    for (var place = params.first; place < end; place += 1u) {
         let k = select(contacts + place, place - (total - contacts), place >= total - contacts);
         let i = fresh_at(k);
         if state(i) == FRESH {

@@ -3,7 +3,8 @@
 //! for every constraint, step after step, on walls of boxes whose contacts come and go,
 //! whose bodies fall asleep and wake in patches, with joints, a body in more constraints
 //! than there are colours, and steps that repeat the last; with no parallel round at all
-//! (the finishers colour everything), with the default rounds, and with one round; bad input
+//! (the finishers colour everything, a chunk a dispatch), with the default rounds, and with
+//! one round; the shuffle's draws against SplitMix64; bad input
 //! refused with the twin's error and the last step kept; an empty step. The solve order
 //! (the constraints sorted by colour on the device) is the twin's too.
 
@@ -185,9 +186,12 @@ fn gpu_colours_equal_the_cpu_twins_step_after_step() {
     let Some((device, queue)) = common::gpu() else {
         return;
     };
+    // 17,000 constraints: with no rounds, the finishers' walks are longer than llvmpipe
+    // lets one invocation's loops run (65,535 iterations), so they must go a chunk a
+    // dispatch (see gpu/world/colouring/).
     let wall = Wall {
-        rows: 40,
-        columns: 60,
+        rows: 100,
+        columns: 100,
     };
     let steps = wall_steps(0xc01, &wall, 30);
     for rounds in [[0, 0], [1, 1], DEFAULT_ROUNDS] {
@@ -374,4 +378,26 @@ fn the_shuffles_draws_are_the_hosts() {
     assert!(wrong.is_empty(), "(position, host, GPU): {wrong:?}");
     // Each draw is within 0..=k.
     assert!(positions.iter().zip(&got).all(|(&k, &g)| g <= k));
+}
+
+/// A first step of 84,000 new contacts: their shuffle is more swaps than llvmpipe lets
+/// one invocation's loops run, so it goes a chunk a dispatch, and the colours and order
+/// are still the twin's.
+#[test]
+fn a_first_step_of_more_new_contacts_than_one_invocation_loops_over() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let wall = Wall {
+        rows: 220,
+        columns: 220,
+    };
+    let steps = wall_steps(0xb16, &wall, 1);
+    assert!(
+        steps[0].contacts.len() > 65_535,
+        "{}",
+        steps[0].contacts.len()
+    );
+    let mut gpu = GpuColouring::new(&device, &queue);
+    compare(&mut gpu, &steps, DEFAULT_ROUNDS);
 }

@@ -5,6 +5,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
+use crate::dynamics::solver::JointConstraint;
 use crate::dynamics::state::BodyState;
 
 const _: () = assert!(size_of::<BodyState>() == 32);
@@ -227,11 +228,68 @@ pub(crate) struct ColourParamsGpu {
     pub previous: u32,
     /// A round's number (from 1), or the rounds before a finisher.
     pub round: u32,
-    /// Items of the dispatch.
+    /// Items of the dispatch (a serial kernel's chunk: its length), and the chunk's first.
     pub len: u32,
-    pub _pad: u32,
+    pub first: u32,
 }
 const _: () = assert!(size_of::<ColourParamsGpu>() == 32);
+
+/// A joint as `joints.wgsl` takes it: a slot the passes never visit (vacant, a filter
+/// joint) is zeros, marked idle.
+pub(crate) fn joint_gpu(joint: &JointConstraint, h: f32) -> JointGpu {
+    let Some(j) = joint.live.then(|| joint.offloaded(h)).flatten() else {
+        return JointGpu {
+            flags: JOINT_IDLE,
+            ..JointGpu::zeroed()
+        };
+    };
+    let flag = |on: bool, bit: u32| if on { bit } else { 0 };
+    let [min, max] = j.limits;
+    let [motor_speed, motor_max] = j.motor.unwrap_or([0.0; 2]);
+    JointGpu {
+        bodies: joint.bodies,
+        kind: [
+            JOINT_REVOLUTE,
+            JOINT_DISTANCE,
+            JOINT_WELD,
+            JOINT_PRISMATIC,
+            JOINT_WHEEL,
+            JOINT_MOTOR_KIND,
+            JOINT_MOUSE,
+        ][j.kind as usize],
+        flags: flag(j.idle, JOINT_IDLE)
+            | flag(j.motor.is_some(), JOINT_MOTOR)
+            | flag(j.rigid, JOINT_RIGID)
+            | flag(j.sprung, JOINT_SPRUNG)
+            | flag(min.is_some(), JOINT_LOWER)
+            | flag(max.is_some(), JOINT_UPPER)
+            | flag(j.linear_spring.is_some(), JOINT_LINEAR_SPRING),
+        anchor_a: j.anchors[0].to_array(),
+        anchor_b: j.anchors[1].to_array(),
+        delta_center: j.delta_center.to_array(),
+        inv_mass: j.inv_mass,
+        inv_inertia: j.inv_inertia,
+        angular_mass: j.angular_mass,
+        length: j.length,
+        spring: [
+            j.spring.bias_rate,
+            j.spring.mass_scale,
+            j.spring.impulse_scale,
+        ],
+        motor_speed,
+        motor_max,
+        lower: min.unwrap_or(0.0),
+        upper: max.unwrap_or(0.0),
+        delta_angle: j.delta_angle,
+        linear_spring: j
+            .linear_spring
+            .map_or([0.0; 3], |s| [s.bias_rate, s.mass_scale, s.impulse_scale]),
+        force_max: j.force_max,
+        axis: j.axis.to_array(),
+        linear_impulse: j.linear_impulse.to_array(),
+        impulses: j.impulses,
+    }
+}
 
 #[cfg(test)]
 mod tests {

@@ -164,7 +164,7 @@ impl GpuWorld {
     /// snapshot restored, a step taken inside the edit), and after a step solved on the
     /// host; the device colours every other step, to the same colours.
     pub fn colouring_on_device(&self) -> bool {
-        self.solver.device_order()
+        self.solver.coloured_on_device()
     }
 
     /// Bytes the last step's solver sent to the device and read back.

@@ -25,12 +25,9 @@ use bytemuck::Zeroable;
 
 use super::colouring::GpuColouring;
 use super::layout::{
-    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ConstraintGpu, ConstraintPointGpu, JOINT_DISTANCE,
-    JOINT_IDLE, JOINT_LINEAR_SPRING, JOINT_LOWER, JOINT_MOTOR, JOINT_MOTOR_KIND, JOINT_MOUSE,
-    JOINT_PRISMATIC, JOINT_REVOLUTE, JOINT_RIGID, JOINT_SPRUNG, JOINT_UPPER, JOINT_WELD,
-    JOINT_WHEEL, JointGpu, KINEMATIC, LAST_SUBSTEP, OVERFLOW, SolverParamsGpu, StoredImpulsesGpu,
+    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ConstraintGpu, ConstraintPointGpu, JointGpu,
+    KINEMATIC, LAST_SUBSTEP, OVERFLOW, SolverParamsGpu, StoredImpulsesGpu, joint_gpu,
 };
-use crate::dynamics::solver::JointConstraint;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
 use crate::dynamics::state::BodyState;
 use crate::error::{Error, GpuError};
@@ -213,9 +210,9 @@ impl GpuSolver {
         }
     }
 
-    /// Whether the last step's solve order was the device's colouring's.
-    pub(crate) fn device_order(&self) -> bool {
-        self.device_order
+    /// Whether the last step's constraints were coloured on the device.
+    pub(crate) fn coloured_on_device(&self) -> bool {
+        self.colouring.on_device
     }
 
     /// The body transforms, one [`BodyTransformGpu`] per body slot.
@@ -416,6 +413,11 @@ impl GpuSolver {
         let (states, constraints) = (&self.states.buffer, &self.constraints.buffer);
         let (poses, infos, turned) = (&self.poses.buffer, &self.infos.buffer, &self.turned.buffer);
         let mut plan = Plan::default();
+        if self.device_order {
+            // The colouring's passes first, in the same pass: the colour passes read the
+            // order they sort.
+            self.colouring.push(&mut plan);
+        }
         let body = [(STATES, states), (INFOS, infos)];
         let colour = [(STATES, states), (CONSTRAINTS, constraints), (ORDER, order)];
         let joint = [
@@ -546,6 +548,9 @@ impl GpuSolver {
             timer.copy(&mut encoder, back, stamps_at);
         }
         self.queue.submit([encoder.finish()]);
+        // An error found after this (a validation error, a failed readback) makes `run`
+        // forget the colouring's step again.
+        self.colouring.finish_step();
         if read == 0 {
             return Ok(());
         }
@@ -649,62 +654,5 @@ fn push_colours<'a>(
             let workgroups = if overflow { 1 } else { groups(range.len()) };
             plan.push(kernel, bindings, params, workgroups);
         }
-    }
-}
-
-/// A joint as `joints.wgsl` takes it: a slot the passes never visit (vacant, a filter
-/// joint) is zeros, marked idle.
-fn joint_gpu(joint: &JointConstraint, h: f32) -> JointGpu {
-    let Some(j) = joint.live.then(|| joint.offloaded(h)).flatten() else {
-        return JointGpu {
-            flags: JOINT_IDLE,
-            ..JointGpu::zeroed()
-        };
-    };
-    let flag = |on: bool, bit: u32| if on { bit } else { 0 };
-    let [min, max] = j.limits;
-    let [motor_speed, motor_max] = j.motor.unwrap_or([0.0; 2]);
-    JointGpu {
-        bodies: joint.bodies,
-        kind: [
-            JOINT_REVOLUTE,
-            JOINT_DISTANCE,
-            JOINT_WELD,
-            JOINT_PRISMATIC,
-            JOINT_WHEEL,
-            JOINT_MOTOR_KIND,
-            JOINT_MOUSE,
-        ][j.kind as usize],
-        flags: flag(j.idle, JOINT_IDLE)
-            | flag(j.motor.is_some(), JOINT_MOTOR)
-            | flag(j.rigid, JOINT_RIGID)
-            | flag(j.sprung, JOINT_SPRUNG)
-            | flag(min.is_some(), JOINT_LOWER)
-            | flag(max.is_some(), JOINT_UPPER)
-            | flag(j.linear_spring.is_some(), JOINT_LINEAR_SPRING),
-        anchor_a: j.anchors[0].to_array(),
-        anchor_b: j.anchors[1].to_array(),
-        delta_center: j.delta_center.to_array(),
-        inv_mass: j.inv_mass,
-        inv_inertia: j.inv_inertia,
-        angular_mass: j.angular_mass,
-        length: j.length,
-        spring: [
-            j.spring.bias_rate,
-            j.spring.mass_scale,
-            j.spring.impulse_scale,
-        ],
-        motor_speed,
-        motor_max,
-        lower: min.unwrap_or(0.0),
-        upper: max.unwrap_or(0.0),
-        delta_angle: j.delta_angle,
-        linear_spring: j
-            .linear_spring
-            .map_or([0.0; 3], |s| [s.bias_rate, s.mass_scale, s.impulse_scale]),
-        force_max: j.force_max,
-        axis: j.axis.to_array(),
-        linear_impulse: j.linear_impulse.to_array(),
-        impulses: j.impulses,
     }
 }

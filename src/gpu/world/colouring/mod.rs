@@ -32,13 +32,13 @@
 //! rounds leave, the finisher decides in one invocation, in the host's order, so the colours
 //! never depend on the number of rounds.
 
+mod step;
+
 use super::layout::ColourParamsGpu;
 use crate::broad_phase::radix_sort::{RADIX_DIGITS, radix_tile_count};
 use crate::broad_phase::scan::scan_tile_count;
 use crate::dynamics::LEFT_OUT;
-use crate::dynamics::solver::{
-    BodyState, ContactKey, JointKey, JointModel, StepView, check_colouring_input,
-};
+use crate::dynamics::solver::{ContactKey, JointKey, check_colouring_input};
 use crate::error::{Error, GpuError};
 use crate::gpu::broad_phase::{RADIX_SORT_WGSL, SCAN_WGSL};
 use crate::gpu::layout::{RadixParamsGpu, ScanParamsGpu};
@@ -48,7 +48,7 @@ use crate::gpu::plan::{
 use crate::gpu::plumbing::{GrowingBuffer, read_back};
 
 /// The WGSL of the colouring (`shaders/colouring.wgsl`).
-pub const COLOURING_WGSL: &str = include_str!("../../../shaders/colouring.wgsl");
+pub const COLOURING_WGSL: &str = include_str!("../../../../shaders/colouring.wgsl");
 
 /// Invocations per workgroup, as the kernels declare.
 const WORKGROUP: u32 = 64;
@@ -67,6 +67,13 @@ const SORTED: u32 = 9;
 const ORDER: u32 = 10;
 /// Words at the head of `work`: the rounds that left constraints undecided, and counts.
 const COUNTERS: usize = 4;
+/// Items per dispatch of the serial kernels: llvmpipe ends a shader's loops after 65,535
+/// iterations in all (counted across every loop of an invocation), so a serial kernel
+/// takes its work a chunk a dispatch. A swap of the shuffle is one iteration; a finisher's
+/// step is one, plus a walk of its bodies' lists for a constraint the rounds left
+/// (rare: see the module notes), so its chunks are smaller.
+const SHUFFLE_CHUNK: usize = 32_768;
+const FINISH_CHUNK: usize = 4_096;
 /// Levels of scan tile sums: three cover 16.7 million counts.
 const SCAN_LEVELS: usize = 3;
 /// Rounds before the finishers, by default: keeping conflicts only where a body started
@@ -102,8 +109,6 @@ pub struct GpuColouring {
     fresh: GrowingBuffer,
     /// (colour, index) per constraint, and the same sorted by colour: the radix sort's two.
     items: [GrowingBuffer; 2],
-    /// Which of `items` holds them sorted.
-    sorted: usize,
     tile_counts: GrowingBuffer,
     order: GrowingBuffer,
     sums: [GrowingBuffer; SCAN_LEVELS],
@@ -116,9 +121,15 @@ pub struct GpuColouring {
     words: Vec<u32>,
     /// Bytes the last call sent up.
     pub(crate) sent: u64,
+    /// The last input's contacts, bodies and words of moving bits.
+    shape: [usize; 3],
     /// In the GPU world: the stamp of the host's colouring whose colours are the last
     /// step's here (`ConstraintGraph::stamps`), or `None` when they may differ.
     follows: Option<u64>,
+    /// The host colouring's stamp of a step whose passes were asked for and have not run.
+    pending: Option<u64>,
+    /// Whether the last [`GpuColouring::colour_step`] coloured on the device.
+    pub(crate) on_device: bool,
     /// The GPU world's step input, reused.
     step_contacts: Vec<ContactKey>,
     step_joints: Vec<JointKey>,
@@ -171,7 +182,9 @@ impl Kernels {
         let scan = module("scan", SCAN_WGSL);
         let radix = module("radix_sort", RADIX_SORT_WGSL);
         let colouring = module("colouring", COLOURING_WGSL);
-        let next_id = std::cell::Cell::new(0u8);
+        // From 64: a pass of the solver's kernels (ids from 0) holds these too, and a bind group
+        // is kept by kernel id and place.
+        let next_id = std::cell::Cell::new(64u8);
         let kernel = |module: &wgpu::ShaderModule,
                       entry: &'static str,
                       bindings: &[(u32, bool)],
@@ -251,7 +264,6 @@ impl GpuColouring {
             work: buffer("work"),
             fresh: buffer("fresh"),
             items: [buffer("items"), buffer("items 2")],
-            sorted: 0,
             tile_counts: buffer("tile counts"),
             order: buffer("order"),
             sums: [buffer("sums"), buffer("sums 2"), buffer("sums 3")],
@@ -271,7 +283,10 @@ impl GpuColouring {
             count: 0,
             words: Vec::new(),
             sent: 0,
+            shape: [0; 3],
             follows: None,
+            pending: None,
+            on_device: false,
             step_contacts: Vec::new(),
             step_joints: Vec::new(),
             step_moving: Vec::new(),
@@ -297,25 +312,45 @@ impl GpuColouring {
         joints: &[JointKey],
         moving: &[bool],
     ) -> Result<(), Error> {
-        check_colouring_input(contacts, joints, moving.len())?;
-        let count = contacts.len() + joints.len();
-        let bodies = moving.len();
-        self.check_limits(count, bodies)?;
-        self.count = count;
-        if count == 0 {
-            self.previous_count = 0;
+        if !self.prepare(contacts, joints, moving)? {
             return Ok(());
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        self.submit(contacts, joints, moving);
-        let failed = pollster::block_on(scope.pop());
-        if let Some(error) = failed {
+        self.submit();
+        if let Some(error) = pollster::block_on(scope.pop()) {
             self.previous_count = 0;
             return Err(Error::Gpu(GpuError::Device(error.to_string())));
         }
-        self.current = 1 - self.current;
-        self.previous_count = count;
+        self.finish();
         Ok(())
+    }
+
+    /// Checks a step's input and sends it up, with room for its passes. Returns whether it
+    /// has passes to run ([`GpuColouring::push`], then [`GpuColouring::finish`]); a step with
+    /// no constraint has none, and is done.
+    fn prepare(
+        &mut self,
+        contacts: &[ContactKey],
+        joints: &[JointKey],
+        moving: &[bool],
+    ) -> Result<bool, Error> {
+        check_colouring_input(contacts, joints, moving.len())?;
+        let count = contacts.len() + joints.len();
+        self.check_limits(count, moving.len())?;
+        self.count = count;
+        if count == 0 {
+            self.previous_count = 0;
+            self.sent = 0;
+            return Ok(false);
+        }
+        self.upload(contacts, joints, moving);
+        Ok(true)
+    }
+
+    /// The step's passes ran: its list becomes the last step's.
+    fn finish(&mut self) {
+        self.current = 1 - self.current;
+        self.previous_count = self.count;
     }
 
     /// The colours and the solve order of the last [`GpuColouring::colour`], read back (12
@@ -364,67 +399,6 @@ impl GpuColouring {
         &self.order.buffer
     }
 
-    /// Makes `keys` with `colours` (per constraint, as the host's colouring gave them) the
-    /// last step's, as if the device had coloured them: after the host's and the device's
-    /// colourings may have parted (the world edited, a step solved on the host).
-    pub(crate) fn seed(&mut self, keys: impl Iterator<Item = [u32; 2]>, colours: &[u8]) {
-        self.words.clear();
-        for (key, &colour) in keys.zip(colours) {
-            self.words.extend([key[0], key[1], u32::from(colour), 0]);
-        }
-        let previous = &mut self.previous[self.current];
-        let bytes = (4 * self.words.len().max(1)) as u64;
-        // The list it replaces is gone with it: nothing else reads it.
-        previous.reserve(&self.device, bytes, u64::MAX);
-        self.queue
-            .write_buffer(&previous.buffer, 0, bytemuck::cast_slice(&self.words));
-        self.previous_count = colours.len();
-        self.sent = 4 * self.words.len() as u64;
-    }
-
-    /// The GPU world's colouring of the step `view` holds, which the host has coloured
-    /// too: when this colouring's last step is the host's last (their stamps agree), the
-    /// device colours the step from its own last step and its order is the solver's
-    /// (returns `true`); else the host's colours become the device's last step, for the
-    /// next, and the host's order is this step's (`false`).
-    pub(crate) fn colour_step(&mut self, view: &StepView<'_, '_>) -> Result<bool, Error> {
-        let motion = &*view.motion;
-        let mut contacts = std::mem::take(&mut self.step_contacts);
-        let mut joints = std::mem::take(&mut self.step_joints);
-        let mut moving = std::mem::take(&mut self.step_moving);
-        contacts.clear();
-        contacts.extend(
-            (view.contacts.iter().zip(view.records.iter())).map(|(c, r)| ([c.a, c.b], r.bodies())),
-        );
-        // As `ContactSolver::match_and_colour` lists them: a filter joint takes no colour.
-        joints.clear();
-        joints.extend(
-            (motion.joints.iter().enumerate())
-                .filter(|(_, j)| j.live && !matches!(j.model, JointModel::Filter))
-                .map(|(slot, j)| (slot as u32, j.bodies)),
-        );
-        moving.clear();
-        moving.extend(motion.states.iter().map(BodyState::moves));
-        let [last, this] = view.stamps;
-        let on_device = self.follows == Some(last);
-        let coloured = if on_device {
-            self.colour(&contacts, &joints, &moving)
-        } else {
-            let keys = (contacts.iter().map(|c| c.0))
-                .chain(joints.iter().map(|&(slot, _)| [u32::MAX, slot]));
-            self.seed(keys, view.constraint_colours);
-            Ok(())
-        };
-        self.follows = coloured.is_ok().then_some(this);
-        (self.step_contacts, self.step_joints, self.step_moving) = (contacts, joints, moving);
-        coloured.map(|()| on_device)
-    }
-
-    /// Forgets the last step: the next [`GpuColouring::colour_step`] takes the host's.
-    pub(crate) fn forget(&mut self) {
-        self.follows = None;
-    }
-
     /// Refuses a step that a binding or a dispatch cannot hold, before anything changes.
     fn check_limits(&self, count: usize, bodies: usize) -> Result<(), Error> {
         let limits = self.device.limits();
@@ -445,8 +419,9 @@ impl GpuColouring {
         Ok(())
     }
 
-    /// The step's input up and its one submit.
-    fn submit(&mut self, contacts: &[ContactKey], joints: &[JointKey], moving: &[bool]) {
+    /// The step's input up (the moving bits, 16 bytes a constraint), and room for its
+    /// passes.
+    fn upload(&mut self, contacts: &[ContactKey], joints: &[JointKey], moving: &[bool]) {
         let device = &self.device;
         let count = self.count;
         let bodies = moving.len();
@@ -483,17 +458,26 @@ impl GpuColouring {
             len = scan_tile_count(len);
             level.reserve(device, size(len), cap);
         }
-        // Two scans of up to 7 dispatches, a radix pass of up to 9, a dozen others, the rounds.
-        let dispatches = 48 + self.rounds[0] as u64 + self.rounds[1] as u64;
+        // Two scans of up to 7 dispatches, a radix pass of up to 9, a dozen others, the
+        // rounds, the serial kernels' chunks.
+        let chunks = 2 * count.div_ceil(FINISH_CHUNK) + contacts.len().div_ceil(SHUFFLE_CHUNK);
+        let dispatches = 48 + self.rounds[0] as u64 + self.rounds[1] as u64 + chunks as u64;
         self.params.reserve(device, dispatches * PARAMS_SLOT, cap);
         self.queue
             .write_buffer(&self.input.buffer, 0, bytemuck::cast_slice(&self.words));
         self.sent = 4 * self.words.len() as u64;
+        self.shape = [contacts.len(), bodies, moving_words];
+    }
 
+    /// Adds the step's passes (see the module notes) to `plan`: the caller records them in
+    /// a pass of its own, then calls [`GpuColouring::finish`] once they ran.
+    pub(in crate::gpu) fn push<'a>(&'a self, plan: &mut Plan<'a>) {
+        let [contacts, bodies, moving_words] = self.shape;
+        let count = self.count;
         let k = &self.kernels;
         let base = ColourParamsGpu {
             count: count as u32,
-            contacts: contacts.len() as u32,
+            contacts: contacts as u32,
             bodies: bodies as u32,
             moving_words: moving_words as u32,
             previous: self.previous_count as u32,
@@ -520,7 +504,6 @@ impl GpuColouring {
         let list = [(WORK, work), (FRESH, fresh)];
         let scan = [&k.scan_reduce, &k.scan_tiles];
         let per_constraint = groups(count);
-        let mut plan = Plan::default();
         let clear = (bodies + 1).max(COUNTERS);
         let clear_bindings = [(OFFSETS, offsets), (ADJACENCY, adjacency), (WORK, work)];
         plan.push(
@@ -536,22 +519,35 @@ impl GpuColouring {
             (WORK, work),
         ];
         plan.push(&k.colour_start, &start, with(0, count), per_constraint);
-        push_scan(&mut plan, scan, &self.sums, &self.zero, offsets, bodies + 1);
+        push_scan(plan, scan, &self.sums, &self.zero, offsets, bodies + 1);
         let fill = [(INPUT, input), (OFFSETS, offsets), (ADJACENCY, adjacency)];
         plan.push(&k.adjacency_fill, &fill, with(0, count), per_constraint);
         for round in 1..=self.rounds[0] {
             plan.push(&k.keep_round, &walk, with(round, count), per_constraint);
         }
-        plan.push(&k.keep_finish, &walk, with(self.rounds[0], 1), 1);
+        push_chunks(
+            plan,
+            (&k.keep_finish, &walk),
+            with(self.rounds[0], 0),
+            count,
+            FINISH_CHUNK,
+        );
         plan.push(&k.fresh_flags, &list, with(0, count + 1), groups(count + 1));
-        push_scan(&mut plan, scan, &self.sums, &self.zero, fresh, count + 1);
+        push_scan(plan, scan, &self.sums, &self.zero, fresh, count + 1);
         plan.push(&k.fresh_compact, &list, with(0, count), per_constraint);
-        plan.push(&k.shuffle, &list, with(0, 1), 1);
+        let swaps = contacts.max(1);
+        push_chunks(plan, (&k.shuffle, &list), with(0, 0), swaps, SHUFFLE_CHUNK);
         plan.push(&k.fresh_visit, &list, with(0, count), per_constraint);
         for round in 1..=self.rounds[1] {
             plan.push(&k.fresh_round, &walk, with(round, count), per_constraint);
         }
-        plan.push(&k.fresh_finish, &walk, with(self.rounds[1], 1), 1);
+        push_chunks(
+            plan,
+            (&k.fresh_finish, &walk),
+            with(self.rounds[1], 0),
+            count,
+            FINISH_CHUNK,
+        );
         let store = [
             (INPUT, input),
             (WORK, work),
@@ -569,28 +565,57 @@ impl GpuColouring {
         let items = [&self.items[0].buffer, &self.items[1].buffer];
         let scans = (&self.sums[..], &self.zero);
         let counts = &self.tile_counts.buffer;
-        self.sorted = push_radix_sort(&mut plan, &radix, counts, scans, items, 0, count, 8);
-        let order = [(SORTED, items[self.sorted]), (ORDER, &self.order.buffer)];
+        let sorted = push_radix_sort(plan, &radix, counts, scans, items, 0, count, 8);
+        let order = [(SORTED, items[sorted]), (ORDER, &self.order.buffer)];
         plan.push(&k.order_store, &order, with(0, count), per_constraint);
+    }
 
-        let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
-            label: Some("wgpu-sat colouring"),
-        });
+    /// The step's passes in a submit of their own.
+    fn submit(&mut self) {
+        let mut cache = std::mem::take(&mut self.bind_groups);
+        let mut plan = Plan::default();
+        self.push(&mut plan);
+        let mut encoder = self
+            .device
+            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
+                label: Some("wgpu-sat colouring"),
+            });
+        let params = &self.params.buffer;
         record(
-            device,
+            &self.device,
             &self.queue,
             &mut encoder,
-            &self.params.buffer,
-            &mut self.bind_groups,
+            params,
+            &mut cache,
             plan,
             None,
         );
         self.queue.submit([encoder.finish()]);
+        self.bind_groups = cache;
     }
 }
 
 fn groups(count: usize) -> u32 {
     (count as u32).div_ceil(WORKGROUP)
+}
+
+/// Dispatches of one invocation of a serial kernel, each taking the next `chunk` of
+/// `items` (at least one dispatch), in order.
+fn push_chunks<'a>(
+    plan: &mut Plan<'a>,
+    (kernel, bindings): (&'a Kernel, &[(u32, &'a wgpu::Buffer)]),
+    params: ColourParamsGpu,
+    items: usize,
+    chunk: usize,
+) {
+    for first in (0..items.max(1)).step_by(chunk) {
+        let params = ColourParamsGpu {
+            first: first as u32,
+            len: chunk as u32,
+            ..params
+        };
+        plan.push(kernel, bindings, params, 1);
+    }
 }
 
 #[cfg(test)]
@@ -655,7 +680,7 @@ mod tests {
             value("VISIT_SEED"),
             [VISIT_SEED as u32, (VISIT_SEED >> 32) as u32]
         );
-        let rust = include_str!("../../dynamics/solver/colouring.rs");
+        let rust = include_str!("../../../dynamics/solver/colouring.rs");
         for name in ["mix", "shuffle", "used"] {
             assert!(
                 m.functions

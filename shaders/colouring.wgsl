@@ -61,6 +61,9 @@ struct ColourParams {
 // The constraint indices by colour, ascending within a colour, the overflow's last (then
 // the ones left out): ConstraintGraph's `order`.
 @group(0) @binding(10) var<storage, read_write> order: array<u32>;
+// The fresh rounds' workgroups, as dispatch_workgroups_indirect reads them: enough for the
+// new constraints (written by the shuffle's first chunk).
+@group(0) @binding(11) var<storage, read_write> args: array<u32>;
 
 const COLOUR_COUNT: u32 = 24u;
 const LEFT_OUT: u32 = 255u;
@@ -322,8 +325,12 @@ fn draw(k: u32) -> u32 {
 fn shuffle() {
     let contacts = fresh[params.contacts];
     if params.first == 0u {
+        let total = fresh[params.count];
         atomicStore(&work[FRESH_CONTACTS], contacts);
-        atomicStore(&work[FRESH_TOTAL], fresh[params.count]);
+        atomicStore(&work[FRESH_TOTAL], total);
+        args[0] = (total + 63u) / 64u;
+        args[1] = 1u;
+        args[2] = 1u;
     }
     // Swap t takes position contacts - 1 - t; positions 1 and up are swapped.
     let swaps = max(contacts, 1u) - 1u;
@@ -398,10 +405,14 @@ fn fresh_decision(i: u32) -> u32 {
     return DONE | firstTrailingBit(free);
 }
 
+// One invocation per new constraint (dispatched from `args`), in fresh-list order.
 @compute @workgroup_size(64)
 fn fresh_round(@builtin(global_invocation_id) id: vec3<u32>) {
-    let i = id.x;
-    if i >= params.count || state(i) != FRESH {
+    if id.x >= atomicLoad(&work[FRESH_TOTAL]) {
+        return;
+    }
+    let i = fresh_at(id.x);
+    if state(i) != FRESH {
         return;
     }
     let s = fresh_decision(i);

@@ -43,7 +43,15 @@ pub(in crate::gpu) struct Dispatch<'a> {
     pub(in crate::gpu) kernel: &'a Kernel,
     /// (binding, buffer) of each storage binding; the uniform is the dispatch's slot.
     pub(in crate::gpu) bindings: [Option<(u32, &'a wgpu::Buffer)>; MAX_STORAGE],
-    pub(in crate::gpu) workgroups: u32,
+    pub(in crate::gpu) workgroups: Workgroups<'a>,
+}
+
+/// How many workgroups a dispatch runs: a count the host knows, or one a kernel wrote (the
+/// three `u32` of `dispatch_workgroups_indirect` at that offset of that buffer).
+#[derive(Clone, Copy)]
+pub(in crate::gpu) enum Workgroups<'a> {
+    Direct(u32),
+    Indirect(&'a wgpu::Buffer, u64),
 }
 
 /// What a dispatch's bind group binds: the kernel, its storage buffers, and the uniform
@@ -64,6 +72,17 @@ impl<'a> Plan<'a> {
         bindings: &[(u32, &'a wgpu::Buffer)],
         params: impl Pod,
         workgroups: u32,
+    ) {
+        self.push_with(kernel, bindings, params, Workgroups::Direct(workgroups));
+    }
+
+    /// [`Plan::push`] with workgroups that may be a kernel's ([`Workgroups::Indirect`]).
+    pub(in crate::gpu) fn push_with(
+        &mut self,
+        kernel: &'a Kernel,
+        bindings: &[(u32, &'a wgpu::Buffer)],
+        params: impl Pod,
+        workgroups: Workgroups<'a>,
     ) {
         let at = self.params.len();
         self.params.extend_from_slice(bytemuck::bytes_of(&params));
@@ -212,7 +231,12 @@ pub(in crate::gpu) fn record(
             }
             pass.set_pipeline(&dispatch.kernel.pipeline);
             pass.set_bind_group(0, &cache[k].1, &[]);
-            pass.dispatch_workgroups(dispatch.workgroups, 1, 1);
+            match dispatch.workgroups {
+                Workgroups::Direct(count) => pass.dispatch_workgroups(count, 1, 1),
+                Workgroups::Indirect(args, offset) => {
+                    pass.dispatch_workgroups_indirect(args, offset)
+                }
+            }
         }
     }
     // Bind groups past this plan would hold old buffers alive.

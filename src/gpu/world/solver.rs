@@ -5,8 +5,11 @@
 //! ```text
 //! run(view):
 //!     up: the bodies' states, poses and infos; the contacts as constraints (their points
-//!         and warm starts); the prepared joints; the solve order; the angles turned, zeroed
+//!         and warm starts); the prepared joints; the colouring's input (colouring/step.rs)
+//!         or, when the device does not colour this step, the host's solve order; the
+//!         angles turned, zeroed
 //!     one pass, in StagePlan::build's order:
+//!         the colouring's passes, which sort the solve order the colour passes read
 //!         clamp_bodies, prepare_contacts,
 //!         per substep: integrate_velocities; warm start per colour (its joints, then its
 //!             contacts; the overflow's each in one invocation); solve (the same);
@@ -17,9 +20,10 @@
 //!         contacts' impulses and hit measures into their records, the joints' impulses
 //! ```
 //!
-//! The world's broad phase, recycling, colouring, continuous stage and sleep stay on the
-//! host in this slice, which is why the state comes back every step; the transforms a host
-//! draws from are written on the device from the device's poses.
+//! The world's broad phase, recycling, continuous stage and sleep stay on the host in this
+//! slice (and its colouring, which the device's must equal), which is why the state comes
+//! back every step; the transforms a host draws from are written on the device from the
+//! device's poses.
 
 use bytemuck::Zeroable;
 

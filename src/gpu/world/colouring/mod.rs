@@ -10,7 +10,8 @@
 //!         colour_clear; colour_start (states, counts per moving body); scan; adjacency_fill
 //!         keep_round x rounds[0], keep_finish      (who keeps last step's colour)
 //!         fresh_flags, scan, fresh_compact, shuffle, fresh_visit  (the visit order)
-//!         fresh_round x rounds[1], fresh_finish    (the greedy colours)
+//!         fresh_round x rounds[1] (over the new constraints: an indirect dispatch of
+//!             the count the shuffle wrote), fresh_finish    (the greedy colours)
 //!         colour_store: (colour, index) items, and this step's list for the next
 //!             (ping-pong)
 //!         a radix sort of the items by colour (one 8-bit pass, stable), order_store: the
@@ -19,18 +20,20 @@
 //!     finishers ran
 //! ```
 //!
-//! This is the first stage of a step that needs no readback (issue 33): the colouring the
-//! GPU world still computes on the host. Its input comes from the host here; in the step it
-//! will come from the device's contact list.
+//! This is the first of the host's stages of the GPU world's step to run on the device
+//! (issue 33: a step with no readback). The GPU world colours each step here from the
+//! device's own last step (`step.rs`), its input still sent from the host; the next slices
+//! make it from the device's contact list.
 //!
 //! Why a fixed number of rounds: a round is a dispatch over every constraint, and WGSL has
 //! no way to loop until done without the host (no forward progress between workgroups, and
 //! no indirect dispatch whose count a kernel could zero in this plan). Each round decides
 //! every constraint whose dependencies are decided, so the rounds needed are the longest
-//! chain of constraints each visited after the one before it on a shared body: short for
-//! a shuffled order (about 10 to 20 in a pile; see tests/gpu/colouring.rs). Whatever the
-//! rounds leave, the finisher decides in one invocation, in the host's order, so the colours
-//! never depend on the number of rounds.
+//! chain of constraints each visited after the one before it on a shared body: for a
+//! shuffled order, at a first step where every constraint is new, 11 to 20 on a wall of
+//! 17,000 constraints and 21 to 40 on one of 11,000 (tests/gpu/colouring.rs' walls), and
+//! few later. Whatever the rounds leave, the finishers decide in the host's order, one
+//! invocation a chunk, so the colours never depend on the number of rounds.
 
 mod step;
 
@@ -43,7 +46,8 @@ use crate::error::{Error, GpuError};
 use crate::gpu::broad_phase::{RADIX_SORT_WGSL, SCAN_WGSL};
 use crate::gpu::layout::{RadixParamsGpu, ScanParamsGpu};
 use crate::gpu::plan::{
-    BindKey, Kernel, PARAMS_SLOT, Plan, RO, RW, RadixKernels, push_radix_sort, push_scan, record,
+    BindKey, Kernel, PARAMS_SLOT, Plan, RO, RW, RadixKernels, Workgroups, push_radix_sort,
+    push_scan, record,
 };
 use crate::gpu::plumbing::{GrowingBuffer, read_back};
 
@@ -65,6 +69,7 @@ const NEXT: u32 = 6;
 const ITEMS: u32 = 7;
 const SORTED: u32 = 9;
 const ORDER: u32 = 10;
+const ARGS: u32 = 11;
 /// Words at the head of `work`: the rounds that left constraints undecided, and counts.
 const COUNTERS: usize = 4;
 /// Items per dispatch of the serial kernels: llvmpipe ends a shader's loops after 65,535
@@ -76,9 +81,12 @@ const SHUFFLE_CHUNK: usize = 32_768;
 const FINISH_CHUNK: usize = 4_096;
 /// Levels of scan tile sums: three cover 16.7 million counts.
 const SCAN_LEVELS: usize = 3;
-/// Rounds before the finishers, by default: keeping conflicts only where a body started
-/// to move, so chains are short; the greedy's chains are longer (see the module notes).
-pub const DEFAULT_ROUNDS: [u32; 2] = [4, 24];
+/// Rounds before the finishers, by default: a kept colour conflicts only where a body
+/// started to move, so its chains are short; the greedy's are longer (see the module
+/// notes). On a wall of 156,000 constraints, 5 % of them new each step, a step's colouring
+/// took about 100 ms on llvmpipe with these, 250 ms when four keep rounds and the 24 fresh
+/// ones each ran over every constraint.
+pub const DEFAULT_ROUNDS: [u32; 2] = [2, 24];
 
 /// The constraint colouring of [`ConstraintColouring`](crate::dynamics::ConstraintColouring)
 /// on a wgpu device: the same colour for every constraint, step after step, with last
@@ -111,6 +119,8 @@ pub struct GpuColouring {
     items: [GrowingBuffer; 2],
     tile_counts: GrowingBuffer,
     order: GrowingBuffer,
+    /// The fresh rounds' workgroups (`dispatch_workgroups_indirect`'s three words).
+    args: wgpu::Buffer,
     sums: [GrowingBuffer; SCAN_LEVELS],
     zero: wgpu::Buffer,
     params: GrowingBuffer,
@@ -224,7 +234,7 @@ impl Kernels {
             keep_finish: colour("keep_finish", &walk),
             fresh_flags: colour("fresh_flags", &list),
             fresh_compact: colour("fresh_compact", &list),
-            shuffle: colour("shuffle", &list),
+            shuffle: colour("shuffle", &[(WORK, RW), (FRESH, RW), (ARGS, RW)]),
             fresh_visit: colour("fresh_visit", &list),
             fresh_round: colour("fresh_round", &walk),
             fresh_finish: colour("fresh_finish", &walk),
@@ -266,6 +276,12 @@ impl GpuColouring {
             items: [buffer("items"), buffer("items 2")],
             tile_counts: buffer("tile counts"),
             order: buffer("order"),
+            args: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("wgpu-sat colouring round workgroups"),
+                size: 16,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT,
+                mapped_at_creation: false,
+            }),
             sums: [buffer("sums"), buffer("sums 2"), buffer("sums 3")],
             zero,
             params: GrowingBuffer::new(
@@ -536,10 +552,19 @@ impl GpuColouring {
         push_scan(plan, scan, &self.sums, &self.zero, fresh, count + 1);
         plan.push(&k.fresh_compact, &list, with(0, count), per_constraint);
         let swaps = contacts.max(1);
-        push_chunks(plan, (&k.shuffle, &list), with(0, 0), swaps, SHUFFLE_CHUNK);
+        let shuffle = [(WORK, work), (FRESH, fresh), (ARGS, &self.args)];
+        push_chunks(
+            plan,
+            (&k.shuffle, &shuffle),
+            with(0, 0),
+            swaps,
+            SHUFFLE_CHUNK,
+        );
         plan.push(&k.fresh_visit, &list, with(0, count), per_constraint);
+        // The new constraints only: few in a warm step.
+        let new = Workgroups::Indirect(&self.args, 0);
         for round in 1..=self.rounds[1] {
-            plan.push(&k.fresh_round, &walk, with(round, count), per_constraint);
+            plan.push_with(&k.fresh_round, &walk, with(round, count), new);
         }
         push_chunks(
             plan,

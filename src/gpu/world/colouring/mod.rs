@@ -25,15 +25,15 @@
 //! device's own last step (`step.rs`), its input still sent from the host; the next slices
 //! make it from the device's contact list.
 //!
-//! Why a fixed number of rounds: a round is a dispatch over every constraint, and WGSL has
-//! no way to loop until done without the host (no forward progress between workgroups, and
-//! no indirect dispatch whose count a kernel could zero in this plan). Each round decides
-//! every constraint whose dependencies are decided, so the rounds needed are the longest
-//! chain of constraints each visited after the one before it on a shared body: for a
-//! shuffled order, at a first step where every constraint is new, 11 to 20 on a wall of
-//! 17,000 constraints and 21 to 40 on one of 11,000 (tests/gpu/colouring.rs' walls), and
-//! few later. Whatever the rounds leave, the finishers decide in the host's order, one
-//! invocation a chunk, so the colours never depend on the number of rounds.
+//! Why a fixed number of rounds: a round is a dispatch, and WGSL has no way to loop until
+//! done without the host (no forward progress between workgroups). Each round decides
+//! every constraint whose dependencies are decided, and sees the decisions made earlier in
+//! it, so the rounds needed depend on the order the invocations ran in: the new
+//! constraints' rounds run over the fresh list in visit order (an indirect dispatch of as
+//! many as there are), and on llvmpipe, which runs workgroups about in order, the tests'
+//! walls needed no finisher with the default rounds. Whatever the rounds leave, the
+//! finishers decide in the host's order, one invocation a chunk, so the colours never
+//! depend on the number of rounds.
 
 mod step;
 
@@ -82,11 +82,11 @@ const FINISH_CHUNK: usize = 4_096;
 /// Levels of scan tile sums: three cover 16.7 million counts.
 const SCAN_LEVELS: usize = 3;
 /// Rounds before the finishers, by default: a kept colour conflicts only where a body
-/// started to move, so its chains are short; the greedy's are longer (see the module
-/// notes). On a wall of 156,000 constraints, 5 % of them new each step, a step's colouring
-/// took about 100 ms on llvmpipe with these, 250 ms when four keep rounds and the 24 fresh
-/// ones each ran over every constraint.
-pub const DEFAULT_ROUNDS: [u32; 2] = [2, 24];
+/// started to move, so one round settles nearly all; the new constraints' rounds run over
+/// them in visit order, so a round decides runs of them (see the module notes). Each
+/// round is a dispatch, and on llvmpipe a dispatch has a cost of its own: with 2 and 24 a
+/// 5,000-body pile's GPU world step took 126 ms, the colouring's passes about 30 of them.
+pub const DEFAULT_ROUNDS: [u32; 2] = [1, 8];
 
 /// The constraint colouring of [`ConstraintColouring`](crate::dynamics::ConstraintColouring)
 /// on a wgpu device: the same colour for every constraint, step after step, with last

@@ -18,7 +18,7 @@
 // llvmpipe stops a shader's loops after 65,535 iterations in all, see
 // docs/reliability.md). The visit order's shuffle is
 // the host's Fisher-Yates with SplitMix64 draws, on 64-bit words held as vec2<u32> (low,
-// high), in one invocation.
+// high; u64.wgsl's helpers), one invocation a chunk.
 //
 // Bindings: input holds the moving bits (32 bodies a word) then 4 words per constraint (key
 // low, key high, body a, body b; contacts, then joints with key low u32::MAX). offsets: per
@@ -275,24 +275,9 @@ fn fresh_compact(@builtin(global_invocation_id) id: vec3<u32>) {
     }
 }
 
-// (low, high) of a * b, all 64 bits, from 16-bit halves.
-fn mul_wide(a: u32, b: u32) -> vec2<u32> {
-    let a0 = a & 0xffffu;
-    let a1 = a >> 16u;
-    let b0 = b & 0xffffu;
-    let b1 = b >> 16u;
-    let p00 = a0 * b0;
-    let p01 = a0 * b1;
-    let p10 = a1 * b0;
-    let mid = (p00 >> 16u) + (p01 & 0xffffu) + (p10 & 0xffffu);
-    let low = (p00 & 0xffffu) | (mid << 16u);
-    let high = a1 * b1 + (p01 >> 16u) + (p10 >> 16u) + (mid >> 16u);
-    return vec2<u32>(low, high);
-}
-
-// a * b mod 2^64.
+// a * b mod 2^64 (u64.wgsl's mul32 for the low words' full product).
 fn mul_u64(a: vec2<u32>, b: vec2<u32>) -> vec2<u32> {
-    let low = mul_wide(a.x, b.x);
+    let low = mul32(a.x, b.x);
     return vec2<u32>(low.x, low.y + a.x * b.y + a.y * b.x);
 }
 
@@ -310,12 +295,11 @@ fn mix(z: vec2<u32>) -> vec2<u32> {
 
 // Position k's draw from 0..=k: the high word of mix(seed + k) * (k + 1), a 96-bit product.
 fn draw(k: u32) -> u32 {
-    let low = VISIT_SEED.x + k;
-    let z = vec2<u32>(low, VISIT_SEED.y + select(0u, 1u, low < k));
-    let d = mix(z);
-    let high = mul_wide(d.y, k + 1u);
-    let low_part = mul_wide(d.x, k + 1u);
-    return high.y + select(0u, 1u, high.x + low_part.y < high.x);
+    let d = mix(add64(VISIT_SEED, vec2<u32>(k, 0u)));
+    // d * (k + 1) = high * 2^32 + low, and the draw is its bits 64 to 95.
+    let high = mul32(d.y, k + 1u);
+    let low = mul32(d.x, k + 1u);
+    return add64(high, vec2<u32>(low.y, 0u)).y;
 }
 
 // colouring.rs's shuffle of the new contacts (the head of the fresh list): Fisher-Yates

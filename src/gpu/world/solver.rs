@@ -41,12 +41,13 @@ use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, read_bac
 
 /// The WGSL of the GPU world's solver: the layouts, the transform helpers, then
 /// `shaders/solver.wgsl` (the structs and the body passes), `contacts.wgsl`,
-/// `soft_f64.wgsl` (the joint angle), `joints.wgsl` and `slide.wgsl`.
+/// `u64.wgsl` and `soft_f64.wgsl` (the joint angle), `joints.wgsl` and `slide.wgsl`.
 pub const SOLVER_WGSL: &str = concat!(
     include_str!("../../../shaders/layout.wgsl"),
     include_str!("../../../shaders/transform.wgsl"),
     include_str!("../../../shaders/solver.wgsl"),
     include_str!("../../../shaders/contacts.wgsl"),
+    include_str!("../../../shaders/u64.wgsl"),
     include_str!("../../../shaders/soft_f64.wgsl"),
     include_str!("../../../shaders/joints.wgsl"),
     include_str!("../../../shaders/slide.wgsl")

@@ -51,8 +51,12 @@ use crate::gpu::plan::{
 };
 use crate::gpu::plumbing::{GrowingBuffer, read_back};
 
-/// The WGSL of the colouring (`shaders/colouring.wgsl`).
-pub const COLOURING_WGSL: &str = include_str!("../../../../shaders/colouring.wgsl");
+/// The WGSL of the colouring: `shaders/u64.wgsl` (64-bit integers on word pairs), then
+/// `shaders/colouring.wgsl`.
+pub const COLOURING_WGSL: &str = concat!(
+    include_str!("../../../../shaders/u64.wgsl"),
+    include_str!("../../../../shaders/colouring.wgsl")
+);
 
 /// Invocations per workgroup, as the kernels declare.
 const WORKGROUP: u32 = 64;

@@ -168,6 +168,46 @@ pub(in crate::gpu) fn push_radix_sort<'a>(
     at
 }
 
+/// Makes the shader modules and kernels of one set of pipelines, numbering the kernels in
+/// the order they are made from a first number: within a submit a bind group is kept by
+/// its dispatch's kernel number and place, so two sets whose kernels share a pass number
+/// theirs apart.
+pub(in crate::gpu) struct KernelMaker<'d> {
+    device: &'d wgpu::Device,
+    next: std::cell::Cell<u8>,
+}
+
+impl<'d> KernelMaker<'d> {
+    pub(in crate::gpu) fn new(device: &'d wgpu::Device, first: u8) -> Self {
+        KernelMaker {
+            device,
+            next: std::cell::Cell::new(first),
+        }
+    }
+
+    /// The module of `source`, labelled `wgpu-sat {name}.wgsl`.
+    pub(in crate::gpu) fn module(&self, name: &str, source: &str) -> wgpu::ShaderModule {
+        self.device
+            .create_shader_module(wgpu::ShaderModuleDescriptor {
+                label: Some(&format!("wgpu-sat {name}.wgsl")),
+                source: wgpu::ShaderSource::Wgsl(source.into()),
+            })
+    }
+
+    /// The next kernel: `entry` of `module`, see [`Kernel::new`].
+    pub(in crate::gpu) fn kernel(
+        &self,
+        module: &wgpu::ShaderModule,
+        entry: &'static str,
+        bindings: &[(u32, bool)],
+        params: (u32, usize),
+    ) -> Kernel {
+        let id = self.next.get();
+        self.next.set(id + 1);
+        Kernel::new(self.device, module, entry, bindings, params, id)
+    }
+}
+
 /// Writes `plan`'s uniforms, records its dispatches in one compute pass (see [`record`]),
 /// copies `copy` (from, offset, to, bytes: to the start of `to`) and, with a `timer`, the
 /// pass's timestamps after it, and submits. `params` is the uniform buffer the

@@ -8,7 +8,7 @@ use crate::broad_phase::radix_sort::{RADIX_DIGITS, radix_tile_count};
 use crate::broad_phase::scan::scan_tile_count;
 use crate::gpu::layout::{PairDispatchGpu, RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
 use crate::gpu::plan::{
-    Kernel, PARAMS_SLOT, Plan, RO, RW, RadixKernels, push_radix_sort, push_scan,
+    Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, RadixKernels, push_radix_sort, push_scan,
 };
 use crate::gpu::plumbing::GrowingBuffer;
 
@@ -57,23 +57,12 @@ const SWEEP_PARAMS: (u32, usize) = (6, size_of::<SweepParamsGpu>());
 
 impl Kernels {
     pub(super) fn new(device: &wgpu::Device) -> Kernels {
-        let module = |name: &str, source: &str| {
-            device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(&format!("wgpu-sat {name}.wgsl")),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            })
-        };
-        let scan = module("scan", SCAN_WGSL);
-        let radix = module("radix_sort", RADIX_SORT_WGSL);
-        let sweep = module("sort_sweep", SORT_SWEEP_WGSL);
-        let next_id = std::cell::Cell::new(0u8);
-        let kernel = |module: &wgpu::ShaderModule,
-                      entry: &'static str,
-                      bindings: &[(u32, bool)],
-                      params: (u32, usize)| {
-            let id = next_id.get();
-            next_id.set(id + 1);
-            Kernel::new(device, module, entry, bindings, params, id)
+        let make = KernelMaker::new(device, 0);
+        let scan = make.module("scan", SCAN_WGSL);
+        let radix = make.module("radix_sort", RADIX_SORT_WGSL);
+        let sweep = make.module("sort_sweep", SORT_SWEEP_WGSL);
+        let kernel = |module, entry, bindings: &[(u32, bool)], params| {
+            make.kernel(module, entry, bindings, params)
         };
         Kernels {
             scan_reduce: kernel(&scan, "scan_reduce", &[(0, RW), (1, RW)], SCAN_PARAMS),

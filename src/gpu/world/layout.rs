@@ -296,32 +296,16 @@ mod tests {
     use super::*;
     use crate::gpu::layout::BodyTransformGpu;
     use crate::gpu::world::SOLVER_WGSL;
+    use crate::gpu::world::wgsl_checks::{struct_size, validated};
 
     fn module() -> naga::Module {
-        naga::front::wgsl::parse_str(SOLVER_WGSL)
-            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(SOLVER_WGSL)))
+        validated(SOLVER_WGSL)
     }
 
     #[test]
     fn solver_wgsl_validates_and_its_structs_match_their_mirrors() {
         let m = module();
-        naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::empty(),
-        )
-        .validate(&m)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(SOLVER_WGSL)));
-        let size = |name: &str| {
-            let (_, ty) = m
-                .types
-                .iter()
-                .find(|(_, t)| t.name.as_deref() == Some(name))
-                .unwrap_or_else(|| panic!("no struct {name}"));
-            match ty.inner {
-                naga::TypeInner::Struct { span, .. } => span as usize,
-                _ => panic!("{name} is not a struct"),
-            }
-        };
+        let size = |name: &str| struct_size(&m, name);
         for (name, rust) in [
             ("BodyState", size_of::<BodyState>()),
             ("BodyPose", size_of::<BodyPoseGpu>()),

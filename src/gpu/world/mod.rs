@@ -179,3 +179,34 @@ impl GpuWorld {
         Some(collision? + self.solver.kernel_time?)
     }
 }
+
+/// The test helpers of the GPU world's WGSL: a module parsed and validated, and the size of
+/// one of its structs.
+#[cfg(test)]
+mod wgsl_checks {
+    /// `source` parsed and validated by naga, or a panic naming the line at fault.
+    pub(super) fn validated(source: &str) -> naga::Module {
+        let m = naga::front::wgsl::parse_str(source)
+            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
+        naga::valid::Validator::new(
+            naga::valid::ValidationFlags::all(),
+            naga::valid::Capabilities::empty(),
+        )
+        .validate(&m)
+        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
+        m
+    }
+
+    /// The size in bytes of struct `name` of `m`.
+    pub(super) fn struct_size(m: &naga::Module, name: &str) -> usize {
+        let (_, ty) = m
+            .types
+            .iter()
+            .find(|(_, t)| t.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no struct {name}"));
+        match ty.inner {
+            naga::TypeInner::Struct { span, .. } => span as usize,
+            _ => panic!("{name} is not a struct"),
+        }
+    }
+}

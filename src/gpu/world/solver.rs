@@ -36,7 +36,7 @@ use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
 use crate::dynamics::state::BodyState;
 use crate::error::{Error, GpuError};
 use crate::gpu::layout::BodyTransformGpu;
-use crate::gpu::plan::{BindKey, Kernel, PARAMS_SLOT, Plan, RO, RW, record};
+use crate::gpu::plan::{BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, record};
 use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, read_back};
 
 /// The WGSL of the GPU world's solver: the layouts, the transform helpers, then
@@ -89,16 +89,10 @@ struct Kernels {
 
 impl Kernels {
     fn new(device: &wgpu::Device) -> Kernels {
-        let module = device.create_shader_module(wgpu::ShaderModuleDescriptor {
-            label: Some("wgpu-sat solver.wgsl"),
-            source: wgpu::ShaderSource::Wgsl(SOLVER_WGSL.into()),
-        });
-        let next_id = std::cell::Cell::new(0u8);
-        let kernel = |entry, bindings: &[(u32, bool)]| {
-            let id = next_id.get();
-            next_id.set(id + 1);
-            Kernel::new(device, &module, entry, bindings, PARAMS, id)
-        };
+        let make = KernelMaker::new(device, 0);
+        let module = make.module("solver", SOLVER_WGSL);
+        let kernel =
+            |entry, bindings: &[(u32, bool)]| make.kernel(&module, entry, bindings, PARAMS);
         let colour = [(STATES, RW), (CONSTRAINTS, RW), (ORDER, RO)];
         let body = [(STATES, RW), (INFOS, RO)];
         let joint = [(STATES, RW), (JOINTS, RW), (JOINT_ORDER, RO)];

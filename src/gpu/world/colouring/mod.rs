@@ -46,8 +46,8 @@ use crate::error::{Error, GpuError};
 use crate::gpu::broad_phase::{RADIX_SORT_WGSL, SCAN_WGSL};
 use crate::gpu::layout::{RadixParamsGpu, ScanParamsGpu};
 use crate::gpu::plan::{
-    BindKey, Kernel, PARAMS_SLOT, Plan, RO, RW, RadixKernels, Workgroups, push_radix_sort,
-    push_scan, record,
+    BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, RadixKernels, Workgroups,
+    push_radix_sort, push_scan, record,
 };
 use crate::gpu::plumbing::{GrowingBuffer, read_back};
 
@@ -188,25 +188,13 @@ struct Kernels {
 
 impl Kernels {
     fn new(device: &wgpu::Device) -> Kernels {
-        let module = |name: &str, source: &str| {
-            device.create_shader_module(wgpu::ShaderModuleDescriptor {
-                label: Some(&format!("wgpu-sat {name}.wgsl")),
-                source: wgpu::ShaderSource::Wgsl(source.into()),
-            })
-        };
-        let scan = module("scan", SCAN_WGSL);
-        let radix = module("radix_sort", RADIX_SORT_WGSL);
-        let colouring = module("colouring", COLOURING_WGSL);
-        // From 64: a pass of the solver's kernels (ids from 0) holds these too, and a bind group
-        // is kept by kernel id and place.
-        let next_id = std::cell::Cell::new(64u8);
-        let kernel = |module: &wgpu::ShaderModule,
-                      entry: &'static str,
-                      bindings: &[(u32, bool)],
-                      params: (u32, usize)| {
-            let id = next_id.get();
-            next_id.set(id + 1);
-            Kernel::new(device, module, entry, bindings, params, id)
+        // From 64: the GPU world's solver pass holds these after its own (from 0).
+        let make = KernelMaker::new(device, 64);
+        let scan = make.module("scan", SCAN_WGSL);
+        let radix = make.module("radix_sort", RADIX_SORT_WGSL);
+        let colouring = make.module("colouring", COLOURING_WGSL);
+        let kernel = |module, entry, bindings: &[(u32, bool)], params| {
+            make.kernel(module, entry, bindings, params)
         };
         let scan_params = (2, size_of::<ScanParamsGpu>());
         let radix_params = (3, size_of::<RadixParamsGpu>());
@@ -652,32 +640,19 @@ fn push_chunks<'a>(
 mod tests {
     use super::*;
     use crate::dynamics::solver::{COLOURS, LEFT_OUT, VISIT_SEED};
+    use crate::gpu::world::wgsl_checks::{struct_size, validated};
 
     fn module() -> naga::Module {
-        naga::front::wgsl::parse_str(COLOURING_WGSL)
-            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(COLOURING_WGSL)))
+        validated(COLOURING_WGSL)
     }
 
     #[test]
     fn colouring_wgsl_validates_and_its_params_match_their_mirror() {
         let m = module();
-        naga::valid::Validator::new(
-            naga::valid::ValidationFlags::all(),
-            naga::valid::Capabilities::empty(),
-        )
-        .validate(&m)
-        .unwrap_or_else(|e| panic!("{}", e.emit_to_string(COLOURING_WGSL)));
-        let (_, ty) = m
-            .types
-            .iter()
-            .find(|(_, t)| t.name.as_deref() == Some("ColourParams"))
-            .expect("no struct ColourParams");
-        match ty.inner {
-            naga::TypeInner::Struct { span, .. } => {
-                assert_eq!(span as usize, size_of::<ColourParamsGpu>())
-            }
-            _ => panic!("ColourParams is not a struct"),
-        }
+        assert_eq!(
+            struct_size(&m, "ColourParams"),
+            size_of::<ColourParamsGpu>()
+        );
     }
 
     /// The constants `colouring.wgsl` repeats are the Rust side's, and the helpers that

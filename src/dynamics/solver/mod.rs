@@ -477,8 +477,7 @@ impl ContactSolver {
                 order,
                 joint_order: &self.graph.joint_order,
                 colours,
-                constraint_colours: self.graph.colours(),
-                stamps: self.graph.stamps(),
+                graph: &self.graph,
                 joint_soft,
                 motion,
             };

@@ -22,7 +22,7 @@
 
 use std::ops::Range;
 
-use super::colouring::COLOUR_COUNT;
+use super::colouring::{COLOUR_COUNT, ConstraintGraph};
 use super::stages::StepConstants;
 use super::{BodyMotion, ContactImpulses, HitRecord};
 use crate::collision::manifold::Contact;
@@ -60,15 +60,26 @@ pub(crate) struct StepView<'s, 'm> {
     /// in `joint_order`, maybe empty. A colour's joints and contacts share no moving body;
     /// the overflow's joints are solved before its contacts, each one after another.
     pub colours: [[Range<usize>; 2]; COLOUR_COUNT + 1],
-    /// Per constraint (the contacts, then the coloured joints), the colour the host gave it
-    /// (the colouring's `colours`), and the stamps of this colouring and the last one
-    /// (`ConstraintGraph::stamps`: the last one's first): a GPU colouring that coloured
-    /// the last step itself may colour this one from its own last step.
-    pub constraint_colours: &'s [u8],
-    pub stamps: [u64; 2],
+    /// The host's colouring of the step (see [`StepView::constraint_colours`] and
+    /// [`StepView::stamps`]).
+    pub graph: &'s ConstraintGraph,
     /// The joints' rigid softness (twice the contact hertz, `JOINT_DAMPING_RATIO`).
     pub joint_soft: Softness,
     pub motion: &'s mut BodyMotion<'m>,
+}
+
+impl StepView<'_, '_> {
+    /// Per constraint (the contacts, then the coloured joints), the colour the host gave it.
+    pub(crate) fn constraint_colours(&self) -> &[u8] {
+        self.graph.colours()
+    }
+
+    /// The stamps of the host's last colouring and of this step's
+    /// (`ConstraintGraph::stamps`): a GPU colouring that coloured the last step itself may
+    /// colour this one from its own last step.
+    pub(crate) fn stamps(&self) -> [u64; 2] {
+        self.graph.stamps()
+    }
 }
 
 impl ContactImpulses {

@@ -60,7 +60,7 @@ impl GpuColouring {
         );
         moving.clear();
         moving.extend(motion.states.iter().map(BodyState::moves));
-        let [last, this] = view.stamps;
+        let [last, this] = view.stamps();
         let on_device = self.follows == Some(last);
         self.on_device = on_device;
         // Until this step is done here, the device's last step is no host colouring's.
@@ -70,7 +70,7 @@ impl GpuColouring {
         } else {
             let keys = (contacts.iter().map(|c| c.0))
                 .chain(joints.iter().map(|&(slot, _)| [u32::MAX, slot]));
-            self.seed(keys, view.constraint_colours);
+            self.seed(keys, view.constraint_colours());
             Ok(false)
         };
         (self.step_contacts, self.step_joints, self.step_moving) = (contacts, joints, moving);

@@ -64,6 +64,17 @@ struct ColourParams {
 // The fresh rounds' workgroups, as dispatch_workgroups_indirect reads them: enough for the
 // new constraints (written by the shuffle's first chunk).
 @group(0) @binding(11) var<storage, read_write> args: array<u32>;
+// Per colour (the overflow last): its contacts' first place and count in `order`, its
+// joints' first place and count in `joint_order` (ConstraintGraph::solve_order's ranges).
+@group(0) @binding(12) var<storage, read_write> ranges: array<vec4<u32>>;
+// The joint slots by colour, ascending within a colour, the overflow's last
+// (ConstraintGraph's `joint_order`).
+@group(0) @binding(13) var<storage, read_write> joint_order: array<u32>;
+// The solver's workgroups per colour, as dispatch_workgroups_indirect reads them: its
+// contacts' three words, then its joints' three.
+@group(0) @binding(14) var<storage, read_write> solve_args: array<u32>;
+// The colours, four to a word (the first in the low byte): what the host reads back.
+@group(0) @binding(15) var<storage, read_write> packed: array<u32>;
 
 const COLOUR_COUNT: u32 = 24u;
 const LEFT_OUT: u32 = 255u;
@@ -449,4 +460,83 @@ fn order_store(@builtin(global_invocation_id) id: vec3<u32>) {
     if k < params.count {
         order[k] = sorted[k].y;
     }
+}
+
+// The first place in `sorted` whose item is not below (colour, index): the items sort by
+// colour, and by constraint index within a colour (the radix sort is stable).
+fn sorted_bound(colour: u32, index: u32) -> u32 {
+    var lo = 0u;
+    var hi = params.count;
+    while lo < hi {
+        let mid = (lo + hi) / 2u;
+        let it = sorted[mid];
+        if it.x < colour || (it.x == colour && it.y < index) {
+            lo = mid + 1u;
+        } else {
+            hi = mid;
+        }
+    }
+    return lo;
+}
+
+// The solver's workgroups for `count` constraints of a colour: the overflow's run in one
+// invocation, one after another (they may share bodies); the solver's kernels take 64.
+fn solve_groups(count: u32, colour: u32) -> u32 {
+    if colour == COLOUR_COUNT {
+        return min(count, 1u);
+    }
+    return (count + 63u) / 64u;
+}
+
+// Each colour's ranges (a colour's contacts come before its joints, whose indices follow
+// every contact's) and the solver's workgroups for them. One invocation: 25 colours of
+// three binary searches.
+@compute @workgroup_size(1)
+fn colour_ranges() {
+    var joints = 0u;
+    for (var c = 0u; c <= COLOUR_COUNT; c += 1u) {
+        let first = sorted_bound(c, 0u);
+        let split = sorted_bound(c, params.contacts);
+        let end = sorted_bound(c + 1u, 0u);
+        ranges[c] = vec4<u32>(first, split - first, joints, end - split);
+        joints += end - split;
+        solve_args[6u * c] = solve_groups(split - first, c);
+        solve_args[6u * c + 3u] = solve_groups(end - split, c);
+        for (var k = 0u; k < 2u; k += 1u) {
+            solve_args[6u * c + 3u * k + 1u] = 1u;
+            solve_args[6u * c + 3u * k + 2u] = 1u;
+        }
+    }
+}
+
+// Each coloured joint's slot (its key's high word) at its place in `joint_order`.
+@compute @workgroup_size(64)
+fn joint_order_store(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if k >= params.count {
+        return;
+    }
+    let it = sorted[k];
+    if it.x > COLOUR_COUNT || it.y < params.contacts {
+        return;
+    }
+    let r = ranges[it.x];
+    joint_order[r.z + k - (r.x + r.y)] = item(it.y).y;
+}
+
+// The colours packed for the readback, four constraints an invocation.
+@compute @workgroup_size(64)
+fn colour_pack(@builtin(global_invocation_id) id: vec3<u32>) {
+    let w = id.x;
+    if 4u * w >= params.count {
+        return;
+    }
+    var word = 0u;
+    for (var b = 0u; b < 4u; b += 1u) {
+        let i = 4u * w + b;
+        if i < params.count {
+            word |= (state(i) & 0xffu) << (8u * b);
+        }
+    }
+    packed[w] = word;
 }

@@ -168,6 +168,12 @@ fn compare(
             );
         }
         assert_eq!(read.order, cpu.order(), "step {k}: the solve order");
+        assert_eq!(read.ranges, cpu.ranges(), "step {k}: the colour ranges");
+        assert_eq!(
+            read.joint_order,
+            cpu.joint_order(),
+            "step {k}: the joint order"
+        );
         for &c in expected {
             let kind = match c {
                 c if (c as usize) < COLOURS => 0,

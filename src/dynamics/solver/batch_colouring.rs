@@ -12,7 +12,11 @@
 //!            slot order, contacts in a shuffled order); see colouring.rs
 //! colours(): per constraint (contacts, then joints) its colour, OVERFLOW or LEFT_OUT
 //! order():   the constraints by colour, as the solver visits them
+//! ranges(), joint_order(): per colour its contacts' range in order() and its joints' in
+//!            joint_order() (the joint slots by colour): the solver's passes
 //! ```
+
+use std::ops::Range;
 
 use super::colouring::{COLOUR_COUNT, ConstraintGraph, JOINT_KEY, UNSOLVED};
 use crate::error::{BatchError, Error};
@@ -97,6 +101,44 @@ impl ConstraintColouring {
     /// none): the order the solver visits them in.
     pub fn order(&self) -> &[u32] {
         self.graph.solve_order().0
+    }
+
+    /// The coloured joints' slots of the last [`ConstraintColouring::colour`] by colour,
+    /// ascending within a colour, the overflow's last: the order the solver visits them in.
+    pub fn joint_order(&self) -> &[u32] {
+        &self.graph.joint_order
+    }
+
+    /// Per colour of the last [`ConstraintColouring::colour`] (the overflow's last): its
+    /// contacts' range in [`ConstraintColouring::order`] (the constraints of a colour are
+    /// its contacts, then its joints) and its joints' in
+    /// [`ConstraintColouring::joint_order`]. An empty range starts where the colour's
+    /// constraints would.
+    ///
+    /// ```
+    /// use wgpu_sat::dynamics::{ConstraintColouring, OVERFLOW};
+    /// let mut colouring = ConstraintColouring::new();
+    /// let contacts = [([0, 1], [0, 1]), ([1, 2], [1, 2])];
+    /// colouring.colour(&contacts, &[(4, [0, 2])], &[false, true, true])?;
+    /// let ranges = colouring.ranges();
+    /// // Each contact alone in its colour; the joint shares the first with contact 0.
+    /// assert_eq!(ranges[0], [0..1, 0..1]);
+    /// assert_eq!(ranges[1], [2..3, 1..1]);
+    /// assert_eq!(colouring.joint_order(), [4]);
+    /// assert!(ranges[usize::from(OVERFLOW)].iter().all(|r| r.is_empty()));
+    /// # Ok::<(), wgpu_sat::Error>(())
+    /// ```
+    pub fn ranges(&self) -> [[Range<usize>; 2]; COLOURS + 1] {
+        let (_, mut ranges) = self.graph.solve_order();
+        // The graph leaves an empty colour's joint range at 0.
+        let mut joints = 0;
+        for [_, range] in &mut ranges {
+            if range.is_empty() {
+                *range = joints..joints;
+            }
+            joints = range.end;
+        }
+        ranges
     }
 }
 

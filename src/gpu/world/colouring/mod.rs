@@ -37,11 +37,13 @@
 
 mod step;
 
+use std::ops::Range;
+
 use super::layout::ColourParamsGpu;
 use crate::broad_phase::radix_sort::{RADIX_DIGITS, radix_tile_count};
 use crate::broad_phase::scan::scan_tile_count;
-use crate::dynamics::LEFT_OUT;
 use crate::dynamics::solver::{ContactKey, JointKey, check_colouring_input};
+use crate::dynamics::{COLOURS, LEFT_OUT};
 use crate::error::{Error, GpuError};
 use crate::gpu::broad_phase::{RADIX_SORT_WGSL, SCAN_WGSL};
 use crate::gpu::layout::{RadixParamsGpu, ScanParamsGpu};
@@ -74,6 +76,14 @@ const ITEMS: u32 = 7;
 const SORTED: u32 = 9;
 const ORDER: u32 = 10;
 const ARGS: u32 = 11;
+const RANGES: u32 = 12;
+const JOINT_ORDER: u32 = 13;
+const SOLVE_ARGS: u32 = 14;
+const PACKED: u32 = 15;
+/// Bytes of the per-colour ranges (four words a colour, the overflow's last) and of the
+/// solver's workgroups (six words a colour).
+const RANGE_BYTES: u64 = 16 * (COLOURS as u64 + 1);
+const SOLVE_ARG_BYTES: u64 = 24 * (COLOURS as u64 + 1);
 /// Words at the head of `work`: the rounds that left constraints undecided, and counts.
 const COUNTERS: usize = 4;
 /// Items per dispatch of the serial kernels: llvmpipe ends a shader's loops after 65,535
@@ -124,6 +134,13 @@ pub struct GpuColouring {
     items: [GrowingBuffer; 2],
     tile_counts: GrowingBuffer,
     order: GrowingBuffer,
+    /// Per colour its contacts' and joints' ranges, the joint slots by colour, the solver's
+    /// workgroups per colour, and the colours packed for the host (`colour_ranges`,
+    /// `joint_order_store`, `colour_pack`).
+    ranges: wgpu::Buffer,
+    joint_order: GrowingBuffer,
+    solve_args: wgpu::Buffer,
+    packed: GrowingBuffer,
     /// The fresh rounds' workgroups (`dispatch_workgroups_indirect`'s three words).
     args: wgpu::Buffer,
     sums: [GrowingBuffer; SCAN_LEVELS],
@@ -161,6 +178,12 @@ pub struct GpuColours {
     /// The constraint indices by colour, ascending within a colour, the overflow's last
     /// (the constraints left out are in none): the order the solver visits them in.
     pub order: Vec<u32>,
+    /// Per colour (the overflow's last): its contacts' range in `order` and its joints'
+    /// in `joint_order` (an empty range starts where the colour's would).
+    pub ranges: [[Range<usize>; 2]; COLOURS + 1],
+    /// The coloured joints' slots by colour, ascending within a colour, the overflow's
+    /// last: the order the solver visits them in.
+    pub joint_order: Vec<u32>,
     /// Which of the keep and the fresh finishers ran: the last round left constraints
     /// undecided, or there were no rounds.
     pub finished_serially: [bool; 2],
@@ -184,6 +207,9 @@ struct Kernels {
     fresh_finish: Kernel,
     colour_store: Kernel,
     order_store: Kernel,
+    colour_ranges: Kernel,
+    joint_order_store: Kernel,
+    colour_pack: Kernel,
 }
 
 impl Kernels {
@@ -236,6 +262,15 @@ impl Kernels {
                 &[(INPUT, RO), (WORK, RW), (NEXT, RW), (ITEMS, RW)],
             ),
             order_store: colour("order_store", &[(SORTED, RO), (ORDER, RW)]),
+            colour_ranges: colour(
+                "colour_ranges",
+                &[(SORTED, RO), (RANGES, RW), (SOLVE_ARGS, RW)],
+            ),
+            joint_order_store: colour(
+                "joint_order_store",
+                &[(INPUT, RO), (SORTED, RO), (RANGES, RW), (JOINT_ORDER, RW)],
+            ),
+            colour_pack: colour("colour_pack", &[(WORK, RW), (PACKED, RW)]),
         }
     }
 }
@@ -269,6 +304,20 @@ impl GpuColouring {
             items: [buffer("items"), buffer("items 2")],
             tile_counts: buffer("tile counts"),
             order: buffer("order"),
+            ranges: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("wgpu-sat colouring ranges"),
+                size: RANGE_BYTES,
+                usage: storage,
+                mapped_at_creation: false,
+            }),
+            joint_order: buffer("joint order"),
+            solve_args: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("wgpu-sat colouring solver workgroups"),
+                size: SOLVE_ARG_BYTES,
+                usage: wgpu::BufferUsages::STORAGE | wgpu::BufferUsages::INDIRECT,
+                mapped_at_creation: false,
+            }),
+            packed: buffer("packed colours"),
             args: device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("wgpu-sat colouring round workgroups"),
                 size: 16,
@@ -350,6 +399,7 @@ impl GpuColouring {
         if count == 0 {
             self.previous_count = 0;
             self.sent = 0;
+            self.shape = [0; 3];
             return Ok(false);
         }
         self.upload(contacts, joints, moving);
@@ -362,11 +412,15 @@ impl GpuColouring {
         self.previous_count = self.count;
     }
 
-    /// The colours and the solve order of the last [`GpuColouring::colour`], read back (12
-    /// bytes a constraint).
+    /// The colours, the solve order and the colour ranges of the last
+    /// [`GpuColouring::colour`], read back (16 bytes a constraint, and 400).
     pub fn read_colours(&mut self) -> Result<GpuColours, Error> {
         let count = self.count as u64;
-        let bytes = 16 + 12 * count;
+        let joints = (self.count - self.shape[0]) as u64;
+        let order_at = 16 + 8 * count;
+        let ranges_at = order_at + 4 * count;
+        let joints_at = ranges_at + RANGE_BYTES;
+        let bytes = joints_at + 4 * joints;
         self.readback.reserve(&self.device, bytes, u64::MAX);
         let mut encoder = self
             .device
@@ -377,12 +431,19 @@ impl GpuColouring {
         encoder.copy_buffer_to_buffer(&self.work.buffer, 0, to, 0, 16);
         if count > 0 {
             encoder.copy_buffer_to_buffer(&self.items[0].buffer, 0, to, 16, 8 * count);
-            encoder.copy_buffer_to_buffer(&self.order.buffer, 0, to, 16 + 8 * count, 4 * count);
+            encoder.copy_buffer_to_buffer(&self.order.buffer, 0, to, order_at, 4 * count);
+            encoder.copy_buffer_to_buffer(&self.ranges, 0, to, ranges_at, RANGE_BYTES);
+        }
+        if joints > 0 {
+            let from = &self.joint_order.buffer;
+            encoder.copy_buffer_to_buffer(from, 0, to, joints_at, 4 * joints);
         }
         self.queue.submit([encoder.finish()]);
         let mut read = GpuColours {
             colours: Vec::with_capacity(self.count),
             order: Vec::with_capacity(self.count),
+            ranges: std::array::from_fn(|_| [0..0, 0..0]),
+            joint_order: Vec::new(),
             finished_serially: [false; 2],
         };
         let (rounds, count) = (self.rounds, self.count);
@@ -390,12 +451,23 @@ impl GpuColouring {
             let words: &[u32] = bytemuck::cast_slice(data);
             // A finisher runs when the last round left work: its counter is that round.
             read.finished_serially = [0, 1].map(|k| count > 0 && words[k] == rounds[k]);
-            let (items, order) = words[COUNTERS..].split_at(2 * count);
+            let (items, rest) = words[COUNTERS..].split_at(2 * count);
+            let (order, rest) = rest.split_at(count);
             read.colours
                 .extend(items.chunks_exact(2).map(|item| item[0] as u8));
             // The constraints left out sort last, and are in no colour.
             let solved = read.colours.iter().filter(|&&c| c != LEFT_OUT).count();
             read.order.extend_from_slice(&order[..solved]);
+            if count == 0 {
+                return;
+            }
+            let (ranges, joint_order) = rest.split_at(4 * (COLOURS + 1));
+            for (range, r) in read.ranges.iter_mut().zip(ranges.chunks_exact(4)) {
+                let [first, contacts, joint, joints] = [0, 1, 2, 3].map(|k| r[k] as usize);
+                *range = [first..first + contacts, joint..joint + joints];
+            }
+            let coloured = read.ranges[COLOURS][1].end;
+            read.joint_order.extend_from_slice(&joint_order[..coloured]);
         })?;
         Ok(read)
     }
@@ -406,6 +478,22 @@ impl GpuColouring {
     /// and the constraints left out last.
     pub fn order_buffer(&self) -> &wgpu::Buffer {
         &self.order.buffer
+    }
+
+    /// The device's buffers of the last step's solve: per colour the ranges (four `u32`: its
+    /// contacts' first place and count in [`GpuColouring::order_buffer`], its joints' in
+    /// the joint order), the joint order (joint slots by colour), and the solver's
+    /// workgroups per colour (six `u32`: the contacts' then the joints' three words of
+    /// `dispatch_workgroups_indirect`, for kernels of 64 invocations; one invocation for the
+    /// overflow's).
+    pub(in crate::gpu) fn solve_buffers(&self) -> [&wgpu::Buffer; 3] {
+        [&self.ranges, &self.joint_order.buffer, &self.solve_args]
+    }
+
+    /// The last step's colours, four to a `u32` (the first constraint's in the low byte),
+    /// and their bytes: what the GPU world reads back each step.
+    pub(in crate::gpu) fn packed_colours(&self) -> (&wgpu::Buffer, u64) {
+        (&self.packed.buffer, 4 * self.count.div_ceil(4) as u64)
     }
 
     /// Refuses a step that a binding or a dispatch cannot hold, before anything changes.
@@ -462,6 +550,8 @@ impl GpuColouring {
         let radix_counts = RADIX_DIGITS * radix_tile_count(count);
         self.tile_counts.reserve(device, size(radix_counts), cap);
         self.order.reserve(device, size(count), cap);
+        self.joint_order.reserve(device, size(joints.len()), cap);
+        self.packed.reserve(device, size(count.div_ceil(4)), cap);
         let mut len = (count + 1).max(bodies + 1).max(radix_counts);
         for level in &mut self.sums {
             len = scan_tile_count(len);
@@ -586,6 +676,34 @@ impl GpuColouring {
         let sorted = push_radix_sort(plan, &radix, counts, scans, items, 0, count, 8);
         let order = [(SORTED, items[sorted]), (ORDER, &self.order.buffer)];
         plan.push(&k.order_store, &order, with(0, count), per_constraint);
+        let (ranges, joint_order) = (&self.ranges, &self.joint_order.buffer);
+        let solve_args = [
+            (SORTED, items[sorted]),
+            (RANGES, ranges),
+            (SOLVE_ARGS, &self.solve_args),
+        ];
+        plan.push(&k.colour_ranges, &solve_args, with(0, 0), 1);
+        if count > contacts {
+            let joints = [
+                (INPUT, input),
+                (SORTED, items[sorted]),
+                (RANGES, ranges),
+                (JOINT_ORDER, joint_order),
+            ];
+            plan.push(
+                &k.joint_order_store,
+                &joints,
+                with(0, count),
+                per_constraint,
+            );
+        }
+        let pack = [(WORK, work), (PACKED, &self.packed.buffer)];
+        plan.push(
+            &k.colour_pack,
+            &pack,
+            with(0, count),
+            groups(count.div_ceil(4)),
+        );
     }
 
     /// The step's passes in a submit of their own.
@@ -637,64 +755,4 @@ fn push_chunks<'a>(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::dynamics::solver::{COLOURS, LEFT_OUT, VISIT_SEED};
-    use crate::gpu::world::wgsl_checks::{struct_size, validated};
-
-    fn module() -> naga::Module {
-        validated(COLOURING_WGSL)
-    }
-
-    #[test]
-    fn colouring_wgsl_validates_and_its_params_match_their_mirror() {
-        let m = module();
-        assert_eq!(
-            struct_size(&m, "ColourParams"),
-            size_of::<ColourParamsGpu>()
-        );
-    }
-
-    /// The constants `colouring.wgsl` repeats are the Rust side's, and the helpers that
-    /// are the host's steps have their twins' names.
-    #[test]
-    fn colouring_constants_and_names_match_the_rust_side() {
-        let m = module();
-        let value = |name: &str| {
-            let (_, c) = m
-                .constants
-                .iter()
-                .find(|(_, c)| c.name.as_deref() == Some(name))
-                .unwrap_or_else(|| panic!("no const {name}"));
-            match m.global_expressions[c.init] {
-                naga::Expression::Literal(naga::Literal::U32(v)) => vec![v],
-                naga::Expression::Compose { ref components, .. } => components
-                    .iter()
-                    .map(|&h| match m.global_expressions[h] {
-                        naga::Expression::Literal(naga::Literal::U32(v)) => v,
-                        ref e => panic!("{name}: {e:?}"),
-                    })
-                    .collect(),
-                ref e => panic!("{name}: {e:?}"),
-            }
-        };
-        assert_eq!(value("COLOUR_COUNT"), [COLOURS as u32]);
-        assert_eq!(value("LEFT_OUT"), [u32::from(LEFT_OUT)]);
-        assert_eq!(value("COUNTERS"), [COUNTERS as u32]);
-        assert_eq!(
-            value("VISIT_SEED"),
-            [VISIT_SEED as u32, (VISIT_SEED >> 32) as u32]
-        );
-        let rust = include_str!("../../../dynamics/solver/colouring.rs");
-        for name in ["mix", "shuffle", "used"] {
-            assert!(
-                m.functions
-                    .iter()
-                    .any(|(_, f)| f.name.as_deref() == Some(name))
-                    || m.entry_points.iter().any(|e| e.name == name),
-                "colouring.wgsl lacks fn {name}"
-            );
-            assert!(rust.contains(&format!("fn {name}(")), "no Rust twin {name}");
-        }
-    }
-}
+mod tests;

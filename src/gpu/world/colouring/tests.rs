@@ -1,0 +1,62 @@
+//! The colouring's WGSL checked against the Rust side: it validates, its uniform is its
+//! mirror's size, its constants are the host's, and its twins have the host's names.
+
+use super::*;
+use crate::dynamics::solver::{COLOURS, LEFT_OUT, VISIT_SEED};
+use crate::gpu::world::wgsl_checks::{struct_size, validated};
+
+fn module() -> naga::Module {
+    validated(COLOURING_WGSL)
+}
+
+#[test]
+fn colouring_wgsl_validates_and_its_params_match_their_mirror() {
+    let m = module();
+    assert_eq!(
+        struct_size(&m, "ColourParams"),
+        size_of::<ColourParamsGpu>()
+    );
+}
+
+/// The constants `colouring.wgsl` repeats are the Rust side's, and the helpers that
+/// are the host's steps have their twins' names.
+#[test]
+fn colouring_constants_and_names_match_the_rust_side() {
+    let m = module();
+    let value = |name: &str| {
+        let (_, c) = m
+            .constants
+            .iter()
+            .find(|(_, c)| c.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no const {name}"));
+        match m.global_expressions[c.init] {
+            naga::Expression::Literal(naga::Literal::U32(v)) => vec![v],
+            naga::Expression::Compose { ref components, .. } => components
+                .iter()
+                .map(|&h| match m.global_expressions[h] {
+                    naga::Expression::Literal(naga::Literal::U32(v)) => v,
+                    ref e => panic!("{name}: {e:?}"),
+                })
+                .collect(),
+            ref e => panic!("{name}: {e:?}"),
+        }
+    };
+    assert_eq!(value("COLOUR_COUNT"), [COLOURS as u32]);
+    assert_eq!(value("LEFT_OUT"), [u32::from(LEFT_OUT)]);
+    assert_eq!(value("COUNTERS"), [COUNTERS as u32]);
+    assert_eq!(
+        value("VISIT_SEED"),
+        [VISIT_SEED as u32, (VISIT_SEED >> 32) as u32]
+    );
+    let rust = include_str!("../../../dynamics/solver/colouring.rs");
+    for name in ["mix", "shuffle", "used"] {
+        assert!(
+            m.functions
+                .iter()
+                .any(|(_, f)| f.name.as_deref() == Some(name))
+                || m.entry_points.iter().any(|e| e.name == name),
+            "colouring.wgsl lacks fn {name}"
+        );
+        assert!(rust.contains(&format!("fn {name}(")), "no Rust twin {name}");
+    }
+}

@@ -303,8 +303,9 @@ fn run_contact(stage: u32, at: u32, lanes: vec2<u32>) {
 
 fn run_colour(stage: u32, id: u32) {
     keep_flag = params.never != 0u;
-    let first = params.first;
-    let end = first + params.count;
+    let range = colour_ranges[params.first];
+    let first = range.x;
+    let end = first + range.y;
     if (params.flags & OVERFLOW) != 0u {
         // One constraint per group, one after another: they may share bodies.
         if id == 0u {
@@ -314,7 +315,7 @@ fn run_colour(stage: u32, id: u32) {
         }
         return;
     }
-    if id >= params.count {
+    if id >= range.y {
         return;
     }
     let at = first + id;

@@ -541,8 +541,9 @@ fn run_joint(stage: u32, slot: u32) {
 
 fn run_joints(stage: u32, id: u32) {
     keep_flag = params.never != 0u;
-    let first = params.first;
-    let end = first + params.count;
+    let range = colour_ranges[params.first];
+    let first = range.z;
+    let end = first + range.w;
     if (params.flags & OVERFLOW) != 0u {
         if id == 0u {
             for (var at = first; at < end; at++) {
@@ -551,7 +552,7 @@ fn run_joints(stage: u32, id: u32) {
         }
         return;
     }
-    if id < params.count {
+    if id < range.w {
         run_joint(stage, joint_order[first + id]);
     }
 }

@@ -113,7 +113,8 @@ struct SolverParams {
     max_speed: f32,
     // Radians per second: a quarter turn per substep.
     max_turn: f32,
-    // Bodies: 0 and the body count. Constraints: the colour's range in `order`.
+    // Bodies: 0 and the body count. A colour pass: its colour in `first` (its range is the
+    // device's, in `colour_ranges`), `count` unused.
     first: u32,
     count: u32,
     soft: vec3<f32>,
@@ -138,6 +139,9 @@ struct SolverParams {
 @group(0) @binding(4) var<storage, read> infos: array<BodyInfo>;
 @group(0) @binding(5) var<storage, read_write> turned: array<f32>;
 @group(0) @binding(6) var<storage, read_write> transforms: array<BodyTransform>;
+// Per colour (the overflow's last), as the colouring wrote it (colouring.wgsl's `ranges`):
+// its contacts' first place and count in `order`, its joints' in `joint_order`.
+@group(0) @binding(11) var<storage, read> colour_ranges: array<vec4<u32>>;
 @group(0) @binding(7) var<uniform> params: SolverParams;
 @group(0) @binding(10) var<storage, read_write> stored: array<StoredImpulses>;
 

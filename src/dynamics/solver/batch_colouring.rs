@@ -133,7 +133,7 @@ impl ConstraintColouring {
         // The graph leaves an empty colour's joint range at 0.
         let mut joints = 0;
         for [_, range] in &mut ranges {
-            if range.is_empty() {
+            if range.start == range.end {
                 *range = joints..joints;
             }
             joints = range.end;

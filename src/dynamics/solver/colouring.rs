@@ -159,6 +159,11 @@ pub(crate) struct ConstraintGraph {
     pub store_order: Vec<u32>,
     /// Per constraint: the group it starts (its first lane), or `NO_INDEX`.
     group_starts: Vec<u32>,
+    /// Whether `colours` wait for this step's colouring, done elsewhere (`defer`).
+    pending: bool,
+    /// Whether the groups and orders were built from other colours than `colours`, which
+    /// were set from elsewhere (`set_colours`).
+    stale_groups: bool,
 }
 
 impl ConstraintGraph {
@@ -174,6 +179,69 @@ impl ConstraintGraph {
         joints: impl Iterator<Item = (u32, [u32; 2])>,
         moves: impl Fn(u32) -> bool,
     ) {
+        if self.list(body_count, contacts, joints, moves) {
+            self.colour_listed();
+        } else if self.stale_groups {
+            self.build_groups();
+        }
+    }
+
+    /// Lists a step's constraints as [`ConstraintGraph::colour`] takes them, and leaves
+    /// their colouring to be done elsewhere (the GPU world's, whose colours
+    /// [`ConstraintGraph::set_colours`] takes) or later ([`ConstraintGraph::finish_colouring`]).
+    /// A step whose constraints and moving bodies are last step's keeps its colours here.
+    pub fn defer(
+        &mut self,
+        body_count: usize,
+        contacts: impl Iterator<Item = ([u32; 2], [u32; 2])>,
+        joints: impl Iterator<Item = (u32, [u32; 2])>,
+        moves: impl Fn(u32) -> bool,
+    ) {
+        self.pending = self.list(body_count, contacts, joints, moves);
+    }
+
+    /// The colouring [`ConstraintGraph::defer`] left, done here after all (when the
+    /// colouring elsewhere failed), with the groups.
+    pub fn finish_colouring(&mut self) {
+        if std::mem::take(&mut self.pending) {
+            self.colour_listed();
+        } else if self.stale_groups {
+            self.build_groups();
+        }
+    }
+
+    /// Takes `colours` (per constraint listed by [`ConstraintGraph::defer`]) as this step's:
+    /// the colouring done elsewhere, which gives the colours [`ConstraintGraph::colour`]
+    /// would. The groups are built when a step on the host needs them.
+    pub fn set_colours(&mut self, colours: &[u8]) {
+        self.pending = false;
+        if self.colours != colours {
+            self.colours.clear();
+            self.colours.extend_from_slice(colours);
+            self.stale_groups = true;
+        }
+    }
+
+    /// The last step's constraints' keys and colours, while this step's colouring is
+    /// deferred ([`ConstraintGraph::defer`]): what a colouring elsewhere starts from.
+    pub fn last_step(&self) -> (&[[u32; 2]], &[u8]) {
+        if self.pending {
+            (&self.previous_keys, &self.previous_colours)
+        } else {
+            // The constraints are last step's, and so are the colours kept.
+            (&self.keys, &self.colours)
+        }
+    }
+
+    /// Takes this step's constraints, last step's kept as the previous: returns whether
+    /// they need colouring (else the colours are last step's, kept).
+    fn list(
+        &mut self,
+        body_count: usize,
+        contacts: impl Iterator<Item = ([u32; 2], [u32; 2])>,
+        joints: impl Iterator<Item = (u32, [u32; 2])>,
+        moves: impl Fn(u32) -> bool,
+    ) -> bool {
         self.previous_stamp = std::mem::replace(&mut self.stamp, next_stamp());
         std::mem::swap(&mut self.keys, &mut self.previous_keys);
         std::mem::swap(&mut self.pairs, &mut self.previous_pairs);
@@ -202,10 +270,16 @@ impl ConstraintGraph {
             // The same constraints between the same bodies, the same of them moving: every
             // colour stays, and so do the groups (a settled scene, most steps).
             std::mem::swap(&mut self.colours, &mut self.previous_colours);
-            return;
+            return false;
         }
+        true
+    }
+
+    /// Colours the constraints [`ConstraintGraph::list`] took: kept colours, then the new
+    /// constraints greedily in visit order; then the groups.
+    fn colour_listed(&mut self) {
         self.masks.clear();
-        self.masks.resize(body_count, 0);
+        self.masks.resize(64 * self.moving.len(), 0);
         let count = self.keys.len();
         self.colours.clear();
         self.colours.resize(count, UNSOLVED);
@@ -240,6 +314,7 @@ impl ConstraintGraph {
     /// them: the joint may have been removed since, and its slot reused), and per body
     /// whether it moved.
     pub fn saved(&self) -> (&[u8], impl Iterator<Item = JointColour> + '_, &[u64]) {
+        debug_assert!(!self.pending, "a step's colouring still deferred");
         let (contacts, joints) = self.colours.split_at(self.contact_count);
         let n = self.contact_count;
         let joints = (self.keys[n..].iter().zip(&self.pairs[n..]))
@@ -409,6 +484,7 @@ impl ConstraintGraph {
         self.store_order.clear();
         self.store_order
             .extend(self.group_starts.iter().copied().filter(|&g| g != NO_INDEX));
+        self.stale_groups = false;
     }
 
     /// Gives each constraint that was coloured last step (found by a merge of the two

@@ -201,6 +201,8 @@ pub(crate) struct ContactSolver {
     graph: ConstraintGraph,
     wide: Vec<WideContact>,
     plan: StagePlan,
+    /// The colours offloaded stages gave this step's constraints (see `StepView::colours`).
+    offloaded_colours: Vec<u8>,
 }
 
 /// One contact's warm start as a snapshot keeps it (`world/snapshot/`): its colliders,
@@ -369,7 +371,8 @@ impl ContactSolver {
     /// `collider_bodies` maps a collider to its body, `surfaces` to its material) with last
     /// step's, carrying over the impulses of points whose feature ids touch again and mixing
     /// each contact's material, and colours them into lane groups, with the live `joints`
-    /// in the same colours. The prepare stage then fills the groups.
+    /// in the same colours. The prepare stage then fills the groups. With `deferred`, the
+    /// constraints are only listed: offloaded stages colour them (`ConstraintGraph::defer`).
     ///
     /// The colouring is serial (greedy, in contact order), so it runs beside the match, which
     /// does not need it; the match itself is split into blocks over the pool.
@@ -380,6 +383,7 @@ impl ContactSolver {
         surfaces: &[ColliderSurface],
         states: &[BodyState],
         joints: &[JointConstraint],
+        deferred: bool,
     ) {
         std::mem::swap(&mut self.impulses, &mut self.previous);
         let (impulses, previous, graph) = (&mut self.impulses, &self.previous, &mut self.graph);
@@ -395,9 +399,12 @@ impl ContactSolver {
                     .enumerate()
                     .filter(|(_, j)| j.live && !matches!(j.model, JointModel::Filter))
                     .map(|(slot, j)| (slot as u32, j.bodies));
-                graph.colour(states.len(), constraints, joints, |body| {
-                    states[body as usize].moves()
-                })
+                let moves = |body: u32| states[body as usize].moves();
+                if deferred {
+                    graph.defer(states.len(), constraints, joints, moves);
+                } else {
+                    graph.colour(states.len(), constraints, joints, moves);
+                }
             },
         );
 
@@ -439,6 +446,7 @@ impl ContactSolver {
             motion.surfaces,
             motion.states,
             motion.joints,
+            offloaded.is_some(),
         );
         self.hit_records.clear();
         if record_hits {
@@ -465,7 +473,6 @@ impl ContactSolver {
         let joint_soft = Softness::new(2.0 * hertz, JOINT_DAMPING_RATIO, h);
         let mut offload_error = None;
         if let Some(stages) = offloaded {
-            let (order, colours) = self.graph.solve_order();
             let mut view = StepView {
                 substeps: substeps.count,
                 constants,
@@ -474,21 +481,24 @@ impl ContactSolver {
                 contacts,
                 records: &mut self.impulses,
                 hit_records: record_hits.then_some(&mut self.hit_records[..]),
-                order,
-                joint_order: &self.graph.joint_order,
-                colours,
                 graph: &self.graph,
+                colours: &mut self.offloaded_colours,
                 joint_soft,
                 motion,
             };
             match stages.run(&mut view) {
                 Ok(()) => {
+                    self.graph.set_colours(&self.offloaded_colours);
                     if has_joints {
                         finish_joints(motion.joints, h);
                     }
                     return Ok(());
                 }
-                Err(e) => offload_error = Some(e),
+                Err(e) => {
+                    // The stages colour too: the host colours the step after all.
+                    self.graph.finish_colouring();
+                    offload_error = Some(e);
+                }
             }
         }
         self.plan

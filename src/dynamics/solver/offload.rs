@@ -5,8 +5,11 @@
 //! ```text
 //! ContactSolver::step: match and colour, prepare the joints (host), then either
 //!     StagePlan::run (host threads), or
-//!     OffloadedStages::run(view): the same stages elsewhere, the same bits
-//!         (on an error: StagePlan::run after all, and the error kept for the caller)
+//!     match and list the constraints (ConstraintGraph::defer), prepare the joints, then
+//!     OffloadedStages::run(view): the colouring and the same stages elsewhere, the same
+//!         bits; the host's graph takes the colours back
+//!         (on an error: the colouring and StagePlan::run after all, and the error kept
+//!         for the caller)
 //! ```
 //!
 //! The view hands out the step's inputs as they are before the first stage (the records'
@@ -20,9 +23,7 @@
 // Only the GPU world offloads the stages: without the `gpu` feature the seam has no user.
 #![cfg_attr(not(feature = "gpu"), allow(dead_code))]
 
-use std::ops::Range;
-
-use super::colouring::{COLOUR_COUNT, ConstraintGraph};
+use super::colouring::ConstraintGraph;
 use super::stages::StepConstants;
 use super::{BodyMotion, ContactImpulses, HitRecord};
 use crate::collision::manifold::Contact;
@@ -32,8 +33,9 @@ use crate::error::Error;
 /// Stages of a step run elsewhere, to the bits [`StagePlan::run`](super::stages::StagePlan::run)
 /// gives on the host.
 pub(crate) trait OffloadedStages: Send {
-    /// Runs every stage of the step `view` describes and writes the results back into it.
-    /// On an error nothing of the view need be written: the solver runs the stages on the
+    /// Colours the step's constraints as `ConstraintGraph::colour` would, runs every
+    /// stage of the step `view` describes, and writes the results back into it, the
+    /// colours included. On an error nothing of the view need be written: the solver runs the stages on the
     /// host instead.
     fn run(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error>;
 }
@@ -52,31 +54,28 @@ pub(crate) struct StepView<'s, 'm> {
     /// Per contact, when hit events are asked for: the approach speed and largest normal
     /// impulse per point out (zeros stay for unsolved ones).
     pub hit_records: Option<&'s mut [HitRecord]>,
-    /// Contact indices by colour, ascending within a colour; the overflow's last.
-    pub order: &'s [u32],
-    /// Joint slots by colour, ascending within a colour; the overflow's last.
-    pub joint_order: &'s [u32],
-    /// Per colour (and the overflow last): its contacts' range in `order` and its joints'
-    /// in `joint_order`, maybe empty. A colour's joints and contacts share no moving body;
-    /// the overflow's joints are solved before its contacts, each one after another.
-    pub colours: [[Range<usize>; 2]; COLOUR_COUNT + 1],
-    /// The host's colouring of the step (see [`StepView::constraint_colours`] and
-    /// [`StepView::stamps`]).
+    /// The host's graph of the step's constraints, listed and not coloured
+    /// (`ConstraintGraph::defer`): the stages colour them, from the colours of
+    /// [`StepView::last_step`] (see [`StepView::stamps`]).
     pub graph: &'s ConstraintGraph,
+    /// Out: per constraint (the contacts, then the coloured joints) the colour the stages
+    /// gave it, which are the host's colouring's; the host's graph takes them.
+    pub colours: &'s mut Vec<u8>,
     /// The joints' rigid softness (twice the contact hertz, `JOINT_DAMPING_RATIO`).
     pub joint_soft: Softness,
     pub motion: &'s mut BodyMotion<'m>,
 }
 
 impl StepView<'_, '_> {
-    /// Per constraint (the contacts, then the coloured joints), the colour the host gave it.
-    pub(crate) fn constraint_colours(&self) -> &[u8] {
-        self.graph.colours()
+    /// The last step's constraints' keys and colours (as the host's graph holds them): a
+    /// colouring elsewhere that did not colour the last step itself starts from these.
+    pub(crate) fn last_step(&self) -> (&[[u32; 2]], &[u8]) {
+        self.graph.last_step()
     }
 
     /// The stamps of the host's last colouring and of this step's
-    /// (`ConstraintGraph::stamps`): a GPU colouring that coloured the last step itself may
-    /// colour this one from its own last step.
+    /// (`ConstraintGraph::stamps`): a GPU colouring whose last step is the host's last
+    /// colours this one from its own last step.
     pub(crate) fn stamps(&self) -> [u64; 2] {
         self.graph.stamps()
     }

@@ -8,12 +8,14 @@
 //! step(dt):
 //!     collision on the GPU: the step's boxes up, every contact of overlapping boxes found
 //!         there (GpuCollision), the world's pairs kept          (World::step_on_gpu)
-//!     the world's pair set, recycling, merge, events and colouring   (host)
+//!     the world's pair set, recycling, merge and events; the constraints listed (host)
 //!     the joints prepared                                             (host)
-//!     the colouring again on the GPU, from its own last step, and the solve order
-//!         sorted there (colouring.rs; the host's taken when the two may have parted)
+//!     the colouring on the GPU, from its own last step (colouring/; from the host's
+//!         last step when the two may have parted), the solve order sorted there, each
+//!         colour's range and workgroups written there
 //!     the solver's stages on the GPU (solver.rs, shaders/solver.wgsl and joints.wgsl),
-//!         colour by colour, then the transforms written on the device from its poses
+//!         colour by colour, dispatched indirectly; then the transforms written on the
+//!         device from its poses; back: the state and the colours (1 byte a constraint)
 //!     continuous collision and sleep                                  (host)
 //! read_world(): the world after the last step, with the same handles
 //! ```
@@ -23,8 +25,9 @@
 //!
 //! What this stage of the GPU world still does on the host, and why the state comes back
 //! each step: the broad phase's pair set, the continuous stage and sleep read the poses
-//! there, and the colouring is kept on the host too (a `World` read back carries it). Moving them onto the device, so that a step needs no readback, is the
-//! next work (issue 33).
+//! there (and the host keeps the colours, so that a `World` read back carries them, and a
+//! step the device fails is solved on the host to the same bits). Moving these onto the
+//! device, so that a step needs no readback, is the next work (issue 33).
 
 mod colouring;
 mod layout;
@@ -158,13 +161,13 @@ impl GpuWorld {
         self.world.body_transforms_len()
     }
 
-    /// Whether the last step's constraints were coloured on the device (`GpuColouring`,
-    /// from its own last step), rather than taken from the host's colouring. The host's is
-    /// taken on the first step, after an edit that replaced the world's colouring (a
-    /// snapshot restored, a step taken inside the edit), and after a step solved on the
-    /// host; the device colours every other step, to the same colours.
-    pub fn colouring_on_device(&self) -> bool {
-        self.solver.coloured_on_device()
+    /// Whether the last step's colouring started from the host's colours of the step
+    /// before (sent up), rather than from the device's own. The device colours every step
+    /// (`GpuColouring`), and the host takes its colours back; it starts from the host's on
+    /// the first step, after an edit that replaced the world's colouring (a snapshot
+    /// restored, a step taken inside the edit), and after a step solved on the host.
+    pub fn colouring_seeded(&self) -> bool {
+        self.solver.colouring_seeded()
     }
 
     /// Bytes the last step's solver sent to the device and read back.

@@ -34,9 +34,12 @@ use super::layout::{
 };
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
 use crate::dynamics::state::BodyState;
+use crate::dynamics::{COLOURS, LEFT_OUT};
 use crate::error::{Error, GpuError};
 use crate::gpu::layout::BodyTransformGpu;
-use crate::gpu::plan::{BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, record};
+use crate::gpu::plan::{
+    BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, Workgroups, record,
+};
 use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, read_back};
 
 /// The WGSL of the GPU world's solver: the layouts, the transform helpers, then
@@ -68,6 +71,7 @@ const TRANSFORMS: u32 = 6;
 const JOINTS: u32 = 8;
 const JOINT_ORDER: u32 = 9;
 const STORED: u32 = 10;
+const COLOUR_RANGES: u32 = 11;
 
 /// The kernels of `solver.wgsl`.
 struct Kernels {
@@ -93,9 +97,19 @@ impl Kernels {
         let module = make.module("solver", SOLVER_WGSL);
         let kernel =
             |entry, bindings: &[(u32, bool)]| make.kernel(&module, entry, bindings, PARAMS);
-        let colour = [(STATES, RW), (CONSTRAINTS, RW), (ORDER, RO)];
+        let colour = [
+            (STATES, RW),
+            (CONSTRAINTS, RW),
+            (ORDER, RO),
+            (COLOUR_RANGES, RO),
+        ];
         let body = [(STATES, RW), (INFOS, RO)];
-        let joint = [(STATES, RW), (JOINTS, RW), (JOINT_ORDER, RO)];
+        let joint = [
+            (STATES, RW),
+            (JOINTS, RW),
+            (JOINT_ORDER, RO),
+            (COLOUR_RANGES, RO),
+        ];
         Kernels {
             joint_warm_start: kernel("joint_warm_start", &joint),
             joint_solve: kernel("joint_solve", &joint),
@@ -134,12 +148,10 @@ pub(crate) struct GpuSolver {
     constraints: GrowingBuffer,
     /// The store stage's compact records, one per contact: all that comes back of them.
     stored: GrowingBuffer,
-    order: GrowingBuffer,
     poses: GrowingBuffer,
     infos: GrowingBuffer,
     turned: GrowingBuffer,
     joints: GrowingBuffer,
-    joint_order: GrowingBuffer,
     transforms: wgpu::Buffer,
     params: GrowingBuffer,
     readback: GrowingBuffer,
@@ -155,10 +167,9 @@ pub(crate) struct GpuSolver {
     joint_scratch: Vec<JointGpu>,
     /// Bytes the last step sent up and read back.
     pub(crate) bytes: [u64; 2],
-    /// The constraints' colouring and solve order on the device (`colouring.rs`).
+    /// The constraints' colouring, solve order and colour ranges on the device
+    /// (`colouring/`).
     colouring: GpuColouring,
-    /// Whether this step's solve order is the device's (else the host's, in `order`).
-    device_order: bool,
 }
 
 impl GpuSolver {
@@ -179,12 +190,10 @@ impl GpuSolver {
             states: buffer("body states"),
             constraints: buffer("contact constraints"),
             stored: buffer("stored impulses"),
-            order: buffer("solve order"),
             poses: buffer("body poses"),
             infos: buffer("body infos"),
             turned: buffer("angles turned"),
             joints: buffer("joints"),
-            joint_order: buffer("joint order"),
             transforms,
             params: GrowingBuffer::new(
                 device,
@@ -205,13 +214,13 @@ impl GpuSolver {
             joint_scratch: Vec::new(),
             bytes: [0; 2],
             colouring: GpuColouring::new(device, queue),
-            device_order: false,
         }
     }
 
-    /// Whether the last step's constraints were coloured on the device.
-    pub(crate) fn coloured_on_device(&self) -> bool {
-        self.colouring.on_device
+    /// Whether the last step's colouring started from the host's last step (sent up),
+    /// rather than from the device's own.
+    pub(crate) fn colouring_seeded(&self) -> bool {
+        self.colouring.seeded
     }
 
     /// The body transforms, one [`BodyTransformGpu`] per body slot.
@@ -328,29 +337,16 @@ impl GpuSolver {
             &mut self.constraints,
             bytemuck::cast_slice(&self.constraint_scratch),
         );
-        if !self.device_order {
-            fill(&mut self.order, bytemuck::cast_slice(view.order));
-        }
         let stored = (view.contacts.len() * size_of::<StoredImpulsesGpu>()) as u64;
         self.stored.reserve(device, stored, limit);
         fill(&mut self.joints, bytemuck::cast_slice(&self.joint_scratch));
-        fill(
-            &mut self.joint_order,
-            bytemuck::cast_slice(view.joint_order),
-        );
         self.turned.reserve(device, bodies as u64 * 4, limit);
         self.bytes[0] = (size_of_val(motion.states)
             + self.pose_scratch.len() * size_of::<BodyPoseGpu>()
             + self.info_scratch.len() * size_of::<BodyInfoGpu>()
             + self.constraint_scratch.len() * size_of::<ConstraintGpu>()
-            + if self.device_order {
-                0
-            } else {
-                view.order.len() * 4
-            }
             + self.colouring.sent as usize
-            + size_of_val(&self.joint_scratch[..])
-            + view.joint_order.len() * 4) as u64;
+            + size_of_val(&self.joint_scratch[..])) as u64;
         Ok(())
     }
 
@@ -399,30 +395,41 @@ impl OffloadedStages for GpuSolver {
 
 impl GpuSolver {
     fn run_unscoped(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error> {
-        self.device_order = self.colouring.colour_step(view)?;
+        let coloured = self.colouring.colour_step(view)?;
         self.upload(view)?;
         let bodies = view.motion.states.len();
         let contacts = view.contacts.len();
         let k = &self.kernels;
-        let order = if self.device_order {
-            self.colouring.order_buffer()
-        } else {
-            &self.order.buffer
-        };
+        let order = self.colouring.order_buffer();
+        let [ranges, joint_order, solve_args] = self.colouring.solve_buffers();
         let (states, constraints) = (&self.states.buffer, &self.constraints.buffer);
         let (poses, infos, turned) = (&self.poses.buffer, &self.infos.buffer, &self.turned.buffer);
         let mut plan = Plan::default();
-        if self.device_order {
+        // The colour passes of each kind that has constraints (none when nothing is
+        // coloured), their ranges and workgroups the device's.
+        let mut colours = ColourPasses {
+            args: solve_args,
+            kinds: [false; 2],
+        };
+        if coloured {
             // The colouring's passes first, in the same pass: the colour passes read the
-            // order they sort.
+            // order, the ranges and the workgroups they make.
             self.colouring.push(&mut plan);
+            let joints = self.colouring.step_joint_slots().next().is_some();
+            colours.kinds = [joints, contacts > 0];
         }
         let body = [(STATES, states), (INFOS, infos)];
-        let colour = [(STATES, states), (CONSTRAINTS, constraints), (ORDER, order)];
+        let colour = [
+            (STATES, states),
+            (CONSTRAINTS, constraints),
+            (ORDER, order),
+            (COLOUR_RANGES, ranges),
+        ];
         let joint = [
             (STATES, states),
             (JOINTS, &self.joints.buffer),
-            (JOINT_ORDER, &self.joint_order.buffer),
+            (JOINT_ORDER, joint_order),
+            (COLOUR_RANGES, ranges),
         ];
         let moving = [
             (STATES, states),
@@ -455,12 +462,9 @@ impl GpuSolver {
                 plan.push(&k.integrate_velocities, &body, body_params(0), body_groups);
             }
             let warm_start = [(&k.joint_warm_start, &joint[..]), (&k.warm_start, &colour)];
-            push_colours(&mut plan, warm_start, view);
-            push_colours(
-                &mut plan,
-                [(&k.joint_solve, &joint), (&k.solve, &colour)],
-                view,
-            );
+            colours.push(&mut plan, warm_start, view);
+            let solve = [(&k.joint_solve, &joint[..]), (&k.solve, &colour)];
+            colours.push(&mut plan, solve, view);
             let last = if substep + 1 == view.substeps {
                 LAST_SUBSTEP
             } else {
@@ -474,16 +478,13 @@ impl GpuSolver {
                     body_groups,
                 );
             }
-            push_colours(
-                &mut plan,
-                [(&k.joint_relax, &joint), (&k.relax, &colour)],
-                view,
-            );
+            let relax = [(&k.joint_relax, &joint[..]), (&k.relax, &colour)];
+            colours.push(&mut plan, relax, view);
         }
         // No joint has a restitution pass: an empty joint range dispatches nothing.
         let no_joints: [(u32, &wgpu::Buffer); 0] = [];
         let restitution = [(&k.joint_relax, &no_joints[..]), (&k.restitution, &colour)];
-        push_colours(&mut plan, restitution, view);
+        colours.push(&mut plan, restitution, view);
         if contacts > 0 {
             let store = [(CONSTRAINTS, constraints), (STORED, &self.stored.buffer)];
             let params = Self::params(view, 0, contacts, 0);
@@ -503,7 +504,10 @@ impl GpuSolver {
         let turned_bytes = bodies as u64 * 4;
         let stored_bytes = (contacts * size_of::<StoredImpulsesGpu>()) as u64;
         let joint_bytes = size_of_val(&self.joint_scratch[..]) as u64;
-        let total = state_bytes + pose_bytes + turned_bytes + stored_bytes + joint_bytes;
+        let (packed, colour_bytes) = self.colouring.packed_colours();
+        let colour_bytes = if coloured { colour_bytes } else { 0 };
+        let total =
+            state_bytes + pose_bytes + turned_bytes + stored_bytes + joint_bytes + colour_bytes;
         // The pass's two timestamps after the results, 8-byte aligned.
         let stamps_at = total.next_multiple_of(8);
         let read = if self.timer.is_some() {
@@ -537,6 +541,7 @@ impl GpuSolver {
             (turned, turned_bytes),
             (&self.stored.buffer, stored_bytes),
             (&self.joints.buffer, joint_bytes),
+            (packed, colour_bytes),
         ] {
             if bytes > 0 {
                 encoder.copy_buffer_to_buffer(from, 0, back, at, bytes);
@@ -560,7 +565,8 @@ impl GpuSolver {
                 let at = stamps_at as usize;
                 ticks = bytemuck::pod_read_unaligned(&data[at..at + 16]);
             }
-            self.store(view, data, [state_bytes, pose_bytes, turned_bytes]);
+            let sizes = [state_bytes, pose_bytes, turned_bytes, joint_bytes];
+            self.store(view, data, sizes);
         })?;
         self.bytes[1] = total;
         self.kernel_time = self.timer.as_ref().map(|timer| timer.elapsed(ticks));
@@ -568,16 +574,30 @@ impl GpuSolver {
     }
 
     /// The results into the view: the bodies' states, poses and turns, each solved
-    /// contact's stored impulses and hit measures (the host's `store_group`), and each
-    /// joint's impulses. `data` holds them back to back (the timestamps after them are not
-    /// read here); its alignment is the mapping's, so each record is read unaligned.
-    fn store(&self, view: &mut StepView<'_, '_>, data: &[u8], [states, poses, turned]: [u64; 3]) {
-        let contacts = view.contacts.len() * size_of::<StoredImpulsesGpu>();
-        let (state_bytes, rest) = data.split_at(states as usize);
-        let (pose_bytes, rest) = rest.split_at(poses as usize);
-        let (turned_bytes, rest) = rest.split_at(turned as usize);
-        let (stored_bytes, joint_bytes) = rest.split_at(contacts);
-        for &slot in view.joint_order {
+    /// contact's stored impulses and hit measures (the host's `store_group`), each solved
+    /// joint's impulses, and the colours. `data` holds them back to back (the timestamps
+    /// after them are not read here); its alignment is the mapping's, so each record is
+    /// read unaligned.
+    fn store(&self, view: &mut StepView<'_, '_>, data: &[u8], sizes: [u64; 4]) {
+        let [states, poses, turned, joints] = sizes.map(|bytes| bytes as usize);
+        let contacts = view.contacts.len();
+        let (state_bytes, rest) = data.split_at(states);
+        let (pose_bytes, rest) = rest.split_at(poses);
+        let (turned_bytes, rest) = rest.split_at(turned);
+        let (stored_bytes, rest) = rest.split_at(contacts * size_of::<StoredImpulsesGpu>());
+        let (joint_bytes, colour_bytes) = rest.split_at(joints);
+        // Per constraint (the contacts, then the coloured joints), four to a word; none
+        // when the step had no constraint to colour.
+        let constraints = contacts + self.colouring.step_joint_slots().count();
+        view.colours.clear();
+        view.colours
+            .extend(colour_bytes.iter().take(constraints).copied());
+        let (contact_colours, joint_colours) =
+            view.colours.split_at(contacts.min(view.colours.len()));
+        // The solved joints: those in a colour (the others, between still bodies, keep
+        // their impulses).
+        let slots = self.colouring.step_joint_slots().zip(joint_colours);
+        for (slot, _) in slots.filter(|&(_, &colour)| colour != LEFT_OUT) {
             let j: JointGpu = nth_record(joint_bytes, slot as usize);
             view.motion.joints[slot as usize]
                 .set_offloaded_impulses(j.linear_impulse.into(), j.impulses);
@@ -591,12 +611,12 @@ impl GpuSolver {
             *q = p.rotation.into();
         }
         bytemuck::cast_slice_mut::<f32, u8>(motion.turned).copy_from_slice(turned_bytes);
-        // The solved contacts: each colour's range of the order (its joints sit after them).
-        // The others (between bodies that stay still) keep the match's warm start.
-        let solved = view.colours.iter().flat_map(|c| &view.order[c[0].clone()]);
-        for &k in solved {
-            let (k, stored): (usize, StoredImpulsesGpu) =
-                (k as usize, nth_record(stored_bytes, k as usize));
+        // The solved contacts: those in a colour. The others (between bodies that stay
+        // still) keep the match's warm start.
+        let solved =
+            (contact_colours.iter().enumerate()).filter(|&(_, &colour)| colour != LEFT_OUT);
+        for (k, _) in solved {
+            let stored: StoredImpulsesGpu = nth_record(stored_bytes, k);
             for (p, &impulse) in stored.impulses.iter().enumerate() {
                 view.records[k].set_impulse(p, impulse);
             }
@@ -632,26 +652,40 @@ fn groups(count: usize) -> u32 {
     (count as u32).div_ceil(WORKGROUP)
 }
 
-/// A colour pass: per colour that holds a constraint, in order, a dispatch of its joints'
-/// kernel and one of its contacts' (`kernels`: joints', contacts', each with its
-/// bindings); the overflow's last, each in one invocation, its joints before its contacts.
-/// A colour's joints and contacts share no moving body, so their order within it is free.
-fn push_colours<'a>(
-    plan: &mut Plan<'a>,
-    kernels: [(&'a Kernel, &[(u32, &'a wgpu::Buffer)]); 2],
-    view: &StepView<'_, '_>,
-) {
-    for (c, ranges) in view.colours.iter().enumerate() {
-        let overflow = c + 1 == view.colours.len();
-        let flags = if overflow { OVERFLOW } else { 0 };
-        // Joints first: the overflow's order (on the host, its joints' stage comes first).
-        for (range, (kernel, bindings)) in [&ranges[1], &ranges[0]].into_iter().zip(kernels) {
-            if range.is_empty() || bindings.is_empty() {
-                continue;
+/// The colour passes of a step: per colour, in order, a dispatch of its joints' kernel and
+/// one of its contacts', each of the workgroups the colouring wrote for it (`args`: six
+/// words a colour) over the range it wrote; the overflow's last, each in one invocation,
+/// its joints before its contacts. A colour's joints and contacts share no moving body, so
+/// their order within it is free. A kind with no constraint this step (`kinds`: joints,
+/// contacts) has no dispatch.
+struct ColourPasses<'a> {
+    args: &'a wgpu::Buffer,
+    kinds: [bool; 2],
+}
+
+impl<'a> ColourPasses<'a> {
+    /// One pass of `kernels` (joints', contacts', each with its bindings; an empty list of
+    /// bindings: a kind the pass does not have).
+    fn push(
+        &self,
+        plan: &mut Plan<'a>,
+        kernels: [(&'a Kernel, &[(u32, &'a wgpu::Buffer)]); 2],
+        view: &StepView<'_, '_>,
+    ) {
+        // Every colour is dispatched: only the device knows which hold constraints (an
+        // empty one runs no workgroup).
+        for colour in 0..=COLOURS {
+            let flags = if colour == COLOURS { OVERFLOW } else { 0 };
+            let params = GpuSolver::params(view, colour, 0, flags);
+            // A colour's six words: its contacts' workgroups, then its joints'.
+            let words = [6 * colour + 3, 6 * colour];
+            for (((kernel, bindings), has), word) in kernels.into_iter().zip(self.kinds).zip(words)
+            {
+                if has && !bindings.is_empty() {
+                    let args = Workgroups::Indirect(self.args, 4 * word as u64);
+                    plan.push_with(kernel, bindings, params, args);
+                }
             }
-            let params = GpuSolver::params(view, range.start, range.len(), flags);
-            let workgroups = if overflow { 1 } else { groups(range.len()) };
-            plan.push(kernel, bindings, params, workgroups);
         }
     }
 }

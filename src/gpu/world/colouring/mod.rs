@@ -160,8 +160,9 @@ pub struct GpuColouring {
     follows: Option<u64>,
     /// The host colouring's stamp of a step whose passes were asked for and have not run.
     pending: Option<u64>,
-    /// Whether the last [`GpuColouring::colour_step`] coloured on the device.
-    pub(crate) on_device: bool,
+    /// Whether the last [`GpuColouring::colour_step`] started from the host's last step
+    /// (sent up), rather than the device's own.
+    pub(crate) seeded: bool,
     /// The GPU world's step input, reused.
     step_contacts: Vec<ContactKey>,
     step_joints: Vec<JointKey>,
@@ -344,7 +345,7 @@ impl GpuColouring {
             shape: [0; 3],
             follows: None,
             pending: None,
-            on_device: false,
+            seeded: false,
             step_contacts: Vec::new(),
             step_joints: Vec::new(),
             step_moving: Vec::new(),

@@ -1,15 +1,15 @@
-//! The GPU world's use of its [`GpuColouring`]: each step the host colours too, and the
-//! device colours from its own last step while that step is the host's last (the host
-//! colouring's stamps say so); else the host's colours are taken as the device's last step.
+//! The GPU world's use of its [`GpuColouring`]: the device colours every step, the host
+//! only lists the constraints (`ConstraintGraph::defer`) and takes the colours back. The
+//! device starts from its own last step while that step is the host graph's last (the
+//! graph's stamps say so); else from the host graph's last step, sent up.
 //!
 //! ```text
 //! colour_step(view): the step's constraints (as ContactSolver::match_and_colour lists
 //!     them) and moving bodies from the view
-//!     the device's last step is the host's last: up, and the passes for the solver's pass
-//!         (push), then finish_step once they ran
-//!     else: seed: the host's colours of this step become the device's last; the host's
-//!         order is this step's
-//! forget(): a step failed on the device; the next takes the host's again
+//!     the device's last step is not the host's last (the first step, a snapshot restored,
+//!         a step solved on the host): seed: the host's last step up, as the device's
+//!     up, and the passes for the solver's pass (push), then finish_step once they ran
+//! forget(): a step failed on the device; the next is seeded
 //! ```
 
 use super::GpuColouring;
@@ -19,10 +19,11 @@ use crate::error::Error;
 impl GpuColouring {
     /// Makes `keys` with `colours` (per constraint, as the host's colouring gave them) the
     /// last step's, as if the device had coloured them: after the host's and the device's
-    /// colourings may have parted (the world edited, a step solved on the host).
-    pub(crate) fn seed(&mut self, keys: impl Iterator<Item = [u32; 2]>, colours: &[u8]) {
+    /// colourings may have parted (the world edited, a step solved on the host). Returns
+    /// the bytes sent.
+    pub(crate) fn seed(&mut self, keys: &[[u32; 2]], colours: &[u8]) -> u64 {
         self.words.clear();
-        for (key, &colour) in keys.zip(colours) {
+        for (key, &colour) in keys.iter().zip(colours) {
             self.words.extend([key[0], key[1], u32::from(colour), 0]);
         }
         let previous = &mut self.previous[self.current];
@@ -32,16 +33,15 @@ impl GpuColouring {
         self.queue
             .write_buffer(&previous.buffer, 0, bytemuck::cast_slice(&self.words));
         self.previous_count = colours.len();
-        self.sent = 4 * self.words.len() as u64;
+        4 * self.words.len() as u64
     }
 
-    /// The GPU world's colouring of the step `view` holds, which the host has coloured
-    /// too: when this colouring's last step is the host's last (their stamps agree), the
-    /// step's input goes up and `true` says that the caller pushes the passes into its own
-    /// ([`GpuColouring::push`]), binds [`GpuColouring::order_buffer`] as the solve order,
-    /// and calls [`GpuColouring::finish_step`] once they ran. Else the host's colours
-    /// become the device's last step, for the next, and the host's order is this step's
-    /// (`false`).
+    /// The GPU world's colouring of the step `view` holds: the step's input goes up (and,
+    /// when this colouring's last step is not the host graph's last, the host's last step
+    /// first), and `true` says that the caller pushes the passes into its own
+    /// ([`GpuColouring::push`]), binds [`GpuColouring::order_buffer`] and
+    /// [`GpuColouring::solve_buffers`], and calls [`GpuColouring::finish_step`] once they
+    /// ran; `false`, that the step has no constraint to colour.
     pub(crate) fn colour_step(&mut self, view: &StepView<'_, '_>) -> Result<bool, Error> {
         let motion = &*view.motion;
         let mut contacts = std::mem::take(&mut self.step_contacts);
@@ -61,18 +61,17 @@ impl GpuColouring {
         moving.clear();
         moving.extend(motion.states.iter().map(BodyState::moves));
         let [last, this] = view.stamps();
-        let on_device = self.follows == Some(last);
-        self.on_device = on_device;
+        self.seeded = self.follows != Some(last);
         // Until this step is done here, the device's last step is no host colouring's.
         self.follows = None;
-        let result = if on_device {
-            self.prepare(&contacts, &joints, &moving)
+        let seed = if self.seeded {
+            let (keys, colours) = view.last_step();
+            self.seed(keys, colours)
         } else {
-            let keys = (contacts.iter().map(|c| c.0))
-                .chain(joints.iter().map(|&(slot, _)| [u32::MAX, slot]));
-            self.seed(keys, view.constraint_colours());
-            Ok(false)
+            0
         };
+        let result = self.prepare(&contacts, &joints, &moving);
+        self.sent += seed;
         (self.step_contacts, self.step_joints, self.step_moving) = (contacts, joints, moving);
         match result {
             Ok(true) => self.pending = Some(this),
@@ -80,6 +79,11 @@ impl GpuColouring {
             Err(_) => {}
         }
         result
+    }
+
+    /// The slots of the step's coloured joints, in constraint order (after the contacts).
+    pub(crate) fn step_joint_slots(&self) -> impl Iterator<Item = u32> + '_ {
+        self.step_joints.iter().map(|&(slot, _)| slot)
     }
 
     /// The passes [`GpuColouring::colour_step`] asked for ran (pushed into the caller's
@@ -91,7 +95,7 @@ impl GpuColouring {
         }
     }
 
-    /// Forgets the last step: the next [`GpuColouring::colour_step`] takes the host's.
+    /// Forgets the last step: the next [`GpuColouring::colour_step`] is seeded.
     pub(crate) fn forget(&mut self) {
         self.follows = None;
         self.pending = None;

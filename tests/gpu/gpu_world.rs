@@ -548,3 +548,62 @@ fn the_colouring_runs_on_the_device_and_follows_a_restored_snapshot() {
     let expected: Vec<bool> = (0..90).map(|step| step == 0 || step == 60).collect();
     assert_eq!(seeded, expected);
 }
+
+/// A step whose solver the device cannot hold (a device whose storage bindings hold 64 KiB:
+/// 372 contact constraints) is solved on the host, its colouring too, to the CPU bits, and
+/// reported; once the pile is thinned below that, the device solves again, its colouring
+/// started from the host's last step, to the same bits.
+#[test]
+fn a_step_the_device_cannot_solve_is_coloured_and_solved_on_the_host() {
+    let Some((device, queue)) = common::small_binding_device() else {
+        return;
+    };
+    let world = scenes::pile(300, 5);
+    let mut cpu = world.clone();
+    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut narrow = CpuNarrowPhase::new();
+    // Per step: whether the device refused the solver's stages, and whether its colouring
+    // was seeded from the host's.
+    let mut steps = Vec::new();
+    for step in 0..160 {
+        if step == 110 {
+            // Two bodies in three gone: the pile's contacts fall below the device's room.
+            let gone: Vec<_> = (cpu.bodies())
+                .filter(|&b| !cpu.is_static(b))
+                .enumerate()
+                .filter(|(k, _)| k % 3 != 0)
+                .map(|(_, b)| b)
+                .collect();
+            for &body in &gone {
+                cpu.remove_body(body).unwrap();
+            }
+            gpu.edit(|world| gone.iter().try_for_each(|&b| world.remove_body(b)))
+                .unwrap()
+                .unwrap();
+        }
+        cpu.step(DT, &mut narrow).unwrap();
+        let refused = match gpu.step(DT) {
+            Ok(()) => false,
+            Err(Error::Gpu(wgpu_sat::error::GpuError::TooLarge { what, .. })) => {
+                assert_eq!(what, "contacts", "step {step}");
+                true
+            }
+            Err(e) => panic!("step {step}: {e}"),
+        };
+        steps.push((refused, gpu.colouring_seeded()));
+        check_bits(&cpu, &gpu.read_world().unwrap(), step);
+    }
+    let first = steps
+        .iter()
+        .position(|s| s.0)
+        .expect("the full pile is refused");
+    let last = steps.iter().rposition(|s| s.0).unwrap();
+    assert!(
+        first > 0 && last < 110,
+        "refused from step {first} to {last}"
+    );
+    // The step after the last refusal starts from the host's colours; the ones after it
+    // from the device's own.
+    assert!(steps[last + 1].1, "step {}", last + 1);
+    assert!(steps[last + 2..].iter().all(|s| !s.0 && !s.1));
+}

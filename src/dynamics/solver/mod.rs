@@ -407,7 +407,12 @@ impl ContactSolver {
                 }
             },
         );
+        self.fit_wide();
+    }
 
+    /// The wide contacts, one per group of the colouring (which the prepare stage fills
+    /// through a pointer: it must be this long).
+    fn fit_wide(&mut self) {
         // Room for the most groups, not only this step's (see ConstraintGraph::colour).
         self.wide.reserve(self.graph.groups.capacity());
         self.wide
@@ -495,12 +500,20 @@ impl ContactSolver {
                     return Ok(());
                 }
                 Err(e) => {
-                    // The stages colour too: the host colours the step after all.
+                    // The stages colour too: the host colours the step after all, and
+                    // its groups are the wide contacts'.
                     self.graph.finish_colouring();
+                    self.fit_wide();
                     offload_error = Some(e);
                 }
             }
         }
+        // The stages write the wide contacts through a pointer, group by group.
+        assert_eq!(
+            self.wide.len(),
+            self.graph.groups.len(),
+            "a wide contact per group"
+        );
         self.plan
             .build(threads, substeps.count, motion.states.len(), &self.graph);
         let data = StageData {

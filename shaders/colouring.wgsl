@@ -25,7 +25,9 @@
 // body the count of its constraints, scanned (scan.wgsl) into where its list starts;
 // adjacency: per body a fill cursor, then the lists. work: COUNTERS words, then per
 // constraint its state, its visit position, and the fresh list. fresh: per constraint
-// whether it is new, scanned into its place in the fresh list.
+// whether it is new, scanned into its place in the fresh list. Then, for the GPU world's
+// solver: each colour's ranges and workgroups (colour_ranges), the joint order
+// (joint_order_store), and the colours packed for the host (colour_pack).
 
 struct ColourParams {
     // Constraints: the contacts, then the joints.

@@ -5,25 +5,29 @@
 //! ```text
 //! run(view):
 //!     up: the bodies' states, poses and infos; the contacts as constraints (their points
-//!         and warm starts); the prepared joints; the colouring's input (colouring/step.rs)
-//!         or, when the device does not colour this step, the host's solve order; the
-//!         angles turned, zeroed
+//!         and warm starts); the prepared joints; the colouring's input (colouring/step.rs,
+//!         with the host's last step when the device's is not that); the angles turned,
+//!         zeroed
 //!     one pass, in StagePlan::build's order:
-//!         the colouring's passes, which sort the solve order the colour passes read
+//!         the colouring's passes: the solve order, each colour's ranges and the
+//!             workgroups of its passes, written on the device
 //!         clamp_bodies, prepare_contacts,
 //!         per substep: integrate_velocities; warm start per colour (its joints, then its
-//!             contacts; the overflow's each in one invocation); solve (the same);
-//!             integrate_positions (the last sets the poses); relax (the same)
+//!             contacts, each dispatched indirectly over its range; the overflow's each in
+//!             one invocation; all 25 colours, as only the device knows which are empty);
+//!             solve (the same); integrate_positions (the last sets the poses); relax
 //!         restitution (per colour), store_impulses (each contact's impulses held to
 //!         MAX_IMPULSE, its hit measures: 32 bytes), settle_bodies, write_transforms
-//!     back: states, poses, angles turned, the stored impulses, the joints; the solved
-//!         contacts' impulses and hit measures into their records, the joints' impulses
+//!     back: states, poses, angles turned, the stored impulses, the joints, the colours (a
+//!         byte a constraint); the solved (coloured) contacts' impulses and hit measures
+//!         into their records, the solved joints' impulses, the colours to the host's graph
 //! ```
 //!
 //! The world's broad phase, recycling, continuous stage and sleep stay on the host in this
-//! slice (and its colouring, which the device's must equal), which is why the state comes
-//! back every step; the transforms a host draws from are written on the device from the
-//! device's poses.
+//! slice, which is why the state comes back every step; the host does not colour (it lists
+//! the constraints, `ConstraintGraph::defer`, and takes the device's colours, so that a step
+//! the device fails is coloured and solved on the host to the same bits). The transforms a
+//! host draws from are written on the device from the device's poses.
 
 use bytemuck::Zeroable;
 

@@ -16,14 +16,20 @@
 //!             (ping-pong)
 //!         a radix sort of the items by colour (one 8-bit pass, stable), order_store: the
 //!             solve order, on the device for the solver (order_buffer)
-//! read_colours(): the colours and the order back (12 bytes a constraint), and which
-//!     finishers ran
+//!         colour_ranges: per colour its contacts' range in the order and its joints' in
+//!             the joint order, and the solver's workgroups for each (binary searches of
+//!             the sorted items); joint_order_store: the joint order; colour_pack: the
+//!             colours, four to a word, for the GPU world's readback (solve_buffers,
+//!             packed_colours)
+//! read_colours(): the colours, the order, the ranges and the joint order back (16 bytes
+//!     a constraint), and which finishers ran
 //! ```
 //!
 //! This is the first of the host's stages of the GPU world's step to run on the device
-//! (issue 33: a step with no readback). The GPU world colours each step here from the
-//! device's own last step (`step.rs`), its input still sent from the host; the next slices
-//! make it from the device's contact list.
+//! (issue 33: a step with no readback). The GPU world colours each step here, from the
+//! device's own last step or the host's (`step.rs`), and the host no longer colours; the
+//! input is still sent from the host, and the next slices make it from the device's
+//! contact list.
 //!
 //! Why a fixed number of rounds: a round is a dispatch, and WGSL has no way to loop until
 //! done without the host (no forward progress between workgroups). Each round decides

@@ -20,6 +20,31 @@ fn solver_inertia(s: BodyState, info: BodyInfo) -> f32 {
     return 0.0;
 }
 
+// Each contact's inputs into its constraint record, the rest zero (as the host's record
+// starts: `ConstraintGpu::zeroed`, then the inputs).
+@compute @workgroup_size(64)
+fn unpack_contacts(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if k >= params.count {
+        return;
+    }
+    let input = contact_inputs[k];
+    var c: Constraint;
+    c.bodies = input.bodies;
+    c.normal = input.normal;
+    c.friction = input.friction;
+    c.restitution = input.restitution;
+    c.tangent_speed = input.tangent_speed;
+    c.count = input.count;
+    for (var p = 0u; p < 2u; p++) {
+        c.points[p].point = input.points[p];
+        c.points[p].depth = input.depths[p];
+        c.points[p].normal_impulse = input.normal_impulses[p];
+        c.points[p].tangent_impulse = input.tangent_impulses[p];
+    }
+    constraints[k] = c;
+}
+
 // The Prepare stage, one constraint (fill_lane and WideContact::prepare): masses, softness,
 // anchors, effective masses, separation and approach speed at the step's start. Every
 // contact is prepared; those in no colour are never solved.

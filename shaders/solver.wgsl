@@ -83,7 +83,24 @@ struct ConstraintPoint {
     relative_velocity: f32,
 }
 
-// One contact constraint: ConstraintGpu. The host writes the inputs, prepare_contacts the rest.
+// What the host gives of one contact: ContactInputGpu, 72 bytes where its constraint is 176.
+// unpack_contacts puts it in the constraint, prepare_contacts fills the rest.
+struct ContactInput {
+    bodies: vec2<u32>,
+    normal: vec2<f32>,
+    friction: f32,
+    restitution: f32,
+    tangent_speed: f32,
+    count: u32,
+    // Per point: world frame; penetration; the warm start (normal, tangent).
+    points: array<vec2<f32>, 2>,
+    depths: vec2<f32>,
+    normal_impulses: vec2<f32>,
+    tangent_impulses: vec2<f32>,
+}
+
+// One contact constraint: ConstraintGpu. unpack_contacts writes the inputs, prepare_contacts
+// the rest.
 struct Constraint {
     bodies: vec2<u32>,
     // From A to B, world frame.
@@ -142,6 +159,7 @@ struct SolverParams {
 // Per colour (the overflow's last), as the colouring wrote it (colouring.wgsl's `ranges`):
 // its contacts' first place and count in `order`, its joints' in `joint_order`.
 @group(0) @binding(11) var<storage, read> colour_ranges: array<vec4<u32>>;
+@group(0) @binding(12) var<storage, read> contact_inputs: array<ContactInput>;
 @group(0) @binding(7) var<uniform> params: SolverParams;
 @group(0) @binding(10) var<storage, read_write> stored: array<StoredImpulses>;
 

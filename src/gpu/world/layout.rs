@@ -72,6 +72,31 @@ pub(crate) struct ConstraintPointGpu {
 }
 const _: () = assert!(size_of::<ConstraintPointGpu>() == 56);
 
+/// WGSL `ContactInput`: what the host gives of one contact, in contact order, 72 bytes
+/// where its constraint ([`ConstraintGpu`]) is 176: `unpack_contacts` fills the constraint's
+/// inputs from it on the device, and `prepare_contacts` the rest.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct ContactInputGpu {
+    pub bodies: [u32; 2],
+    /// From A to B, world frame.
+    pub normal: [f32; 2],
+    /// The mixed material.
+    pub friction: f32,
+    pub restitution: f32,
+    pub tangent_speed: f32,
+    /// Points in the manifold, 1 or 2.
+    pub count: u32,
+    /// Per point (the first `count`): the contact point, world frame.
+    pub points: [[f32; 2]; 2],
+    /// Per point: penetration, positive when overlapping.
+    pub depths: [f32; 2],
+    /// Per point: the warm start, normal and tangent.
+    pub normal_impulses: [f32; 2],
+    pub tangent_impulses: [f32; 2],
+}
+const _: () = assert!(size_of::<ContactInputGpu>() == 72);
+
 /// WGSL `Constraint`: one contact constraint, in contact order.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
@@ -313,6 +338,7 @@ mod tests {
             ("BodyTransform", size_of::<BodyTransformGpu>()),
             ("ConstraintPoint", size_of::<ConstraintPointGpu>()),
             ("Constraint", size_of::<ConstraintGpu>()),
+            ("ContactInput", size_of::<ContactInputGpu>()),
             ("SolverParams", size_of::<SolverParamsGpu>()),
             ("Joint", size_of::<JointGpu>()),
             ("StoredImpulses", size_of::<StoredImpulsesGpu>()),

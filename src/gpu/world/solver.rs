@@ -4,14 +4,16 @@
 //!
 //! ```text
 //! run(view):
-//!     up: the bodies' states, poses and infos; the contacts as constraints (their points
-//!         and warm starts); the prepared joints; the colouring's input (colouring/step.rs,
+//!     up: the bodies' states, poses and infos; the contacts' inputs (their bodies,
+//!         material, points and warm starts: 72 bytes, where a constraint is 176); the
+//!         prepared joints; the colouring's input (colouring/step.rs,
 //!         with the host's last step when the device's is not that); the angles turned,
 //!         zeroed
 //!     one pass, in StagePlan::build's order:
 //!         the colouring's passes: the solve order, each colour's ranges and the
 //!             workgroups of its passes, written on the device
-//!         clamp_bodies, prepare_contacts,
+//!         clamp_bodies, unpack_contacts (the inputs into the constraints),
+//!         prepare_contacts,
 //!         per substep: integrate_velocities; warm start per colour (its joints, then its
 //!             contacts, each dispatched indirectly over its range; the overflow's each in
 //!             one invocation; all 25 colours, as only the device knows which are empty);
@@ -33,8 +35,8 @@ use bytemuck::Zeroable;
 
 use super::colouring::GpuColouring;
 use super::layout::{
-    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ConstraintGpu, ConstraintPointGpu, JointGpu,
-    KINEMATIC, LAST_SUBSTEP, OVERFLOW, SolverParamsGpu, StoredImpulsesGpu, joint_gpu,
+    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ConstraintGpu, ContactInputGpu, JointGpu, KINEMATIC,
+    LAST_SUBSTEP, OVERFLOW, SolverParamsGpu, StoredImpulsesGpu, joint_gpu,
 };
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
 use crate::dynamics::state::BodyState;
@@ -76,10 +78,12 @@ const JOINTS: u32 = 8;
 const JOINT_ORDER: u32 = 9;
 const STORED: u32 = 10;
 const COLOUR_RANGES: u32 = 11;
+const CONTACT_INPUTS: u32 = 12;
 
 /// The kernels of `solver.wgsl`.
 struct Kernels {
     clamp_bodies: Kernel,
+    unpack_contacts: Kernel,
     prepare_contacts: Kernel,
     integrate_velocities: Kernel,
     warm_start: Kernel,
@@ -119,6 +123,10 @@ impl Kernels {
             joint_solve: kernel("joint_solve", &joint),
             joint_relax: kernel("joint_relax", &joint),
             clamp_bodies: kernel("clamp_bodies", &body),
+            unpack_contacts: kernel(
+                "unpack_contacts",
+                &[(CONTACT_INPUTS, RO), (CONSTRAINTS, RW)],
+            ),
             prepare_contacts: kernel(
                 "prepare_contacts",
                 &[(STATES, RW), (CONSTRAINTS, RW), (POSES, RW), (INFOS, RO)],
@@ -150,6 +158,8 @@ pub(crate) struct GpuSolver {
     kernels: Kernels,
     states: GrowingBuffer,
     constraints: GrowingBuffer,
+    /// The contacts as the host gives them (`ContactInputGpu`), unpacked into `constraints`.
+    contact_inputs: GrowingBuffer,
     /// The store stage's compact records, one per contact: all that comes back of them.
     stored: GrowingBuffer,
     poses: GrowingBuffer,
@@ -165,7 +175,7 @@ pub(crate) struct GpuSolver {
     /// The last step's pass, by those timestamps.
     pub(crate) kernel_time: Option<std::time::Duration>,
     /// Host staging, reused between steps.
-    constraint_scratch: Vec<ConstraintGpu>,
+    input_scratch: Vec<ContactInputGpu>,
     pose_scratch: Vec<BodyPoseGpu>,
     info_scratch: Vec<BodyInfoGpu>,
     joint_scratch: Vec<JointGpu>,
@@ -193,6 +203,7 @@ impl GpuSolver {
             kernels: Kernels::new(device),
             states: buffer("body states"),
             constraints: buffer("contact constraints"),
+            contact_inputs: buffer("contact inputs"),
             stored: buffer("stored impulses"),
             poses: buffer("body poses"),
             infos: buffer("body infos"),
@@ -212,7 +223,7 @@ impl GpuSolver {
             bind_groups: Vec::new(),
             timer: KernelTimer::new(device, queue),
             kernel_time: None,
-            constraint_scratch: Vec::new(),
+            input_scratch: Vec::new(),
             pose_scratch: Vec::new(),
             info_scratch: Vec::new(),
             joint_scratch: Vec::new(),
@@ -299,28 +310,27 @@ impl GpuSolver {
                 angular_damping: forces.angular_damping,
             }
         }));
-        self.constraint_scratch.clear();
-        self.constraint_scratch
+        self.input_scratch.clear();
+        self.input_scratch
             .extend(view.contacts.iter().zip(view.records.iter()).map(|(c, r)| {
                 let [friction, restitution, tangent_speed] = r.material();
                 let warm = r.impulses();
                 let m = &c.manifold;
-                let mut points = [ConstraintPointGpu::zeroed(); 2];
-                for (k, p) in m.points().iter().enumerate() {
-                    points[k].point = p.point.to_array();
-                    points[k].depth = p.depth;
-                    [points[k].normal_impulse, points[k].tangent_impulse] = warm[k];
-                }
-                ConstraintGpu {
+                let mut input = ContactInputGpu {
                     bodies: r.bodies(),
                     normal: m.normal.to_array(),
                     friction,
                     restitution,
                     tangent_speed,
                     count: m.points().len() as u32,
-                    points,
-                    ..ConstraintGpu::zeroed()
+                    ..ContactInputGpu::zeroed()
+                };
+                for (k, p) in m.points().iter().enumerate() {
+                    input.points[k] = p.point.to_array();
+                    input.depths[k] = p.depth;
+                    [input.normal_impulses[k], input.tangent_impulses[k]] = warm[k];
                 }
+                input
             }));
         let h = view.constants.h;
         self.joint_scratch.clear();
@@ -338,9 +348,12 @@ impl GpuSolver {
         fill(&mut self.poses, bytemuck::cast_slice(&self.pose_scratch));
         fill(&mut self.infos, bytemuck::cast_slice(&self.info_scratch));
         fill(
-            &mut self.constraints,
-            bytemuck::cast_slice(&self.constraint_scratch),
+            &mut self.contact_inputs,
+            bytemuck::cast_slice(&self.input_scratch),
         );
+        // The constraints are unpacked from the inputs on the device.
+        let constraints = (self.input_scratch.len() * size_of::<ConstraintGpu>()) as u64;
+        self.constraints.reserve(device, constraints, limit);
         let stored = (view.contacts.len() * size_of::<StoredImpulsesGpu>()) as u64;
         self.stored.reserve(device, stored, limit);
         fill(&mut self.joints, bytemuck::cast_slice(&self.joint_scratch));
@@ -348,7 +361,7 @@ impl GpuSolver {
         self.bytes[0] = (size_of_val(motion.states)
             + self.pose_scratch.len() * size_of::<BodyPoseGpu>()
             + self.info_scratch.len() * size_of::<BodyInfoGpu>()
-            + self.constraint_scratch.len() * size_of::<ConstraintGpu>()
+            + size_of_val(&self.input_scratch[..])
             + self.colouring.sent as usize
             + size_of_val(&self.joint_scratch[..])) as u64;
         Ok(())
@@ -459,6 +472,11 @@ impl GpuSolver {
         }
         if contacts > 0 {
             let params = Self::params(view, 0, contacts, 0);
+            let unpack = [
+                (CONTACT_INPUTS, &self.contact_inputs.buffer),
+                (CONSTRAINTS, constraints),
+            ];
+            plan.push(&k.unpack_contacts, &unpack, params, groups(contacts));
             plan.push(&k.prepare_contacts, &prepare, params, groups(contacts));
         }
         for substep in 0..view.substeps {

@@ -77,8 +77,20 @@ struct ColourParams {
 @group(0) @binding(14) var<storage, read_write> solve_args: array<u32>;
 // The colours, four to a word (the first in the low byte): what the host reads back.
 @group(0) @binding(15) var<storage, read_write> packed: array<u32>;
+// The GPU world's input, made on the device (colour_input): `input` written, from the
+// solver's body states and contact inputs (BodyState and ContactInput of solver.wgsl, read
+// as words).
+@group(0) @binding(16) var<storage, read_write> input_out: array<u32>;
+@group(0) @binding(17) var<storage, read> state_words: array<u32>;
+@group(0) @binding(18) var<storage, read> contact_words: array<u32>;
 
 const COLOUR_COUNT: u32 = 24u;
+// BodyState and ContactInput as words: their sizes, and where the fields read here sit.
+const STATE_WORDS: u32 = 8u;
+const STATE_INV_MASS: u32 = 3u;
+const CONTACT_WORDS: u32 = 20u;
+const CONTACT_BODIES: u32 = 0u;
+const CONTACT_KEY: u32 = 18u;
 const LEFT_OUT: u32 = 255u;
 // A state: DONE | colour (final), KEEP | last step's colour (undecided), or FRESH (new,
 // undecided).
@@ -541,4 +553,31 @@ fn colour_pack(@builtin(global_invocation_id) id: vec3<u32>) {
         }
     }
     packed[w] = word;
+}
+
+// The GPU world's input from the solver's buffers (the host sends the joints' items): per
+// word of moving bits, its 32 bodies (a body moves while its inverse mass is positive:
+// BodyState::moves); per contact, its key and bodies.
+@compute @workgroup_size(64)
+fn colour_input(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i < params.moving_words {
+        var word = 0u;
+        for (var b = 0u; b < 32u; b += 1u) {
+            let body = 32u * i + b;
+            if body < params.bodies {
+                let inv_mass = bitcast<f32>(state_words[STATE_WORDS * body + STATE_INV_MASS]);
+                word |= select(0u, 1u << b, inv_mass > 0.0);
+            }
+        }
+        input_out[i] = word;
+    }
+    if i < params.contacts {
+        let at = params.moving_words + 4u * i;
+        let c = CONTACT_WORDS * i;
+        input_out[at] = contact_words[c + CONTACT_KEY];
+        input_out[at + 1u] = contact_words[c + CONTACT_KEY + 1u];
+        input_out[at + 2u] = contact_words[c + CONTACT_BODIES];
+        input_out[at + 3u] = contact_words[c + CONTACT_BODIES + 1u];
+    }
 }

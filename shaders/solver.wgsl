@@ -83,7 +83,7 @@ struct ConstraintPoint {
     relative_velocity: f32,
 }
 
-// What the host gives of one contact: ContactInputGpu, 72 bytes where its constraint is 176.
+// What the host gives of one contact: ContactInputGpu, 80 bytes where its constraint is 176.
 // unpack_contacts puts it in the constraint, prepare_contacts fills the rest.
 struct ContactInput {
     bodies: vec2<u32>,
@@ -97,6 +97,8 @@ struct ContactInput {
     depths: vec2<f32>,
     normal_impulses: vec2<f32>,
     tangent_impulses: vec2<f32>,
+    // The colliders in touch: the colouring's key (colouring.wgsl reads it as words).
+    key: vec2<u32>,
 }
 
 // One contact constraint: ConstraintGpu. unpack_contacts writes the inputs, prepare_contacts

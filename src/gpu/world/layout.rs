@@ -72,7 +72,7 @@ pub(crate) struct ConstraintPointGpu {
 }
 const _: () = assert!(size_of::<ConstraintPointGpu>() == 56);
 
-/// WGSL `ContactInput`: what the host gives of one contact, in contact order, 72 bytes
+/// WGSL `ContactInput`: what the host gives of one contact, in contact order, 80 bytes
 /// where its constraint ([`ConstraintGpu`]) is 176: `unpack_contacts` fills the constraint's
 /// inputs from it on the device, and `prepare_contacts` the rest.
 #[repr(C)]
@@ -94,8 +94,10 @@ pub(crate) struct ContactInputGpu {
     /// Per point: the warm start, normal and tangent.
     pub normal_impulses: [f32; 2],
     pub tangent_impulses: [f32; 2],
+    /// The colliders in touch, `[low, high]`: the colouring's key (`colour_input`).
+    pub key: [u32; 2],
 }
-const _: () = assert!(size_of::<ContactInputGpu>() == 72);
+const _: () = assert!(size_of::<ContactInputGpu>() == 80);
 
 /// WGSL `Constraint`: one contact constraint, in contact order.
 #[repr(C)]

@@ -5,7 +5,8 @@
 //! ```text
 //! run(view):
 //!     up: the bodies' states, poses and infos; the contacts' inputs (their bodies,
-//!         material, points and warm starts: 72 bytes, where a constraint is 176); the
+//!         material, points, warm starts and colliders: 80 bytes, where a constraint is
+//!         176; the colouring reads its input from them and the states too); the
 //!         prepared joints; the colouring's input (colouring/step.rs,
 //!         with the host's last step when the device's is not that); the angles turned,
 //!         zeroed
@@ -323,6 +324,7 @@ impl GpuSolver {
                     restitution,
                     tangent_speed,
                     count: m.points().len() as u32,
+                    key: [c.a, c.b],
                     ..ContactInputGpu::zeroed()
                 };
                 for (k, p) in m.points().iter().enumerate() {
@@ -430,7 +432,10 @@ impl GpuSolver {
         };
         if coloured {
             // The colouring's passes first, in the same pass: the colour passes read the
-            // order, the ranges and the workgroups they make.
+            // order, the ranges and the workgroups they make. Its input is made from the
+            // uploaded states and contact inputs before the clamp changes the states.
+            let inputs = &self.contact_inputs.buffer;
+            self.colouring.push_input(&mut plan, states, inputs);
             self.colouring.push(&mut plan);
             let joints = self.colouring.step_joint_slots().next().is_some();
             colours.kinds = [joints, contacts > 0];

@@ -86,6 +86,9 @@ const RANGES: u32 = 12;
 const JOINT_ORDER: u32 = 13;
 const SOLVE_ARGS: u32 = 14;
 const PACKED: u32 = 15;
+const INPUT_OUT: u32 = 16;
+const STATE_WORDS: u32 = 17;
+const CONTACT_WORDS: u32 = 18;
 /// Bytes of the per-colour ranges (four words a colour, the overflow's last) and of the
 /// solver's workgroups (six words a colour).
 const RANGE_BYTES: u64 = 16 * (COLOURS as u64 + 1);
@@ -169,10 +172,8 @@ pub struct GpuColouring {
     /// Whether the last [`GpuColouring::colour_step`] started from the host's last step
     /// (sent up), rather than the device's own.
     pub(crate) seeded: bool,
-    /// The GPU world's step input, reused.
-    step_contacts: Vec<ContactKey>,
+    /// The GPU world's step's joints (the rest of its input is made on the device).
     step_joints: Vec<JointKey>,
-    step_moving: Vec<bool>,
 }
 
 /// What [`GpuColouring::read_colours`] reads back.
@@ -217,6 +218,7 @@ struct Kernels {
     colour_ranges: Kernel,
     joint_order_store: Kernel,
     colour_pack: Kernel,
+    colour_input: Kernel,
 }
 
 impl Kernels {
@@ -278,6 +280,10 @@ impl Kernels {
                 &[(INPUT, RO), (SORTED, RO), (RANGES, RW), (JOINT_ORDER, RW)],
             ),
             colour_pack: colour("colour_pack", &[(WORK, RW), (PACKED, RW)]),
+            colour_input: colour(
+                "colour_input",
+                &[(INPUT_OUT, RW), (STATE_WORDS, RO), (CONTACT_WORDS, RO)],
+            ),
         }
     }
 }
@@ -352,9 +358,7 @@ impl GpuColouring {
             follows: None,
             pending: None,
             seeded: false,
-            step_contacts: Vec::new(),
             step_joints: Vec::new(),
-            step_moving: Vec::new(),
         }
     }
 
@@ -409,7 +413,36 @@ impl GpuColouring {
             self.shape = [0; 3];
             return Ok(false);
         }
-        self.upload(contacts, joints, moving);
+        self.upload(
+            contacts.len(),
+            moving.len(),
+            joints,
+            Some((contacts, moving)),
+        );
+        Ok(true)
+    }
+
+    /// The GPU world's step: `contacts` contacts between `bodies` bodies, whose keys and
+    /// bodies the device reads from the solver's contact inputs and whose moving bits from
+    /// its body states ([`GpuColouring::push_input`]), and the `joints` (slots ascending),
+    /// sent up. The host made them all, in order, so they are not checked again. Returns
+    /// whether there are passes to run.
+    pub(in crate::gpu) fn prepare_on_device(
+        &mut self,
+        contacts: usize,
+        joints: &[JointKey],
+        bodies: usize,
+    ) -> Result<bool, Error> {
+        let count = contacts + joints.len();
+        self.check_limits(count, bodies)?;
+        self.count = count;
+        if count == 0 {
+            self.previous_count = 0;
+            self.sent = 0;
+            self.shape = [0; 3];
+            return Ok(false);
+        }
+        self.upload(contacts, bodies, joints, None);
         Ok(true)
     }
 
@@ -523,28 +556,41 @@ impl GpuColouring {
         Ok(())
     }
 
-    /// The step's input up (the moving bits, 16 bytes a constraint), and room for its
-    /// passes.
-    fn upload(&mut self, contacts: &[ContactKey], joints: &[JointKey], moving: &[bool]) {
+    /// The step's input up (the moving bits, 16 bytes a constraint; with no `host` lists,
+    /// the joints' items only: the device makes the rest), and room for its passes.
+    fn upload(
+        &mut self,
+        contacts: usize,
+        bodies: usize,
+        joints: &[JointKey],
+        host: Option<(&[ContactKey], &[bool])>,
+    ) {
         let device = &self.device;
         let count = self.count;
-        let bodies = moving.len();
         let moving_words = bodies.div_ceil(32);
         self.words.clear();
-        self.words.resize(moving_words, 0);
-        for (body, _) in moving.iter().enumerate().filter(|(_, m)| **m) {
-            self.words[body / 32] |= 1 << (body % 32);
+        if let Some((contacts, moving)) = host {
+            self.words.resize(moving_words, 0);
+            for (body, _) in moving.iter().enumerate().filter(|(_, m)| **m) {
+                self.words[body / 32] |= 1 << (body % 32);
+            }
+            for &(key, [a, b]) in contacts {
+                self.words.extend([key[0], key[1], a, b]);
+            }
         }
-        let keys = contacts
-            .iter()
-            .copied()
-            .chain(joints.iter().map(|&(slot, pair)| ([u32::MAX, slot], pair)));
-        for (key, [a, b]) in keys {
-            self.words.extend([key[0], key[1], a, b]);
+        for &(slot, [a, b]) in joints {
+            self.words.extend([u32::MAX, slot, a, b]);
         }
+        // Where the words sent go: the joints' items follow the contacts'.
+        let at = if host.is_some() {
+            0
+        } else {
+            moving_words + 4 * contacts
+        };
         let size = |words: usize| (4 * words.max(1)) as u64;
         let cap = u64::MAX;
-        self.input.reserve(device, size(self.words.len()), cap);
+        self.input
+            .reserve(device, size(moving_words + 4 * count), cap);
         self.previous[1 - self.current].reserve(device, size(4 * count), cap);
         self.offsets.reserve(device, size(bodies + 1), cap);
         self.adjacency
@@ -566,13 +612,42 @@ impl GpuColouring {
         }
         // Two scans of up to 7 dispatches, a radix pass of up to 9, a dozen others, the
         // rounds, the serial kernels' chunks.
-        let chunks = 2 * count.div_ceil(FINISH_CHUNK) + contacts.len().div_ceil(SHUFFLE_CHUNK);
+        let chunks = 2 * count.div_ceil(FINISH_CHUNK) + contacts.div_ceil(SHUFFLE_CHUNK);
         let dispatches = 48 + self.rounds[0] as u64 + self.rounds[1] as u64 + chunks as u64;
         self.params.reserve(device, dispatches * PARAMS_SLOT, cap);
-        self.queue
-            .write_buffer(&self.input.buffer, 0, bytemuck::cast_slice(&self.words));
+        if !self.words.is_empty() {
+            let words = bytemuck::cast_slice(&self.words);
+            self.queue
+                .write_buffer(&self.input.buffer, 4 * at as u64, words);
+        }
         self.sent = 4 * self.words.len() as u64;
-        self.shape = [contacts.len(), bodies, moving_words];
+        self.shape = [contacts, bodies, moving_words];
+    }
+
+    /// Adds the pass that makes the GPU world's input (after
+    /// [`GpuColouring::prepare_on_device`]) from the solver's body `states` and
+    /// `contact_inputs`, before [`GpuColouring::push`]'s.
+    pub(in crate::gpu) fn push_input<'a>(
+        &'a self,
+        plan: &mut Plan<'a>,
+        states: &'a wgpu::Buffer,
+        contact_inputs: &'a wgpu::Buffer,
+    ) {
+        let [contacts, bodies, moving_words] = self.shape;
+        let params = ColourParamsGpu {
+            count: self.count as u32,
+            contacts: contacts as u32,
+            bodies: bodies as u32,
+            moving_words: moving_words as u32,
+            ..ColourParamsGpu::default()
+        };
+        let bindings = [
+            (INPUT_OUT, &self.input.buffer),
+            (STATE_WORDS, states),
+            (CONTACT_WORDS, contact_inputs),
+        ];
+        let items = moving_words.max(contacts);
+        plan.push(&self.kernels.colour_input, &bindings, params, groups(items));
     }
 
     /// Adds the step's passes (see the module notes) to `plan`: the caller records them in

@@ -4,8 +4,9 @@
 //! graph's stamps say so); else from the host graph's last step, sent up.
 //!
 //! ```text
-//! colour_step(view): the step's constraints (as ContactSolver::match_and_colour lists
-//!     them) and moving bodies from the view
+//! colour_step(view): the step's joints (as ContactSolver::match_and_colour lists them)
+//!     from the view; its contacts and moving bodies are read on the device from the
+//!     solver's contact inputs and body states (colour_input)
 //!     the device's last step is not the host's last (the first step, a snapshot restored,
 //!         a step solved on the host): seed: the host's last step up, as the device's
 //!     up, and the passes for the solver's pass (push), then finish_step once they ran
@@ -13,7 +14,7 @@
 //! ```
 
 use super::GpuColouring;
-use crate::dynamics::solver::{BodyState, JointModel, StepView};
+use crate::dynamics::solver::{JointModel, StepView};
 use crate::error::Error;
 
 impl GpuColouring {
@@ -36,21 +37,17 @@ impl GpuColouring {
         4 * self.words.len() as u64
     }
 
-    /// The GPU world's colouring of the step `view` holds: the step's input goes up (and,
+    /// The GPU world's colouring of the step `view` holds: the joints' items go up (and,
     /// when this colouring's last step is not the host graph's last, the host's last step
     /// first), and `true` says that the caller pushes the passes into its own
-    /// ([`GpuColouring::push`]), binds [`GpuColouring::order_buffer`] and
-    /// [`GpuColouring::solve_buffers`], and calls [`GpuColouring::finish_step`] once they
-    /// ran; `false`, that the step has no constraint to colour.
+    /// ([`GpuColouring::push_input`], with the solver's states and contact inputs, which
+    /// hold the rest of the input; then [`GpuColouring::push`]), binds
+    /// [`GpuColouring::order_buffer`] and [`GpuColouring::solve_buffers`], and calls
+    /// [`GpuColouring::finish_step`] once they ran; `false`, that the step has no
+    /// constraint to colour.
     pub(crate) fn colour_step(&mut self, view: &StepView<'_, '_>) -> Result<bool, Error> {
         let motion = &*view.motion;
-        let mut contacts = std::mem::take(&mut self.step_contacts);
         let mut joints = std::mem::take(&mut self.step_joints);
-        let mut moving = std::mem::take(&mut self.step_moving);
-        contacts.clear();
-        contacts.extend(
-            (view.contacts.iter().zip(view.records.iter())).map(|(c, r)| ([c.a, c.b], r.bodies())),
-        );
         // As `ContactSolver::match_and_colour` lists them: a filter joint takes no colour.
         joints.clear();
         joints.extend(
@@ -58,8 +55,6 @@ impl GpuColouring {
                 .filter(|(_, j)| j.live && !matches!(j.model, JointModel::Filter))
                 .map(|(slot, j)| (slot as u32, j.bodies)),
         );
-        moving.clear();
-        moving.extend(motion.states.iter().map(BodyState::moves));
         let [last, this] = view.stamps();
         self.seeded = self.follows != Some(last);
         // Until this step is done here, the device's last step is no host colouring's.
@@ -70,9 +65,10 @@ impl GpuColouring {
         } else {
             0
         };
-        let result = self.prepare(&contacts, &joints, &moving);
+        let bodies = motion.states.len();
+        let result = self.prepare_on_device(view.contacts.len(), &joints, bodies);
         self.sent += seed;
-        (self.step_contacts, self.step_joints, self.step_moving) = (contacts, joints, moving);
+        self.step_joints = joints;
         match result {
             Ok(true) => self.pending = Some(this),
             Ok(false) => self.follows = Some(this),

@@ -2,7 +2,11 @@
 //! mirror's size, its constants are the host's, and its twins have the host's names.
 
 use super::*;
+use std::mem::offset_of;
+
 use crate::dynamics::solver::{COLOURS, LEFT_OUT, VISIT_SEED};
+use crate::dynamics::state::BodyState;
+use crate::gpu::world::layout::ContactInputGpu;
 use crate::gpu::world::wgsl_checks::{struct_size, validated};
 
 fn module() -> naga::Module {
@@ -47,6 +51,22 @@ fn colouring_constants_and_names_match_the_rust_side() {
     assert_eq!(
         value("VISIT_SEED"),
         [VISIT_SEED as u32, (VISIT_SEED >> 32) as u32]
+    );
+    // colour_input reads the solver's records as words.
+    let words = |bytes: usize| [bytes as u32 / 4];
+    assert_eq!(value("STATE_WORDS"), words(size_of::<BodyState>()));
+    assert_eq!(
+        value("STATE_INV_MASS"),
+        words(offset_of!(BodyState, inv_mass))
+    );
+    assert_eq!(value("CONTACT_WORDS"), words(size_of::<ContactInputGpu>()));
+    assert_eq!(
+        value("CONTACT_BODIES"),
+        words(offset_of!(ContactInputGpu, bodies))
+    );
+    assert_eq!(
+        value("CONTACT_KEY"),
+        words(offset_of!(ContactInputGpu, key))
     );
     let rust = include_str!("../../../dynamics/solver/colouring.rs");
     for name in ["mix", "shuffle", "used"] {

@@ -55,8 +55,18 @@ struct Joint {
     axis: vec2<f32>,
 }
 
+// A joint's accumulated impulses: JointImpulsesGpu, what the host reads back of it.
+struct JointImpulses {
+    linear_impulse: vec2<f32>,
+    spring_impulse: f32,
+    motor_impulse: f32,
+    lower_impulse: f32,
+    upper_impulse: f32,
+}
+
 @group(0) @binding(8) var<storage, read_write> joints: array<Joint>;
 @group(0) @binding(9) var<storage, read> joint_order: array<u32>;
+@group(0) @binding(13) var<storage, read_write> joint_impulses: array<JointImpulses>;
 
 const REVOLUTE: u32 = 0u;
 const DISTANCE: u32 = 1u;
@@ -570,4 +580,22 @@ fn joint_solve(@builtin(global_invocation_id) id: vec3<u32>) {
 @compute @workgroup_size(64)
 fn joint_relax(@builtin(global_invocation_id) id: vec3<u32>) {
     run_joints(RELAX, id.x);
+}
+
+// Each joint's impulses, for the readback (24 bytes where the joint is 144). One invocation
+// per joint slot; the host keeps those of the joints a colour solved.
+@compute @workgroup_size(64)
+fn store_joints(@builtin(global_invocation_id) id: vec3<u32>) {
+    let slot = id.x;
+    if slot >= params.count {
+        return;
+    }
+    let j = joints[slot];
+    joint_impulses[slot] = JointImpulses(
+        j.linear_impulse,
+        j.spring_impulse,
+        j.motor_impulse,
+        j.lower_impulse,
+        j.upper_impulse,
+    );
 }

@@ -195,6 +195,17 @@ pub(crate) const JOINT_UPPER: u32 = 32;
 /// [`JointGpu::flags`]: the weld's anchor spring.
 pub(crate) const JOINT_LINEAR_SPRING: u32 = 64;
 
+/// WGSL `JointImpulses` (`shaders/joints.wgsl`): a joint's accumulated impulses, all the
+/// host reads back of it (`store_joints`; a [`JointGpu`] is 144 bytes).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct JointImpulsesGpu {
+    pub linear_impulse: [f32; 2],
+    /// Spring, motor, lower, upper.
+    pub impulses: [f32; 4],
+}
+const _: () = assert!(size_of::<JointImpulsesGpu>() == 24);
+
 /// WGSL `StoredImpulses`: what the store stage keeps of a contact constraint, all the
 /// host reads back of it.
 #[repr(C)]
@@ -344,6 +355,7 @@ mod tests {
             ("SolverParams", size_of::<SolverParamsGpu>()),
             ("Joint", size_of::<JointGpu>()),
             ("StoredImpulses", size_of::<StoredImpulsesGpu>()),
+            ("JointImpulses", size_of::<JointImpulsesGpu>()),
         ] {
             assert_eq!(size(name), rust, "{name}");
         }

@@ -20,10 +20,12 @@
 //!             one invocation; all 25 colours, as only the device knows which are empty);
 //!             solve (the same); integrate_positions (the last sets the poses); relax
 //!         restitution (per colour), store_impulses (each contact's impulses held to
-//!         MAX_IMPULSE, its hit measures: 32 bytes), settle_bodies, write_transforms
-//!     back: states, poses, angles turned, the stored impulses, the joints, the colours (a
-//!         byte a constraint); the solved (coloured) contacts' impulses and hit measures
-//!         into their records, the solved joints' impulses, the colours to the host's graph
+//!         MAX_IMPULSE, its hit measures: 32 bytes), store_joints (each joint's impulses:
+//!         24 bytes), settle_bodies, write_transforms
+//!     back: states, poses, angles turned, the stored impulses, the joints' impulses, the
+//!         colours (a byte a constraint); the solved (coloured) contacts' impulses and hit
+//!         measures into their records, the solved joints' impulses, the colours to the
+//!         host's graph
 //! ```
 //!
 //! The world's broad phase, recycling, continuous stage and sleep stay on the host in this
@@ -36,8 +38,9 @@ use bytemuck::Zeroable;
 
 use super::colouring::GpuColouring;
 use super::layout::{
-    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ConstraintGpu, ContactInputGpu, JointGpu, KINEMATIC,
-    LAST_SUBSTEP, OVERFLOW, SolverParamsGpu, StoredImpulsesGpu, joint_gpu,
+    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ConstraintGpu, ContactInputGpu, JointGpu,
+    JointImpulsesGpu, KINEMATIC, LAST_SUBSTEP, OVERFLOW, SolverParamsGpu, StoredImpulsesGpu,
+    joint_gpu,
 };
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
 use crate::dynamics::state::BodyState;
@@ -80,6 +83,7 @@ const JOINT_ORDER: u32 = 9;
 const STORED: u32 = 10;
 const COLOUR_RANGES: u32 = 11;
 const CONTACT_INPUTS: u32 = 12;
+const JOINT_IMPULSES: u32 = 13;
 
 /// The kernels of `solver.wgsl`.
 struct Kernels {
@@ -93,6 +97,7 @@ struct Kernels {
     relax: Kernel,
     restitution: Kernel,
     store_impulses: Kernel,
+    store_joints: Kernel,
     settle_bodies: Kernel,
     write_transforms: Kernel,
     joint_warm_start: Kernel,
@@ -142,6 +147,7 @@ impl Kernels {
             relax: kernel("relax", &colour),
             restitution: kernel("restitution", &colour),
             store_impulses: kernel("store_impulses", &[(CONSTRAINTS, RW), (STORED, RW)]),
+            store_joints: kernel("store_joints", &[(JOINTS, RW), (JOINT_IMPULSES, RW)]),
             settle_bodies: kernel("settle_bodies", &[(STATES, RW)]),
             write_transforms: kernel(
                 "write_transforms",
@@ -167,6 +173,8 @@ pub(crate) struct GpuSolver {
     infos: GrowingBuffer,
     turned: GrowingBuffer,
     joints: GrowingBuffer,
+    /// Each joint's impulses (`store_joints`): all that comes back of the joints.
+    joint_impulses: GrowingBuffer,
     transforms: wgpu::Buffer,
     params: GrowingBuffer,
     readback: GrowingBuffer,
@@ -210,6 +218,7 @@ impl GpuSolver {
             infos: buffer("body infos"),
             turned: buffer("angles turned"),
             joints: buffer("joints"),
+            joint_impulses: buffer("joint impulses"),
             transforms,
             params: GrowingBuffer::new(
                 device,
@@ -359,6 +368,8 @@ impl GpuSolver {
         let stored = (view.contacts.len() * size_of::<StoredImpulsesGpu>()) as u64;
         self.stored.reserve(device, stored, limit);
         fill(&mut self.joints, bytemuck::cast_slice(&self.joint_scratch));
+        let impulses = (self.joint_scratch.len() * size_of::<JointImpulsesGpu>()) as u64;
+        self.joint_impulses.reserve(device, impulses, limit);
         self.turned.reserve(device, bodies as u64 * 4, limit);
         self.bytes[0] = (size_of_val(motion.states)
             + self.pose_scratch.len() * size_of::<BodyPoseGpu>()
@@ -517,6 +528,15 @@ impl GpuSolver {
             let params = Self::params(view, 0, contacts, 0);
             plan.push(&k.store_impulses, &store, params, groups(contacts));
         }
+        let joint_slots = view.motion.joints.len();
+        if joint_slots > 0 {
+            let store = [
+                (JOINTS, &self.joints.buffer),
+                (JOINT_IMPULSES, &self.joint_impulses.buffer),
+            ];
+            let params = Self::params(view, 0, joint_slots, 0);
+            plan.push(&k.store_joints, &store, params, groups(joint_slots));
+        }
         if bodies > 0 {
             let settle = [(STATES, states)];
             plan.push(&k.settle_bodies, &settle, body_params(0), body_groups);
@@ -530,7 +550,7 @@ impl GpuSolver {
         let pose_bytes = (bodies * size_of::<BodyPoseGpu>()) as u64;
         let turned_bytes = bodies as u64 * 4;
         let stored_bytes = (contacts * size_of::<StoredImpulsesGpu>()) as u64;
-        let joint_bytes = size_of_val(&self.joint_scratch[..]) as u64;
+        let joint_bytes = (self.joint_scratch.len() * size_of::<JointImpulsesGpu>()) as u64;
         let (packed, colour_bytes) = self.colouring.packed_colours();
         let colour_bytes = if coloured { colour_bytes } else { 0 };
         let total =
@@ -567,7 +587,7 @@ impl GpuSolver {
             (poses, pose_bytes),
             (turned, turned_bytes),
             (&self.stored.buffer, stored_bytes),
-            (&self.joints.buffer, joint_bytes),
+            (&self.joint_impulses.buffer, joint_bytes),
             (packed, colour_bytes),
         ] {
             if bytes > 0 {
@@ -625,7 +645,7 @@ impl GpuSolver {
         // their impulses).
         let slots = self.colouring.step_joint_slots().zip(joint_colours);
         for (slot, _) in slots.filter(|&(_, &colour)| colour != LEFT_OUT) {
-            let j: JointGpu = nth_record(joint_bytes, slot as usize);
+            let j: JointImpulsesGpu = nth_record(joint_bytes, slot as usize);
             view.motion.joints[slot as usize]
                 .set_offloaded_impulses(j.linear_impulse.into(), j.impulses);
         }

@@ -31,6 +31,7 @@
 
 mod colouring;
 mod layout;
+mod resident;
 mod solver;
 
 pub use colouring::{COLOURING_WGSL, DEFAULT_ROUNDS, GpuColouring, GpuColours};

@@ -42,6 +42,7 @@ use super::layout::{
     JointImpulsesGpu, KINEMATIC, LAST_SUBSTEP, OVERFLOW, SolverParamsGpu, StoredImpulsesGpu,
     joint_gpu,
 };
+use super::resident::ResidentList;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
 use crate::dynamics::state::BodyState;
 use crate::dynamics::{COLOURS, LEFT_OUT};
@@ -163,14 +164,16 @@ pub(crate) struct GpuSolver {
     device: wgpu::Device,
     queue: wgpu::Queue,
     kernels: Kernels,
-    states: GrowingBuffer,
+    /// The bodies' states, poses and infos, kept on the device from step to step: a step
+    /// sends the records the host changed since the last (`resident.rs`).
+    states: ResidentList<BodyState>,
+    poses: ResidentList<BodyPoseGpu>,
+    infos: ResidentList<BodyInfoGpu>,
     constraints: GrowingBuffer,
     /// The contacts as the host gives them (`ContactInputGpu`), unpacked into `constraints`.
     contact_inputs: GrowingBuffer,
     /// The store stage's compact records, one per contact: all that comes back of them.
     stored: GrowingBuffer,
-    poses: GrowingBuffer,
-    infos: GrowingBuffer,
     turned: GrowingBuffer,
     joints: GrowingBuffer,
     /// Each joint's impulses (`store_joints`): all that comes back of the joints.
@@ -210,12 +213,12 @@ impl GpuSolver {
             device: device.clone(),
             queue: queue.clone(),
             kernels: Kernels::new(device),
-            states: buffer("body states"),
+            states: ResidentList::new(buffer("body states")),
+            poses: ResidentList::new(buffer("body poses")),
+            infos: ResidentList::new(buffer("body infos")),
             constraints: buffer("contact constraints"),
             contact_inputs: buffer("contact inputs"),
             stored: buffer("stored impulses"),
-            poses: buffer("body poses"),
-            infos: buffer("body infos"),
             turned: buffer("angles turned"),
             joints: buffer("joints"),
             joint_impulses: buffer("joint impulses"),
@@ -355,9 +358,10 @@ impl GpuSolver {
                 self.queue.write_buffer(&slot.buffer, 0, bytes);
             }
         };
-        fill(&mut self.states, bytemuck::cast_slice(motion.states));
-        fill(&mut self.poses, bytemuck::cast_slice(&self.pose_scratch));
-        fill(&mut self.infos, bytemuck::cast_slice(&self.info_scratch));
+        let queue = &self.queue;
+        let bodies_sent = self.states.write(device, queue, motion.states, limit)
+            + self.poses.write(device, queue, &self.pose_scratch, limit)
+            + self.infos.write(device, queue, &self.info_scratch, limit);
         fill(
             &mut self.contact_inputs,
             bytemuck::cast_slice(&self.input_scratch),
@@ -371,12 +375,10 @@ impl GpuSolver {
         let impulses = (self.joint_scratch.len() * size_of::<JointImpulsesGpu>()) as u64;
         self.joint_impulses.reserve(device, impulses, limit);
         self.turned.reserve(device, bodies as u64 * 4, limit);
-        self.bytes[0] = (size_of_val(motion.states)
-            + self.pose_scratch.len() * size_of::<BodyPoseGpu>()
-            + self.info_scratch.len() * size_of::<BodyInfoGpu>()
-            + size_of_val(&self.input_scratch[..])
-            + self.colouring.sent as usize
-            + size_of_val(&self.joint_scratch[..])) as u64;
+        self.bytes[0] = bodies_sent
+            + (size_of_val(&self.input_scratch[..])
+                + self.colouring.sent as usize
+                + size_of_val(&self.joint_scratch[..])) as u64;
         Ok(())
     }
 
@@ -413,8 +415,12 @@ impl OffloadedStages for GpuSolver {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let result = self.run_unscoped(view);
         if result.is_err() {
-            // The step is solved on the host: the device's colouring may not follow it.
+            // The step is solved on the host: the device's colouring may not follow it,
+            // and its bodies' records are unknown (the pass may have run in part).
             self.colouring.forget();
+            self.states.forget();
+            self.poses.forget();
+            self.infos.forget();
         }
         match pollster::block_on(scope.pop()) {
             Some(error) => Err(Error::Gpu(GpuError::Device(error.to_string()))),
@@ -432,8 +438,9 @@ impl GpuSolver {
         let k = &self.kernels;
         let order = self.colouring.order_buffer();
         let [ranges, joint_order, solve_args] = self.colouring.solve_buffers();
-        let (states, constraints) = (&self.states.buffer, &self.constraints.buffer);
-        let (poses, infos, turned) = (&self.poses.buffer, &self.infos.buffer, &self.turned.buffer);
+        let (states, constraints) = (&self.states.buffer.buffer, &self.constraints.buffer);
+        let poses = &self.poses.buffer.buffer;
+        let (infos, turned) = (&self.infos.buffer.buffer, &self.turned.buffer);
         let mut plan = Plan::default();
         // The colour passes of each kind that has constraints (none when nothing is
         // coloured), their ranges and workgroups the device's.
@@ -615,6 +622,14 @@ impl GpuSolver {
             let sizes = [state_bytes, pose_bytes, turned_bytes, joint_bytes];
             self.store(view, data, sizes);
         })?;
+        // The device's states and poses are the step's results, as the host now holds them.
+        let motion = &*view.motion;
+        self.states.hold(motion.states.iter().copied());
+        let poses = motion.centers.iter().zip(motion.rotations.iter());
+        self.poses.hold(poses.map(|(c, q)| BodyPoseGpu {
+            center: c.to_array(),
+            rotation: q.to_array(),
+        }));
         self.bytes[1] = total;
         self.kernel_time = self.timer.as_ref().map(|timer| timer.elapsed(ticks));
         Ok(())

@@ -607,3 +607,39 @@ fn a_step_the_device_cannot_solve_is_coloured_and_solved_on_the_host() {
     assert!(steps[last + 1].1, "step {}", last + 1);
     assert!(steps[last + 2..].iter().all(|s| !s.0 && !s.1));
 }
+
+/// A world with no body steps (nothing to solve, nothing read back), and one whose bodies
+/// are added by an edit after such steps steps to the CPU world's bits, its snapshot the
+/// CPU world's.
+#[test]
+fn an_empty_world_steps_and_takes_bodies_later() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut cpu = World::default();
+    let mut gpu = GpuWorld::new(&device, &queue, &cpu).unwrap();
+    let mut narrow = CpuNarrowPhase::new();
+    for _ in 0..3 {
+        cpu.step(DT, &mut narrow).unwrap();
+        gpu.step(DT).unwrap();
+    }
+    assert_eq!(gpu.read_world().unwrap().snapshot(), cpu.snapshot());
+    let add = |world: &mut World| {
+        add_fixed(world, [10.0, 0.5], Vec2::new(0.0, -0.5));
+        for k in 0..4 {
+            let at = Vec2::new(0.1 * k as f32, 0.5 + 1.01 * k as f32);
+            let box_def = BodyDef::dynamic(Polygon::rectangle(0.5, 0.5), at);
+            world.add_body(&box_def).unwrap();
+        }
+    };
+    add(&mut cpu);
+    gpu.edit(add).unwrap();
+    for step in 0..40 {
+        cpu.step(DT, &mut narrow).unwrap();
+        gpu.step(DT).unwrap();
+        check_bits(&cpu, &gpu.read_world().unwrap(), step);
+    }
+    if common::adapter_gives_cpu_bits() {
+        assert_eq!(gpu.read_world().unwrap().snapshot(), cpu.snapshot());
+    }
+}

@@ -214,6 +214,7 @@ impl ConstraintGraph {
     /// the colouring done elsewhere, which gives the colours [`ConstraintGraph::colour`]
     /// would. The groups are built when a step on the host needs them.
     pub fn set_colours(&mut self, colours: &[u8]) {
+        debug_assert_eq!(colours.len(), self.keys.len(), "a colour per constraint");
         self.pending = false;
         if self.colours != colours {
             self.colours.clear();

@@ -431,6 +431,8 @@ impl OffloadedStages for GpuSolver {
 
 impl GpuSolver {
     fn run_unscoped(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error> {
+        // A step with nothing to read back (no body) has no colour either.
+        view.colours.clear();
         let coloured = self.colouring.colour_step(view)?;
         self.upload(view)?;
         let bodies = view.motion.states.len();

@@ -509,11 +509,7 @@ impl ContactSolver {
             }
         }
         // The stages write the wide contacts through a pointer, group by group.
-        assert_eq!(
-            self.wide.len(),
-            self.graph.groups.len(),
-            "a wide contact per group"
-        );
+        assert!(self.wide.len() == self.graph.groups.len());
         self.plan
             .build(threads, substeps.count, motion.states.len(), &self.graph);
         let data = StageData {

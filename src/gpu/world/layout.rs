@@ -334,7 +334,7 @@ mod tests {
     use super::*;
     use crate::gpu::layout::BodyTransformGpu;
     use crate::gpu::world::SOLVER_WGSL;
-    use crate::gpu::world::wgsl_checks::{struct_size, validated};
+    use crate::gpu::world::wgsl_checks::{literals, struct_size, validated};
 
     fn module() -> naga::Module {
         validated(SOLVER_WGSL)
@@ -369,16 +369,9 @@ mod tests {
             MAX_ANGULAR_SPEED, MAX_IMPULSE, MAX_LINEAR_SPEED_LIMIT, RESTITUTION_THRESHOLD,
         };
         let m = module();
-        let value = |name: &str| {
-            let (_, c) = m
-                .constants
-                .iter()
-                .find(|(_, c)| c.name.as_deref() == Some(name))
-                .unwrap_or_else(|| panic!("no const {name}"));
-            match m.global_expressions[c.init] {
-                naga::Expression::Literal(naga::Literal::F32(v)) => v,
-                ref other => panic!("{name}: {other:?}"),
-            }
+        let value = |name: &str| match literals(&m, name)[..] {
+            [naga::Literal::F32(v)] => v,
+            ref other => panic!("{name}: {other:?}"),
         };
         for (name, rust) in [
             ("MAX_LINEAR_SPEED_LIMIT", MAX_LINEAR_SPEED_LIMIT),

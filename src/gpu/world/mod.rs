@@ -13,9 +13,11 @@
 //!     the colouring on the GPU, from its own last step (colouring/; from the host's
 //!         last step when the two may have parted), the solve order sorted there, each
 //!         colour's range and workgroups written there
-//!     the solver's stages on the GPU (solver.rs, shaders/solver.wgsl and joints.wgsl),
+//!     the solver's stages on the GPU (solver/, shaders/solver.wgsl and joints.wgsl),
 //!         colour by colour, dispatched indirectly; then the transforms written on the
-//!         device from its poses; back: the state and the colours (1 byte a constraint)
+//!         device from its poses; up: the bodies' records the host changed (the rest stay
+//!         there, resident.rs) and the contacts' inputs; back: the state, the impulses and
+//!         the colours (1 byte a constraint)
 //!     continuous collision and sleep                                  (host)
 //! read_world(): the world after the last step, with the same handles
 //! ```
@@ -199,6 +201,26 @@ mod wgsl_checks {
         .validate(&m)
         .unwrap_or_else(|e| panic!("{}", e.emit_to_string(source)));
         m
+    }
+
+    /// The literals of constant `name` of `m`: one for a scalar, one per component of a
+    /// vector.
+    pub(super) fn literals(m: &naga::Module, name: &str) -> Vec<naga::Literal> {
+        let (_, c) = m
+            .constants
+            .iter()
+            .find(|(_, c)| c.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no const {name}"));
+        let literal = |h: naga::Handle<naga::Expression>| match m.global_expressions[h] {
+            naga::Expression::Literal(v) => v,
+            ref other => panic!("{name}: {other:?}"),
+        };
+        match m.global_expressions[c.init] {
+            naga::Expression::Compose { ref components, .. } => {
+                components.iter().map(|&h| literal(h)).collect()
+            }
+            _ => vec![literal(c.init)],
+        }
     }
 
     /// The size in bytes of struct `name` of `m`.

@@ -41,15 +41,16 @@
 //! finishers decide in the host's order, one invocation a chunk, so the colours never
 //! depend on the number of rounds.
 
+mod read;
 mod step;
 
-use std::ops::Range;
+pub use read::GpuColours;
 
 use super::layout::ColourParamsGpu;
 use crate::broad_phase::radix_sort::{RADIX_DIGITS, radix_tile_count};
 use crate::broad_phase::scan::scan_tile_count;
+use crate::dynamics::COLOURS;
 use crate::dynamics::solver::{ContactKey, JointKey, check_colouring_input};
-use crate::dynamics::{COLOURS, LEFT_OUT};
 use crate::error::{Error, GpuError};
 use crate::gpu::broad_phase::{RADIX_SORT_WGSL, SCAN_WGSL};
 use crate::gpu::layout::{RadixParamsGpu, ScanParamsGpu};
@@ -57,7 +58,7 @@ use crate::gpu::plan::{
     BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, RadixKernels, Workgroups,
     push_radix_sort, push_scan, record,
 };
-use crate::gpu::plumbing::{GrowingBuffer, read_back};
+use crate::gpu::plumbing::GrowingBuffer;
 
 /// The WGSL of the colouring: `shaders/u64.wgsl` (64-bit integers on word pairs), then
 /// `shaders/colouring.wgsl`.
@@ -174,27 +175,6 @@ pub struct GpuColouring {
     pub(crate) seeded: bool,
     /// The GPU world's step's joints (the rest of its input is made on the device).
     step_joints: Vec<JointKey>,
-}
-
-/// What [`GpuColouring::read_colours`] reads back.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct GpuColours {
-    /// Per constraint (the contacts, then the joints), its colour: below
-    /// [`COLOURS`](crate::dynamics::COLOURS), or [`OVERFLOW`](crate::dynamics::OVERFLOW),
-    /// or [`LEFT_OUT`](crate::dynamics::LEFT_OUT).
-    pub colours: Vec<u8>,
-    /// The constraint indices by colour, ascending within a colour, the overflow's last
-    /// (the constraints left out are in none): the order the solver visits them in.
-    pub order: Vec<u32>,
-    /// Per colour (the overflow's last): its contacts' range in `order` and its joints'
-    /// in `joint_order` (an empty range starts where the colour's would).
-    pub ranges: [[Range<usize>; 2]; COLOURS + 1],
-    /// The coloured joints' slots by colour, ascending within a colour, the overflow's
-    /// last: the order the solver visits them in.
-    pub joint_order: Vec<u32>,
-    /// Which of the keep and the fresh finishers ran: the last round left constraints
-    /// undecided, or there were no rounds.
-    pub finished_serially: [bool; 2],
 }
 
 struct Kernels {
@@ -422,94 +402,10 @@ impl GpuColouring {
         Ok(true)
     }
 
-    /// The GPU world's step: `contacts` contacts between `bodies` bodies, whose keys and
-    /// bodies the device reads from the solver's contact inputs and whose moving bits from
-    /// its body states ([`GpuColouring::push_input`]), and the `joints` (slots ascending),
-    /// sent up. The host made them all, in order, so they are not checked again. Returns
-    /// whether there are passes to run.
-    pub(in crate::gpu) fn prepare_on_device(
-        &mut self,
-        contacts: usize,
-        joints: &[JointKey],
-        bodies: usize,
-    ) -> Result<bool, Error> {
-        let count = contacts + joints.len();
-        self.check_limits(count, bodies)?;
-        self.count = count;
-        if count == 0 {
-            self.previous_count = 0;
-            self.sent = 0;
-            self.shape = [0; 3];
-            return Ok(false);
-        }
-        self.upload(contacts, bodies, joints, None);
-        Ok(true)
-    }
-
     /// The step's passes ran: its list becomes the last step's.
     fn finish(&mut self) {
         self.current = 1 - self.current;
         self.previous_count = self.count;
-    }
-
-    /// The colours, the solve order and the colour ranges of the last
-    /// [`GpuColouring::colour`], read back (16 bytes a constraint, and 400).
-    pub fn read_colours(&mut self) -> Result<GpuColours, Error> {
-        let count = self.count as u64;
-        let joints = (self.count - self.shape[0]) as u64;
-        let order_at = 16 + 8 * count;
-        let ranges_at = order_at + 4 * count;
-        let joints_at = ranges_at + RANGE_BYTES;
-        let bytes = joints_at + 4 * joints;
-        self.readback.reserve(&self.device, bytes, u64::MAX);
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor {
-                label: Some("wgpu-sat colouring readback"),
-            });
-        let to = &self.readback.buffer;
-        encoder.copy_buffer_to_buffer(&self.work.buffer, 0, to, 0, 16);
-        if count > 0 {
-            encoder.copy_buffer_to_buffer(&self.items[0].buffer, 0, to, 16, 8 * count);
-            encoder.copy_buffer_to_buffer(&self.order.buffer, 0, to, order_at, 4 * count);
-            encoder.copy_buffer_to_buffer(&self.ranges, 0, to, ranges_at, RANGE_BYTES);
-        }
-        if joints > 0 {
-            let from = &self.joint_order.buffer;
-            encoder.copy_buffer_to_buffer(from, 0, to, joints_at, 4 * joints);
-        }
-        self.queue.submit([encoder.finish()]);
-        let mut read = GpuColours {
-            colours: Vec::with_capacity(self.count),
-            order: Vec::with_capacity(self.count),
-            ranges: std::array::from_fn(|_| [0..0, 0..0]),
-            joint_order: Vec::new(),
-            finished_serially: [false; 2],
-        };
-        let (rounds, count) = (self.rounds, self.count);
-        read_back(&self.device, to, bytes, |data| {
-            let words: &[u32] = bytemuck::cast_slice(data);
-            // A finisher runs when the last round left work: its counter is that round.
-            read.finished_serially = [0, 1].map(|k| count > 0 && words[k] == rounds[k]);
-            let (items, rest) = words[COUNTERS..].split_at(2 * count);
-            let (order, rest) = rest.split_at(count);
-            read.colours
-                .extend(items.chunks_exact(2).map(|item| item[0] as u8));
-            // The constraints left out sort last, and are in no colour.
-            let solved = read.colours.iter().filter(|&&c| c != LEFT_OUT).count();
-            read.order.extend_from_slice(&order[..solved]);
-            if count == 0 {
-                return;
-            }
-            let (ranges, joint_order) = rest.split_at(4 * (COLOURS + 1));
-            for (range, r) in read.ranges.iter_mut().zip(ranges.chunks_exact(4)) {
-                let [first, contacts, joint, joints] = [0, 1, 2, 3].map(|k| r[k] as usize);
-                *range = [first..first + contacts, joint..joint + joints];
-            }
-            let coloured = read.ranges[COLOURS][1].end;
-            read.joint_order.extend_from_slice(&joint_order[..coloured]);
-        })?;
-        Ok(read)
     }
 
     /// The solve order of the last [`GpuColouring::colour`] on the device, for a kernel of
@@ -518,22 +414,6 @@ impl GpuColouring {
     /// and the constraints left out last.
     pub fn order_buffer(&self) -> &wgpu::Buffer {
         &self.order.buffer
-    }
-
-    /// The device's buffers of the last step's solve: per colour the ranges (four `u32`: its
-    /// contacts' first place and count in [`GpuColouring::order_buffer`], its joints' in
-    /// the joint order), the joint order (joint slots by colour), and the solver's
-    /// workgroups per colour (six `u32`: the contacts' then the joints' three words of
-    /// `dispatch_workgroups_indirect`, for kernels of 64 invocations; one invocation for the
-    /// overflow's).
-    pub(in crate::gpu) fn solve_buffers(&self) -> [&wgpu::Buffer; 3] {
-        [&self.ranges, &self.joint_order.buffer, &self.solve_args]
-    }
-
-    /// The last step's colours, four to a `u32` (the first constraint's in the low byte),
-    /// and their bytes: what the GPU world reads back each step.
-    pub(in crate::gpu) fn packed_colours(&self) -> (&wgpu::Buffer, u64) {
-        (&self.packed.buffer, 4 * self.count.div_ceil(4) as u64)
     }
 
     /// Refuses a step that a binding or a dispatch cannot hold, before anything changes.
@@ -622,32 +502,6 @@ impl GpuColouring {
         }
         self.sent = 4 * self.words.len() as u64;
         self.shape = [contacts, bodies, moving_words];
-    }
-
-    /// Adds the pass that makes the GPU world's input (after
-    /// [`GpuColouring::prepare_on_device`]) from the solver's body `states` and
-    /// `contact_inputs`, before [`GpuColouring::push`]'s.
-    pub(in crate::gpu) fn push_input<'a>(
-        &'a self,
-        plan: &mut Plan<'a>,
-        states: &'a wgpu::Buffer,
-        contact_inputs: &'a wgpu::Buffer,
-    ) {
-        let [contacts, bodies, moving_words] = self.shape;
-        let params = ColourParamsGpu {
-            count: self.count as u32,
-            contacts: contacts as u32,
-            bodies: bodies as u32,
-            moving_words: moving_words as u32,
-            ..ColourParamsGpu::default()
-        };
-        let bindings = [
-            (INPUT_OUT, &self.input.buffer),
-            (STATE_WORDS, states),
-            (CONTACT_WORDS, contact_inputs),
-        ];
-        let items = moving_words.max(contacts);
-        plan.push(&self.kernels.colour_input, &bindings, params, groups(items));
     }
 
     /// Adds the step's passes (see the module notes) to `plan`: the caller records them in

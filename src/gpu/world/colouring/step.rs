@@ -9,13 +9,18 @@
 //!     solver's contact inputs and body states (colour_input)
 //!     the device's last step is not the host's last (the first step, a snapshot restored,
 //!         a step solved on the host): seed: the host's last step up, as the device's
-//!     up, and the passes for the solver's pass (push), then finish_step once they ran
+//!     prepare_on_device: the joints' items up, room for the passes
+//!     then the caller: push_input (colour_input over the solver's buffers) and push into
+//!         the solver's pass; the colour passes bind solve_buffers; the readback takes
+//!         packed_colours; finish_step once they ran
 //! forget(): a step failed on the device; the next is seeded
 //! ```
 
-use super::GpuColouring;
-use crate::dynamics::solver::{JointModel, StepView};
+use super::{CONTACT_WORDS, GpuColouring, INPUT_OUT, STATE_WORDS, groups};
+use crate::dynamics::solver::{JointKey, JointModel, StepView};
 use crate::error::Error;
+use crate::gpu::plan::Plan;
+use crate::gpu::world::layout::ColourParamsGpu;
 
 impl GpuColouring {
     /// Makes `keys` with `colours` (per constraint, as the host's colouring gave them) the
@@ -95,5 +100,71 @@ impl GpuColouring {
     pub(crate) fn forget(&mut self) {
         self.follows = None;
         self.pending = None;
+    }
+
+    /// The GPU world's step: `contacts` contacts between `bodies` bodies, whose keys and
+    /// bodies the device reads from the solver's contact inputs and whose moving bits from
+    /// its body states ([`GpuColouring::push_input`]), and the `joints` (slots ascending),
+    /// sent up. The host made them all, in order, so they are not checked again. Returns
+    /// whether there are passes to run.
+    pub(in crate::gpu) fn prepare_on_device(
+        &mut self,
+        contacts: usize,
+        joints: &[JointKey],
+        bodies: usize,
+    ) -> Result<bool, Error> {
+        let count = contacts + joints.len();
+        self.check_limits(count, bodies)?;
+        self.count = count;
+        if count == 0 {
+            self.previous_count = 0;
+            self.sent = 0;
+            self.shape = [0; 3];
+            return Ok(false);
+        }
+        self.upload(contacts, bodies, joints, None);
+        Ok(true)
+    }
+
+    /// The device's buffers of the last step's solve: per colour the ranges (four `u32`: its
+    /// contacts' first place and count in [`GpuColouring::order_buffer`], its joints' in
+    /// the joint order), the joint order (joint slots by colour), and the solver's
+    /// workgroups per colour (six `u32`: the contacts' then the joints' three words of
+    /// `dispatch_workgroups_indirect`, for kernels of 64 invocations; one invocation for the
+    /// overflow's).
+    pub(in crate::gpu) fn solve_buffers(&self) -> [&wgpu::Buffer; 3] {
+        [&self.ranges, &self.joint_order.buffer, &self.solve_args]
+    }
+
+    /// The last step's colours, four to a `u32` (the first constraint's in the low byte),
+    /// and their bytes: what the GPU world reads back each step.
+    pub(in crate::gpu) fn packed_colours(&self) -> (&wgpu::Buffer, u64) {
+        (&self.packed.buffer, 4 * self.count.div_ceil(4) as u64)
+    }
+
+    /// Adds the pass that makes the GPU world's input (after
+    /// [`GpuColouring::prepare_on_device`]) from the solver's body `states` and
+    /// `contact_inputs`, before [`GpuColouring::push`]'s.
+    pub(in crate::gpu) fn push_input<'a>(
+        &'a self,
+        plan: &mut Plan<'a>,
+        states: &'a wgpu::Buffer,
+        contact_inputs: &'a wgpu::Buffer,
+    ) {
+        let [contacts, bodies, moving_words] = self.shape;
+        let params = ColourParamsGpu {
+            count: self.count as u32,
+            contacts: contacts as u32,
+            bodies: bodies as u32,
+            moving_words: moving_words as u32,
+            ..ColourParamsGpu::default()
+        };
+        let bindings = [
+            (INPUT_OUT, &self.input.buffer),
+            (STATE_WORDS, states),
+            (CONTACT_WORDS, contact_inputs),
+        ];
+        let items = moving_words.max(contacts);
+        plan.push(&self.kernels.colour_input, &bindings, params, groups(items));
     }
 }

@@ -7,7 +7,7 @@ use std::mem::offset_of;
 use crate::dynamics::solver::{COLOURS, LEFT_OUT, VISIT_SEED};
 use crate::dynamics::state::BodyState;
 use crate::gpu::world::layout::ContactInputGpu;
-use crate::gpu::world::wgsl_checks::{struct_size, validated};
+use crate::gpu::world::wgsl_checks::{literals, struct_size, validated};
 
 fn module() -> naga::Module {
     validated(COLOURING_WGSL)
@@ -27,23 +27,13 @@ fn colouring_wgsl_validates_and_its_params_match_their_mirror() {
 #[test]
 fn colouring_constants_and_names_match_the_rust_side() {
     let m = module();
-    let value = |name: &str| {
-        let (_, c) = m
-            .constants
-            .iter()
-            .find(|(_, c)| c.name.as_deref() == Some(name))
-            .unwrap_or_else(|| panic!("no const {name}"));
-        match m.global_expressions[c.init] {
-            naga::Expression::Literal(naga::Literal::U32(v)) => vec![v],
-            naga::Expression::Compose { ref components, .. } => components
-                .iter()
-                .map(|&h| match m.global_expressions[h] {
-                    naga::Expression::Literal(naga::Literal::U32(v)) => v,
-                    ref e => panic!("{name}: {e:?}"),
-                })
-                .collect(),
-            ref e => panic!("{name}: {e:?}"),
-        }
+    let value = |name: &str| -> Vec<u32> {
+        (literals(&m, name).into_iter())
+            .map(|v| match v {
+                naga::Literal::U32(v) => v,
+                other => panic!("{name}: {other:?}"),
+            })
+            .collect()
     };
     assert_eq!(value("COLOUR_COUNT"), [COLOURS as u32]);
     assert_eq!(value("LEFT_OUT"), [u32::from(LEFT_OUT)]);

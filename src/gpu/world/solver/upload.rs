@@ -1,0 +1,127 @@
+//! The GPU world's solver's inputs up, each step: the bodies' records that changed (their
+//! states, poses and infos stay on the device, `resident.rs`), the contacts' inputs (80
+//! bytes each: `unpack_contacts` makes the constraints on the device), the prepared joints,
+//! and room for what the pass writes. Every binding that grows with the world is checked
+//! against the device's binding size first, so that nothing is made or sent for a step the
+//! device cannot hold.
+
+use bytemuck::Zeroable;
+
+use super::GpuSolver;
+use crate::dynamics::solver::StepView;
+use crate::error::{Error, GpuError};
+use crate::gpu::plumbing::GrowingBuffer;
+use crate::gpu::world::layout::{
+    BodyInfoGpu, BodyPoseGpu, ConstraintGpu, ContactInputGpu, JointGpu, JointImpulsesGpu,
+    KINEMATIC, StoredImpulsesGpu, joint_gpu,
+};
+
+impl GpuSolver {
+    /// The step's inputs up, in the layouts of `solver.wgsl`.
+    pub(super) fn upload(&mut self, view: &StepView<'_, '_>) -> Result<(), Error> {
+        let motion = &*view.motion;
+        let bodies = motion.states.len();
+        // Each binding that grows with the world must fit the device's binding size, checked
+        // before anything is made or sent.
+        let limit = self.device.limits().max_storage_buffer_binding_size;
+        for (what, count, record) in [
+            ("contacts", view.contacts.len(), size_of::<ConstraintGpu>()),
+            ("bodies", bodies, size_of::<BodyInfoGpu>()),
+            ("joints", motion.joints.len(), size_of::<JointGpu>()),
+        ] {
+            if (count * record) as u64 > limit {
+                return Err(Error::Gpu(GpuError::TooLarge {
+                    what,
+                    count,
+                    max: (limit / record as u64) as usize,
+                }));
+            }
+        }
+        self.pose_scratch.clear();
+        self.pose_scratch
+            .extend(
+                motion
+                    .centers
+                    .iter()
+                    .zip(motion.rotations.iter())
+                    .map(|(c, q)| BodyPoseGpu {
+                        center: c.to_array(),
+                        rotation: q.to_array(),
+                    }),
+            );
+        self.info_scratch.clear();
+        self.info_scratch.extend((0..bodies).map(|i| {
+            let (body, material) = (&motion.bodies[i], &motion.materials[i]);
+            let forces = motion.forces.map(|f| f[i]).unwrap_or_default();
+            BodyInfoGpu {
+                local_center: body.local_center.to_array(),
+                inv_inertia: material.inv_inertia,
+                lever_extent: material.max_extent,
+                body_extent: body.max_extent,
+                flags: if body.is_kinematic { KINEMATIC } else { 0 },
+                gravity_scale: forces.gravity_scale,
+                torque: forces.torque,
+                force: forces.force.to_array(),
+                linear_damping: forces.linear_damping,
+                angular_damping: forces.angular_damping,
+            }
+        }));
+        self.input_scratch.clear();
+        self.input_scratch
+            .extend(view.contacts.iter().zip(view.records.iter()).map(|(c, r)| {
+                let [friction, restitution, tangent_speed] = r.material();
+                let warm = r.impulses();
+                let m = &c.manifold;
+                let mut input = ContactInputGpu {
+                    bodies: r.bodies(),
+                    normal: m.normal.to_array(),
+                    friction,
+                    restitution,
+                    tangent_speed,
+                    count: m.points().len() as u32,
+                    key: [c.a, c.b],
+                    ..ContactInputGpu::zeroed()
+                };
+                for (k, p) in m.points().iter().enumerate() {
+                    input.points[k] = p.point.to_array();
+                    input.depths[k] = p.depth;
+                    [input.normal_impulses[k], input.tangent_impulses[k]] = warm[k];
+                }
+                input
+            }));
+        let h = view.constants.h;
+        self.joint_scratch.clear();
+        self.joint_scratch
+            .extend(motion.joints.iter().map(|j| joint_gpu(j, h)));
+        let device = &self.device;
+        // Grown to a power of two, but never past what one binding holds.
+        let fill = |slot: &mut GrowingBuffer, bytes: &[u8]| {
+            slot.reserve(device, bytes.len() as u64, limit);
+            if !bytes.is_empty() {
+                self.queue.write_buffer(&slot.buffer, 0, bytes);
+            }
+        };
+        let queue = &self.queue;
+        let bodies_sent = self.states.write(device, queue, motion.states, limit)
+            + self.poses.write(device, queue, &self.pose_scratch, limit)
+            + self.infos.write(device, queue, &self.info_scratch, limit);
+        fill(
+            &mut self.contact_inputs,
+            bytemuck::cast_slice(&self.input_scratch),
+        );
+        // The constraints are unpacked from the inputs on the device.
+        let constraints = (self.input_scratch.len() * size_of::<ConstraintGpu>()) as u64;
+        self.constraints.reserve(device, constraints, limit);
+        let stored = (view.contacts.len() * size_of::<StoredImpulsesGpu>()) as u64;
+        self.stored.reserve(device, stored, limit);
+        fill(&mut self.joints, bytemuck::cast_slice(&self.joint_scratch));
+        let impulses = (self.joint_scratch.len() * size_of::<JointImpulsesGpu>()) as u64;
+        self.joint_impulses.reserve(device, impulses, limit);
+        self.turned.reserve(device, bodies as u64 * 4, limit);
+        self.bytes[0] = bodies_sent
+            + (size_of_val(&self.input_scratch[..])
+                + self.colouring.sent as usize
+                + size_of_val(&self.joint_scratch[..])) as u64;
+        Ok(())
+    }
+}

@@ -384,8 +384,23 @@ impl GpuColouring {
         moving: &[bool],
     ) -> Result<bool, Error> {
         check_colouring_input(contacts, joints, moving.len())?;
-        let count = contacts.len() + joints.len();
-        self.check_limits(count, moving.len())?;
+        let host = Some((contacts, moving));
+        self.start(contacts.len(), moving.len(), joints, host)
+    }
+
+    /// A step of `contacts` contacts and the `joints` between `bodies` bodies, checked
+    /// against the device's limits and sent up (the contacts and moving bits too when
+    /// `host` has them), with room for its passes. Returns whether it has passes to run; a
+    /// step with no constraint has none, and is done.
+    fn start(
+        &mut self,
+        contacts: usize,
+        bodies: usize,
+        joints: &[JointKey],
+        host: Option<(&[ContactKey], &[bool])>,
+    ) -> Result<bool, Error> {
+        let count = contacts + joints.len();
+        self.check_limits(count, bodies)?;
         self.count = count;
         if count == 0 {
             self.previous_count = 0;
@@ -393,12 +408,7 @@ impl GpuColouring {
             self.shape = [0; 3];
             return Ok(false);
         }
-        self.upload(
-            contacts.len(),
-            moving.len(),
-            joints,
-            Some((contacts, moving)),
-        );
+        self.upload(contacts, bodies, joints, host);
         Ok(true)
     }
 
@@ -406,14 +416,6 @@ impl GpuColouring {
     fn finish(&mut self) {
         self.current = 1 - self.current;
         self.previous_count = self.count;
-    }
-
-    /// The solve order of the last [`GpuColouring::colour`] on the device, for a kernel of
-    /// the host's (the GPU world's solver reads it): one `u32` constraint index per
-    /// constraint, by colour, ascending within a colour, the overflow's after the colours
-    /// and the constraints left out last.
-    pub fn order_buffer(&self) -> &wgpu::Buffer {
-        &self.order.buffer
     }
 
     /// Refuses a step that a binding or a dispatch cannot hold, before anything changes.

@@ -113,17 +113,15 @@ impl GpuColouring {
         joints: &[JointKey],
         bodies: usize,
     ) -> Result<bool, Error> {
-        let count = contacts + joints.len();
-        self.check_limits(count, bodies)?;
-        self.count = count;
-        if count == 0 {
-            self.previous_count = 0;
-            self.sent = 0;
-            self.shape = [0; 3];
-            return Ok(false);
-        }
-        self.upload(contacts, bodies, joints, None);
-        Ok(true)
+        self.start(contacts, bodies, joints, None)
+    }
+
+    /// The solve order of the last [`GpuColouring::colour`] on the device, for a kernel of
+    /// the host's (the GPU world's solver reads it): one `u32` constraint index per
+    /// constraint, by colour, ascending within a colour, the overflow's after the colours
+    /// and the constraints left out last.
+    pub fn order_buffer(&self) -> &wgpu::Buffer {
+        &self.order.buffer
     }
 
     /// The device's buffers of the last step's solve: per colour the ranges (four `u32`: its

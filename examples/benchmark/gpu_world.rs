@@ -2,15 +2,19 @@
 //! Box2D v3 on the same warm piles of boxes, 5,000, 20,000 and 100,000 bodies.
 //!
 //! Each engine steps its own copy of the warm pile (`common::warm_world`, sleeping off) once
-//! untimed, then `gpu_world_steps` steps back to back, timed; a row is the mean of those.
+//! untimed (the GPU world as many times as it is timed, for the GPU's clocks to rise), then
+//! `gpu_world_steps` steps back to back, timed; a row is the mean of those.
 //! Ours runs on rayon's global pool (every CPU thread), Box2D with as many workers. The GPU
 //! world's row carries its solver's bytes each way per step and, on adapters with
-//! timestamp queries, its collision kernels' and solver pass's own time. On a software
+//! timestamp queries, its collision kernels' and solver pass's own time. After the table,
+//! each size's step is broken down: the host's stages (`GpuWorld::stats`) and the
+//! device's (`GpuWorld::step_times`), each the mean over the timed steps. On a software
 //! adapter (lavapipe) the GPU world's times are CPU times.
 
 use std::time::{Duration, Instant};
 
-use wgpu_sat::gpu::GpuWorld;
+use wgpu_sat::StepStats;
+use wgpu_sat::gpu::{GpuStepTimes, GpuWorld};
 use wgpu_sat::{ParallelCpuNarrowPhase, scenes};
 
 use crate::common::{self, box2d};
@@ -24,6 +28,7 @@ pub fn gpu_world(
 ) -> Result<(), Box<dyn std::error::Error>> {
     let threads = rayon::current_num_threads();
     let steps = plan.gpu_world_steps;
+    let mut breakdown = Vec::new();
     for &n in plan.gpu_world_sizes {
         let warm = common::warm_world(scenes::pile(n, common::SEED), common::pile_warm_frames(n));
         let stage = "gpu_world/pile".to_string();
@@ -49,16 +54,31 @@ pub fn gpu_world(
 
         if let Some(g) = gpu {
             let mut on_gpu = GpuWorld::new(&g.device, &g.queue, &warm)?;
-            on_gpu.step(common::DT)?;
+            // As many untimed steps as timed ones: a hardware GPU raises its clocks under
+            // load, and on an H200 the first steps of a run took up to three times as long
+            // on the device as the same steps after a few hundred milliseconds of work.
+            for _ in 0..steps {
+                on_gpu.step(common::DT)?;
+            }
             let mut kernel = Duration::ZERO;
+            let mut host = [Duration::ZERO; 4];
+            let mut device = Some(GpuStepTimes::default());
             let start = Instant::now();
             for _ in 0..steps {
                 on_gpu.step(common::DT)?;
                 kernel += on_gpu.kernel_time().unwrap_or_default();
+                for (sum, t) in host.iter_mut().zip(host_stages(on_gpu.stats())) {
+                    *sum += t;
+                }
+                device = device.zip(on_gpu.step_times()).map(|(mut sum, t)| {
+                    sum += t;
+                    sum
+                });
             }
             let mean = start.elapsed() / steps as u32;
             let kernel = on_gpu.kernel_time().map(|_| kernel / steps as u32);
             rows.push(row("gpu_world", mean, Some(on_gpu.solver_bytes()), kernel));
+            breakdown.push(breakdown_line(n, mean, host, device, steps as u32));
         }
 
         let mut theirs = box2d::box2d_world(&warm, threads)?;
@@ -66,5 +86,63 @@ pub fn gpu_world(
         rows.push(row("box2d", run.total / run.steps as u32, None, None));
         eprintln!("gpu_world/pile {n}: {steps} steps each");
     }
+    if !breakdown.is_empty() {
+        println!();
+        println!(
+            "gpu_world's step by stage (ms, mean of the timed steps; host: GpuWorld::stats, \
+             device: GpuWorld::step_times, by timestamp queries)"
+        );
+        for line in breakdown {
+            println!("{line}");
+        }
+    }
     Ok(())
+}
+
+/// The host's stages of a step: the pair set, the collision stage's round trip, the
+/// solver's (upload, pass, readback) and the continuous stage.
+fn host_stages(stats: &StepStats) -> [Duration; 4] {
+    [
+        stats.broad_phase,
+        stats.narrow_phase,
+        stats.solver,
+        stats.continuous,
+    ]
+}
+
+/// One size's line: the step, the host's stages and the device's, each over `steps`.
+fn breakdown_line(
+    n: usize,
+    step: Duration,
+    host: [Duration; 4],
+    device: Option<GpuStepTimes>,
+    steps: u32,
+) -> String {
+    let ms = |d: Duration| format!("{:.3}", d.as_secs_f64() * 1e3 / steps as f64);
+    let [pairs, collision, solver, continuous] = host.map(ms);
+    let mut line = format!(
+        "{n:>7} bodies: step {:.3} | host: pair set {pairs}, collision round trip {collision}, \
+         solver round trip {solver}, continuous {continuous}",
+        step.as_secs_f64() * 1e3
+    );
+    match device {
+        Some(t) => {
+            line += &format!(
+                " | device: collision {}, colouring {}, prepare {}, integrate {}, warm start {}, \
+             solve {}, relax {}, restitution {}, store {} (sum {})",
+                ms(t.collision),
+                ms(t.colouring),
+                ms(t.prepare),
+                ms(t.integrate),
+                ms(t.warm_start),
+                ms(t.solve),
+                ms(t.relax),
+                ms(t.restitution),
+                ms(t.store),
+                ms(t.total()),
+            )
+        }
+        None => line += " | device: no timestamp queries",
+    }
+    line
 }

@@ -12,8 +12,9 @@ use crate::shared::{OFFSCREEN_FORMAT, Offscreen, Result, request_adapter, write_
 
 /// `--headless`: no window and no event loop; frames rendered offscreen, the last one saved.
 pub fn headless(args: &Args) -> Result<()> {
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let instance = wgpu::Instance::new(wgpu_sat::gpu::without_indirect_validation(
+        wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
+    ));
     let adapter = request_adapter(&instance, None)?;
     let (device, queue) = request_device(&adapter)?;
     let mut host = Host::new(device.clone(), queue.clone(), OFFSCREEN_FORMAT, args.count)?;
@@ -106,8 +107,9 @@ pub fn headless(args: &Args) -> Result<()> {
 /// the last picture saved. Nothing is read back until the end, when the world is, once,
 /// for the summary.
 pub fn headless_world(args: &Args) -> Result<()> {
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let instance = wgpu::Instance::new(wgpu_sat::gpu::without_indirect_validation(
+        wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
+    ));
     let adapter = request_adapter(&instance, None)?;
     let (device, queue) = request_device(&adapter)?; // STEP W1, as STEP 1
     let mut host = WorldHost::new(device.clone(), queue.clone(), OFFSCREEN_FORMAT, args.count)?;

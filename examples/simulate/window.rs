@@ -34,8 +34,10 @@ pub fn run(args: &Args) -> Result<()> {
         return Err(NO_DISPLAY.into());
     }
     let event_loop = EventLoop::new().map_err(|e| format!("{NO_DISPLAY} ({e})"))?;
-    let instance = wgpu::Instance::new(wgpu::InstanceDescriptor::new_with_display_handle_from_env(
-        Box::new(event_loop.owned_display_handle()),
+    let instance = wgpu::Instance::new(wgpu_sat::gpu::without_indirect_validation(
+        wgpu::InstanceDescriptor::new_with_display_handle_from_env(Box::new(
+            event_loop.owned_display_handle(),
+        )),
     ));
     let mut app = App {
         args,

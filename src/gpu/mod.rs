@@ -25,10 +25,12 @@ pub use broad_phase::{
     GpuBroadPhase, LBVH_WGSL, PAIR_SET_WGSL, RADIX_SORT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL,
 };
 pub use collision::GpuCollision;
-pub use device::request_device;
+pub use device::{request_device, without_indirect_validation};
 pub use narrow_phase::{GpuNarrowPhase, LAYOUT_WGSL};
 pub use ray::{GpuRayCast, RAY_WGSL};
 pub use sat_pass::SAT_WGSL;
 pub use scatter::SCATTER_WGSL;
 pub use toi::{GpuTimeOfImpact, TOI_WGSL};
-pub use world::{COLOURING_WGSL, DEFAULT_ROUNDS, GpuColouring, GpuColours, GpuWorld, SOLVER_WGSL};
+pub use world::{
+    COLOURING_WGSL, DEFAULT_ROUNDS, GpuColouring, GpuColours, GpuStepTimes, GpuWorld, SOLVER_WGSL,
+};

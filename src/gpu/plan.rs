@@ -34,6 +34,9 @@ pub(in crate::gpu) struct Kernel {
 pub(in crate::gpu) struct Plan<'a> {
     pub(in crate::gpu) dispatches: Vec<Dispatch<'a>>,
     pub(in crate::gpu) params: Vec<u8>,
+    /// Where each stage of the plan begins (its first dispatch) and its label, for a
+    /// timer that times the plan pass by pass ([`record_passes`]).
+    pub(in crate::gpu) stages: Vec<(usize, u8)>,
 }
 
 /// The most storage buffers a kernel binds (the downlevel limit per stage).
@@ -65,6 +68,28 @@ pub(in crate::gpu) struct BindKey {
 }
 
 impl<'a> Plan<'a> {
+    /// Starts a stage labelled `label`: the dispatches pushed from here on, up to the next
+    /// stage, are its own (one pass of their own when timed pass by pass).
+    pub(in crate::gpu) fn stage(&mut self, label: u8) {
+        self.stages.push((self.dispatches.len(), label));
+    }
+
+    /// The stages that hold dispatches, in order: their dispatches and labels. Dispatches
+    /// before the first stage are a stage of their own, labelled `u8::MAX`.
+    fn stage_ranges(&self) -> impl Iterator<Item = (std::ops::Range<usize>, u8)> + '_ {
+        let head = (0, u8::MAX);
+        let starts = std::iter::once(head).chain(self.stages.iter().copied());
+        let ends = self
+            .stages
+            .iter()
+            .map(|&(start, _)| start)
+            .chain(std::iter::once(self.dispatches.len()));
+        starts
+            .zip(ends)
+            .map(|((start, label), end)| (start..end, label))
+            .filter(|(range, _)| !range.is_empty())
+    }
+
     /// Adds a dispatch of `workgroups` workgroups of `kernel` with `params` as its uniform.
     pub(in crate::gpu) fn push(
         &mut self,
@@ -246,41 +271,101 @@ pub(in crate::gpu) fn record(
     plan: Plan<'_>,
     timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
 ) {
-    let label = Some("wgpu-sat broad phase");
     queue.write_buffer(params, 0, &plan.params);
     {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label,
+            label: Some("wgpu-sat"),
             timestamp_writes: timestamps,
         });
-        for (k, dispatch) in plan.dispatches.iter().enumerate() {
-            let key = BindKey {
-                kernel: dispatch.kernel.id,
-                bindings: dispatch
-                    .bindings
-                    .map(|b| b.map(|(i, buffer)| (i, buffer.clone()))),
-                params: params.clone(),
-            };
-            if cache.get(k).is_none_or(|(cached, _)| *cached != key) {
-                let bind_group = bind_group(device, dispatch, params, k);
-                if k < cache.len() {
-                    cache[k] = (key, bind_group);
-                } else {
-                    cache.push((key, bind_group));
-                }
-            }
-            pass.set_pipeline(&dispatch.kernel.pipeline);
-            pass.set_bind_group(0, &cache[k].1, &[]);
-            match dispatch.workgroups {
-                Workgroups::Direct(count) => pass.dispatch_workgroups(count, 1, 1),
-                Workgroups::Indirect(args, offset) => {
-                    pass.dispatch_workgroups_indirect(args, offset)
-                }
-            }
-        }
+        record_range(
+            &mut pass,
+            device,
+            params,
+            cache,
+            &plan,
+            0..plan.dispatches.len(),
+        );
     }
     // Bind groups past this plan would hold old buffers alive.
     cache.truncate(plan.dispatches.len());
+}
+
+/// [`record`] with a pass per stage of `plan` ([`Plan::stage`]), each timed by `timer`
+/// (pass `i` writes queries `2i` and `2i + 1`), as many as it has queries for (the rest in
+/// the last one). Returns the timed passes' stage labels, in order. Without a timer, one
+/// untimed pass (and no label): the dispatches and their order are the same either way,
+/// and so are the results.
+pub(in crate::gpu) fn record_passes(
+    device: &wgpu::Device,
+    queue: &wgpu::Queue,
+    encoder: &mut wgpu::CommandEncoder,
+    params: &wgpu::Buffer,
+    cache: &mut Vec<(BindKey, wgpu::BindGroup)>,
+    plan: Plan<'_>,
+    timer: Option<&KernelTimer>,
+) -> Vec<u8> {
+    let Some(timer) = timer else {
+        record(device, queue, encoder, params, cache, plan, None);
+        return Vec::new();
+    };
+    queue.write_buffer(params, 0, &plan.params);
+    let room = timer.passes();
+    let mut ranges: Vec<_> = plan.stage_ranges().collect();
+    let mut labels = Vec::with_capacity(ranges.len());
+    if ranges.len() > room && room > 0 {
+        // Too many stages to time one by one: the last timed pass runs to the end.
+        let end = plan.dispatches.len();
+        ranges.truncate(room);
+        if let Some((last, _)) = ranges.last_mut() {
+            last.end = end;
+        }
+    }
+    for (i, (range, label)) in ranges.into_iter().enumerate() {
+        let at = 2 * i as u32;
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("wgpu-sat"),
+            timestamp_writes: Some(timer.pass(Some(at), Some(at + 1))),
+        });
+        record_range(&mut pass, device, params, cache, &plan, range);
+        labels.push(label);
+    }
+    cache.truncate(plan.dispatches.len());
+    labels
+}
+
+/// Records dispatches `range` of `plan` into `pass` (see [`record`] for the bind groups).
+fn record_range(
+    pass: &mut wgpu::ComputePass<'_>,
+    device: &wgpu::Device,
+    params: &wgpu::Buffer,
+    cache: &mut Vec<(BindKey, wgpu::BindGroup)>,
+    plan: &Plan<'_>,
+    range: std::ops::Range<usize>,
+) {
+    for k in range {
+        let dispatch = &plan.dispatches[k];
+        let key = BindKey {
+            kernel: dispatch.kernel.id,
+            bindings: dispatch
+                .bindings
+                .map(|b| b.map(|(i, buffer)| (i, buffer.clone()))),
+            params: params.clone(),
+        };
+        if cache.get(k).is_none_or(|(cached, _)| *cached != key) {
+            let bind_group = bind_group(device, dispatch, params, k);
+            if k < cache.len() {
+                cache[k] = (key, bind_group);
+            } else {
+                cache.push((key, bind_group));
+            }
+        }
+        pass.set_pipeline(&dispatch.kernel.pipeline);
+        pass.set_bind_group(0, &cache[k].1, &[]);
+        match dispatch.workgroups {
+            Workgroups::Direct(count) => pass.dispatch_workgroups(count, 1, 1),
+            Workgroups::Indirect(args, offset) => pass.dispatch_workgroups_indirect(args, offset),
+        }
+    }
 }
 
 /// The bind group of dispatch `k` of a submit: its storage buffers whole, and its slot of

@@ -246,19 +246,33 @@ impl ShapeTable {
 /// Bytes of two resolved timestamps.
 pub(super) const TIMESTAMP_BYTES: u64 = 16;
 
-/// Two timestamp queries (at the start of the first timed pass and the end of the last),
-/// on devices that have them: the kernels' own time beside the wall time.
+/// Timestamp queries on devices that have them: two (at the start of the first timed pass
+/// and the end of the last), or two per pass of a plan timed pass by pass
+/// ([`record`](super::plan::record) with a timer); the kernels' own time beside the wall
+/// time.
 pub(super) struct KernelTimer {
     pub(super) query_set: wgpu::QuerySet,
     /// Where the queries resolve to (QUERY_RESOLVE needs a buffer of its own).
     pub(super) resolve: wgpu::Buffer,
+    /// Queries in the set: two, or two per pass of a plan timed pass by pass.
+    queries: u32,
     /// Nanoseconds per timestamp tick.
     period: f32,
 }
 
 impl KernelTimer {
-    /// A timer on `device`, or `None` when it has no timestamp queries.
+    /// A timer of two queries on `device`, or `None` when it has no timestamp queries.
     pub(super) fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Option<KernelTimer> {
+        Self::with_queries(device, queue, 2)
+    }
+
+    /// A timer of `queries` queries (an even number: a start and an end per pass), or
+    /// `None` when `device` has no timestamp queries.
+    pub(super) fn with_queries(
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        queries: u32,
+    ) -> Option<KernelTimer> {
         let features = device.features();
         features
             .contains(wgpu::Features::TIMESTAMP_QUERY)
@@ -266,16 +280,22 @@ impl KernelTimer {
                 query_set: device.create_query_set(&wgpu::QuerySetDescriptor {
                     label: Some("wgpu-sat kernel time"),
                     ty: wgpu::QueryType::Timestamp,
-                    count: 2,
+                    count: queries,
                 }),
                 resolve: device.create_buffer(&wgpu::BufferDescriptor {
                     label: Some("wgpu-sat kernel time"),
-                    size: TIMESTAMP_BYTES,
+                    size: u64::from(queries) * 8,
                     usage: wgpu::BufferUsages::QUERY_RESOLVE | wgpu::BufferUsages::COPY_SRC,
                     mapped_at_creation: false,
                 }),
+                queries,
                 period: queue.get_timestamp_period(),
             })
+    }
+
+    /// The passes this timer can time one by one.
+    pub(super) fn passes(&self) -> usize {
+        self.queries as usize / 2
     }
 
     /// The writes of a pass timed alone: its start and its end.
@@ -299,8 +319,20 @@ impl KernelTimer {
 
     /// Resolves the two queries and copies them to `to` at `offset`.
     pub(super) fn copy(&self, encoder: &mut wgpu::CommandEncoder, to: &wgpu::Buffer, offset: u64) {
-        encoder.resolve_query_set(&self.query_set, 0..2, &self.resolve, 0);
-        encoder.copy_buffer_to_buffer(&self.resolve, 0, to, offset, TIMESTAMP_BYTES);
+        self.copy_first(encoder, to, offset, 2);
+    }
+
+    /// Resolves the first `queries` queries and copies them to `to` at `offset` (8 bytes
+    /// each).
+    pub(super) fn copy_first(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        to: &wgpu::Buffer,
+        offset: u64,
+        queries: u32,
+    ) {
+        encoder.resolve_query_set(&self.query_set, 0..queries, &self.resolve, 0);
+        encoder.copy_buffer_to_buffer(&self.resolve, 0, to, offset, u64::from(queries) * 8);
     }
 
     /// The time between the two ticks read back.

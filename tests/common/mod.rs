@@ -44,8 +44,9 @@ pub fn device_with_limits(
     limits: wgpu::Limits,
 ) -> Option<(wgpu::Device, wgpu::Queue)> {
     gpu()?;
-    let instance =
-        wgpu::Instance::new(wgpu::InstanceDescriptor::new_without_display_handle_from_env());
+    let instance = wgpu::Instance::new(wgpu_sat::gpu::without_indirect_validation(
+        wgpu::InstanceDescriptor::new_without_display_handle_from_env(),
+    ));
     let adapter = pollster::block_on(wgpu::util::initialize_adapter_from_env_or_default(
         &instance, None,
     ))

@@ -3,6 +3,8 @@
 //! promises them on (lavapipe in CI); its transforms buffer holds what the world's
 //! transforms are; what it cannot step is refused by name, and a bad step changes nothing.
 
+use std::time::Duration;
+
 use crate::common;
 use common::state_bits;
 
@@ -622,6 +624,9 @@ fn an_empty_world_steps_and_takes_bodies_later() {
     for _ in 0..3 {
         cpu.step(DT, &mut narrow).unwrap();
         gpu.step(DT).unwrap();
+        // No body, no solver pass: nothing was timed.
+        assert_eq!(gpu.step_times(), None);
+        assert_eq!(gpu.stats().bodies, 0);
     }
     assert_eq!(gpu.read_world().unwrap().snapshot(), cpu.snapshot());
     let add = |world: &mut World| {
@@ -634,12 +639,50 @@ fn an_empty_world_steps_and_takes_bodies_later() {
     };
     add(&mut cpu);
     gpu.edit(add).unwrap();
+    let timed = device.features().contains(wgpu::Features::TIMESTAMP_QUERY);
     for step in 0..40 {
-        cpu.step(DT, &mut narrow).unwrap();
+        let stats = cpu.step(DT, &mut narrow).unwrap();
         gpu.step(DT).unwrap();
         check_bits(&cpu, &gpu.read_world().unwrap(), step);
+        check_step_report(&gpu, &stats, timed, step);
     }
     if common::adapter_gives_cpu_bits() {
         assert_eq!(gpu.read_world().unwrap().snapshot(), cpu.snapshot());
     }
+}
+
+/// `gpu`'s report of its last step: the CPU world's counts (`stats`, the same step), and
+/// on a device with timestamp queries (`timed`) a time for every stage that ran, whose sum
+/// fits inside the span from the first pass's start to the last's end.
+fn check_step_report(gpu: &GpuWorld, stats: &wgpu_sat::StepStats, timed: bool, step: usize) {
+    let own = gpu.stats();
+    let counts = |s: &wgpu_sat::StepStats| (s.bodies, s.colliders, s.pairs, s.contacts);
+    assert_eq!(counts(own), counts(stats), "step {step}");
+    assert!(own.solver > Duration::ZERO, "step {step}");
+    let Some(t) = gpu.step_times() else {
+        assert!(
+            !timed,
+            "step {step}: a device with timestamps gave no times"
+        );
+        return;
+    };
+    let ran = [
+        ("collision", t.collision),
+        ("colouring", t.colouring),
+        ("prepare", t.prepare),
+        ("integrate", t.integrate),
+        ("warm start", t.warm_start),
+        ("solve", t.solve),
+        ("relax", t.relax),
+        ("restitution", t.restitution),
+        ("store", t.store),
+    ];
+    for (stage, time) in ran {
+        assert!(time > Duration::ZERO, "step {step}: {stage} took no time");
+    }
+    let span = gpu.kernel_time().expect("timed");
+    assert!(
+        t.total() <= span,
+        "step {step}: {t:?} past the span {span:?}"
+    );
 }

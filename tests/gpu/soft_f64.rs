@@ -96,7 +96,16 @@ fn the_wide_turn_angle_is_the_hosts_atan2_to_the_bit() {
     );
     let mut wrong = 0;
     let mut first = None;
+    // WGSL lets an implementation flush subnormal f32 values to zero, and a hardware GPU
+    // may (an H200 did: 4 of these inputs came out as from a zero). The soft-f64 path is
+    // integer work past its input, so there every other input must give the host's bits.
+    let flushes = !common::adapter_gives_cpu_bits();
+    let mut left_out = 0;
     for (&[x, y], &bits) in points.iter().zip(&got) {
+        if flushes && (x.is_subnormal() || y.is_subnormal()) {
+            left_out += 1;
+            continue;
+        }
         let expected = atan2(y, x);
         if expected.to_bits() != bits {
             wrong += 1;
@@ -106,7 +115,8 @@ fn the_wide_turn_angle_is_the_hosts_atan2_to_the_bit() {
     assert_eq!(
         wrong,
         0,
-        "{wrong} of {} differ; first (x, y, host, GPU): {first:?}",
+        "{wrong} of {} differ ({left_out} with a subnormal input not compared); first (x, y, \
+         host, GPU): {first:?}",
         points.len()
     );
 }

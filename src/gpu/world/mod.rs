@@ -35,13 +35,15 @@ mod colouring;
 mod layout;
 mod resident;
 mod solver;
+mod timing;
 
 pub use colouring::{COLOURING_WGSL, DEFAULT_ROUNDS, GpuColouring, GpuColours};
 pub use solver::SOLVER_WGSL;
+pub use timing::GpuStepTimes;
 
 use crate::error::Error;
 use crate::gpu::GpuCollision;
-use crate::world::World;
+use crate::world::{StepStats, World};
 use solver::GpuSolver;
 
 /// A [`World`] stepped on a wgpu device: collision and the solver's stages run there, and
@@ -75,6 +77,8 @@ pub struct GpuWorld {
     world: World,
     collision: GpuCollision,
     solver: GpuSolver,
+    /// The last step's counts and host times (default before the first step).
+    stats: StepStats,
 }
 
 impl GpuWorld {
@@ -92,6 +96,7 @@ impl GpuWorld {
             world: world.clone(),
             collision: GpuCollision::new(device, queue)?,
             solver,
+            stats: StepStats::default(),
         })
     }
 
@@ -114,7 +119,39 @@ impl GpuWorld {
             self.solver
                 .set_transform(slot, &self.world.slot_transform(slot));
         }
-        stepped.map(|_| ())
+        self.stats = stepped?;
+        Ok(())
+    }
+
+    /// The last successful step's counts (bodies, pairs, contacts) and its times as the
+    /// host saw them, as [`World::step`] returns them: `broad_phase` the host's pair set,
+    /// `narrow_phase` the collision stage's submit and collection, `solver` the solver's
+    /// upload, pass and readback. [`GpuWorld::step_times`] gives the device's side.
+    pub fn stats(&self) -> &StepStats {
+        &self.stats
+    }
+
+    /// The last step's time on the device, stage by stage, by timestamp queries: `None`
+    /// on devices without them, and after a step with no solver pass (no body) or one the
+    /// device did not finish.
+    ///
+    /// ```no_run
+    /// # use wgpu_sat::{gpu::GpuWorld, World};
+    /// # let (device, queue) = wgpu_sat::request_device()?;
+    /// let mut gpu = GpuWorld::new(&device, &queue, &World::default())?;
+    /// gpu.step(1.0 / 60.0)?;
+    /// if let Some(t) = gpu.step_times() {
+    ///     println!("device: {:?} ({:?} solving), host: {:?}", t.total(), t.solve, gpu.stats().solver);
+    /// }
+    /// # Ok::<(), wgpu_sat::Error>(())
+    /// ```
+    pub fn step_times(&self) -> Option<GpuStepTimes> {
+        let collision = self.collision.timings().kernel?;
+        let solver = self.solver.stage_times?;
+        Some(GpuStepTimes {
+            collision,
+            ..solver
+        })
     }
 
     /// The world after the last step, with the same handles: for events, queries and

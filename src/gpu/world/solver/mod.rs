@@ -42,15 +42,16 @@ use super::layout::{
     LAST_SUBSTEP, OVERFLOW, SolverParamsGpu, StoredImpulsesGpu,
 };
 use super::resident::ResidentList;
+use super::timing::{GpuStepTimes, TIMED_PASSES, stage};
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
 use crate::dynamics::state::BodyState;
 use crate::dynamics::{COLOURS, LEFT_OUT};
 use crate::error::{Error, GpuError};
 use crate::gpu::layout::BodyTransformGpu;
 use crate::gpu::plan::{
-    BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, Workgroups, record,
+    BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, Workgroups, record_passes,
 };
-use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, read_back};
+use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, read_back};
 
 /// The WGSL of the GPU world's solver: the layouts, the transform helpers, then
 /// `shaders/solver.wgsl` (the structs and the body passes), `contacts.wgsl`,
@@ -181,10 +182,15 @@ pub(crate) struct GpuSolver {
     params: GrowingBuffer,
     readback: GrowingBuffer,
     bind_groups: Vec<(BindKey, wgpu::BindGroup)>,
-    /// Timestamps around the solver's pass, on devices that have them.
+    /// Timestamps around each stage's pass, on devices that have them.
     timer: Option<KernelTimer>,
-    /// The last step's pass, by those timestamps.
+    /// The stage of each timed pass of the last step.
+    pass_labels: Vec<u8>,
+    /// The last step's passes, from the first's start to the last's end, by those
+    /// timestamps.
     pub(crate) kernel_time: Option<std::time::Duration>,
+    /// The last step's stages, by those timestamps (`collision` left at zero).
+    pub(crate) stage_times: Option<GpuStepTimes>,
     /// Host staging, reused between steps.
     input_scratch: Vec<ContactInputGpu>,
     pose_scratch: Vec<BodyPoseGpu>,
@@ -233,8 +239,10 @@ impl GpuSolver {
                 wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             ),
             bind_groups: Vec::new(),
-            timer: KernelTimer::new(device, queue),
+            timer: KernelTimer::with_queries(device, queue, 2 * TIMED_PASSES),
+            pass_labels: Vec::new(),
             kernel_time: None,
+            stage_times: None,
             input_scratch: Vec::new(),
             pose_scratch: Vec::new(),
             info_scratch: Vec::new(),
@@ -322,8 +330,9 @@ impl OffloadedStages for GpuSolver {
 
 impl GpuSolver {
     fn run_unscoped(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error> {
-        // A step with nothing to read back (no body) has no colour either.
+        // A step with nothing to read back (no body) has no colour either, nor a time.
         view.colours.clear();
+        (self.kernel_time, self.stage_times) = (None, None);
         let coloured = self.colouring.colour_step(view)?;
         self.upload(view)?;
         let bodies = view.motion.states.len();
@@ -342,6 +351,7 @@ impl GpuSolver {
             kinds: [false; 2],
         };
         if coloured {
+            plan.stage(stage::COLOURING);
             // The colouring's passes first, in the same pass: the colour passes read the
             // order, the ranges and the workgroups they make. Its input is made from the
             // uploaded states and contact inputs before the clamp changes the states.
@@ -383,6 +393,7 @@ impl GpuSolver {
         ];
         let body_groups = groups(bodies);
         let body_params = |flags| Self::params(view, 0, bodies, flags);
+        plan.stage(stage::PREPARE);
         if bodies > 0 {
             plan.push(&k.clamp_bodies, &body, body_params(0), body_groups);
         }
@@ -396,11 +407,14 @@ impl GpuSolver {
             plan.push(&k.prepare_contacts, &prepare, params, groups(contacts));
         }
         for substep in 0..view.substeps {
+            plan.stage(stage::INTEGRATE);
             if bodies > 0 {
                 plan.push(&k.integrate_velocities, &body, body_params(0), body_groups);
             }
+            plan.stage(stage::WARM_START);
             let warm_start = [(&k.joint_warm_start, &joint[..]), (&k.warm_start, &colour)];
             colours.push(&mut plan, warm_start, view);
+            plan.stage(stage::SOLVE);
             let solve = [(&k.joint_solve, &joint[..]), (&k.solve, &colour)];
             colours.push(&mut plan, solve, view);
             let last = if substep + 1 == view.substeps {
@@ -408,6 +422,7 @@ impl GpuSolver {
             } else {
                 0
             };
+            plan.stage(stage::INTEGRATE);
             if bodies > 0 {
                 plan.push(
                     &k.integrate_positions,
@@ -416,13 +431,16 @@ impl GpuSolver {
                     body_groups,
                 );
             }
+            plan.stage(stage::RELAX);
             let relax = [(&k.joint_relax, &joint[..]), (&k.relax, &colour)];
             colours.push(&mut plan, relax, view);
         }
+        plan.stage(stage::RESTITUTION);
         // No joint has a restitution pass: an empty joint range dispatches nothing.
         let no_joints: [(u32, &wgpu::Buffer); 0] = [];
         let restitution = [(&k.joint_relax, &no_joints[..]), (&k.restitution, &colour)];
         colours.push(&mut plan, restitution, view);
+        plan.stage(stage::STORE);
         if contacts > 0 {
             let store = [(CONSTRAINTS, constraints), (STORED, &self.stored.buffer)];
             let params = Self::params(view, 0, contacts, 0);
@@ -455,14 +473,13 @@ impl GpuSolver {
         let colour_bytes = if coloured { colour_bytes } else { 0 };
         let total =
             state_bytes + pose_bytes + turned_bytes + stored_bytes + joint_bytes + colour_bytes;
-        // The pass's two timestamps after the results, 8-byte aligned.
+        // Each timed pass's two timestamps after the results, 8-byte aligned.
         let stamps_at = total.next_multiple_of(8);
-        let read = if self.timer.is_some() {
-            stamps_at + TIMESTAMP_BYTES
-        } else {
-            total
-        };
-        self.readback.reserve(device, read.max(4), u64::MAX);
+        let most = self
+            .timer
+            .as_ref()
+            .map_or(total, |timer| stamps_at + 16 * timer.passes() as u64);
+        self.readback.reserve(device, most.max(4), u64::MAX);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("wgpu-sat solver"),
         });
@@ -470,15 +487,14 @@ impl GpuSolver {
             encoder.clear_buffer(turned, 0, Some(turned_bytes));
         }
         let params = &self.params.buffer;
-        let stamps = self.timer.as_ref().map(KernelTimer::whole_pass);
-        record(
+        self.pass_labels = record_passes(
             device,
             &self.queue,
             &mut encoder,
             params,
             &mut self.bind_groups,
             plan,
-            stamps,
+            self.timer.as_ref(),
         );
         let back = &self.readback.buffer;
         let mut at = 0;
@@ -495,9 +511,14 @@ impl GpuSolver {
             }
             at += bytes;
         }
-        if let Some(timer) = &self.timer {
-            timer.copy(&mut encoder, back, stamps_at);
-        }
+        let timed = self.pass_labels.len();
+        let read = match &self.timer {
+            Some(timer) if timed > 0 => {
+                timer.copy_first(&mut encoder, back, stamps_at, 2 * timed as u32);
+                stamps_at + 16 * timed as u64
+            }
+            _ => total,
+        };
         self.queue.submit([encoder.finish()]);
         // An error found after this (a validation error, a failed readback) makes `run`
         // forget the colouring's step again.
@@ -506,11 +527,17 @@ impl GpuSolver {
             return Ok(());
         }
         // Read in place from the mapping, record by record: nothing is allocated per step.
-        let mut ticks = [0u64; 2];
+        let mut times = GpuStepTimes::default();
+        let mut span = [u64::MAX, 0];
         read_back(device, back, read, |data| {
-            if self.timer.is_some() {
+            if let Some(timer) = &self.timer {
                 let at = stamps_at as usize;
-                ticks = bytemuck::pod_read_unaligned(&data[at..at + 16]);
+                for (i, &label) in self.pass_labels.iter().enumerate() {
+                    let ticks: [u64; 2] =
+                        bytemuck::pod_read_unaligned(&data[at + 16 * i..at + 16 * (i + 1)]);
+                    times.add(label, timer.elapsed(ticks));
+                    span = [span[0].min(ticks[0]), span[1].max(ticks[1])];
+                }
             }
             let sizes = [state_bytes, pose_bytes, turned_bytes, joint_bytes];
             self.store(view, data, sizes);
@@ -524,7 +551,9 @@ impl GpuSolver {
             rotation: q.to_array(),
         }));
         self.bytes[1] = total;
-        self.kernel_time = self.timer.as_ref().map(|timer| timer.elapsed(ticks));
+        let timed = self.timer.as_ref().filter(|_| !self.pass_labels.is_empty());
+        self.kernel_time = timed.map(|timer| timer.elapsed(span));
+        self.stage_times = timed.map(|_| times);
         Ok(())
     }
 

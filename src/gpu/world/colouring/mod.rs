@@ -175,6 +175,11 @@ pub struct GpuColouring {
     pub(crate) seeded: bool,
     /// The GPU world's step's joints (the rest of its input is made on the device).
     step_joints: Vec<JointKey>,
+    /// In the GPU world: how many colours the last step's list uses (one past its highest
+    /// below the overflow), as the host knows them (`colouring/step.rs`).
+    previous_colours: usize,
+    /// The GPU world's scratch: per body, this step's constraints on it.
+    degrees: Vec<u32>,
 }
 
 struct Kernels {
@@ -339,6 +344,8 @@ impl GpuColouring {
             pending: None,
             seeded: false,
             step_joints: Vec::new(),
+            previous_colours: 0,
+            degrees: Vec::new(),
         }
     }
 
@@ -403,7 +410,7 @@ impl GpuColouring {
         self.check_limits(count, bodies)?;
         self.count = count;
         if count == 0 {
-            self.previous_count = 0;
+            (self.previous_count, self.previous_colours) = (0, 0);
             self.sent = 0;
             self.shape = [0; 3];
             return Ok(false);

@@ -17,6 +17,7 @@
 //! ```
 
 use super::{CONTACT_WORDS, GpuColouring, INPUT_OUT, STATE_WORDS, groups};
+use crate::dynamics::COLOURS;
 use crate::dynamics::solver::{JointKey, JointModel, StepView};
 use crate::error::Error;
 use crate::gpu::plan::Plan;
@@ -39,6 +40,7 @@ impl GpuColouring {
         self.queue
             .write_buffer(&previous.buffer, 0, bytemuck::cast_slice(&self.words));
         self.previous_count = colours.len();
+        self.previous_colours = colours_in_use(colours);
         4 * self.words.len() as u64
     }
 
@@ -94,6 +96,48 @@ impl GpuColouring {
             self.finish();
             self.follows = Some(stamp);
         }
+    }
+
+    /// The colours of the step that ran last (per constraint, read back): how many it used
+    /// is what the next step's kept colours stay below ([`GpuColouring::colours_to_dispatch`]).
+    pub(crate) fn set_last_colours(&mut self, colours: &[u8]) {
+        self.previous_colours = colours_in_use(colours);
+    }
+
+    /// How many colours the solver's passes dispatch for the step of `view` (the overflow's
+    /// besides), after [`GpuColouring::colour_step`]: as many as its colouring can use, so
+    /// that the colours no constraint can take cost no dispatch (on an H200 a dispatch
+    /// costs some 5 microseconds however little it does, and a pile uses about half the
+    /// colours).
+    ///
+    /// The bound: a constraint that keeps its colour keeps one of the last step's, below
+    /// the last step's count; one coloured afresh takes the lowest colour that the other
+    /// constraints on its moving bodies lack (`ConstraintColouring`'s greedy and the
+    /// device's), which is at most how many of them there are, its bodies' constraints
+    /// counted for the moving ones (`BodyState::moves`, the bit the device reads). The
+    /// count is over every constraint of the step, those left out too, so it can only be
+    /// too large. The solver checks the colours that come back against it.
+    pub(crate) fn colours_to_dispatch(&mut self, view: &StepView<'_, '_>) -> usize {
+        let mut degrees = std::mem::take(&mut self.degrees);
+        let states = &view.motion.states;
+        let pairs = || {
+            let contacts = view.records.iter().map(|r| r.bodies());
+            contacts.chain(self.step_joints.iter().map(|&(_, bodies)| bodies))
+        };
+        degrees.clear();
+        degrees.resize(states.len(), 0);
+        for [a, b] in pairs() {
+            degrees[a as usize] += 1;
+            degrees[b as usize] += 1;
+        }
+        let others = |body: u32| {
+            let moves = states[body as usize].moves();
+            if moves { degrees[body as usize] - 1 } else { 0 }
+        };
+        let fresh = pairs().map(|[a, b]| others(a) + others(b)).max();
+        let fresh = fresh.map_or(0, |most| most as usize + 1);
+        self.degrees = degrees;
+        fresh.max(self.previous_colours).min(COLOURS)
     }
 
     /// Forgets the last step: the next [`GpuColouring::colour_step`] is seeded.
@@ -165,4 +209,11 @@ impl GpuColouring {
         let items = moving_words.max(contacts);
         plan.push(&self.kernels.colour_input, &bindings, params, groups(items));
     }
+}
+
+/// How many colours `colours` (per constraint) use: one past the highest below the
+/// overflow, 0 when none is.
+fn colours_in_use(colours: &[u8]) -> usize {
+    let coloured = colours.iter().filter(|&&c| usize::from(c) < COLOURS);
+    coloured.max().map_or(0, |&c| usize::from(c) + 1)
 }

@@ -334,6 +334,11 @@ impl GpuSolver {
         view.colours.clear();
         (self.kernel_time, self.stage_times) = (None, None);
         let coloured = self.colouring.colour_step(view)?;
+        let dispatched = if coloured {
+            self.colouring.colours_to_dispatch(view)
+        } else {
+            0
+        };
         self.upload(view)?;
         let bodies = view.motion.states.len();
         let contacts = view.contacts.len();
@@ -349,6 +354,7 @@ impl GpuSolver {
         let mut colours = ColourPasses {
             args: solve_args,
             kinds: [false; 2],
+            colours: 0,
         };
         if coloured {
             plan.stage(stage::COLOURING);
@@ -360,6 +366,7 @@ impl GpuSolver {
             self.colouring.push(&mut plan);
             let joints = self.colouring.step_joint_slots().next().is_some();
             colours.kinds = [joints, contacts > 0];
+            colours.colours = dispatched;
         }
         let body = [(STATES, states), (INFOS, infos)];
         let colour = [
@@ -529,6 +536,7 @@ impl GpuSolver {
         // Read in place from the mapping, record by record: nothing is allocated per step.
         let mut times = GpuStepTimes::default();
         let mut span = [u64::MAX, 0];
+        let mut stored = Ok(());
         read_back(device, back, read, |data| {
             if let Some(timer) = &self.timer {
                 let at = stamps_at as usize;
@@ -540,8 +548,10 @@ impl GpuSolver {
                 }
             }
             let sizes = [state_bytes, pose_bytes, turned_bytes, joint_bytes];
-            self.store(view, data, sizes);
+            stored = self.store(view, data, sizes, dispatched);
         })?;
+        stored?;
+        self.colouring.set_last_colours(view.colours);
         // The device's states and poses are the step's results, as the host now holds them.
         let motion = &*view.motion;
         self.states.hold(motion.states.iter().copied());
@@ -562,7 +572,18 @@ impl GpuSolver {
     /// joint's impulses, and the colours. `data` holds them back to back (the timestamps
     /// after them are not read here); its alignment is the mapping's, so each record is
     /// read unaligned.
-    fn store(&self, view: &mut StepView<'_, '_>, data: &[u8], sizes: [u64; 4]) {
+    ///
+    /// Fails, before anything is taken, when a constraint's colour is one of those from
+    /// `dispatched` up, whose passes did not run: `colours_to_dispatch` rules that out, and
+    /// if it ever did not, the step is solved on the host instead (`run`'s error path), to
+    /// the same bits.
+    fn store(
+        &self,
+        view: &mut StepView<'_, '_>,
+        data: &[u8],
+        sizes: [u64; 4],
+        dispatched: usize,
+    ) -> Result<(), Error> {
         let [states, poses, turned, joints] = sizes.map(|bytes| bytes as usize);
         let contacts = view.contacts.len();
         let (state_bytes, rest) = data.split_at(states);
@@ -573,9 +594,15 @@ impl GpuSolver {
         // Per constraint (the contacts, then the coloured joints), four to a word; none
         // when the step had no constraint to colour.
         let constraints = contacts + self.colouring.step_joint_slots().count();
+        let colours = colour_bytes.iter().take(constraints);
+        let skipped = |c: usize| (dispatched..COLOURS).contains(&c);
+        if let Some(&colour) = colours.clone().find(|&&c| skipped(usize::from(c))) {
+            return Err(Error::Gpu(GpuError::Device(format!(
+                "a constraint took colour {colour}, past the {dispatched} colours dispatched"
+            ))));
+        }
         view.colours.clear();
-        view.colours
-            .extend(colour_bytes.iter().take(constraints).copied());
+        view.colours.extend(colours.copied());
         let (contact_colours, joint_colours) =
             view.colours.split_at(contacts.min(view.colours.len()));
         // The solved joints: those in a colour (the others, between still bodies, keep
@@ -608,6 +635,7 @@ impl GpuSolver {
                 hits[k] = stored.hits;
             }
         }
+        Ok(())
     }
 }
 
@@ -641,10 +669,12 @@ fn groups(count: usize) -> u32 {
 /// words a colour) over the range it wrote; the overflow's last, each in one invocation,
 /// its joints before its contacts. A colour's joints and contacts share no moving body, so
 /// their order within it is free. A kind with no constraint this step (`kinds`: joints,
-/// contacts) has no dispatch.
+/// contacts) has no dispatch, and nor have the colours from `colours` up, which no
+/// constraint can take this step (`GpuColouring::colours_to_dispatch`).
 struct ColourPasses<'a> {
     args: &'a wgpu::Buffer,
     kinds: [bool; 2],
+    colours: usize,
 }
 
 impl<'a> ColourPasses<'a> {
@@ -656,9 +686,9 @@ impl<'a> ColourPasses<'a> {
         kernels: [(&'a Kernel, &[(u32, &'a wgpu::Buffer)]); 2],
         view: &StepView<'_, '_>,
     ) {
-        // Every colour is dispatched: only the device knows which hold constraints (an
-        // empty one runs no workgroup).
-        for colour in 0..=COLOURS {
+        // Every colour a constraint can take is dispatched: only the device knows which
+        // hold constraints (an empty one runs no workgroup).
+        for colour in (0..self.colours).chain([COLOURS]) {
             let flags = if colour == COLOURS { OVERFLOW } else { 0 };
             let params = GpuSolver::params(view, colour, 0, flags);
             // A colour's six words: its contacts' workgroups, then its joints'.

@@ -46,11 +46,23 @@ pub fn gpu_world(
         let mut world = warm.clone();
         let mut narrow = ParallelCpuNarrowPhase::new();
         world.step(common::DT, &mut narrow)?;
+        let mut cpu_host = [Duration::ZERO; 5];
         let start = Instant::now();
         for _ in 0..steps {
-            world.step(common::DT, &mut narrow)?;
+            let stats = world.step(common::DT, &mut narrow)?;
+            for (sum, t) in cpu_host.iter_mut().zip(host_stages(&stats)) {
+                *sum += t;
+            }
         }
-        rows.push(row("cpu_world", start.elapsed() / steps as u32, None, None));
+        let cpu_mean = start.elapsed() / steps as u32;
+        rows.push(row("cpu_world", cpu_mean, None, None));
+        let [broad, narrow_time, _, solver, continuous] =
+            cpu_host.map(|d| d.as_secs_f64() * 1e3 / steps as f64);
+        breakdown.push(format!(
+            "{n:>7} bodies, CPU world: step {:.3} | broad phase {broad:.3}, narrow phase \
+             {narrow_time:.3}, solver {solver:.3}, continuous {continuous:.3}",
+            cpu_mean.as_secs_f64() * 1e3
+        ));
 
         if let Some(g) = gpu {
             let mut on_gpu = GpuWorld::new(&g.device, &g.queue, &warm)?;
@@ -61,7 +73,7 @@ pub fn gpu_world(
                 on_gpu.step(common::DT)?;
             }
             let mut kernel = Duration::ZERO;
-            let mut host = [Duration::ZERO; 4];
+            let mut host = [Duration::ZERO; 5];
             let mut device = Some(GpuStepTimes::default());
             let start = Instant::now();
             for _ in 0..steps {
@@ -78,7 +90,9 @@ pub fn gpu_world(
             let mean = start.elapsed() / steps as u32;
             let kernel = on_gpu.kernel_time().map(|_| kernel / steps as u32);
             rows.push(row("gpu_world", mean, Some(on_gpu.solver_bytes()), kernel));
-            breakdown.push(breakdown_line(n, mean, host, device, steps as u32));
+            let s = on_gpu.stats();
+            let counts = [s.pairs, s.recycled, s.contacts];
+            breakdown.push(breakdown_line(n, mean, host, device, steps as u32, counts));
         }
 
         let mut theirs = box2d::box2d_world(&warm, threads)?;
@@ -99,29 +113,35 @@ pub fn gpu_world(
     Ok(())
 }
 
-/// The host's stages of a step: the pair set, the collision stage's round trip, the
-/// solver's (upload, pass, readback) and the continuous stage.
-fn host_stages(stats: &StepStats) -> [Duration; 4] {
+/// The host's stages of a step: the pair set, the collision stage's round trip and, of
+/// it, the contacts' readback and placing, the solver's round trip (upload, pass,
+/// readback) and the continuous stage.
+fn host_stages(stats: &StepStats) -> [Duration; 5] {
+    let detail = stats.narrow_phase_detail.unwrap_or_default();
     [
         stats.broad_phase,
         stats.narrow_phase,
+        detail.readback,
         stats.solver,
         stats.continuous,
     ]
 }
 
-/// One size's line: the step, the host's stages and the device's, each over `steps`.
+/// One size's line: the step, the host's stages and the device's, each over `steps`, and
+/// the last step's pairs, recycled manifolds and contacts (`counts`).
 fn breakdown_line(
     n: usize,
     step: Duration,
-    host: [Duration; 4],
+    host: [Duration; 5],
     device: Option<GpuStepTimes>,
     steps: u32,
+    [pairs, recycled, contacts]: [usize; 3],
 ) -> String {
     let ms = |d: Duration| format!("{:.3}", d.as_secs_f64() * 1e3 / steps as f64);
-    let [pairs, collision, solver, continuous] = host.map(ms);
+    let [pair_set, collision, readback, solver, continuous] = host.map(ms);
     let mut line = format!(
-        "{n:>7} bodies: step {:.3} | host: pair set {pairs}, collision round trip {collision}, \
+        "{n:>7} bodies ({pairs} pairs, {recycled} recycled, {contacts} contacts): step {:.3} \
+         | host: pair set {pair_set}, collision round trip {collision} (readback {readback}), \
          solver round trip {solver}, continuous {continuous}",
         step.as_secs_f64() * 1e3
     );

@@ -332,9 +332,11 @@ fn run_colour(stage: u32, id: u32) {
     let first = range.x;
     let end = first + range.y;
     if (params.flags & OVERFLOW) != 0u {
-        // One constraint per group, one after another: they may share bodies.
+        // One constraint per group, one after another: they may share bodies. A chunk a
+        // dispatch, the chunks in order.
         if id == 0u {
-            for (var at = first; at < end; at++) {
+            let stop = min(end, first + params.count + OVERFLOW_CHUNK);
+            for (var at = first + params.count; at < stop; at++) {
                 run_contact(stage, at, vec2<u32>(at, at + 1u));
             }
         }

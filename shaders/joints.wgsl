@@ -556,7 +556,8 @@ fn run_joints(stage: u32, id: u32) {
     let end = first + range.w;
     if (params.flags & OVERFLOW) != 0u {
         if id == 0u {
-            for (var at = first; at < end; at++) {
+            let stop = min(end, first + params.count + OVERFLOW_CHUNK);
+            for (var at = first + params.count; at < stop; at++) {
                 run_joint(stage, joint_order[at]);
             }
         }

@@ -133,7 +133,8 @@ struct SolverParams {
     // Radians per second: a quarter turn per substep.
     max_turn: f32,
     // Bodies: 0 and the body count. A colour pass: its colour in `first` (its range is the
-    // device's, in `colour_ranges`), `count` unused.
+    // device's, in `colour_ranges`); the overflow's, its chunk's first place in its range in
+    // `count`.
     first: u32,
     count: u32,
     soft: vec3<f32>,
@@ -175,6 +176,9 @@ struct StoredImpulses {
 
 const CUSTOM_FORCES: u32 = 1u;
 const OVERFLOW: u32 = 2u;
+// The overflow's constraints one dispatch solves, from params.count on (OVERFLOW_CHUNK in
+// layout.rs: lavapipe stops an invocation's loops after 65,535 iterations).
+const OVERFLOW_CHUNK: u32 = 64u;
 const LAST_SUBSTEP: u32 = 4u;
 const KINEMATIC: u32 = 1u;
 // The host's SIMD width: a colour's contacts are solved four to a group.

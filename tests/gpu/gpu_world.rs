@@ -686,3 +686,42 @@ fn check_step_report(gpu: &GpuWorld, stats: &wgpu_sat::StepStats, timed: bool, s
         "step {step}: {t:?} past the span {span:?}"
     );
 }
+
+/// A plank in contact with 250 boxes: at most 24 of its contacts take a colour, and the
+/// rest, over 200, are the overflow's, solved in order in chunks of 64 a dispatch (lavapipe
+/// stops an invocation's loops after 65,535 iterations), and dispatched only because the
+/// host's bound says constraints can overflow. Every step reaches the CPU world's bits,
+/// which a chunk left out or run out of order would not. (Past about 270 boxes, the
+/// colouring's finisher walks the plank's list more often than lavapipe lets one
+/// invocation loop: docs/reliability.md.)
+#[test]
+fn an_overflow_of_hundreds_is_solved_in_order_to_the_cpu_bits() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut world = World::default();
+    add_fixed(&mut world, [300.0, 0.5], Vec2::new(0.0, -0.5));
+    let plank = BodyDef::dynamic(Polygon::rectangle(220.0, 0.25), Vec2::new(0.0, 0.25));
+    world.add_body(&plank).unwrap();
+    for k in 0..250 {
+        let at = Vec2::new(-210.0 + 1.6 * k as f32, 0.7);
+        world
+            .add_body(&BodyDef::dynamic(Polygon::rectangle(0.2, 0.2), at))
+            .unwrap();
+    }
+    let mut cpu = world.clone();
+    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut narrow = CpuNarrowPhase::new();
+    for step in 0..40 {
+        let stats = cpu.step(DT, &mut narrow).unwrap();
+        gpu.step(DT).unwrap();
+        check_bits(&cpu, &gpu.read_world().unwrap(), step);
+        // Every box rests on the plank, and the plank on the ground: 227 contacts or more
+        // overflow, four chunks.
+        assert!(
+            stats.contacts > 250,
+            "step {step}: {} contacts",
+            stats.contacts
+        );
+    }
+}

@@ -247,8 +247,15 @@ const _: () = assert!(size_of::<SolverParamsGpu>() == 80);
 
 /// [`SolverParamsGpu::flags`]: some body has forces, damping or a gravity scale.
 pub(crate) const CUSTOM_FORCES: u32 = 1;
-/// [`SolverParamsGpu::flags`]: the overflow colour, solved in one invocation, in order.
+/// [`SolverParamsGpu::flags`]: the overflow colour, solved in one invocation, in order,
+/// [`OVERFLOW_CHUNK`] constraints a dispatch from [`SolverParamsGpu::count`] on.
 pub(crate) const OVERFLOW: u32 = 2;
+/// The overflow's constraints one dispatch solves (one invocation, in order): lavapipe ends
+/// an invocation's loops after 65,535 iterations in all (docs/reliability.md), and a
+/// revolute joint's pass, the longest, runs some 140 (its soft-f64 division and angle),
+/// so 64 stay far within it; a dispatch (some 5 microseconds on an H200) is small beside
+/// 64 constraints solved one after another.
+pub(crate) const OVERFLOW_CHUNK: usize = 64;
 /// [`SolverParamsGpu::flags`]: the last substep, which sets the poses.
 pub(crate) const LAST_SUBSTEP: u32 = 4;
 
@@ -382,6 +389,10 @@ mod tests {
         ] {
             assert_eq!(value(name).to_bits(), rust.to_bits(), "{name}");
         }
+        assert_eq!(
+            literals(&m, "OVERFLOW_CHUNK"),
+            [naga::Literal::U32(OVERFLOW_CHUNK as u32)]
+        );
     }
 
     /// Each helper of `solver.wgsl` with a Rust twin has it, under the same name, in the

@@ -45,6 +45,7 @@ mod read;
 mod step;
 
 pub use read::GpuColours;
+pub(crate) use step::ColourBounds;
 
 use super::layout::ColourParamsGpu;
 use crate::broad_phase::radix_sort::{RADIX_DIGITS, radix_tile_count};

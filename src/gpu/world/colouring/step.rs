@@ -104,40 +104,55 @@ impl GpuColouring {
         self.previous_colours = colours_in_use(colours);
     }
 
-    /// How many colours the solver's passes dispatch for the step of `view` (the overflow's
-    /// besides), after [`GpuColouring::colour_step`]: as many as its colouring can use, so
-    /// that the colours no constraint can take cost no dispatch (on an H200 a dispatch
-    /// costs some 5 microseconds however little it does, and a pile uses about half the
-    /// colours).
+    /// What the solver's colour passes dispatch for the step of `view`, after
+    /// [`GpuColouring::colour_step`]: the colours its colouring can use, and the overflow's
+    /// chunks for as many constraints as can end there, so that colours no constraint can
+    /// take cost no dispatch (on an H200 a dispatch costs some 5 microseconds however
+    /// little it does; a pile uses about half the colours, and none overflows).
     ///
-    /// The bound: a constraint that keeps its colour keeps one of the last step's, below
+    /// The bounds: a constraint that keeps its colour keeps one of the last step's, below
     /// the last step's count; one coloured afresh takes the lowest colour that the other
     /// constraints on its moving bodies lack (`ConstraintColouring`'s greedy and the
     /// device's), which is at most how many of them there are, its bodies' constraints
-    /// counted for the moving ones (`BodyState::moves`, the bit the device reads). The
-    /// count is over every constraint of the step, those left out too, so it can only be
-    /// too large. The solver checks the colours that come back against it.
-    pub(crate) fn colours_to_dispatch(&mut self, view: &StepView<'_, '_>) -> usize {
+    /// counted for the moving ones (`BodyState::moves`, the bit the device reads); and it
+    /// overflows only when they hold every colour, so only when they are at least
+    /// `COLOURS`. The counts are over every constraint of the step, those left out too, so
+    /// they can only be too large. The solver checks the colours that come back against
+    /// them.
+    pub(crate) fn colours_to_dispatch(&mut self, view: &StepView<'_, '_>) -> ColourBounds {
         let mut degrees = std::mem::take(&mut self.degrees);
         let states = &view.motion.states;
-        let pairs = || {
-            let contacts = view.records.iter().map(|r| r.bodies());
-            contacts.chain(self.step_joints.iter().map(|&(_, bodies)| bodies))
-        };
+        let contacts = || view.records.iter().map(|r| r.bodies());
+        let joints = || self.step_joints.iter().map(|&(_, bodies)| bodies);
         degrees.clear();
         degrees.resize(states.len(), 0);
-        for [a, b] in pairs() {
+        for [a, b] in contacts().chain(joints()) {
             degrees[a as usize] += 1;
             degrees[b as usize] += 1;
         }
         let others = |body: u32| {
             let moves = states[body as usize].moves();
-            if moves { degrees[body as usize] - 1 } else { 0 }
+            if moves {
+                degrees[body as usize] as usize - 1
+            } else {
+                0
+            }
         };
-        let fresh = pairs().map(|[a, b]| others(a) + others(b)).max();
-        let fresh = fresh.map_or(0, |most| most as usize + 1);
+        let mut bounds = ColourBounds {
+            colours: self.previous_colours,
+            overflow: [0; 2],
+        };
+        let mut tally = |kind: usize, [a, b]: [u32; 2]| {
+            let others = others(a) + others(b);
+            bounds.colours = bounds.colours.max(others + 1);
+            bounds.overflow[kind] += usize::from(others >= COLOURS);
+        };
+        // The overflow's kinds in `ColourPasses`' order: joints, contacts.
+        joints().for_each(|pair| tally(0, pair));
+        contacts().for_each(|pair| tally(1, pair));
+        bounds.colours = bounds.colours.min(COLOURS);
         self.degrees = degrees;
-        fresh.max(self.previous_colours).min(COLOURS)
+        bounds
     }
 
     /// Forgets the last step: the next [`GpuColouring::colour_step`] is seeded.
@@ -216,4 +231,15 @@ impl GpuColouring {
 fn colours_in_use(colours: &[u8]) -> usize {
     let coloured = colours.iter().filter(|&&c| usize::from(c) < COLOURS);
     coloured.max().map_or(0, |&c| usize::from(c) + 1)
+}
+
+/// What the solver's colour passes dispatch in a step
+/// ([`GpuColouring::colours_to_dispatch`]).
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct ColourBounds {
+    /// The colours from the first that a constraint can take: the others are not
+    /// dispatched.
+    pub(crate) colours: usize,
+    /// The constraints that can end in the overflow: its joints, its contacts.
+    pub(crate) overflow: [usize; 2],
 }

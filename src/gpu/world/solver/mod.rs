@@ -36,10 +36,11 @@
 
 mod upload;
 
+use super::colouring::ColourBounds;
 use super::colouring::GpuColouring;
 use super::layout::{
     BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ContactInputGpu, JointGpu, JointImpulsesGpu,
-    LAST_SUBSTEP, OVERFLOW, SolverParamsGpu, StoredImpulsesGpu,
+    LAST_SUBSTEP, OVERFLOW, OVERFLOW_CHUNK, SolverParamsGpu, StoredImpulsesGpu,
 };
 use super::resident::ResidentList;
 use super::timing::{GpuStepTimes, TIMED_PASSES, stage};
@@ -334,10 +335,10 @@ impl GpuSolver {
         view.colours.clear();
         (self.kernel_time, self.stage_times) = (None, None);
         let coloured = self.colouring.colour_step(view)?;
-        let dispatched = if coloured {
+        let bounds = if coloured {
             self.colouring.colours_to_dispatch(view)
         } else {
-            0
+            ColourBounds::default()
         };
         self.upload(view)?;
         let bodies = view.motion.states.len();
@@ -354,7 +355,7 @@ impl GpuSolver {
         let mut colours = ColourPasses {
             args: solve_args,
             kinds: [false; 2],
-            colours: 0,
+            bounds,
         };
         if coloured {
             plan.stage(stage::COLOURING);
@@ -366,7 +367,6 @@ impl GpuSolver {
             self.colouring.push(&mut plan);
             let joints = self.colouring.step_joint_slots().next().is_some();
             colours.kinds = [joints, contacts > 0];
-            colours.colours = dispatched;
         }
         let body = [(STATES, states), (INFOS, infos)];
         let colour = [
@@ -548,7 +548,7 @@ impl GpuSolver {
                 }
             }
             let sizes = [state_bytes, pose_bytes, turned_bytes, joint_bytes];
-            stored = self.store(view, data, sizes, dispatched);
+            stored = self.store(view, data, sizes, bounds);
         })?;
         stored?;
         self.colouring.set_last_colours(view.colours);
@@ -573,16 +573,16 @@ impl GpuSolver {
     /// after them are not read here); its alignment is the mapping's, so each record is
     /// read unaligned.
     ///
-    /// Fails, before anything is taken, when a constraint's colour is one of those from
-    /// `dispatched` up, whose passes did not run: `colours_to_dispatch` rules that out, and
-    /// if it ever did not, the step is solved on the host instead (`run`'s error path), to
-    /// the same bits.
+    /// Fails, before anything is taken, when a constraint's colour is one whose passes did
+    /// not run, or more constraints overflowed than the overflow's chunks held (`bounds`):
+    /// `colours_to_dispatch` rules both out, and if it ever did not, the step is solved on
+    /// the host instead (`run`'s error path), to the same bits.
     fn store(
         &self,
         view: &mut StepView<'_, '_>,
         data: &[u8],
         sizes: [u64; 4],
-        dispatched: usize,
+        bounds: ColourBounds,
     ) -> Result<(), Error> {
         let [states, poses, turned, joints] = sizes.map(|bytes| bytes as usize);
         let contacts = view.contacts.len();
@@ -595,10 +595,23 @@ impl GpuSolver {
         // when the step had no constraint to colour.
         let constraints = contacts + self.colouring.step_joint_slots().count();
         let colours = colour_bytes.iter().take(constraints);
+        let dispatched = bounds.colours;
         let skipped = |c: usize| (dispatched..COLOURS).contains(&c);
         if let Some(&colour) = colours.clone().find(|&&c| skipped(usize::from(c))) {
             return Err(Error::Gpu(GpuError::Device(format!(
                 "a constraint took colour {colour}, past the {dispatched} colours dispatched"
+            ))));
+        }
+        let overflowed = |c: &[u8]| c.iter().filter(|&&c| c == COLOURS as u8).count();
+        let (contact_bytes, joint_colour_bytes) =
+            colour_bytes[..constraints.min(colour_bytes.len())].split_at(contacts.min(constraints));
+        let [joints_over, contacts_over] =
+            [overflowed(joint_colour_bytes), overflowed(contact_bytes)];
+        if joints_over > bounds.overflow[0] || contacts_over > bounds.overflow[1] {
+            return Err(Error::Gpu(GpuError::Device(format!(
+                "{joints_over} joints and {contacts_over} contacts overflowed, past the \
+                 overflow's room for {:?}",
+                bounds.overflow
             ))));
         }
         view.colours.clear();
@@ -669,12 +682,13 @@ fn groups(count: usize) -> u32 {
 /// words a colour) over the range it wrote; the overflow's last, each in one invocation,
 /// its joints before its contacts. A colour's joints and contacts share no moving body, so
 /// their order within it is free. A kind with no constraint this step (`kinds`: joints,
-/// contacts) has no dispatch, and nor have the colours from `colours` up, which no
-/// constraint can take this step (`GpuColouring::colours_to_dispatch`).
+/// contacts) has no dispatch, and nor have the colours no constraint can take this step
+/// (`GpuColouring::colours_to_dispatch`); the overflow of each kind is dispatched a chunk
+/// of `OVERFLOW_CHUNK` at a time, for as many as can overflow (none, mostly).
 struct ColourPasses<'a> {
     args: &'a wgpu::Buffer,
     kinds: [bool; 2],
-    colours: usize,
+    bounds: ColourBounds,
 }
 
 impl<'a> ColourPasses<'a> {
@@ -688,15 +702,28 @@ impl<'a> ColourPasses<'a> {
     ) {
         // Every colour a constraint can take is dispatched: only the device knows which
         // hold constraints (an empty one runs no workgroup).
-        for colour in (0..self.colours).chain([COLOURS]) {
-            let flags = if colour == COLOURS { OVERFLOW } else { 0 };
-            let params = GpuSolver::params(view, colour, 0, flags);
+        for colour in 0..=COLOURS {
+            let overflow = colour == COLOURS;
+            if !overflow && colour >= self.bounds.colours {
+                continue;
+            }
+            let flags = if overflow { OVERFLOW } else { 0 };
             // A colour's six words: its contacts' workgroups, then its joints'.
             let words = [6 * colour + 3, 6 * colour];
-            for (((kernel, bindings), has), word) in kernels.into_iter().zip(self.kinds).zip(words)
-            {
-                if has && !bindings.is_empty() {
-                    let args = Workgroups::Indirect(self.args, 4 * word as u64);
+            let kinds = kernels.into_iter().zip(self.kinds).zip(words);
+            for (kind, (((kernel, bindings), has), word)) in kinds.enumerate() {
+                if !has || bindings.is_empty() {
+                    continue;
+                }
+                let args = Workgroups::Indirect(self.args, 4 * word as u64);
+                // The overflow's chunks in order, each from its first place in the range.
+                let chunks = if overflow {
+                    self.bounds.overflow[kind].div_ceil(OVERFLOW_CHUNK)
+                } else {
+                    1
+                };
+                for chunk in 0..chunks {
+                    let params = GpuSolver::params(view, colour, chunk * OVERFLOW_CHUNK, flags);
                     plan.push_with(kernel, bindings, params, args);
                 }
             }

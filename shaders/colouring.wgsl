@@ -92,6 +92,10 @@ const CONTACT_WORDS: u32 = 20u;
 const CONTACT_BODIES: u32 = 0u;
 const CONTACT_KEY: u32 = 18u;
 const LEFT_OUT: u32 = 255u;
+// The colour of a constraint still undecided after the finishers: only when llvmpipe cut a
+// finisher's loops short (docs/reliability.md). It is solved in no colour, and the GPU
+// world's host takes it as a failed step (solved on the host).
+const UNDECIDED: u32 = 254u;
 // A state: DONE | colour (final), KEEP | last step's colour (undecided), or FRESH (new,
 // undecided).
 const DONE: u32 = 0x100u;
@@ -452,13 +456,19 @@ fn fresh_finish() {
 
 // Each constraint's colour with its index, to sort by colour; and the list the next step
 // reads as `previous`.
+// Constraint i's colour once the finishers ran: its decision's, or UNDECIDED.
+fn final_colour(i: u32) -> u32 {
+    let s = state(i);
+    return select(UNDECIDED, s & 0xffu, (s & DONE) != 0u);
+}
+
 @compute @workgroup_size(64)
 fn colour_store(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = id.x;
     if i >= params.count {
         return;
     }
-    let colour = state(i) & 0xffu;
+    let colour = final_colour(i);
     items[i] = vec2<u32>(colour, i);
     let it = item(i);
     next[4u * i] = it.x;
@@ -549,7 +559,7 @@ fn colour_pack(@builtin(global_invocation_id) id: vec3<u32>) {
     for (var b = 0u; b < 4u; b += 1u) {
         let i = 4u * w + b;
         if i < params.count {
-            word |= (state(i) & 0xffu) << (8u * b);
+            word |= final_colour(i) << (8u * b);
         }
     }
     packed[w] = word;

@@ -95,6 +95,10 @@ const CONTACT_WORDS: u32 = 18;
 /// solver's workgroups (six words a colour).
 const RANGE_BYTES: u64 = 16 * (COLOURS as u64 + 1);
 const SOLVE_ARG_BYTES: u64 = 24 * (COLOURS as u64 + 1);
+/// The colour the device gives a constraint that its finishers left undecided: only where
+/// llvmpipe cut their loops short (docs/reliability.md). Such a constraint is in no
+/// colour's range, and the GPU world fails the step (the host solves it).
+pub(crate) const UNDECIDED: u8 = 254;
 /// Words at the head of `work`: the rounds that left constraints undecided, and counts.
 const COUNTERS: usize = 4;
 /// Items per dispatch of the serial kernels: llvmpipe ends a shader's loops after 65,535

@@ -5,7 +5,7 @@
 use std::ops::Range;
 
 use super::{COUNTERS, GpuColouring, RANGE_BYTES};
-use crate::dynamics::{COLOURS, LEFT_OUT};
+use crate::dynamics::COLOURS;
 use crate::error::Error;
 use crate::gpu::plumbing::read_back;
 
@@ -14,7 +14,10 @@ use crate::gpu::plumbing::read_back;
 pub struct GpuColours {
     /// Per constraint (the contacts, then the joints), its colour: below
     /// [`COLOURS`](crate::dynamics::COLOURS), or [`OVERFLOW`](crate::dynamics::OVERFLOW),
-    /// or [`LEFT_OUT`](crate::dynamics::LEFT_OUT).
+    /// or [`LEFT_OUT`](crate::dynamics::LEFT_OUT); or 254 for a constraint the finishers
+    /// left undecided, which happens only where llvmpipe cut their loops short (a body in
+    /// some 270 new constraints or more: docs/reliability.md), and which is in no colour
+    /// and not in `order`.
     pub colours: Vec<u8>,
     /// The constraint indices by colour, ascending within a colour, the overflow's last
     /// (the constraints left out are in none): the order the solver visits them in.
@@ -74,8 +77,11 @@ impl GpuColouring {
             let (order, rest) = rest.split_at(count);
             read.colours
                 .extend(items.chunks_exact(2).map(|item| item[0] as u8));
-            // The constraints left out sort last, and are in no colour.
-            let solved = read.colours.iter().filter(|&&c| c != LEFT_OUT).count();
+            // The constraints left out sort last, after the undecided ones, and neither is
+            // in a colour.
+            let solved = (read.colours.iter())
+                .filter(|&&c| usize::from(c) <= COLOURS)
+                .count();
             read.order.extend_from_slice(&order[..solved]);
             if count == 0 {
                 return;

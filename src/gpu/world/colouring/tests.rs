@@ -37,6 +37,7 @@ fn colouring_constants_and_names_match_the_rust_side() {
     };
     assert_eq!(value("COLOUR_COUNT"), [COLOURS as u32]);
     assert_eq!(value("LEFT_OUT"), [u32::from(LEFT_OUT)]);
+    assert_eq!(value("UNDECIDED"), [u32::from(super::UNDECIDED)]);
     assert_eq!(value("COUNTERS"), [COUNTERS as u32]);
     assert_eq!(
         value("VISIT_SEED"),

@@ -36,8 +36,8 @@
 
 mod upload;
 
-use super::colouring::ColourBounds;
 use super::colouring::GpuColouring;
+use super::colouring::{ColourBounds, UNDECIDED};
 use super::layout::{
     BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ContactInputGpu, JointGpu, JointImpulsesGpu,
     LAST_SUBSTEP, OVERFLOW, OVERFLOW_CHUNK, SolverParamsGpu, StoredImpulsesGpu,
@@ -573,10 +573,11 @@ impl GpuSolver {
     /// after them are not read here); its alignment is the mapping's, so each record is
     /// read unaligned.
     ///
-    /// Fails, before anything is taken, when a constraint's colour is one whose passes did
-    /// not run, or more constraints overflowed than the overflow's chunks held (`bounds`):
-    /// `colours_to_dispatch` rules both out, and if it ever did not, the step is solved on
-    /// the host instead (`run`'s error path), to the same bits.
+    /// Fails, before anything is taken, when the colouring left a constraint undecided
+    /// (llvmpipe's loop limit), when a constraint's colour is one whose passes did not run,
+    /// or when more constraints overflowed than the overflow's chunks held (`bounds`):
+    /// `colours_to_dispatch` rules the last two out. The step is then solved on the host
+    /// instead (`run`'s error path), to the same bits.
     fn store(
         &self,
         view: &mut StepView<'_, '_>,
@@ -595,6 +596,13 @@ impl GpuSolver {
         // when the step had no constraint to colour.
         let constraints = contacts + self.colouring.step_joint_slots().count();
         let colours = colour_bytes.iter().take(constraints);
+        let undecided = colours.clone().filter(|&&c| c == UNDECIDED).count();
+        if undecided > 0 {
+            return Err(Error::Gpu(GpuError::Device(format!(
+                "the colouring left {undecided} constraints undecided (its finishers' loops \
+                 were cut short: llvmpipe stops them after 65,535 iterations)"
+            ))));
+        }
         let dispatched = bounds.colours;
         let skipped = |c: usize| (dispatched..COLOURS).contains(&c);
         if let Some(&colour) = colours.clone().find(|&&c| skipped(usize::from(c))) {

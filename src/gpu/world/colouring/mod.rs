@@ -41,6 +41,7 @@
 //! finishers decide in the host's order, one invocation a chunk, so the colours never
 //! depend on the number of rounds.
 
+mod kernels;
 mod read;
 mod step;
 
@@ -53,13 +54,12 @@ use crate::broad_phase::scan::scan_tile_count;
 use crate::dynamics::COLOURS;
 use crate::dynamics::solver::{ContactKey, JointKey, check_colouring_input};
 use crate::error::{Error, GpuError};
-use crate::gpu::broad_phase::{RADIX_SORT_WGSL, SCAN_WGSL};
-use crate::gpu::layout::{RadixParamsGpu, ScanParamsGpu};
 use crate::gpu::plan::{
-    BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, RadixKernels, Workgroups,
-    push_radix_sort, push_scan, record,
+    BindKey, Kernel, PARAMS_SLOT, Plan, RadixKernels, Workgroups, push_radix_sort, push_scan,
+    record,
 };
 use crate::gpu::plumbing::GrowingBuffer;
+use kernels::Kernels;
 
 /// The WGSL of the colouring: `shaders/u64.wgsl` (64-bit integers on word pairs), then
 /// `shaders/colouring.wgsl`.
@@ -185,97 +185,6 @@ pub struct GpuColouring {
     previous_colours: usize,
     /// The GPU world's scratch: per body, this step's constraints on it.
     degrees: Vec<u32>,
-}
-
-struct Kernels {
-    scan_reduce: Kernel,
-    scan_tiles: Kernel,
-    radix_count: Kernel,
-    radix_scatter: Kernel,
-    colour_clear: Kernel,
-    colour_start: Kernel,
-    adjacency_fill: Kernel,
-    keep_round: Kernel,
-    keep_finish: Kernel,
-    fresh_flags: Kernel,
-    fresh_compact: Kernel,
-    shuffle: Kernel,
-    fresh_visit: Kernel,
-    fresh_round: Kernel,
-    fresh_finish: Kernel,
-    colour_store: Kernel,
-    order_store: Kernel,
-    colour_ranges: Kernel,
-    joint_order_store: Kernel,
-    colour_pack: Kernel,
-    colour_input: Kernel,
-}
-
-impl Kernels {
-    fn new(device: &wgpu::Device) -> Kernels {
-        // From 64: the GPU world's solver pass holds these after its own (from 0).
-        let make = KernelMaker::new(device, 64);
-        let scan = make.module("scan", SCAN_WGSL);
-        let radix = make.module("radix_sort", RADIX_SORT_WGSL);
-        let colouring = make.module("colouring", COLOURING_WGSL);
-        let kernel = |module, entry, bindings: &[(u32, bool)], params| {
-            make.kernel(module, entry, bindings, params)
-        };
-        let scan_params = (2, size_of::<ScanParamsGpu>());
-        let radix_params = (3, size_of::<RadixParamsGpu>());
-        let walk = [(INPUT, RO), (OFFSETS, RW), (ADJACENCY, RW), (WORK, RW)];
-        let list = [(WORK, RW), (FRESH, RW)];
-        let colour = |entry, bindings: &[(u32, bool)]| kernel(&colouring, entry, bindings, PARAMS);
-        Kernels {
-            scan_reduce: kernel(&scan, "scan_reduce", &[(0, RW), (1, RW)], scan_params),
-            scan_tiles: kernel(&scan, "scan_tiles", &[(0, RW), (1, RW)], scan_params),
-            radix_count: kernel(&radix, "radix_count", &[(0, RO), (1, RW)], radix_params),
-            radix_scatter: kernel(
-                &radix,
-                "radix_scatter",
-                &[(0, RO), (1, RW), (2, RW)],
-                radix_params,
-            ),
-            colour_clear: colour(
-                "colour_clear",
-                &[(OFFSETS, RW), (ADJACENCY, RW), (WORK, RW)],
-            ),
-            colour_start: colour(
-                "colour_start",
-                &[(INPUT, RO), (PREVIOUS, RO), (OFFSETS, RW), (WORK, RW)],
-            ),
-            adjacency_fill: colour(
-                "adjacency_fill",
-                &[(INPUT, RO), (OFFSETS, RW), (ADJACENCY, RW)],
-            ),
-            keep_round: colour("keep_round", &walk),
-            keep_finish: colour("keep_finish", &walk),
-            fresh_flags: colour("fresh_flags", &list),
-            fresh_compact: colour("fresh_compact", &list),
-            shuffle: colour("shuffle", &[(WORK, RW), (FRESH, RW), (ARGS, RW)]),
-            fresh_visit: colour("fresh_visit", &list),
-            fresh_round: colour("fresh_round", &walk),
-            fresh_finish: colour("fresh_finish", &walk),
-            colour_store: colour(
-                "colour_store",
-                &[(INPUT, RO), (WORK, RW), (NEXT, RW), (ITEMS, RW)],
-            ),
-            order_store: colour("order_store", &[(SORTED, RO), (ORDER, RW)]),
-            colour_ranges: colour(
-                "colour_ranges",
-                &[(SORTED, RO), (RANGES, RW), (SOLVE_ARGS, RW)],
-            ),
-            joint_order_store: colour(
-                "joint_order_store",
-                &[(INPUT, RO), (SORTED, RO), (RANGES, RW), (JOINT_ORDER, RW)],
-            ),
-            colour_pack: colour("colour_pack", &[(WORK, RW), (PACKED, RW)]),
-            colour_input: colour(
-                "colour_input",
-                &[(INPUT_OUT, RW), (STATE_WORDS, RO), (CONTACT_WORDS, RO)],
-            ),
-        }
-    }
 }
 
 impl GpuColouring {

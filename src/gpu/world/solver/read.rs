@@ -1,0 +1,111 @@
+//! The GPU world's solver's results back, each step: the bodies' states, poses and turns,
+//! each solved contact's stored impulses and hit measures, each solved joint's impulses and
+//! the colours, read in place from the mapping and checked before anything is taken.
+
+use super::GpuSolver;
+use crate::dynamics::solver::StepView;
+use crate::dynamics::state::BodyState;
+use crate::dynamics::{COLOURS, LEFT_OUT};
+use crate::error::{Error, GpuError};
+use crate::gpu::world::colouring::{ColourBounds, UNDECIDED};
+use crate::gpu::world::layout::{BodyPoseGpu, JointImpulsesGpu, StoredImpulsesGpu};
+
+impl GpuSolver {
+    /// The results into the view: the bodies' states, poses and turns, each solved
+    /// contact's stored impulses and hit measures (the host's `store_group`), each solved
+    /// joint's impulses, and the colours. `data` holds them back to back (the timestamps
+    /// after them are not read here); its alignment is the mapping's, so each record is
+    /// read unaligned.
+    ///
+    /// Fails, before anything is taken, when the colouring left a constraint undecided
+    /// (llvmpipe's loop limit), when a constraint's colour is one whose passes did not run,
+    /// or when more constraints overflowed than the overflow's chunks held (`bounds`):
+    /// `colours_to_dispatch` rules the last two out. The step is then solved on the host
+    /// instead (`run`'s error path), to the same bits.
+    pub(super) fn store(
+        &self,
+        view: &mut StepView<'_, '_>,
+        data: &[u8],
+        sizes: [u64; 4],
+        bounds: ColourBounds,
+    ) -> Result<(), Error> {
+        let [states, poses, turned, joints] = sizes.map(|bytes| bytes as usize);
+        let contacts = view.contacts.len();
+        let (state_bytes, rest) = data.split_at(states);
+        let (pose_bytes, rest) = rest.split_at(poses);
+        let (turned_bytes, rest) = rest.split_at(turned);
+        let (stored_bytes, rest) = rest.split_at(contacts * size_of::<StoredImpulsesGpu>());
+        let (joint_bytes, colour_bytes) = rest.split_at(joints);
+        // Per constraint (the contacts, then the coloured joints), four to a word; none
+        // when the step had no constraint to colour.
+        let constraints = contacts + self.colouring.step_joint_slots().count();
+        let colours = colour_bytes.iter().take(constraints);
+        let undecided = colours.clone().filter(|&&c| c == UNDECIDED).count();
+        if undecided > 0 {
+            return Err(Error::Gpu(GpuError::Device(format!(
+                "the colouring left {undecided} constraints undecided (its finishers' loops \
+                 were cut short: llvmpipe stops them after 65,535 iterations)"
+            ))));
+        }
+        let dispatched = bounds.colours;
+        let skipped = |c: usize| (dispatched..COLOURS).contains(&c);
+        if let Some(&colour) = colours.clone().find(|&&c| skipped(usize::from(c))) {
+            return Err(Error::Gpu(GpuError::Device(format!(
+                "a constraint took colour {colour}, past the {dispatched} colours dispatched"
+            ))));
+        }
+        let overflowed = |c: &[u8]| c.iter().filter(|&&c| c == COLOURS as u8).count();
+        let (contact_bytes, joint_colour_bytes) =
+            colour_bytes[..constraints.min(colour_bytes.len())].split_at(contacts.min(constraints));
+        let [joints_over, contacts_over] =
+            [overflowed(joint_colour_bytes), overflowed(contact_bytes)];
+        if joints_over > bounds.overflow[0] || contacts_over > bounds.overflow[1] {
+            return Err(Error::Gpu(GpuError::Device(format!(
+                "{joints_over} joints and {contacts_over} contacts overflowed, past the \
+                 overflow's room for {:?}",
+                bounds.overflow
+            ))));
+        }
+        view.colours.clear();
+        view.colours.extend(colours.copied());
+        let (contact_colours, joint_colours) =
+            view.colours.split_at(contacts.min(view.colours.len()));
+        // The solved joints: those in a colour (the others, between still bodies, keep
+        // their impulses).
+        let slots = self.colouring.step_joint_slots().zip(joint_colours);
+        for (slot, _) in slots.filter(|&(_, &colour)| colour != LEFT_OUT) {
+            let j: JointImpulsesGpu = nth_record(joint_bytes, slot as usize);
+            view.motion.joints[slot as usize]
+                .set_offloaded_impulses(j.linear_impulse.into(), j.impulses);
+        }
+        let motion = &mut *view.motion;
+        bytemuck::cast_slice_mut::<BodyState, u8>(motion.states).copy_from_slice(state_bytes);
+        let poses = motion.centers.iter_mut().zip(motion.rotations.iter_mut());
+        for (i, (c, q)) in poses.enumerate() {
+            let p: BodyPoseGpu = nth_record(pose_bytes, i);
+            *c = p.center.into();
+            *q = p.rotation.into();
+        }
+        bytemuck::cast_slice_mut::<f32, u8>(motion.turned).copy_from_slice(turned_bytes);
+        // The solved contacts: those in a colour. The others (between bodies that stay
+        // still) keep the match's warm start.
+        let solved =
+            (contact_colours.iter().enumerate()).filter(|&(_, &colour)| colour != LEFT_OUT);
+        for (k, _) in solved {
+            let stored: StoredImpulsesGpu = nth_record(stored_bytes, k);
+            for (p, &impulse) in stored.impulses.iter().enumerate() {
+                view.records[k].set_impulse(p, impulse);
+            }
+            if let Some(hits) = view.hit_records.as_deref_mut() {
+                hits[k] = stored.hits;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Record `i` of a list of `T` in `bytes`, whatever their alignment.
+fn nth_record<T: bytemuck::Pod>(bytes: &[u8], i: usize) -> T {
+    let size = size_of::<T>();
+    bytemuck::pod_read_unaligned(&bytes[i * size..(i + 1) * size])
+}

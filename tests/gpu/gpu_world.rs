@@ -699,16 +699,7 @@ fn an_overflow_of_hundreds_is_solved_in_order_to_the_cpu_bits() {
     let Some((device, queue)) = common::gpu() else {
         return;
     };
-    let mut world = World::default();
-    add_fixed(&mut world, [300.0, 0.5], Vec2::new(0.0, -0.5));
-    let plank = BodyDef::dynamic(Polygon::rectangle(220.0, 0.25), Vec2::new(0.0, 0.25));
-    world.add_body(&plank).unwrap();
-    for k in 0..250 {
-        let at = Vec2::new(-210.0 + 1.6 * k as f32, 0.7);
-        world
-            .add_body(&BodyDef::dynamic(Polygon::rectangle(0.2, 0.2), at))
-            .unwrap();
-    }
+    let world = plank_under_boxes(250, 1.6);
     let mut cpu = world.clone();
     let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
     let mut narrow = CpuNarrowPhase::new();
@@ -737,16 +728,7 @@ fn a_hub_the_colouring_cannot_finish_is_solved_on_the_host_to_the_cpu_bits() {
     let Some((device, queue)) = common::gpu() else {
         return;
     };
-    let mut world = World::default();
-    add_fixed(&mut world, [300.0, 0.5], Vec2::new(0.0, -0.5));
-    let plank = BodyDef::dynamic(Polygon::rectangle(220.0, 0.25), Vec2::new(0.0, 0.25));
-    world.add_body(&plank).unwrap();
-    for k in 0..700 {
-        let at = Vec2::new(-210.0 + 0.6 * k as f32, 0.7);
-        world
-            .add_body(&BodyDef::dynamic(Polygon::rectangle(0.2, 0.2), at))
-            .unwrap();
-    }
+    let world = plank_under_boxes(700, 0.6);
     let mut cpu = world.clone();
     let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
     let mut narrow = CpuNarrowPhase::new();
@@ -765,4 +747,20 @@ fn a_hub_the_colouring_cannot_finish_is_solved_on_the_host_to_the_cpu_bits() {
         check_bits(&cpu, &gpu.read_world().unwrap(), step);
     }
     eprintln!("{on_host} of 20 steps solved on the host");
+}
+
+/// A dynamic plank 440 long on a static floor, under `boxes` boxes 0.4 wide set on it
+/// `spacing` apart from its left end: every box's contact and the floor's share the plank.
+fn plank_under_boxes(boxes: usize, spacing: f32) -> World {
+    let mut world = World::default();
+    add_fixed(&mut world, [300.0, 0.5], Vec2::new(0.0, -0.5));
+    let plank = BodyDef::dynamic(Polygon::rectangle(220.0, 0.25), Vec2::new(0.0, 0.25));
+    world.add_body(&plank).unwrap();
+    for k in 0..boxes {
+        let at = Vec2::new(-210.0 + spacing * k as f32, 0.7);
+        world
+            .add_body(&BodyDef::dynamic(Polygon::rectangle(0.2, 0.2), at))
+            .unwrap();
+    }
+    world
 }

@@ -192,19 +192,6 @@ const RESTITUTION_THRESHOLD: f32 = 1.0;
 // MAX_IMPULSE (state.rs): the bound of every accumulated impulse.
 const MAX_IMPULSE: f32 = 1e25;
 
-// dot2 and rotate (transform.wgsl) with each product a leaf: a driver may fuse a product
-// into the sum it feeds (lavapipe did, in this module's contact passes).
-fn dot_kept(a: vec2<f32>, b: vec2<f32>) -> f32 {
-    return keep(a.x * b.x) + keep(a.y * b.y);
-}
-
-fn rotate_kept(q: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
-    return vec2<f32>(
-        keep(q.x * v.x) - keep(q.y * v.y),
-        keep(q.y * v.x) + keep(q.x * v.y),
-    );
-}
-
 // SSE's maxps and minps: the second operand unless the first is strictly past it.
 fn fast_max(a: f32, b: f32) -> f32 {
     return select(b, a, a > b);

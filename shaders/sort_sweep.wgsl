@@ -47,7 +47,8 @@ struct PairDispatch {
     workgroups: vec3<u32>,
     pairs: u32,
     total: u32,
-    _pad0: u32,
+    // entry_total's: the band entries the boxes span, as scanned on the device.
+    entries: u32,
     _pad1: u32,
     _pad2: u32,
 }
@@ -134,6 +135,17 @@ fn band_entries(@builtin(global_invocation_id) id: vec3<u32>) {
             entries[at] = vec2<u32>(k, i);
         }
         at = at + 1u;
+    }
+}
+
+// One invocation, between band_entries and the sort by band (the spans' scan still in
+// counts): the entries the boxes span, for the host to hold against the count it sized
+// the sweep for. They differ only when the boxes are not the host's (placed on the device,
+// shaders/place.wgsl, by an adapter that rounds otherwise); pair_args leaves the word be.
+@compute @workgroup_size(256)
+fn entry_total(@builtin(global_invocation_id) id: vec3<u32>) {
+    if id.x == 0u {
+        pair_dispatch.entries = counts[sweep_params.len];
     }
 }
 

@@ -50,6 +50,19 @@ fn dot2(a: vec2<f32>, b: vec2<f32>) -> f32 {
     return a.x * b.x + a.y * b.y;
 }
 
+// dot2 and rotate (transform.wgsl) with each product a leaf: a driver may fuse a product
+// into the sum it feeds (lavapipe did, in the solver's contact passes).
+fn dot_kept(a: vec2<f32>, b: vec2<f32>) -> f32 {
+    return keep(a.x * b.x) + keep(a.y * b.y);
+}
+
+fn rotate_kept(q: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
+    return vec2<f32>(
+        keep(q.x * v.x) - keep(q.y * v.y),
+        keep(q.y * v.x) + keep(q.x * v.y),
+    );
+}
+
 // Whether x is neither an infinity nor a NaN, read from the exponent bits: WGSL lets an
 // implementation assume that no float is infinite or NaN, so a comparison such as
 // `abs(x) <= F32_MAX` may be folded to true; an integer test of the bits cannot be.

@@ -41,6 +41,13 @@
 //! buffers) are fitted to the boxes on the host, as the batch face does, and a world
 //! stepped on the CPU has them anyway; fitting them on the GPU (a reduction) belongs to a
 //! step whose poses never leave the device.
+//!
+//! The GPU world (`send_placed`) sends neither: its bodies' transforms are on the device,
+//! and `place.rs` writes each collider's pose and box there before the sweep (the scatter
+//! sends only what the device cannot place: a changed shape id, a removed collider's
+//! pose). The host's boxes still fit the sweep, so the sweep's `entry_total` reports the
+//! entries the device's boxes span, read back with the dispatch; a count that is not the
+//! host's runs the call again with the host's poses and boxes sent.
 
 use std::time::Instant;
 
@@ -53,6 +60,7 @@ use crate::error::{Error, GpuError};
 use crate::gpu::broad_phase::GpuBroadPhase;
 use crate::gpu::layout::ParamsGpu;
 use crate::gpu::layout::{ContactGpu, PairDispatchGpu};
+use crate::gpu::place::PlacedColliders;
 use crate::gpu::plumbing::{
     GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, compute_pipeline, compute_pipeline_with, entire,
     read_back, storage, uniform,
@@ -97,6 +105,14 @@ pub struct GpuCollision {
     kernels: FoundPairKernels,
     /// The colliders' poses, shape ids and boxes, kept on the device from call to call.
     resident: ResidentColliders,
+    /// The GPU world's placement of the colliders from its bodies' transforms (`place.rs`):
+    /// the transforms buffer while this call places them, and each collider's owner.
+    placed: PlacedColliders,
+    place_from: Option<wgpu::Buffer>,
+    owners: Vec<u32>,
+    /// Calls whose placed boxes spanned other band entries than the host's (run again
+    /// with the host's boxes sent).
+    placement_misses: u64,
     /// Timestamps at the start of the broad phase's pass and the end of the narrow
     /// phase's, on devices that have them.
     timer: Option<KernelTimer>,
@@ -126,6 +142,8 @@ pub struct GpuCollision {
 /// A submit not yet read back: its room for pairs (and the most the bindings allow), for
 /// contact records, and the records its first copy holds.
 struct Pending {
+    /// The band entries the host's boxes span (the sweep's `entry_count`).
+    entries: u32,
     room: usize,
     most_pairs: usize,
     records: usize,
@@ -204,6 +222,10 @@ impl GpuCollision {
             sat,
             kernels,
             resident: ResidentColliders::new(device),
+            placed: PlacedColliders::new(device),
+            place_from: None,
+            owners: Vec::new(),
+            placement_misses: 0,
             timer,
             ends_binding: None,
             ends,
@@ -287,6 +309,48 @@ impl GpuCollision {
         boxes: &[Aabb],
     ) -> Result<(), Error> {
         self.begin(colliders)?;
+        self.grow_boxes(colliders, boxes);
+        self.send_boxes_ready(colliders)
+    }
+
+    /// [`send_boxes`](Self::send_boxes) for the GPU world, whose colliders' poses are
+    /// their bodies' transforms in `transforms` (one `BodyTransformGpu` per body slot,
+    /// current: the host's, to the bit): `owners` names each collider's body slot
+    /// (`UNPLACED` for a removed collider), and the device places the colliders from
+    /// them, so that those that moved are not sent (`place.rs`). `colliders` and `boxes`
+    /// are still the host's, which the sweep is fitted to.
+    pub(crate) fn send_placed(
+        &mut self,
+        colliders: &[Collider],
+        boxes: &[Aabb],
+        transforms: &wgpu::Buffer,
+        owners: impl IntoIterator<Item = u32>,
+    ) -> Result<(), Error> {
+        self.begin(colliders)?;
+        self.grow_boxes(colliders, boxes);
+        self.owners.clear();
+        self.owners.extend(owners);
+        if self.owners.len() != colliders.len() {
+            return Err(Error::Gpu(GpuError::Device(format!(
+                "{} owners for {} colliders",
+                self.owners.len(),
+                colliders.len()
+            ))));
+        }
+        self.place_from = Some(transforms.clone());
+        self.send_boxes_ready(colliders)
+    }
+
+    /// How many calls have had the boxes the device placed span other band entries than
+    /// the host's boxes (and ran again with the host's sent). None where the adapter gives
+    /// the host's bits.
+    pub(crate) fn placement_misses(&self) -> u64 {
+        self.placement_misses
+    }
+
+    /// `self.boxes`: `boxes` each grown by half the speculative distance; a box that is
+    /// not valid (a removed collider's empty one) replaced by the collider's own.
+    fn grow_boxes(&mut self, colliders: &[Collider], boxes: &[Aabb]) {
         let (shapes, margin) = (self.sat.shapes(), self.sat.speculative_distance());
         self.boxes.clear();
         self.boxes.extend(colliders.iter().zip(boxes).map(|(c, b)| {
@@ -298,7 +362,6 @@ impl GpuCollision {
                     .expanded(0.5 * margin)
             }
         }));
-        self.send_boxes_ready(colliders)
     }
 
     /// The submit of a call whose boxes are in `self.boxes`, if it has a pair to find.
@@ -337,7 +400,7 @@ impl GpuCollision {
     /// The start of a call: nothing of the last one kept, the colliders checked.
     fn begin(&mut self, colliders: &[Collider]) -> Result<(), Error> {
         self.contacts.clear();
-        (self.pending, self.sent) = (None, None);
+        (self.pending, self.sent, self.place_from) = (None, None, None);
         self.sat.timings = NarrowPhaseTimings::default();
         (self.pair_count, self.submits) = (0, 0);
         self.started = Instant::now();
@@ -362,6 +425,7 @@ impl GpuCollision {
             self.pending = None;
             self.sat.invalidate();
             self.resident.invalidate();
+            self.placed.invalidate();
             self.ends_binding = None;
         }
         result
@@ -393,6 +457,7 @@ impl GpuCollision {
         self.broad.buffers_created()
             + self.sat.buffers_created()
             + self.resident.buffers_created()
+            + self.placed.buffers_created()
             + self.ends.created
             + self.readback.created
     }
@@ -427,7 +492,9 @@ impl GpuCollision {
         let records = room.min(most_records);
         let (base, boxes_lost) = self.broad.prepare_boxes(&self.boxes)?;
         let lost = self.sat.reserve_records(n, room, records) || boxes_lost;
-        let upload = self.resident.plan(colliders, &self.boxes, lost);
+        let margin = self.sat.speculative_distance();
+        let placed = self.place_from.as_ref().map(|_| &self.owners[..]);
+        let upload = self.resident.plan(colliders, &self.boxes, placed, lost);
         self.sat.write_found_params(n, records);
         let device = self.sat.device().clone();
         let cap = self.sat.max_binding();
@@ -440,7 +507,7 @@ impl GpuCollision {
             label: Some("wgpu-sat collision"),
         });
         let ends_bind_group = self.ends_bind_group(&device);
-        let (first_pass, last_pass) = match &self.timer {
+        let (mut first_pass, last_pass) = match &self.timer {
             Some(t) => (Some(t.pass(Some(0), None)), Some(t.pass(None, Some(1)))),
             None => (None, None),
         };
@@ -450,13 +517,29 @@ impl GpuCollision {
             boxes: self.broad.boxes_buffer(),
         };
         let queue = self.sat.queue();
-        self.sat.timings.uploaded_bytes += match upload {
+        let mut uploaded = match upload {
             Upload::Whole => self.resident.write_whole(queue, to),
             Upload::Changed(_) => {
                 self.resident
                     .record_changed(&device, queue, &mut encoder, to, cap)
             }
         };
+        if let Some(transforms) = &self.place_from {
+            let from = (self.sat.shapes_buffer(), transforms);
+            let (owners, first) = (&self.owners, first_pass.take());
+            let placed = &mut self.placed;
+            uploaded += placed.record(
+                &device,
+                queue,
+                &mut encoder,
+                to,
+                from,
+                owners,
+                0.5 * margin,
+                first,
+            );
+        }
+        self.sat.timings.uploaded_bytes += uploaded;
         let found = self
             .broad
             .record_on_device(&mut encoder, base, room, first_pass)?;
@@ -502,6 +585,7 @@ impl GpuCollision {
         self.sat.queue().submit([encoder.finish()]);
         self.submits += 1;
         Ok(Pending {
+            entries: base.entry_count,
             room,
             most_pairs,
             records,
@@ -515,6 +599,7 @@ impl GpuCollision {
     /// and nothing else is kept).
     fn receive(&mut self, colliders: &[Collider], pending: Pending) -> Result<bool, Error> {
         let Pending {
+            entries,
             room,
             most_pairs,
             records: record_room,
@@ -547,6 +632,15 @@ impl GpuCollision {
         if let Some(t) = &self.timer {
             let kernel = self.sat.timings.kernel.unwrap_or_default();
             self.sat.timings.kernel = Some(kernel + t.elapsed(ticks));
+        }
+        if self.place_from.is_some() && dispatch.entries != entries {
+            // The boxes placed on the device are not the host's (an adapter that rounds
+            // otherwise, a transforms buffer a host wrote to): again, with the host's sent.
+            self.place_from = None;
+            self.resident.invalidate();
+            self.placement_misses += 1;
+            self.started = Instant::now();
+            return Ok(false);
         }
         let total = dispatch.total as usize;
         if total > most_pairs {

@@ -408,6 +408,22 @@ pub struct ScatterParamsGpu {
 }
 const _: () = assert!(size_of::<ScatterParamsGpu>() == 16);
 
+/// WGSL `PlaceParams` (`shaders/place.wgsl`): the colliders placed from their bodies'
+/// transforms on the device, in the GPU world's collision stage.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub struct PlaceParamsGpu {
+    /// Colliders.
+    pub count: u32,
+    /// Always 0: the flag of the WGSL's `keep()`, which the compiler cannot know.
+    pub never: u32,
+    /// Half the speculative distance (`0.5 * margin`, as the host computes it).
+    pub half_margin: f32,
+    /// Padding to 16 bytes.
+    pub _pad: u32,
+}
+const _: () = assert!(size_of::<PlaceParamsGpu>() == 16);
+
 /// WGSL `ScanParams` (`shaders/scan.wgsl`), the uniform of one scan dispatch.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
@@ -478,8 +494,12 @@ pub struct PairDispatchGpu {
     pub pairs: u32,
     /// The sweep's total: above the room, the call runs again with more.
     pub total: u32,
+    /// The band entries the device's boxes span (`entry_total`): the host sized the
+    /// sweep for its own count, and a device that placed the boxes itself (the GPU
+    /// world's colliders) must have found as many.
+    pub entries: u32,
     /// Padding to 32 bytes.
-    pub _pad: [u32; 3],
+    pub _pad: [u32; 2],
 }
 const _: () = assert!(size_of::<PairDispatchGpu>() == 32);
 

@@ -13,6 +13,7 @@ mod device;
 mod host;
 pub mod layout;
 mod narrow_phase;
+pub(crate) mod place;
 mod plan;
 mod plumbing;
 mod ray;
@@ -27,6 +28,7 @@ pub use broad_phase::{
 pub use collision::GpuCollision;
 pub use device::{request_device, without_indirect_validation};
 pub use narrow_phase::{GpuNarrowPhase, LAYOUT_WGSL};
+pub use place::PLACE_WGSL;
 pub use ray::{GpuRayCast, RAY_WGSL};
 pub use sat_pass::SAT_WGSL;
 pub use scatter::SCATTER_WGSL;

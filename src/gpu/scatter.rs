@@ -16,6 +16,7 @@
 
 use crate::collision::narrow_phase::Collider;
 use crate::gpu::layout::{AabbGpu, ColliderUpdateGpu, PoseGpu, ScatterParamsGpu};
+use crate::gpu::place::UNPLACED;
 use crate::gpu::plumbing::{GrowingBuffer, compute_pipeline, entire, storage, uniform};
 use crate::shapes::aabb::Aabb;
 
@@ -103,8 +104,16 @@ impl ResidentColliders {
     }
 
     /// Decides how this call's colliders and boxes go up (`lost`: a buffer holding them was
-    /// replaced), and brings the host's copy of the device's to them.
-    pub(super) fn plan(&mut self, colliders: &[Collider], boxes: &[Aabb], lost: bool) -> Upload {
+    /// replaced), and brings the host's copy of the device's to them. With `placed` (an
+    /// owner per collider, `place.rs`), a collider with an owner sends only a changed
+    /// shape id: the device places its pose and box, to the host's bits.
+    pub(super) fn plan(
+        &mut self,
+        colliders: &[Collider],
+        boxes: &[Aabb],
+        placed: Option<&[u32]>,
+        lost: bool,
+    ) -> Upload {
         let n = colliders.len();
         if lost || !self.valid || self.poses.len() != n {
             return self.refresh_whole(colliders, boxes);
@@ -112,9 +121,15 @@ impl ResidentColliders {
         self.scratch.clear();
         for (k, (c, b)) in colliders.iter().zip(boxes).enumerate() {
             let (now, aabb) = (PoseGpu::from(&c.transform), AabbGpu::from(b));
-            let same = bytemuck::bytes_of(&now) == bytemuck::bytes_of(&self.poses[k])
-                && bytemuck::bytes_of(&aabb) == bytemuck::bytes_of(&self.boxes[k])
-                && c.shape == self.shape_ids[k];
+            let same = if placed.is_some_and(|owners| owners[k] != UNPLACED) {
+                // What the device will hold after the placement, sent or not.
+                (self.poses[k], self.boxes[k]) = (now, aabb);
+                c.shape == self.shape_ids[k]
+            } else {
+                bytemuck::bytes_of(&now) == bytemuck::bytes_of(&self.poses[k])
+                    && bytemuck::bytes_of(&aabb) == bytemuck::bytes_of(&self.boxes[k])
+                    && c.shape == self.shape_ids[k]
+            };
             if !same {
                 self.scratch.push(ColliderUpdateGpu {
                     index: k as u32,

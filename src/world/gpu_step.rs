@@ -1,6 +1,7 @@
 //! The step with its collision stage on the GPU ([`World::step_on_gpu`]), and with its
 //! solver's stages there too for the GPU world (`step_with_offloaded_solver`, with the
-//! transforms it draws from: `gpu/world/`). The collision stage: the world's
+//! transforms it draws from: `gpu/world/`, which also place its colliders on the device:
+//! `gpu/place.rs`). The collision stage: the world's
 //! broad phase and recycling pass run as always, and pick the pairs that need a fresh
 //! manifold; the GPU finds every contact among the world's boxes in one submit (its own
 //! broad phase, the narrow phase dispatched from its count); the host keeps those of the
@@ -33,6 +34,7 @@ use crate::collision::narrow_phase::NarrowPhaseTimings;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE};
 use crate::error::{Error, WorldError};
 use crate::gpu::GpuCollision;
+use crate::gpu::place::UNPLACED;
 
 impl World {
     /// Advances the world by `dt` seconds as [`World::step`] does, with the narrow phase's
@@ -67,29 +69,37 @@ impl World {
             return Err(Error::World(WorldError::InvalidTimeStep { dt }));
         }
         check_gravity(self.settings.gravity)?;
-        self.run_step_with(dt, &mut OnGpu(collision, None))
+        self.run_step_with(dt, &mut OnGpu(collision, None, None))
     }
 
     /// [`World::step_on_gpu`] with the solver's stages in `solver` as well (the GPU world's,
-    /// `gpu/world/`). Should the solver fail, its stages run on the host and the error is
+    /// `gpu/world/`), and the colliders placed on the device from `transforms` (each body
+    /// slot's transform, current: the solver wrote them, and the host what it changed
+    /// since). Should the solver fail, its stages run on the host and the error is
     /// returned once the step is done: the world has taken the step, to the same bits.
     pub(crate) fn step_with_offloaded_solver(
         &mut self,
         dt: f32,
         collision: &mut GpuCollision,
         solver: &mut dyn OffloadedStages,
+        transforms: &wgpu::Buffer,
     ) -> Result<StepStats, Error> {
         if !TIME_STEP_RANGE.contains(&dt) {
             return Err(Error::World(WorldError::InvalidTimeStep { dt }));
         }
         check_gravity(self.settings.gravity)?;
-        self.run_step_with(dt, &mut OnGpu(collision, Some(solver)))
+        self.run_step_with(dt, &mut OnGpu(collision, Some(solver), Some(transforms)))
     }
 }
 
 /// The step's collision stage on the GPU: sent before the broad phase, collected after
-/// the recycling pass; and where the solver's stages run, when not on the host.
-struct OnGpu<'a>(&'a mut GpuCollision, Option<&'a mut dyn OffloadedStages>);
+/// the recycling pass; where the solver's stages run, when not on the host; and the body
+/// transforms the colliders are placed from, when on the device.
+struct OnGpu<'a>(
+    &'a mut GpuCollision,
+    Option<&'a mut dyn OffloadedStages>,
+    Option<&'a wgpu::Buffer>,
+);
 
 impl CollisionStage for OnGpu<'_> {
     fn offloaded(&mut self) -> Option<&mut dyn OffloadedStages> {
@@ -105,7 +115,17 @@ impl CollisionStage for OnGpu<'_> {
         collision.set_speculative_distance(SPECULATIVE_DISTANCE)?;
         // The tight boxes, which the stage grows by half the speculative distance as the
         // broad phase grows them (`find_pairs`): the same boxes to the bit.
-        collision.send_boxes(&world.colliders.records, &world.colliders.aabbs)
+        let (records, boxes) = (&world.colliders.records, &world.colliders.aabbs);
+        let Some(transforms) = self.2 else {
+            return collision.send_boxes(records, boxes);
+        };
+        // A live collider's pose is its body's transform (`update_colliders`); a removed
+        // one keeps its last, which the host sends.
+        let live = world.colliders.slots.live_flags().iter();
+        let owners = live
+            .zip(&world.names.collider_bodies)
+            .map(|(&live, &body)| if live { body } else { UNPLACED });
+        collision.send_placed(records, boxes, transforms, owners)
     }
 
     fn collide(&mut self, world: &mut World) -> Result<Option<NarrowPhaseTimings>, Error> {

@@ -27,3 +27,5 @@ mod gpu_bits;
 mod gpu_misuse;
 #[cfg(feature = "scenes")]
 mod gpu_world;
+#[cfg(feature = "scenes")]
+mod gpu_world_placement;

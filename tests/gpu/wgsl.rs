@@ -4,7 +4,7 @@
 use std::mem::size_of;
 
 use naga::valid::{Capabilities, ValidationFlags, Validator};
-use wgpu_sat::gpu::layout::{ColliderUpdateGpu, ScatterParamsGpu};
+use wgpu_sat::gpu::layout::{ColliderUpdateGpu, PlaceParamsGpu, ScatterParamsGpu};
 use wgpu_sat::gpu::layout::{
     ContactGpu, ContactPointGpu, ContactsHeaderGpu, KIND_CHAIN, KIND_ROUNDED, KIND_SHARP, NO_HIT,
     NO_POINT, ParamsGpu, PoseGpu, SWAPPED, ShapeGpu, SweepGpu, SweptColliderGpu, TimeOfImpactGpu,
@@ -14,7 +14,7 @@ use wgpu_sat::gpu::layout::{FatUpdateGpu, PairFilterGpu, PairSetParamsGpu};
 use wgpu_sat::gpu::layout::{LbvhNodeGpu, LbvhParamsGpu};
 use wgpu_sat::gpu::layout::{NO_RAY_HIT, RayHitGpu, RayPairGpu, RayParamsGpu};
 use wgpu_sat::gpu::layout::{PairDispatchGpu, RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
-use wgpu_sat::gpu::{LBVH_WGSL, PAIR_SET_WGSL, SCATTER_WGSL};
+use wgpu_sat::gpu::{LBVH_WGSL, PAIR_SET_WGSL, PLACE_WGSL, SCATTER_WGSL};
 use wgpu_sat::gpu::{RADIX_SORT_WGSL, RAY_WGSL, SAT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL, TOI_WGSL};
 use wgpu_sat::{
     MAX_POLYGON_VERTICES, collision::CORNER_TOLERANCE, collision::RELATIVE_TIE_TOLERANCE,
@@ -559,6 +559,31 @@ fn scatter_wgsl_parses_validates_and_mirrors_the_rust_side() {
         .unwrap();
     assert_eq!(entry.stage, naga::ShaderStage::Compute);
     assert!(include_str!("../../src/gpu/scatter.rs").contains("fn scatter_colliders("));
+}
+
+#[test]
+fn place_wgsl_parses_validates_and_mirrors_the_rust_side() {
+    let m = parse(PLACE_WGSL);
+    validate(&m, PLACE_WGSL);
+    assert_eq!(
+        struct_size(&m, "PlaceParams") as usize,
+        size_of::<PlaceParamsGpu>()
+    );
+    assert_eq!(constant(&m, "UNPLACED"), naga::Literal::U32(u32::MAX));
+    assert!(include_str!("../../src/gpu/place.rs").contains("const UNPLACED: u32 = u32::MAX;"));
+    for name in ["place_poses", "place_boxes"] {
+        let entry = m.entry_points.iter().find(|e| e.name == name).unwrap();
+        assert_eq!(entry.workgroup_size, [64, 1, 1], "{name}");
+    }
+    // aabb and expanded are the twins of Shape::aabb and Aabb::expanded.
+    let names = function_names(&m);
+    for (name, rust) in [
+        ("aabb", include_str!("../../src/shapes/shape.rs")),
+        ("expanded", include_str!("../../src/shapes/aabb.rs")),
+    ] {
+        assert!(names.contains(&name), "no fn {name}");
+        assert!(rust.contains(&format!("fn {name}(")), "no Rust twin {name}");
+    }
 }
 
 #[test]

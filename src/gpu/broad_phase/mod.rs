@@ -217,7 +217,7 @@ impl GpuBroadPhase {
         let (n, e) = (aabbs.len(), base.entry_count as usize);
         let (kernels, buffers) = (&self.kernels, &self.buffers);
         let mut plan = Plan::default();
-        let by_band = buffers.plan_boxes(kernels, &mut plan, n, base);
+        let by_band = buffers.plan_boxes(kernels, &mut plan, n, base, None);
         let link = Link::new(&self.device, &self.queue, self.timers[0].as_ref());
         let (total, kernel) = submit_for_total(link, buffers, &mut self.bind_groups[0], plan, e)?;
         self.kernel = kernel;
@@ -269,7 +269,7 @@ impl GpuBroadPhase {
         let (kernels, buffers) = (&self.kernels, &self.buffers);
         let mut plan = Plan::default();
         let n = base.len as usize;
-        let by_band = buffers.plan_boxes(kernels, &mut plan, n, base);
+        let by_band = buffers.plan_boxes(kernels, &mut plan, n, base, Some(&buffers.dispatch));
         let room_params = SweepParamsGpu {
             capacity: room as u32,
             ..base
@@ -503,14 +503,16 @@ pub(crate) struct DevicePairs<'a> {
 impl Buffers {
     /// Adds the dispatches from the boxes to the scanned pair counts of the band entries:
     /// box_keys, the sort by left edge, band_spans, its scan, band_entries, the sort by
-    /// band, gather_boxes, sweep_count and its scan. Returns which of `box_items` holds the
-    /// entries in band order.
+    /// band, gather_boxes, sweep_count and its scan; with a `dispatch` buffer (a
+    /// `PairDispatchGpu`), entry_total after band_entries. Returns which of `box_items`
+    /// holds the entries in band order.
     fn plan_boxes<'a>(
         &'a self,
         kernels: &'a Kernels,
         plan: &mut Plan<'a>,
         n: usize,
         base: SweepParamsGpu,
+        dispatch: Option<&'a wgpu::Buffer>,
     ) -> usize {
         let params = |len: usize| SweepParamsGpu {
             len: len as u32,
@@ -541,6 +543,14 @@ impl Buffers {
             params(n),
             groups(n),
         );
+        if let Some(dispatch) = dispatch {
+            plan.push(
+                &kernels.entry_total,
+                &[(3, counts), (8, dispatch)],
+                params(n),
+                1,
+            );
+        }
         let band_bits = index_bits(base.band_count as usize);
         let by_band = self.radix_sort(kernels, plan, items, 1 - by_x, e, band_bits);
         plan.push(

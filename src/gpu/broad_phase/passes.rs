@@ -27,6 +27,7 @@ pub(super) struct Kernels {
     pub(super) pair_keys: Kernel,
     pub(super) gather_pairs: Kernel,
     pub(super) pair_args: Kernel,
+    pub(super) entry_total: Kernel,
 }
 
 /// The buffers a call uses, each grown on demand.
@@ -118,6 +119,7 @@ impl Kernels {
                 SWEEP_PARAMS,
             ),
             pair_args: kernel(&sweep, "pair_args", &[(3, RW), (8, RW)], SWEEP_PARAMS),
+            entry_total: kernel(&sweep, "entry_total", &[(3, RW), (8, RW)], SWEEP_PARAMS),
         }
     }
 }

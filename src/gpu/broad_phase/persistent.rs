@@ -354,7 +354,9 @@ impl GpuBroadPhase {
                     groups(len),
                 );
             }
-            let by_band = self.buffers.plan_boxes(&self.kernels, &mut plan, n, base);
+            let by_band = self
+                .buffers
+                .plan_boxes(&self.kernels, &mut plan, n, base, None);
             up += plan.params.len() as u64;
             let e = base.entry_count as u64;
             let timer = self.timers[0].as_ref();

@@ -6,8 +6,10 @@
 //!     device
 //! edit(f): f changes the world between steps; the transforms written again
 //! step(dt):
-//!     collision on the GPU: the step's boxes up, every contact of overlapping boxes found
-//!         there (GpuCollision), the world's pairs kept          (World::step_on_gpu)
+//!     collision on the GPU: the colliders' poses and boxes placed there from the
+//!         transforms (gpu/place.rs; the host's boxes fit the sweep), every contact of
+//!         overlapping boxes found there (GpuCollision), the world's pairs kept
+//!                                                               (World::step_on_gpu)
 //!     the world's pair set, recycling, merge and events; the constraints listed (host)
 //!     the joints prepared                                             (host)
 //!     the colouring on the GPU, from its own last step (colouring/; from the host's
@@ -108,19 +110,34 @@ impl GpuWorld {
     /// is returned and the world is as it was. When it fails during the solver's stages,
     /// the stages are run on the CPU, to the same bits, and the error is returned with the
     /// step taken: [`GpuWorld::read_world`] gives the world after it either way, and a
-    /// caller can carry on with the CPU world from there.
+    /// caller can carry on with the CPU world from there. After an error the transforms
+    /// buffer is written from the world (it is what the next step places its colliders
+    /// from).
     pub fn step(&mut self, dt: f32) -> Result<(), Error> {
-        let stepped =
-            self.world
-                .step_with_offloaded_solver(dt, &mut self.collision, &mut self.solver);
-        // The continuous stage runs on the host after the solver: the few bodies it moved
-        // have their transforms sent after the device's (16 bytes each).
-        for &slot in self.world.continuous_moved() {
-            self.solver
-                .set_transform(slot, &self.world.slot_transform(slot));
+        let transforms = self.solver.transforms().clone();
+        let (collision, solver) = (&mut self.collision, &mut self.solver);
+        let stepped = self
+            .world
+            .step_with_offloaded_solver(dt, collision, solver, &transforms);
+        match stepped {
+            Ok(stats) => {
+                // The continuous stage runs on the host after the solver: the few bodies
+                // it moved have their transforms sent after the device's (16 bytes each).
+                for &slot in self.world.continuous_moved() {
+                    self.solver
+                        .set_transform(slot, &self.world.slot_transform(slot));
+                }
+                self.stats = stats;
+                Ok(())
+            }
+            Err(error) => {
+                // The step was taken on the host, or not at all: either way the device's
+                // transforms may not be the world's, and the next step places its
+                // colliders from them.
+                self.solver.set_transforms(&self.world.body_transforms());
+                Err(error)
+            }
         }
-        self.stats = stepped?;
-        Ok(())
     }
 
     /// The last successful step's counts (bodies, pairs, contacts) and its times as the
@@ -208,6 +225,16 @@ impl GpuWorld {
     /// restored, a step taken inside the edit), and after a step solved on the host.
     pub fn colouring_seeded(&self) -> bool {
         self.solver.colouring_seeded()
+    }
+
+    /// How many steps' collision stage has found the boxes it placed on the device from
+    /// [`GpuWorld::transforms`] spanning other band entries than the host's boxes, and ran
+    /// again with the host's poses and boxes sent (the same contacts, one more submit).
+    /// 0 where the adapter gives the host's bits (lavapipe: the tests hold it there); on
+    /// others, a count above 0 says that its transforms round otherwise than the host's
+    /// (docs/reliability.md).
+    pub fn placement_misses(&self) -> u64 {
+        self.collision.placement_misses()
     }
 
     /// Bytes the last step's solver sent to the device and read back.

@@ -20,18 +20,30 @@ struct PairSetParams {
     found: u32,
     // change_flags: 0 checks the new set against the old, 1 the old against the new.
     side: u32,
+    // keep_flags: the kept-apart body pairs in `apart`.
+    apart: u32,
+    _pad0: u32,
+    _pad1: u32,
+    _pad2: u32,
 }
 
 // A collider's filter (PairFilterGpu in src/gpu/layout.rs): 64-bit category and mask as
-// (low, high) words, the group, and the body (colliders of one body never pair).
+// (low, high) words, the group, the body (colliders of one body never pair), and the
+// body's type and the sensor flag (`kind`: PAIR_DYNAMIC, PAIR_KINEMATIC, PAIR_SENSOR).
 struct PairFilter {
     category: vec2<u32>,
     mask: vec2<u32>,
     group: i32,
     body: u32,
+    kind: u32,
     _pad0: u32,
-    _pad1: u32,
 }
+
+// PairFilter::kind's bits (PAIR_DYNAMIC, PAIR_KINEMATIC, PAIR_SENSOR in src/gpu/layout.rs);
+// a body neither dynamic nor kinematic is static.
+const PAIR_DYNAMIC: u32 = 1u;
+const PAIR_KINEMATIC: u32 = 2u;
+const PAIR_SENSOR: u32 = 4u;
 
 // A fat box written by scatter_fat: the collider, then the box (min, max).
 struct FatUpdate {
@@ -56,6 +68,8 @@ struct FatUpdate {
 @group(0) @binding(7) var<storage, read> fat_updates: array<FatUpdate>;
 // The broad phase's boxes: the fat boxes, as the sweep reads them.
 @group(0) @binding(8) var<storage, read_write> fat_boxes: array<vec4<f32>>;
+// keep_flags: the body pairs that never pair (a joint keeps them apart), ascending.
+@group(0) @binding(9) var<storage, read> apart: array<vec2<u32>>;
 
 // Filter::should_collide: a shared non-zero group decides, else each mask must hold one of
 // the other's categories.
@@ -66,8 +80,33 @@ fn should_collide(a: PairFilter, b: PairFilter) -> bool {
     return any((a.mask & b.category) != vec2<u32>(0u)) && any((b.mask & a.category) != vec2<u32>(0u));
 }
 
+// filter::types_pair: one body dynamic, or a sensor among the two and a kinematic body.
+fn types_pair(a: u32, b: u32, sensor: bool) -> bool {
+    let either = a | b;
+    return (either & PAIR_DYNAMIC) != 0u || (sensor && (either & PAIR_KINEMATIC) != 0u);
+}
+
 fn keep_pair(a: PairFilter, b: PairFilter) -> bool {
-    return a.body != b.body && should_collide(a, b);
+    let sensors = (a.kind & b.kind & PAIR_SENSOR) != 0u;
+    let sensor = ((a.kind | b.kind) & PAIR_SENSOR) != 0u;
+    let bodies = vec2<u32>(min(a.body, b.body), max(a.body, b.body));
+    return a.body != b.body && types_pair(a.kind, b.kind, sensor) && !sensors
+        && should_collide(a, b) && !apart_holds(bodies);
+}
+
+// holds() over the kept-apart body pairs (the same lower-bound search).
+fn apart_holds(pair: vec2<u32>) -> bool {
+    var low = 0u;
+    var high = pair_set_params.apart;
+    while low < high {
+        let mid = (low + high) / 2u;
+        if pair_below(apart[mid], pair) {
+            low = mid + 1u;
+        } else {
+            high = mid;
+        }
+    }
+    return low < pair_set_params.apart && all(apart[low] == pair);
 }
 
 @compute @workgroup_size(256)

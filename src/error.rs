@@ -113,6 +113,13 @@ pub enum BatchError {
         /// How many boxes were given.
         boxes: usize,
     },
+    /// The persistent broad phase's kept-apart body pairs are not each ascending (`a < b`)
+    /// and above the one before.
+    #[error("kept-apart pair {index} is not [a, b] with a < b, above the pair before it")]
+    UnsortedApartPairs {
+        /// Index of the first pair out of order.
+        index: usize,
+    },
     /// A swept collider's sweep has a NaN or infinite field.
     #[error("collider {collider} has a non-finite sweep")]
     NonFiniteSweep {

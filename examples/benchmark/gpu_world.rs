@@ -74,6 +74,7 @@ pub fn gpu_world(
             }
             let mut kernel = Duration::ZERO;
             let mut host = [Duration::ZERO; 5];
+            let mut collision_up = 0;
             let mut device = Some(GpuStepTimes::default());
             let start = Instant::now();
             for _ in 0..steps {
@@ -82,6 +83,8 @@ pub fn gpu_world(
                 for (sum, t) in host.iter_mut().zip(host_stages(on_gpu.stats())) {
                     *sum += t;
                 }
+                let detail = on_gpu.stats().narrow_phase_detail.unwrap_or_default();
+                collision_up += detail.uploaded_bytes;
                 device = device.zip(on_gpu.step_times()).map(|(mut sum, t)| {
                     sum += t;
                     sum
@@ -92,7 +95,9 @@ pub fn gpu_world(
             rows.push(row("gpu_world", mean, Some(on_gpu.solver_bytes()), kernel));
             let s = on_gpu.stats();
             let counts = [s.pairs, s.recycled, s.contacts];
-            breakdown.push(breakdown_line(n, mean, host, device, steps as u32, counts));
+            let up = collision_up / steps as u64;
+            let line = breakdown_line(n, mean, host, device, steps as u32, counts, up);
+            breakdown.push(line);
         }
 
         let mut theirs = box2d::box2d_world(&warm, threads)?;
@@ -127,8 +132,9 @@ fn host_stages(stats: &StepStats) -> [Duration; 5] {
     ]
 }
 
-/// One size's line: the step, the host's stages and the device's, each over `steps`, and
-/// the last step's pairs, recycled manifolds and contacts (`counts`).
+/// One size's line: the step, the host's stages and the device's, each over `steps`, the
+/// last step's pairs, recycled manifolds and contacts (`counts`), and the bytes the
+/// collision stage sent a step (`up`, the mean).
 fn breakdown_line(
     n: usize,
     step: Duration,
@@ -136,12 +142,14 @@ fn breakdown_line(
     device: Option<GpuStepTimes>,
     steps: u32,
     [pairs, recycled, contacts]: [usize; 3],
+    up: u64,
 ) -> String {
     let ms = |d: Duration| format!("{:.3}", d.as_secs_f64() * 1e3 / steps as f64);
     let [pair_set, collision, readback, solver, continuous] = host.map(ms);
     let mut line = format!(
         "{n:>7} bodies ({pairs} pairs, {recycled} recycled, {contacts} contacts): step {:.3} \
-         | host: pair set {pair_set}, collision round trip {collision} (readback {readback}), \
+         | host: pair set {pair_set}, collision round trip {collision} (up {up} B, readback \
+         {readback}), \
          solver round trip {solver}, continuous {continuous}",
         step.as_secs_f64() * 1e3
     );

@@ -337,10 +337,7 @@ fn persistent_pairs(
 ) -> Result<(), wgpu_sat::Error> {
     let n = boxes.len();
     let filters: Vec<PairFilter> = (0..n as u32)
-        .map(|body| PairFilter {
-            filter: Filter::default(),
-            body,
-        })
+        .map(|body| PairFilter::new(Filter::default(), body))
         .collect();
     let row = |backend, median| Row {
         stage: "persistent_pairs".to_string(),

@@ -10,6 +10,10 @@
 //! This is the rule Box2D's filters follow (categories and masks of 64 bits, and a group
 //! index that overrides them), so a scene's filters carry over unchanged. A pair the rule
 //! rejects never becomes a persistent pair: it costs nothing past the broad phase.
+//!
+//! Before the filters, the bodies' types decide ([`types_pair`]): a dynamic body's
+//! colliders pair with any body's; a kinematic or static body's only with a dynamic body's,
+//! or, where one of the two colliders is a sensor, with a kinematic body's too.
 
 /// The category every collider is in unless its filter says otherwise: bit 0.
 pub const DEFAULT_CATEGORY: u64 = 1;
@@ -66,6 +70,29 @@ impl Filter {
         }
         self.mask_bits & other.category_bits != 0 && other.mask_bits & self.category_bits != 0
     }
+}
+
+/// What moves a body (see [`BodyDef`](crate::BodyDef)).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
+pub enum BodyType {
+    /// Never moves: infinite mass, no velocity ([`BodyDef::fixed`](crate::BodyDef::fixed)).
+    Static,
+    /// Moves by its velocity alone: infinite mass
+    /// ([`BodyDef::kinematic`](crate::BodyDef::kinematic)).
+    Kinematic,
+    /// Moved by gravity, forces and contacts: mass from its density.
+    Dynamic,
+}
+
+/// Whether colliders of bodies of types `a` and `b` may pair, `sensor` when one of the two
+/// is a sensor: one body dynamic, or a sensor on or against a kinematic body (a sensor
+/// reports the kinematic bodies that enter it; two bodies that never move need no
+/// contact). The world asks it of its bodies' records (`dynamics::body::bodies_pair`,
+/// the same rule on the records' flags).
+pub(crate) fn types_pair(a: BodyType, b: BodyType, sensor: bool) -> bool {
+    use BodyType::{Dynamic, Kinematic};
+    a == Dynamic || b == Dynamic || (sensor && (a == Kinematic || b == Kinematic))
 }
 
 #[cfg(test)]

@@ -3,13 +3,16 @@
 //! `shaders/pair_set.wgsl`), function for function.
 //!
 //! ```text
-//! update(boxes, filters):
+//! update_with(boxes, filters, apart):
 //!     fatten (pair_set.rs, shared with the world's set): a box that left its fat box (or
 //!         is new) gets a new one, grown by FAT_MARGIN
-//!     none did, no collider came or went, no filter changed: no change (nothing to do)
+//!     none did, no collider came or went, no filter or kept-apart pair changed: no change
+//!         (nothing to do)
 //!     found = the sort-and-sweep pairs of the fat boxes (sort_sweep.rs), ascending
-//!     keep_flags: 1 for each found pair whose colliders may touch (keep_pair), 0 else;
-//!         exclusive scan; compact_pairs: the kept pairs, still ascending: the new set
+//!     keep_flags: 1 for each found pair whose colliders may touch (keep_pair: of two
+//!         bodies, whose types pair, not two sensors, each filter accepting the other, the
+//!         two bodies not kept apart by a joint), 0 else; exclusive scan; compact_pairs:
+//!         the kept pairs, still ascending: the new set
 //!     change_flags(new set, old set): 1 for each new pair the old set lacks; scan;
 //!         compact_pairs: the begun pairs
 //!     change_flags(old set, new set): 1 for each old pair the new set lacks; scan;
@@ -17,7 +20,8 @@
 //! ```
 //!
 //! The set is what the world's own pair set (`pair_set.rs`) holds for the same boxes and
-//! rule: a pair is in it from the update its fat boxes first overlap (touching counts)
+//! rule (the world's rule, given as each collider's [`PairFilter`] and the body pairs its
+//! joints keep apart): a pair is in it from the update its fat boxes first overlap (touching counts)
 //! until the update they part, so per-pair data (a kept manifold) can hang on it; a tight
 //! box that stays inside its fat box changes nothing. Unlike the world's set, the rule is
 //! asked of every found pair at every update, so a changed filter takes effect at once. The
@@ -27,15 +31,17 @@
 //! Every stage is a map, a scan or a binary search over ascending lists, so the GPU's lists
 //! are these to the element: no atomic decides an order.
 
-use crate::broad_phase::filter::Filter;
+use crate::broad_phase::filter::{BodyType, Filter, types_pair};
 use crate::broad_phase::pair_set::fatten;
 use crate::broad_phase::scan::exclusive_scan;
 use crate::broad_phase::sort_sweep::{check_boxes, sort_sweep};
 use crate::error::{BatchError, Error};
 use crate::shapes::aabb::Aabb;
 
-/// What decides whether a collider pairs with another: its collision [`Filter`], and the
-/// body it belongs to (two colliders of one body never pair).
+/// What decides whether a collider pairs with another, as the world decides it: its
+/// collision [`Filter`], the body it belongs to (two colliders of one body never pair), the
+/// body's type and whether the collider is a sensor (one body dynamic, or a sensor and a
+/// kinematic body; two sensors never pair).
 // No `Default`: a default body would put every collider on one body, which pairs with nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct PairFilter {
@@ -44,6 +50,23 @@ pub struct PairFilter {
     /// The body's id, any number the caller chooses: colliders with the same one never
     /// pair.
     pub body: u32,
+    /// The body's type ([`PairFilter::new`]: dynamic, which pairs with any).
+    pub body_type: BodyType,
+    /// Whether the collider is a sensor.
+    pub sensor: bool,
+}
+
+impl PairFilter {
+    /// A collider of body `body`, dynamic, that is no sensor: `filter` and the body alone
+    /// decide its pairs.
+    pub fn new(filter: Filter, body: u32) -> PairFilter {
+        PairFilter {
+            filter,
+            body,
+            body_type: BodyType::Dynamic,
+            sensor: false,
+        }
+    }
 }
 
 /// What an update changed: the set's size, and the pairs that came and went, each list
@@ -67,7 +90,7 @@ pub struct PairChanges<'a> {
 /// use wgpu_sat::broad_phase::{PairFilter, PersistentPairs};
 /// let mut set = PersistentPairs::new();
 /// let at = |x: f32| Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0));
-/// let filters = [PairFilter { filter: Filter::default(), body: 0 }, PairFilter { filter: Filter::default(), body: 1 }];
+/// let filters = [PairFilter::new(Filter::default(), 0), PairFilter::new(Filter::default(), 1)];
 /// let changes = set.update(&[at(0.0), at(0.5)], &filters)?;
 /// assert_eq!(changes.begun, [[0, 1]]);
 /// // Apart: the pair ends.
@@ -78,8 +101,9 @@ pub struct PairChanges<'a> {
 #[derive(Clone, Debug, Default)]
 pub struct PersistentPairs {
     fat: Vec<Aabb>,
-    /// The filters the set was found with.
+    /// The filters and the kept-apart bodies the set was found with.
     filters: Vec<PairFilter>,
+    apart: Vec<[u32; 2]>,
     pairs: Vec<[u32; 2]>,
     begun: Vec<[u32; 2]>,
     ended: Vec<[u32; 2]>,
@@ -92,7 +116,8 @@ impl PersistentPairs {
     }
 
     /// Brings the fat boxes and the set up to date with the colliders' `boxes` and
-    /// `filters` (one each, by collider index), and returns what changed.
+    /// `filters` (one each, by collider index), and returns what changed: `update_with`
+    /// with no bodies kept apart.
     ///
     /// Errors, leaving the set as it was: [`BatchError::InvalidBox`] naming the first box
     /// that is not finite or has its minimum above its maximum;
@@ -102,10 +127,54 @@ impl PersistentPairs {
         boxes: &[Aabb],
         filters: &[PairFilter],
     ) -> Result<PairChanges<'_>, Error> {
+        self.update_with(boxes, filters, &[])
+    }
+
+    /// [`update`](Self::update) with the pairs of bodies that never pair whatever their
+    /// filters say (`apart`: `[a, b]` with `a < b`, ascending; the bodies a joint that does
+    /// not let its bodies collide connects). Errors as `update`, and
+    /// [`BatchError::UnsortedApartPairs`] naming the first such pair out of order.
+    pub fn update_with(
+        &mut self,
+        boxes: &[Aabb],
+        filters: &[PairFilter],
+        apart: &[[u32; 2]],
+    ) -> Result<PairChanges<'_>, Error> {
         check_pair_input(boxes, filters)?;
+        check_apart(apart)?;
         let same_colliders = boxes.len() == self.fat.len();
         let moved = fatten(&mut self.fat, boxes, |_| {});
-        if moved == 0 && same_colliders && self.filters == filters {
+        self.find_set(moved > 0 || !same_colliders, filters, apart)
+    }
+
+    /// [`update_with`](Self::update_with) over fat boxes the caller keeps (the world's
+    /// pair set's, which fattens its own): taken as they are, none grown. Errors as
+    /// `update_with`.
+    pub fn update_fat(
+        &mut self,
+        fat: &[Aabb],
+        filters: &[PairFilter],
+        apart: &[[u32; 2]],
+    ) -> Result<PairChanges<'_>, Error> {
+        check_pair_input(fat, filters)?;
+        check_apart(apart)?;
+        let moved = self.fat != fat;
+        if moved {
+            self.fat.clear();
+            self.fat.extend_from_slice(fat);
+        }
+        self.find_set(moved, filters, apart)
+    }
+
+    /// The set over the fat boxes as they now are, and its changes: none when no fat box
+    /// `moved` and the rule is the last update's.
+    fn find_set(
+        &mut self,
+        moved: bool,
+        filters: &[PairFilter],
+        apart: &[[u32; 2]],
+    ) -> Result<PairChanges<'_>, Error> {
+        if !moved && self.filters == filters && self.apart == apart {
             // Nothing moved and no filter changed: the set is what it was.
             self.begun.clear();
             self.ended.clear();
@@ -113,9 +182,11 @@ impl PersistentPairs {
         }
         self.filters.clear();
         self.filters.extend_from_slice(filters);
+        self.apart.clear();
+        self.apart.extend_from_slice(apart);
         let found = sort_sweep(&self.fat)?;
         let mut kept = vec![0u32; found.len() + 1];
-        keep_flags(&found, filters, &mut kept);
+        keep_flags(&found, filters, apart, &mut kept);
         exclusive_scan(&mut kept);
         let mut set = vec![[0u32; 2]; kept[found.len()] as usize];
         compact_pairs(&found, &kept, &mut set);
@@ -167,16 +238,40 @@ pub(crate) fn check_pair_input(boxes: &[Aabb], filters: &[PairFilter]) -> Result
     Ok(())
 }
 
-/// Whether two colliders may pair: of two bodies, and each filter accepting the other.
-pub(crate) fn keep_pair(a: &PairFilter, b: &PairFilter) -> bool {
-    a.body != b.body && a.filter.should_collide(&b.filter)
+/// The kept-apart pairs of an update: each `[a, b]` with `a < b`, each above the one
+/// before.
+pub(crate) fn check_apart(apart: &[[u32; 2]]) -> Result<(), Error> {
+    let out_of_order = |k: usize| {
+        let [a, b] = apart[k];
+        a >= b || (k > 0 && !pair_below(apart[k - 1], apart[k]))
+    };
+    match (0..apart.len()).find(|&k| out_of_order(k)) {
+        Some(index) => Err(Error::Batch(BatchError::UnsortedApartPairs { index })),
+        None => Ok(()),
+    }
+}
+
+/// Whether two colliders may pair, as the world's step decides (`World::find_pairs`): of
+/// two bodies, whose types pair (a sensor among the two or not), not both sensors, each
+/// filter accepting the other, and the bodies not kept apart.
+pub(crate) fn keep_pair(a: &PairFilter, b: &PairFilter, apart: &[[u32; 2]]) -> bool {
+    a.body != b.body
+        && types_pair(a.body_type, b.body_type, a.sensor || b.sensor)
+        && !(a.sensor && b.sensor)
+        && a.filter.should_collide(&b.filter)
+        && !holds(apart, [a.body.min(b.body), a.body.max(b.body)])
 }
 
 /// `flags[k]` = 1 when found pair `k`'s colliders may pair, else 0; `flags[len]` = 0 (the
 /// scan's last count, so that it ends with the kept total).
-pub(crate) fn keep_flags(found: &[[u32; 2]], filters: &[PairFilter], flags: &mut [u32]) {
+pub(crate) fn keep_flags(
+    found: &[[u32; 2]],
+    filters: &[PairFilter],
+    apart: &[[u32; 2]],
+    flags: &mut [u32],
+) {
     for (flag, &[a, b]) in flags.iter_mut().zip(found) {
-        *flag = u32::from(keep_pair(&filters[a as usize], &filters[b as usize]));
+        *flag = u32::from(keep_pair(&filters[a as usize], &filters[b as usize], apart));
     }
     flags[found.len()] = 0;
 }
@@ -230,7 +325,8 @@ mod tests {
     use crate::broad_phase::pair_set::PairSet;
 
     /// Colliders in twos per body, in four filter kinds: default, a negative group, a
-    /// category that skips its own, a positive group with no mask.
+    /// category that skips its own, a positive group with no mask; bodies of the three
+    /// types in turn (by body, every fifth), and every seventh collider a sensor.
     fn filters(n: usize) -> Vec<PairFilter> {
         (0..n)
             .map(|i| {
@@ -251,9 +347,13 @@ mod tests {
                         ..Filter::default()
                     },
                 };
+                let body = (i / 2) as u32;
+                let types = [BodyType::Dynamic, BodyType::Static, BodyType::Kinematic];
                 PairFilter {
                     filter,
-                    body: (i / 2) as u32,
+                    body,
+                    body_type: types[(body % 5).min(2) as usize],
+                    sensor: i % 7 == 0,
                 }
             })
             .collect()
@@ -270,6 +370,8 @@ mod tests {
         let mut centres: Vec<Vec2> = (0..n)
             .map(|_| Vec2::new(rng.random_range(-15.0..15.0), rng.random_range(-15.0..15.0)))
             .collect();
+        // Bodies kept apart: neighbours' pairs that would otherwise pair.
+        let apart: Vec<[u32; 2]> = (0..n as u32 / 2).step_by(3).map(|b| [b, b + 1]).collect();
         let mut twin = PersistentPairs::new();
         let mut world: PairSet<()> = PairSet::default();
         let mut previous: Vec<[u32; 2]> = Vec::new();
@@ -288,10 +390,10 @@ mod tests {
                 .iter()
                 .map(|&c| Aabb::new(c - Vec2::splat(0.4), c + Vec2::splat(0.4)))
                 .collect();
-            let changes = twin.update(&boxes, &filters).unwrap();
+            let changes = twin.update_with(&boxes, &filters, &apart).unwrap();
             let (now_begun, now_ended) = (changes.begun.to_vec(), changes.ended.to_vec());
             world.update(&boxes, |[a, b]| {
-                keep_pair(&filters[a as usize], &filters[b as usize])
+                keep_pair(&filters[a as usize], &filters[b as usize], &apart)
             });
             assert_eq!(twin.pairs(), world.pairs(), "step {step}: the set");
             let expected_begun: Vec<_> = twin

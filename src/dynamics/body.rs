@@ -8,6 +8,8 @@
 
 use glam::Vec2;
 
+use crate::broad_phase::filter::BodyType;
+
 /// The end of a body's list of colliders.
 pub(crate) const NO_COLLIDER: u32 = u32::MAX;
 
@@ -62,6 +64,17 @@ impl Body {
         !self.is_static && !self.is_kinematic
     }
 
+    /// Its type, from its flags.
+    pub fn body_type(&self) -> BodyType {
+        if self.is_static {
+            BodyType::Static
+        } else if self.is_kinematic {
+            BodyType::Kinematic
+        } else {
+            BodyType::Dynamic
+        }
+    }
+
     /// Its collider slots, in piece order, following `next` (per collider slot).
     pub fn colliders<'a>(&self, next: &'a [u32]) -> BodyColliders<'a> {
         BodyColliders::new(next, self.first_collider, self.collider_count)
@@ -72,7 +85,8 @@ impl Body {
 /// whether either collider is a sensor. A contact needs a body that contacts move: static
 /// and kinematic bodies push nothing of each other (as two static bodies make no pair).
 /// A sensor also sees a kinematic body from a static or kinematic one (a trigger zone sees
-/// a moving platform); two static bodies never pair.
+/// a moving platform); two static bodies never pair. `filter::types_pair`'s rule, on the
+/// records' flags (the broad phase's hot loop asks it; a test holds the two to each other).
 #[inline]
 pub(crate) fn bodies_pair(a: &Body, b: &Body, sensor: bool) -> bool {
     a.is_dynamic() || b.is_dynamic() || (sensor && (a.is_kinematic || b.is_kinematic))
@@ -116,3 +130,40 @@ impl Iterator for BodyColliders<'_> {
 }
 
 impl ExactSizeIterator for BodyColliders<'_> {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::broad_phase::filter::types_pair;
+
+    /// `bodies_pair` on the records' flags is `types_pair` on their types, for every two
+    /// types, with a sensor and without.
+    #[test]
+    fn bodies_pair_is_the_filters_rule() {
+        let of = |t: BodyType| Body {
+            is_static: t == BodyType::Static,
+            is_kinematic: t == BodyType::Kinematic,
+            ..Body::vacant()
+        };
+        let types = [BodyType::Static, BodyType::Kinematic, BodyType::Dynamic];
+        let mut pairs = 0;
+        for a in types {
+            for b in types {
+                for sensor in [false, true] {
+                    let (ra, rb) = (of(a), of(b));
+                    assert_eq!(ra.body_type(), a);
+                    let expected = types_pair(a, b, sensor);
+                    assert_eq!(
+                        bodies_pair(&ra, &rb, sensor),
+                        expected,
+                        "{a:?} {b:?} {sensor}"
+                    );
+                    pairs += usize::from(expected);
+                }
+            }
+        }
+        // Dynamic with anything (5 of 9 type pairs, twice), and a sensor's kinematic pairs
+        // (static-kinematic both ways, kinematic-kinematic).
+        assert_eq!(pairs, 13);
+    }
+}

@@ -517,10 +517,20 @@ pub struct PairFilterGpu {
     pub group: i32,
     /// The body: colliders of one body never pair.
     pub body: u32,
-    /// Padding to the struct's 8-byte alignment, in whole words.
-    pub _pad: [u32; 2],
+    /// The body's type and the sensor flag: [`PAIR_DYNAMIC`], [`PAIR_KINEMATIC`] (neither:
+    /// static), [`PAIR_SENSOR`].
+    pub kind: u32,
+    /// Padding to the struct's 8-byte alignment.
+    pub _pad: u32,
 }
 const _: () = assert!(size_of::<PairFilterGpu>() == 32);
+
+/// [`PairFilterGpu::kind`]: the body is dynamic.
+pub const PAIR_DYNAMIC: u32 = 1;
+/// [`PairFilterGpu::kind`]: the body is kinematic.
+pub const PAIR_KINEMATIC: u32 = 2;
+/// [`PairFilterGpu::kind`]: the collider is a sensor.
+pub const PAIR_SENSOR: u32 = 4;
 
 impl From<&crate::broad_phase::PairFilter> for PairFilterGpu {
     fn from(f: &crate::broad_phase::PairFilter) -> Self {
@@ -530,7 +540,12 @@ impl From<&crate::broad_phase::PairFilter> for PairFilterGpu {
             mask: words(f.filter.mask_bits),
             group: f.filter.group_index,
             body: f.body,
-            _pad: [0; 2],
+            kind: match f.body_type {
+                crate::BodyType::Dynamic => PAIR_DYNAMIC,
+                crate::BodyType::Kinematic => PAIR_KINEMATIC,
+                crate::BodyType::Static => 0,
+            } | if f.sensor { PAIR_SENSOR } else { 0 },
+            _pad: 0,
         }
     }
 }
@@ -563,8 +578,12 @@ pub struct PairSetParamsGpu {
     pub found: u32,
     /// `change_flags`: 0 the new set against the old, 1 the old against the new.
     pub side: u32,
+    /// `keep_flags`: the kept-apart body pairs.
+    pub apart: u32,
+    /// Padding to 32 bytes (a uniform's size is a multiple of 16).
+    pub _pad: [u32; 3],
 }
-const _: () = assert!(size_of::<PairSetParamsGpu>() == 16);
+const _: () = assert!(size_of::<PairSetParamsGpu>() == 32);
 
 /// WGSL `LbvhParams` (`shaders/lbvh.wgsl`), the uniform of one LBVH dispatch.
 #[repr(C)]

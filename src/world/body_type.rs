@@ -17,32 +17,16 @@ use super::limits::{check_mass, density_ok};
 use crate::error::Error;
 use crate::world::handle::BodyId;
 
-/// What moves a body (see [`BodyDef`](crate::BodyDef)).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
-pub enum BodyType {
-    /// Never moves: infinite mass, no velocity ([`BodyDef::fixed`](crate::BodyDef::fixed)).
-    Static,
-    /// Moves by its velocity alone: infinite mass
-    /// ([`BodyDef::kinematic`](crate::BodyDef::kinematic)).
-    Kinematic,
-    /// Moved by gravity, forces and contacts: mass from its density.
-    Dynamic,
-}
+// Defined beside the collision filter, whose rule it takes part in (which bodies' colliders
+// may pair at all): the broad phase's persistent pairs ask it too.
+pub use crate::broad_phase::filter::BodyType;
 
 impl World {
     /// The body's type: always `Some` (the `Option` is kept for callers written when a
     /// stale handle read as `None`). Panics on a removed or foreign handle, naming it.
     #[track_caller]
     pub fn body_type(&self, body: BodyId) -> Option<BodyType> {
-        let record = &self.bodies.records[self.live(body)];
-        Some(if record.is_static {
-            BodyType::Static
-        } else if record.is_kinematic {
-            BodyType::Kinematic
-        } else {
-            BodyType::Dynamic
-        })
+        Some(self.bodies.records[self.live(body)].body_type())
     }
 
     /// Changes the body's type. Made dynamic, it takes its mass from its pieces and their

@@ -27,7 +27,7 @@
 
 use super::World;
 use super::limits::{TIME_STEP_RANGE, check_gravity};
-use super::stage::CollisionStage;
+use super::stage::{CollisionStage, PairsElsewhere};
 use super::stats::StepStats;
 use crate::collision::manifold::Contact;
 use crate::collision::narrow_phase::NarrowPhaseTimings;
@@ -69,54 +69,76 @@ impl World {
             return Err(Error::World(WorldError::InvalidTimeStep { dt }));
         }
         check_gravity(self.settings.gravity)?;
-        self.run_step_with(dt, &mut OnGpu(collision, None, None))
+        let mut stage = OnGpu {
+            collision,
+            solver: None,
+            transforms: None,
+            pairs: None,
+        };
+        self.run_step_with(dt, &mut stage)
     }
 
     /// [`World::step_on_gpu`] with the solver's stages in `solver` as well (the GPU world's,
-    /// `gpu/world/`), and the colliders placed on the device from `transforms` (each body
+    /// `gpu/world/`), the colliders placed on the device from `transforms` (each body
     /// slot's transform, current: the solver wrote them, and the host what it changed
-    /// since). Should the solver fail, its stages run on the host and the error is
-    /// returned once the step is done: the world has taken the step, to the same bits.
+    /// since), and the pair set's pairs found by `pairs`. Should the solver fail, its
+    /// stages run on the host and the error is returned once the step is done: the world
+    /// has taken the step, to the same bits.
     pub(crate) fn step_with_offloaded_solver(
         &mut self,
         dt: f32,
         collision: &mut GpuCollision,
         solver: &mut dyn OffloadedStages,
         transforms: &wgpu::Buffer,
+        pairs: &mut dyn PairsElsewhere,
     ) -> Result<StepStats, Error> {
         if !TIME_STEP_RANGE.contains(&dt) {
             return Err(Error::World(WorldError::InvalidTimeStep { dt }));
         }
         check_gravity(self.settings.gravity)?;
-        self.run_step_with(dt, &mut OnGpu(collision, Some(solver), Some(transforms)))
+        let mut stage = OnGpu {
+            collision,
+            solver: Some(solver),
+            transforms: Some(transforms),
+            pairs: Some(pairs),
+        };
+        self.run_step_with(dt, &mut stage)
     }
 }
 
 /// The step's collision stage on the GPU: sent before the broad phase, collected after
-/// the recycling pass; where the solver's stages run, when not on the host; and the body
-/// transforms the colliders are placed from, when on the device.
-struct OnGpu<'a>(
-    &'a mut GpuCollision,
-    Option<&'a mut dyn OffloadedStages>,
-    Option<&'a wgpu::Buffer>,
-);
+/// the recycling pass; and, for the GPU world, where the solver's stages run, the body
+/// transforms the colliders are placed from, and where the pair set's pairs are found.
+struct OnGpu<'a> {
+    collision: &'a mut GpuCollision,
+    solver: Option<&'a mut dyn OffloadedStages>,
+    transforms: Option<&'a wgpu::Buffer>,
+    pairs: Option<&'a mut dyn PairsElsewhere>,
+}
 
 impl CollisionStage for OnGpu<'_> {
     fn offloaded(&mut self) -> Option<&mut dyn OffloadedStages> {
-        match &mut self.1 {
+        match &mut self.solver {
             Some(solver) => Some(&mut **solver),
             None => None,
         }
     }
 
+    fn pairs_elsewhere(&mut self) -> Option<&mut dyn PairsElsewhere> {
+        match &mut self.pairs {
+            Some(pairs) => Some(&mut **pairs),
+            None => None,
+        }
+    }
+
     fn before(&mut self, world: &mut World) -> Result<(), Error> {
-        let collision = &mut *self.0;
+        let collision = &mut *self.collision;
         collision.set_shape_table(&world.shapes.list)?;
         collision.set_speculative_distance(SPECULATIVE_DISTANCE)?;
         // The tight boxes, which the stage grows by half the speculative distance as the
         // broad phase grows them (`find_pairs`): the same boxes to the bit.
         let (records, boxes) = (&world.colliders.records, &world.colliders.aabbs);
-        let Some(transforms) = self.2 else {
+        let Some(transforms) = self.transforms else {
             return collision.send_boxes(records, boxes);
         };
         // A live collider's pose is its body's transform (`update_colliders`); a removed
@@ -129,7 +151,7 @@ impl CollisionStage for OnGpu<'_> {
     }
 
     fn collide(&mut self, world: &mut World) -> Result<Option<NarrowPhaseTimings>, Error> {
-        let collision = &mut *self.0;
+        let collision = &mut *self.collision;
         let found = collision.collect(&world.colliders.records)?;
         keep_fresh(
             found,

@@ -75,6 +75,16 @@ impl JointSet {
             })
     }
 
+    /// The body pairs (`[a, b]`, `a < b`) of the live joints that keep their bodies from
+    /// colliding, in slot order: what `keeps_apart` asks, as a list.
+    #[cfg(any(test, feature = "gpu"))]
+    pub fn kept_apart(&self) -> impl Iterator<Item = [u32; 2]> + '_ {
+        let pairs = self.pairs.iter().zip(&self.collide_connected);
+        pairs
+            .filter(|&(&pair, &collides)| !collides && pair != VACANT_PAIR)
+            .map(|(&[a, b], _)| [a.min(b), a.max(b)])
+    }
+
     /// The body pairs of the live joints, in slot order: the sleep stage's island edges.
     pub fn body_pairs(&self) -> impl Iterator<Item = [usize; 2]> + Clone + '_ {
         debug_assert!(

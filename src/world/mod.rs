@@ -98,6 +98,8 @@ pub use limits::{
 pub use materials::Material;
 pub use output::WorldContact;
 pub use queries::{WorldRayHit, WorldShapeHit};
+#[cfg(feature = "gpu")]
+pub(crate) use stage::PairsElsewhere;
 pub use stats::StepStats;
 
 // The world's vocabulary, kept by the modules below it: handles, events, filters, and the

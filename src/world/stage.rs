@@ -28,6 +28,28 @@ pub(super) trait CollisionStage {
     fn offloaded(&mut self) -> Option<&mut dyn OffloadedStages> {
         None
     }
+
+    /// Where the pair set's pairs are found, when not on the host's threads (the GPU
+    /// world's device, `gpu/world/pairs.rs`).
+    fn pairs_elsewhere(&mut self) -> Option<&mut dyn PairsElsewhere> {
+        None
+    }
+}
+
+/// The world's pair set found elsewhere (the GPU world's device): its own copy of the set,
+/// brought up to date over the world's fat boxes and rule (`World::pair_input`), whose
+/// changes the world applies to its set (`PairSet::apply`) when the copy was the world's
+/// list before; else the world sweeps its set itself, and the copy is the world's again.
+pub(crate) trait PairsElsewhere: Send {
+    /// Brings the copy up to date with `world`'s fat boxes (those of this step, fattened)
+    /// and rule, and returns its changes (begun, ended, the pairs now), when the copy was
+    /// the world's pair list `generation` before; `None` otherwise, or when it failed (the
+    /// copy is then unknown).
+    fn update(&mut self, world: &World, generation: u64) -> Option<([&[[u32; 2]]; 2], usize)>;
+
+    /// The world's pair list is `generation` now, and the copy holds the same pairs
+    /// (unless the update failed).
+    fn synced(&mut self, generation: u64, applied: bool);
 }
 
 /// The step through a [`NarrowPhase`].

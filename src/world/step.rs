@@ -9,7 +9,7 @@ use rayon::prelude::*;
 use super::World;
 use super::contacts::sensor_side;
 use super::limits::{TIME_STEP_RANGE, check_gravity};
-use super::stage::{CollisionStage, ThroughNarrowPhase};
+use super::stage::{CollisionStage, PairsElsewhere, ThroughNarrowPhase};
 use super::stats::StepStats;
 use crate::collision::narrow_phase::{NarrowPhase, NarrowPhaseTimings};
 use crate::dynamics::body::bodies_pair;
@@ -73,7 +73,8 @@ impl World {
         // A collision stage's submit (`World::step_on_gpu`) is its own time, not the broad
         // phase's: it counts in the narrow phase's.
         let sent = start.elapsed();
-        let (proxy_moves, broad_done) = parallel::in_pool(|| self.find_pairs());
+        let elsewhere = stage.pairs_elsewhere();
+        let (proxy_moves, broad_done) = parallel::in_pool(|| self.find_pairs(elsewhere));
         // Nothing above changed the world (the pairs are scratch): an error here leaves it
         // as it was, last step's contacts included, since they are only replaced on success.
         let detail = stage.collide(self)?;
@@ -89,9 +90,10 @@ impl World {
     }
 
     /// The broad phase and the recycling pass: this step's candidate pairs, and those of
-    /// them that go to the narrow phase (`fresh_pairs`). Returns how many colliders left
+    /// them that go to the narrow phase (`fresh_pairs`); the pair set's pairs found
+    /// `elsewhere` when given (see [`PairsElsewhere`]). Returns how many colliders left
     /// their fat boxes, and when the broad phase was done.
-    fn find_pairs(&mut self) -> (usize, Instant) {
+    fn find_pairs(&mut self, elsewhere: Option<&mut dyn PairsElsewhere>) -> (usize, Instant) {
         // Poses and boxes are current: add_body and the end of the last step keep them so.
         // Each box grown by half the speculative distance: two colliders pair up when their
         // boxes come within the whole distance, so the narrow phase sees every pair it could
@@ -107,19 +109,36 @@ impl World {
         let (filters, sensors) = (&self.colliders.filters, &self.colliders.sensors);
         let (has_filters, has_sensors) = (self.colliders.has_filters, self.colliders.has_sensors);
         let joints = &self.joints;
-        let proxy_moves = self
-            .contacts
-            .pairs
-            .update(&self.scratch.broad_boxes, |[a, b]| {
-                let (a, b) = (a as usize, b as usize);
-                let (body_a, body_b) = (owner[a] as usize, owner[b] as usize);
-                let sensor = has_sensors && (sensors[a] || sensors[b]);
-                body_a != body_b
-                    && bodies_pair(&bodies[body_a], &bodies[body_b], sensor)
-                    && !(has_sensors && sensors[a] && sensors[b])
-                    && (!has_filters || filters[a].should_collide(&filters[b]))
-                    && !joints.keeps_apart(body_a, body_b)
-            });
+        let keep = |[a, b]: [u32; 2]| {
+            let (a, b) = (a as usize, b as usize);
+            let (body_a, body_b) = (owner[a] as usize, owner[b] as usize);
+            let sensor = has_sensors && (sensors[a] || sensors[b]);
+            body_a != body_b
+                && bodies_pair(&bodies[body_a], &bodies[body_b], sensor)
+                && !(has_sensors && sensors[a] && sensors[b])
+                && (!has_filters || filters[a].should_collide(&filters[b]))
+                && !joints.keeps_apart(body_a, body_b)
+        };
+        let proxy_moves = match elsewhere {
+            None => self.contacts.pairs.update(&self.scratch.broad_boxes, keep),
+            Some(elsewhere) => {
+                let moved = self.contacts.pairs.fatten_boxes(&self.scratch.broad_boxes);
+                if moved > 0 {
+                    let generation = self.contacts.pairs.generation();
+                    let applied = match elsewhere.update(self, generation) {
+                        Some(([begun, ended], count)) => {
+                            self.contacts.pairs.apply(begun, ended, count)
+                        }
+                        None => false,
+                    };
+                    if !applied {
+                        self.contacts.pairs.sweep(keep);
+                    }
+                    elsewhere.synced(self.contacts.pairs.generation(), applied);
+                }
+                moved
+            }
+        };
         // Pairs that left the set while touching end here (kept for the step that
         // succeeds, should this one fail).
         // A pair that left with a removed collider wakes the other body: it may have rested

@@ -522,7 +522,7 @@ fn a_lost_device_is_reported_and_the_world_carries_on_on_the_cpu() {
 /// step but the first, and but the one after an edit that restored a snapshot (the host's
 /// colouring is replaced then, and the device starts from it), to the CPU world's bits.
 #[test]
-fn the_colouring_runs_on_the_device_and_follows_a_restored_snapshot() {
+fn the_colouring_and_the_pair_set_run_on_the_device_and_follow_a_restored_snapshot() {
     let Some((device, queue)) = common::gpu() else {
         return;
     };
@@ -549,6 +549,11 @@ fn the_colouring_runs_on_the_device_and_follows_a_restored_snapshot() {
     }
     let expected: Vec<bool> = (0..90).map(|step| step == 0 || step == 60).collect();
     assert_eq!(seeded, expected);
+    // The pair set: found on the device but at the first step and after the restore,
+    // when the device's copy was not the world's list and the host swept its own.
+    let [on_device, on_host] = gpu.pair_set_steps();
+    assert_eq!(on_host, 2, "{on_device} steps on the device");
+    assert!(on_device >= 60, "{on_device}");
 }
 
 /// A step whose solver the device cannot hold (a device whose storage bindings hold 64 KiB:

@@ -1,7 +1,7 @@
 //! The GPU world's colliders placed on the device (`src/gpu/place.rs`): each step's
 //! collision stage reads the colliders' poses from the transforms buffer its solver wrote,
 //! and computes their boxes there, instead of being sent those of the colliders that
-//! moved. Held against the CPU world's bits and the plain GPU collision stage's uploads,
+//! moved; and its pair set found there (`src/gpu/world/pairs.rs`). Held against the CPU world's bits and the plain GPU collision stage's uploads,
 //! and its safety net (the band entries the device's boxes span) made to catch a
 //! transforms buffer that is not the world's.
 
@@ -39,10 +39,12 @@ fn a_falling_pile_is_placed_on_the_device_to_the_cpu_bits_and_sends_no_pose() {
     let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
     let mut collision = GpuCollision::new(&device, &queue).unwrap();
     let mut narrow = CpuNarrowPhase::new();
+    let mut moved_steps = 0;
     for step in 0..40 {
         cpu.step(DT, &mut narrow).unwrap();
         let stats = sent.step_on_gpu(DT, &mut collision).unwrap();
         gpu.step(DT).unwrap();
+        moved_steps += u64::from(gpu.stats().proxy_moves > 0);
         check_bits(&cpu, &gpu.read_world().unwrap(), "GPU world", step);
         check_bits(&cpu, &sent, "step_on_gpu", step);
         // After the first step (every collider up, both ways), the stage that is sent the
@@ -61,6 +63,10 @@ fn a_falling_pile_is_placed_on_the_device_to_the_cpu_bits_and_sends_no_pose() {
     if common::adapter_gives_cpu_bits() {
         assert_eq!(gpu.placement_misses(), 0);
     }
+    // Every step's pair set whose fat boxes moved from the device but the first (the host
+    // sweeps its own then, which the device's copy becomes).
+    assert_eq!(gpu.pair_set_steps(), [moved_steps - 1, 1]);
+    assert!(moved_steps > 20, "{moved_steps}");
 }
 
 #[test]

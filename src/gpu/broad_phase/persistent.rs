@@ -30,7 +30,7 @@
 use super::{GpuBroadPhase, groups, read_ticks};
 use crate::broad_phase::PairFilter;
 use crate::broad_phase::pair_set::fatten;
-use crate::broad_phase::persistent::{PairChanges, check_pair_input};
+use crate::broad_phase::persistent::{PairChanges, check_apart, check_pair_input};
 use crate::error::{Error, GpuError};
 use crate::gpu::layout::{AabbGpu, FatUpdateGpu, PairFilterGpu, PairSetParamsGpu, SweepParamsGpu};
 use crate::gpu::plan::{BindKey, Kernel, Plan, RO, RW, record};
@@ -51,6 +51,14 @@ const HEAD_BYTES: u64 = 16 + TIMESTAMP_BYTES;
 /// scene's changes come in bursts, and a burst past the copy costs one more round trip;
 /// 32 (256 bytes a kind) keeps a settled world's readback under a kilobyte.
 const SPARE_CHANGES: usize = 32;
+
+/// The boxes of an update: tight, fattened here as the world's set fattens them, or fat
+/// boxes the caller keeps.
+#[derive(Clone, Copy)]
+enum Boxes<'a> {
+    Tight(&'a [Aabb]),
+    Fat(&'a [Aabb]),
+}
 
 /// `pair_set.wgsl`'s pipelines.
 struct PairSetKernels {
@@ -73,6 +81,10 @@ pub(super) struct Persistent {
     filters: Vec<PairFilterGpu>,
     filters_on_device: bool,
     filter_buffer: GrowingBuffer,
+    /// The kept-apart body pairs as the device holds them, while `apart_on_device`.
+    apart: Vec<[u32; 2]>,
+    apart_on_device: bool,
+    apart_buffer: GrowingBuffer,
     fat_updates: GrowingBuffer,
     update_scratch: Vec<FatUpdateGpu>,
     filter_scratch: Vec<PairFilterGpu>,
@@ -112,7 +124,7 @@ impl Persistent {
         };
         let kernels = PairSetKernels {
             scatter_fat: kernel("scatter_fat", &[(7, RO), (8, RW)], 0),
-            keep_flags: kernel("keep_flags", &[(0, RO), (1, RO), (2, RW)], 1),
+            keep_flags: kernel("keep_flags", &[(0, RO), (1, RO), (2, RW), (9, RO)], 1),
             compact_pairs: kernel("compact_pairs", &[(0, RO), (2, RW), (3, RW)], 2),
             change_flags: kernel("change_flags", &[(0, RO), (2, RW), (4, RO), (5, RO)], 3),
         };
@@ -129,6 +141,9 @@ impl Persistent {
             filters: Vec::new(),
             filters_on_device: false,
             filter_buffer: buffer("filters"),
+            apart: Vec::new(),
+            apart_on_device: false,
+            apart_buffer: buffer("kept-apart bodies"),
             fat_updates: buffer("fat box updates"),
             update_scratch: Vec::new(),
             filter_scratch: Vec::new(),
@@ -153,6 +168,7 @@ impl Persistent {
     fn created(&self) -> u64 {
         let buffers = [
             &self.filter_buffer,
+            &self.apart_buffer,
             &self.fat_updates,
             &self.kept,
             &self.readback,
@@ -186,7 +202,7 @@ impl GpuBroadPhase {
     /// let mut gpu = GpuBroadPhase::new(&device, &queue)?;
     /// let at = |x: f32| Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0));
     /// let filters: Vec<PairFilter> =
-    ///     (0..3).map(|body| PairFilter { filter: Filter::default(), body }).collect();
+    ///     (0..3).map(|body| PairFilter::new(Filter::default(), body)).collect();
     /// let changes = gpu.update_pairs(&[at(0.0), at(0.5), at(5.0)], &filters)?;
     /// assert_eq!(changes.begun, [[0, 1]]);
     /// // The third box moves onto the second: one pair begins, none ends.
@@ -199,13 +215,53 @@ impl GpuBroadPhase {
         boxes: &[Aabb],
         filters: &[PairFilter],
     ) -> Result<PairChanges<'_>, Error> {
+        self.update_pairs_with(boxes, filters, &[])
+    }
+
+    /// [`update_pairs`](Self::update_pairs) with the pairs of bodies that never pair
+    /// whatever their filters say (`apart`: `[a, b]` with `a < b`, ascending), exactly
+    /// [`PersistentPairs::update_with`](crate::broad_phase::PersistentPairs::update_with)'s
+    /// changes. Errors as `update_pairs`, and for kept-apart pairs out of order as
+    /// `update_with`.
+    pub fn update_pairs_with(
+        &mut self,
+        boxes: &[Aabb],
+        filters: &[PairFilter],
+        apart: &[[u32; 2]],
+    ) -> Result<PairChanges<'_>, Error> {
+        self.update_boxes(Boxes::Tight(boxes), filters, apart)
+    }
+
+    /// [`update_pairs_with`](Self::update_pairs_with) over fat boxes the caller keeps (the
+    /// world's pair set's): taken as they are, none grown; only those that differ from the
+    /// last update's go up. Exactly
+    /// [`PersistentPairs::update_fat`](crate::broad_phase::PersistentPairs::update_fat)'s
+    /// changes; errors as `update_pairs_with`.
+    pub fn update_pairs_fat(
+        &mut self,
+        fat: &[Aabb],
+        filters: &[PairFilter],
+        apart: &[[u32; 2]],
+    ) -> Result<PairChanges<'_>, Error> {
+        self.update_boxes(Boxes::Fat(fat), filters, apart)
+    }
+
+    /// An update from tight boxes or from fat ones.
+    fn update_boxes(
+        &mut self,
+        boxes: Boxes<'_>,
+        filters: &[PairFilter],
+        apart: &[[u32; 2]],
+    ) -> Result<PairChanges<'_>, Error> {
         self.kernel = None;
-        check_pair_input(boxes, filters)?;
+        let (Boxes::Tight(list) | Boxes::Fat(list)) = boxes;
+        check_pair_input(list, filters)?;
+        check_apart(apart)?;
         if self.persistent.is_none() {
             self.persistent = Some(Box::new(Persistent::new(&self.device)));
         }
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let result = self.run_update(boxes, filters);
+        let result = self.run_update(boxes, filters, apart);
         let device_error = pollster::block_on(scope.pop());
         let Some(state) = self.persistent.as_deref_mut() else {
             return Err(Error::Gpu(GpuError::Device("the pair set is gone".into())));
@@ -248,11 +304,16 @@ impl GpuBroadPhase {
     }
 
     /// An update over checked input, with `self.persistent` made.
-    fn run_update(&mut self, boxes: &[Aabb], filters: &[PairFilter]) -> Result<(), Error> {
+    fn run_update(
+        &mut self,
+        boxes: Boxes<'_>,
+        filters: &[PairFilter],
+        apart: &[[u32; 2]],
+    ) -> Result<(), Error> {
         let Some(mut state) = self.persistent.take() else {
             return Err(Error::Gpu(GpuError::Device("the pair set is gone".into())));
         };
-        let result = self.update_with(&mut state, boxes, filters);
+        let result = self.update_with(&mut state, boxes, filters, apart);
         self.persistent = Some(state);
         result
     }
@@ -260,22 +321,39 @@ impl GpuBroadPhase {
     fn update_with(
         &mut self,
         state: &mut Persistent,
-        boxes: &[Aabb],
+        boxes: Boxes<'_>,
         filters: &[PairFilter],
+        apart: &[[u32; 2]],
     ) -> Result<(), Error> {
-        let n = boxes.len();
+        let (Boxes::Tight(list) | Boxes::Fat(list)) = boxes;
+        let n = list.len();
         // The fat boxes are the set's colliders (a failed update puts them back).
         let same_colliders = state.fat.len() == n;
         state.fat_before.clone_from(&state.fat);
         state.update_scratch.clear();
         let updates = &mut state.update_scratch;
-        fatten(&mut state.fat, boxes, |i| {
-            updates.push(FatUpdateGpu {
-                index: i as u32,
-                _pad: [0; 3],
-                aabb: bytemuck::Zeroable::zeroed(),
-            })
-        });
+        let update = |i: usize| FatUpdateGpu {
+            index: i as u32,
+            _pad: [0; 3],
+            aabb: bytemuck::Zeroable::zeroed(),
+        };
+        match boxes {
+            Boxes::Tight(boxes) => {
+                fatten(&mut state.fat, boxes, |i| updates.push(update(i)));
+            }
+            Boxes::Fat(fat) => {
+                // Those that differ from the device's copy, to the bit.
+                let old = state.fat.len().min(n);
+                let differs = |i: usize| {
+                    i >= old
+                        || bytemuck::bytes_of(&AabbGpu::from(&state.fat[i]))
+                            != bytemuck::bytes_of(&AabbGpu::from(&fat[i]))
+                };
+                updates.extend((0..n).filter(|&i| differs(i)).map(update));
+                state.fat.clear();
+                state.fat.extend_from_slice(fat);
+            }
+        }
         for update in updates.iter_mut() {
             update.aabb = AabbGpu::from(&state.fat[update.index as usize]);
         }
@@ -283,10 +361,12 @@ impl GpuBroadPhase {
         state
             .filter_scratch
             .extend(filters.iter().map(PairFilterGpu::from));
-        // No fat box changed, no collider came or went, no filter changed: the set is what
-        // it was, and the device has nothing to do (a world at rest).
+        // No fat box changed, no collider came or went, no filter or kept-apart pair
+        // changed: the set is what it was, and the device has nothing to do (a world at
+        // rest).
         let same_filters = state.filters_on_device && state.filters == state.filter_scratch;
-        if updates.is_empty() && same_colliders && same_filters {
+        let same_apart = state.apart_on_device && state.apart == apart;
+        if updates.is_empty() && same_colliders && same_filters && same_apart {
             state.begun.clear();
             state.ended.clear();
             state.bytes = [0; 2];
@@ -329,6 +409,19 @@ impl GpuBroadPhase {
             self.queue
                 .write_buffer(&state.filter_buffer.buffer, 0, data);
             state.filters_on_device = true;
+            up += bytes;
+        }
+        // The kept-apart pairs, whole when they changed.
+        let bytes = size_of_val(apart) as u64;
+        let replaced = state
+            .apart_buffer
+            .reserve(&self.device, bytes, self.max_binding);
+        if replaced || !state.apart_on_device || state.apart != apart {
+            state.apart.clear();
+            state.apart.extend_from_slice(apart);
+            let data = bytemuck::cast_slice(apart);
+            self.queue.write_buffer(&state.apart_buffer.buffer, 0, data);
+            state.apart_on_device = true;
             up += bytes;
         }
 
@@ -444,13 +537,16 @@ impl GpuBroadPhase {
             old_count: old as u32,
             found: total as u32,
             side,
+            apart: state.apart.len() as u32,
+            _pad: [0; 3],
         };
         let (found, filters) = (&buffers.out.buffer, &state.filter_buffer.buffer);
         let (new_set, old_set) = (&state.sets[next].buffer, &state.sets[state.current].buffer);
         let kept = &state.kept.buffer;
+        let apart = &state.apart_buffer.buffer;
         plan.push(
             &k.keep_flags,
-            &[(0, found), (1, filters), (2, kept)],
+            &[(0, found), (1, filters), (2, kept), (9, apart)],
             params(total, 0),
             groups(total + 1),
         );
@@ -612,6 +708,7 @@ impl Persistent {
         std::mem::swap(&mut self.fat, &mut self.fat_before);
         self.fat_on_device = false;
         self.filters_on_device = false;
+        self.apart_on_device = false;
         self.begun.clear();
         self.ended.clear();
         error

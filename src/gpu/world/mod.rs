@@ -6,11 +6,14 @@
 //!     device
 //! edit(f): f changes the world between steps; the transforms written again
 //! step(dt):
+//!     the world's pair set: the host fattens its boxes; the device finds the set's
+//!         changes over them (pairs.rs; the host sweeps when the device's copy is not the
+//!         world's list), and the host applies them
 //!     collision on the GPU: the colliders' poses and boxes placed there from the
 //!         transforms (gpu/place.rs; the host's boxes fit the sweep), every contact of
 //!         overlapping boxes found there (GpuCollision), the world's pairs kept
 //!                                                               (World::step_on_gpu)
-//!     the world's pair set, recycling, merge and events; the constraints listed (host)
+//!     recycling, merge and events; the constraints listed                 (host)
 //!     the joints prepared                                             (host)
 //!     the colouring on the GPU, from its own last step (colouring/; from the host's
 //!         last step when the two may have parted), the solve order sorted there, each
@@ -28,13 +31,16 @@
 //! operation for operation; see docs/reliability.md for which adapters keep them).
 //!
 //! What this stage of the GPU world still does on the host, and why the state comes back
-//! each step: the broad phase's pair set, the continuous stage and sleep read the poses
-//! there (and the host keeps the colours, so that a `World` read back carries them, and a
-//! step the device fails is solved on the host to the same bits). Moving these onto the
-//! device, so that a step needs no readback, is the next work (issue 33).
+//! each step: the fat boxes of the pair set (the device finds the pairs, the host applies
+//! their changes to the world's set), the recycling pass and merge, the continuous stage
+//! and sleep read the poses there (and the host keeps the colours, so that a `World` read
+//! back carries them, and a step the device fails is solved on the host to the same
+//! bits). Moving these onto the device, so that a step needs no readback, is the next work
+//! (issue 33).
 
 mod colouring;
 mod layout;
+mod pairs;
 mod resident;
 mod solver;
 mod timing;
@@ -46,6 +52,7 @@ pub use timing::GpuStepTimes;
 use crate::error::Error;
 use crate::gpu::GpuCollision;
 use crate::world::{StepStats, World};
+use pairs::DevicePairs;
 use solver::GpuSolver;
 
 /// A [`World`] stepped on a wgpu device: collision and the solver's stages run there, and
@@ -79,6 +86,7 @@ pub struct GpuWorld {
     world: World,
     collision: GpuCollision,
     solver: GpuSolver,
+    pairs: DevicePairs,
     /// The last step's counts and host times (default before the first step).
     stats: StepStats,
 }
@@ -98,6 +106,7 @@ impl GpuWorld {
             world: world.clone(),
             collision: GpuCollision::new(device, queue)?,
             solver,
+            pairs: DevicePairs::new(device, queue)?,
             stats: StepStats::default(),
         })
     }
@@ -116,9 +125,13 @@ impl GpuWorld {
     pub fn step(&mut self, dt: f32) -> Result<(), Error> {
         let transforms = self.solver.transforms().clone();
         let (collision, solver) = (&mut self.collision, &mut self.solver);
-        let stepped = self
-            .world
-            .step_with_offloaded_solver(dt, collision, solver, &transforms);
+        let stepped = self.world.step_with_offloaded_solver(
+            dt,
+            collision,
+            solver,
+            &transforms,
+            &mut self.pairs,
+        );
         match stepped {
             Ok(stats) => {
                 // The continuous stage runs on the host after the solver: the few bodies
@@ -235,6 +248,16 @@ impl GpuWorld {
     /// (docs/reliability.md).
     pub fn placement_misses(&self) -> u64 {
         self.collision.placement_misses()
+    }
+
+    /// How the steps so far found their pair set's pairs, when any fat box moved:
+    /// `[on the device, on the host]`. The device keeps a copy of the world's pair set and
+    /// finds its changes over the world's fat boxes; the host applies them (8 bytes a
+    /// begun or ended pair back). It sweeps the set itself on the first step, after an edit
+    /// that replaced the world's pair set (a snapshot restored, a step taken inside the
+    /// edit), and after a device error; the set is the same either way.
+    pub fn pair_set_steps(&self) -> [u64; 2] {
+        self.pairs.counts
     }
 
     /// Bytes the last step's solver sent to the device and read back.

@@ -1,0 +1,83 @@
+//! The GPU world's pair set on the device: the world's persistent pairs (`PairSet`) found
+//! by the GPU broad phase's persistent face (`GpuBroadPhase::update_pairs_fat`,
+//! `shaders/pair_set.wgsl`) over the world's own fat boxes and rule, and only the changes
+//! read back and applied on the host.
+//!
+//! ```text
+//! World::find_pairs, a step whose fat boxes moved:
+//!     the host fattens its boxes (PairSet::fatten_boxes: the world keeps its fat boxes)
+//!     update: World::pair_input (the fat boxes, a PairFilter per collider: filter, body,
+//!         body type, sensor; the body pairs the joints keep apart); the device's set
+//!         brought up to date over them (the fat boxes that changed go up, 32 bytes each;
+//!         the filters and kept-apart pairs when they changed); back: the begun and ended
+//!         pairs (8 bytes each) and the set's size
+//!     the device's set was the world's list before (its generation is the one synced):
+//!         PairSet::apply(begun, ended): the world's set, in a merge walk
+//!     else (the first step, an edit that replaced the world's set, a device error, or
+//!         changes that do not fit): the host sweeps its set itself (PairSet::sweep),
+//!         which is then the device's again (both are the pairs of the same fat boxes
+//!         under the same rule), unless the device failed
+//! ```
+//!
+//! Why the same bits as the host's own update: the device's set is a function of the fat
+//! boxes and the rule (every found pair asked at every update), and so is the world's
+//! (a pair is asked again whenever its colliders move or the rule changes for them:
+//! `invalidate`); `world::filters`' test holds the two to each other step by step, and the
+//! GPU world's tests to the CPU world's bits.
+
+use crate::broad_phase::PairFilter;
+use crate::error::Error;
+use crate::gpu::GpuBroadPhase;
+use crate::shapes::aabb::Aabb;
+use crate::world::{PairsElsewhere, World};
+
+/// The device's copy of the world's pair set, and the input of its updates (reused).
+pub(super) struct DevicePairs {
+    broad: GpuBroadPhase,
+    fat: Vec<Aabb>,
+    filters: Vec<PairFilter>,
+    apart: Vec<[u32; 2]>,
+    /// The world's pair list the device's set holds, when known.
+    synced: Option<u64>,
+    /// Whether this step's update failed (the device's set is then unknown).
+    failed: bool,
+    /// Steps whose changes the world applied, and steps the host swept instead.
+    pub(super) counts: [u64; 2],
+}
+
+impl DevicePairs {
+    pub(super) fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> Result<DevicePairs, Error> {
+        Ok(DevicePairs {
+            broad: GpuBroadPhase::new(device, queue)?,
+            fat: Vec::new(),
+            filters: Vec::new(),
+            apart: Vec::new(),
+            synced: None,
+            failed: false,
+            counts: [0; 2],
+        })
+    }
+}
+
+impl PairsElsewhere for DevicePairs {
+    fn update(&mut self, world: &World, generation: u64) -> Option<([&[[u32; 2]]; 2], usize)> {
+        world.pair_input(&mut self.fat, &mut self.filters, &mut self.apart);
+        let in_sync = self.synced == Some(generation);
+        self.synced = None;
+        let changes = self
+            .broad
+            .update_pairs_fat(&self.fat, &self.filters, &self.apart);
+        self.failed = changes.is_err();
+        match changes {
+            Ok(changes) if in_sync => Some(([changes.begun, changes.ended], changes.pairs)),
+            _ => None,
+        }
+    }
+
+    fn synced(&mut self, generation: u64, applied: bool) {
+        self.counts[usize::from(!applied)] += 1;
+        if !self.failed {
+            self.synced = Some(generation);
+        }
+    }
+}

@@ -34,6 +34,12 @@ fn colour(backend: &str) -> RGBColor {
         "box2d_1_thread" => RGBColor(255, 127, 14),
         "box2d_2_threads" => RGBColor(214, 39, 40),
         "box2d_all_cores" => RGBColor(227, 119, 194),
+        // The GPU world's panel: the CPU world, the GPU world (pair set on the device, on
+        // the host), Box2D.
+        "cpu_world" => RGBColor(44, 160, 44),
+        "gpu_world" => RGBColor(214, 39, 40),
+        "gpu_world_host_pairs" => RGBColor(255, 152, 150),
+        "box2d" => RGBColor(255, 127, 14),
         _ => RGBColor(140, 86, 75), // parry2d_bvh_refit
     }
 }

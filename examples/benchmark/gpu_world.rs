@@ -5,6 +5,8 @@
 //! untimed (the GPU world as many times as it is timed, for the GPU's clocks to rise), then
 //! `gpu_world_steps` steps back to back, timed; a row is the mean of those.
 //! Ours runs on rayon's global pool (every CPU thread), Box2D with as many workers. The GPU
+//! world runs twice: with its pair set found on the device (`gpu_world`, the default) and
+//! on the host (`gpu_world_host_pairs`, `GpuWorld::set_pair_set_on_device(false)`). A GPU
 //! world's row carries its solver's bytes each way per step and, on adapters with
 //! timestamp queries, its collision kernels' and solver pass's own time. After the table,
 //! each size's step is broken down: the host's stages (`GpuWorld::stats`) and the
@@ -65,39 +67,14 @@ pub fn gpu_world(
         ));
 
         if let Some(g) = gpu {
-            let mut on_gpu = GpuWorld::new(&g.device, &g.queue, &warm)?;
-            // As many untimed steps as timed ones: a hardware GPU raises its clocks under
-            // load, and on an H200 the first steps of a run took up to three times as long
-            // on the device as the same steps after a few hundred milliseconds of work.
-            for _ in 0..steps {
-                on_gpu.step(common::DT)?;
+            // The pair set on the device (the default), then on the host: the same bits,
+            // and on a hardware GPU the difference is the host's largest stage.
+            for (backend, on_device) in [("gpu_world", true), ("gpu_world_host_pairs", false)] {
+                let run = time_gpu_world(g, &warm, steps, on_device)?;
+                rows.push(row(backend, run.mean, Some(run.solver_bytes), run.kernel));
+                let line = breakdown_line(n, backend, &run, steps as u32);
+                breakdown.push(line);
             }
-            let mut kernel = Duration::ZERO;
-            let mut host = [Duration::ZERO; 5];
-            let mut collision_up = 0;
-            let mut device = Some(GpuStepTimes::default());
-            let start = Instant::now();
-            for _ in 0..steps {
-                on_gpu.step(common::DT)?;
-                kernel += on_gpu.kernel_time().unwrap_or_default();
-                for (sum, t) in host.iter_mut().zip(host_stages(on_gpu.stats())) {
-                    *sum += t;
-                }
-                let detail = on_gpu.stats().narrow_phase_detail.unwrap_or_default();
-                collision_up += detail.uploaded_bytes;
-                device = device.zip(on_gpu.step_times()).map(|(mut sum, t)| {
-                    sum += t;
-                    sum
-                });
-            }
-            let mean = start.elapsed() / steps as u32;
-            let kernel = on_gpu.kernel_time().map(|_| kernel / steps as u32);
-            rows.push(row("gpu_world", mean, Some(on_gpu.solver_bytes()), kernel));
-            let s = on_gpu.stats();
-            let counts = [s.pairs, s.recycled, s.contacts];
-            let up = collision_up / steps as u64;
-            let line = breakdown_line(n, mean, host, device, steps as u32, counts, up);
-            breakdown.push(line);
         }
 
         let mut theirs = box2d::box2d_world(&warm, threads)?;
@@ -118,6 +95,66 @@ pub fn gpu_world(
     Ok(())
 }
 
+/// What a GPU world's timed steps measured: the mean step, its kernels' mean time (on
+/// devices with timestamp queries), the host's stages and the device's summed over the
+/// steps, the collision stage's bytes up summed, and the last step's solver bytes and
+/// counts (pairs, recycled manifolds, contacts).
+struct GpuRun {
+    mean: Duration,
+    kernel: Option<Duration>,
+    host: [Duration; 5],
+    device: Option<GpuStepTimes>,
+    collision_up: u64,
+    solver_bytes: [u64; 2],
+    counts: [usize; 3],
+}
+
+/// A GPU world of `warm` stepped `steps` times untimed (a hardware GPU raises its clocks
+/// under load: on an H200 the first steps of a run took up to three times as long on the
+/// device as the same steps after a few hundred milliseconds of work), then `steps` times
+/// timed, its pair set on the device or not.
+fn time_gpu_world(
+    g: &common::Gpu,
+    warm: &wgpu_sat::World,
+    steps: usize,
+    pairs_on_device: bool,
+) -> Result<GpuRun, wgpu_sat::Error> {
+    let mut on_gpu = GpuWorld::new(&g.device, &g.queue, warm)?;
+    on_gpu.set_pair_set_on_device(pairs_on_device);
+    for _ in 0..steps {
+        on_gpu.step(common::DT)?;
+    }
+    let mut kernel = Duration::ZERO;
+    let mut host = [Duration::ZERO; 5];
+    let mut collision_up = 0;
+    let mut device = Some(GpuStepTimes::default());
+    let start = Instant::now();
+    for _ in 0..steps {
+        on_gpu.step(common::DT)?;
+        kernel += on_gpu.kernel_time().unwrap_or_default();
+        for (sum, t) in host.iter_mut().zip(host_stages(on_gpu.stats())) {
+            *sum += t;
+        }
+        let detail = on_gpu.stats().narrow_phase_detail.unwrap_or_default();
+        collision_up += detail.uploaded_bytes;
+        device = device.zip(on_gpu.step_times()).map(|(mut sum, t)| {
+            sum += t;
+            sum
+        });
+    }
+    let mean = start.elapsed() / steps as u32;
+    let s = on_gpu.stats();
+    Ok(GpuRun {
+        mean,
+        kernel: on_gpu.kernel_time().map(|_| kernel / steps as u32),
+        host,
+        device,
+        collision_up,
+        solver_bytes: on_gpu.solver_bytes(),
+        counts: [s.pairs, s.recycled, s.contacts],
+    })
+}
+
 /// The host's stages of a step: the pair set, the collision stage's round trip and, of
 /// it, the contacts' readback and placing, the solver's round trip (upload, pass,
 /// readback) and the continuous stage.
@@ -132,22 +169,18 @@ fn host_stages(stats: &StepStats) -> [Duration; 5] {
     ]
 }
 
-/// One size's line: the step, the host's stages and the device's, each over `steps`, the
-/// last step's pairs, recycled manifolds and contacts (`counts`), and the bytes the
-/// collision stage sent a step (`up`, the mean).
-fn breakdown_line(
-    n: usize,
-    step: Duration,
-    host: [Duration; 5],
-    device: Option<GpuStepTimes>,
-    steps: u32,
-    [pairs, recycled, contacts]: [usize; 3],
-    up: u64,
-) -> String {
+/// One size's line for `backend`: the step, the host's stages and the device's, each over
+/// `steps`, the last step's pairs, recycled manifolds and contacts, and the bytes the
+/// collision stage sent a step (the mean).
+fn breakdown_line(n: usize, backend: &str, run: &GpuRun, steps: u32) -> String {
+    let (step, host, device) = (run.mean, run.host, run.device);
+    let [pairs, recycled, contacts] = run.counts;
+    let up = run.collision_up / u64::from(steps);
     let ms = |d: Duration| format!("{:.3}", d.as_secs_f64() * 1e3 / steps as f64);
     let [pair_set, collision, readback, solver, continuous] = host.map(ms);
     let mut line = format!(
-        "{n:>7} bodies ({pairs} pairs, {recycled} recycled, {contacts} contacts): step {:.3} \
+        "{n:>7} bodies, {backend} ({pairs} pairs, {recycled} recycled, {contacts} contacts): \
+         step {:.3} \
          | host: pair set {pair_set}, collision round trip {collision} (up {up} B, readback \
          {readback}), \
          solver round trip {solver}, continuous {continuous}",

@@ -81,16 +81,16 @@ impl World {
     /// [`World::step_on_gpu`] with the solver's stages in `solver` as well (the GPU world's,
     /// `gpu/world/`), the colliders placed on the device from `transforms` (each body
     /// slot's transform, current: the solver wrote them, and the host what it changed
-    /// since), and the pair set's pairs found by `pairs`. Should the solver fail, its
-    /// stages run on the host and the error is returned once the step is done: the world
-    /// has taken the step, to the same bits.
+    /// since), and the pair set's pairs found by `pairs` when given (else on the host).
+    /// Should the solver fail, its stages run on the host and the error is returned once
+    /// the step is done: the world has taken the step, to the same bits.
     pub(crate) fn step_with_offloaded_solver(
         &mut self,
         dt: f32,
         collision: &mut GpuCollision,
         solver: &mut dyn OffloadedStages,
         transforms: &wgpu::Buffer,
-        pairs: &mut dyn PairsElsewhere,
+        pairs: Option<&mut dyn PairsElsewhere>,
     ) -> Result<StepStats, Error> {
         if !TIME_STEP_RANGE.contains(&dt) {
             return Err(Error::World(WorldError::InvalidTimeStep { dt }));
@@ -100,7 +100,12 @@ impl World {
             collision,
             solver: Some(solver),
             transforms: Some(transforms),
-            pairs: Some(pairs),
+            // A reborrow, which shortens the trait object's lifetime to the stage's (what
+            // `Option::map` cannot).
+            pairs: match pairs {
+                Some(pairs) => Some(pairs),
+                None => None,
+            },
         };
         self.run_step_with(dt, &mut stage)
     }

@@ -97,3 +97,32 @@ fn a_transforms_buffer_a_host_wrote_to_is_caught_and_the_step_keeps_the_cpu_bits
         assert_eq!(gpu.placement_misses(), misses, "step {step}");
     }
 }
+
+/// The pair set found on the host (`set_pair_set_on_device(false)`) gives the same bits,
+/// and the device takes over again when switched back on, its first step swept on the host.
+#[test]
+fn the_pair_set_goes_to_the_host_and_back_to_the_same_bits() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let world = scenes::pile(400, 9);
+    let mut cpu = world.clone();
+    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut narrow = CpuNarrowPhase::new();
+    gpu.set_pair_set_on_device(false);
+    let mut moved_after = 0;
+    for step in 0..60 {
+        if step == 30 {
+            assert_eq!(gpu.pair_set_steps(), [0, 0], "none on the device while off");
+            gpu.set_pair_set_on_device(true);
+        }
+        cpu.step(DT, &mut narrow).unwrap();
+        gpu.step(DT).unwrap();
+        if step >= 30 {
+            moved_after += u64::from(gpu.stats().proxy_moves > 0);
+        }
+        check_bits(&cpu, &gpu.read_world().unwrap(), "GPU world", step);
+    }
+    assert!(moved_after > 10, "{moved_after}");
+    assert_eq!(gpu.pair_set_steps(), [moved_after - 1, 1]);
+}

@@ -51,7 +51,7 @@ pub use timing::GpuStepTimes;
 
 use crate::error::Error;
 use crate::gpu::GpuCollision;
-use crate::world::{StepStats, World};
+use crate::world::{PairsElsewhere, StepStats, World};
 use pairs::DevicePairs;
 use solver::GpuSolver;
 
@@ -125,13 +125,13 @@ impl GpuWorld {
     pub fn step(&mut self, dt: f32) -> Result<(), Error> {
         let transforms = self.solver.transforms().clone();
         let (collision, solver) = (&mut self.collision, &mut self.solver);
-        let stepped = self.world.step_with_offloaded_solver(
-            dt,
-            collision,
-            solver,
-            &transforms,
-            &mut self.pairs,
-        );
+        let pairs = match self.pairs.enabled {
+            true => Some(&mut self.pairs as &mut dyn PairsElsewhere),
+            false => None,
+        };
+        let stepped =
+            self.world
+                .step_with_offloaded_solver(dt, collision, solver, &transforms, pairs);
         match stepped {
             Ok(stats) => {
                 // The continuous stage runs on the host after the solver: the few bodies
@@ -258,6 +258,17 @@ impl GpuWorld {
     /// edit), and after a device error; the set is the same either way.
     pub fn pair_set_steps(&self) -> [u64; 2] {
         self.pairs.counts
+    }
+
+    /// Whether the steps to come find the world's pair set on the device (the default) or
+    /// on the host, as [`World::step`] does; the set, and so every bit, is the same. On a
+    /// hardware GPU the device's sweep is a few dispatches' time where the host's was its
+    /// largest stage (15 ms of a 100,000-body step on the H200's host); on a software
+    /// adapter (lavapipe) the device's passes are CPU time, and more of it than the host's
+    /// own sweep (docs/performance.md). Switched back on, the first step the device takes
+    /// sweeps on the host once more.
+    pub fn set_pair_set_on_device(&mut self, on: bool) {
+        self.pairs.enabled = on;
     }
 
     /// Bytes the last step's solver sent to the device and read back.

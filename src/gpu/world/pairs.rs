@@ -43,6 +43,8 @@ pub(super) struct DevicePairs {
     failed: bool,
     /// Steps whose changes the world applied, and steps the host swept instead.
     pub(super) counts: [u64; 2],
+    /// Whether steps find their pairs here (`GpuWorld::set_pair_set_on_device`).
+    pub(super) enabled: bool,
 }
 
 impl DevicePairs {
@@ -55,6 +57,7 @@ impl DevicePairs {
             synced: None,
             failed: false,
             counts: [0; 2],
+            enabled: true,
         })
     }
 }

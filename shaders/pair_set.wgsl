@@ -94,7 +94,9 @@ fn keep_pair(a: PairFilter, b: PairFilter) -> bool {
         && should_collide(a, b) && !apart_holds(bodies);
 }
 
-// holds() over the kept-apart body pairs (the same lower-bound search).
+// holds() over the kept-apart body pairs: the same lower-bound search, written twice since
+// a WGSL function cannot take a storage array as an argument (without a language extension
+// not every adapter has).
 fn apart_holds(pair: vec2<u32>) -> bool {
     var low = 0u;
     var high = pair_set_params.apart;

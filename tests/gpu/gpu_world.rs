@@ -15,6 +15,15 @@ use wgpu_sat::{BodyDef, CpuNarrowPhase, Error, JointDef, Polygon, World, scenes}
 
 const DT: f32 = 1.0 / 60.0;
 
+/// A GPU world of `world` with its pair set on the device whatever the adapter (on a
+/// software one it is on the host by default): the tests hold the device's path to the
+/// CPU's bits.
+pub(crate) fn gpu_world(device: &wgpu::Device, queue: &wgpu::Queue, world: &World) -> GpuWorld {
+    let mut gpu = GpuWorld::new(device, queue, world).unwrap();
+    gpu.set_pair_set_on_device(true);
+    gpu
+}
+
 /// A static box of half extents `[w, h]` centred at `at`.
 fn add_fixed(world: &mut World, [w, h]: [f32; 2], at: Vec2) -> wgpu_sat::BodyId {
     world
@@ -31,7 +40,7 @@ fn step_both(
     steps: usize,
 ) -> (World, World) {
     let mut cpu = world.clone();
-    let mut gpu = GpuWorld::new(device, queue, &world).unwrap();
+    let mut gpu = gpu_world(device, queue, &world);
     let mut narrow = CpuNarrowPhase::new();
     for step in 0..steps {
         cpu.step(DT, &mut narrow).unwrap();
@@ -102,7 +111,7 @@ fn a_mixed_pile_with_forces_kinematics_and_bounces_steps_to_the_cpu_bits() {
         .apply_force_to_center(bodies[30], Vec2::new(300.0, 0.0))
         .unwrap();
     let mut cpu = world.clone();
-    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut gpu = gpu_world(&device, &queue, &world);
     let mut narrow = CpuNarrowPhase::new();
     let mut hits = 0;
     for step in 0..240 {
@@ -156,7 +165,7 @@ fn the_transforms_buffer_holds_the_worlds_transforms() {
     let Some((device, queue)) = common::gpu() else {
         return;
     };
-    let mut gpu = GpuWorld::new(&device, &queue, &scenes::pile(300, 3)).unwrap();
+    let mut gpu = gpu_world(&device, &queue, &scenes::pile(300, 3));
     for _ in 0..30 {
         gpu.step(DT).unwrap();
     }
@@ -201,7 +210,7 @@ fn bad_steps_are_refused_and_change_nothing() {
     let Some((device, queue)) = common::gpu() else {
         return;
     };
-    let mut gpu = GpuWorld::new(&device, &queue, &scenes::pyramid(3)).unwrap();
+    let mut gpu = gpu_world(&device, &queue, &scenes::pyramid(3));
     let before = gpu.read_world().unwrap().state_hash();
     let mut cpu = scenes::pyramid(3);
     for dt in [0.0, -1.0, f32::NAN, 11.0] {
@@ -250,7 +259,7 @@ fn every_joint_kind_and_edits_between_steps_match_the_cpu_world() {
             world.set_velocity(body, Vec2::new(3.0, 0.0), 1.0).unwrap();
         }
     };
-    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut gpu = gpu_world(&device, &queue, &world);
     let mut narrow = CpuNarrowPhase::new();
     for step in 0..180 {
         edits(&mut world, step);
@@ -268,7 +277,7 @@ fn every_joint_kind_and_edits_between_steps_match_the_cpu_world() {
     assert_eq!(gpu.body_slots(), world.bodies().count());
 
     let (mut world, driver) = scenes::level(5);
-    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut gpu = gpu_world(&device, &queue, &world);
     for step in 0..120 {
         let time = step as f32 * DT;
         driver.drive(&mut world, time, DT).unwrap();
@@ -310,7 +319,7 @@ fn a_pendulum_keeps_its_period() {
     let steps = 600;
     let (_, _) = step_both(&device, &queue, world.clone(), steps);
     // The swing's crossings of the vertical, from the GPU world's poses.
-    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut gpu = gpu_world(&device, &queue, &world);
     let mut crossings = Vec::new();
     let mut last_x = at.x;
     for k in 1..=steps {
@@ -497,7 +506,7 @@ fn a_lost_device_is_reported_and_the_world_carries_on_on_the_cpu() {
     };
     let world = scenes::pyramid(8);
     let mut cpu = world.clone();
-    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut gpu = gpu_world(&device, &queue, &world);
     let mut narrow = CpuNarrowPhase::new();
     for _ in 0..20 {
         cpu.step(DT, &mut narrow).unwrap();
@@ -528,7 +537,7 @@ fn the_colouring_and_the_pair_set_run_on_the_device_and_follow_a_restored_snapsh
     };
     let world = scenes::pile(300, 5);
     let mut cpu = world.clone();
-    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut gpu = gpu_world(&device, &queue, &world);
     let mut narrow = CpuNarrowPhase::new();
     let mut snapshot = Vec::new();
     let mut seeded = Vec::new();
@@ -567,7 +576,7 @@ fn a_step_the_device_cannot_solve_is_coloured_and_solved_on_the_host() {
     };
     let world = scenes::pile(300, 5);
     let mut cpu = world.clone();
-    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut gpu = gpu_world(&device, &queue, &world);
     let mut narrow = CpuNarrowPhase::new();
     // Per step: whether the device refused the solver's stages, and whether its colouring
     // was seeded from the host's.
@@ -624,7 +633,7 @@ fn an_empty_world_steps_and_takes_bodies_later() {
         return;
     };
     let mut cpu = World::default();
-    let mut gpu = GpuWorld::new(&device, &queue, &cpu).unwrap();
+    let mut gpu = gpu_world(&device, &queue, &cpu);
     let mut narrow = CpuNarrowPhase::new();
     for _ in 0..3 {
         cpu.step(DT, &mut narrow).unwrap();
@@ -706,7 +715,7 @@ fn an_overflow_of_hundreds_is_solved_in_order_to_the_cpu_bits() {
     };
     let world = plank_under_boxes(250, 1.6);
     let mut cpu = world.clone();
-    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut gpu = gpu_world(&device, &queue, &world);
     let mut narrow = CpuNarrowPhase::new();
     for step in 0..40 {
         let stats = cpu.step(DT, &mut narrow).unwrap();
@@ -735,7 +744,7 @@ fn a_hub_the_colouring_cannot_finish_is_solved_on_the_host_to_the_cpu_bits() {
     };
     let world = plank_under_boxes(700, 0.6);
     let mut cpu = world.clone();
-    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut gpu = gpu_world(&device, &queue, &world);
     let mut narrow = CpuNarrowPhase::new();
     let mut on_host = 0;
     for step in 0..20 {

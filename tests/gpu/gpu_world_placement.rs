@@ -8,6 +8,7 @@
 use crate::common;
 use common::state_bits;
 
+use super::gpu_world::gpu_world;
 use wgpu_sat::gpu::layout::BodyTransformGpu;
 use wgpu_sat::gpu::{GpuCollision, GpuWorld};
 use wgpu_sat::{CpuNarrowPhase, World, scenes};
@@ -36,7 +37,7 @@ fn a_falling_pile_is_placed_on_the_device_to_the_cpu_bits_and_sends_no_pose() {
     let colliders = world.colliders().len() as u64;
     let mut cpu = world.clone();
     let mut sent = world.clone();
-    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut gpu = gpu_world(&device, &queue, &world);
     let mut collision = GpuCollision::new(&device, &queue).unwrap();
     let mut narrow = CpuNarrowPhase::new();
     let mut moved_steps = 0;
@@ -76,7 +77,7 @@ fn a_transforms_buffer_a_host_wrote_to_is_caught_and_the_step_keeps_the_cpu_bits
     };
     let world = scenes::pile(300, 3);
     let mut cpu = world.clone();
-    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
+    let mut gpu = gpu_world(&device, &queue, &world);
     let mut narrow = CpuNarrowPhase::new();
     for step in 0..20 {
         if step == 10 {
@@ -98,8 +99,9 @@ fn a_transforms_buffer_a_host_wrote_to_is_caught_and_the_step_keeps_the_cpu_bits
     }
 }
 
-/// The pair set found on the host (`set_pair_set_on_device(false)`) gives the same bits,
-/// and the device takes over again when switched back on, its first step swept on the host.
+/// The pair set found on the host (`set_pair_set_on_device(false)`, and the default on a
+/// software adapter) gives the same bits, and the device takes over when switched on, its
+/// first step swept on the host.
 #[test]
 fn the_pair_set_goes_to_the_host_and_back_to_the_same_bits() {
     let Some((device, queue)) = common::gpu() else {
@@ -109,6 +111,15 @@ fn the_pair_set_goes_to_the_host_and_back_to_the_same_bits() {
     let mut cpu = world.clone();
     let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
     let mut narrow = CpuNarrowPhase::new();
+    // The default: on the device but on a software adapter. A first step moves every
+    // collider into its fat box: the host sweeps, where the device is asked at all.
+    let on_device = !common::adapter_gives_cpu_bits();
+    gpu.step(DT).unwrap();
+    assert_eq!(gpu.pair_set_steps(), [0, u64::from(on_device)]);
+    let mut forced = gpu_world(&device, &queue, &world);
+    forced.step(DT).unwrap();
+    assert_eq!(forced.pair_set_steps(), [0, 1]);
+    let mut gpu = GpuWorld::new(&device, &queue, &world).unwrap();
     gpu.set_pair_set_on_device(false);
     let mut moved_after = 0;
     for step in 0..60 {

@@ -102,11 +102,15 @@ impl GpuWorld {
         let transforms = world.body_transforms();
         let mut solver = GpuSolver::new(device, queue, transforms.len());
         solver.set_transforms(&transforms);
+        let mut pairs = DevicePairs::new(device, queue)?;
+        // A software adapter's passes are the host's CPU time, and more of it than the
+        // host's own sweep (see `set_pair_set_on_device`).
+        pairs.enabled = device.adapter_info().device_type != wgpu::DeviceType::Cpu;
         Ok(GpuWorld {
             world: world.clone(),
             collision: GpuCollision::new(device, queue)?,
             solver,
-            pairs: DevicePairs::new(device, queue)?,
+            pairs,
             stats: StepStats::default(),
         })
     }
@@ -260,13 +264,14 @@ impl GpuWorld {
         self.pairs.counts
     }
 
-    /// Whether the steps to come find the world's pair set on the device (the default) or
-    /// on the host, as [`World::step`] does; the set, and so every bit, is the same. On a
-    /// hardware GPU the device's sweep is a few dispatches' time where the host's was its
-    /// largest stage (15 ms of a 100,000-body step on the H200's host); on a software
-    /// adapter (lavapipe) the device's passes are CPU time, and more of it than the host's
-    /// own sweep (docs/performance.md). Switched back on, the first step the device takes
-    /// sweeps on the host once more.
+    /// Whether the steps to come find the world's pair set on the device or on the host,
+    /// as [`World::step`] does; the set, and so every bit, is the same. By default on the
+    /// device, but on a software adapter (`wgpu::DeviceType::Cpu`, lavapipe), whose passes
+    /// are the host's CPU time: there the device's pair set took 1.6 to 1.9 times the
+    /// host's whole step (docs/performance.md). On a hardware GPU the device's sweep is a
+    /// few dispatches' time where the host's was its largest stage (15 ms of a
+    /// 100,000-body step on the H200's host). Switched on after steps on the host, the
+    /// first step the device takes sweeps on the host once more.
     pub fn set_pair_set_on_device(&mut self, on: bool) {
         self.pairs.enabled = on;
     }

@@ -21,9 +21,9 @@
 //!
 //! The set is what the world's own pair set (`pair_set.rs`) holds for the same boxes and
 //! rule (the world's rule, given as each collider's [`PairFilter`] and the body pairs its
-//! joints keep apart): a pair is in it from the update its fat boxes first overlap (touching counts)
-//! until the update they part, so per-pair data (a kept manifold) can hang on it; a tight
-//! box that stays inside its fat box changes nothing. Unlike the world's set, the rule is
+//! joints keep apart): a pair is in it from the update its fat boxes first overlap
+//! (touching counts) until the update they part, so per-pair data (a kept manifold) can
+//! hang on it; a tight box that stays inside its fat box changes nothing. Unlike the world's set, the rule is
 //! asked of every found pair at every update, so a changed filter takes effect at once. The
 //! changes are what a caller needs to follow the set without reading it: they are small
 //! where the set is large (a settled pile's pairs stay, its changes are none).

@@ -5,7 +5,7 @@
 // place_poses gives each collider its body's transform, and place_boxes each its box from
 // its pose, grown by half the speculative distance. The twins: World::update_colliders
 // (src/world/step.rs: the pose, then Shape::aabb) and GpuCollision::send_boxes
-// (src/gpu/collision.rs: Aabb::expanded by half the margin); aabb and expanded here do
+// (src/gpu/collision/mod.rs: Aabb::expanded by half the margin); aabb and expanded here do
 // their operations in their order. Two kernels, each binding at most four storage buffers
 // (the downlevel limit). Compiled as layout.wgsl + transform.wgsl + this file.
 

@@ -18,7 +18,7 @@
 // Whether every shape of the table is a sharp polygon or a circle (KIND_SHARP).
 override SHARP_ONLY: bool = false;
 
-// Set for the collision pipeline (src/gpu/collision.rs), whose pairs the broad phase wrote
+// Set for the collision pipeline (src/gpu/collision/mod.rs), whose pairs the broad phase wrote
 // on the GPU, ascending and unmarked: the kernel itself puts the polygon of a circle–polygon
 // pair first (the host's batch path marks such pairs SWAPPED when it uploads them).
 override ORIENT_ON_DEVICE: bool = false;

@@ -1,4 +1,4 @@
-// wgpu-sat scatter of changed colliders: the collision pipeline (src/gpu/collision.rs)
+// wgpu-sat scatter of changed colliders: the collision pipeline (src/gpu/collision/mod.rs)
 // keeps every collider's pose, shape id and box on the device from call to call, and
 // uploads only the colliders whose pose, box or shape changed, 48 bytes each; one
 // invocation per update writes them where they belong. The twin is `scatter_colliders` in

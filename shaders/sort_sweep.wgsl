@@ -4,7 +4,7 @@
 // spans (scan.wgsl), band_entries, the radix sort of the entries by band, gather_boxes,
 // sweep_count, the scan of the counts, sweep_write, then pair_keys and one radix sort by
 // (first box, second box) when both fit 32 bits, else two (by second box, then first), and
-// gather_pairs; for the collision pipeline (src/gpu/collision.rs), which keeps the pairs on
+// gather_pairs; for the collision pipeline (src/gpu/collision/mod.rs), which keeps the pairs on
 // the device, pair_args then writes the narrow phase's indirect dispatch from their count.
 // One invocation per box, entry or pair, no atomics: the pairs come out in the same order
 // on every adapter.

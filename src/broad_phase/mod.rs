@@ -3,7 +3,7 @@
 //!
 //! ```text
 //! sweep.rs       BroadPhase: sweep-and-prune over a batch of boxes, in horizontal bands
-//! pair_set.rs    the world's persistent pairs over fat boxes (FAT_MARGIN): a box that
+//! pair_set/      the world's persistent pairs over fat boxes (FAT_MARGIN): a box that
 //!                stays inside its fat box keeps its pairs, one that leaves is swept again
 //! persistent.rs  the persistent pairs as changes (begun, ended), filters asked of every
 //!                pair: the CPU twin of the GPU broad phase's persistent face

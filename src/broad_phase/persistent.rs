@@ -4,7 +4,7 @@
 //!
 //! ```text
 //! update_with(boxes, filters, apart):
-//!     fatten (pair_set.rs, shared with the world's set): a box that left its fat box (or
+//!     fatten (pair_set/, shared with the world's set): a box that left its fat box (or
 //!         is new) gets a new one, grown by FAT_MARGIN
 //!     none did, no collider came or went, no filter or kept-apart pair changed: no change
 //!         (nothing to do)
@@ -19,7 +19,7 @@
 //!         compact_pairs: the ended pairs
 //! ```
 //!
-//! The set is what the world's own pair set (`pair_set.rs`) holds for the same boxes and
+//! The set is what the world's own pair set (`pair_set/`) holds for the same boxes and
 //! rule (the world's rule, given as each collider's [`PairFilter`] and the body pairs its
 //! joints keep apart): a pair is in it from the update its fat boxes first overlap
 //! (touching counts) until the update they part, so per-pair data (a kept manifold) can

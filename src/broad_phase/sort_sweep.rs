@@ -27,7 +27,7 @@
 //! ```
 //!
 //! The room: the batch face reads the total back before it writes a pair, and makes the
-//! room the total. The collision pipeline (`gpu/collision.rs`) keeps the total on the GPU:
+//! room the total. The collision pipeline (`gpu/collision/`) keeps the total on the GPU:
 //! it reserves room from the last call's total, sorts the whole room, and reads the total
 //! back with the contacts; when the room was short, it runs again with more.
 //!

@@ -1,6 +1,6 @@
 //! The collision stage in one call: colliders in, the contacts of every pair that overlaps
 //! (or comes within the speculative distance) out. The CPU twin of the GPU collision
-//! pipeline (`gpu/collision.rs`), stage for stage:
+//! pipeline (`gpu/collision/`), stage for stage:
 //!
 //! ```text
 //! find_contacts(shapes, colliders, margin):

@@ -424,6 +424,10 @@ pub struct PlaceParamsGpu {
 }
 const _: () = assert!(size_of::<PlaceParamsGpu>() == 16);
 
+/// The owner of a collider that `place.wgsl` does not place (`UNPLACED` there): the host
+/// sends its pose (a removed collider keeps its last).
+pub const UNPLACED: u32 = u32::MAX;
+
 /// WGSL `ScanParams` (`shaders/scan.wgsl`), the uniform of one scan dispatch.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]

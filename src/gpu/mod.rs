@@ -13,7 +13,7 @@ mod device;
 mod host;
 pub mod layout;
 mod narrow_phase;
-pub(crate) mod place;
+mod place;
 mod plan;
 mod plumbing;
 mod ray;

@@ -30,9 +30,6 @@ pub const PLACE_WGSL: &str = concat!(
     include_str!("../../shaders/place.wgsl")
 );
 
-/// The owner of a collider whose pose the host sends (`UNPLACED` in place.wgsl).
-pub(crate) const UNPLACED: u32 = u32::MAX;
-
 /// Invocations per workgroup of both kernels.
 const WORKGROUP: u32 = 64;
 /// The uniform's binding and size.

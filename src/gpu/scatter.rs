@@ -15,8 +15,8 @@
 //! A world at rest moves nothing: its sleeping bodies' colliders cost no byte a step.
 
 use crate::collision::narrow_phase::Collider;
+use crate::gpu::layout::UNPLACED;
 use crate::gpu::layout::{AabbGpu, ColliderUpdateGpu, PoseGpu, ScatterParamsGpu};
-use crate::gpu::place::UNPLACED;
 use crate::gpu::plumbing::{GrowingBuffer, compute_pipeline, entire, storage, uniform};
 use crate::shapes::aabb::Aabb;
 

@@ -1,7 +1,7 @@
 //! Contact and sensor events: what began and ended touching in a step, and the hard hits.
 //!
 //! ```text
-//! per persistent pair (pair_set.rs), after the narrow phase:
+//! per persistent pair (pair_set/), after the narrow phase:
 //!     now = a solid pair has a manifold (a point within SPECULATIVE_DISTANCE),
 //!           a sensor pair overlaps (a point of positive depth)
 //!     was = the pair's flag from the last step

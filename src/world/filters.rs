@@ -7,6 +7,7 @@ use crate::collision::manifold::Contact;
 use crate::error::Error;
 use crate::error::WorldError;
 use crate::world::handle::{BodyId, ColliderId};
+use crate::world::joints::JointSet;
 
 /// The filter if it names a category, else an error saying so: a collider in no category
 /// could touch nothing, which is surely a mistake (a mask of 0 says "touch nothing" on
@@ -134,6 +135,31 @@ impl World {
         apart.extend(self.joints.kept_apart());
         apart.sort_unstable();
         apart.dedup();
+    }
+}
+
+/// The joints' part of the pair rule: the bodies a joint keeps from colliding.
+impl JointSet {
+    /// Whether a joint without `collide_connected` joins body slots `a` and `b`.
+    #[inline]
+    pub fn keeps_apart(&self, a: usize, b: usize) -> bool {
+        self.filtering > 0
+            && self.edges.get(a).is_some_and(|edges| {
+                edges.iter().any(|&j| {
+                    let j = j as usize;
+                    !self.collide_connected[j] && self.constraints[j].bodies.contains(&(b as u32))
+                })
+            })
+    }
+
+    /// The body pairs (`[a, b]`, `a < b`) of the live joints that keep their bodies from
+    /// colliding, in slot order: what `keeps_apart` asks, as a list.
+    #[cfg(any(test, feature = "gpu"))]
+    pub fn kept_apart(&self) -> impl Iterator<Item = [u32; 2]> + '_ {
+        let pairs = self.pairs.iter().zip(&self.collide_connected);
+        pairs
+            .filter(|&(&pair, &collides)| !collides && pair != super::joints::VACANT_PAIR)
+            .map(|(&[a, b], _)| [a.min(b), a.max(b)])
     }
 }
 

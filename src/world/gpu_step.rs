@@ -34,7 +34,7 @@ use crate::collision::narrow_phase::NarrowPhaseTimings;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE};
 use crate::error::{Error, WorldError};
 use crate::gpu::GpuCollision;
-use crate::gpu::place::UNPLACED;
+use crate::gpu::layout::UNPLACED;
 
 impl World {
     /// Advances the world by `dt` seconds as [`World::step`] does, with the narrow phase's

@@ -63,28 +63,6 @@ pub(crate) struct JointSet {
 pub(super) const VACANT_PAIR: [u32; 2] = [u32::MAX; 2];
 
 impl JointSet {
-    /// Whether a joint without `collide_connected` joins body slots `a` and `b`.
-    #[inline]
-    pub fn keeps_apart(&self, a: usize, b: usize) -> bool {
-        self.filtering > 0
-            && self.edges.get(a).is_some_and(|edges| {
-                edges.iter().any(|&j| {
-                    let j = j as usize;
-                    !self.collide_connected[j] && self.constraints[j].bodies.contains(&(b as u32))
-                })
-            })
-    }
-
-    /// The body pairs (`[a, b]`, `a < b`) of the live joints that keep their bodies from
-    /// colliding, in slot order: what `keeps_apart` asks, as a list.
-    #[cfg(any(test, feature = "gpu"))]
-    pub fn kept_apart(&self) -> impl Iterator<Item = [u32; 2]> + '_ {
-        let pairs = self.pairs.iter().zip(&self.collide_connected);
-        pairs
-            .filter(|&(&pair, &collides)| !collides && pair != VACANT_PAIR)
-            .map(|(&[a, b], _)| [a.min(b), a.max(b)])
-    }
-
     /// The body pairs of the live joints, in slot order: the sleep stage's island edges.
     pub fn body_pairs(&self) -> impl Iterator<Item = [usize; 2]> + Clone + '_ {
         debug_assert!(

@@ -4,7 +4,7 @@
 //! ```text
 //! step(dt, narrow_phase):
 //!     AABB of every collider (one collider per piece of a body)          (CPU)
-//!     persistent pairs over fat boxes (pair_set.rs), minus pairs within one body, pairs of
+//!     persistent pairs over fat boxes (pair_set/), minus pairs within one body, pairs of
 //!         two bodies neither of which is dynamic (static or kinematic; a sensor still sees
 //!         a kinematic body), of two sensors, and pairs their Filters refuse
 //!     recycled manifolds where a pair barely moved; narrow_phase.collide_pairs for the

@@ -20,7 +20,7 @@
 //!
 //! Why two submits: the pairs' buffers are sized from the total, which only the GPU knows;
 //! reading 4 bytes back costs one round trip, and a too-small guess would cost a second
-//! sweep. The collision pipeline (`gpu/collision.rs`) keeps the count on the device and
+//! sweep. The collision pipeline (`gpu/collision/`) keeps the count on the device and
 //! dispatches the narrow phase indirectly from it (`record_on_device`); this is the batch
 //! face, for tests, benchmarks and callers with a solver of their own. Why a sweep rather
 //! than an LBVH: `docs/performance.md` ("The GPU broad phase") gives the reasons and the
@@ -255,7 +255,7 @@ impl GpuBroadPhase {
     /// indirect dispatch over them, with the total (see [`DevicePairs`]). The caller reads
     /// the total back with what it reads anyway, and records again with more room when it
     /// was short. `timestamps` are written around its pass. For the collision pipeline
-    /// (`gpu/collision.rs`).
+    /// (`gpu/collision/`).
     pub(crate) fn record_on_device(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,

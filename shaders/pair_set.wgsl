@@ -7,7 +7,14 @@
 // of the old set against the new, scan, compact_pairs (the ended pairs). scatter_fat
 // writes the fat boxes that changed where they belong, before the sweep.
 //
-// One invocation per pair or box, no atomics: the lists are the twin's to the element.
+// For the GPU world, fatten grows the fat boxes on the device itself, from the boxes the
+// collision stage placed there (place.wgsl): the twin of fatten in
+// src/broad_phase/pair_set/mod.rs, over the colliders it placed; scatter_fat then writes
+// only what the host alone knows (a removed collider's box). hash_fat sums a hash of every
+// fat box, which the host holds to its own fat boxes' (gpu/broad_phase/persistent/placed.rs).
+//
+// One invocation per pair or box. No atomics but hash_fat's, whose sum of u32 is the same
+// in any order: the lists are the twin's to the element.
 
 struct PairSetParams {
     // Items this dispatch takes: found pairs (keep_flags, compact_pairs), a set's pairs
@@ -70,6 +77,17 @@ struct FatUpdate {
 @group(0) @binding(8) var<storage, read_write> fat_boxes: array<vec4<f32>>;
 // keep_flags: the body pairs that never pair (a joint keeps them apart), ascending.
 @group(0) @binding(9) var<storage, read> apart: array<vec2<u32>>;
+// fatten: the boxes the collision stage placed (min, max; grown by half the speculative
+// distance, the world's broad-phase boxes), and per collider its body's slot or UNPLACED.
+@group(0) @binding(10) var<storage, read> placed_boxes: array<vec4<f32>>;
+@group(0) @binding(11) var<storage, read> placed_owners: array<u32>;
+// hash_fat: the sum of the fat boxes' hashes, zeroed by the host before the dispatch.
+@group(0) @binding(12) var<storage, read_write> fat_hash: array<atomic<u32>>;
+
+// FAT_MARGIN (src/broad_phase/pair_set/mod.rs): how far a fat box reaches past the tight one.
+const FAT_MARGIN: f32 = 0.1;
+// place.wgsl's UNPLACED: a removed collider, whose fat box the host sends.
+const UNPLACED: u32 = 0xffffffffu;
 
 // Filter::should_collide: a shared non-zero group decides, else each mask must hold one of
 // the other's categories.
@@ -117,6 +135,62 @@ fn scatter_fat(@builtin(global_invocation_id) id: vec3<u32>) {
     if k < pair_set_params.len {
         let update = fat_updates[k];
         fat_boxes[update.index] = update.aabb;
+    }
+}
+
+// Aabb::contains: `inner` lies within `outer` (closed boxes; false with a NaN).
+fn contains(outer: vec4<f32>, inner: vec4<f32>) -> bool {
+    return outer.x <= inner.x && outer.y <= inner.y && inner.z <= outer.z && inner.w <= outer.w;
+}
+
+// Aabb::expanded: the box grown by `margin` on every side.
+fn expanded(b: vec4<f32>, margin: f32) -> vec4<f32> {
+    return vec4<f32>(b.xy - vec2<f32>(margin), b.zw + vec2<f32>(margin));
+}
+
+// fatten over the placed colliders (len: the colliders; old_count: those the device's fat
+// boxes held before, so that a new collider's box, whatever the buffer held there, is
+// grown): a collider whose fat box no longer holds its placed box gets that box grown by
+// FAT_MARGIN. An unplaced one keeps what the host sent.
+@compute @workgroup_size(256)
+fn fatten(@builtin(global_invocation_id) id: vec3<u32>) {
+    let c = id.x;
+    if c >= pair_set_params.len || placed_owners[c] == UNPLACED {
+        return;
+    }
+    let tight = placed_boxes[c];
+    if c >= pair_set_params.old_count || !contains(fat_boxes[c], tight) {
+        fat_boxes[c] = expanded(tight, FAT_MARGIN);
+    }
+}
+
+// hash_fat's hash of fat box `i` (the bits of min.x, min.y, max.x, max.y): multiplications
+// by odd constants and xors, so that a box moved or swapped with another changes the sum.
+fn box_hash(i: u32, b: vec4<u32>) -> u32 {
+    var h = (i + 1u) * 0x9e3779b1u;
+    h = (h ^ b.x) * 0x85ebca6bu;
+    h = (h ^ b.y) * 0xc2b2ae35u;
+    h = (h ^ b.z) * 0x27d4eb2fu;
+    h = (h ^ b.w) * 0x165667b1u;
+    return h ^ (h >> 15u);
+}
+
+// The workgroup's share of hash_fat's sum, added to fat_hash[0] once.
+var<workgroup> group_hash: atomic<u32>;
+
+// The wrapping sum of box_hash over the len fat boxes, into fat_hash[0].
+@compute @workgroup_size(256)
+fn hash_fat(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    if local == 0u {
+        atomicStore(&group_hash, 0u);
+    }
+    workgroupBarrier();
+    if id.x < pair_set_params.len {
+        atomicAdd(&group_hash, box_hash(id.x, bitcast<vec4<u32>>(fat_boxes[id.x])));
+    }
+    workgroupBarrier();
+    if local == 0u {
+        atomicAdd(&fat_hash[0], atomicLoad(&group_hash));
     }
 }
 

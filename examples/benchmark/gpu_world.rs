@@ -97,14 +97,15 @@ pub fn gpu_world(
 
 /// What a GPU world's timed steps measured: the mean step, its kernels' mean time (on
 /// devices with timestamp queries), the host's stages and the device's summed over the
-/// steps, the collision stage's bytes up summed, and the last step's solver bytes and
-/// counts (pairs, recycled manifolds, contacts).
+/// steps, the collision stage's and the pair set's bytes up summed, and the last step's
+/// solver bytes and counts (pairs, recycled manifolds, contacts).
 struct GpuRun {
     mean: Duration,
     kernel: Option<Duration>,
     host: [Duration; 5],
     device: Option<GpuStepTimes>,
     collision_up: u64,
+    pair_set_up: u64,
     solver_bytes: [u64; 2],
     counts: [usize; 3],
 }
@@ -127,6 +128,7 @@ fn time_gpu_world(
     let mut kernel = Duration::ZERO;
     let mut host = [Duration::ZERO; 5];
     let mut collision_up = 0;
+    let mut pair_set_up = 0;
     let mut device = Some(GpuStepTimes::default());
     let start = Instant::now();
     for _ in 0..steps {
@@ -137,6 +139,7 @@ fn time_gpu_world(
         }
         let detail = on_gpu.stats().narrow_phase_detail.unwrap_or_default();
         collision_up += detail.uploaded_bytes;
+        pair_set_up += on_gpu.pair_set_bytes()[0];
         device = device.zip(on_gpu.step_times()).map(|(mut sum, t)| {
             sum += t;
             sum
@@ -150,6 +153,7 @@ fn time_gpu_world(
         host,
         device,
         collision_up,
+        pair_set_up,
         solver_bytes: on_gpu.solver_bytes(),
         counts: [s.pairs, s.recycled, s.contacts],
     })
@@ -170,19 +174,20 @@ fn host_stages(stats: &StepStats) -> [Duration; 5] {
 }
 
 /// One size's line for `backend`: the step, the host's stages and the device's, each over
-/// `steps`, the last step's pairs, recycled manifolds and contacts, and the bytes the
-/// collision stage sent a step (the mean).
+/// `steps`, the last step's pairs, recycled manifolds and contacts, and the bytes the pair
+/// set and the collision stage sent a step (the means).
 fn breakdown_line(n: usize, backend: &str, run: &GpuRun, steps: u32) -> String {
     let (step, host, device) = (run.mean, run.host, run.device);
     let [pairs, recycled, contacts] = run.counts;
     let up = run.collision_up / u64::from(steps);
+    let pair_set_up = run.pair_set_up / u64::from(steps);
     let ms = |d: Duration| format!("{:.3}", d.as_secs_f64() * 1e3 / steps as f64);
     let [pair_set, collision, readback, solver, continuous] = host.map(ms);
     let mut line = format!(
         "{n:>7} bodies, {backend} ({pairs} pairs, {recycled} recycled, {contacts} contacts): \
          step {:.3} \
-         | host: pair set {pair_set}, collision round trip {collision} (up {up} B, readback \
-         {readback}), \
+         | host: pair set {pair_set} (up {pair_set_up} B), collision round trip {collision} \
+         (up {up} B, readback {readback}), \
          solver round trip {solver}, continuous {continuous}",
         step.as_secs_f64() * 1e3
     );

@@ -22,6 +22,8 @@ mod scatter;
 mod toi;
 mod world;
 
+pub(crate) use place::PlacedBoxes;
+
 pub use broad_phase::{
     GpuBroadPhase, LBVH_WGSL, PAIR_SET_WGSL, RADIX_SORT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL,
 };

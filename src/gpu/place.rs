@@ -35,6 +35,18 @@ const WORKGROUP: u32 = 64;
 /// The uniform's binding and size.
 const PLACE_PARAMS: (u32, usize) = (6, size_of::<PlaceParamsGpu>());
 
+/// The boxes a collision call placed on the device, for the GPU world's pair set to grow
+/// its fat boxes from there (`fatten` in `shaders/pair_set.wgsl`): the broad phase's boxes
+/// (`array<vec4<f32>>`, each collider's box grown by half the speculative distance: the
+/// world's broad-phase boxes) and each collider's owner (a body slot, or `UNPLACED` for a
+/// removed collider, whose box there is not the world's). Handles to the call's buffers:
+/// their contents are the call's until the next call.
+#[derive(Clone, Debug)]
+pub(crate) struct PlacedBoxes {
+    pub(crate) boxes: wgpu::Buffer,
+    pub(crate) owners: wgpu::Buffer,
+}
+
 /// The placement's kernels, its owners on the device (and the host's copy) and the
 /// uniforms of its two dispatches.
 pub(super) struct PlacedColliders {
@@ -68,6 +80,11 @@ impl PlacedColliders {
     /// Buffers created so far.
     pub(super) fn buffers_created(&self) -> u64 {
         self.owners.created + self.params.created
+    }
+
+    /// The owners' buffer (see [`PlacedBoxes`]).
+    pub(super) fn owners_buffer(&self) -> &wgpu::Buffer {
+        &self.owners.buffer
     }
 
     /// Forgets the device's owners (after an error): the next call sends them.
@@ -114,13 +131,12 @@ impl PlacedColliders {
         let box_bindings = [(0, shapes), (1, to.shape_ids), (4, to.poses), (5, to.boxes)];
         plan.push(&self.place_boxes, &box_bindings, params, groups);
         self.params.reserve(device, 2 * PARAMS_SLOT, u64::MAX);
-        sent += plan.params.len() as u64;
         let cache = &mut self.bind_groups;
-        record(
+        sent += record(
             device,
             queue,
             encoder,
-            &self.params.buffer,
+            &self.params,
             cache,
             plan,
             timestamps,

@@ -236,42 +236,45 @@ impl<'d> KernelMaker<'d> {
 /// Writes `plan`'s uniforms, records its dispatches in one compute pass (see [`record`]),
 /// copies `copy` (from, offset, to, bytes: to the start of `to`) and, with a `timer`, the
 /// pass's timestamps after it, and submits. `params` is the uniform buffer the
-/// dispatches' slots are in.
+/// dispatches' slots are in. Returns the uniform bytes written.
 pub(in crate::gpu) fn submit(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
-    params: &wgpu::Buffer,
+    params: &GrowingBuffer,
     cache: &mut Vec<(BindKey, wgpu::BindGroup)>,
     plan: Plan<'_>,
     (from, offset, to, bytes): (&wgpu::Buffer, u64, &wgpu::Buffer, u64),
     timer: Option<&KernelTimer>,
-) {
+) -> u64 {
     let label = Some("wgpu-sat broad phase");
     let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor { label });
     let timestamps = timer.map(KernelTimer::whole_pass);
-    record(device, queue, &mut encoder, params, cache, plan, timestamps);
+    let written = record(device, queue, &mut encoder, params, cache, plan, timestamps);
     encoder.copy_buffer_to_buffer(from, offset, to, 0, bytes);
     if let Some(timer) = timer {
         // After the copy, 8-byte aligned: the pass's two ticks.
         timer.copy(&mut encoder, to, bytes.next_multiple_of(8));
     }
     queue.submit([encoder.finish()]);
+    written
 }
 
-/// Writes `plan`'s uniforms to `params` and records its dispatches in one compute pass of
-/// `encoder`, each with the bind group it had in the same place of the last plan recorded
-/// with `cache` when it binds the same buffers, else a new one, kept in `cache`;
-/// `timestamps` are written around the pass.
+/// Writes `plan`'s uniforms to `params` (the slots that changed since the buffer's last
+/// write: [`GrowingBuffer::write_slots`]) and records its dispatches in one compute pass
+/// of `encoder`, each with the bind group it had in the same place of the last plan
+/// recorded with `cache` when it binds the same buffers, else a new one, kept in `cache`;
+/// `timestamps` are written around the pass. Returns the uniform bytes written.
 pub(in crate::gpu) fn record(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     encoder: &mut wgpu::CommandEncoder,
-    params: &wgpu::Buffer,
+    params: &GrowingBuffer,
     cache: &mut Vec<(BindKey, wgpu::BindGroup)>,
     plan: Plan<'_>,
     timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
-) {
-    queue.write_buffer(params, 0, &plan.params);
+) -> u64 {
+    let written = params.write_slots(queue, &plan.params, PARAMS_SLOT as usize);
+    let params = &params.buffer;
     {
         let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
             label: Some("wgpu-sat"),
@@ -288,27 +291,29 @@ pub(in crate::gpu) fn record(
     }
     // Bind groups past this plan would hold old buffers alive.
     cache.truncate(plan.dispatches.len());
+    written
 }
 
 /// [`record`] with a pass per stage of `plan` ([`Plan::stage`]), each timed by `timer`
 /// (pass `i` writes queries `2i` and `2i + 1`), as many as it has queries for (the rest in
-/// the last one). Returns the timed passes' stage labels, in order. Without a timer, one
-/// untimed pass (and no label): the dispatches and their order are the same either way,
-/// and so are the results.
+/// the last one). Returns the timed passes' stage labels, in order, and the uniform bytes
+/// written. Without a timer, one untimed pass (and no label): the dispatches and their
+/// order are the same either way, and so are the results.
 pub(in crate::gpu) fn record_passes(
     device: &wgpu::Device,
     queue: &wgpu::Queue,
     encoder: &mut wgpu::CommandEncoder,
-    params: &wgpu::Buffer,
+    params: &GrowingBuffer,
     cache: &mut Vec<(BindKey, wgpu::BindGroup)>,
     plan: Plan<'_>,
     timer: Option<&KernelTimer>,
-) -> Vec<u8> {
+) -> (Vec<u8>, u64) {
     let Some(timer) = timer else {
-        record(device, queue, encoder, params, cache, plan, None);
-        return Vec::new();
+        let written = record(device, queue, encoder, params, cache, plan, None);
+        return (Vec::new(), written);
     };
-    queue.write_buffer(params, 0, &plan.params);
+    let written = params.write_slots(queue, &plan.params, PARAMS_SLOT as usize);
+    let params = &params.buffer;
     let room = timer.passes();
     let mut ranges: Vec<_> = plan.stage_ranges().collect();
     let mut labels = Vec::with_capacity(ranges.len());
@@ -330,7 +335,7 @@ pub(in crate::gpu) fn record_passes(
         labels.push(label);
     }
     cache.truncate(plan.dispatches.len());
-    labels
+    (labels, written)
 }
 
 /// Records dispatches `range` of `plan` into `pass` (see [`record`] for the bind groups).

@@ -86,6 +86,13 @@ impl World {
         Some(self.colliders.sensors[c])
     }
 
+    /// Per collider slot, whether a live collider holds it (the GPU world's collision
+    /// stage places exactly these on the device: `gpu_step.rs`).
+    #[cfg(feature = "gpu")]
+    pub(crate) fn collider_live_flags(&self) -> &[bool] {
+        self.colliders.slots.live_flags()
+    }
+
     /// The world's pair set as the persistent pairs' input (`broad_phase::persistent`, and
     /// the GPU's `pair_set.wgsl`): its fat boxes, and the rule `find_pairs` asks, as a
     /// [`PairFilter`] per collider slot and the body pairs the joints keep apart

@@ -131,7 +131,11 @@ impl CollisionStage for OnGpu<'_> {
 
     fn pairs_elsewhere(&mut self) -> Option<&mut dyn PairsElsewhere> {
         match &mut self.pairs {
-            Some(pairs) => Some(&mut **pairs),
+            Some(pairs) => {
+                // `before` has sent the placement: the pair set's fat boxes grow from it.
+                pairs.place_from(self.collision.placed_boxes());
+                Some(&mut **pairs)
+            }
             None => None,
         }
     }

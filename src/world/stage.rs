@@ -50,6 +50,11 @@ pub(crate) trait PairsElsewhere: Send {
     /// The world's pair list is `generation` now, and the copy holds the same pairs
     /// (unless the update failed).
     fn synced(&mut self, generation: u64, applied: bool);
+
+    /// The boxes the collision stage placed on the device this step (`None`: it placed
+    /// none), from which the copy's fat boxes grow there rather than being sent.
+    #[cfg(feature = "gpu")]
+    fn place_from(&mut self, placed: Option<crate::gpu::PlacedBoxes>);
 }
 
 /// The step through a [`NarrowPhase`].

@@ -1,9 +1,11 @@
 //! The GPU world's colliders placed on the device (`src/gpu/place.rs`): each step's
 //! collision stage reads the colliders' poses from the transforms buffer its solver wrote,
 //! and computes their boxes there, instead of being sent those of the colliders that
-//! moved; and its pair set found there (`src/gpu/world/pairs.rs`). Held against the CPU world's bits and the plain GPU collision stage's uploads,
-//! and its safety net (the band entries the device's boxes span) made to catch a
-//! transforms buffer that is not the world's.
+//! moved; and its pair set found there (`src/gpu/world/pairs.rs`), its fat boxes grown
+//! there from the placed boxes. Held against the CPU world's bits and the plain GPU
+//! collision stage's uploads, and its safety nets (the band entries the device's boxes
+//! span, the hash of its fat boxes) made to catch a transforms buffer that is not the
+//! world's.
 
 use crate::common;
 use common::state_bits;
@@ -45,7 +47,8 @@ fn a_falling_pile_is_placed_on_the_device_to_the_cpu_bits_and_sends_no_pose() {
         cpu.step(DT, &mut narrow).unwrap();
         let stats = sent.step_on_gpu(DT, &mut collision).unwrap();
         gpu.step(DT).unwrap();
-        moved_steps += u64::from(gpu.stats().proxy_moves > 0);
+        let moves = gpu.stats().proxy_moves as u64;
+        moved_steps += u64::from(moves > 0);
         check_bits(&cpu, &gpu.read_world().unwrap(), "GPU world", step);
         check_bits(&cpu, &sent, "step_on_gpu", step);
         // After the first step (every collider up, both ways), the stage that is sent the
@@ -60,9 +63,23 @@ fn a_falling_pile_is_placed_on_the_device_to_the_cpu_bits_and_sends_no_pose() {
                 "step {step}: {placed} bytes placed, {moved} sent, {colliders} colliders"
             );
         }
+        // The pair set's fat boxes grow on the device from the placed boxes: when most
+        // left theirs, the world's were sent whole before (16 bytes each); now the
+        // passes' uniforms go up (those that changed), and no box.
+        let [pair_set_up, _] = gpu.pair_set_bytes();
+        if step > 0 && 2 * moves > colliders {
+            assert!(
+                pair_set_up < 16 * colliders,
+                "step {step}: {pair_set_up} bytes up for {moves} moved fat boxes"
+            );
+        }
+        if moves == 0 {
+            assert_eq!(gpu.pair_set_bytes(), [0; 2], "step {step}: nothing moved");
+        }
     }
     if common::adapter_gives_cpu_bits() {
         assert_eq!(gpu.placement_misses(), 0);
+        assert_eq!(gpu.fat_misses(), 0);
     }
     // Every step's pair set whose fat boxes moved from the device but the first (the host
     // sweeps its own then, which the device's copy becomes).
@@ -79,8 +96,13 @@ fn a_transforms_buffer_a_host_wrote_to_is_caught_and_the_step_keeps_the_cpu_bits
     let mut cpu = world.clone();
     let mut gpu = gpu_world(&device, &queue, &world);
     let mut narrow = CpuNarrowPhase::new();
-    for step in 0..20 {
-        if step == 10 {
+    let mut bad_step = None;
+    for step in 0..30 {
+        // The CPU world steps first: it says whether this step moves a fat box, so that
+        // the GPU world's pair set asks the device too.
+        let stats = cpu.step(DT, &mut narrow).unwrap();
+        let moves = stats.proxy_moves;
+        if step >= 10 && bad_step.is_none() && moves > 0 {
             // A body's transform scaled a thousandfold: its placed box spans hundreds of
             // bands where the host's spans one or two.
             let body = gpu.read_world().unwrap().bodies().last().unwrap();
@@ -90,13 +112,24 @@ fn a_transforms_buffer_a_host_wrote_to_is_caught_and_the_step_keeps_the_cpu_bits
             };
             let at = (body.index() * size_of::<BodyTransformGpu>()) as u64;
             queue.write_buffer(gpu.transforms(), at, bytemuck::bytes_of(&bad));
+            bad_step = Some(step);
         }
-        cpu.step(DT, &mut narrow).unwrap();
         gpu.step(DT).unwrap();
         check_bits(&cpu, &gpu.read_world().unwrap(), "GPU world", step);
-        let misses = u64::from(step >= 10);
+        // The same pair set too (a fat box grown from the bad box would pair it with
+        // bodies far from it, which no contact shows).
+        let pairs = gpu.stats().persistent_pairs;
+        assert_eq!(pairs, stats.persistent_pairs, "step {step}: pairs");
+        let misses = u64::from(bad_step.is_some());
         assert_eq!(gpu.placement_misses(), misses, "step {step}");
+        // The pair set's fat boxes grew from the same placed boxes: its hash caught them
+        // too, and the world's went up whole (the step's bits above are the CPU's).
+        assert_eq!(gpu.fat_misses(), misses, "step {step}");
     }
+    assert!(
+        bad_step.is_some(),
+        "no step from the 10th on moved a fat box"
+    );
 }
 
 /// The pair set found on the host (`set_pair_set_on_device(false)`, and the default on a

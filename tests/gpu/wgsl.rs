@@ -598,14 +598,30 @@ fn pair_set_wgsl_parses_validates_and_mirrors_the_rust_side() {
         assert_eq!(struct_size(&m, name) as usize, size, "{name}");
     }
     // The entry points and helpers, each a twin of a function of the same name in
-    // src/broad_phase/persistent.rs (should_collide: filter.rs). scatter_fat has none: it
-    // copies what the host's fatten computed into the device's copy.
+    // src/broad_phase/persistent.rs (should_collide: filter.rs; fatten: pair_set/mod.rs,
+    // with Aabb's contains and expanded; hash_fat and box_hash: the host's hash in
+    // gpu/broad_phase/persistent/boxes.rs). scatter_fat has none: it copies what the host's
+    // fatten computed into the device's copy.
     let rust = [
         include_str!("../../src/broad_phase/persistent.rs"),
         include_str!("../../src/broad_phase/filter.rs"),
+        include_str!("../../src/broad_phase/pair_set/mod.rs"),
+        include_str!("../../src/shapes/aabb.rs"),
+        include_str!("../../src/gpu/broad_phase/persistent/boxes.rs"),
     ]
     .concat();
-    for name in ["keep_flags", "compact_pairs", "change_flags", "scatter_fat"] {
+    // The margin a fat box grows by, and the mark of an unplaced collider, are the host's.
+    let margin = wgpu_sat::broad_phase::FAT_MARGIN;
+    assert_eq!(constant(&m, "FAT_MARGIN"), naga::Literal::F32(margin));
+    assert_eq!(constant(&m, "UNPLACED"), naga::Literal::U32(u32::MAX));
+    for name in [
+        "keep_flags",
+        "compact_pairs",
+        "change_flags",
+        "scatter_fat",
+        "fatten",
+        "hash_fat",
+    ] {
         let entry = m
             .entry_points
             .iter()
@@ -622,6 +638,11 @@ fn pair_set_wgsl_parses_validates_and_mirrors_the_rust_side() {
         "should_collide",
         "holds",
         "pair_below",
+        "fatten",
+        "contains",
+        "expanded",
+        "hash_fat",
+        "box_hash",
     ] {
         let in_wgsl = names.contains(&name) || m.entry_points.iter().any(|e| e.name == name);
         assert!(in_wgsl, "pair_set.wgsl lacks fn {name}");

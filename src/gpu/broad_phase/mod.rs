@@ -283,9 +283,8 @@ impl GpuBroadPhase {
         );
         let (device, queue) = (&self.device, &self.queue);
         let cache = &mut self.bind_groups[2];
-        let uploaded_bytes = plan.params.len() as u64;
-        let params = &buffers.params.buffer;
-        record(device, queue, encoder, params, cache, plan, timestamps);
+        let params = &buffers.params;
+        let uploaded_bytes = record(device, queue, encoder, params, cache, plan, timestamps);
         Ok(DevicePairs {
             pairs: &self.buffers.out.buffer,
             dispatch: &self.buffers.dispatch,
@@ -444,7 +443,7 @@ fn submit_for_total(
         queue,
         timer,
     } = link;
-    let (uniforms, readback) = (&buffers.params.buffer, &buffers.readback.buffer);
+    let (uniforms, readback) = (&buffers.params, &buffers.readback.buffer);
     let copy = (&buffers.counts.buffer, 4 * index as u64, readback, 4);
     submit(device, queue, uniforms, cache, plan, copy, timer);
     let mut total = 0u32;
@@ -472,7 +471,7 @@ fn submit_for_pairs(
         timer,
     } = link;
     let bytes = 8 * total as u64;
-    let (uniforms, readback) = (&buffers.params.buffer, &buffers.readback.buffer);
+    let (uniforms, readback) = (&buffers.params, &buffers.readback.buffer);
     let copy = (&buffers.out.buffer, 0, readback, bytes);
     submit(device, queue, uniforms, cache, plan, copy, timer);
     let mut kernel = None;

@@ -60,7 +60,7 @@ use crate::error::{Error, GpuError};
 use crate::gpu::broad_phase::GpuBroadPhase;
 use crate::gpu::layout::ParamsGpu;
 use crate::gpu::layout::{ContactGpu, PairDispatchGpu};
-use crate::gpu::place::PlacedColliders;
+use crate::gpu::place::{PlacedBoxes, PlacedColliders};
 
 mod read;
 use crate::gpu::plumbing::{
@@ -341,6 +341,19 @@ impl GpuCollision {
         }
         self.place_from = Some(transforms.clone());
         self.send_boxes_ready(colliders)
+    }
+
+    /// The boxes this call placed on the device from the transforms, while its submit
+    /// waits to be collected: `None` when it placed none (no transforms given, fewer than
+    /// two colliders, collected already). On a placement miss (see
+    /// [`placement_misses`](Self::placement_misses)) they are not the host's boxes.
+    pub(crate) fn placed_boxes(&self) -> Option<PlacedBoxes> {
+        self.place_from.as_ref()?;
+        self.pending.as_ref()?;
+        Some(PlacedBoxes {
+            boxes: self.broad.boxes_buffer().clone(),
+            owners: self.placed.owners_buffer().clone(),
+        })
     }
 
     /// How many calls have had the boxes the device placed span other band entries than

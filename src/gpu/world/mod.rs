@@ -6,9 +6,10 @@
 //!     device
 //! edit(f): f changes the world between steps; the transforms written again
 //! step(dt):
-//!     the world's pair set: the host fattens its boxes; the device finds the set's
-//!         changes over them (pairs.rs; the host sweeps when the device's copy is not the
-//!         world's list), and the host applies them
+//!     the world's pair set: the host fattens its boxes, and the device its copy of them,
+//!         from the boxes the collision stage placed (a hash holds the two together); the
+//!         device finds the set's changes over them (pairs.rs; the host sweeps when the
+//!         device's copy is not the world's list), and the host applies them
 //!     collision on the GPU: the colliders' poses and boxes placed there from the
 //!         transforms (gpu/place.rs; the host's boxes fit the sweep), every contact of
 //!         overlapping boxes found there (GpuCollision), the world's pairs kept
@@ -128,6 +129,7 @@ impl GpuWorld {
     /// from).
     pub fn step(&mut self, dt: f32) -> Result<(), Error> {
         let transforms = self.solver.transforms().clone();
+        self.pairs.bytes = [0; 2];
         let (collision, solver) = (&mut self.collision, &mut self.solver);
         let pairs = match self.pairs.enabled {
             true => Some(&mut self.pairs as &mut dyn PairsElsewhere),
@@ -274,6 +276,21 @@ impl GpuWorld {
     /// first step the device takes sweeps on the host once more.
     pub fn set_pair_set_on_device(&mut self, on: bool) {
         self.pairs.enabled = on;
+    }
+
+    /// How many steps' pair set found the fat boxes the device grew from the boxes it
+    /// placed other than the world's, and sent the world's whole (the same pairs, 16
+    /// bytes a collider up and one more submit). 0 where the adapter places the boxes to
+    /// the host's bits (lavapipe: the tests hold it there), as for
+    /// [`GpuWorld::placement_misses`].
+    pub fn fat_misses(&self) -> u64 {
+        self.pairs.fat_misses()
+    }
+
+    /// Bytes the last step's pair set sent to the device and read back: 0 when no fat box
+    /// moved, or the pair set was found on the host.
+    pub fn pair_set_bytes(&self) -> [u64; 2] {
+        self.pairs.bytes
     }
 
     /// Bytes the last step's solver sent to the device and read back.

@@ -8,9 +8,11 @@
 //!     the host fattens its boxes (PairSet::fatten_boxes: the world keeps its fat boxes)
 //!     update: World::pair_input (the fat boxes, a PairFilter per collider: filter, body,
 //!         body type, sensor; the body pairs the joints keep apart); the device's set
-//!         brought up to date over them (the fat boxes that changed go up, 32 bytes each;
-//!         the filters and kept-apart pairs when they changed); back: the begun and ended
-//!         pairs (8 bytes each) and the set's size
+//!         brought up to date over them: its fat boxes grown there from the boxes the
+//!         collision stage placed (a removed collider's box goes up, 32 bytes; all of
+//!         them, 16 bytes each, when the device's hash of its fat boxes is not the
+//!         host's), the filters and kept-apart pairs up when they changed; back: the
+//!         begun and ended pairs (8 bytes each) and the set's size
 //!     the device's set was the world's list before (its generation is the one synced):
 //!         PairSet::apply(begun, ended): the world's set, in a merge walk
 //!     else (the first step, an edit that replaced the world's set, a device error, or
@@ -27,7 +29,7 @@
 
 use crate::broad_phase::PairFilter;
 use crate::error::Error;
-use crate::gpu::GpuBroadPhase;
+use crate::gpu::{GpuBroadPhase, PlacedBoxes};
 use crate::shapes::aabb::Aabb;
 use crate::world::{PairsElsewhere, World};
 
@@ -41,6 +43,11 @@ pub(super) struct DevicePairs {
     synced: Option<u64>,
     /// Whether this step's update failed (the device's set is then unknown).
     failed: bool,
+    /// The boxes this step's collision stage placed on the device, which the fat boxes
+    /// grow from (else they are sent).
+    placed: Option<PlacedBoxes>,
+    /// Bytes this step's update sent and read back (`GpuWorld::pair_set_bytes`).
+    pub(super) bytes: [u64; 2],
     /// Steps whose changes the world applied, and steps the host swept instead.
     pub(super) counts: [u64; 2],
     /// Whether steps find their pairs here (`GpuWorld::set_pair_set_on_device`).
@@ -56,9 +63,18 @@ impl DevicePairs {
             apart: Vec::new(),
             synced: None,
             failed: false,
+            placed: None,
+            bytes: [0; 2],
             counts: [0; 2],
             enabled: true,
         })
+    }
+}
+
+impl DevicePairs {
+    /// Updates through the placed boxes whose fat boxes were not the world's.
+    pub(super) fn fat_misses(&self) -> u64 {
+        self.broad.fat_misses()
     }
 }
 
@@ -67,9 +83,15 @@ impl PairsElsewhere for DevicePairs {
         world.pair_input(&mut self.fat, &mut self.filters, &mut self.apart);
         let in_sync = self.synced == Some(generation);
         self.synced = None;
-        let changes = self
-            .broad
-            .update_pairs_fat(&self.fat, &self.filters, &self.apart);
+        let (fat, filters, apart) = (&self.fat, &self.filters, &self.apart);
+        let changes = match self.placed.take() {
+            Some(placed) => {
+                let live = world.collider_live_flags();
+                self.broad
+                    .update_pairs_placed(fat, filters, apart, &placed, live)
+            }
+            None => self.broad.update_pairs_fat(fat, filters, apart),
+        };
         self.failed = changes.is_err();
         match changes {
             Ok(changes) if in_sync => Some(([changes.begun, changes.ended], changes.pairs)),
@@ -77,7 +99,15 @@ impl PairsElsewhere for DevicePairs {
         }
     }
 
+    fn place_from(&mut self, placed: Option<PlacedBoxes>) {
+        self.placed = placed;
+    }
+
     fn synced(&mut self, generation: u64, applied: bool) {
+        self.bytes = match self.failed {
+            true => [0; 2],
+            false => self.broad.update_bytes(),
+        };
         self.counts[usize::from(!applied)] += 1;
         if !self.failed {
             self.synced = Some(generation);

@@ -9,9 +9,13 @@
 //!     there); no fat box changed, no collider came or went, no filter changed: no
 //!     change, nothing sent (a world at rest costs a containment test per collider)
 //!     filters that differ from the device's copy go up whole (32 B each)
-//!     submit 1: scatter_fat (the fat boxes that changed, 32 B each; all of them, 16 B
-//!               each, when that is less, or the device's copy was lost), then the sweep's
-//!               first submit over the fat boxes; read the total back (4 B)
+//!     submit 1 (boxes.rs): scatter_fat (the fat boxes that changed, 32 B each; all of
+//!               them, 16 B each, when that is less, or the device's copy was lost), then
+//!               the sweep's first submit over the fat boxes; read the total back (4 B).
+//!               The GPU world's update (update_pairs_placed) sends none but a removed
+//!               collider's: fatten grows the rest on the device from the boxes its
+//!               collision stage placed, and a hash of them comes back with the total (4 B)
+//!               to be held to the host's
 //!     submit 2: the sweep's pairs in order; keep_flags, scan, compact_pairs: the new set,
 //!               in the other set buffer; change_flags both ways, scans, compact_pairs:
 //!               begun and ended; copy back the three counts (12 B) and as many changes as
@@ -27,17 +31,20 @@
 //! 8 bytes a pair, stays on the device ([`GpuBroadPhase::set_buffer`]), for a narrow phase
 //! there.
 
+mod boxes;
 mod read;
 
-use super::{GpuBroadPhase, groups, read_ticks};
+use super::{GpuBroadPhase, groups};
 use crate::broad_phase::PairFilter;
 use crate::broad_phase::pair_set::fatten;
 use crate::broad_phase::persistent::{PairChanges, check_apart, check_pair_input};
 use crate::error::{Error, GpuError};
+use crate::gpu::PlacedBoxes;
 use crate::gpu::layout::{AabbGpu, FatUpdateGpu, PairFilterGpu, PairSetParamsGpu, SweepParamsGpu};
 use crate::gpu::plan::{BindKey, Kernel, Plan, RO, RW, record};
-use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, read_back};
+use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, TIMESTAMP_BYTES};
 use crate::shapes::aabb::Aabb;
+use boxes::{FatKernels, hash_fat};
 use read::first_copies;
 
 /// The WGSL of the persistent pairs (`shaders/pair_set.wgsl`).
@@ -55,12 +62,27 @@ const HEAD_BYTES: u64 = 16 + TIMESTAMP_BYTES;
 /// 32 (256 bytes a kind) keeps a settled world's readback under a kilobyte.
 const SPARE_CHANGES: usize = 32;
 
-/// The boxes of an update: tight, fattened here as the world's set fattens them, or fat
-/// boxes the caller keeps.
+/// The boxes of an update: tight, fattened here as the world's set fattens them; fat boxes
+/// the caller keeps; or those, grown on the device from the boxes a collision call placed
+/// there, but for the colliders that are not `live` (removed: their boxes are sent).
 #[derive(Clone, Copy)]
 enum Boxes<'a> {
     Tight(&'a [Aabb]),
     Fat(&'a [Aabb]),
+    Placed {
+        fat: &'a [Aabb],
+        placed: &'a PlacedBoxes,
+        live: &'a [bool],
+    },
+}
+
+impl<'a> Boxes<'a> {
+    /// The boxes as the host has them, tight or fat.
+    fn list(self) -> &'a [Aabb] {
+        match self {
+            Boxes::Tight(list) | Boxes::Fat(list) | Boxes::Placed { fat: list, .. } => list,
+        }
+    }
 }
 
 /// `pair_set.wgsl`'s pipelines.
@@ -80,6 +102,11 @@ pub(super) struct Persistent {
     /// The fat boxes before this update, restored when it fails.
     fat_before: Vec<Aabb>,
     pub(super) fat_on_device: bool,
+    /// The fat boxes grown on the device (`boxes.rs`): the kernels, the hash's buffer, and
+    /// the updates whose hash was not the host's.
+    fat_kernels: FatKernels,
+    hash: GrowingBuffer,
+    fat_misses: u64,
     /// The filters as the device holds them, while `filters_on_device`.
     filters: Vec<PairFilterGpu>,
     filters_on_device: bool,
@@ -141,6 +168,9 @@ impl Persistent {
             fat: Vec::new(),
             fat_before: Vec::new(),
             fat_on_device: false,
+            fat_kernels: FatKernels::new(device, &module),
+            hash: GrowingBuffer::new(device, "wgpu-sat fat box hash", storage),
+            fat_misses: 0,
             filters: Vec::new(),
             filters_on_device: false,
             filter_buffer: buffer("filters"),
@@ -173,6 +203,7 @@ impl Persistent {
             &self.filter_buffer,
             &self.apart_buffer,
             &self.fat_updates,
+            &self.hash,
             &self.kept,
             &self.readback,
         ];
@@ -249,7 +280,41 @@ impl GpuBroadPhase {
         self.update_boxes(Boxes::Fat(fat), filters, apart)
     }
 
-    /// An update from tight boxes or from fat ones.
+    /// [`update_pairs_fat`](Self::update_pairs_fat) for the GPU world: its fat boxes `fat`,
+    /// but those of `live` colliders grown on the device from the boxes its collision
+    /// call placed there (`placed`, which must be `fat`'s tight boxes grown by half the
+    /// speculative distance: the world's broad-phase boxes) rather than sent. A hash of the
+    /// device's fat boxes checks them against `fat`; where they differ, `fat` is sent whole
+    /// and the sweep runs again ([`fat_misses`](Self::fat_misses)).
+    pub(crate) fn update_pairs_placed(
+        &mut self,
+        fat: &[Aabb],
+        filters: &[PairFilter],
+        apart: &[[u32; 2]],
+        placed: &PlacedBoxes,
+        live: &[bool],
+    ) -> Result<PairChanges<'_>, Error> {
+        if live.len() != fat.len() {
+            return Err(Error::Gpu(GpuError::Device(format!(
+                "{} live flags for {} fat boxes",
+                live.len(),
+                fat.len()
+            ))));
+        }
+        self.update_boxes(Boxes::Placed { fat, placed, live }, filters, apart)
+    }
+
+    /// How many updates through
+    /// [`update_pairs_placed`](Self::update_pairs_placed) found the fat boxes the device grew
+    /// other than the caller's, and sent those whole (0 where the adapter places the boxes
+    /// to the host's bits).
+    pub(crate) fn fat_misses(&self) -> u64 {
+        self.persistent
+            .as_deref()
+            .map_or(0, |state| state.fat_misses)
+    }
+
+    /// An update from tight boxes, fat ones, or fat ones grown on the device.
     fn update_boxes(
         &mut self,
         boxes: Boxes<'_>,
@@ -257,8 +322,7 @@ impl GpuBroadPhase {
         apart: &[[u32; 2]],
     ) -> Result<PairChanges<'_>, Error> {
         self.kernel = None;
-        let (Boxes::Tight(list) | Boxes::Fat(list)) = boxes;
-        check_pair_input(list, filters)?;
+        check_pair_input(boxes.list(), filters)?;
         check_apart(apart)?;
         if self.persistent.is_none() {
             self.persistent = Some(Box::new(Persistent::new(&self.device)));
@@ -328,10 +392,10 @@ impl GpuBroadPhase {
         filters: &[PairFilter],
         apart: &[[u32; 2]],
     ) -> Result<(), Error> {
-        let (Boxes::Tight(list) | Boxes::Fat(list)) = boxes;
-        let n = list.len();
+        let n = boxes.list().len();
         // The fat boxes are the set's colliders (a failed update puts them back).
         let same_colliders = state.fat.len() == n;
+        let held = state.fat.len();
         state.fat_before.clone_from(&state.fat);
         state.update_scratch.clear();
         let updates = &mut state.update_scratch;
@@ -340,19 +404,34 @@ impl GpuBroadPhase {
             _pad: [0; 3],
             aabb: bytemuck::Zeroable::zeroed(),
         };
+        // Fat boxes the device grows itself, from the placed boxes.
+        let mut grown = 0;
         match boxes {
             Boxes::Tight(boxes) => {
                 fatten(&mut state.fat, boxes, |i| updates.push(update(i)));
             }
-            Boxes::Fat(fat) => {
+            Boxes::Fat(fat) | Boxes::Placed { fat, .. } => {
                 // Those that differ from the device's copy, to the bit.
-                let old = state.fat.len().min(n);
+                let old = held.min(n);
                 let differs = |i: usize| {
                     i >= old
                         || bytemuck::bytes_of(&AabbGpu::from(&state.fat[i]))
                             != bytemuck::bytes_of(&AabbGpu::from(&fat[i]))
                 };
-                updates.extend((0..n).filter(|&i| differs(i)).map(update));
+                let changed = (0..n).filter(|&i| differs(i));
+                match boxes {
+                    Boxes::Placed { live, .. } => {
+                        // Sent: a removed collider's (the device's box there is its last
+                        // pose's, not the world's).
+                        for i in changed {
+                            match live[i] {
+                                true => grown += 1,
+                                false => updates.push(update(i)),
+                            }
+                        }
+                    }
+                    _ => updates.extend(changed.map(update)),
+                }
                 state.fat.clear();
                 state.fat.extend_from_slice(fat);
             }
@@ -369,7 +448,7 @@ impl GpuBroadPhase {
         // rest).
         let same_filters = state.filters_on_device && state.filters == state.filter_scratch;
         let same_apart = state.apart_on_device && state.apart == apart;
-        if updates.is_empty() && same_colliders && same_filters && same_apart {
+        if updates.is_empty() && grown == 0 && same_colliders && same_filters && same_apart {
             state.begun.clear();
             state.ended.clear();
             state.bytes = [0; 2];
@@ -377,14 +456,26 @@ impl GpuBroadPhase {
         }
         let mut up = 0u64;
         // The fat boxes: the sweep's parameters fitted to them, and the device's copy.
+        let mut fatten = None;
         let base = if n >= 2 {
             let (base, replaced) = self.prepare_boxes(&state.fat)?;
-            let whole = !state.fat_on_device || replaced || updates.len() * 2 >= n;
+            let whole = !state.fat_on_device
+                || replaced
+                || match boxes {
+                    // The device grows the others.
+                    Boxes::Placed { .. } => false,
+                    _ => updates.len() * 2 >= n,
+                };
             if whole {
                 self.write_boxes(&state.fat);
                 updates.clear();
                 up += 16 * n as u64;
             } else {
+                if let Boxes::Placed { placed, .. } = boxes
+                    && grown > 0
+                {
+                    fatten = Some((placed, held));
+                }
                 let bytes = bytemuck::cast_slice(updates.as_slice());
                 let cap = self.max_binding;
                 state
@@ -428,68 +519,23 @@ impl GpuBroadPhase {
             up += bytes;
         }
 
-        // Submit 1: the scatter and the sweep up to its total.
+        // Submit 1: the fat boxes and the sweep up to its total.
         let mut total = 0usize;
         let mut down = 0u64;
         if let Some(base) = base {
-            let mut plan = Plan::default();
-            // Always in the plan (of no workgroups when nothing is scattered), so that
-            // the dispatches keep their places and bind groups from update to update.
-            {
-                let len = state.update_scratch.len();
-                plan.push(
-                    &state.kernels.scatter_fat,
-                    &[
-                        (7, &state.fat_updates.buffer),
-                        (8, &self.buffers.boxes.buffer),
-                    ],
-                    PairSetParamsGpu {
-                        len: len as u32,
-                        ..PairSetParamsGpu::default()
-                    },
-                    groups(len),
-                );
+            let mut sent = self.submit_boxes(state, n, base, fatten, &mut up)?;
+            down += sent.read;
+            if sent.hash.is_some_and(|hash| hash != hash_fat(&state.fat)) {
+                // The device grew other fat boxes than the host's: the host's, whole.
+                state.fat_misses += 1;
+                self.write_boxes(&state.fat);
+                state.update_scratch.clear();
+                up += 16 * n as u64;
+                sent = self.submit_boxes(state, n, base, None, &mut up)?;
+                down += sent.read;
             }
-            let by_band = self
-                .buffers
-                .plan_boxes(&self.kernels, &mut plan, n, base, None);
-            up += plan.params.len() as u64;
-            let e = base.entry_count as u64;
-            let timer = self.timers[0].as_ref();
-            let readback = &self.buffers.readback.buffer;
-            let mut encoder = self.encoder();
-            let cache = &mut state.bind_groups[0];
-            let params = &self.buffers.params.buffer;
-            let stamps = timer.map(KernelTimer::whole_pass);
-            record(
-                &self.device,
-                &self.queue,
-                &mut encoder,
-                params,
-                cache,
-                plan,
-                stamps,
-            );
-            encoder.copy_buffer_to_buffer(&self.buffers.counts.buffer, 4 * e, readback, 0, 4);
-            if let Some(timer) = timer {
-                timer.copy(&mut encoder, readback, 8);
-            }
-            self.queue.submit([encoder.finish()]);
-            let mut found = 0u32;
-            let mut kernel = None;
-            let bytes = if timer.is_some() {
-                8 + TIMESTAMP_BYTES
-            } else {
-                4
-            };
-            read_back(&self.device, readback, bytes, |view| {
-                found = bytemuck::pod_read_unaligned(&view[..4]);
-                kernel = read_ticks(view, 4, timer);
-            })?;
-            down += bytes;
-            self.kernel = kernel;
-            total = found as usize;
-            self.submit_pairs(state, n, base, total, by_band, &mut up)?;
+            total = sent.total;
+            self.submit_pairs(state, n, base, total, sent.by_band, &mut up)?;
         } else {
             self.submit_pairs(state, n, bytemuck::Zeroable::zeroed(), 0, 0, &mut up)?;
         }
@@ -578,15 +624,13 @@ impl GpuBroadPhase {
                 groups(len),
             );
         }
-        *up += plan.params.len() as u64;
-
         let timer = self.timers[1].as_ref();
         let readback = &state.readback.buffer;
         let mut encoder = self.encoder();
         let stamps = timer.map(KernelTimer::whole_pass);
         let cache = &mut state.bind_groups[1];
-        let uniforms = &buffers.params.buffer;
-        record(
+        let uniforms = &buffers.params;
+        *up += record(
             device,
             &self.queue,
             &mut encoder,

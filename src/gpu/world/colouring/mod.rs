@@ -575,8 +575,8 @@ impl GpuColouring {
             .create_command_encoder(&wgpu::CommandEncoderDescriptor {
                 label: Some("wgpu-sat colouring"),
             });
-        let params = &self.params.buffer;
-        record(
+        let params = &self.params;
+        self.sent += record(
             &self.device,
             &self.queue,
             &mut encoder,

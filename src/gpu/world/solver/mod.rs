@@ -497,8 +497,9 @@ impl GpuSolver {
         if turned_bytes > 0 {
             encoder.clear_buffer(turned, 0, Some(turned_bytes));
         }
-        let params = &self.params.buffer;
-        self.pass_labels = record_passes(
+        let params = &self.params;
+        let uniforms;
+        (self.pass_labels, uniforms) = record_passes(
             device,
             &self.queue,
             &mut encoder,
@@ -507,6 +508,7 @@ impl GpuSolver {
             plan,
             self.timer.as_ref(),
         );
+        self.bytes[0] += uniforms;
         let back = &self.readback.buffer;
         let mut at = 0;
         for (from, bytes) in [

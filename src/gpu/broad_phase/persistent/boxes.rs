@@ -26,8 +26,8 @@ use crate::error::Error;
 use crate::gpu::PlacedBoxes;
 use crate::gpu::broad_phase::{GpuBroadPhase, groups, read_ticks};
 use crate::gpu::layout::{AabbGpu, PairSetParamsGpu, SweepParamsGpu};
-use crate::gpu::plan::{Kernel, Plan, RO, RW, record};
-use crate::gpu::plumbing::{KernelTimer, TIMESTAMP_BYTES, read_back};
+use crate::gpu::plan::{Kernel, Plan, RO, RW};
+use crate::gpu::plumbing::{TIMESTAMP_BYTES, read_back};
 use crate::shapes::aabb::Aabb;
 
 /// `fatten` and `hash_fat`, the kernels of the fat boxes grown on the device.
@@ -137,25 +137,11 @@ impl GpuBroadPhase {
         let e = base.entry_count as u64;
         let timer = self.timers[0].as_ref();
         let readback = &self.buffers.readback.buffer;
-        let label = Some("wgpu-sat pair set boxes");
-        let mut encoder = self
-            .device
-            .create_command_encoder(&wgpu::CommandEncoderDescriptor { label });
+        let mut encoder = self.encoder();
         if fatten.is_some() {
             encoder.clear_buffer(&state.hash.buffer, 0, None);
         }
-        let cache = &mut state.bind_groups[0];
-        let uniforms = &self.buffers.params;
-        let stamps = timer.map(KernelTimer::whole_pass);
-        *up += record(
-            &self.device,
-            &self.queue,
-            &mut encoder,
-            uniforms,
-            cache,
-            plan,
-            stamps,
-        );
+        *up += self.record_pass(&mut encoder, &mut state.bind_groups[0], plan, timer);
         encoder.copy_buffer_to_buffer(&self.buffers.counts.buffer, 4 * e, readback, 0, 4);
         if fatten.is_some() {
             encoder.copy_buffer_to_buffer(&state.hash.buffer, 0, readback, 4, 4);

@@ -627,18 +627,7 @@ impl GpuBroadPhase {
         let timer = self.timers[1].as_ref();
         let readback = &state.readback.buffer;
         let mut encoder = self.encoder();
-        let stamps = timer.map(KernelTimer::whole_pass);
-        let cache = &mut state.bind_groups[1];
-        let uniforms = &buffers.params;
-        *up += record(
-            device,
-            &self.queue,
-            &mut encoder,
-            uniforms,
-            cache,
-            plan,
-            stamps,
-        );
+        *up += self.record_pass(&mut encoder, &mut state.bind_groups[1], plan, timer);
         let counts = [(kept, total), (&state.change_flags[0].buffer, total)];
         for (at, (from, index)) in counts.into_iter().enumerate() {
             encoder.copy_buffer_to_buffer(from, 4 * index as u64, readback, 4 * at as u64, 4);
@@ -658,6 +647,20 @@ impl GpuBroadPhase {
         }
         self.queue.submit([encoder.finish()]);
         Ok(())
+    }
+
+    /// Records `plan` in `encoder`, one pass, timed by `timer` (bind groups from `cache`);
+    /// returns the uniform bytes written.
+    fn record_pass(
+        &self,
+        encoder: &mut wgpu::CommandEncoder,
+        cache: &mut Vec<(BindKey, wgpu::BindGroup)>,
+        plan: Plan<'_>,
+        timer: Option<&KernelTimer>,
+    ) -> u64 {
+        let (device, queue, uniforms) = (&self.device, &self.queue, &self.buffers.params);
+        let stamps = timer.map(KernelTimer::whole_pass);
+        record(device, queue, encoder, uniforms, cache, plan, stamps)
     }
 
     fn encoder(&self) -> wgpu::CommandEncoder {

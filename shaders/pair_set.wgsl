@@ -11,7 +11,7 @@
 // collision stage placed there (place.wgsl): the twin of fatten in
 // src/broad_phase/pair_set/mod.rs, over the colliders it placed; scatter_fat then writes
 // only what the host alone knows (a removed collider's box). hash_fat sums a hash of every
-// fat box, which the host holds to its own fat boxes' (gpu/broad_phase/persistent/placed.rs).
+// fat box, which the host holds to its own fat boxes' (gpu/broad_phase/persistent/boxes.rs).
 //
 // One invocation per pair or box. No atomics but hash_fat's, whose sum of u32 is the same
 // in any order: the lists are the twin's to the element.

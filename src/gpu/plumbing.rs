@@ -92,11 +92,12 @@ impl GrowingBuffer {
     }
 
     /// Writes `bytes` to the buffer's start, `slot` bytes at a time, skipping the slots
-    /// that already hold theirs (a runs of changed slots is one write). Returns the bytes
-    /// written. A submit's uniforms are mostly the last submit's (the same counts and
-    /// parameters from step to step): the GPU world's pair set sent 60 dispatches' 256-byte
-    /// slots, 15 kB, at every step whose fat boxes moved, nearly all of them unchanged.
-    /// Every write to the buffer must come through here for what it holds to be known.
+    /// that already hold theirs (a run of changed slots is one write). Returns the bytes
+    /// written. Many of a submit's uniforms are the last submit's (the same counts and
+    /// parameters from step to step): on a falling 1,500-body pile the GPU world's
+    /// collision stage sent 14.9 kB of 256-byte slots a step, 3.6 kB of them changed, and
+    /// its solver 21.8 kB, 11.3 kB changed. Every write to the buffer must come through
+    /// here for what it holds to be known.
     pub(super) fn write_slots(&self, queue: &wgpu::Queue, bytes: &[u8], slot: usize) -> u64 {
         let mut held = self.held_bytes();
         let mut written = 0u64;

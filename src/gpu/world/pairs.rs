@@ -69,9 +69,7 @@ impl DevicePairs {
             enabled: true,
         })
     }
-}
 
-impl DevicePairs {
     /// Updates through the placed boxes whose fat boxes were not the world's.
     pub(super) fn fat_misses(&self) -> u64 {
         self.broad.fat_misses()

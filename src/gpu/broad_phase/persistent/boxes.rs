@@ -4,8 +4,8 @@
 //! ```text
 //! submit_boxes(fatten?):
 //!     fatten (the GPU world): each placed collider's fat box grown on the device from the
-//!         box the collision stage placed there, where it no longer holds it (the twin of
-//!         PairSet::fatten: pair_set.wgsl's fatten)
+//!         box the collision stage placed there, where it no longer holds it
+//!         (pair_set.wgsl's fatten, the twin of fatten in broad_phase/pair_set)
 //!     scatter_fat: the fat boxes the host sent (those that changed; with fatten, only
 //!         those of removed colliders, which the device cannot place)
 //!     hash_fat (with fatten): the wrapping sum of a hash of every fat box

@@ -11,7 +11,8 @@
 // collision stage placed there (place.wgsl): the twin of fatten in
 // src/broad_phase/pair_set/mod.rs, over the colliders it placed; scatter_fat then writes
 // only what the host alone knows (a removed collider's box). hash_fat sums a hash of every
-// fat box, which the host holds to its own fat boxes' (gpu/broad_phase/persistent/boxes.rs).
+// fat box (box_hash.wgsl), which the host holds to its own fat boxes' (gpu/broad_phase/
+// persistent/boxes.rs). Compiled after box_hash.wgsl.
 //
 // One invocation per pair or box. No atomics but hash_fat's, whose sum of u32 is the same
 // in any order: the lists are the twin's to the element.
@@ -164,21 +165,10 @@ fn fatten(@builtin(global_invocation_id) id: vec3<u32>) {
     }
 }
 
-// hash_fat's hash of fat box `i` (the bits of min.x, min.y, max.x, max.y): multiplications
-// by odd constants and xors, so that a box moved or swapped with another changes the sum.
-fn box_hash(i: u32, b: vec4<u32>) -> u32 {
-    var h = (i + 1u) * 0x9e3779b1u;
-    h = (h ^ b.x) * 0x85ebca6bu;
-    h = (h ^ b.y) * 0xc2b2ae35u;
-    h = (h ^ b.z) * 0x27d4eb2fu;
-    h = (h ^ b.w) * 0x165667b1u;
-    return h ^ (h >> 15u);
-}
-
 // The workgroup's share of hash_fat's sum, added to fat_hash[0] once.
 var<workgroup> group_hash: atomic<u32>;
 
-// The wrapping sum of box_hash over the len fat boxes, into fat_hash[0].
+// The wrapping sum of box_hash (box_hash.wgsl) over the len fat boxes, into fat_hash[0].
 @compute @workgroup_size(256)
 fn hash_fat(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
     if local == 0u {

@@ -9,6 +9,13 @@
 // One invocation per box, entry or pair, no atomics: the pairs come out in the same order
 // on every adapter.
 //
+// The GPU world's collision stage, whose pairs the world's pair set on the device already
+// holds, sweeps nothing: set_overlaps flags the set's pairs whose boxes overlap, the scan
+// of the flags, set_compact keeps them in the set's (ascending) order, and pair_args
+// dispatches the narrow phase over them; hash_boxes (the one atomic: a sum of u32, the same
+// in any order) sums a hash of every box for the host to hold to its own boxes'. Compiled
+// with box_hash.wgsl after it.
+//
 // Each kernel binds at most four of the storage buffers below (the downlevel limit per
 // stage), through a bind group layout of its own (src/gpu/broad_phase/passes.rs).
 
@@ -70,6 +77,8 @@ struct PairDispatch {
 @group(0) @binding(7) var<storage, read_write> entries: array<vec2<u32>>;
 // pair_args' output: an indirect dispatch of the narrow phase over the pairs.
 @group(0) @binding(8) var<storage, read_write> pair_dispatch: PairDispatch;
+// hash_boxes' sum, zeroed by the host before the dispatch.
+@group(0) @binding(9) var<storage, read_write> boxes_hash: array<atomic<u32>>;
 
 // Invocations per workgroup of the narrow phase's collide_pairs (sat_pass.wgsl).
 const NARROW_WORKGROUP: u32 = 64u;
@@ -259,4 +268,51 @@ fn pair_args(@builtin(global_invocation_id) id: vec3<u32>) {
     pair_dispatch.workgroups = vec3<u32>(select(row, groups, rows <= 1u), max(rows, 1u), 1u);
     pair_dispatch.pairs = pairs;
     pair_dispatch.total = counts[sweep_params.entry_count];
+}
+
+// The pairs of a given set (in `found`, ascending) whose boxes overlap or touch: the flags
+// (counts[k] for pair k; counts[len] = 0 for the scan's total).
+@compute @workgroup_size(256)
+fn set_overlaps(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    let len = sweep_params.len;
+    if k == len {
+        counts[len] = 0u;
+    }
+    if k < len {
+        let pair = found[k];
+        let a = boxes[pair.x];
+        let b = boxes[pair.y];
+        let overlap = a.x <= b.z && b.x <= a.z && a.y <= b.w && b.y <= a.w;
+        counts[k] = select(0u, 1u, overlap);
+    }
+}
+
+// After the scan of set_overlaps' flags: each flagged pair at its place in `pairs_out`,
+// the set's order kept.
+@compute @workgroup_size(256)
+fn set_compact(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if k < sweep_params.len && counts[k + 1u] != counts[k] {
+        pairs_out[counts[k]] = found[k];
+    }
+}
+
+// The workgroup's share of hash_boxes' sum, added to boxes_hash[0] once.
+var<workgroup> group_sum: atomic<u32>;
+
+// The wrapping sum of box_hash over the len boxes, into boxes_hash[0].
+@compute @workgroup_size(256)
+fn hash_boxes(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+    if local == 0u {
+        atomicStore(&group_sum, 0u);
+    }
+    workgroupBarrier();
+    if id.x < sweep_params.len {
+        atomicAdd(&group_sum, box_hash(id.x, bitcast<vec4<u32>>(boxes[id.x])));
+    }
+    workgroupBarrier();
+    if local == 0u {
+        atomicAdd(&boxes_hash[0], atomicLoad(&group_sum));
+    }
 }

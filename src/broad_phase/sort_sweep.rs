@@ -354,6 +354,53 @@ pub(crate) fn check_boxes(boxes: &[Aabb]) -> Result<(), Error> {
     }
 }
 
+/// The collision stage over a pair set the caller holds (the GPU world's, on the device):
+/// per pair `k` of `set`, 1 in `counts[k]` when its two boxes overlap or touch (as the
+/// sweep pairs them), and 0 in `counts[set.len()]` for the scan's total. (The reference
+/// the tests hold `over_set.rs`'s kernels to; the GPU world alone runs them.)
+#[cfg(test)]
+pub(crate) fn set_overlaps(boxes: &[Aabb], set: &[[u32; 2]], counts: &mut [u32]) {
+    for (count, &[a, b]) in counts.iter_mut().zip(set) {
+        let (a, b) = (&boxes[a as usize], &boxes[b as usize]);
+        let overlap =
+            a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y;
+        *count = u32::from(overlap);
+    }
+    counts[set.len()] = 0;
+}
+
+/// After the exclusive scan of [`set_overlaps`]' flags: the flagged pairs into `out`, in
+/// the set's order.
+#[cfg(test)]
+pub(crate) fn set_compact(set: &[[u32; 2]], counts: &[u32], out: &mut [[u32; 2]]) {
+    for (k, pair) in set.iter().enumerate() {
+        if counts[k + 1] != counts[k] {
+            out[counts[k] as usize] = *pair;
+        }
+    }
+}
+
+/// The hash of box `i` that `hash_boxes` sums (`shaders/box_hash.wgsl`), from its bits
+/// (min.x, min.y, max.x, max.y).
+pub(crate) fn box_hash(i: u32, b: [u32; 4]) -> u32 {
+    let mut h = (i.wrapping_add(1)).wrapping_mul(0x9e37_79b1);
+    h = (h ^ b[0]).wrapping_mul(0x85eb_ca6b);
+    h = (h ^ b[1]).wrapping_mul(0xc2b2_ae35);
+    h = (h ^ b[2]).wrapping_mul(0x27d4_eb2f);
+    h = (h ^ b[3]).wrapping_mul(0x1656_67b1);
+    h ^ (h >> 15)
+}
+
+/// The wrapping sum of every box's [`box_hash`] (`hash_boxes` in `shaders/sort_sweep.wgsl`,
+/// `hash_fat` in `pair_set.wgsl`): what the GPU sums over boxes it computed itself, for the
+/// host to hold to its own.
+pub(crate) fn hash_boxes(boxes: &[Aabb]) -> u32 {
+    boxes.iter().enumerate().fold(0u32, |sum, (i, b)| {
+        let bits = [b.min.x, b.min.y, b.max.x, b.max.y].map(f32::to_bits);
+        sum.wrapping_add(box_hash(i as u32, bits))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use glam::Vec2;
@@ -434,5 +481,39 @@ mod tests {
         assert_eq!(wide.workgroups, [4, 4, 1]);
         assert!(wide.workgroups[0] * wide.workgroups[1] * 64 >= 1_000);
         assert_eq!(pair_args(256, 300, 64, 4).workgroups, [4, 1, 1]);
+    }
+
+    #[test]
+    fn the_set_keeps_its_pairs_whose_boxes_meet_in_its_order() {
+        let at = |x: f32, y: f32| Aabb::new(Vec2::new(x, y), Vec2::new(x + 1.0, y + 1.0));
+        // 0 and 1 touch, 0 and 2 are apart, 1 and 3 overlap, 2 and 3 meet at a corner.
+        let boxes = [
+            at(0.0, 0.0),
+            at(1.0, 0.0),
+            at(5.0, 5.0),
+            at(1.5, 0.5),
+            at(6.0, 6.0),
+        ];
+        let set = [[0, 1], [0, 2], [1, 3], [2, 4], [3, 4]];
+        let mut counts = vec![9; set.len() + 1];
+        set_overlaps(&boxes, &set, &mut counts);
+        assert_eq!(counts, [1, 0, 1, 1, 0, 0]);
+        crate::broad_phase::scan::exclusive_scan(&mut counts);
+        let mut out = vec![[0, 0]; counts[set.len()] as usize];
+        set_compact(&set, &counts, &mut out);
+        assert_eq!(out, [[0, 1], [1, 3], [2, 4]]);
+    }
+
+    #[test]
+    fn the_hash_changes_when_a_box_moves_by_a_bit_or_two_boxes_swap() {
+        let at = |x: f32| Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0));
+        let boxes = [at(0.0), at(2.0), at(-3.5)];
+        let hash = hash_boxes(&boxes);
+        let mut nudged = boxes;
+        nudged[1].max.y = f32::from_bits(nudged[1].max.y.to_bits() + 1);
+        assert_ne!(hash_boxes(&nudged), hash);
+        assert_ne!(hash_boxes(&[boxes[1], boxes[0], boxes[2]]), hash);
+        assert_ne!(hash_boxes(&boxes[..2]), hash);
+        assert_eq!(hash_boxes(&boxes), hash);
     }
 }

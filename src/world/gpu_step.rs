@@ -156,11 +156,21 @@ impl CollisionStage for OnGpu<'_> {
         let owners = live
             .zip(&world.names.collider_bodies)
             .map(|(&live, &body)| if live { body } else { UNPLACED });
-        collision.send_placed(records, boxes, transforms, owners)
+        match self.pairs {
+            // The pair set's fat boxes grow from the placed boxes, and the narrow phase
+            // then takes the set's pairs (`collide`).
+            Some(_) => collision.place_first(records, boxes, transforms, owners),
+            None => collision.send_placed(records, boxes, transforms, owners),
+        }
     }
 
     fn collide(&mut self, world: &mut World) -> Result<Option<NarrowPhaseTimings>, Error> {
         let collision = &mut *self.collision;
+        if let Some(pairs) = &self.pairs {
+            // The device's pair set, when it is the world's list (else the stage sweeps).
+            let set = pairs.device_set(world.contacts.pairs.generation());
+            collision.send_over_set(&world.colliders.records, set)?;
+        }
         let found = collision.collect(&world.colliders.records)?;
         keep_fresh(
             found,

@@ -55,6 +55,12 @@ pub(crate) trait PairsElsewhere: Send {
     /// none), from which the copy's fat boxes grow there rather than being sent.
     #[cfg(feature = "gpu")]
     fn place_from(&mut self, placed: Option<crate::gpu::PlacedBoxes>);
+
+    /// The copy's pair set on the device (its buffer and its pairs, ascending) when it
+    /// holds the world's pair list `generation`, for the collision stage to take its pairs
+    /// from; `None` otherwise.
+    #[cfg(feature = "gpu")]
+    fn device_set(&self, generation: u64) -> Option<(wgpu::Buffer, usize)>;
 }
 
 /// The step through a [`NarrowPhase`].

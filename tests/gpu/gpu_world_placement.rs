@@ -81,6 +81,9 @@ fn a_falling_pile_is_placed_on_the_device_to_the_cpu_bits_and_sends_no_pose() {
         assert_eq!(gpu.placement_misses(), 0);
         assert_eq!(gpu.fat_misses(), 0);
     }
+    // Every step's narrow phase took the device's pair set's pairs: it held the world's
+    // list from the first step's update on.
+    assert_eq!(gpu.collision_steps(), [40, 0]);
     // Every step's pair set whose fat boxes moved from the device but the first (the host
     // sweeps its own then, which the device's copy becomes).
     assert_eq!(gpu.pair_set_steps(), [moved_steps - 1, 1]);

@@ -463,6 +463,9 @@ fn broad_phase_wgsl_parses_validates_and_mirrors_the_rust_side() {
                 "pair_keys",
                 "gather_pairs",
                 "pair_args",
+                "set_overlaps",
+                "set_compact",
+                "hash_boxes",
             ],
             include_str!("../../src/broad_phase/sort_sweep.rs"),
         ),
@@ -599,15 +602,17 @@ fn pair_set_wgsl_parses_validates_and_mirrors_the_rust_side() {
     }
     // The entry points and helpers, each a twin of a function of the same name in
     // src/broad_phase/persistent.rs (should_collide: filter.rs; fatten: pair_set/mod.rs,
-    // with Aabb's contains and expanded; hash_fat and box_hash: the host's hash in
-    // gpu/broad_phase/persistent/boxes.rs). scatter_fat has none: it copies what the host's
-    // fatten computed into the device's copy.
+    // with Aabb's contains and expanded; hash_fat: the host's hash in
+    // gpu/broad_phase/persistent/boxes.rs; box_hash, from box_hash.wgsl: sort_sweep.rs).
+    // scatter_fat has none: it copies what the host's fatten computed into the device's
+    // copy.
     let rust = [
         include_str!("../../src/broad_phase/persistent.rs"),
         include_str!("../../src/broad_phase/filter.rs"),
         include_str!("../../src/broad_phase/pair_set/mod.rs"),
         include_str!("../../src/shapes/aabb.rs"),
         include_str!("../../src/gpu/broad_phase/persistent/boxes.rs"),
+        include_str!("../../src/broad_phase/sort_sweep.rs"),
     ]
     .concat();
     // The margin a fat box grows by, and the mark of an unplaced collider, are the host's.

@@ -47,6 +47,7 @@ use passes::{Buffers, Kernels};
 use std::time::Duration;
 
 mod lbvh;
+mod over_set;
 mod passes;
 mod persistent;
 
@@ -58,7 +59,10 @@ pub const SCAN_WGSL: &str = include_str!("../../../shaders/scan.wgsl");
 /// The WGSL of the radix sort (`shaders/radix_sort.wgsl`).
 pub const RADIX_SORT_WGSL: &str = include_str!("../../../shaders/radix_sort.wgsl");
 /// The WGSL of the sweep (`shaders/sort_sweep.wgsl`).
-pub const SORT_SWEEP_WGSL: &str = include_str!("../../../shaders/sort_sweep.wgsl");
+pub const SORT_SWEEP_WGSL: &str = concat!(
+    include_str!("../../../shaders/sort_sweep.wgsl"),
+    include_str!("../../../shaders/box_hash.wgsl")
+);
 
 /// Invocations per workgroup of every kernel here, and items per tile of the scan and sort.
 const WORKGROUP: u32 = 256;
@@ -102,9 +106,10 @@ pub struct GpuBroadPhase {
     pairs: Vec<[u32; 2]>,
     /// The boxes as uploaded, kept for their memory.
     scratch: Vec<AabbGpu>,
-    /// The bind groups of the batch face's two submits' dispatches and of the collision
-    /// pipeline's plan, by position (see `record`).
-    bind_groups: [Vec<(BindKey, wgpu::BindGroup)>; 3],
+    /// The bind groups of the batch face's two submits' dispatches, of the collision
+    /// pipeline's plan, and of its plan over a given set (`over_set.rs`), by position (see
+    /// `record`).
+    bind_groups: [Vec<(BindKey, wgpu::BindGroup)>; 4],
     max_binding: u64,
     max_workgroups: u32,
     /// Timestamps around each submit's pass, on devices that have them, and the last
@@ -150,7 +155,7 @@ impl GpuBroadPhase {
             buffers,
             pairs: Vec::new(),
             scratch: Vec::new(),
-            bind_groups: [Vec::new(), Vec::new(), Vec::new()],
+            bind_groups: [Vec::new(), Vec::new(), Vec::new(), Vec::new()],
             max_binding: limits
                 .max_storage_buffer_binding_size
                 .min(limits.max_buffer_size),

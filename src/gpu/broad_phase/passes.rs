@@ -28,6 +28,10 @@ pub(super) struct Kernels {
     pub(super) gather_pairs: Kernel,
     pub(super) pair_args: Kernel,
     pub(super) entry_total: Kernel,
+    /// The collision stage over a given pair set (`over_set.rs`).
+    pub(super) set_overlaps: Kernel,
+    pub(super) set_compact: Kernel,
+    pub(super) hash_boxes: Kernel,
 }
 
 /// The buffers a call uses, each grown on demand.
@@ -49,6 +53,8 @@ pub(super) struct Buffers {
     pub(super) dispatch: wgpu::Buffer,
     pub(super) params: GrowingBuffer,
     pub(super) readback: GrowingBuffer,
+    /// `hash_boxes`' sum.
+    pub(super) hash: GrowingBuffer,
 }
 
 /// The uniform's binding in each module, and its size.
@@ -120,6 +126,19 @@ impl Kernels {
             ),
             pair_args: kernel(&sweep, "pair_args", &[(3, RW), (8, RW)], SWEEP_PARAMS),
             entry_total: kernel(&sweep, "entry_total", &[(3, RW), (8, RW)], SWEEP_PARAMS),
+            set_overlaps: kernel(
+                &sweep,
+                "set_overlaps",
+                &[(0, RO), (3, RW), (4, RW)],
+                SWEEP_PARAMS,
+            ),
+            set_compact: kernel(
+                &sweep,
+                "set_compact",
+                &[(3, RW), (4, RW), (5, RW)],
+                SWEEP_PARAMS,
+            ),
+            hash_boxes: kernel(&sweep, "hash_boxes", &[(0, RO), (9, RW)], SWEEP_PARAMS),
         }
     }
 }
@@ -158,7 +177,8 @@ impl Buffers {
                 size: size_of::<PairDispatchGpu>() as u64,
                 usage: wgpu::BufferUsages::STORAGE
                     | wgpu::BufferUsages::INDIRECT
-                    | wgpu::BufferUsages::COPY_SRC,
+                    | wgpu::BufferUsages::COPY_SRC
+                    | wgpu::BufferUsages::COPY_DST,
                 mapped_at_creation: false,
             }),
             params: GrowingBuffer::new(
@@ -171,6 +191,7 @@ impl Buffers {
                 "wgpu-sat broad phase readback",
                 wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             ),
+            hash: buffer("box hash"),
         }
     }
 
@@ -185,6 +206,7 @@ impl Buffers {
             &self.out,
             &self.params,
             &self.readback,
+            &self.hash,
         ];
         let pairs = self
             .box_items

@@ -51,6 +51,7 @@
 
 use std::time::Instant;
 
+use crate::broad_phase::sort_sweep::hash_boxes;
 use crate::collision::find_contacts::collider_boxes;
 use crate::collision::manifold::Contact;
 use crate::collision::narrow_phase::{
@@ -63,6 +64,7 @@ use crate::gpu::layout::{ContactGpu, PairDispatchGpu};
 use crate::gpu::place::{PlacedBoxes, PlacedColliders};
 
 mod read;
+mod set;
 use crate::gpu::plumbing::{
     GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, compute_pipeline, compute_pipeline_with, entire,
     storage, uniform,
@@ -112,6 +114,15 @@ pub struct GpuCollision {
     placed: PlacedColliders,
     place_from: Option<wgpu::Buffer>,
     owners: Vec<u32>,
+    /// The GPU world's call in two submits (`set.rs`): whether `place_first` has placed
+    /// this call's colliders, and the pair set (buffer, pairs) the narrow phase takes its
+    /// pairs from instead of sweeping; the largest set so far, which `place_first`
+    /// reserves room for.
+    placed_early: bool,
+    over_set: Option<(wgpu::Buffer, usize)>,
+    set_room: usize,
+    /// `send_over_set` calls over a set, and without one (swept).
+    set_calls: [u64; 2],
     /// Calls whose placed boxes spanned other band entries than the host's (run again
     /// with the host's boxes sent).
     placement_misses: u64,
@@ -227,6 +238,10 @@ impl GpuCollision {
             placed: PlacedColliders::new(device),
             place_from: None,
             owners: Vec::new(),
+            placed_early: false,
+            over_set: None,
+            set_room: 0,
+            set_calls: [0; 2],
             placement_misses: 0,
             timer,
             ends_binding: None,
@@ -344,12 +359,14 @@ impl GpuCollision {
     }
 
     /// The boxes this call placed on the device from the transforms, while its submit
-    /// waits to be collected: `None` when it placed none (no transforms given, fewer than
-    /// two colliders, collected already). On a placement miss (see
+    /// waits to be collected (or `place_first` placed them): `None` when it placed none
+    /// (no transforms given, fewer than two colliders, collected already). On a placement miss (see
     /// [`placement_misses`](Self::placement_misses)) they are not the host's boxes.
     pub(crate) fn placed_boxes(&self) -> Option<PlacedBoxes> {
         self.place_from.as_ref()?;
-        self.pending.as_ref()?;
+        if self.pending.is_none() && !self.placed_early {
+            return None;
+        }
         Some(PlacedBoxes {
             boxes: self.broad.boxes_buffer().clone(),
             owners: self.placed.owners_buffer().clone(),
@@ -416,6 +433,7 @@ impl GpuCollision {
     fn begin(&mut self, colliders: &[Collider]) -> Result<(), Error> {
         self.contacts.clear();
         (self.pending, self.sent, self.place_from) = (None, None, None);
+        (self.placed_early, self.over_set) = (false, None);
         self.sat.timings = NarrowPhaseTimings::default();
         (self.pair_count, self.submits) = (0, 0);
         self.started = Instant::now();
@@ -501,15 +519,17 @@ impl GpuCollision {
         // Within what the bindings hold (a batch after a larger one needs less room than
         // that one left; a total past the most is an error after the readback).
         let most_pairs = most_pairs.min(self.broad.max_pairs());
-        let room = self.room.min(most_pairs);
+        // Over a set, its pairs are the most there can be: never short.
+        let room = match &self.over_set {
+            Some((_, set_len)) => (*set_len).max(1),
+            None => self.room,
+        };
+        let room = room.min(most_pairs);
         // Records: one a pair at most, within a binding (a pair's 8 bytes fit where its
         // 48-byte record may not); more than that is an error named after the readback.
         let records = room.min(most_records);
         let (base, boxes_lost) = self.broad.prepare_boxes(&self.boxes)?;
         let lost = self.sat.reserve_records(n, room, records) || boxes_lost;
-        let margin = self.sat.speculative_distance();
-        let placed = self.place_from.as_ref().map(|_| &self.owners[..]);
-        let upload = self.resident.plan(colliders, &self.boxes, placed, lost);
         self.sat.write_found_params(n, records);
         let device = self.sat.device().clone();
         let cap = self.sat.max_binding();
@@ -522,42 +542,38 @@ impl GpuCollision {
             label: Some("wgpu-sat collision"),
         });
         let ends_bind_group = self.ends_bind_group(&device);
-        let (mut first_pass, last_pass) = match &self.timer {
-            Some(t) => (Some(t.pass(Some(0), None)), Some(t.pass(None, Some(1)))),
+        // The colliders, unless `place_first` sent them and nothing they were written to
+        // has been replaced since.
+        let mut timed_first = false;
+        if !self.placed_early || lost {
+            let uploaded;
+            (uploaded, timed_first) = self.record_colliders(&mut encoder, colliders, lost, true);
+            self.sat.timings.uploaded_bytes += uploaded;
+        }
+        let (first_pass, last_pass) = match &self.timer {
+            Some(t) => (
+                Some(t.pass(Some(0), None)).filter(|_| !timed_first),
+                Some(t.pass(None, Some(1))),
+            ),
             None => (None, None),
         };
-        let to = ColliderBuffers {
-            poses: self.sat.poses_buffer(),
-            shape_ids: self.sat.indices_buffer(),
-            boxes: self.broad.boxes_buffer(),
-        };
-        let queue = self.sat.queue();
-        let mut uploaded = match upload {
-            Upload::Whole => self.resident.write_whole(queue, to),
-            Upload::Changed(_) => {
-                self.resident
-                    .record_changed(&device, queue, &mut encoder, to, cap)
+        let (found, entries) = match &self.over_set {
+            Some((set, set_len)) => {
+                let found =
+                    (self.broad).record_over_set(&mut encoder, set, *set_len, n, first_pass)?;
+                // The boxes placed on the device are checked by their hash (no sweep counts
+                // their band entries).
+                let hash = self
+                    .place_from
+                    .as_ref()
+                    .map_or(0, |_| hash_boxes(&self.boxes));
+                (found, hash)
+            }
+            None => {
+                let found = (self.broad).record_on_device(&mut encoder, base, room, first_pass)?;
+                (found, base.entry_count)
             }
         };
-        if let Some(transforms) = &self.place_from {
-            let from = (self.sat.shapes_buffer(), transforms);
-            let (owners, first) = (&self.owners, first_pass.take());
-            let placed = &mut self.placed;
-            uploaded += placed.record(
-                &device,
-                queue,
-                &mut encoder,
-                to,
-                from,
-                owners,
-                0.5 * margin,
-                first,
-            );
-        }
-        self.sat.timings.uploaded_bytes += uploaded;
-        let found = self
-            .broad
-            .record_on_device(&mut encoder, base, room, first_pass)?;
         self.sat.timings.uploaded_bytes += found.uploaded_bytes;
         let (indices, params) = (self.sat.indices_buffer(), self.sat.params_buffer());
         encoder.copy_buffer_to_buffer(found.pairs, 0, indices, 4 * n as u64, 8 * room as u64);
@@ -600,13 +616,63 @@ impl GpuCollision {
         self.sat.queue().submit([encoder.finish()]);
         self.submits += 1;
         Ok(Pending {
-            entries: base.entry_count,
+            entries,
             room,
             most_pairs,
             records,
             expected,
             submitted,
         })
+    }
+
+    /// Records in `encoder` the colliders' upload (those that changed, or all of them when
+    /// `lost`) and, for the GPU world, their placement from the transforms (`place.rs`),
+    /// timed from the first timestamp when `timed`; returns the bytes queued and whether
+    /// the placement took that timestamp.
+    fn record_colliders(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        colliders: &[Collider],
+        lost: bool,
+        timed: bool,
+    ) -> (u64, bool) {
+        let device = self.sat.device().clone();
+        let cap = self.sat.max_binding();
+        let placed = self.place_from.as_ref().map(|_| &self.owners[..]);
+        let upload = self.resident.plan(colliders, &self.boxes, placed, lost);
+        let to = ColliderBuffers {
+            poses: self.sat.poses_buffer(),
+            shape_ids: self.sat.indices_buffer(),
+            boxes: self.broad.boxes_buffer(),
+        };
+        let queue = self.sat.queue();
+        let mut uploaded = match upload {
+            Upload::Whole => self.resident.write_whole(queue, to),
+            Upload::Changed(_) => self
+                .resident
+                .record_changed(&device, queue, encoder, to, cap),
+        };
+        let Some(transforms) = &self.place_from else {
+            return (uploaded, false);
+        };
+        let from = (self.sat.shapes_buffer(), transforms);
+        let first = match (&self.timer, timed) {
+            (Some(t), true) => Some(t.pass(Some(0), None)),
+            _ => None,
+        };
+        let timed_first = first.is_some();
+        let half_margin = 0.5 * self.sat.speculative_distance();
+        uploaded += self.placed.record(
+            &device,
+            queue,
+            encoder,
+            to,
+            from,
+            &self.owners,
+            half_margin,
+            first,
+        );
+        (uploaded, timed_first)
     }
 
     /// The bind group of `contact_ends`, made again when a buffer it binds was replaced.

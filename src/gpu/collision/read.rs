@@ -59,7 +59,9 @@ impl GpuCollision {
         if self.place_from.is_some() && dispatch.entries != entries {
             // The boxes placed on the device are not the host's (an adapter that rounds
             // otherwise, a transforms buffer a host wrote to): again, with the host's sent.
+            // (`entries` is the band entries they span, or over a set their hash.)
             self.place_from = None;
+            self.placed_early = false;
             self.resident.invalidate();
             self.placement_misses += 1;
             self.started = Instant::now();

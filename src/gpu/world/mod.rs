@@ -266,6 +266,15 @@ impl GpuWorld {
         self.pairs.counts
     }
 
+    /// How the steps so far, with the pair set on the device, found the pairs their
+    /// collision stage collides: `[from the device's pair set, swept]`. The narrow phase
+    /// takes the pairs of the device's copy of the world's set whose boxes overlap (no
+    /// sweep of its own) whenever that copy is the world's list; else (a device error in
+    /// the pair set) the stage sweeps its boxes, as with the pair set on the host.
+    pub fn collision_steps(&self) -> [u64; 2] {
+        self.collision.set_calls()
+    }
+
     /// Whether the steps to come find the world's pair set on the device or on the host,
     /// as [`World::step`] does; the set, and so every bit, is the same. By default on the
     /// device, but on a software adapter (`wgpu::DeviceType::Cpu`, lavapipe), whose passes

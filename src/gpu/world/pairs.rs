@@ -101,6 +101,14 @@ impl PairsElsewhere for DevicePairs {
         self.placed = placed;
     }
 
+    fn device_set(&self, generation: u64) -> Option<(wgpu::Buffer, usize)> {
+        if self.synced != Some(generation) {
+            return None;
+        }
+        let set = self.broad.set_buffer()?;
+        Some((set.clone(), self.broad.set_len()))
+    }
+
     fn synced(&mut self, generation: u64, applied: bool) {
         self.bytes = match self.failed {
             true => [0; 2],

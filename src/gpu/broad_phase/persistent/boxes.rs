@@ -22,10 +22,11 @@
 //! bits on any adapter.
 
 use super::{FIRST_ID, PAIR_SET_PARAMS, Persistent};
+use crate::broad_phase::sort_sweep::hash_boxes;
 use crate::error::Error;
 use crate::gpu::PlacedBoxes;
 use crate::gpu::broad_phase::{GpuBroadPhase, groups, read_ticks};
-use crate::gpu::layout::{AabbGpu, PairSetParamsGpu, SweepParamsGpu};
+use crate::gpu::layout::{PairSetParamsGpu, SweepParamsGpu};
 use crate::gpu::plan::{Kernel, Plan, RO, RW};
 use crate::gpu::plumbing::{TIMESTAMP_BYTES, read_back};
 use crate::shapes::aabb::Aabb;
@@ -65,22 +66,10 @@ pub(super) struct BoxesSent {
     pub(super) read: u64,
 }
 
-/// `hash_fat`'s hash of fat box `i`, from its bits (min.x, min.y, max.x, max.y).
-fn box_hash(i: u32, b: [u32; 4]) -> u32 {
-    let mut h = (i.wrapping_add(1)).wrapping_mul(0x9e37_79b1);
-    h = (h ^ b[0]).wrapping_mul(0x85eb_ca6b);
-    h = (h ^ b[1]).wrapping_mul(0xc2b2_ae35);
-    h = (h ^ b[2]).wrapping_mul(0x27d4_eb2f);
-    h = (h ^ b[3]).wrapping_mul(0x1656_67b1);
-    h ^ (h >> 15)
-}
-
-/// The wrapping sum of every fat box's hash (`hash_fat` in `shaders/pair_set.wgsl`).
+/// The wrapping sum of every fat box's hash (`hash_fat` in `shaders/pair_set.wgsl`: the
+/// sum of `box_hash`, as `hash_boxes` sums it).
 pub(crate) fn hash_fat(fat: &[Aabb]) -> u32 {
-    fat.iter().enumerate().fold(0u32, |sum, (i, b)| {
-        let bits: [u32; 4] = bytemuck::cast(AabbGpu::from(b));
-        sum.wrapping_add(box_hash(i as u32, bits))
-    })
+    hash_boxes(fat)
 }
 
 impl GpuBroadPhase {
@@ -170,24 +159,5 @@ impl GpuBroadPhase {
             hash: fatten.map(|_| hash),
             read,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use glam::Vec2;
-
-    #[test]
-    fn the_hash_changes_when_a_box_moves_by_a_bit_or_two_boxes_swap() {
-        let at = |x: f32| Aabb::new(Vec2::new(x, 0.0), Vec2::new(x + 1.0, 1.0));
-        let boxes = [at(0.0), at(2.0), at(-3.5)];
-        let hash = hash_fat(&boxes);
-        let mut nudged = boxes;
-        nudged[1].max.y = f32::from_bits(nudged[1].max.y.to_bits() + 1);
-        assert_ne!(hash_fat(&nudged), hash);
-        assert_ne!(hash_fat(&[boxes[1], boxes[0], boxes[2]]), hash);
-        assert_ne!(hash_fat(&boxes[..2]), hash);
-        assert_eq!(hash_fat(&boxes), hash);
     }
 }

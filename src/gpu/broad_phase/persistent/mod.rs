@@ -48,7 +48,10 @@ use boxes::{FatKernels, hash_fat};
 use read::first_copies;
 
 /// The WGSL of the persistent pairs (`shaders/pair_set.wgsl`).
-pub const PAIR_SET_WGSL: &str = include_str!("../../../../shaders/pair_set.wgsl");
+pub const PAIR_SET_WGSL: &str = concat!(
+    include_str!("../../../../shaders/box_hash.wgsl"),
+    include_str!("../../../../shaders/pair_set.wgsl")
+);
 
 /// The uniform's binding in `pair_set.wgsl`, and its size.
 const PAIR_SET_PARAMS: (u32, usize) = (6, size_of::<PairSetParamsGpu>());

@@ -1,0 +1,103 @@
+//! The collision pipeline's pairs taken from a pair set already on the device (the GPU
+//! world's, `gpu/world/pairs.rs`) rather than swept: the narrow phase then collides the
+//! set's pairs whose boxes overlap, which are the pairs the world wants of the sweep's (it
+//! keeps only the set's), without the sweep's sorts.
+//!
+//! ```text
+//! record_over_set(set, boxes):
+//!     hash_boxes: the wrapping sum of a hash of every box (box_hash.wgsl), copied into
+//!         the dispatch's `entries` word, for the host to hold to its own boxes' sum
+//!     set_overlaps: per pair of the set, 1 where its two boxes overlap or touch
+//!     the exclusive scan of the flags (scan.wgsl): where each kept pair goes, the total
+//!     set_compact: the kept pairs, in the set's (ascending) order
+//!     pair_args: the narrow phase's indirect dispatch over them (the room is the set's
+//!         size: never short)
+//! ```
+//!
+//! The CPU twins are `set_overlaps`, `set_compact` and `hash_boxes` in
+//! `src/broad_phase/sort_sweep.rs`.
+
+use super::{DevicePairs, GpuBroadPhase, groups};
+use crate::error::Error;
+use crate::gpu::layout::SweepParamsGpu;
+use crate::gpu::plan::{Plan, record};
+
+/// Where `pair_args` leaves the dispatch's `entries` word (`PairDispatchGpu`), which the
+/// set's call fills with the boxes' hash.
+const ENTRIES_OFFSET: u64 = 20;
+
+impl GpuBroadPhase {
+    /// Records in `encoder` the pairs of `set` (its first `set_len` pairs, `[u32; 2]` each,
+    /// ascending) whose boxes (the `n` already in the boxes' buffer) overlap or touch, in
+    /// the set's order, and the narrow phase's indirect dispatch over them, as
+    /// [`record_on_device`](Self::record_on_device) leaves its pairs; the dispatch's
+    /// `entries` word holds the wrapping sum of the boxes' hashes
+    /// ([`hash_boxes`](crate::broad_phase::sort_sweep::hash_boxes)) instead of the band
+    /// entries. `timestamps` are written around its pass.
+    pub(crate) fn record_over_set(
+        &mut self,
+        encoder: &mut wgpu::CommandEncoder,
+        set: &wgpu::Buffer,
+        set_len: usize,
+        n: usize,
+        timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    ) -> Result<DevicePairs<'_>, Error> {
+        self.check_fits("pairs", set_len.max(1), size_of::<[u32; 2]>())?;
+        self.reserve_pairs(set_len.max(1), false);
+        let (device, cap) = (&self.device, self.max_binding);
+        self.buffers
+            .counts
+            .reserve(device, 4 * (set_len as u64 + 1), cap);
+        let (kernels, buffers) = (&self.kernels, &self.buffers);
+        let params = |len: usize| SweepParamsGpu {
+            len: len as u32,
+            entry_count: set_len as u32,
+            capacity: set_len as u32,
+            row_groups: self.max_workgroups,
+            ..bytemuck::Zeroable::zeroed()
+        };
+        let (boxes, counts) = (&buffers.boxes.buffer, &buffers.counts.buffer);
+        let (out, hash) = (&buffers.out.buffer, &buffers.hash.buffer);
+        let mut plan = Plan::default();
+        plan.push(
+            &kernels.hash_boxes,
+            &[(0, boxes), (9, hash)],
+            params(n),
+            groups(n),
+        );
+        plan.push(
+            &kernels.set_overlaps,
+            &[(0, boxes), (3, counts), (4, set)],
+            params(set_len),
+            groups(set_len + 1),
+        );
+        buffers.scan(kernels, &mut plan, counts, set_len + 1, 0);
+        plan.push(
+            &kernels.set_compact,
+            &[(3, counts), (4, set), (5, out)],
+            params(set_len),
+            groups(set_len),
+        );
+        plan.push(
+            &kernels.pair_args,
+            &[(3, counts), (8, &buffers.dispatch)],
+            params(1),
+            1,
+        );
+        encoder.clear_buffer(hash, 0, None);
+        let (device, queue) = (&self.device, &self.queue);
+        let cache = &mut self.bind_groups[3];
+        let uniforms = &buffers.params;
+        let uploaded_bytes = record(device, queue, encoder, uniforms, cache, plan, timestamps);
+        encoder.copy_buffer_to_buffer(hash, 0, &buffers.dispatch, ENTRIES_OFFSET, 4);
+        Ok(DevicePairs {
+            pairs: &self.buffers.out.buffer,
+            dispatch: &self.buffers.dispatch,
+            uploaded_bytes,
+        })
+    }
+}
+
+const _: () = assert!(
+    std::mem::offset_of!(crate::gpu::layout::PairDispatchGpu, entries) as u64 == ENTRIES_OFFSET
+);

@@ -382,6 +382,7 @@ pub(crate) fn set_compact(set: &[[u32; 2]], counts: &[u32], out: &mut [[u32; 2]]
 
 /// The hash of box `i` that `hash_boxes` sums (`shaders/box_hash.wgsl`), from its bits
 /// (min.x, min.y, max.x, max.y).
+#[cfg(any(test, feature = "gpu"))]
 pub(crate) fn box_hash(i: u32, b: [u32; 4]) -> u32 {
     let mut h = (i.wrapping_add(1)).wrapping_mul(0x9e37_79b1);
     h = (h ^ b[0]).wrapping_mul(0x85eb_ca6b);
@@ -394,6 +395,7 @@ pub(crate) fn box_hash(i: u32, b: [u32; 4]) -> u32 {
 /// The wrapping sum of every box's [`box_hash`] (`hash_boxes` in `shaders/sort_sweep.wgsl`,
 /// `hash_fat` in `pair_set.wgsl`): what the GPU sums over boxes it computed itself, for the
 /// host to hold to its own.
+#[cfg(any(test, feature = "gpu"))]
 pub(crate) fn hash_boxes(boxes: &[Aabb]) -> u32 {
     boxes.iter().enumerate().fold(0u32, |sum, (i, b)| {
         let bits = [b.min.x, b.min.y, b.max.x, b.max.y].map(f32::to_bits);

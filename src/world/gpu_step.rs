@@ -24,6 +24,20 @@
 //! those are dropped by the walk. The GPU's part needs only the poses and boxes of the
 //! step's start, which nothing changes before the solver: it is sent first and collected
 //! last, so on a real GPU the CPU's broad phase runs while the GPU works.
+//!
+//! The GPU world with its pair set on the device splits the call (`gpu/collision/set.rs`):
+//!
+//! ```text
+//! GpuCollision::place_first              the colliders placed from the transforms (GPU)
+//! find_pairs                             the pair set's fat boxes grown from them, its
+//!                                        changes found there (GPU), applied (CPU)
+//! GpuCollision::send_over_set            the contacts of the device's set's pairs whose
+//!                                        boxes overlap (GPU), when that set is the world's
+//! GpuCollision::collect, keep_fresh      as above
+//! ```
+//!
+//! The set's pairs whose boxes overlap hold every fresh pair (a fresh pair is a pair of the
+//! set, and its boxes overlap), so the walk keeps the same contacts.
 
 use super::World;
 use super::limits::{TIME_STEP_RANGE, check_gravity};

@@ -11,9 +11,12 @@
 //!         device finds the set's changes over them (pairs.rs; the host sweeps when the
 //!         device's copy is not the world's list), and the host applies them
 //!     collision on the GPU: the colliders' poses and boxes placed there from the
-//!         transforms (gpu/place.rs; the host's boxes fit the sweep), every contact of
-//!         overlapping boxes found there (GpuCollision), the world's pairs kept
-//!                                                               (World::step_on_gpu)
+//!         transforms first (gpu/place.rs, a submit of its own: the fat boxes above grow
+//!         from them), then the contacts of the device's pair set's pairs whose boxes
+//!         overlap (gpu/collision/set.rs: no sweep; the stage's own sweep when the
+//!         device's set is not the world's, or the pair set is on the host); the
+//!         placed boxes held to the host's by a hash; the world's fresh pairs' contacts
+//!         kept                                                   (World::step_on_gpu)
 //!     recycling, merge and events; the constraints listed                 (host)
 //!     the joints prepared                                             (host)
 //!     the colouring on the GPU, from its own last step (colouring/; from the host's

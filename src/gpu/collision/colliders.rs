@@ -69,8 +69,8 @@ impl GpuCollision {
     }
 
     /// How many calls have had the boxes the device placed span other band entries than
-    /// the host's boxes (and ran again with the host's sent). None where the adapter gives
-    /// the host's bits.
+    /// the host's boxes, or (over a set) hash otherwise, and ran again with the host's
+    /// sent. None where the adapter gives the host's bits.
     pub(crate) fn placement_misses(&self) -> u64 {
         self.placement_misses
     }

@@ -159,7 +159,8 @@ pub struct GpuCollision {
 /// A submit not yet read back: its room for pairs (and the most the bindings allow), for
 /// contact records, and the records its first copy holds.
 struct Pending {
-    /// The band entries the host's boxes span (the sweep's `entry_count`).
+    /// What the dispatch's `entries` word must read: the band entries the host's boxes span
+    /// (the sweep's `entry_count`), or over a set the hash of the host's boxes.
     entries: u32,
     room: usize,
     most_pairs: usize,
@@ -483,8 +484,8 @@ impl GpuCollision {
         };
         let (found, entries) = match &self.over_set {
             Some((set, set_len)) => {
-                let found =
-                    (self.broad).record_over_set(&mut encoder, set, *set_len, n, first_pass)?;
+                let broad = &mut self.broad;
+                let found = broad.record_over_set(&mut encoder, set, *set_len, n, first_pass)?;
                 // The boxes placed on the device are checked by their hash (no sweep counts
                 // their band entries).
                 let hash = self
@@ -494,7 +495,8 @@ impl GpuCollision {
                 (found, hash)
             }
             None => {
-                let found = (self.broad).record_on_device(&mut encoder, base, room, first_pass)?;
+                let broad = &mut self.broad;
+                let found = broad.record_on_device(&mut encoder, base, room, first_pass)?;
                 (found, base.entry_count)
             }
         };

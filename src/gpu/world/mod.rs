@@ -250,8 +250,9 @@ impl GpuWorld {
     }
 
     /// How many steps' collision stage has found the boxes it placed on the device from
-    /// [`GpuWorld::transforms`] spanning other band entries than the host's boxes, and ran
-    /// again with the host's poses and boxes sent (the same contacts, one more submit).
+    /// [`GpuWorld::transforms`] spanning other band entries than the host's boxes (or, over
+    /// the device's pair set, with another hash), and ran again with the host's poses and
+    /// boxes sent (the same contacts, one more submit).
     /// 0 where the adapter gives the host's bits (lavapipe: the tests hold it there); on
     /// others, a count above 0 says that its transforms round otherwise than the host's
     /// (docs/reliability.md).

@@ -10,9 +10,9 @@
 // on every adapter.
 //
 // The GPU world's collision stage, whose pairs the world's pair set on the device already
-// holds, sweeps nothing: set_overlaps flags the set's pairs whose boxes overlap, the scan
-// of the flags, set_compact keeps them in the set's (ascending) order, and pair_args
-// dispatches the narrow phase over them; hash_boxes (the one atomic: a sum of u32, the same
+// holds, sweeps nothing: set_fresh flags the set's pairs the host's recycling pass sent to
+// the narrow phase (a bit each), the scan of the flags, set_compact keeps them in the
+// set's (ascending) order, and pair_args dispatches the narrow phase over them; hash_boxes (the one atomic: a sum of u32, the same
 // in any order) sums a hash of every box for the host to hold to its own boxes'. Compiled
 // with box_hash.wgsl after it.
 //
@@ -79,6 +79,8 @@ struct PairDispatch {
 @group(0) @binding(8) var<storage, read_write> pair_dispatch: PairDispatch;
 // hash_boxes' sum, zeroed by the host before the dispatch.
 @group(0) @binding(9) var<storage, read_write> boxes_hash: array<atomic<u32>>;
+// set_fresh: a bit per pair of the set, 32 to a word, the low bit first.
+@group(0) @binding(10) var<storage, read> fresh_bits: array<u32>;
 
 // Invocations per workgroup of the narrow phase's collide_pairs (sat_pass.wgsl).
 const NARROW_WORKGROUP: u32 = 64u;
@@ -270,25 +272,21 @@ fn pair_args(@builtin(global_invocation_id) id: vec3<u32>) {
     pair_dispatch.total = counts[sweep_params.entry_count];
 }
 
-// The pairs of a given set (in `found`, ascending) whose boxes overlap or touch: the flags
+// The pairs of a given set (in `found`, ascending) that the host marked fresh: the flags
 // (counts[k] for pair k; counts[len] = 0 for the scan's total).
 @compute @workgroup_size(256)
-fn set_overlaps(@builtin(global_invocation_id) id: vec3<u32>) {
+fn set_fresh(@builtin(global_invocation_id) id: vec3<u32>) {
     let k = id.x;
     let len = sweep_params.len;
     if k == len {
         counts[len] = 0u;
     }
     if k < len {
-        let pair = found[k];
-        let a = boxes[pair.x];
-        let b = boxes[pair.y];
-        let overlap = a.x <= b.z && b.x <= a.z && a.y <= b.w && b.y <= a.w;
-        counts[k] = select(0u, 1u, overlap);
+        counts[k] = (fresh_bits[k / 32u] >> (k % 32u)) & 1u;
     }
 }
 
-// After the scan of set_overlaps' flags: each flagged pair at its place in `pairs_out`,
+// After the scan of set_fresh's flags: each flagged pair at its place in `pairs_out`,
 // the set's order kept.
 @compute @workgroup_size(256)
 fn set_compact(@builtin(global_invocation_id) id: vec3<u32>) {

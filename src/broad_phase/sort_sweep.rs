@@ -355,22 +355,19 @@ pub(crate) fn check_boxes(boxes: &[Aabb]) -> Result<(), Error> {
 }
 
 /// The collision stage over a pair set the caller holds (the GPU world's, on the device):
-/// per pair `k` of `set`, 1 in `counts[k]` when its two boxes overlap or touch (as the
-/// sweep pairs them), and 0 in `counts[set.len()]` for the scan's total. (The reference
-/// the tests hold `over_set.rs`'s kernels to; the GPU world alone runs them.)
+/// per pair `k` of the `len` pairs, 1 in `counts[k]` when bit `k` of `fresh` (32 to a word,
+/// the low bit first) marks it fresh, and 0 in `counts[len]` for the scan's total. (The
+/// reference the tests hold `over_set.rs`'s kernels to; the GPU world alone runs them.)
 #[cfg(test)]
-pub(crate) fn set_overlaps(boxes: &[Aabb], set: &[[u32; 2]], counts: &mut [u32]) {
-    for (count, &[a, b]) in counts.iter_mut().zip(set) {
-        let (a, b) = (&boxes[a as usize], &boxes[b as usize]);
-        let overlap =
-            a.min.x <= b.max.x && b.min.x <= a.max.x && a.min.y <= b.max.y && b.min.y <= a.max.y;
-        *count = u32::from(overlap);
+pub(crate) fn set_fresh(fresh: &[u32], len: usize, counts: &mut [u32]) {
+    for (k, count) in counts[..len].iter_mut().enumerate() {
+        *count = (fresh[k / 32] >> (k % 32)) & 1;
     }
-    counts[set.len()] = 0;
+    counts[len] = 0;
 }
 
-/// After the exclusive scan of [`set_overlaps`]' flags: the flagged pairs into `out`, in
-/// the set's order.
+/// After the exclusive scan of [`set_fresh`]' flags: the flagged pairs into `out`, in the
+/// set's order.
 #[cfg(test)]
 pub(crate) fn set_compact(set: &[[u32; 2]], counts: &[u32], out: &mut [[u32; 2]]) {
     for (k, pair) in set.iter().enumerate() {
@@ -486,24 +483,19 @@ mod tests {
     }
 
     #[test]
-    fn the_set_keeps_its_pairs_whose_boxes_meet_in_its_order() {
-        let at = |x: f32, y: f32| Aabb::new(Vec2::new(x, y), Vec2::new(x + 1.0, y + 1.0));
-        // 0 and 1 touch, 0 and 2 are apart, 1 and 3 overlap, 2 and 3 meet at a corner.
-        let boxes = [
-            at(0.0, 0.0),
-            at(1.0, 0.0),
-            at(5.0, 5.0),
-            at(1.5, 0.5),
-            at(6.0, 6.0),
-        ];
-        let set = [[0, 1], [0, 2], [1, 3], [2, 4], [3, 4]];
+    fn the_set_keeps_its_fresh_pairs_in_its_order() {
+        // 40 pairs, so that the bits run into a second word: pairs 0, 2, 31, 32 and 39 fresh.
+        let set: Vec<[u32; 2]> = (0..40).map(|k| [k, k + 1]).collect();
+        let fresh = [1 | 1 << 2 | 1 << 31, 1 | 1 << 7];
         let mut counts = vec![9; set.len() + 1];
-        set_overlaps(&boxes, &set, &mut counts);
-        assert_eq!(counts, [1, 0, 1, 1, 0, 0]);
+        set_fresh(&fresh, set.len(), &mut counts);
+        let flagged: Vec<usize> = (0..set.len()).filter(|&k| counts[k] == 1).collect();
+        assert_eq!(flagged, [0, 2, 31, 32, 39]);
+        assert!(counts.iter().all(|&c| c <= 1) && counts[set.len()] == 0);
         crate::broad_phase::scan::exclusive_scan(&mut counts);
         let mut out = vec![[0, 0]; counts[set.len()] as usize];
         set_compact(&set, &counts, &mut out);
-        assert_eq!(out, [[0, 1], [1, 3], [2, 4]]);
+        assert_eq!(out, [[0, 1], [2, 3], [31, 32], [32, 33], [39, 40]]);
     }
 
     #[test]

@@ -92,6 +92,21 @@ impl World {
         }
     }
 
+    /// This step's fresh slots (those `sort_out_recycled` sent to the narrow phase) as a
+    /// bit per slot of the pair set, 32 to a word, the low bit first, into `bits`
+    /// (replaced): what the GPU world's collision stage collides of its copy of the set
+    /// (`gpu/collision/set.rs`).
+    #[cfg(feature = "gpu")]
+    pub(crate) fn fresh_slot_bits(&self, bits: &mut Vec<u32>) {
+        bits.clear();
+        bits.resize(self.contacts.pairs.pairs().len().div_ceil(32), 0);
+        for block in &self.scratch.blocks[..self.scratch.block_count] {
+            for &slot in &block.fresh {
+                bits[slot as usize / 32] |= 1 << (slot % 32);
+            }
+        }
+    }
+
     /// Gathers this step's contacts, recycled and fresh, in slot order (which is pair order)
     /// into the world's list, and keeps each fresh pair's manifold (or its absence) in its
     /// slot of the pair set.

@@ -30,14 +30,16 @@
 //! ```text
 //! GpuCollision::place_first              the colliders placed from the transforms (GPU)
 //! find_pairs                             the pair set's fat boxes grown from them, its
-//!                                        changes found there (GPU), applied (CPU)
-//! GpuCollision::send_over_set            the contacts of the device's set's pairs whose
-//!                                        boxes overlap (GPU), when that set is the world's
+//!                                        changes found there (GPU), applied (CPU); the
+//!                                        recycling pass (CPU)
+//! GpuCollision::send_over_set            the contacts of the device's set's fresh pairs
+//!                                        (GPU), when that set is the world's
 //! GpuCollision::collect, keep_fresh      as above
 //! ```
 //!
-//! The set's pairs whose boxes overlap hold every fresh pair (a fresh pair is a pair of the
-//! set, and its boxes overlap), so the walk keeps the same contacts.
+//! The device's set is the world's list (its generation says so), so the world's fresh
+//! slots name the set's pairs that need a manifold: a bit each goes up, and the narrow
+//! phase collides those alone; the walk keeps the same contacts.
 
 use super::World;
 use super::limits::{TIME_STEP_RANGE, check_gravity};
@@ -181,8 +183,10 @@ impl CollisionStage for OnGpu<'_> {
     fn collide(&mut self, world: &mut World) -> Result<Option<NarrowPhaseTimings>, Error> {
         let collision = &mut *self.collision;
         if let Some(pairs) = &self.pairs {
-            // The device's pair set, when it is the world's list (else the stage sweeps).
+            // The device's pair set, when it is the world's list (else the stage sweeps),
+            // and which of its pairs are fresh: the narrow phase takes those alone.
             let set = pairs.device_set(world.contacts.pairs.generation());
+            world.fresh_slot_bits(collision.fresh_bits());
             collision.send_over_set(&world.colliders.records, set)?;
         }
         let found = collision.collect(&world.colliders.records)?;

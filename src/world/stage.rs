@@ -51,6 +51,9 @@ pub(crate) trait PairsElsewhere: Send {
     /// (unless the update failed).
     fn synced(&mut self, generation: u64, applied: bool);
 
+    /// Whether the copy holds the world's pair list `generation`.
+    fn holds(&self, generation: u64) -> bool;
+
     /// The boxes the collision stage placed on the device this step (`None`: it placed
     /// none), from which the copy's fat boxes grow there rather than being sent.
     #[cfg(feature = "gpu")]

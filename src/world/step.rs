@@ -123,8 +123,12 @@ impl World {
             None => self.contacts.pairs.update(&self.scratch.broad_boxes, keep),
             Some(elsewhere) => {
                 let moved = self.contacts.pairs.fatten_boxes(&self.scratch.broad_boxes);
-                if moved > 0 {
-                    let generation = self.contacts.pairs.generation();
+                let generation = self.contacts.pairs.generation();
+                // With no fat box moved the set stays, but a copy that is not the world's
+                // list (the first step, after an edit that replaced the set) is brought to
+                // it now, so that the collision stage can take its pairs from there: the
+                // host's sweep then finds the same set again, and so the same bits.
+                if moved > 0 || !elsewhere.holds(generation) {
                     let applied = match elsewhere.update(self, generation) {
                         Some(([begun, ended], count)) => {
                             self.contacts.pairs.apply(begun, ended, count)

@@ -463,7 +463,7 @@ fn broad_phase_wgsl_parses_validates_and_mirrors_the_rust_side() {
                 "pair_keys",
                 "gather_pairs",
                 "pair_args",
-                "set_overlaps",
+                "set_fresh",
                 "set_compact",
                 "hash_boxes",
             ],

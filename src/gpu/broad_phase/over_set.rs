@@ -1,24 +1,26 @@
 //! The collision pipeline's pairs taken from a pair set already on the device (the GPU
 //! world's, `gpu/world/pairs.rs`) rather than swept: the narrow phase then collides the
-//! set's pairs whose boxes overlap, which are the pairs the world wants of the sweep's (it
-//! keeps only the set's), without the sweep's sorts.
+//! set's pairs that the host's recycling pass marked fresh (a bit a pair, sent up: the
+//! pairs themselves never cross), which are the only contacts the world takes of the
+//! sweep's, without the sweep's sorts and without the recycled pairs' narrow phase.
 //!
 //! ```text
-//! record_over_set(set, boxes):
+//! record_over_set(set, fresh bits, boxes):
+//!     up: the fresh bits (a bit a pair of the set, 4 bytes a 32)
 //!     hash_boxes: the wrapping sum of a hash of every box (box_hash.wgsl), copied into
 //!         the dispatch's `entries` word, for the host to hold to its own boxes' sum
-//!     set_overlaps: per pair of the set, 1 where its two boxes overlap or touch
-//!     the exclusive scan of the flags (scan.wgsl): where each kept pair goes, the total
-//!     set_compact: the kept pairs, in the set's (ascending) order
+//!     set_fresh: per pair of the set, its bit
+//!     the exclusive scan of the flags (scan.wgsl): where each fresh pair goes, the total
+//!     set_compact: the fresh pairs, in the set's (ascending) order
 //!     pair_args: the narrow phase's indirect dispatch over them (the room is the set's
 //!         size: never short)
 //! ```
 //!
-//! The CPU twins are `set_overlaps`, `set_compact` and `hash_boxes` in
+//! The CPU twins are `set_fresh`, `set_compact` and `hash_boxes` in
 //! `src/broad_phase/sort_sweep.rs`.
 
 use super::{DevicePairs, GpuBroadPhase, groups};
-use crate::error::Error;
+use crate::error::{Error, GpuError};
 use crate::gpu::layout::SweepParamsGpu;
 use crate::gpu::plan::{Plan, record};
 
@@ -28,26 +30,35 @@ const ENTRIES_OFFSET: u64 = 20;
 
 impl GpuBroadPhase {
     /// Records in `encoder` the pairs of `set` (its first `set_len` pairs, `[u32; 2]` each,
-    /// ascending) whose boxes (the `n` already in the boxes' buffer) overlap or touch, in
-    /// the set's order, and the narrow phase's indirect dispatch over them, as
-    /// [`record_on_device`](Self::record_on_device) leaves its pairs; the dispatch's
-    /// `entries` word holds the wrapping sum of the boxes' hashes
-    /// ([`hash_boxes`](crate::broad_phase::sort_sweep::hash_boxes)) instead of the band
-    /// entries. `timestamps` are written around its pass.
+    /// ascending) whose bit in `fresh` is set (32 to a word, the low bit first; at least
+    /// `set_len` bits), in the set's order, and the narrow phase's indirect dispatch over
+    /// them, as [`record_on_device`](Self::record_on_device) leaves its pairs; the
+    /// dispatch's `entries` word holds the wrapping sum of the hashes of the `n` boxes in
+    /// the boxes' buffer ([`hash_boxes`](crate::broad_phase::sort_sweep::hash_boxes))
+    /// instead of the band entries. `timestamps` are written around its pass. The bytes
+    /// queued (the bits and the uniforms) are the result's `uploaded_bytes`.
     pub(crate) fn record_over_set(
         &mut self,
         encoder: &mut wgpu::CommandEncoder,
-        set: &wgpu::Buffer,
-        set_len: usize,
+        (set, set_len): (&wgpu::Buffer, usize),
+        fresh: &[u32],
         n: usize,
         timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
     ) -> Result<DevicePairs<'_>, Error> {
+        if fresh.len() * 32 < set_len {
+            return Err(Error::Gpu(GpuError::Device(format!(
+                "{} fresh bits for {set_len} pairs",
+                fresh.len() * 32
+            ))));
+        }
         self.check_fits("pairs", set_len.max(1), size_of::<[u32; 2]>())?;
         self.reserve_pairs(set_len.max(1), false);
         let (device, cap) = (&self.device, self.max_binding);
-        self.buffers
-            .counts
-            .reserve(device, 4 * (set_len as u64 + 1), cap);
+        let b = &mut self.buffers;
+        b.counts.reserve(device, 4 * (set_len as u64 + 1), cap);
+        b.fresh.reserve(device, size_of_val(fresh) as u64, cap);
+        self.queue
+            .write_buffer(&b.fresh.buffer, 0, bytemuck::cast_slice(fresh));
         let (kernels, buffers) = (&self.kernels, &self.buffers);
         let params = |len: usize| SweepParamsGpu {
             len: len as u32,
@@ -66,8 +77,8 @@ impl GpuBroadPhase {
             groups(n),
         );
         plan.push(
-            &kernels.set_overlaps,
-            &[(0, boxes), (3, counts), (4, set)],
+            &kernels.set_fresh,
+            &[(3, counts), (10, &buffers.fresh.buffer)],
             params(set_len),
             groups(set_len + 1),
         );
@@ -88,7 +99,8 @@ impl GpuBroadPhase {
         let (device, queue) = (&self.device, &self.queue);
         let cache = &mut self.bind_groups[3];
         let uniforms = &buffers.params;
-        let uploaded_bytes = record(device, queue, encoder, uniforms, cache, plan, timestamps);
+        let uniforms = record(device, queue, encoder, uniforms, cache, plan, timestamps);
+        let uploaded_bytes = uniforms + size_of_val(fresh) as u64;
         encoder.copy_buffer_to_buffer(hash, 0, &buffers.dispatch, ENTRIES_OFFSET, 4);
         Ok(DevicePairs {
             pairs: &self.buffers.out.buffer,

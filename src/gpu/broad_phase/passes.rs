@@ -29,7 +29,7 @@ pub(super) struct Kernels {
     pub(super) pair_args: Kernel,
     pub(super) entry_total: Kernel,
     /// The collision stage over a given pair set (`over_set.rs`).
-    pub(super) set_overlaps: Kernel,
+    pub(super) set_fresh: Kernel,
     pub(super) set_compact: Kernel,
     pub(super) hash_boxes: Kernel,
 }
@@ -55,6 +55,8 @@ pub(super) struct Buffers {
     pub(super) readback: GrowingBuffer,
     /// `hash_boxes`' sum.
     pub(super) hash: GrowingBuffer,
+    /// `set_fresh`'s bits.
+    pub(super) fresh: GrowingBuffer,
 }
 
 /// The uniform's binding in each module, and its size.
@@ -126,12 +128,7 @@ impl Kernels {
             ),
             pair_args: kernel(&sweep, "pair_args", &[(3, RW), (8, RW)], SWEEP_PARAMS),
             entry_total: kernel(&sweep, "entry_total", &[(3, RW), (8, RW)], SWEEP_PARAMS),
-            set_overlaps: kernel(
-                &sweep,
-                "set_overlaps",
-                &[(0, RO), (3, RW), (4, RW)],
-                SWEEP_PARAMS,
-            ),
+            set_fresh: kernel(&sweep, "set_fresh", &[(3, RW), (10, RO)], SWEEP_PARAMS),
             set_compact: kernel(
                 &sweep,
                 "set_compact",
@@ -192,6 +189,7 @@ impl Buffers {
                 wgpu::BufferUsages::MAP_READ | wgpu::BufferUsages::COPY_DST,
             ),
             hash: buffer("box hash"),
+            fresh: buffer("fresh pair bits"),
         }
     }
 
@@ -207,6 +205,7 @@ impl Buffers {
             &self.params,
             &self.readback,
             &self.hash,
+            &self.fresh,
         ];
         let pairs = self
             .box_items

@@ -49,8 +49,8 @@
 //! entries the device's boxes span, read back with the dispatch; a count that is not the
 //! host's runs the call again with the host's poses and boxes sent. With its pair set on
 //! the device, the GPU world calls in two halves (`set.rs`): the placement first, then the
-//! narrow phase over the set's pairs whose boxes overlap, no sweep (a hash of the placed
-//! boxes checks them then).
+//! narrow phase over the set's pairs the world's recycling pass marked fresh, no sweep (a
+//! hash of the placed boxes checks them then).
 
 use std::time::Instant;
 
@@ -124,6 +124,8 @@ pub struct GpuCollision {
     /// reserves room for.
     placed_early: bool,
     over_set: Option<(wgpu::Buffer, usize)>,
+    /// A bit per pair of `over_set`: those the narrow phase takes (the world's fresh ones).
+    fresh_bits: Vec<u32>,
     set_room: usize,
     /// `send_over_set` calls over a set, and without one (swept).
     set_calls: [u64; 2],
@@ -245,6 +247,7 @@ impl GpuCollision {
             owners: Vec::new(),
             placed_early: false,
             over_set: None,
+            fresh_bits: Vec::new(),
             set_room: 0,
             set_calls: [0; 2],
             placement_misses: 0,
@@ -484,8 +487,9 @@ impl GpuCollision {
         };
         let (found, entries) = match &self.over_set {
             Some((set, set_len)) => {
-                let broad = &mut self.broad;
-                let found = broad.record_over_set(&mut encoder, set, *set_len, n, first_pass)?;
+                let (broad, fresh) = (&mut self.broad, &self.fresh_bits);
+                let set = (set, *set_len);
+                let found = broad.record_over_set(&mut encoder, set, fresh, n, first_pass)?;
                 // The boxes placed on the device are checked by their hash (no sweep counts
                 // their band entries).
                 let hash = self

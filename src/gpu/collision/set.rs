@@ -1,24 +1,28 @@
 //! The GPU world's collision call in two submits, when its pair set is on the device
 //! (`gpu/world/pairs.rs`): the colliders placed first, so that the pair set's fat boxes can
-//! grow from their boxes; then, once the set is up to date, the narrow phase over the set's
-//! pairs whose boxes overlap (`broad_phase/over_set.rs`), with no sweep of its own.
+//! grow from their boxes; then, once the set is up to date and the world's recycling pass
+//! has picked the pairs that need a fresh manifold, the narrow phase over those pairs of the
+//! set (`broad_phase/over_set.rs`, a bit a pair sent up), with no sweep of its own.
 //!
 //! ```text
 //! place_first(colliders, boxes, transforms, owners)     World's collision stage: before
 //!     check, room for the colliders and for the larger of the last set and the last
 //!     pairs; submit: the colliders that changed (scatter), place_poses, place_boxes
 //! the world's pair set on the device (fatten, the persistent pairs)    World::find_pairs
+//! World::sort_out_recycled                              the fresh pairs (host)
 //! send_over_set(colliders, set)                          World's collision stage: collide
-//!     set: the device's pair set when it is the world's (else None: the sweep, as send)
+//!     set: the device's pair set when it is the world's (else None: the sweep, as send),
+//!         and a bit per pair of it: fresh (World::fresh_slot_bits)
 //!     submit: the colliders again only if a buffer they were in was replaced; over the
-//!         set: hash_boxes, set_overlaps, scan, set_compact, pair_args; the narrow phase
+//!         set: the bits up, hash_boxes, set_fresh, scan, set_compact, pair_args; the
+//!         narrow phase
 //!     collect: as for send (the boxes' hash instead of their band entries, checked)
 //! ```
 //!
-//! The pairs are those the world keeps anyway: a pair of the collision stage's own sweep
-//! outside the world's set (of one body, filtered, static with static) is collided there
-//! and dropped by the world's walk; here it is never collided, and the set's pairs whose
-//! boxes overlap are exactly those of the sweep that the world keeps.
+//! The contacts are those the world keeps: a pair of the collision stage's own sweep that
+//! is not fresh (of one body, filtered, static with static, recycled) is collided there and
+//! dropped by the world's walk; here it is never collided, nor read back. The set is the
+//! world's list, so the world's slot `k` is the set's pair `k`.
 
 use super::GpuCollision;
 use crate::collision::narrow_phase::Collider;
@@ -58,9 +62,9 @@ impl GpuCollision {
     }
 
     /// The second half: the narrow phase over the pairs of `set` (the device's pair set
-    /// buffer and its pairs, ascending) whose boxes overlap, or, without a set, over the
-    /// pairs of the stage's own sweep (as [`send`](Self::send)). `colliders` are those
-    /// given to [`place_first`](Self::place_first).
+    /// buffer and its pairs, ascending) whose bit [`fresh_bits`](Self::fresh_bits) sets, or,
+    /// without a set, over the pairs of the stage's own sweep (as [`send`](Self::send)).
+    /// `colliders` are those given to [`place_first`](Self::place_first).
     pub(crate) fn send_over_set(
         &mut self,
         colliders: &[Collider],
@@ -81,6 +85,13 @@ impl GpuCollision {
             })?;
         }
         Ok(())
+    }
+
+    /// The bits `send_over_set` takes: one per pair of the set, 32 to a word, the low bit
+    /// first, set for each pair the world's recycling pass sent to the narrow phase
+    /// (`World::fresh_slot_bits` fills them).
+    pub(crate) fn fresh_bits(&mut self) -> &mut Vec<u32> {
+        &mut self.fresh_bits
     }
 
     /// How many calls [`send_over_set`](Self::send_over_set) has had: `[over a set, swept]`.

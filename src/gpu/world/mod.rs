@@ -12,11 +12,11 @@
 //!         device's copy is not the world's list), and the host applies them
 //!     collision on the GPU: the colliders' poses and boxes placed there from the
 //!         transforms first (gpu/place.rs, a submit of its own: the fat boxes above grow
-//!         from them), then the contacts of the device's pair set's pairs whose boxes
-//!         overlap (gpu/collision/set.rs: no sweep; the stage's own sweep when the
-//!         device's set is not the world's, or the pair set is on the host); the
-//!         placed boxes held to the host's by a hash; the world's fresh pairs' contacts
-//!         kept                                                   (World::step_on_gpu)
+//!         from them), then, after the recycling pass, the contacts of the device's
+//!         pair set's pairs it marked fresh (gpu/collision/set.rs: a bit a pair up, no
+//!         sweep, only those contacts back; the stage's own sweep when the pair set is
+//!         on the host); the placed boxes held to the host's by a hash; the world's
+//!         fresh pairs' contacts kept                            (World::step_on_gpu)
 //!     recycling, merge and events; the constraints listed                 (host)
 //!     the joints prepared                                             (host)
 //!     the colouring on the GPU, from its own last step (colouring/; from the host's
@@ -260,21 +260,23 @@ impl GpuWorld {
         self.collision.placement_misses()
     }
 
-    /// How the steps so far found their pair set's pairs, when any fat box moved:
-    /// `[on the device, on the host]`. The device keeps a copy of the world's pair set and
-    /// finds its changes over the world's fat boxes; the host applies them (8 bytes a
-    /// begun or ended pair back). It sweeps the set itself on the first step, after an edit
-    /// that replaced the world's pair set (a snapshot restored, a step taken inside the
-    /// edit), and after a device error; the set is the same either way.
+    /// How the steps so far found their pair set's pairs, when any fat box moved or the
+    /// device's copy was not the world's list: `[on the device, on the host]`. The device
+    /// keeps a copy of the world's pair set and finds its changes over the world's fat
+    /// boxes; the host applies them (8 bytes a begun or ended pair back). It sweeps the set
+    /// itself on the first step, after an edit that replaced the world's pair set (a
+    /// snapshot restored, a step taken inside the edit), and after a device error; the set
+    /// is the same either way.
     pub fn pair_set_steps(&self) -> [u64; 2] {
         self.pairs.counts
     }
 
     /// How the steps so far, with the pair set on the device, found the pairs their
     /// collision stage collides: `[from the device's pair set, swept]`. The narrow phase
-    /// takes the pairs of the device's copy of the world's set whose boxes overlap (no
-    /// sweep of its own) whenever that copy is the world's list; else (a device error in
-    /// the pair set) the stage sweeps its boxes, as with the pair set on the host.
+    /// takes the pairs of the device's copy of the world's set that the recycling pass
+    /// marked fresh (no sweep of its own; a bit a pair up, their contacts alone back)
+    /// whenever that copy is the world's list; else (a device error in the pair set) the
+    /// stage sweeps its boxes, as with the pair set on the host.
     pub fn collision_steps(&self) -> [u64; 2] {
         self.collision.set_calls()
     }

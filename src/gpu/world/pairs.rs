@@ -4,7 +4,9 @@
 //! read back and applied on the host.
 //!
 //! ```text
-//! World::find_pairs, a step whose fat boxes moved:
+//! World::find_pairs, a step whose fat boxes moved, or whose copy here is not the world's
+//! list (the first step, an edit that replaced the set: brought to it even when nothing
+//! moved, so that the collision stage can take its pairs from here):
 //!     the host fattens its boxes (PairSet::fatten_boxes: the world keeps its fat boxes)
 //!     update: World::pair_input (the fat boxes, a PairFilter per collider: filter, body,
 //!         body type, sensor; the body pairs the joints keep apart); the device's set
@@ -101,8 +103,12 @@ impl PairsElsewhere for DevicePairs {
         self.placed = placed;
     }
 
+    fn holds(&self, generation: u64) -> bool {
+        self.synced == Some(generation)
+    }
+
     fn device_set(&self, generation: u64) -> Option<(wgpu::Buffer, usize)> {
-        if self.synced != Some(generation) {
+        if !self.holds(generation) {
             return None;
         }
         let set = self.broad.set_buffer()?;

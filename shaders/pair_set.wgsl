@@ -170,7 +170,10 @@ var<workgroup> group_hash: atomic<u32>;
 
 // The wrapping sum of box_hash (box_hash.wgsl) over the len fat boxes, into fat_hash[0].
 @compute @workgroup_size(256)
-fn hash_fat(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+fn hash_fat(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
     if local == 0u {
         atomicStore(&group_hash, 0u);
     }

@@ -12,9 +12,9 @@
 // The GPU world's collision stage, whose pairs the world's pair set on the device already
 // holds, sweeps nothing: set_fresh flags the set's pairs the host's recycling pass sent to
 // the narrow phase (a bit each), the scan of the flags, set_compact keeps them in the
-// set's (ascending) order, and pair_args dispatches the narrow phase over them; hash_boxes (the one atomic: a sum of u32, the same
-// in any order) sums a hash of every box for the host to hold to its own boxes'. Compiled
-// with box_hash.wgsl after it.
+// set's (ascending) order, and pair_args dispatches the narrow phase over them;
+// hash_boxes (the one atomic: a sum of u32, the same in any order) sums a hash of every
+// box for the host to hold to its own boxes'. Compiled with box_hash.wgsl after it.
 //
 // Each kernel binds at most four of the storage buffers below (the downlevel limit per
 // stage), through a bind group layout of its own (src/gpu/broad_phase/passes.rs).
@@ -301,7 +301,10 @@ var<workgroup> group_sum: atomic<u32>;
 
 // The wrapping sum of box_hash over the len boxes, into boxes_hash[0].
 @compute @workgroup_size(256)
-fn hash_boxes(@builtin(global_invocation_id) id: vec3<u32>, @builtin(local_invocation_index) local: u32) {
+fn hash_boxes(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
     if local == 0u {
         atomicStore(&group_sum, 0u);
     }

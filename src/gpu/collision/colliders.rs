@@ -38,6 +38,19 @@ impl GpuCollision {
         transforms: &wgpu::Buffer,
         owners: impl IntoIterator<Item = u32>,
     ) -> Result<(), Error> {
+        self.begin_placed(colliders, boxes, transforms, owners)?;
+        self.send_boxes_ready(colliders)
+    }
+
+    /// The start of a call whose colliders the device places from `transforms` (see
+    /// [`send_placed`](Self::send_placed)): checked, their boxes grown, their owners kept.
+    pub(super) fn begin_placed(
+        &mut self,
+        colliders: &[Collider],
+        boxes: &[Aabb],
+        transforms: &wgpu::Buffer,
+        owners: impl IntoIterator<Item = u32>,
+    ) -> Result<(), Error> {
         self.begin(colliders)?;
         self.grow_boxes(colliders, boxes);
         self.owners.clear();
@@ -50,13 +63,14 @@ impl GpuCollision {
             ))));
         }
         self.place_from = Some(transforms.clone());
-        self.send_boxes_ready(colliders)
+        Ok(())
     }
 
     /// The boxes this call placed on the device from the transforms, while its submit
     /// waits to be collected (or `place_first` placed them): `None` when it placed none
-    /// (no transforms given, fewer than two colliders, collected already). On a placement miss (see
-    /// [`placement_misses`](Self::placement_misses)) they are not the host's boxes.
+    /// (no transforms given, fewer than two colliders, collected already). On a placement
+    /// miss (see [`placement_misses`](Self::placement_misses)) they are not the host's
+    /// boxes.
     pub(crate) fn placed_boxes(&self) -> Option<PlacedBoxes> {
         self.place_from.as_ref()?;
         if self.pending.is_none() && !self.placed_early {

@@ -41,18 +41,7 @@ impl GpuCollision {
         transforms: &wgpu::Buffer,
         owners: impl IntoIterator<Item = u32>,
     ) -> Result<(), Error> {
-        self.begin(colliders)?;
-        self.grow_boxes(colliders, boxes);
-        self.owners.clear();
-        self.owners.extend(owners);
-        if self.owners.len() != colliders.len() {
-            return Err(Error::Gpu(GpuError::Device(format!(
-                "{} owners for {} colliders",
-                self.owners.len(),
-                colliders.len()
-            ))));
-        }
-        self.place_from = Some(transforms.clone());
+        self.begin_placed(colliders, boxes, transforms, owners)?;
         if colliders.len() >= 2 {
             self.guarded(|stage| stage.submit_placement(colliders))?;
             self.placed_early = true;

@@ -51,8 +51,10 @@ pub(crate) trait PairsElsewhere: Send {
     /// (unless the update failed).
     fn synced(&mut self, generation: u64, applied: bool);
 
-    /// Whether the copy holds the world's pair list `generation`.
-    fn holds(&self, generation: u64) -> bool;
+    /// Whether the copy should be brought to the world's pair list `generation` even on a
+    /// step with no fat box moved: it is not that list, and its last update did not fail
+    /// (a copy the device cannot hold is tried again only when boxes move, as before).
+    fn behind(&self, generation: u64) -> bool;
 
     /// The boxes the collision stage placed on the device this step (`None`: it placed
     /// none), from which the copy's fat boxes grow there rather than being sent.

@@ -128,7 +128,7 @@ impl World {
                 // list (the first step, after an edit that replaced the set) is brought to
                 // it now, so that the collision stage can take its pairs from there: the
                 // host's sweep then finds the same set again, and so the same bits.
-                if moved > 0 || !elsewhere.holds(generation) {
+                if moved > 0 || elsewhere.behind(generation) {
                     let applied = match elsewhere.update(self, generation) {
                         Some(([begun, ended], count)) => {
                             self.contacts.pairs.apply(begun, ended, count)

@@ -103,12 +103,12 @@ impl PairsElsewhere for DevicePairs {
         self.placed = placed;
     }
 
-    fn holds(&self, generation: u64) -> bool {
-        self.synced == Some(generation)
+    fn behind(&self, generation: u64) -> bool {
+        self.synced != Some(generation) && !self.failed
     }
 
     fn device_set(&self, generation: u64) -> Option<(wgpu::Buffer, usize)> {
-        if !self.holds(generation) {
+        if self.synced != Some(generation) {
             return None;
         }
         let set = self.broad.set_buffer()?;

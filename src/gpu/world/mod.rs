@@ -35,12 +35,12 @@
 //! operation for operation; see docs/reliability.md for which adapters keep them).
 //!
 //! What this stage of the GPU world still does on the host, and why the state comes back
-//! each step: the fat boxes of the pair set (the device finds the pairs, the host applies
-//! their changes to the world's set), the recycling pass and merge, the continuous stage
-//! and sleep read the poses there (and the host keeps the colours, so that a `World` read
-//! back carries them, and a step the device fails is solved on the host to the same
-//! bits). Moving these onto the device, so that a step needs no readback, is the next work
-//! (issue 33).
+//! each step: the world's own fat boxes (the twin the device's are held to) and the
+//! application of the pair set's changes to the world's set, the recycling pass (which
+//! picks the pairs the device collides) and merge, the continuous stage and sleep read the
+//! poses there (and the host keeps the colours, so that a `World` read back carries them,
+//! and a step the device fails is solved on the host to the same bits). Moving these onto
+//! the device, so that a step needs no readback, is the next work (issue 33).
 
 mod colouring;
 mod layout;

@@ -10,6 +10,7 @@
 mod broad_phase;
 mod collision;
 mod device;
+mod growing_buffer;
 mod host;
 pub mod layout;
 mod narrow_phase;

@@ -56,8 +56,9 @@ struct PairDispatch {
     total: u32,
     // entry_total's: the band entries the boxes span, as scanned on the device.
     entries: u32,
-    _pad1: u32,
-    _pad2: u32,
+    // The GPU world's recycling pass's hash of the fresh pairs (recycle.wgsl), copied in.
+    fresh_hash: u32,
+    _pad: u32,
 }
 
 // Boxes as (min.x, min.y, max.x, max.y), world frame, all finite (checked on the host).

@@ -63,6 +63,22 @@ fn rotate_kept(q: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
     );
 }
 
+// inverse_rotate and inv_mul_transforms with each product a leaf, as rotate_kept (the
+// recycling pass, recycle.wgsl, keeps manifolds to the host's bits with them).
+fn inv_mul_kept(a: Pose, b: Pose) -> Pose {
+    let qa = a.rotation;
+    let qb = b.rotation;
+    let rotation = vec2<f32>(
+        keep(qa.x * qb.x) + keep(qa.y * qb.y),
+        keep(qa.x * qb.y) - keep(qa.y * qb.x),
+    );
+    return Pose(inverse_rotate_kept(qa, b.translation - a.translation), rotation);
+}
+
+fn inverse_rotate_kept(q: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
+    return vec2<f32>(keep(q.x * v.x) + keep(q.y * v.y), keep(-q.y * v.x) + keep(q.x * v.y));
+}
+
 // Whether x is neither an infinity nor a NaN, read from the exponent bits: WGSL lets an
 // implementation assume that no float is infinite or NaN, so a comparison such as
 // `abs(x) <= F32_MAX` may be folded to true; an integer test of the bits cannot be.

@@ -85,6 +85,40 @@ impl KeptManifold {
         }
     }
 
+    /// How far B's side of each kept point has moved in A's frame since the manifold was
+    /// computed (`carried[k]`, see below), when B has turned little enough and each point
+    /// moved little enough for the manifold to be kept; else `None`. The test of
+    /// [`recycle_into`](Self::recycle_into), and the twin of `carried_points` in
+    /// `shaders/recycle.wgsl`, where the GPU world decides which pairs are fresh.
+    #[inline]
+    pub(crate) fn carried_points(&self, ta: &Transform, tb: &Transform) -> Option<[Vec2; 2]> {
+        let now = inv_mul_transforms(ta, tb);
+        let moved = now.translation() - self.relative.translation();
+        // The angle between the two rotations, from their cross product: exact enough for
+        // the small angles compared here.
+        let turned = self.relative.rotation().perp_dot(now.rotation());
+        if turned.abs() > RECYCLE_ANGLE || self.relative.rotation().dot(now.rotation()) <= 0.0 {
+            return None;
+        }
+        // Each point follows B's side of it: the piece of B that was at the point (A's frame)
+        // when the manifold was computed has moved by `carried[k]` since, with B's
+        // translation and its turn about B's origin (to first order: the angle is at most
+        // RECYCLE_ANGLE, so the rest is under 1e-7 of the lever); moving along the normal
+        // (away from A) by s opens the point by s, and the point, halfway between the
+        // surfaces, moves by half of it (`recycle_into`). (With the translation alone, a
+        // turn left each point's depth off by the angle times its lever.) A one-point
+        // manifold's second slot repeats its point (see `keep`).
+        let origin = self.relative.translation();
+        let carried = self
+            .points
+            .map(|kept| moved + turned * (kept.point - origin).perp());
+        let farthest = larger(carried[0].length_squared(), carried[1].length_squared());
+        if farthest > RECYCLE_TRANSLATION * RECYCLE_TRANSLATION {
+            return None;
+        }
+        Some(carried)
+    }
+
     /// Writes the kept manifold carried to the colliders' current poses into `out` (as the
     /// contact of `a` and `b`), if B has turned little enough in A's frame since it was
     /// computed and B's side of each contact point has moved little enough; otherwise
@@ -92,30 +126,9 @@ impl KeptManifold {
     pub fn recycle_into(&self, a: u32, b: u32, colliders: &[Collider], out: &mut Contact) -> bool {
         let ta = &colliders[a as usize].transform;
         let tb = &colliders[b as usize].transform;
-        let now = inv_mul_transforms(ta, tb);
-        let moved = now.translation() - self.relative.translation();
-        // The angle between the two rotations, from their cross product: exact enough for
-        // the small angles compared here.
-        let turned = self.relative.rotation().perp_dot(now.rotation());
-        if turned.abs() > RECYCLE_ANGLE || self.relative.rotation().dot(now.rotation()) <= 0.0 {
+        let Some(carried) = self.carried_points(ta, tb) else {
             return false;
-        }
-        // Each point follows B's side of it: the piece of B that was at the point (A's frame)
-        // when the manifold was computed has moved by `carried[k]` since, with B's
-        // translation and its turn about B's origin (to first order: the angle is at most
-        // RECYCLE_ANGLE, so the rest is under 1e-7 of the lever); moving along the normal
-        // (away from A) by s opens the point by s, and the point, halfway between the
-        // surfaces, moves by half of it. (With the translation alone, a turn left each
-        // point's depth off by the angle times its lever.) A one-point manifold's second
-        // slot repeats its point (see `keep`).
-        let origin = self.relative.translation();
-        let carried = self
-            .points
-            .map(|kept| moved + turned * (kept.point - origin).perp());
-        let farthest = larger(carried[0].length_squared(), carried[1].length_squared());
-        if farthest > RECYCLE_TRANSLATION * RECYCLE_TRANSLATION {
-            return false;
-        }
+        };
         let mut deepest = [f32::NEG_INFINITY; 2];
         out.a = a;
         out.b = b;

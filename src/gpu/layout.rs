@@ -502,8 +502,12 @@ pub struct PairDispatchGpu {
     /// sweep for its own count, and a device that placed the boxes itself (the GPU
     /// world's colliders) must have found as many.
     pub entries: u32,
+    /// Over the GPU world's pair set, with the fresh pairs decided on the device: the
+    /// hash of those it found (`gpu/collision/recycle.rs`), for the host to hold to its
+    /// own; else 0.
+    pub fresh_hash: u32,
     /// Padding to 32 bytes.
-    pub _pad: [u32; 2],
+    pub _pad: u32,
 }
 const _: () = assert!(size_of::<PairDispatchGpu>() == 32);
 

@@ -8,7 +8,7 @@
 //! [`request_device`] makes a device for programs that have none.
 
 mod broad_phase;
-mod collision;
+pub(crate) mod collision;
 mod device;
 mod growing_buffer;
 mod host;
@@ -28,7 +28,7 @@ pub(crate) use place::PlacedBoxes;
 pub use broad_phase::{
     GpuBroadPhase, LBVH_WGSL, PAIR_SET_WGSL, RADIX_SORT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL,
 };
-pub use collision::GpuCollision;
+pub use collision::{GpuCollision, RECYCLE_WGSL};
 pub use device::{request_device, without_indirect_validation};
 pub use narrow_phase::{GpuNarrowPhase, LAYOUT_WGSL};
 pub use place::PLACE_WGSL;

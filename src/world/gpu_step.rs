@@ -50,6 +50,7 @@ use crate::collision::narrow_phase::NarrowPhaseTimings;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE};
 use crate::error::{Error, WorldError};
 use crate::gpu::GpuCollision;
+use crate::gpu::collision::SetKept;
 use crate::gpu::layout::UNPLACED;
 
 impl World {
@@ -187,7 +188,17 @@ impl CollisionStage for OnGpu<'_> {
             // and which of its pairs are fresh: the narrow phase takes those alone.
             let set = pairs.device_set(world.contacts.pairs.generation());
             world.fresh_slot_bits(collision.fresh_bits());
-            collision.send_over_set(&world.colliders.records, set)?;
+            // The device decides the fresh pairs itself from the kept manifolds it carries
+            // (sent from here when it has not got them), held to the world's bits.
+            let (_, list, states, _) = world.contacts.pairs.saved();
+            let kept = |k: usize| states[k].kept.as_ref();
+            let world_kept = SetKept {
+                generation: world.contacts.pairs.generation(),
+                pairs: list,
+                kept: &kept,
+                recycling: world.settings.recycling,
+            };
+            collision.send_over_set(&world.colliders.records, set, &world_kept)?;
         }
         let found = collision.collect(&world.colliders.records)?;
         keep_fresh(
@@ -215,6 +226,14 @@ fn keep_fresh(found: &[Contact], fresh: &[[u32; 2]], out: &mut Vec<Contact>) {
 
 impl World {
     /// How many body slots the world has (the GPU world's transforms).
+    /// What the device's kept manifolds (`gpu/collision/recycle.rs`) depend on beside
+    /// the steps it takes part in: the pair list's generation and the poses' revision
+    /// (moved by a step, an added, removed or teleported body). An edit that changes it
+    /// may have changed the world's kept manifolds.
+    pub(crate) fn kept_stamp(&self) -> (u64, u64) {
+        (self.contacts.pairs.generation(), self.revision)
+    }
+
     pub(crate) fn body_transforms_len(&self) -> usize {
         self.bodies.len()
     }

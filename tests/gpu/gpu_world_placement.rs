@@ -80,6 +80,10 @@ fn a_falling_pile_is_placed_on_the_device_to_the_cpu_bits_and_sends_no_pose() {
     if common::adapter_gives_cpu_bits() {
         assert_eq!(gpu.placement_misses(), 0);
         assert_eq!(gpu.fat_misses(), 0);
+        // The device's recycling pass found the host's fresh pairs at every step, its
+        // kept manifolds carried over the set's changes as the pile fell.
+        assert_eq!(gpu.recycle_misses(), 0);
+        assert_eq!(gpu.recycling_steps(), [40, 0]);
     }
     // Every step's narrow phase took the device's pair set's pairs: it held the world's
     // list from the first step's update on.
@@ -211,4 +215,68 @@ fn a_settled_pyramid_collides_and_reads_back_only_its_fresh_pairs() {
     // fresh pairs, here none but the first copy's headroom.
     assert!(ours * 10 < theirs, "{ours} bytes back against {theirs}");
     assert_eq!(gpu.collision_steps(), [30, 0]);
+    // The pairs to collide were the device's: its recycling pass, from the kept manifolds
+    // sent at the first step (the world's, 72 bytes a pair) and kept there after, found
+    // the host's pairs at every step.
+    if common::adapter_gives_cpu_bits() {
+        assert_eq!(gpu.recycle_misses(), 0);
+        assert_eq!(gpu.recycling_steps(), [30, 0]);
+    }
+}
+
+/// The device's kept manifolds across what changes the world's: a snapshot restored in
+/// an edit (its kept manifolds go up again), a step taken inside one, and the recycling
+/// pass switched to the host and back. Each step keeps the CPU world's bits, and the
+/// device's fresh pairs are the host's.
+#[test]
+fn the_device_keeps_its_manifolds_through_edits_and_restores() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut world = scenes::pyramid(12);
+    let mut narrow = CpuNarrowPhase::new();
+    // The pyramid as built, with no manifold kept: restored after it settled, each pair
+    // is fresh again where the device's last kept manifolds would recycle it.
+    let snapshot = world.snapshot();
+    for _ in 0..60 {
+        world.step(DT, &mut narrow).unwrap();
+    }
+    let mut cpu = world.clone();
+    let mut gpu = gpu_world(&device, &queue, &world);
+    let (mut on_device, mut from_host) = (0, 0);
+    for step in 0..60 {
+        match step {
+            20 => {
+                // Back to the snapshot: the pair list is a new one, with the snapshot's
+                // kept manifolds (none).
+                cpu.restore_snapshot(&snapshot).unwrap();
+                gpu.edit(|w| w.restore_snapshot(&snapshot))
+                    .unwrap()
+                    .unwrap();
+            }
+            30 => {
+                // A step inside an edit, the pyramid settling again: the world's kept
+                // manifolds move on without the device's.
+                cpu.step(DT, &mut narrow).unwrap();
+                gpu.edit(|w| w.step(DT, &mut CpuNarrowPhase::new()))
+                    .unwrap()
+                    .unwrap();
+            }
+            40 => gpu.set_recycling_on_device(false),
+            50 => gpu.set_recycling_on_device(true),
+            _ => {}
+        }
+        cpu.step(DT, &mut narrow).unwrap();
+        gpu.step(DT).unwrap();
+        let on = (40..50).contains(&step);
+        (on_device, from_host) = match on {
+            true => (on_device, from_host + 1),
+            false => (on_device + 1, from_host),
+        };
+        check_bits(&cpu, &gpu.read_world().unwrap(), "GPU world", step);
+        if common::adapter_gives_cpu_bits() {
+            assert_eq!(gpu.recycle_misses(), 0, "step {step}");
+            assert_eq!(gpu.recycling_steps(), [on_device, from_host], "step {step}");
+        }
+    }
 }

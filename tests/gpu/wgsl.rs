@@ -14,7 +14,7 @@ use wgpu_sat::gpu::layout::{FatUpdateGpu, PairFilterGpu, PairSetParamsGpu};
 use wgpu_sat::gpu::layout::{LbvhNodeGpu, LbvhParamsGpu};
 use wgpu_sat::gpu::layout::{NO_RAY_HIT, RayHitGpu, RayPairGpu, RayParamsGpu};
 use wgpu_sat::gpu::layout::{PairDispatchGpu, RadixParamsGpu, ScanParamsGpu, SweepParamsGpu};
-use wgpu_sat::gpu::{LBVH_WGSL, PAIR_SET_WGSL, PLACE_WGSL, SCATTER_WGSL};
+use wgpu_sat::gpu::{LBVH_WGSL, PAIR_SET_WGSL, PLACE_WGSL, RECYCLE_WGSL, SCATTER_WGSL};
 use wgpu_sat::gpu::{RADIX_SORT_WGSL, RAY_WGSL, SAT_WGSL, SCAN_WGSL, SORT_SWEEP_WGSL, TOI_WGSL};
 use wgpu_sat::{
     MAX_POLYGON_VERTICES, collision::CORNER_TOLERANCE, collision::RELATIVE_TIE_TOLERANCE,
@@ -340,6 +340,7 @@ fn the_transform_helpers_are_defined_once_and_shared() {
         ("sat_pass.wgsl", include_str!("../../shaders/sat_pass.wgsl")),
         ("toi.wgsl", include_str!("../../shaders/toi.wgsl")),
         ("ray.wgsl", include_str!("../../shaders/ray.wgsl")),
+        ("recycle.wgsl", include_str!("../../shaders/recycle.wgsl")),
     ] {
         for name in [
             "rotate",
@@ -355,6 +356,47 @@ fn the_transform_helpers_are_defined_once_and_shared() {
     }
     let transform = include_str!("../../shaders/transform.wgsl");
     assert!(SAT_WGSL.contains(transform) && TOI_WGSL.contains(transform));
+    assert!(RECYCLE_WGSL.contains(transform));
+}
+
+#[test]
+fn recycle_wgsl_parses_validates_and_names_its_rust_twins() {
+    let m = parse(RECYCLE_WGSL);
+    validate(&m, RECYCLE_WGSL);
+    // The recycling test and the box overlap, by the names of the host's (the kept
+    // manifold is `keep_manifold` there: `keep` is transform.wgsl's leaf helper).
+    let rust = [
+        include_str!("../../src/collision/recycle.rs"),
+        include_str!("../../src/broad_phase/sort_sweep.rs"),
+    ]
+    .concat();
+    for name in ["carried_points", "larger", "box_hash"] {
+        assert!(
+            function_names(&m).contains(&name),
+            "recycle.wgsl lacks fn {name}"
+        );
+        assert!(rust.contains(&format!("fn {name}(")), "no Rust twin {name}");
+    }
+    assert!(
+        include_str!("../../src/collision/recycle.rs").contains("pub fn keep(contact: &Contact"),
+        "keep_manifold's twin"
+    );
+    // Every kernel binds at most four storage buffers (the downlevel limit).
+    for entry in &m.entry_points {
+        assert!(
+            [
+                "carry_kept",
+                "set_overlaps",
+                "recycle_slots",
+                "record_slots",
+                "record_flat",
+                "keep_records"
+            ]
+            .contains(&entry.name.as_str()),
+            "{} is not one of the kernels src/gpu/collision/recycle.rs makes",
+            entry.name
+        );
+    }
 }
 
 #[test]

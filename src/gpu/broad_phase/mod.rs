@@ -52,6 +52,7 @@ mod passes;
 mod persistent;
 
 pub use lbvh::LBVH_WGSL;
+pub(in crate::gpu) use over_set::{FreshPairs, PushFlags};
 pub use persistent::PAIR_SET_WGSL;
 
 /// The WGSL of the scan (`shaders/scan.wgsl`).

@@ -61,13 +61,14 @@ use crate::collision::narrow_phase::{
     Collider, NarrowPhaseTimings, check_colliders, check_speculative_distance,
 };
 use crate::error::{Error, GpuError};
-use crate::gpu::broad_phase::GpuBroadPhase;
+use crate::gpu::broad_phase::{FreshPairs, GpuBroadPhase};
 use crate::gpu::layout::ParamsGpu;
 use crate::gpu::layout::{ContactGpu, PairDispatchGpu};
 use crate::gpu::place::PlacedColliders;
 
 mod colliders;
 mod read;
+mod recycle;
 mod set;
 use crate::gpu::plumbing::{
     GrowingBuffer, KernelTimer, TIMESTAMP_BYTES, compute_pipeline, compute_pipeline_with, entire,
@@ -77,6 +78,9 @@ use crate::gpu::sat_pass::{ContactRecords, HEADER_BYTES, RECORD_BYTES, SAT_WGSL,
 use crate::gpu::scatter::ResidentColliders;
 use crate::shapes::aabb::Aabb;
 use crate::shapes::shape::Shape;
+pub use recycle::RECYCLE_WGSL;
+pub(crate) use recycle::SetKept;
+use recycle::{KeepInputs, SetRecycling};
 
 /// Bytes of a record's two colliders (`ends` in sat_pass.wgsl).
 const END_BYTES: u64 = 8;
@@ -124,8 +128,10 @@ pub struct GpuCollision {
     /// reserves room for.
     placed_early: bool,
     over_set: Option<(wgpu::Buffer, usize)>,
-    /// A bit per pair of `over_set`: those the narrow phase takes (the world's fresh ones).
+    /// A bit per pair of `over_set`: those the narrow phase takes (the world's fresh ones)
+    /// when the device's recycling pass does not decide them (`recycle.rs`), or missed.
     fresh_bits: Vec<u32>,
+    recycling: SetRecycling,
     set_room: usize,
     /// `send_over_set` calls over a set, and without one (swept).
     set_calls: [u64; 2],
@@ -224,6 +230,7 @@ impl GpuCollision {
         let scope = device.push_error_scope(wgpu::ErrorFilter::Validation);
         let sat = SatPass::new(device, queue);
         let kernels = FoundPairKernels::new(device, &sat);
+        let recycling = SetRecycling::new(device);
         let timer = KernelTimer::new(device, queue);
         let storage_usage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_DST
@@ -248,6 +255,7 @@ impl GpuCollision {
             placed_early: false,
             over_set: None,
             fresh_bits: Vec::new(),
+            recycling,
             set_room: 0,
             set_calls: [0; 2],
             placement_misses: 0,
@@ -387,6 +395,7 @@ impl GpuCollision {
             self.sat.invalidate();
             self.resident.invalidate();
             self.placed.invalidate();
+            self.recycling.invalidate();
             self.ends_binding = None;
         }
         result
@@ -419,6 +428,7 @@ impl GpuCollision {
             + self.sat.buffers_created()
             + self.resident.buffers_created()
             + self.placed.buffers_created()
+            + self.recycling.buffers_created()
             + self.ends.created
             + self.readback.created
     }
@@ -487,7 +497,15 @@ impl GpuCollision {
         };
         let (found, entries) = match &self.over_set {
             Some((set, set_len)) => {
-                let (broad, fresh) = (&mut self.broad, &self.fresh_bits);
+                // The fresh pairs flagged by the device's recycling pass, or the world's
+                // bits.
+                let (broad, recycling) = (&mut self.broad, &self.recycling);
+                recycling.record_start(&mut encoder);
+                let flags = recycling.flags(self.sat.poses_buffer());
+                let fresh = match recycling.deciding() {
+                    true => FreshPairs::Flagged(&flags),
+                    false => FreshPairs::Bits(&self.fresh_bits),
+                };
                 let set = (set, *set_len);
                 let found = broad.record_over_set(&mut encoder, set, fresh, n, first_pass)?;
                 // The boxes placed on the device are checked by their hash (no sweep counts
@@ -530,6 +548,25 @@ impl GpuCollision {
             pass.set_pipeline(&self.kernels.ends);
             pass.set_bind_group(0, &ends_bind_group, &[]);
             pass.dispatch_workgroups_indirect(found.dispatch, 0);
+        }
+        if let Some((set, _)) = &self.over_set {
+            // The fresh records' manifolds kept on the device, when it decided them.
+            let inputs = KeepInputs {
+                set,
+                contacts: self.sat.contacts_buffer(),
+                ends: &self.ends.buffer,
+                indices,
+                shapes: self.sat.shapes_buffer(),
+                poses: self.sat.poses_buffer(),
+                dispatch: found.dispatch,
+                hash_offset: std::mem::offset_of!(PairDispatchGpu, fresh_hash) as u64,
+                capacity: records,
+            };
+            let queue = self.sat.queue();
+            let written = self
+                .recycling
+                .record_keep(&device, queue, &mut encoder, inputs);
+            self.sat.timings.uploaded_bytes += written;
         }
         let readback = &self.readback.buffer;
         encoder.copy_buffer_to_buffer(found.dispatch, 0, readback, 0, DISPATCH_BYTES);

@@ -67,6 +67,12 @@ impl GpuCollision {
             self.started = Instant::now();
             return Ok(false);
         }
+        if self.over_set.is_some() && !self.recycling.check(dispatch.fresh_hash) {
+            // The device's recycling pass found other fresh pairs than the world's (an
+            // adapter that rounds otherwise): again, with the world's bits sent.
+            self.started = Instant::now();
+            return Ok(false);
+        }
         let total = dispatch.total as usize;
         if total > most_pairs {
             return Err(Error::Gpu(GpuError::TooLarge {
@@ -99,6 +105,9 @@ impl GpuCollision {
         self.sat.timings.readback += ready.elapsed();
         self.pair_count = total;
         self.room = grown_room(total).max(colliders.len());
+        if self.over_set.is_some() {
+            self.recycling.commit();
+        }
         Ok(true)
     }
 

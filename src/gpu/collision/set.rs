@@ -1,8 +1,8 @@
 //! The GPU world's collision call in two submits, when its pair set is on the device
 //! (`gpu/world/pairs.rs`): the colliders placed first, so that the pair set's fat boxes can
-//! grow from their boxes; then, once the set is up to date and the world's recycling pass
-//! has picked the pairs that need a fresh manifold, the narrow phase over those pairs of the
-//! set (`broad_phase/over_set.rs`, a bit a pair sent up), with no sweep of its own.
+//! grow from their boxes; then, once the set is up to date, the narrow phase over the
+//! set's pairs that need a fresh manifold (`broad_phase/over_set.rs`), with no sweep of
+//! its own: the device's recycling pass picks them (`recycle.rs`), held to the world's.
 //!
 //! ```text
 //! place_first(colliders, boxes, transforms, owners)     World's collision stage: before
@@ -10,13 +10,16 @@
 //!     pairs; submit: the colliders that changed (scatter), place_poses, place_boxes
 //! the world's pair set on the device (fatten, the persistent pairs)    World::find_pairs
 //! World::sort_out_recycled                              the fresh pairs (host)
-//! send_over_set(colliders, set)                          World's collision stage: collide
-//!     set: the device's pair set when it is the world's (else None: the sweep, as send),
-//!         and a bit per pair of it: fresh (World::fresh_slot_bits)
+//! send_over_set(colliders, set, world)                   World's collision stage: collide
+//!     set: the device's pair set when it is the world's (else None: the sweep, as send);
+//!         the world's list, its kept manifolds and a bit per pair of it: fresh
+//!         (World::fresh_slot_bits)
 //!     submit: the colliders again only if a buffer they were in was replaced; over the
-//!         set: the bits up, hash_boxes, set_fresh, scan, set_compact, pair_args; the
-//!         narrow phase
-//!     collect: as for send (the boxes' hash instead of their band entries, checked)
+//!         set: hash_boxes; the fresh pairs flagged by the device's recycling pass (or the
+//!         world's bits up, set_fresh), scan, set_compact, pair_args; the narrow phase;
+//!         the fresh pairs' manifolds kept (recycle.rs)
+//!     collect: as for send (the boxes' hash instead of their band entries, checked; and
+//!         the fresh pairs' hash, held to the world's)
 //! ```
 //!
 //! The contacts are those the world keeps: a pair of the collision stage's own sweep that
@@ -24,7 +27,7 @@
 //! dropped by the world's walk; here it is never collided, nor read back. The set is the
 //! world's list, so the world's slot `k` is the set's pair `k`.
 
-use super::GpuCollision;
+use super::{GpuCollision, SetKept};
 use crate::collision::narrow_phase::Collider;
 use crate::error::{Error, GpuError};
 use crate::shapes::aabb::Aabb;
@@ -51,19 +54,34 @@ impl GpuCollision {
     }
 
     /// The second half: the narrow phase over the pairs of `set` (the device's pair set
-    /// buffer and its pairs, ascending) whose bit [`fresh_bits`](Self::fresh_bits) sets, or,
-    /// without a set, over the pairs of the stage's own sweep (as [`send`](Self::send)).
-    /// `colliders` are those given to [`place_first`](Self::place_first).
+    /// buffer and its pairs, ascending: `world`'s list) that need a fresh manifold, as the
+    /// device's recycling pass decides them (held to those whose bit
+    /// [`fresh_bits`](Self::fresh_bits) sets), or, without a set, over the pairs of the
+    /// stage's own sweep (as [`send`](Self::send)). `colliders` are those given to
+    /// [`place_first`](Self::place_first).
     pub(crate) fn send_over_set(
         &mut self,
         colliders: &[Collider],
         set: Option<(wgpu::Buffer, usize)>,
+        world: &SetKept<'_>,
     ) -> Result<(), Error> {
         if self.sent != Some(colliders.len()) {
             return Err(Error::Gpu(GpuError::NotSent));
         }
-        if let Some((_, len)) = &set {
-            self.set_room = self.set_room.max(*len);
+        match &set {
+            Some((_, len)) if self.recycling.enabled && *len == world.pairs.len() => {
+                self.set_room = self.set_room.max(*len);
+                let (device, queue) = (self.sat.device(), self.sat.queue());
+                let cap = self.sat.max_binding();
+                (self.recycling).begin(device, queue, world, &self.fresh_bits, cap);
+                self.sat.timings.uploaded_bytes += self.recycling.sent;
+            }
+            Some((_, len)) => {
+                self.set_room = self.set_room.max(*len);
+                // The world's kept manifolds change without the device's.
+                self.recycling.invalidate();
+            }
+            None => self.recycling.invalidate(),
         }
         self.set_calls[usize::from(set.is_none())] += 1;
         self.over_set = set;
@@ -86,6 +104,25 @@ impl GpuCollision {
     /// How many calls [`send_over_set`](Self::send_over_set) has had: `[over a set, swept]`.
     pub(crate) fn set_calls(&self) -> [u64; 2] {
         self.set_calls
+    }
+
+    /// How many calls over a set took their fresh pairs `[from the device's recycling
+    /// pass, from the world's bits]`, and how many missed (the device found other pairs
+    /// than the world's, and the call took its bits after all: counted with the second).
+    pub(crate) fn recycle_calls(&self) -> ([u64; 2], u64) {
+        (self.recycling.counts, self.recycling.misses)
+    }
+
+    /// Whether calls over a set decide their fresh pairs on the device (by default) or
+    /// take the world's bits.
+    pub(crate) fn set_recycling_on_device(&mut self, on: bool) {
+        self.recycling.enabled = on;
+        self.recycling.invalidate();
+    }
+
+    /// The device's kept manifolds are no longer the world's (an edit changed them).
+    pub(crate) fn invalidate_kept(&mut self) {
+        self.recycling.invalidate();
     }
 
     /// `place_first`'s submit: room for the call (so that the second submit replaces no

@@ -220,7 +220,13 @@ impl GpuWorld {
     /// # Ok::<(), wgpu_sat::Error>(())
     /// ```
     pub fn edit<R>(&mut self, edit: impl FnOnce(&mut World) -> R) -> Result<R, Error> {
+        let stamp = self.world.kept_stamp();
         let result = edit(&mut self.world);
+        if self.world.kept_stamp() != stamp {
+            // A step taken, a pair set restored, a body added, moved or removed: the
+            // device's kept manifolds may not be the world's, and go up again.
+            self.collision.invalidate_kept();
+        }
         self.solver.set_transforms(&self.world.body_transforms());
         Ok(result)
     }
@@ -279,6 +285,33 @@ impl GpuWorld {
     /// stage sweeps its boxes, as with the pair set on the host.
     pub fn collision_steps(&self) -> [u64; 2] {
         self.collision.set_calls()
+    }
+
+    /// How the steps that collided over the device's pair set found the pairs that need a
+    /// fresh manifold: `[on the device, from the host's recycling pass]`. The device runs
+    /// the recycling pass's test itself (`shaders/recycle.wgsl`), from the manifolds it
+    /// keeps per pair and carries over the set's changes; the host's recycling pass still
+    /// runs (its merge takes the recycled contacts), and a hash of its fresh pairs checks
+    /// the device's. The host's are taken (a bit a pair up) when the device's recycling
+    /// is switched off ([`GpuWorld::set_recycling_on_device`]) and after a miss.
+    pub fn recycling_steps(&self) -> [u64; 2] {
+        self.collision.recycle_calls().0
+    }
+
+    /// How many steps' device recycling pass found other fresh pairs than the host's,
+    /// and collided the host's instead (the same contacts, one more submit; the device's
+    /// kept manifolds go up again at the next step, 72 bytes a pair). 0 where the adapter
+    /// rounds as the host does (lavapipe: the tests hold it there), as for
+    /// [`GpuWorld::placement_misses`].
+    pub fn recycle_misses(&self) -> u64 {
+        self.collision.recycle_calls().1
+    }
+
+    /// Whether the steps to come decide the pairs that need a fresh manifold on the
+    /// device (the default) or take the host's recycling pass's; every bit is the same
+    /// either way.
+    pub fn set_recycling_on_device(&mut self, on: bool) {
+        self.collision.set_recycling_on_device(on);
     }
 
     /// Whether the steps to come find the world's pair set on the device or on the host,

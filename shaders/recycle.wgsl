@@ -1,0 +1,297 @@
+// wgpu-sat: the GPU world's recycling pass over the device's pair set, the twin of the
+// host's (`sort_out_recycled` in src/world/contacts.rs, `KeptManifold` in
+// src/collision/recycle.rs): which pairs of the set go to the narrow phase, and each
+// pair's kept manifold, carried from step to step on the device. Compiled after
+// layout.wgsl, transform.wgsl and box_hash.wgsl (src/gpu/collision/recycle.rs).
+//
+//   carry_kept:     per pair of the set, its kept manifold from the last step's list
+//                   (found by its pair: both lists ascend), or none for a new pair
+//   set_overlaps:   per pair, whether its boxes overlap (1) or not (0), and 0 past the
+//                   last for the scan's total
+//   recycle_slots:  per overlapping pair, kept and still close (carried_points): 0, not
+//                   fresh; else fresh, its kept manifold dropped, and a hash of the pair
+//                   added to the sum the host holds to its own fresh pairs' sum
+//   (the scan, set_compact and the narrow phase, sort_sweep.wgsl and sat_pass.wgsl)
+//   record_slots:   per contact record, the set's slot of its pair
+//   record_flat:    per record, whether neither collider is curved (a curved one keeps
+//                   nothing: see merge_contacts)
+//   keep_records:   per flat record, its manifold kept in its slot (keep_manifold)
+//
+// Every kernel binds at most four storage buffers (the downlevel limit per stage). The
+// arithmetic is the host's operation for operation, each product a leaf (keep(), see
+// transform.wgsl), so that the kept manifolds and the decisions are the host's bits; the
+// host holds the device's fresh pairs to its own by the hash, and a step whose sums differ
+// collides the host's instead.
+
+// A manifold as the narrow phase computed it, in A's frame, with the pose it was computed
+// at (KeptManifold), and the pair it belongs to: KeptGpu in src/gpu/collision/recycle.rs.
+struct Kept {
+    pair: vec2<u32>,
+    // B's collider pose in A's collider frame then.
+    relative: Pose,
+    // The normal in A's frame.
+    normal: vec2<f32>,
+    depth: f32,
+    // Points in use: 0 keeps nothing (the pair is fresh at its next overlap).
+    count: u32,
+    // In A's frame; a one-point manifold repeats its point in the second slot.
+    points: array<ContactPointOut, 2>,
+}
+
+// The kept manifolds of a list, one per pair in the list's order, after the hash of the
+// fresh pairs recycle_slots found (zeroed by the host before the pass).
+struct KeptList {
+    hash: atomic<u32>,
+    _pad: u32,
+    records: array<Kept>,
+}
+
+// The same bytes read only (an atomic cannot be).
+struct KeptListIn {
+    hash: u32,
+    _pad: u32,
+    records: array<Kept>,
+}
+
+struct RecycleParams {
+    // Pairs of the set.
+    len: u32,
+    // Records of the last step's list (carry_kept's input).
+    old_len: u32,
+    // World settings' recycling: 0 collides every overlapping pair afresh.
+    recycling: u32,
+    // Room for contact records (the narrow phase's contact_capacity).
+    capacity: u32,
+    // RECYCLE_TRANSLATION and RECYCLE_ANGLE (src/collision/recycle.rs), sent by the host
+    // rather than written here: a literal product would be folded at another precision.
+    translation: f32,
+    angle: f32,
+    // Never 0xffffffff: keep_flag's source (transform.wgsl).
+    never: u32,
+    _pad: u32,
+}
+
+@group(0) @binding(0) var<storage, read> pair_set: array<vec2<u32>>;
+@group(0) @binding(1) var<storage, read> kept_in: KeptListIn;
+@group(0) @binding(2) var<storage, read_write> kept_out: KeptList;
+// Each collider's box grown by half the speculative distance (the broad phase's boxes).
+@group(0) @binding(3) var<storage, read> boxes: array<vec4<f32>>;
+// Per pair its flag, scanned after into where each fresh pair goes (the broad phase's
+// counts).
+@group(0) @binding(4) var<storage, read_write> flags: array<u32>;
+@group(0) @binding(5) var<storage, read> poses: array<Pose>;
+@group(0) @binding(6) var<uniform> params: RecycleParams;
+@group(0) @binding(7) var<storage, read> contacts: ContactList;
+// Each record's two colliders (contact_ends in sat_pass.wgsl).
+@group(0) @binding(8) var<storage, read> ends: array<vec2<u32>>;
+// Per record: its slot, its pair, and 1 when it is flat.
+@group(0) @binding(9) var<storage, read_write> keeps: array<vec4<u32>>;
+// The colliders' shape ids, then the narrow phase's pairs (unused here).
+@group(0) @binding(10) var<storage, read> indices: array<u32>;
+@group(0) @binding(11) var<storage, read> shapes: array<Shape>;
+
+const NO_SLOT: u32 = 0xffffffffu;
+
+// An invocation's place in a dispatch of rows of 64-wide workgroups (sat_pass.wgsl's).
+fn record_index(id: vec3<u32>, groups: vec3<u32>) -> u32 {
+    return id.y * groups.x * 64u + id.x;
+}
+
+// Whether pair p orders before q (a first, then b), as [u32; 2] compares.
+fn pair_less(p: vec2<u32>, q: vec2<u32>) -> bool {
+    return p.x < q.x || (p.x == q.x && p.y < q.y);
+}
+
+// The larger of two finite values, as `larger` in recycle.rs.
+fn larger(a: f32, b: f32) -> f32 {
+    return select(a, b, b > a);
+}
+
+struct Carried {
+    close: bool,
+    points: array<vec2<f32>, 2>,
+}
+
+// KeptManifold::carried_points: how far B's side of each kept point has moved in A's frame
+// since the manifold was computed, and whether B turned and each point moved little enough
+// for the manifold to be kept.
+fn carried_points(kept: Kept, ta: Pose, tb: Pose) -> Carried {
+    var out: Carried;
+    out.close = false;
+    let now = inv_mul_kept(ta, tb);
+    let moved = now.translation - kept.relative.translation;
+    let r = kept.relative.rotation;
+    // glam's perp_dot: (x * y') - (y * x').
+    let turned = keep(r.x * now.rotation.y) - keep(r.y * now.rotation.x);
+    if abs(turned) > params.angle || dot_kept(r, now.rotation) <= 0.0 {
+        return out;
+    }
+    let origin = kept.relative.translation;
+    for (var k = 0u; k < 2u; k++) {
+        let arm = kept.points[k].point - origin;
+        out.points[k] = moved + keep2(turned * vec2<f32>(-arm.y, arm.x));
+    }
+    let farthest = larger(
+        dot_kept(out.points[0], out.points[0]),
+        dot_kept(out.points[1], out.points[1]),
+    );
+    out.close = !(farthest > params.translation * params.translation);
+    return out;
+}
+
+// KeptManifold::keep: a record's manifold in A's frame, with B's pose there.
+fn keep_manifold(pair: vec2<u32>, c: ContactOut, ta: Pose, tb: Pose) -> Kept {
+    var kept: Kept;
+    kept.pair = pair;
+    kept.relative = inv_mul_kept(ta, tb);
+    kept.normal = inverse_rotate_kept(ta.rotation, c.normal);
+    kept.depth = c.depth;
+    // The record's second point is unused when its id is NO_POINT (ContactGpu::manifold):
+    // the first is repeated there.
+    kept.count = select(2u, 1u, c.points[1].id == NO_POINT);
+    for (var k = 0u; k < 2u; k++) {
+        var p = c.points[min(k, kept.count - 1u)];
+        p.point = inverse_rotate_kept(ta.rotation, p.point - ta.translation);
+        kept.points[k] = p;
+    }
+    return kept;
+}
+
+@compute @workgroup_size(256)
+fn carry_kept(@builtin(global_invocation_id) id: vec3<u32>) {
+    let j = id.x;
+    if j >= params.len {
+        return;
+    }
+    let pair = pair_set[j];
+    // The first record whose pair is not below this one (a lower bound).
+    var low = 0u;
+    var high = params.old_len;
+    while low < high {
+        let mid = (low + high) / 2u;
+        if pair_less(kept_in.records[mid].pair, pair) {
+            low = mid + 1u;
+        } else {
+            high = mid;
+        }
+    }
+    if low < params.old_len && all(kept_in.records[low].pair == pair) {
+        kept_out.records[j] = kept_in.records[low];
+    } else {
+        var none: Kept;
+        none.pair = pair;
+        kept_out.records[j] = none;
+    }
+}
+
+@compute @workgroup_size(256)
+fn set_overlaps(@builtin(global_invocation_id) id: vec3<u32>) {
+    let j = id.x;
+    if j == params.len {
+        flags[j] = 0u;
+    }
+    if j < params.len {
+        let a = boxes[pair_set[j].x];
+        let b = boxes[pair_set[j].y];
+        // Aabb::overlaps: closed boxes.
+        let overlap = a.x <= b.z && b.x <= a.z && a.y <= b.w && b.y <= a.w;
+        flags[j] = select(0u, 1u, overlap);
+    }
+}
+
+// The workgroup's share of recycle_slots' hash, added to kept_out.hash once.
+var<workgroup> group_hash: atomic<u32>;
+
+@compute @workgroup_size(256)
+fn recycle_slots(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    keep_flag = params.never == 0xffffffffu;
+    if local == 0u {
+        atomicStore(&group_hash, 0u);
+    }
+    workgroupBarrier();
+    let j = id.x;
+    if j < params.len && flags[j] == 1u {
+        let pair = pair_set[j];
+        let kept = kept_out.records[j];
+        var recycled = false;
+        if params.recycling != 0u && kept.count > 0u {
+            recycled = carried_points(kept, poses[pair.x], poses[pair.y]).close;
+        }
+        if recycled {
+            flags[j] = 0u;
+        } else {
+            // Fresh: its manifold is kept anew after the narrow phase, or none is.
+            kept_out.records[j].count = 0u;
+            atomicAdd(&group_hash, box_hash(j, vec4<u32>(pair, 0u, 0u)));
+        }
+    }
+    workgroupBarrier();
+    if local == 0u {
+        atomicAdd(&kept_out.hash, atomicLoad(&group_hash));
+    }
+}
+
+@compute @workgroup_size(64)
+fn record_slots(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let k = record_index(id, groups);
+    if k >= min(contacts.count, params.capacity) {
+        return;
+    }
+    let pair = ends[k];
+    var low = 0u;
+    var high = params.len;
+    while low < high {
+        let mid = (low + high) / 2u;
+        if pair_less(pair_set[mid], pair) {
+            low = mid + 1u;
+        } else {
+            high = mid;
+        }
+    }
+    var slot = NO_SLOT;
+    if low < params.len && all(pair_set[low] == pair) {
+        slot = low;
+    }
+    keeps[k] = vec4<u32>(slot, pair, 0u);
+}
+
+@compute @workgroup_size(64)
+fn record_flat(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    let k = record_index(id, groups);
+    if k >= min(contacts.count, params.capacity) {
+        return;
+    }
+    let pair = keeps[k].yz;
+    // Shape::is_curved: a circle, a capsule or a rounded polygon, the shapes whose rounding
+    // radius is positive.
+    let curved = shapes[indices[pair.x]].rounding > 0.0 || shapes[indices[pair.y]].rounding > 0.0;
+    keeps[k].w = select(1u, 0u, curved);
+}
+
+@compute @workgroup_size(64)
+fn keep_records(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(num_workgroups) groups: vec3<u32>,
+) {
+    keep_flag = params.never == 0xffffffffu;
+    let k = record_index(id, groups);
+    if k >= min(contacts.count, params.capacity) {
+        return;
+    }
+    let keep_it = keeps[k];
+    if keep_it.x == NO_SLOT || keep_it.w == 0u {
+        return;
+    }
+    let pair = keep_it.yz;
+    kept_out.records[keep_it.x] =
+        keep_manifold(pair, contacts.records[k], poses[pair.x], poses[pair.y]);
+}

@@ -1,0 +1,517 @@
+//! The GPU world's recycling pass on the device (`shaders/recycle.wgsl`), over its pair
+//! set (`set.rs`): which of the set's pairs go to the narrow phase is decided there, from
+//! the kept manifolds the device carries from step to step, and no bit a pair goes up.
+//!
+//! ```text
+//! begin (send_over_set), the world's list of `generation`, `len` pairs:
+//!     the device's kept manifolds are those of the world's last list: carry them over
+//!         (the list changed: carry_kept finds each pair's by its pair) or copy them (the
+//!         same list)
+//!     else (the first call, after a step that did not come through here, an edit that
+//!         replaced the list or removed a collider, a miss): the world's kept manifolds up
+//!         (72 bytes a pair), as those of this list
+//! submit, in place of set_fresh: set_overlaps, recycle_slots (the fresh pairs flagged,
+//!     their kept manifolds dropped, a hash of them summed); after the narrow phase:
+//!     record_slots, record_flat, keep_records (each flat record kept in its slot); the
+//!     hash into the dispatch's `fresh_hash`, read back with it
+//! receive: the hash is not that of the world's own fresh pairs (`fresh_hash`): a miss,
+//!     the call runs again with the world's bits sent (`World::fresh_slot_bits`)
+//! commit: the call's kept manifolds are the next call's
+//! ```
+//!
+//! The kept manifolds go in two buffers that take turns: a call reads the last call's and
+//! writes its own, so that a call that runs again (its room was short, its placed boxes
+//! were not the host's) finds the same input, and a call that fails leaves them as they
+//! were. The host's recycling pass still runs (its merge takes the recycled contacts), and
+//! its fresh pairs are what the device's are held to.
+
+use bytemuck::{Pod, Zeroable};
+
+use crate::broad_phase::sort_sweep::box_hash;
+use crate::collision::recycle::{KeptManifold, RECYCLE_ANGLE, RECYCLE_TRANSLATION};
+use crate::gpu::broad_phase::PushFlags;
+use crate::gpu::layout::{ContactPointGpu, PoseGpu};
+use crate::gpu::plan::{BindKey, Kernel, KernelMaker, Plan, RO, RW, Workgroups, record};
+use crate::gpu::plumbing::GrowingBuffer;
+
+/// The WGSL of the recycling pass (`shaders/recycle.wgsl`, after the layouts, the
+/// transforms and the box hash it uses).
+pub const RECYCLE_WGSL: &str = concat!(
+    include_str!("../../../shaders/layout.wgsl"),
+    include_str!("../../../shaders/transform.wgsl"),
+    include_str!("../../../shaders/box_hash.wgsl"),
+    include_str!("../../../shaders/recycle.wgsl")
+);
+
+/// WGSL `Kept`: a pair's kept manifold ([`KeptManifold`]) and the pair, 72 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub(crate) struct KeptGpu {
+    pub(crate) pair: [u32; 2],
+    /// B's collider pose in A's collider frame when the manifold was computed.
+    pub(crate) relative: PoseGpu,
+    /// The normal in A's frame.
+    pub(crate) normal: [f32; 2],
+    pub(crate) depth: f32,
+    /// Points in use; 0 keeps nothing.
+    pub(crate) count: u32,
+    /// In A's frame; a one-point manifold repeats its point.
+    pub(crate) points: [ContactPointGpu; 2],
+}
+const _: () = assert!(size_of::<KeptGpu>() == 72);
+
+impl KeptGpu {
+    /// The record of `pair`, keeping `kept` (none: count 0).
+    pub(crate) fn of(pair: [u32; 2], kept: Option<&KeptManifold>) -> KeptGpu {
+        let Some(kept) = kept else {
+            return KeptGpu {
+                pair,
+                ..KeptGpu::zeroed()
+            };
+        };
+        KeptGpu {
+            pair,
+            relative: PoseGpu {
+                translation: kept.relative.translation().to_array(),
+                rotation: kept.relative.rotation().to_array(),
+            },
+            normal: kept.normal.to_array(),
+            depth: kept.depth,
+            count: kept.count,
+            points: kept.points.map(|p| ContactPointGpu {
+                point: p.point.to_array(),
+                depth: p.depth,
+                id: p.id,
+            }),
+        }
+    }
+}
+
+/// WGSL `KeptList`'s head: the fresh pairs' hash, before the records.
+const HEAD_BYTES: u64 = 8;
+const RECORD_BYTES: u64 = size_of::<KeptGpu>() as u64;
+
+/// WGSL `RecycleParams`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Pod, Zeroable)]
+pub(crate) struct RecycleParamsGpu {
+    pub(crate) len: u32,
+    pub(crate) old_len: u32,
+    pub(crate) recycling: u32,
+    pub(crate) capacity: u32,
+    pub(crate) translation: f32,
+    pub(crate) angle: f32,
+    pub(crate) never: u32,
+    pub(crate) _pad: u32,
+}
+const _: () = assert!(size_of::<RecycleParamsGpu>() == 32);
+
+/// The uniform's binding in `recycle.wgsl`, and its size.
+const PARAMS: (u32, usize) = (6, size_of::<RecycleParamsGpu>());
+/// Kernel ids (they name kernels in bind keys of the broad phase's plans).
+const FIRST_ID: u8 = 160;
+
+/// The hash of the fresh pairs `bits` marks (a bit a pair of `pairs`, 32 to a word, the
+/// low bit first): the wrapping sum over them of [`box_hash`] of the slot and the pair,
+/// as `recycle_slots` sums it.
+pub(crate) fn fresh_hash(bits: &[u32], pairs: &[[u32; 2]]) -> u32 {
+    let mut sum = 0u32;
+    for (w, &word) in bits.iter().enumerate() {
+        let mut rest = word;
+        while rest != 0 {
+            let slot = w * 32 + rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if let Some(&[a, b]) = pairs.get(slot) {
+                sum = sum.wrapping_add(box_hash(slot as u32, [a, b, 0, 0]));
+            }
+        }
+    }
+    sum
+}
+
+/// The world's side of a call over its pair set: the list and, should the device not hold
+/// the list's kept manifolds, the world's.
+pub(crate) struct SetKept<'a> {
+    /// The world's pair list's generation (`PairSet::generation`) and its pairs.
+    pub(crate) generation: u64,
+    pub(crate) pairs: &'a [[u32; 2]],
+    /// Each pair's kept manifold, by slot.
+    pub(crate) kept: &'a dyn Fn(usize) -> Option<&'a KeptManifold>,
+    /// Whether the world recycles at all (`WorldSettings::recycling`).
+    pub(crate) recycling: bool,
+}
+
+/// This call's recycling on the device.
+#[derive(Clone, Copy)]
+struct Call {
+    generation: u64,
+    len: usize,
+    old_len: usize,
+    /// The list changed since the kept manifolds' (carry_kept), or not (a copy).
+    carry: bool,
+    recycling: bool,
+    /// The world's fresh pairs' hash, which the device's must be.
+    host_hash: u32,
+}
+
+struct Kernels {
+    carry_kept: Kernel,
+    set_overlaps: Kernel,
+    recycle_slots: Kernel,
+    record_slots: Kernel,
+    record_flat: Kernel,
+    keep_records: Kernel,
+}
+
+/// The recycling pass's kernels and buffers, and what the device's kept manifolds are.
+pub(super) struct SetRecycling {
+    kernels: Kernels,
+    /// `kept[current]`: the kept manifolds of the list `synced` names; the other, this
+    /// call's.
+    kept: [GrowingBuffer; 2],
+    current: usize,
+    /// Per contact record: its slot, its pair, whether it is flat.
+    keeps: GrowingBuffer,
+    params: GrowingBuffer,
+    cache: Vec<(BindKey, wgpu::BindGroup)>,
+    /// The list (generation, pairs) whose kept manifolds `kept[current]` holds, as the
+    /// world holds them.
+    synced: Option<(u64, usize)>,
+    call: Option<Call>,
+    upload: Vec<KeptGpu>,
+    /// Calls whose fresh pairs the device decided, and calls that took the world's bits.
+    pub(super) counts: [u64; 2],
+    /// Calls whose device's fresh pairs were not the world's (run again with its bits).
+    pub(super) misses: u64,
+    /// Bytes the last call sent (the world's kept manifolds, when the device had not
+    /// got them).
+    pub(super) sent: u64,
+    /// Whether calls decide their fresh pairs here (`GpuWorld::set_recycling_on_device`).
+    pub(super) enabled: bool,
+}
+
+impl SetRecycling {
+    pub(super) fn new(device: &wgpu::Device) -> SetRecycling {
+        let make = KernelMaker::new(device, FIRST_ID);
+        let module = make.module("recycle", RECYCLE_WGSL);
+        let kernel =
+            |entry, bindings: &[(u32, bool)]| make.kernel(&module, entry, bindings, PARAMS);
+        let kernels = Kernels {
+            carry_kept: kernel("carry_kept", &[(0, RO), (1, RO), (2, RW)]),
+            set_overlaps: kernel("set_overlaps", &[(0, RO), (3, RO), (4, RW)]),
+            recycle_slots: kernel("recycle_slots", &[(0, RO), (2, RW), (4, RW), (5, RO)]),
+            record_slots: kernel("record_slots", &[(0, RO), (7, RO), (8, RO), (9, RW)]),
+            record_flat: kernel("record_flat", &[(7, RO), (9, RW), (10, RO), (11, RO)]),
+            keep_records: kernel("keep_records", &[(2, RW), (5, RO), (7, RO), (9, RW)]),
+        };
+        let storage = wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::COPY_DST;
+        let buffer = |label: &str| GrowingBuffer::new(device, label, storage);
+        SetRecycling {
+            kernels,
+            kept: [
+                buffer("wgpu-sat kept manifolds"),
+                buffer("wgpu-sat kept manifolds"),
+            ],
+            current: 0,
+            keeps: buffer("wgpu-sat records kept"),
+            params: GrowingBuffer::new(
+                device,
+                "wgpu-sat recycling params",
+                wgpu::BufferUsages::UNIFORM | wgpu::BufferUsages::COPY_DST,
+            ),
+            cache: Vec::new(),
+            synced: None,
+            call: None,
+            upload: Vec::new(),
+            counts: [0; 2],
+            misses: 0,
+            sent: 0,
+            enabled: true,
+        }
+    }
+
+    /// Buffers created so far.
+    pub(super) fn buffers_created(&self) -> u64 {
+        let [a, b] = &self.kept;
+        a.created + b.created + self.keeps.created + self.params.created
+    }
+
+    /// The device's kept manifolds are no longer the world's: the next call sends them.
+    pub(super) fn invalidate(&mut self) {
+        self.synced = None;
+        self.call = None;
+    }
+
+    /// Starts a call over the world's list `world` of `len` pairs, whose fresh pairs' bits
+    /// are `bits`: room for its kept manifolds, and the world's sent when the device's are
+    /// not the last list's. A list whose kept manifolds do not fit in one binding (`cap`
+    /// bytes) takes the world's bits.
+    pub(super) fn begin(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        world: &SetKept<'_>,
+        bits: &[u32],
+        cap: u64,
+    ) {
+        let len = world.pairs.len();
+        self.sent = 0;
+        let bytes = |n: usize| HEAD_BYTES + RECORD_BYTES * n.max(1) as u64;
+        if bytes(len) > cap {
+            // More kept manifolds than a binding holds: the world's bits this call.
+            self.invalidate();
+            return;
+        }
+        let (old_len, carry) = match self.synced {
+            Some((generation, old_len)) => (old_len, generation != world.generation),
+            None => {
+                // The world's kept manifolds, as those of the last list (this one).
+                self.upload.clear();
+                self.upload.extend(
+                    (world.pairs.iter().enumerate()).map(|(k, &p)| KeptGpu::of(p, (world.kept)(k))),
+                );
+                let input = &mut self.kept[self.current];
+                if input.reserve(device, bytes(len), cap) {
+                    self.cache.clear();
+                }
+                let records = bytemuck::cast_slice(&self.upload);
+                if !records.is_empty() {
+                    queue.write_buffer(&input.buffer, HEAD_BYTES, records);
+                }
+                self.sent = records.len() as u64;
+                (len, false)
+            }
+        };
+        self.kept[1 - self.current].reserve(device, bytes(len), cap);
+        self.call = Some(Call {
+            generation: world.generation,
+            len,
+            old_len,
+            carry,
+            recycling: world.recycling,
+            host_hash: fresh_hash(bits, world.pairs),
+        });
+    }
+
+    /// Whether this call's fresh pairs are decided on the device.
+    pub(super) fn deciding(&self) -> bool {
+        self.call.is_some()
+    }
+
+    fn params(&self, capacity: usize) -> RecycleParamsGpu {
+        let call = self.call.unwrap_or(Call {
+            generation: 0,
+            len: 0,
+            old_len: 0,
+            carry: false,
+            recycling: false,
+            host_hash: 0,
+        });
+        RecycleParamsGpu {
+            len: call.len as u32,
+            old_len: call.old_len as u32,
+            recycling: u32::from(call.recycling),
+            capacity: capacity as u32,
+            translation: RECYCLE_TRANSLATION,
+            angle: RECYCLE_ANGLE,
+            never: 0,
+            _pad: 0,
+        }
+    }
+
+    /// Records in `encoder`, before the set's pass: this call's kept manifolds started as
+    /// the last call's (a copy, when the list is the same) with a zero hash.
+    pub(super) fn record_start(&self, encoder: &mut wgpu::CommandEncoder) {
+        let Some(call) = self.call else { return };
+        let (input, output) = (&self.kept[self.current], &self.kept[1 - self.current]);
+        if !call.carry && call.len > 0 {
+            let bytes = RECORD_BYTES * call.len as u64;
+            encoder.copy_buffer_to_buffer(
+                &input.buffer,
+                HEAD_BYTES,
+                &output.buffer,
+                HEAD_BYTES,
+                bytes,
+            );
+        }
+        encoder.clear_buffer(&output.buffer, 0, Some(HEAD_BYTES));
+    }
+
+    /// The dispatches that flag the set's fresh pairs, over the colliders' `poses`.
+    pub(super) fn flags<'a>(&'a self, poses: &'a wgpu::Buffer) -> Flags<'a> {
+        Flags {
+            recycling: self,
+            poses,
+        }
+    }
+
+    /// Records in `encoder`, after the narrow phase: each flat record's manifold kept in
+    /// its slot, and the hash copied into the dispatch's `fresh_hash` word at
+    /// `hash_offset`. Returns the uniform bytes written.
+    pub(super) fn record_keep(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        encoder: &mut wgpu::CommandEncoder,
+        inputs: KeepInputs<'_>,
+    ) -> u64 {
+        if self.call.is_none() {
+            return 0;
+        }
+        let cap = inputs.capacity;
+        self.keeps.reserve(device, 16 * cap.max(1) as u64, u64::MAX);
+        self.params.reserve(device, 3 * 256, u64::MAX);
+        let params = self.params(cap);
+        let (k, keeps) = (&self.kernels, &self.keeps.buffer);
+        let output = &self.kept[1 - self.current].buffer;
+        let groups = Workgroups::Indirect(inputs.dispatch, 0);
+        let mut plan = Plan::default();
+        let slots = [
+            (0, inputs.set),
+            (7, inputs.contacts),
+            (8, inputs.ends),
+            (9, keeps),
+        ];
+        plan.push_with(&k.record_slots, &slots, params, groups);
+        let flat = [
+            (7, inputs.contacts),
+            (9, keeps),
+            (10, inputs.indices),
+            (11, inputs.shapes),
+        ];
+        plan.push_with(&k.record_flat, &flat, params, groups);
+        let keep = [
+            (2, output),
+            (5, inputs.poses),
+            (7, inputs.contacts),
+            (9, keeps),
+        ];
+        plan.push_with(&k.keep_records, &keep, params, groups);
+        let written = record(
+            device,
+            queue,
+            encoder,
+            &self.params,
+            &mut self.cache,
+            plan,
+            None,
+        );
+        encoder.copy_buffer_to_buffer(output, 0, inputs.dispatch, inputs.hash_offset, 4);
+        written
+    }
+
+    /// Whether the device's fresh pairs were the world's (`hash`, read back): if not, the
+    /// call is a miss, and runs again with the world's bits (and the world's kept
+    /// manifolds go up at the next call).
+    pub(super) fn check(&mut self, hash: u32) -> bool {
+        let Some(call) = self.call else { return true };
+        if hash == call.host_hash {
+            return true;
+        }
+        self.misses += 1;
+        self.invalidate();
+        false
+    }
+
+    /// The call succeeded: its kept manifolds are the next call's input.
+    pub(super) fn commit(&mut self) {
+        match self.call.take() {
+            Some(call) => {
+                self.current = 1 - self.current;
+                self.synced = Some((call.generation, call.len));
+                self.counts[0] += 1;
+            }
+            None => self.counts[1] += 1,
+        }
+    }
+}
+
+/// The buffers the keeping dispatches bind: the set, the narrow phase's records, their
+/// ends, the colliders' shape ids, the shape table and poses; the dispatch they run
+/// over (the narrow phase's), where its `fresh_hash` word is, and the records' room.
+pub(super) struct KeepInputs<'a> {
+    pub(super) set: &'a wgpu::Buffer,
+    pub(super) contacts: &'a wgpu::Buffer,
+    pub(super) ends: &'a wgpu::Buffer,
+    pub(super) indices: &'a wgpu::Buffer,
+    pub(super) shapes: &'a wgpu::Buffer,
+    pub(super) poses: &'a wgpu::Buffer,
+    pub(super) dispatch: &'a wgpu::Buffer,
+    pub(super) hash_offset: u64,
+    pub(super) capacity: usize,
+}
+
+/// The flagging dispatches of a call, for the set's pass (`record_over_set`).
+pub(super) struct Flags<'a> {
+    recycling: &'a SetRecycling,
+    poses: &'a wgpu::Buffer,
+}
+
+impl PushFlags for Flags<'_> {
+    fn push<'a>(
+        &'a self,
+        plan: &mut Plan<'a>,
+        set: &'a wgpu::Buffer,
+        boxes: &'a wgpu::Buffer,
+        flags: &'a wgpu::Buffer,
+    ) {
+        let r = self.recycling;
+        let Some(call) = r.call else { return };
+        let params = r.params(0);
+        let (input, output) = (&r.kept[r.current].buffer, &r.kept[1 - r.current].buffer);
+        let groups = |n: usize| n.div_ceil(256) as u32;
+        let k = &r.kernels;
+        if call.carry {
+            let carry = [(0, set), (1, input), (2, output)];
+            plan.push(&k.carry_kept, &carry, params, groups(call.len));
+        }
+        let overlaps = [(0, set), (3, boxes), (4, flags)];
+        plan.push(&k.set_overlaps, &overlaps, params, groups(call.len + 1));
+        let recycle = [(0, set), (2, output), (4, flags), (5, self.poses)];
+        plan.push(&k.recycle_slots, &recycle, params, groups(call.len));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The size in bytes of struct `name` of `m`.
+    fn struct_size(m: &naga::Module, name: &str) -> usize {
+        let (_, ty) = (m.types.iter())
+            .find(|(_, t)| t.name.as_deref() == Some(name))
+            .unwrap_or_else(|| panic!("no struct {name}"));
+        match ty.inner {
+            naga::TypeInner::Struct { span, .. } => span as usize,
+            _ => panic!("{name} is not a struct"),
+        }
+    }
+
+    #[test]
+    fn the_kept_records_and_params_match_their_mirrors() {
+        let m = naga::front::wgsl::parse_str(RECYCLE_WGSL)
+            .unwrap_or_else(|e| panic!("{}", e.emit_to_string(RECYCLE_WGSL)));
+        assert_eq!(struct_size(&m, "Kept"), size_of::<KeptGpu>());
+        assert_eq!(
+            struct_size(&m, "RecycleParams"),
+            size_of::<RecycleParamsGpu>()
+        );
+        // The head before the records: the hash and a pad word.
+        let list = struct_size(&m, "KeptListIn");
+        assert_eq!(list, HEAD_BYTES as usize + size_of::<KeptGpu>());
+    }
+
+    #[test]
+    fn the_fresh_hash_sums_the_marked_slots_alone() {
+        let pairs = [[0, 1], [0, 2], [1, 2], [3, 4], [5, 6]];
+        // Slots 1 and 3 marked; bits past the pairs are ignored.
+        let bits = [0b1000_1010];
+        let sum = box_hash(1, [0, 2, 0, 0]).wrapping_add(box_hash(3, [3, 4, 0, 0]));
+        assert_eq!(fresh_hash(&bits, &pairs), sum);
+        assert_eq!(fresh_hash(&[0], &pairs), 0);
+        // Another slot marked changes it.
+        assert_ne!(fresh_hash(&[0b1001_1010], &pairs), sum);
+    }
+}

@@ -88,9 +88,9 @@ const COLOUR_COUNT: u32 = 24u;
 // BodyState and ContactInput as words: their sizes, and where the fields read here sit.
 const STATE_WORDS: u32 = 8u;
 const STATE_INV_MASS: u32 = 3u;
-const CONTACT_WORDS: u32 = 20u;
+const CONTACT_WORDS: u32 = 12u;
 const CONTACT_BODIES: u32 = 0u;
-const CONTACT_KEY: u32 = 18u;
+const CONTACT_KEY: u32 = 2u;
 const LEFT_OUT: u32 = 255u;
 // The colour of a constraint still undecided after the finishers: only when llvmpipe cut a
 // finisher's loops short (docs/reliability.md). It is solved in no colour, and the GPU

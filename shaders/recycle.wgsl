@@ -15,7 +15,16 @@
 //   record_slots:   per contact record, the set's slot of its pair
 //   record_flat:    per record, whether neither collider is curved (a curved one keeps
 //                   nothing: see merge_contacts)
-//   keep_records:   per flat record, its manifold kept in its slot (keep_manifold)
+//   keep_records:   per record, its index in its slot, and a flat one's manifold kept
+//                   there (keep_manifold)
+//   merge_flags:    per pair, whether it has a contact this step (recycled, or a record);
+//                   the scan of the flags (scan.wgsl): where each goes in the contact list
+//   merge_recycled: per recycled pair, its kept manifold carried to the poses
+//                   (recycle_into), at its place in the list
+//   merge_fresh:    per pair with a record, the record's manifold at its place
+//   hash_merged:    a hash of every manifold of the list, for the host to hold to its own
+//                   list's (the world's merge: `merge_contacts`) before the solver takes
+//                   the device's in place of the host's
 //
 // Every kernel binds at most four storage buffers (the downlevel limit per stage). The
 // arithmetic is the host's operation for operation, each product a leaf (keep(), see
@@ -36,6 +45,10 @@ struct Kept {
     count: u32,
     // In A's frame; a one-point manifold repeats its point in the second slot.
     points: array<ContactPointOut, 2>,
+    // What the pair has this step: NO_CONTACT, RECYCLED, or the index of its contact
+    // record (the narrow phase's).
+    contact: u32,
+    _pad: u32,
 }
 
 // The kept manifolds of a list, one per pair in the list's order, after the hash of the
@@ -89,8 +102,31 @@ struct RecycleParams {
 // The colliders' shape ids, then the narrow phase's pairs (unused here).
 @group(0) @binding(10) var<storage, read> indices: array<u32>;
 @group(0) @binding(11) var<storage, read> shapes: array<Shape>;
+// merge_flags' flags, scanned into where each pair's contact goes; [len] the total.
+@group(0) @binding(12) var<storage, read_write> places: array<u32>;
+@group(0) @binding(13) var<storage, read_write> merged: MergedList;
+
+// A contact's manifold as the solver takes it (ContactManifold in solver.wgsl,
+// ContactManifoldGpu in src/gpu/world/layout.rs): a one-point manifold repeats its point.
+struct ContactManifold {
+    normal: vec2<f32>,
+    count: u32,
+    _pad: u32,
+    points: array<vec2<f32>, 2>,
+    depths: vec2<f32>,
+}
+
+// The manifolds of the world's contact list, after their hash (zeroed by the host).
+struct MergedList {
+    hash: atomic<u32>,
+    _pad: u32,
+    records: array<ContactManifold>,
+}
 
 const NO_SLOT: u32 = 0xffffffffu;
+// Kept::contact: no contact this step; a recycled one.
+const NO_CONTACT: u32 = 0xffffffffu;
+const RECYCLED: u32 = 0xfffffffeu;
 
 // An invocation's place in a dispatch of rows of 64-wide workgroups (sat_pass.wgsl's).
 fn record_index(id: vec3<u32>, groups: vec3<u32>) -> u32 {
@@ -180,6 +216,7 @@ fn carry_kept(@builtin(global_invocation_id) id: vec3<u32>) {
     } else {
         var none: Kept;
         none.pair = pair;
+        none.contact = NO_CONTACT;
         kept_out.records[j] = none;
     }
 }
@@ -213,6 +250,9 @@ fn recycle_slots(
     }
     workgroupBarrier();
     let j = id.x;
+    if j < params.len && flags[j] == 0u {
+        kept_out.records[j].contact = NO_CONTACT;
+    }
     if j < params.len && flags[j] == 1u {
         let pair = pair_set[j];
         let kept = kept_out.records[j];
@@ -222,9 +262,12 @@ fn recycle_slots(
         }
         if recycled {
             flags[j] = 0u;
+            kept_out.records[j].contact = RECYCLED;
         } else {
-            // Fresh: its manifold is kept anew after the narrow phase, or none is.
+            // Fresh: its manifold is kept anew after the narrow phase, or none is; its
+            // contact is its record's, if the narrow phase makes one.
             kept_out.records[j].count = 0u;
+            kept_out.records[j].contact = NO_CONTACT;
             atomicAdd(&group_hash, box_hash(j, vec4<u32>(pair, 0u, 0u)));
         }
     }
@@ -288,10 +331,112 @@ fn keep_records(
         return;
     }
     let keep_it = keeps[k];
-    if keep_it.x == NO_SLOT || keep_it.w == 0u {
+    if keep_it.x == NO_SLOT {
+        return;
+    }
+    if keep_it.w == 0u {
+        kept_out.records[keep_it.x].contact = k;
         return;
     }
     let pair = keep_it.yz;
-    kept_out.records[keep_it.x] =
-        keep_manifold(pair, contacts.records[k], poses[pair.x], poses[pair.y]);
+    var kept = keep_manifold(pair, contacts.records[k], poses[pair.x], poses[pair.y]);
+    kept.contact = k;
+    kept_out.records[keep_it.x] = kept;
+}
+
+@compute @workgroup_size(256)
+fn merge_flags(@builtin(global_invocation_id) id: vec3<u32>) {
+    let j = id.x;
+    if j == params.len {
+        places[j] = 0u;
+    }
+    if j < params.len {
+        places[j] = select(1u, 0u, kept_out.records[j].contact == NO_CONTACT);
+    }
+}
+
+// KeptManifold::recycle_into: the kept manifold carried to the current poses (the pair
+// passed the test in recycle_slots, with the same poses: `carried` is the same here).
+fn recycle_into(kept: Kept, ta: Pose, tb: Pose) -> ContactManifold {
+    let carried = carried_points(kept, ta, tb);
+    var m: ContactManifold;
+    m.normal = rotate_kept(ta.rotation, kept.normal);
+    m.count = kept.count;
+    // The manifold's own depth (the host's moves with its deepest point) is no input of
+    // the solver's, and is left out.
+    for (var k = 0u; k < kept.count; k++) {
+        let d = carried.points[k];
+        let p = kept.points[k];
+        m.points[k] = keep2(rotate_kept(ta.rotation, p.point + 0.5 * d)) + ta.translation;
+        m.depths[k] = p.depth - dot_kept(kept.normal, d);
+    }
+    if kept.count == 1u {
+        m.points[1] = m.points[0];
+        m.depths[1] = m.depths[0];
+    }
+    return m;
+}
+
+@compute @workgroup_size(256)
+fn merge_recycled(@builtin(global_invocation_id) id: vec3<u32>) {
+    keep_flag = params.never == 0xffffffffu;
+    let j = id.x;
+    if j >= params.len || kept_out.records[j].contact != RECYCLED {
+        return;
+    }
+    let kept = kept_out.records[j];
+    merged.records[places[j]] = recycle_into(kept, poses[kept.pair.x], poses[kept.pair.y]);
+}
+
+@compute @workgroup_size(256)
+fn merge_fresh(@builtin(global_invocation_id) id: vec3<u32>) {
+    let j = id.x;
+    if j >= params.len {
+        return;
+    }
+    let k = kept_out.records[j].contact;
+    if k >= RECYCLED {
+        return;
+    }
+    // ContactGpu::manifold: a second point whose id is NO_POINT is unused, and the first
+    // is repeated in its place.
+    let c = contacts.records[k];
+    var m: ContactManifold;
+    m.normal = c.normal;
+    m.count = select(2u, 1u, c.points[1].id == NO_POINT);
+    let second = c.points[m.count - 1u];
+    m.points = array<vec2<f32>, 2>(c.points[0].point, second.point);
+    m.depths = vec2<f32>(c.points[0].depth, second.depth);
+    merged.records[places[j]] = m;
+}
+
+// The hash of contact k's manifold (manifold_hash in src/gpu/collision/recycle.rs).
+fn manifold_hash(k: u32, m: ContactManifold) -> u32 {
+    let p = bitcast<vec2<u32>>(m.points[0]);
+    let q = bitcast<vec2<u32>>(m.points[1]);
+    let d = bitcast<vec2<u32>>(m.depths);
+    let n = bitcast<vec2<u32>>(m.normal);
+    var h = box_hash(k, vec4<u32>(m.count, n, p.x));
+    h = box_hash(h, vec4<u32>(p.y, d.x, q));
+    return box_hash(h, vec4<u32>(d.y, 0u, 0u, 0u));
+}
+
+var<workgroup> group_merged: atomic<u32>;
+
+@compute @workgroup_size(256)
+fn hash_merged(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    if local == 0u {
+        atomicStore(&group_merged, 0u);
+    }
+    workgroupBarrier();
+    if id.x < places[params.len] {
+        atomicAdd(&group_merged, manifold_hash(id.x, merged.records[id.x]));
+    }
+    workgroupBarrier();
+    if local == 0u {
+        atomicAdd(&merged.hash, atomicLoad(&group_merged));
+    }
 }

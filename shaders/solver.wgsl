@@ -83,22 +83,39 @@ struct ConstraintPoint {
     relative_velocity: f32,
 }
 
-// What the host gives of one contact: ContactInputGpu, 80 bytes where its constraint is 176.
-// unpack_contacts puts it in the constraint, prepare_contacts fills the rest.
+// What the host gives of one contact: ContactInputGpu, 48 bytes where its constraint is 176.
+// unpack_contacts puts it and its manifold in the constraint, prepare_contacts fills the
+// rest.
 struct ContactInput {
     bodies: vec2<u32>,
-    normal: vec2<f32>,
+    // The colliders in touch: the colouring's key (colouring.wgsl reads it as words).
+    key: vec2<u32>,
     friction: f32,
     restitution: f32,
     tangent_speed: f32,
-    count: u32,
-    // Per point: world frame; penetration; the warm start (normal, tangent).
-    points: array<vec2<f32>, 2>,
-    depths: vec2<f32>,
+    _pad: u32,
+    // Per point: the warm start (normal, tangent).
     normal_impulses: vec2<f32>,
     tangent_impulses: vec2<f32>,
-    // The colliders in touch: the colouring's key (colouring.wgsl reads it as words).
-    key: vec2<u32>,
+}
+
+// A contact's manifold: ContactManifoldGpu, sent by the host or merged on the device by the
+// collision stage (recycle.wgsl, the same struct). A one-point manifold repeats its point.
+struct ContactManifold {
+    normal: vec2<f32>,
+    count: u32,
+    _pad: u32,
+    // Per point: world frame; penetration.
+    points: array<vec2<f32>, 2>,
+    depths: vec2<f32>,
+}
+
+// The manifolds in contact order, after a hash word (the device's merge sums it; the host's
+// leaves it 0) and a pad word.
+struct ManifoldList {
+    hash: u32,
+    _pad: u32,
+    records: array<ContactManifold>,
 }
 
 // One contact constraint: ConstraintGpu. unpack_contacts writes the inputs, prepare_contacts
@@ -163,6 +180,7 @@ struct SolverParams {
 // its contacts' first place and count in `order`, its joints' in `joint_order`.
 @group(0) @binding(11) var<storage, read> colour_ranges: array<vec4<u32>>;
 @group(0) @binding(12) var<storage, read> contact_inputs: array<ContactInput>;
+@group(0) @binding(14) var<storage, read> manifolds: ManifoldList;
 @group(0) @binding(7) var<uniform> params: SolverParams;
 @group(0) @binding(10) var<storage, read_write> stored: array<StoredImpulses>;
 

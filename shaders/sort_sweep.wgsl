@@ -58,7 +58,8 @@ struct PairDispatch {
     entries: u32,
     // The GPU world's recycling pass's hash of the fresh pairs (recycle.wgsl), copied in.
     fresh_hash: u32,
-    _pad: u32,
+    // Then the hash of the manifolds merged on the device (recycle.wgsl), copied in.
+    merge_hash: u32,
 }
 
 // Boxes as (min.x, min.y, max.x, max.y), world frame, all finite (checked on the host).

@@ -506,8 +506,9 @@ pub struct PairDispatchGpu {
     /// hash of those it found (`gpu/collision/recycle.rs`), for the host to hold to its
     /// own; else 0.
     pub fresh_hash: u32,
-    /// Padding to 32 bytes.
-    pub _pad: u32,
+    /// Then the hash of the world's contact list's manifolds merged on the device
+    /// (`gpu/collision/recycle.rs`), for the host to hold to its own list's; else 0.
+    pub merge_hash: u32,
 }
 const _: () = assert!(size_of::<PairDispatchGpu>() == 32);
 

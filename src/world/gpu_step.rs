@@ -38,8 +38,10 @@
 //! ```
 //!
 //! The device's set is the world's list (its generation says so), so the world's fresh
-//! slots name the set's pairs that need a manifold: a bit each goes up, and the narrow
-//! phase collides those alone; the walk keeps the same contacts.
+//! slots name the set's pairs that need a manifold. The device finds them itself, from
+//! the manifolds it keeps per pair (`gpu/collision/recycle.rs`; the world's go up when it
+//! has not got them), held to the world's by a hash (else a bit each goes up), and the
+//! narrow phase collides those alone; the walk keeps the same contacts.
 
 use super::World;
 use super::limits::{TIME_STEP_RANGE, check_gravity};
@@ -141,7 +143,11 @@ struct OnGpu<'a> {
 impl CollisionStage for OnGpu<'_> {
     fn offloaded(&mut self) -> Option<&mut dyn OffloadedStages> {
         match &mut self.solver {
-            Some(solver) => Some(&mut **solver),
+            Some(solver) => {
+                // The contact list's manifolds, when the device merged them this step.
+                solver.take_manifolds(self.collision.device_manifolds());
+                Some(&mut **solver)
+            }
             None => None,
         }
     }

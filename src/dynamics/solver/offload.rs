@@ -38,6 +38,14 @@ pub(crate) trait OffloadedStages: Send {
     /// colours included. On an error nothing of the view need be written: the solver runs the stages on the
     /// host instead.
     fn run(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error>;
+
+    /// The manifolds of this step's contact list as the collision stage made them on the
+    /// device, when it did: [`run`](Self::run) takes them in place of the host's list's
+    /// when the two hash the same (`gpu/collision/recycle.rs`).
+    #[cfg(feature = "gpu")]
+    fn take_manifolds(&mut self, manifolds: Option<crate::gpu::collision::DeviceManifolds>) {
+        let _ = manifolds;
+    }
 }
 
 /// One step of the solver as the offloaded stages see it.

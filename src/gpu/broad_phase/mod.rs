@@ -53,6 +53,7 @@ mod persistent;
 
 pub use lbvh::LBVH_WGSL;
 pub(in crate::gpu) use over_set::{FreshPairs, PushFlags};
+pub(in crate::gpu) use passes::SCAN_PARAMS;
 pub use persistent::PAIR_SET_WGSL;
 
 /// The WGSL of the scan (`shaders/scan.wgsl`).
@@ -68,7 +69,7 @@ pub const SORT_SWEEP_WGSL: &str = concat!(
 /// Invocations per workgroup of every kernel here, and items per tile of the scan and sort.
 const WORKGROUP: u32 = 256;
 /// Levels of tile sums the scan keeps: 256^4 counts, past any binding.
-const SCAN_LEVELS: usize = 3;
+pub(in crate::gpu) const SCAN_LEVELS: usize = 3;
 
 /// The broad phase on a wgpu device: the pairs of boxes that overlap or touch, as
 /// [`BroadPhase::find_pairs`](crate::BroadPhase::find_pairs) finds them and in the same

@@ -60,7 +60,7 @@ pub(super) struct Buffers {
 }
 
 /// The uniform's binding in each module, and its size.
-const SCAN_PARAMS: (u32, usize) = (2, size_of::<ScanParamsGpu>());
+pub(in crate::gpu) const SCAN_PARAMS: (u32, usize) = (2, size_of::<ScanParamsGpu>());
 const RADIX_PARAMS: (u32, usize) = (3, size_of::<RadixParamsGpu>());
 const SWEEP_PARAMS: (u32, usize) = (6, size_of::<SweepParamsGpu>());
 

@@ -78,6 +78,7 @@ use crate::gpu::sat_pass::{ContactRecords, HEADER_BYTES, RECORD_BYTES, SAT_WGSL,
 use crate::gpu::scatter::ResidentColliders;
 use crate::shapes::aabb::Aabb;
 use crate::shapes::shape::Shape;
+pub(crate) use recycle::DeviceManifolds;
 pub use recycle::RECYCLE_WGSL;
 pub(crate) use recycle::SetKept;
 use recycle::{KeepInputs, SetRecycling};
@@ -370,6 +371,8 @@ impl GpuCollision {
         self.contacts.clear();
         (self.pending, self.sent, self.place_from) = (None, None, None);
         (self.placed_early, self.over_set) = (false, None);
+        // The manifolds a call merges are its own step's.
+        self.recycling.merged_hash = None;
         self.sat.timings = NarrowPhaseTimings::default();
         (self.pair_count, self.submits) = (0, 0);
         self.started = Instant::now();

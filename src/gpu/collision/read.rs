@@ -106,7 +106,7 @@ impl GpuCollision {
         self.pair_count = total;
         self.room = grown_room(total).max(colliders.len());
         if self.over_set.is_some() {
-            self.recycling.commit();
+            self.recycling.commit(dispatch.merge_hash);
         }
         Ok(true)
     }

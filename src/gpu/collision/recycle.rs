@@ -27,12 +27,16 @@
 
 use bytemuck::{Pod, Zeroable};
 
+use crate::broad_phase::scan::scan_tile_count;
 use crate::broad_phase::sort_sweep::box_hash;
 use crate::collision::recycle::{KeptManifold, RECYCLE_ANGLE, RECYCLE_TRANSLATION};
-use crate::gpu::broad_phase::PushFlags;
+use crate::gpu::broad_phase::{PushFlags, SCAN_LEVELS, SCAN_PARAMS, SCAN_WGSL};
 use crate::gpu::layout::{ContactPointGpu, PoseGpu};
-use crate::gpu::plan::{BindKey, Kernel, KernelMaker, Plan, RO, RW, Workgroups, record};
+use crate::gpu::plan::{
+    BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, Workgroups, push_scan, record,
+};
 use crate::gpu::plumbing::GrowingBuffer;
+use crate::gpu::world::ContactManifoldGpu;
 
 /// The WGSL of the recycling pass (`shaders/recycle.wgsl`, after the layouts, the
 /// transforms and the box hash it uses).
@@ -57,8 +61,12 @@ pub(crate) struct KeptGpu {
     pub(crate) count: u32,
     /// In A's frame; a one-point manifold repeats its point.
     pub(crate) points: [ContactPointGpu; 2],
+    /// What the pair has this step (written on the device): no contact, a recycled one,
+    /// or the index of its record.
+    pub(crate) contact: u32,
+    pub(crate) _pad: u32,
 }
-const _: () = assert!(size_of::<KeptGpu>() == 72);
+const _: () = assert!(size_of::<KeptGpu>() == 80);
 
 impl KeptGpu {
     /// The record of `pair`, keeping `kept` (none: count 0).
@@ -83,6 +91,8 @@ impl KeptGpu {
                 depth: p.depth,
                 id: p.id,
             }),
+            contact: 0,
+            _pad: 0,
         }
     }
 }
@@ -161,6 +171,21 @@ struct Kernels {
     record_slots: Kernel,
     record_flat: Kernel,
     keep_records: Kernel,
+    merge_flags: Kernel,
+    scan: [Kernel; 2],
+    merge_recycled: Kernel,
+    merge_fresh: Kernel,
+    hash_merged: Kernel,
+}
+
+/// The world's contact list's manifolds as the device's recycling pass and narrow phase
+/// made them (`MergedList` in `recycle.wgsl`: the hash, a pad word, then one
+/// [`ContactManifoldGpu`] a contact), and their hash: a solver takes them in place of the
+/// host's when the host's list hashes the same (`manifold_hash`).
+#[derive(Clone, Debug)]
+pub(crate) struct DeviceManifolds {
+    pub(crate) buffer: wgpu::Buffer,
+    pub(crate) hash: u32,
 }
 
 /// The recycling pass's kernels and buffers, and what the device's kept manifolds are.
@@ -172,6 +197,14 @@ pub(super) struct SetRecycling {
     current: usize,
     /// Per contact record: its slot, its pair, whether it is flat.
     keeps: GrowingBuffer,
+    /// Per pair its place in the contact list (merge_flags, scanned), the scan's tile
+    /// sums and their zero base, and the list's manifolds (`DeviceManifolds`).
+    places: GrowingBuffer,
+    sums: [GrowingBuffer; SCAN_LEVELS],
+    zero: wgpu::Buffer,
+    merged: GrowingBuffer,
+    /// The last committed call's list's hash, as the device summed it.
+    pub(super) merged_hash: Option<u32>,
     params: GrowingBuffer,
     cache: Vec<(BindKey, wgpu::BindGroup)>,
     /// The list (generation, pairs) whose kept manifolds `kept[current]` holds, as the
@@ -196,6 +229,8 @@ impl SetRecycling {
         let module = make.module("recycle", RECYCLE_WGSL);
         let kernel =
             |entry, bindings: &[(u32, bool)]| make.kernel(&module, entry, bindings, PARAMS);
+        let scan = make.module("scan", SCAN_WGSL);
+        let scan_kernel = |entry| make.kernel(&scan, entry, &[(0, RW), (1, RW)], SCAN_PARAMS);
         let kernels = Kernels {
             carry_kept: kernel("carry_kept", &[(0, RO), (1, RO), (2, RW)]),
             set_overlaps: kernel("set_overlaps", &[(0, RO), (3, RO), (4, RW)]),
@@ -203,6 +238,11 @@ impl SetRecycling {
             record_slots: kernel("record_slots", &[(0, RO), (7, RO), (8, RO), (9, RW)]),
             record_flat: kernel("record_flat", &[(7, RO), (9, RW), (10, RO), (11, RO)]),
             keep_records: kernel("keep_records", &[(2, RW), (5, RO), (7, RO), (9, RW)]),
+            merge_flags: kernel("merge_flags", &[(2, RW), (12, RW)]),
+            scan: [scan_kernel("scan_reduce"), scan_kernel("scan_tiles")],
+            merge_recycled: kernel("merge_recycled", &[(2, RW), (5, RO), (12, RW), (13, RW)]),
+            merge_fresh: kernel("merge_fresh", &[(2, RW), (7, RO), (12, RW), (13, RW)]),
+            hash_merged: kernel("hash_merged", &[(12, RW), (13, RW)]),
         };
         let storage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
@@ -216,6 +256,17 @@ impl SetRecycling {
             ],
             current: 0,
             keeps: buffer("wgpu-sat records kept"),
+            places: buffer("wgpu-sat contact places"),
+            sums: std::array::from_fn(|_| buffer("wgpu-sat contact place sums")),
+            // Created zeroed, and no kernel writes it: the scan's top level's base.
+            zero: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("wgpu-sat contact places zero"),
+                size: 16,
+                usage: wgpu::BufferUsages::STORAGE,
+                mapped_at_creation: false,
+            }),
+            merged: buffer("wgpu-sat merged manifolds"),
+            merged_hash: None,
             params: GrowingBuffer::new(
                 device,
                 "wgpu-sat recycling params",
@@ -234,14 +285,22 @@ impl SetRecycling {
 
     /// Buffers created so far.
     pub(super) fn buffers_created(&self) -> u64 {
-        let [a, b] = &self.kept;
-        a.created + b.created + self.keeps.created + self.params.created
+        let grown = [
+            &self.kept[0],
+            &self.kept[1],
+            &self.keeps,
+            &self.places,
+            &self.merged,
+        ];
+        let sums = self.sums.iter().map(|b| b.created).sum::<u64>();
+        grown.iter().map(|b| b.created).sum::<u64>() + sums + self.params.created + 1
     }
 
     /// The device's kept manifolds are no longer the world's: the next call sends them.
     pub(super) fn invalidate(&mut self) {
         self.synced = None;
         self.call = None;
+        self.merged_hash = None;
     }
 
     /// Starts a call over the world's list `world` of `len` pairs, whose fresh pairs' bits
@@ -285,6 +344,15 @@ impl SetRecycling {
             }
         };
         self.kept[1 - self.current].reserve(device, bytes(len), cap);
+        self.merged_hash = None;
+        self.places.reserve(device, 4 * (len as u64 + 1), cap);
+        let mut tiles = len + 1;
+        for level in &mut self.sums {
+            tiles = scan_tile_count(tiles);
+            level.reserve(device, 4 * tiles.max(1) as u64, cap);
+        }
+        let manifolds = HEAD_BYTES + size_of::<ContactManifoldGpu>() as u64 * len.max(1) as u64;
+        self.merged.reserve(device, manifolds, cap);
         self.call = Some(Call {
             generation: world.generation,
             len,
@@ -348,8 +416,10 @@ impl SetRecycling {
     }
 
     /// Records in `encoder`, after the narrow phase: each flat record's manifold kept in
-    /// its slot, and the hash copied into the dispatch's `fresh_hash` word at
-    /// `hash_offset`. Returns the uniform bytes written.
+    /// its slot, the hash copied into the dispatch's `fresh_hash` word at `hash_offset`;
+    /// then the contact list's manifolds in the world's order (the recycled pairs' and
+    /// the records', by the set's order) and their hash, copied into the word after it.
+    /// Returns the uniform bytes written.
     pub(super) fn record_keep(
         &mut self,
         device: &wgpu::Device,
@@ -362,7 +432,10 @@ impl SetRecycling {
         }
         let cap = inputs.capacity;
         self.keeps.reserve(device, 16 * cap.max(1) as u64, u64::MAX);
-        self.params.reserve(device, 3 * 256, u64::MAX);
+        // The keeping's three dispatches, the merge's four and its scan's.
+        let dispatches = 3 + 4 + 2 * SCAN_LEVELS as u64 + 1;
+        self.params
+            .reserve(device, dispatches * PARAMS_SLOT, u64::MAX);
         let params = self.params(cap);
         let (k, keeps) = (&self.kernels, &self.keeps.buffer);
         let output = &self.kept[1 - self.current].buffer;
@@ -389,17 +462,49 @@ impl SetRecycling {
             (9, keeps),
         ];
         plan.push_with(&k.keep_records, &keep, params, groups);
-        let written = record(
-            device,
-            queue,
-            encoder,
-            &self.params,
-            &mut self.cache,
-            plan,
-            None,
+        // The merge: each pair's place in the list, then its manifold there.
+        let len = self.call.map_or(0, |c| c.len);
+        let (places, merged) = (&self.places.buffer, &self.merged.buffer);
+        let slots = |n: usize| n.div_ceil(256) as u32;
+        plan.push(
+            &k.merge_flags,
+            &[(2, output), (12, places)],
+            params,
+            slots(len + 1),
         );
-        encoder.copy_buffer_to_buffer(output, 0, inputs.dispatch, inputs.hash_offset, 4);
+        let scan = [&k.scan[0], &k.scan[1]];
+        push_scan(&mut plan, scan, &self.sums, &self.zero, places, len + 1);
+        let recycled = [(2, output), (5, inputs.poses), (12, places), (13, merged)];
+        plan.push(&k.merge_recycled, &recycled, params, slots(len));
+        let fresh = [
+            (2, output),
+            (7, inputs.contacts),
+            (12, places),
+            (13, merged),
+        ];
+        plan.push(&k.merge_fresh, &fresh, params, slots(len));
+        plan.push(
+            &k.hash_merged,
+            &[(12, places), (13, merged)],
+            params,
+            slots(len),
+        );
+        encoder.clear_buffer(merged, 0, Some(HEAD_BYTES));
+        let (cache, uniforms) = (&mut self.cache, &self.params);
+        let written = record(device, queue, encoder, uniforms, cache, plan, None);
+        let at = inputs.hash_offset;
+        encoder.copy_buffer_to_buffer(output, 0, inputs.dispatch, at, 4);
+        encoder.copy_buffer_to_buffer(merged, 0, inputs.dispatch, at + 4, 4);
         written
+    }
+
+    /// The last call's contact list's manifolds on the device, when it decided its fresh
+    /// pairs there and succeeded.
+    pub(super) fn manifolds(&self) -> Option<DeviceManifolds> {
+        Some(DeviceManifolds {
+            buffer: self.merged.buffer.clone(),
+            hash: self.merged_hash?,
+        })
     }
 
     /// Whether the device's fresh pairs were the world's (`hash`, read back): if not, the
@@ -415,12 +520,14 @@ impl SetRecycling {
         false
     }
 
-    /// The call succeeded: its kept manifolds are the next call's input.
-    pub(super) fn commit(&mut self) {
+    /// The call succeeded: its kept manifolds are the next call's input, and its contact
+    /// list's manifolds, whose hash the device summed as `merged_hash`, the solver's.
+    pub(super) fn commit(&mut self, merged_hash: u32) {
         match self.call.take() {
             Some(call) => {
                 self.current = 1 - self.current;
                 self.synced = Some((call.generation, call.len));
+                self.merged_hash = Some(merged_hash);
                 self.counts[0] += 1;
             }
             None => self.counts[1] += 1,

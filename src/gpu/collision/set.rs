@@ -27,7 +27,7 @@
 //! dropped by the world's walk; here it is never collided, nor read back. The set is the
 //! world's list, so the world's slot `k` is the set's pair `k`.
 
-use super::{GpuCollision, SetKept};
+use super::{DeviceManifolds, GpuCollision, SetKept};
 use crate::collision::narrow_phase::Collider;
 use crate::error::{Error, GpuError};
 use crate::shapes::aabb::Aabb;
@@ -118,6 +118,12 @@ impl GpuCollision {
     pub(crate) fn set_recycling_on_device(&mut self, on: bool) {
         self.recycling.enabled = on;
         self.recycling.invalidate();
+    }
+
+    /// The last call's contact list's manifolds on the device, when its fresh pairs were
+    /// decided there: a solver takes them if the world's list hashes the same.
+    pub(crate) fn device_manifolds(&self) -> Option<DeviceManifolds> {
+        self.recycling.manifolds()
     }
 
     /// The device's kept manifolds are no longer the world's (an edit changed them).

@@ -5,6 +5,8 @@
 
 use bytemuck::{Pod, Zeroable};
 
+use crate::broad_phase::sort_sweep::box_hash;
+use crate::collision::manifold::Manifold;
 use crate::dynamics::solver::JointConstraint;
 use crate::dynamics::state::BodyState;
 
@@ -72,32 +74,73 @@ pub(crate) struct ConstraintPointGpu {
 }
 const _: () = assert!(size_of::<ConstraintPointGpu>() == 56);
 
-/// WGSL `ContactInput`: what the host gives of one contact, in contact order, 80 bytes
+/// WGSL `ContactInput`: what the host gives of one contact, in contact order, 48 bytes
 /// where its constraint ([`ConstraintGpu`]) is 176: `unpack_contacts` fills the constraint's
-/// inputs from it on the device, and `prepare_contacts` the rest.
+/// inputs from it and its manifold ([`ContactManifoldGpu`]) on the device, and
+/// `prepare_contacts` the rest.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
 pub(crate) struct ContactInputGpu {
     pub bodies: [u32; 2],
-    /// From A to B, world frame.
-    pub normal: [f32; 2],
+    /// The colliders in touch, `[low, high]`: the colouring's key (`colour_input`).
+    pub key: [u32; 2],
     /// The mixed material.
     pub friction: f32,
     pub restitution: f32,
     pub tangent_speed: f32,
-    /// Points in the manifold, 1 or 2.
-    pub count: u32,
-    /// Per point (the first `count`): the contact point, world frame.
-    pub points: [[f32; 2]; 2],
-    /// Per point: penetration, positive when overlapping.
-    pub depths: [f32; 2],
+    pub _pad: u32,
     /// Per point: the warm start, normal and tangent.
     pub normal_impulses: [f32; 2],
     pub tangent_impulses: [f32; 2],
-    /// The colliders in touch, `[low, high]`: the colouring's key (`colour_input`).
-    pub key: [u32; 2],
 }
-const _: () = assert!(size_of::<ContactInputGpu>() == 80);
+const _: () = assert!(size_of::<ContactInputGpu>() == 48);
+
+/// WGSL `ContactManifold` (`solver.wgsl`, `recycle.wgsl`): a contact's manifold as the
+/// solver takes it, 40 bytes; the host's list sends them (`ManifoldList`: a hash word and
+/// a pad word, then the manifolds), or the device's merge made them
+/// (`gpu/collision/recycle.rs`).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct ContactManifoldGpu {
+    /// From A to B, world frame.
+    pub normal: [f32; 2],
+    /// Points in the manifold, 1 or 2.
+    pub count: u32,
+    pub _pad: u32,
+    /// Per point, world frame (a one-point manifold repeats its point, as [`Manifold`]
+    /// does).
+    pub points: [[f32; 2]; 2],
+    /// Per point: penetration, positive when overlapping.
+    pub depths: [f32; 2],
+}
+const _: () = assert!(size_of::<ContactManifoldGpu>() == 40);
+
+impl ContactManifoldGpu {
+    /// The manifold of `m`.
+    pub(crate) fn of(m: &Manifold) -> ContactManifoldGpu {
+        // A one-point manifold's second slot repeats its point.
+        let (p, q) = (m.points()[0], m.points()[m.points().len() - 1]);
+        ContactManifoldGpu {
+            normal: m.normal.to_array(),
+            count: m.points().len() as u32,
+            _pad: 0,
+            points: [p.point.to_array(), q.point.to_array()],
+            depths: [p.depth, q.depth],
+        }
+    }
+}
+
+/// The hash of contact `k`'s manifold that `hash_merged` sums over the device's list
+/// (`recycle.wgsl`'s `manifold_hash`): [`box_hash`] folded over the count and the bits of
+/// the normal, the points and their depths.
+pub(crate) fn manifold_hash(k: u32, m: &ContactManifoldGpu) -> u32 {
+    let bits = |v: [f32; 2]| v.map(f32::to_bits);
+    let ([p0, p1], [q0, q1]) = (bits(m.points[0]), bits(m.points[1]));
+    let ([d0, d1], [n0, n1]) = (bits(m.depths), bits(m.normal));
+    let h = box_hash(k, [m.count, n0, n1, p0]);
+    let h = box_hash(h, [p1, d0, q0, q1]);
+    box_hash(h, [d1, 0, 0, 0])
+}
 
 /// WGSL `Constraint`: one contact constraint, in contact order.
 #[repr(C)]
@@ -359,6 +402,7 @@ mod tests {
             ("ConstraintPoint", size_of::<ConstraintPointGpu>()),
             ("Constraint", size_of::<ConstraintGpu>()),
             ("ContactInput", size_of::<ContactInputGpu>()),
+            ("ContactManifold", size_of::<ContactManifoldGpu>()),
             ("SolverParams", size_of::<SolverParamsGpu>()),
             ("Joint", size_of::<JointGpu>()),
             ("StoredImpulses", size_of::<StoredImpulsesGpu>()),

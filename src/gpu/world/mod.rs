@@ -12,12 +12,14 @@
 //!         device's copy is not the world's list), and the host applies them
 //!     collision on the GPU: the colliders' poses and boxes placed there from the
 //!         transforms first (gpu/place.rs, a submit of its own: the fat boxes above grow
-//!         from them), then, after the recycling pass, the contacts of the device's
-//!         pair set's pairs it marked fresh (gpu/collision/set.rs: a bit a pair up, no
-//!         sweep, only those contacts back; the stage's own sweep when the pair set is
-//!         on the host); the placed boxes held to the host's by a hash; the world's
+//!         from them), then the contacts of the device's pair set's fresh pairs
+//!         (gpu/collision/set.rs: no sweep, only those contacts back; the stage's own
+//!         sweep when the pair set is on the host), which the device's recycling pass
+//!         picks from the manifolds it keeps per pair (gpu/collision/recycle.rs); the
+//!         placed boxes and the fresh pairs held to the host's by hashes; the world's
 //!         fresh pairs' contacts kept                            (World::step_on_gpu)
-//!     recycling, merge and events; the constraints listed                 (host)
+//!     recycling (the recycled contacts; the fresh pairs the device's are held to),
+//!         merge and events; the constraints listed                        (host)
 //!     the joints prepared                                             (host)
 //!     the colouring on the GPU, from its own last step (colouring/; from the host's
 //!         last step when the two may have parted), the solve order sorted there, each
@@ -36,8 +38,9 @@
 //!
 //! What this stage of the GPU world still does on the host, and why the state comes back
 //! each step: the world's own fat boxes (the twin the device's are held to) and the
-//! application of the pair set's changes to the world's set, the recycling pass (which
-//! picks the pairs the device collides) and merge, the continuous stage and sleep read the
+//! application of the pair set's changes to the world's set, the recycling pass (its
+//! recycled contacts, and the fresh pairs the device's are held to) and merge, the
+//! continuous stage and sleep read the
 //! poses there (and the host keeps the colours, so that a `World` read back carries them,
 //! and a step the device fails is solved on the host to the same bits). Moving these onto
 //! the device, so that a step needs no readback, is the next work (issue 33).
@@ -50,6 +53,7 @@ mod solver;
 mod timing;
 
 pub use colouring::{COLOURING_WGSL, DEFAULT_ROUNDS, GpuColouring, GpuColours};
+pub(in crate::gpu) use layout::ContactManifoldGpu;
 pub use solver::SOLVER_WGSL;
 pub use timing::GpuStepTimes;
 
@@ -305,6 +309,17 @@ impl GpuWorld {
     /// [`GpuWorld::placement_misses`].
     pub fn recycle_misses(&self) -> u64 {
         self.collision.recycle_calls().1
+    }
+
+    /// Where the steps' solvers took their contacts' manifolds from: `[merged on the
+    /// device, sent by the host]`. A step whose fresh pairs the device decided (see
+    /// [`GpuWorld::recycling_steps`]) also merges its contact list there, the recycled
+    /// pairs' manifolds carried to the poses and the narrow phase's in the world's order
+    /// (`shaders/recycle.wgsl`), and the solver takes those when their hash is that of
+    /// the host's list: 40 bytes a contact less up. A world with sensors sends its own
+    /// (the device's list holds the sensor pairs' manifolds, which the host's does not).
+    pub fn manifold_steps(&self) -> [u64; 2] {
+        self.solver.manifold_steps
     }
 
     /// Whether the steps to come decide the pairs that need a fresh manifold on the

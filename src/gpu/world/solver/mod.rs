@@ -43,8 +43,8 @@ mod upload;
 
 use super::colouring::{ColourBounds, GpuColouring};
 use super::layout::{
-    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ContactInputGpu, JointGpu, JointImpulsesGpu,
-    LAST_SUBSTEP, OVERFLOW, OVERFLOW_CHUNK, SolverParamsGpu, StoredImpulsesGpu,
+    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ContactInputGpu, ContactManifoldGpu, JointGpu,
+    JointImpulsesGpu, LAST_SUBSTEP, OVERFLOW, OVERFLOW_CHUNK, SolverParamsGpu, StoredImpulsesGpu,
 };
 use super::resident::ResidentList;
 use super::timing::{GpuStepTimes, TIMED_PASSES, stage};
@@ -52,6 +52,7 @@ use crate::dynamics::COLOURS;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
 use crate::dynamics::state::BodyState;
 use crate::error::{Error, GpuError};
+use crate::gpu::collision::DeviceManifolds;
 use crate::gpu::layout::BodyTransformGpu;
 use crate::gpu::plan::{
     BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, Workgroups, record_passes,
@@ -90,6 +91,7 @@ const STORED: u32 = 10;
 const COLOUR_RANGES: u32 = 11;
 const CONTACT_INPUTS: u32 = 12;
 const JOINT_IMPULSES: u32 = 13;
+const MANIFOLDS: u32 = 14;
 
 /// The kernels of `solver.wgsl`.
 struct Kernels {
@@ -137,7 +139,7 @@ impl Kernels {
             clamp_bodies: kernel("clamp_bodies", &body),
             unpack_contacts: kernel(
                 "unpack_contacts",
-                &[(CONTACT_INPUTS, RO), (CONSTRAINTS, RW)],
+                &[(CONTACT_INPUTS, RO), (MANIFOLDS, RO), (CONSTRAINTS, RW)],
             ),
             prepare_contacts: kernel(
                 "prepare_contacts",
@@ -175,8 +177,16 @@ pub(crate) struct GpuSolver {
     poses: ResidentList<BodyPoseGpu>,
     infos: ResidentList<BodyInfoGpu>,
     constraints: GrowingBuffer,
-    /// The contacts as the host gives them (`ContactInputGpu`), unpacked into `constraints`.
+    /// The contacts as the host gives them (`ContactInputGpu`), unpacked into `constraints`
+    /// with their manifolds: the host's (`manifolds`), or those the collision stage merged
+    /// on the device (`device_manifolds`, taken when the host's list hashes the same:
+    /// `manifold_source` then binds them).
     contact_inputs: GrowingBuffer,
+    manifolds: GrowingBuffer,
+    device_manifolds: Option<DeviceManifolds>,
+    manifold_source: Option<wgpu::Buffer>,
+    /// Steps whose manifolds came from the device, and from the host.
+    pub(crate) manifold_steps: [u64; 2],
     /// The store stage's compact records, one per contact: all that comes back of them.
     stored: GrowingBuffer,
     turned: GrowingBuffer,
@@ -198,6 +208,7 @@ pub(crate) struct GpuSolver {
     pub(crate) stage_times: Option<GpuStepTimes>,
     /// Host staging, reused between steps.
     input_scratch: Vec<ContactInputGpu>,
+    manifold_scratch: Vec<ContactManifoldGpu>,
     pose_scratch: Vec<BodyPoseGpu>,
     info_scratch: Vec<BodyInfoGpu>,
     joint_scratch: Vec<JointGpu>,
@@ -228,6 +239,10 @@ impl GpuSolver {
             infos: ResidentList::new(buffer("body infos")),
             constraints: buffer("contact constraints"),
             contact_inputs: buffer("contact inputs"),
+            manifolds: buffer("contact manifolds"),
+            device_manifolds: None,
+            manifold_source: None,
+            manifold_steps: [0; 2],
             stored: buffer("stored impulses"),
             turned: buffer("angles turned"),
             joints: buffer("joints"),
@@ -249,6 +264,7 @@ impl GpuSolver {
             kernel_time: None,
             stage_times: None,
             input_scratch: Vec::new(),
+            manifold_scratch: Vec::new(),
             pose_scratch: Vec::new(),
             info_scratch: Vec::new(),
             joint_scratch: Vec::new(),
@@ -315,6 +331,10 @@ impl GpuSolver {
 }
 
 impl OffloadedStages for GpuSolver {
+    fn take_manifolds(&mut self, manifolds: Option<DeviceManifolds>) {
+        self.device_manifolds = manifolds;
+    }
+
     fn run(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let result = self.run_unscoped(view);
@@ -410,8 +430,10 @@ impl GpuSolver {
         }
         if contacts > 0 {
             let params = Self::params(view, 0, contacts, 0);
+            let manifolds = self.manifold_source.as_ref();
             let unpack = [
                 (CONTACT_INPUTS, &self.contact_inputs.buffer),
+                (MANIFOLDS, manifolds.unwrap_or(&self.manifolds.buffer)),
                 (CONSTRAINTS, constraints),
             ];
             plan.push(&k.unpack_contacts, &unpack, params, groups(contacts));

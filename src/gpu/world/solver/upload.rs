@@ -1,7 +1,9 @@
 //! The GPU world's solver's inputs up, each step: the bodies' records that changed (their
-//! states, poses and infos stay on the device, `resident.rs`), the contacts' inputs (80
-//! bytes each: `unpack_contacts` makes the constraints on the device), the prepared joints,
-//! and room for what the pass writes. Every binding that grows with the world is checked
+//! states, poses and infos stay on the device, `resident.rs`), the contacts' inputs (48
+//! bytes each: `unpack_contacts` makes the constraints on the device) and their manifolds
+//! (40 bytes each, unless the collision stage merged the same list on the device:
+//! `gpu/collision/recycle.rs`, held to the host's by a hash), the prepared joints, and
+//! room for what the pass writes. Every binding that grows with the world is checked
 //! against the device's binding size first, so that nothing is made or sent for a step the
 //! device cannot hold.
 
@@ -12,9 +14,12 @@ use crate::dynamics::solver::StepView;
 use crate::error::{Error, GpuError};
 use crate::gpu::plumbing::GrowingBuffer;
 use crate::gpu::world::layout::{
-    BodyInfoGpu, BodyPoseGpu, ConstraintGpu, ContactInputGpu, JointGpu, JointImpulsesGpu,
-    KINEMATIC, StoredImpulsesGpu, joint_gpu,
+    BodyInfoGpu, BodyPoseGpu, ConstraintGpu, ContactInputGpu, ContactManifoldGpu, JointGpu,
+    JointImpulsesGpu, KINEMATIC, StoredImpulsesGpu, joint_gpu, manifold_hash,
 };
+
+/// The bytes before the manifolds in their list (`ManifoldList` in `solver.wgsl`).
+const MANIFOLD_HEAD_BYTES: u64 = 8;
 
 impl GpuSolver {
     /// The step's inputs up, in the layouts of `solver.wgsl`.
@@ -26,6 +31,11 @@ impl GpuSolver {
         let limit = self.device.limits().max_storage_buffer_binding_size;
         for (what, count, record) in [
             ("contacts", view.contacts.len(), size_of::<ConstraintGpu>()),
+            (
+                "manifolds",
+                view.contacts.len(),
+                size_of::<ContactManifoldGpu>(),
+            ),
             ("bodies", bodies, size_of::<BodyInfoGpu>()),
             ("joints", motion.joints.len(), size_of::<JointGpu>()),
         ] {
@@ -71,24 +81,34 @@ impl GpuSolver {
             .extend(view.contacts.iter().zip(view.records.iter()).map(|(c, r)| {
                 let [friction, restitution, tangent_speed] = r.material();
                 let warm = r.impulses();
-                let m = &c.manifold;
                 let mut input = ContactInputGpu {
                     bodies: r.bodies(),
-                    normal: m.normal.to_array(),
+                    key: [c.a, c.b],
                     friction,
                     restitution,
                     tangent_speed,
-                    count: m.points().len() as u32,
-                    key: [c.a, c.b],
                     ..ContactInputGpu::zeroed()
                 };
-                for (k, p) in m.points().iter().enumerate() {
-                    input.points[k] = p.point.to_array();
-                    input.depths[k] = p.depth;
-                    [input.normal_impulses[k], input.tangent_impulses[k]] = warm[k];
+                let points = c.manifold.points().len();
+                for (k, &[normal, tangent]) in warm.iter().enumerate().take(points) {
+                    (input.normal_impulses[k], input.tangent_impulses[k]) = (normal, tangent);
                 }
                 input
             }));
+        // The manifolds: the device's merge of this very list (its hash is the host's),
+        // or the host's sent.
+        self.manifold_scratch.clear();
+        (self.manifold_scratch).extend(
+            view.contacts
+                .iter()
+                .map(|c| ContactManifoldGpu::of(&c.manifold)),
+        );
+        let hash = (self.manifold_scratch.iter().enumerate()).fold(0u32, |sum, (k, m)| {
+            sum.wrapping_add(manifold_hash(k as u32, m))
+        });
+        let device_list = self.device_manifolds.take().filter(|m| m.hash == hash);
+        self.manifold_steps[usize::from(device_list.is_none())] += 1;
+        self.manifold_source = device_list.map(|m| m.buffer);
         let h = view.constants.h;
         self.joint_scratch.clear();
         self.joint_scratch
@@ -109,6 +129,18 @@ impl GpuSolver {
             &mut self.contact_inputs,
             bytemuck::cast_slice(&self.input_scratch),
         );
+        let mut manifold_bytes = 0;
+        if self.manifold_source.is_none() {
+            // After the list's head (its hash and a pad word, which the solver ignores).
+            let records = bytemuck::cast_slice(&self.manifold_scratch);
+            let head = MANIFOLD_HEAD_BYTES;
+            (self.manifolds).reserve(device, head + records.len() as u64, limit);
+            if !records.is_empty() {
+                self.queue
+                    .write_buffer(&self.manifolds.buffer, head, records);
+            }
+            manifold_bytes = records.len();
+        }
         // The constraints are unpacked from the inputs on the device.
         let constraints = (self.input_scratch.len() * size_of::<ConstraintGpu>()) as u64;
         self.constraints.reserve(device, constraints, limit);
@@ -120,6 +152,7 @@ impl GpuSolver {
         self.turned.reserve(device, bodies as u64 * 4, limit);
         self.bytes[0] = bodies_sent
             + (size_of_val(&self.input_scratch[..])
+                + manifold_bytes
                 + self.colouring.sent as usize
                 + size_of_val(&self.joint_scratch[..])) as u64;
         Ok(())

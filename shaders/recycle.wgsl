@@ -22,9 +22,10 @@
 //   merge_recycled: per recycled pair, its kept manifold carried to the poses
 //                   (recycle_into), at its place in the list
 //   merge_fresh:    per pair with a record, the record's manifold at its place
-//   hash_merged:    a hash of every manifold of the list, for the host to hold to its own
-//                   list's (the world's merge: `merge_contacts`) before the solver takes
-//                   the device's in place of the host's
+//                   (both add a hash of each manifold they write to the list's sum, for
+//                   the host to hold to its own list's, the world's merge:
+//                   `merge_contacts`, before the solver takes the device's in place of
+//                   the host's)
 //
 // Every kernel binds at most four storage buffers (the downlevel limit per stage). The
 // arithmetic is the host's operation for operation, each product a leaf (keep(), see
@@ -377,37 +378,63 @@ fn recycle_into(kept: Kept, ta: Pose, tb: Pose) -> ContactManifold {
     return m;
 }
 
-@compute @workgroup_size(256)
-fn merge_recycled(@builtin(global_invocation_id) id: vec3<u32>) {
-    keep_flag = params.never == 0xffffffffu;
-    let j = id.x;
-    if j >= params.len || kept_out.records[j].contact != RECYCLED {
-        return;
-    }
-    let kept = kept_out.records[j];
-    merged.records[places[j]] = recycle_into(kept, poses[kept.pair.x], poses[kept.pair.y]);
+// The workgroup's share of the list's hash, added to merged.hash once.
+var<workgroup> group_merged: atomic<u32>;
+
+// Writes manifold m at place p of the list, and adds its hash to the workgroup's share.
+fn merge_at(p: u32, m: ContactManifold) {
+    merged.records[p] = m;
+    atomicAdd(&group_merged, manifold_hash(p, m));
 }
 
 @compute @workgroup_size(256)
-fn merge_fresh(@builtin(global_invocation_id) id: vec3<u32>) {
+fn merge_recycled(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    keep_flag = params.never == 0xffffffffu;
+    if local == 0u {
+        atomicStore(&group_merged, 0u);
+    }
+    workgroupBarrier();
     let j = id.x;
-    if j >= params.len {
-        return;
+    if j < params.len && kept_out.records[j].contact == RECYCLED {
+        let kept = kept_out.records[j];
+        merge_at(places[j], recycle_into(kept, poses[kept.pair.x], poses[kept.pair.y]));
     }
-    let k = kept_out.records[j].contact;
-    if k >= RECYCLED {
-        return;
+    workgroupBarrier();
+    if local == 0u {
+        atomicAdd(&merged.hash, atomicLoad(&group_merged));
     }
-    // ContactGpu::manifold: a second point whose id is NO_POINT is unused, and the first
-    // is repeated in its place.
-    let c = contacts.records[k];
-    var m: ContactManifold;
-    m.normal = c.normal;
-    m.count = select(2u, 1u, c.points[1].id == NO_POINT);
-    let second = c.points[m.count - 1u];
-    m.points = array<vec2<f32>, 2>(c.points[0].point, second.point);
-    m.depths = vec2<f32>(c.points[0].depth, second.depth);
-    merged.records[places[j]] = m;
+}
+
+@compute @workgroup_size(256)
+fn merge_fresh(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    if local == 0u {
+        atomicStore(&group_merged, 0u);
+    }
+    workgroupBarrier();
+    let j = id.x;
+    let k = select(NO_CONTACT, kept_out.records[min(j, params.len - 1u)].contact, j < params.len);
+    if k < RECYCLED {
+        // ContactGpu::manifold: a second point whose id is NO_POINT is unused, and the
+        // first is repeated in its place.
+        let c = contacts.records[k];
+        var m: ContactManifold;
+        m.normal = c.normal;
+        m.count = select(2u, 1u, c.points[1].id == NO_POINT);
+        let second = c.points[m.count - 1u];
+        m.points = array<vec2<f32>, 2>(c.points[0].point, second.point);
+        m.depths = vec2<f32>(c.points[0].depth, second.depth);
+        merge_at(places[j], m);
+    }
+    workgroupBarrier();
+    if local == 0u {
+        atomicAdd(&merged.hash, atomicLoad(&group_merged));
+    }
 }
 
 // The hash of contact k's manifold (manifold_hash in src/gpu/collision/recycle.rs).
@@ -419,24 +446,4 @@ fn manifold_hash(k: u32, m: ContactManifold) -> u32 {
     var h = box_hash(k, vec4<u32>(m.count, n, p.x));
     h = box_hash(h, vec4<u32>(p.y, d.x, q));
     return box_hash(h, vec4<u32>(d.y, 0u, 0u, 0u));
-}
-
-var<workgroup> group_merged: atomic<u32>;
-
-@compute @workgroup_size(256)
-fn hash_merged(
-    @builtin(global_invocation_id) id: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    if local == 0u {
-        atomicStore(&group_merged, 0u);
-    }
-    workgroupBarrier();
-    if id.x < places[params.len] {
-        atomicAdd(&group_merged, manifold_hash(id.x, merged.records[id.x]));
-    }
-    workgroupBarrier();
-    if local == 0u {
-        atomicAdd(&merged.hash, atomicLoad(&group_merged));
-    }
 }

@@ -203,6 +203,7 @@ impl CollisionStage for OnGpu<'_> {
                 pairs: list,
                 kept: &kept,
                 recycling: world.settings.recycling,
+                merge: !world.colliders.has_sensors,
             };
             collision.send_over_set(&world.colliders.records, set, &world_kept)?;
         }

@@ -285,3 +285,43 @@ fn the_device_keeps_its_manifolds_through_edits_and_restores() {
         }
     }
 }
+
+/// A world with sensors decides its fresh pairs on the device, but merges its contact list
+/// on the host alone: the host's list leaves the sensor pairs out, which the device cannot
+/// tell. Its steps keep the CPU world's bits and events.
+#[test]
+fn a_world_with_sensors_sends_its_own_manifolds() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut world = scenes::pile(300, 5);
+    // A static sensor across the pile's lower half: bodies fall through its box.
+    let mut sensor = wgpu_sat::BodyDef::fixed(
+        wgpu_sat::Polygon::rectangle(4.0, 1.0),
+        wgpu_sat::glam::Vec2::new(0.0, 2.0),
+    );
+    sensor.is_sensor = true;
+    world.add_body(&sensor).unwrap();
+    let mut cpu = world.clone();
+    let mut gpu = gpu_world(&device, &queue, &world);
+    let mut narrow = CpuNarrowPhase::new();
+    let mut sensed = 0;
+    for step in 0..40 {
+        cpu.step(DT, &mut narrow).unwrap();
+        gpu.step(DT).unwrap();
+        let read = gpu.read_world().unwrap();
+        check_bits(&cpu, &read, "GPU world", step);
+        assert_eq!(
+            format!("{:?}", cpu.events()),
+            format!("{:?}", read.events()),
+            "step {step}: events"
+        );
+        sensed += cpu.events().sensor_begin.len();
+    }
+    assert!(sensed > 0, "no body entered the sensor");
+    if common::adapter_gives_cpu_bits() {
+        assert_eq!(gpu.recycle_misses(), 0);
+        assert_eq!(gpu.recycling_steps(), [40, 0]);
+        assert_eq!(gpu.manifold_steps(), [0, 40]);
+    }
+}

@@ -1,6 +1,8 @@
-//! The GPU world's recycling pass on the device (`shaders/recycle.wgsl`), over its pair
-//! set (`set.rs`): which of the set's pairs go to the narrow phase is decided there, from
-//! the kept manifolds the device carries from step to step, and no bit a pair goes up.
+//! The GPU world's recycling pass and merge on the device (`shaders/recycle.wgsl`), over
+//! its pair set (`set.rs`): which of the set's pairs go to the narrow phase is decided
+//! there, from the kept manifolds the device carries from step to step (no bit a pair goes
+//! up), and the step's contact list is merged there, in the world's order, for the
+//! solver (no manifold goes up).
 //!
 //! ```text
 //! begin (send_over_set), the world's list of `generation`, `len` pairs:
@@ -11,19 +13,26 @@
 //!         replaced the list or removed a collider, a miss): the world's kept manifolds up
 //!         (72 bytes a pair), as those of this list
 //! submit, in place of set_fresh: set_overlaps, recycle_slots (the fresh pairs flagged,
-//!     their kept manifolds dropped, a hash of them summed); after the narrow phase:
-//!     record_slots, record_flat, keep_records (each flat record kept in its slot); the
-//!     hash into the dispatch's `fresh_hash`, read back with it
-//! receive: the hash is not that of the world's own fresh pairs (`fresh_hash`): a miss,
-//!     the call runs again with the world's bits sent (`World::fresh_slot_bits`)
-//! commit: the call's kept manifolds are the next call's
+//!     their kept manifolds dropped, a hash of them summed; each pair marked with what
+//!     it has: no contact, a recycled one); after the narrow phase: record_slots,
+//!     record_flat, keep_records (each record's index in its slot, a flat one's manifold
+//!     kept there); the merge: merge_flags and a scan (each pair's place in the contact
+//!     list), merge_recycled (recycle_into), merge_fresh (the record's), each adding a
+//!     hash of what it writes; the two hashes into the dispatch's `fresh_hash` and `merge_hash`, read back with it
+//! receive: the fresh hash is not that of the world's own fresh pairs (`fresh_hash`): a
+//!     miss, the call runs again with the world's bits sent (`World::fresh_slot_bits`)
+//! commit: the call's kept manifolds are the next call's, and its merged list the
+//!     solver's to take (`DeviceManifolds`) if the world's merge hashes the same
+//!     (`manifold_hash`, in the solver's upload)
 //! ```
 //!
 //! The kept manifolds go in two buffers that take turns: a call reads the last call's and
 //! writes its own, so that a call that runs again (its room was short, its placed boxes
 //! were not the host's) finds the same input, and a call that fails leaves them as they
-//! were. The host's recycling pass still runs (its merge takes the recycled contacts), and
-//! its fresh pairs are what the device's are held to.
+//! were. The host's recycling pass and merge still run (the world keeps its contacts: for
+//! events, queries, read_world, and a step the device fails), and they are what the
+//! device's are held to. A world with sensors merges nothing on the device: the host's
+//! list leaves its sensor pairs out, and the device cannot tell them.
 
 use bytemuck::{Pod, Zeroable};
 
@@ -149,6 +158,9 @@ pub(crate) struct SetKept<'a> {
     pub(crate) kept: &'a dyn Fn(usize) -> Option<&'a KeptManifold>,
     /// Whether the world recycles at all (`WorldSettings::recycling`).
     pub(crate) recycling: bool,
+    /// Whether the device merges the contact list: not for a world with sensors, whose
+    /// list leaves the sensor pairs out (the device cannot tell them).
+    pub(crate) merge: bool,
 }
 
 /// This call's recycling on the device.
@@ -160,6 +172,7 @@ struct Call {
     /// The list changed since the kept manifolds' (carry_kept), or not (a copy).
     carry: bool,
     recycling: bool,
+    merge: bool,
     /// The world's fresh pairs' hash, which the device's must be.
     host_hash: u32,
 }
@@ -175,7 +188,6 @@ struct Kernels {
     scan: [Kernel; 2],
     merge_recycled: Kernel,
     merge_fresh: Kernel,
-    hash_merged: Kernel,
 }
 
 /// The world's contact list's manifolds as the device's recycling pass and narrow phase
@@ -242,7 +254,6 @@ impl SetRecycling {
             scan: [scan_kernel("scan_reduce"), scan_kernel("scan_tiles")],
             merge_recycled: kernel("merge_recycled", &[(2, RW), (5, RO), (12, RW), (13, RW)]),
             merge_fresh: kernel("merge_fresh", &[(2, RW), (7, RO), (12, RW), (13, RW)]),
-            hash_merged: kernel("hash_merged", &[(12, RW), (13, RW)]),
         };
         let storage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
@@ -359,6 +370,7 @@ impl SetRecycling {
             old_len,
             carry,
             recycling: world.recycling,
+            merge: world.merge,
             host_hash: fresh_hash(bits, world.pairs),
         });
     }
@@ -375,6 +387,7 @@ impl SetRecycling {
             old_len: 0,
             carry: false,
             recycling: false,
+            merge: false,
             host_hash: 0,
         });
         RecycleParamsGpu {
@@ -432,8 +445,8 @@ impl SetRecycling {
         }
         let cap = inputs.capacity;
         self.keeps.reserve(device, 16 * cap.max(1) as u64, u64::MAX);
-        // The keeping's three dispatches, the merge's four and its scan's.
-        let dispatches = 3 + 4 + 2 * SCAN_LEVELS as u64 + 1;
+        // The keeping's three dispatches, the merge's three and its scan's.
+        let dispatches = 3 + 3 + 2 * SCAN_LEVELS as u64 + 1;
         self.params
             .reserve(device, dispatches * PARAMS_SLOT, u64::MAX);
         let params = self.params(cap);
@@ -462,8 +475,17 @@ impl SetRecycling {
             (9, keeps),
         ];
         plan.push_with(&k.keep_records, &keep, params, groups);
+        let at = inputs.hash_offset;
+        let Some(Call {
+            len, merge: true, ..
+        }) = self.call
+        else {
+            let (cache, uniforms) = (&mut self.cache, &self.params);
+            let written = record(device, queue, encoder, uniforms, cache, plan, None);
+            encoder.copy_buffer_to_buffer(output, 0, inputs.dispatch, at, 4);
+            return written;
+        };
         // The merge: each pair's place in the list, then its manifold there.
-        let len = self.call.map_or(0, |c| c.len);
         let (places, merged) = (&self.places.buffer, &self.merged.buffer);
         let slots = |n: usize| n.div_ceil(256) as u32;
         plan.push(
@@ -483,16 +505,9 @@ impl SetRecycling {
             (13, merged),
         ];
         plan.push(&k.merge_fresh, &fresh, params, slots(len));
-        plan.push(
-            &k.hash_merged,
-            &[(12, places), (13, merged)],
-            params,
-            slots(len),
-        );
         encoder.clear_buffer(merged, 0, Some(HEAD_BYTES));
         let (cache, uniforms) = (&mut self.cache, &self.params);
         let written = record(device, queue, encoder, uniforms, cache, plan, None);
-        let at = inputs.hash_offset;
         encoder.copy_buffer_to_buffer(output, 0, inputs.dispatch, at, 4);
         encoder.copy_buffer_to_buffer(merged, 0, inputs.dispatch, at + 4, 4);
         written
@@ -527,7 +542,7 @@ impl SetRecycling {
             Some(call) => {
                 self.current = 1 - self.current;
                 self.synced = Some((call.generation, call.len));
-                self.merged_hash = Some(merged_hash);
+                self.merged_hash = call.merge.then_some(merged_hash);
                 self.counts[0] += 1;
             }
             None => self.counts[1] += 1,

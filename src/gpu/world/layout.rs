@@ -130,9 +130,9 @@ impl ContactManifoldGpu {
     }
 }
 
-/// The hash of contact `k`'s manifold that `hash_merged` sums over the device's list
-/// (`recycle.wgsl`'s `manifold_hash`): [`box_hash`] folded over the count and the bits of
-/// the normal, the points and their depths.
+/// The hash of contact `k`'s manifold that `merge_recycled` and `merge_fresh` sum over the
+/// device's list (`recycle.wgsl`'s `manifold_hash`): [`box_hash`] folded over the count and
+/// the bits of the normal, the points and their depths.
 pub(crate) fn manifold_hash(k: u32, m: &ContactManifoldGpu) -> u32 {
     let bits = |v: [f32; 2]| v.map(f32::to_bits);
     let ([p0, p1], [q0, q1]) = (bits(m.points[0]), bits(m.points[1]));

@@ -18,8 +18,8 @@
 //!         picks from the manifolds it keeps per pair (gpu/collision/recycle.rs); the
 //!         placed boxes and the fresh pairs held to the host's by hashes; the world's
 //!         fresh pairs' contacts kept                            (World::step_on_gpu)
-//!     recycling (the recycled contacts; the fresh pairs the device's are held to),
-//!         merge and events; the constraints listed                        (host)
+//!     recycling and merge (the device merged the same list, held to it by a hash),
+//!         events; the constraints listed                                  (host)
 //!     the joints prepared                                             (host)
 //!     the colouring on the GPU, from its own last step (colouring/; from the host's
 //!         last step when the two may have parted), the solve order sorted there, each
@@ -27,8 +27,9 @@
 //!     the solver's stages on the GPU (solver/, shaders/solver.wgsl and joints.wgsl),
 //!         colour by colour, dispatched indirectly; then the transforms written on the
 //!         device from its poses; up: the bodies' records the host changed (the rest stay
-//!         there, resident.rs) and the contacts' inputs; back: the state, the impulses and
-//!         the colours (1 byte a constraint)
+//!         there, resident.rs) and the contacts' inputs (48 bytes: bodies, material, warm
+//!         starts; their manifolds are the collision stage's merge, or go up too); back:
+//!         the state, the impulses and the colours (1 byte a constraint)
 //!     continuous collision and sleep                                  (host)
 //! read_world(): the world after the last step, with the same handles
 //! ```
@@ -38,9 +39,9 @@
 //!
 //! What this stage of the GPU world still does on the host, and why the state comes back
 //! each step: the world's own fat boxes (the twin the device's are held to) and the
-//! application of the pair set's changes to the world's set, the recycling pass (its
-//! recycled contacts, and the fresh pairs the device's are held to) and merge, the
-//! continuous stage and sleep read the
+//! application of the pair set's changes to the world's set, the recycling pass and merge
+//! (the twins the device's are held to; their contacts the world keeps, and the warm
+//! starts matched by feature id there), the continuous stage and sleep read the
 //! poses there (and the host keeps the colours, so that a `World` read back carries them,
 //! and a step the device fails is solved on the host to the same bits). Moving these onto
 //! the device, so that a step needs no readback, is the next work (issue 33).
@@ -317,7 +318,8 @@ impl GpuWorld {
     /// pairs' manifolds carried to the poses and the narrow phase's in the world's order
     /// (`shaders/recycle.wgsl`), and the solver takes those when their hash is that of
     /// the host's list: 40 bytes a contact less up. A world with sensors sends its own
-    /// (the device's list holds the sensor pairs' manifolds, which the host's does not).
+    /// (its list leaves the sensor pairs out, and the device cannot tell them: it merges
+    /// nothing then).
     pub fn manifold_steps(&self) -> [u64; 2] {
         self.solver.manifold_steps
     }

@@ -109,9 +109,9 @@ impl KeptManifold {
         // turn left each point's depth off by the angle times its lever.) A one-point
         // manifold's second slot repeats its point (see `keep`).
         let origin = self.relative.translation();
-        let carried = self
-            .points
-            .map(|kept| moved + turned * (kept.point - origin).perp());
+        // Both slots written out: `[_; 2]::map` was left a call of its own here.
+        let carry = |kept: &ContactPoint| moved + turned * (kept.point - origin).perp();
+        let carried = [carry(&self.points[0]), carry(&self.points[1])];
         let farthest = larger(carried[0].length_squared(), carried[1].length_squared());
         if farthest > RECYCLE_TRANSLATION * RECYCLE_TRANSLATION {
             return None;

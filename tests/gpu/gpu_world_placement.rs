@@ -2,10 +2,11 @@
 //! collision stage reads the colliders' poses from the transforms buffer its solver wrote,
 //! and computes their boxes there, instead of being sent those of the colliders that
 //! moved; and its pair set found there (`src/gpu/world/pairs.rs`), its fat boxes grown
-//! there from the placed boxes. Held against the CPU world's bits and the plain GPU
+//! there from the placed boxes; its recycling pass and merge run there too
+//! (`src/gpu/collision/recycle.rs`). Held against the CPU world's bits and the plain GPU
 //! collision stage's uploads, and its safety nets (the band entries the device's boxes
-//! span, the hash of its fat boxes) made to catch a transforms buffer that is not the
-//! world's.
+//! span, the hash of its fat boxes, of its fresh pairs and of its merged manifolds) made
+//! to catch a transforms buffer that is not the world's, and kept manifolds that are not.
 
 use crate::common;
 use common::state_bits;
@@ -182,7 +183,7 @@ fn the_pair_set_goes_to_the_host_and_back_to_the_same_bits() {
 }
 
 /// A settled pyramid recycles most of its manifolds: the GPU world's narrow phase collides
-/// only the pairs the recycling pass sent it (a bit a pair up), so its readback is a
+/// only the pairs that need a fresh manifold (decided on the device), so its readback is a
 /// fraction of that of `step_on_gpu`, which collides every pair whose boxes overlap; and
 /// the step keeps the CPU world's bits.
 #[test]
@@ -219,7 +220,7 @@ fn a_settled_pyramid_collides_and_reads_back_only_its_fresh_pairs() {
     assert!(ours * 10 < theirs, "{ours} bytes back against {theirs}");
     assert_eq!(gpu.collision_steps(), [30, 0]);
     // The pairs to collide were the device's: its recycling pass, from the kept manifolds
-    // sent at the first step (the world's, 72 bytes a pair) and kept there after, found
+    // sent at the first step (the world's, 80 bytes a pair) and kept there after, found
     // the host's pairs at every step.
     if common::adapter_gives_cpu_bits() {
         assert_eq!(gpu.recycle_misses(), 0);

@@ -11,14 +11,15 @@
 //!         same list)
 //!     else (the first call, after a step that did not come through here, an edit that
 //!         replaced the list or removed a collider, a miss): the world's kept manifolds up
-//!         (72 bytes a pair), as those of this list
+//!         (80 bytes a pair), as those of this list
 //! submit, in place of set_fresh: set_overlaps, recycle_slots (the fresh pairs flagged,
 //!     their kept manifolds dropped, a hash of them summed; each pair marked with what
 //!     it has: no contact, a recycled one); after the narrow phase: record_slots,
 //!     record_flat, keep_records (each record's index in its slot, a flat one's manifold
 //!     kept there); the merge: merge_flags and a scan (each pair's place in the contact
 //!     list), merge_recycled (recycle_into), merge_fresh (the record's), each adding a
-//!     hash of what it writes; the two hashes into the dispatch's `fresh_hash` and `merge_hash`, read back with it
+//!     hash of what it writes; the two hashes into the dispatch's `fresh_hash` and
+//!     `merge_hash`, read back with it
 //! receive: the fresh hash is not that of the world's own fresh pairs (`fresh_hash`): a
 //!     miss, the call runs again with the world's bits sent (`World::fresh_slot_bits`)
 //! commit: the call's kept manifolds are the next call's, and its merged list the
@@ -56,7 +57,8 @@ pub const RECYCLE_WGSL: &str = concat!(
     include_str!("../../../shaders/recycle.wgsl")
 );
 
-/// WGSL `Kept`: a pair's kept manifold ([`KeptManifold`]) and the pair, 72 bytes.
+/// WGSL `Kept`: a pair's kept manifold ([`KeptManifold`]), the pair, and what the pair has
+/// this step, 80 bytes.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Pod, Zeroable)]
 pub(crate) struct KeptGpu {
@@ -343,9 +345,7 @@ impl SetRecycling {
                     (world.pairs.iter().enumerate()).map(|(k, &p)| KeptGpu::of(p, (world.kept)(k))),
                 );
                 let input = &mut self.kept[self.current];
-                if input.reserve(device, bytes(len), cap) {
-                    self.cache.clear();
-                }
+                input.reserve(device, bytes(len), cap);
                 let records = bytemuck::cast_slice(&self.upload);
                 if !records.is_empty() {
                     queue.write_buffer(&input.buffer, HEAD_BYTES, records);

@@ -284,10 +284,11 @@ impl GpuWorld {
 
     /// How the steps so far, with the pair set on the device, found the pairs their
     /// collision stage collides: `[from the device's pair set, swept]`. The narrow phase
-    /// takes the pairs of the device's copy of the world's set that the recycling pass
-    /// marked fresh (no sweep of its own; a bit a pair up, their contacts alone back)
-    /// whenever that copy is the world's list; else (a device error in the pair set) the
-    /// stage sweeps its boxes, as with the pair set on the host.
+    /// takes the pairs of the device's copy of the world's set that need a fresh manifold
+    /// (no sweep of its own; see [`GpuWorld::recycling_steps`] for who decides; their
+    /// contacts alone come back) whenever that copy is the world's list; else (a device
+    /// error in the pair set) the stage sweeps its boxes, as with the pair set on the
+    /// host.
     pub fn collision_steps(&self) -> [u64; 2] {
         self.collision.set_calls()
     }
@@ -305,7 +306,7 @@ impl GpuWorld {
 
     /// How many steps' device recycling pass found other fresh pairs than the host's,
     /// and collided the host's instead (the same contacts, one more submit; the device's
-    /// kept manifolds go up again at the next step, 72 bytes a pair). 0 where the adapter
+    /// kept manifolds go up again at the next step, 80 bytes a pair). 0 where the adapter
     /// rounds as the host does (lavapipe: the tests hold it there), as for
     /// [`GpuWorld::placement_misses`].
     pub fn recycle_misses(&self) -> u64 {

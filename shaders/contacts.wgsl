@@ -29,21 +29,21 @@ fn unpack_contacts(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let input = contact_inputs[k];
-    let m = manifolds.records[k];
+    let warm = warm_starts[k];
     var c: Constraint;
     c.bodies = input.bodies;
-    c.normal = m.normal;
+    c.normal = input.normal;
     c.friction = input.friction;
     c.restitution = input.restitution;
     c.tangent_speed = input.tangent_speed;
-    c.count = m.count;
-    // A point past the count stays zero, as the host's record does (the manifold repeats
-    // its point there; the warm starts are zero there).
-    for (var p = 0u; p < m.count; p++) {
-        c.points[p].point = m.points[p];
-        c.points[p].depth = m.depths[p];
-        c.points[p].normal_impulse = input.normal_impulses[p];
-        c.points[p].tangent_impulse = input.tangent_impulses[p];
+    c.count = input.count;
+    // A point past the count stays zero, as the host's record does (the input repeats its
+    // point there; the warm start is zero there).
+    for (var p = 0u; p < input.count; p++) {
+        c.points[p].point = input.points[p];
+        c.points[p].depth = input.depths[p];
+        c.points[p].normal_impulse = warm.normal_impulses[p];
+        c.points[p].tangent_impulse = warm.tangent_impulses[p];
     }
     constraints[k] = c;
 }

@@ -20,12 +20,13 @@
 //   merge_flags:    per pair, whether it has a contact this step (recycled, or a record);
 //                   the scan of the flags (scan.wgsl): where each goes in the contact list
 //   merge_recycled: per recycled pair, its kept manifold carried to the poses
-//                   (recycle_into), at its place in the list
+//                   (recycle_into), at its place in the list, with its pair
 //   merge_fresh:    per pair with a record, the record's manifold at its place
-//                   (both add a hash of each manifold they write to the list's sum, for
-//                   the host to hold to its own list's, the world's merge:
-//                   `merge_contacts`, before the solver takes the device's in place of
-//                   the host's)
+//   contact_materials: per contact of the list, its bodies and mixed material
+//                   (ColliderSurface::mix) from its colliders', and a hash of the whole
+//                   input summed, for the host to hold to its own list's (the world's
+//                   merge: `merge_contacts`, and its match: `match_warm_starts`) before the
+//                   solver takes the device's inputs in place of the host's
 //
 // Every kernel binds at most four storage buffers (the downlevel limit per stage). The
 // arithmetic is the host's operation for operation, each product a leaf (keep(), see
@@ -105,23 +106,34 @@ struct RecycleParams {
 @group(0) @binding(11) var<storage, read> shapes: array<Shape>;
 // merge_flags' flags, scanned into where each pair's contact goes; [len] the total.
 @group(0) @binding(12) var<storage, read_write> places: array<u32>;
-@group(0) @binding(13) var<storage, read_write> merged: MergedList;
+// The world's contact list's inputs, as the solver takes them.
+@group(0) @binding(13) var<storage, read_write> merged: array<ContactInput>;
+// Per collider: its body and its surface, the friction as its square root.
+@group(0) @binding(14) var<storage, read> surfaces: array<ColliderContact>;
+// The list's hash (zeroed by the host).
+@group(0) @binding(15) var<storage, read_write> merged_hash: array<atomic<u32>>;
 
-// A contact's manifold as the solver takes it (ContactManifold in solver.wgsl,
-// ContactManifoldGpu in src/gpu/world/layout.rs): a one-point manifold repeats its point.
-struct ContactManifold {
-    normal: vec2<f32>,
+// A contact's input as the solver takes it (ContactInput in solver.wgsl, ContactInputGpu in
+// src/gpu/world/layout.rs): a one-point manifold repeats its point.
+struct ContactInput {
+    bodies: vec2<u32>,
+    key: vec2<u32>,
+    friction: f32,
+    restitution: f32,
+    tangent_speed: f32,
     count: u32,
-    _pad: u32,
+    normal: vec2<f32>,
     points: array<vec2<f32>, 2>,
     depths: vec2<f32>,
 }
 
-// The manifolds of the world's contact list, after their hash (zeroed by the host).
-struct MergedList {
-    hash: atomic<u32>,
-    _pad: u32,
-    records: array<ContactManifold>,
+// ColliderContactGpu in src/gpu/collision/recycle.rs.
+struct ColliderContact {
+    body: u32,
+    // The square root of its friction: a contact's is the product of its two colliders'.
+    friction_root: f32,
+    restitution: f32,
+    tangent_speed: f32,
 }
 
 const NO_SLOT: u32 = 0xffffffffu;
@@ -357,10 +369,12 @@ fn merge_flags(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 
 // KeptManifold::recycle_into: the kept manifold carried to the current poses (the pair
-// passed the test in recycle_slots, with the same poses: `carried` is the same here).
-fn recycle_into(kept: Kept, ta: Pose, tb: Pose) -> ContactManifold {
+// passed the test in recycle_slots, with the same poses: `carried` is the same here), as
+// the input of the pair's contact (its bodies and material left to contact_materials).
+fn recycle_into(kept: Kept, ta: Pose, tb: Pose) -> ContactInput {
     let carried = carried_points(kept, ta, tb);
-    var m: ContactManifold;
+    var m: ContactInput;
+    m.key = kept.pair;
     m.normal = rotate_kept(ta.rotation, kept.normal);
     m.count = kept.count;
     // The manifold's own depth (the host's moves with its deepest point) is no input of
@@ -378,72 +392,80 @@ fn recycle_into(kept: Kept, ta: Pose, tb: Pose) -> ContactManifold {
     return m;
 }
 
-// The workgroup's share of the list's hash, added to merged.hash once.
-var<workgroup> group_merged: atomic<u32>;
-
-// Writes manifold m at place p of the list, and adds its hash to the workgroup's share.
-fn merge_at(p: u32, m: ContactManifold) {
-    merged.records[p] = m;
-    atomicAdd(&group_merged, manifold_hash(p, m));
-}
-
 @compute @workgroup_size(256)
-fn merge_recycled(
-    @builtin(global_invocation_id) id: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
+fn merge_recycled(@builtin(global_invocation_id) id: vec3<u32>) {
     keep_flag = params.never == 0xffffffffu;
-    if local == 0u {
-        atomicStore(&group_merged, 0u);
-    }
-    workgroupBarrier();
     let j = id.x;
     if j < params.len && kept_out.records[j].contact == RECYCLED {
         let kept = kept_out.records[j];
-        merge_at(places[j], recycle_into(kept, poses[kept.pair.x], poses[kept.pair.y]));
-    }
-    workgroupBarrier();
-    if local == 0u {
-        atomicAdd(&merged.hash, atomicLoad(&group_merged));
+        merged[places[j]] = recycle_into(kept, poses[kept.pair.x], poses[kept.pair.y]);
     }
 }
 
 @compute @workgroup_size(256)
-fn merge_fresh(
-    @builtin(global_invocation_id) id: vec3<u32>,
-    @builtin(local_invocation_index) local: u32,
-) {
-    if local == 0u {
-        atomicStore(&group_merged, 0u);
-    }
-    workgroupBarrier();
+fn merge_fresh(@builtin(global_invocation_id) id: vec3<u32>) {
     let j = id.x;
-    let k = select(NO_CONTACT, kept_out.records[min(j, params.len - 1u)].contact, j < params.len);
+    if j >= params.len {
+        return;
+    }
+    let k = kept_out.records[j].contact;
     if k < RECYCLED {
         // ContactGpu::manifold: a second point whose id is NO_POINT is unused, and the
         // first is repeated in its place.
         let c = contacts.records[k];
-        var m: ContactManifold;
+        var m: ContactInput;
+        m.key = kept_out.records[j].pair;
         m.normal = c.normal;
         m.count = select(2u, 1u, c.points[1].id == NO_POINT);
         let second = c.points[m.count - 1u];
         m.points = array<vec2<f32>, 2>(c.points[0].point, second.point);
         m.depths = vec2<f32>(c.points[0].depth, second.depth);
-        merge_at(places[j], m);
-    }
-    workgroupBarrier();
-    if local == 0u {
-        atomicAdd(&merged.hash, atomicLoad(&group_merged));
+        merged[places[j]] = m;
     }
 }
 
-// The hash of contact k's manifold (manifold_hash in src/gpu/collision/recycle.rs).
-fn manifold_hash(k: u32, m: ContactManifold) -> u32 {
-    let p = bitcast<vec2<u32>>(m.points[0]);
-    let q = bitcast<vec2<u32>>(m.points[1]);
-    let d = bitcast<vec2<u32>>(m.depths);
-    let n = bitcast<vec2<u32>>(m.normal);
-    var h = box_hash(k, vec4<u32>(m.count, n, p.x));
-    h = box_hash(h, vec4<u32>(p.y, d.x, q));
-    return box_hash(h, vec4<u32>(d.y, 0u, 0u, 0u));
+// The hash of contact k's input (input_hash in src/gpu/world/layout.rs): box_hash folded
+// over its sixteen words.
+fn input_hash(k: u32, c: ContactInput) -> u32 {
+    let material = bitcast<vec3<u32>>(vec3<f32>(c.friction, c.restitution, c.tangent_speed));
+    let n = bitcast<vec2<u32>>(c.normal);
+    let p = bitcast<vec2<u32>>(c.points[0]);
+    let q = bitcast<vec2<u32>>(c.points[1]);
+    let d = bitcast<vec2<u32>>(c.depths);
+    var h = box_hash(k, vec4<u32>(c.bodies, c.key));
+    h = box_hash(h, vec4<u32>(material, c.count));
+    h = box_hash(h, vec4<u32>(n, p));
+    return box_hash(h, vec4<u32>(q, d));
+}
+
+// The workgroup's share of the list's hash, added to merged_hash[0] once.
+var<workgroup> group_merged: atomic<u32>;
+
+@compute @workgroup_size(256)
+fn contact_materials(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    if local == 0u {
+        atomicStore(&group_merged, 0u);
+    }
+    workgroupBarrier();
+    let k = id.x;
+    if k < places[params.len] {
+        var c = merged[k];
+        let a = surfaces[c.key.x];
+        let b = surfaces[c.key.y];
+        // ColliderSurface::mix: the roots' product, the larger restitution, the speeds'
+        // sum.
+        c.bodies = vec2<u32>(a.body, b.body);
+        c.friction = a.friction_root * b.friction_root;
+        c.restitution = max(a.restitution, b.restitution);
+        c.tangent_speed = a.tangent_speed + b.tangent_speed;
+        merged[k] = c;
+        atomicAdd(&group_merged, input_hash(k, c));
+    }
+    workgroupBarrier();
+    if local == 0u {
+        atomicAdd(&merged_hash[0], atomicLoad(&group_merged));
+    }
 }

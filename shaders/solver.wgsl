@@ -83,9 +83,10 @@ struct ConstraintPoint {
     relative_velocity: f32,
 }
 
-// What the host gives of one contact: ContactInputGpu, 48 bytes where its constraint is 176.
-// unpack_contacts puts it and its manifold in the constraint, prepare_contacts fills the
-// rest.
+// One contact as the solver takes it: ContactInputGpu, 64 bytes where its constraint is
+// 176, merged on the device by the collision stage (recycle.wgsl, the same struct) or sent
+// by the host. unpack_contacts puts it and its warm start in the constraint,
+// prepare_contacts fills the rest. A one-point manifold repeats its point.
 struct ContactInput {
     bodies: vec2<u32>,
     // The colliders in touch: the colouring's key (colouring.wgsl reads it as words).
@@ -93,29 +94,18 @@ struct ContactInput {
     friction: f32,
     restitution: f32,
     tangent_speed: f32,
-    _pad: u32,
-    // Per point: the warm start (normal, tangent).
-    normal_impulses: vec2<f32>,
-    tangent_impulses: vec2<f32>,
-}
-
-// A contact's manifold: ContactManifoldGpu, sent by the host or merged on the device by the
-// collision stage (recycle.wgsl, the same struct). A one-point manifold repeats its point.
-struct ContactManifold {
-    normal: vec2<f32>,
     count: u32,
-    _pad: u32,
+    normal: vec2<f32>,
     // Per point: world frame; penetration.
     points: array<vec2<f32>, 2>,
     depths: vec2<f32>,
 }
 
-// The manifolds in contact order, after a hash word (the device's merge sums it; the host's
-// leaves it 0) and a pad word.
-struct ManifoldList {
-    hash: u32,
-    _pad: u32,
-    records: array<ContactManifold>,
+// A contact's warm start: WarmStartGpu, matched by feature id on the host (zero past the
+// count).
+struct WarmStart {
+    normal_impulses: vec2<f32>,
+    tangent_impulses: vec2<f32>,
 }
 
 // One contact constraint: ConstraintGpu. unpack_contacts writes the inputs, prepare_contacts
@@ -180,7 +170,7 @@ struct SolverParams {
 // its contacts' first place and count in `order`, its joints' in `joint_order`.
 @group(0) @binding(11) var<storage, read> colour_ranges: array<vec4<u32>>;
 @group(0) @binding(12) var<storage, read> contact_inputs: array<ContactInput>;
-@group(0) @binding(14) var<storage, read> manifolds: ManifoldList;
+@group(0) @binding(14) var<storage, read> warm_starts: array<WarmStart>;
 @group(0) @binding(7) var<uniform> params: SolverParams;
 @group(0) @binding(10) var<storage, read_write> stored: array<StoredImpulses>;
 

@@ -144,8 +144,8 @@ impl CollisionStage for OnGpu<'_> {
     fn offloaded(&mut self) -> Option<&mut dyn OffloadedStages> {
         match &mut self.solver {
             Some(solver) => {
-                // The contact list's manifolds, when the device merged them this step.
-                solver.take_manifolds(self.collision.device_manifolds());
+                // The contact list's inputs, when the device merged them this step.
+                solver.take_contacts(self.collision.device_contacts());
                 Some(&mut **solver)
             }
             None => None,
@@ -204,6 +204,8 @@ impl CollisionStage for OnGpu<'_> {
                 kept: &kept,
                 recycling: world.settings.recycling,
                 merge: !world.colliders.has_sensors,
+                bodies: &world.names.collider_bodies,
+                surfaces: &world.colliders.surfaces,
             };
             collision.send_over_set(&world.colliders.records, set, &world_kept)?;
         }

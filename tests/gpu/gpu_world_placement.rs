@@ -87,7 +87,7 @@ fn a_falling_pile_is_placed_on_the_device_to_the_cpu_bits_and_sends_no_pose() {
         assert_eq!(gpu.recycling_steps(), [40, 0]);
         // And merged its contact list there, the list the host merged: its solver took
         // the device's manifolds at every step.
-        assert_eq!(gpu.manifold_steps(), [40, 0]);
+        assert_eq!(gpu.contact_input_steps(), [40, 0]);
     }
     // Every step's narrow phase took the device's pair set's pairs: it held the world's
     // list from the first step's update on.
@@ -226,7 +226,7 @@ fn a_settled_pyramid_collides_and_reads_back_only_its_fresh_pairs() {
         assert_eq!(gpu.recycle_misses(), 0);
         assert_eq!(gpu.recycling_steps(), [30, 0]);
         // The recycled contacts carried to the poses on the device are the host's.
-        assert_eq!(gpu.manifold_steps(), [30, 0]);
+        assert_eq!(gpu.contact_input_steps(), [30, 0]);
     }
 }
 
@@ -323,6 +323,6 @@ fn a_world_with_sensors_sends_its_own_manifolds() {
     if common::adapter_gives_cpu_bits() {
         assert_eq!(gpu.recycle_misses(), 0);
         assert_eq!(gpu.recycling_steps(), [40, 0]);
-        assert_eq!(gpu.manifold_steps(), [0, 40]);
+        assert_eq!(gpu.contact_input_steps(), [0, 40]);
     }
 }

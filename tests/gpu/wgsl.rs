@@ -382,7 +382,7 @@ fn recycle_wgsl_parses_validates_and_names_its_rust_twins() {
         "keep_manifold's twin"
     );
     // Each entry point is a kernel the host makes (by name), and the merge's hash is the
-    // host's `manifold_hash`.
+    // host's `input_hash`.
     let host = include_str!("../../src/gpu/collision/recycle.rs");
     for entry in &m.entry_points {
         assert!(
@@ -396,10 +396,7 @@ fn recycle_wgsl_parses_validates_and_names_its_rust_twins() {
             "recycle_into",
             include_str!("../../src/collision/recycle.rs"),
         ),
-        (
-            "manifold_hash",
-            include_str!("../../src/gpu/world/layout.rs"),
-        ),
+        ("input_hash", include_str!("../../src/gpu/world/layout.rs")),
     ] {
         assert!(
             function_names(&m).contains(&name),

@@ -39,12 +39,12 @@ pub(crate) trait OffloadedStages: Send {
     /// host instead.
     fn run(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error>;
 
-    /// The manifolds of this step's contact list as the collision stage made them on the
-    /// device, when it did: [`run`](Self::run) takes them in place of the host's list's
-    /// when the two hash the same (`gpu/collision/recycle.rs`).
+    /// The inputs of this step's contacts (manifold, bodies, material) as the collision
+    /// stage made them on the device, when it did: [`run`](Self::run) takes them in place
+    /// of the host's list's when the two hash the same (`gpu/collision/recycle.rs`).
     #[cfg(feature = "gpu")]
-    fn take_manifolds(&mut self, manifolds: Option<crate::gpu::collision::DeviceManifolds>) {
-        let _ = manifolds;
+    fn take_contacts(&mut self, contacts: Option<crate::gpu::collision::DeviceContacts>) {
+        let _ = contacts;
     }
 }
 

@@ -2,7 +2,7 @@
 //! its pair set (`set.rs`): which of the set's pairs go to the narrow phase is decided
 //! there, from the kept manifolds the device carries from step to step (no bit a pair goes
 //! up), and the step's contact list is merged there, in the world's order, for the
-//! solver (no manifold goes up).
+//! solver (no contact's manifold, bodies or material goes up).
 //!
 //! ```text
 //! begin (send_over_set), the world's list of `generation`, `len` pairs:
@@ -17,14 +17,15 @@
 //!     it has: no contact, a recycled one); after the narrow phase: record_slots,
 //!     record_flat, keep_records (each record's index in its slot, a flat one's manifold
 //!     kept there); the merge: merge_flags and a scan (each pair's place in the contact
-//!     list), merge_recycled (recycle_into), merge_fresh (the record's), each adding a
-//!     hash of what it writes; the two hashes into the dispatch's `fresh_hash` and
-//!     `merge_hash`, read back with it
+//!     list), merge_recycled (recycle_into), merge_fresh (the record's), then
+//!     contact_materials (each contact's bodies and mixed material, from the colliders'
+//!     table, sent when it changed; a hash of every input summed); the two hashes into
+//!     the dispatch's `fresh_hash` and `merge_hash`, read back with it
 //! receive: the fresh hash is not that of the world's own fresh pairs (`fresh_hash`): a
 //!     miss, the call runs again with the world's bits sent (`World::fresh_slot_bits`)
 //! commit: the call's kept manifolds are the next call's, and its merged list the
-//!     solver's to take (`DeviceManifolds`) if the world's merge hashes the same
-//!     (`manifold_hash`, in the solver's upload)
+//!     solver's to take (`DeviceContacts`) if the world's merge hashes the same
+//!     (`input_hash`, in the solver's upload)
 //! ```
 //!
 //! The kept manifolds go in two buffers that take turns: a call reads the last call's and
@@ -40,13 +41,14 @@ use bytemuck::{Pod, Zeroable};
 use crate::broad_phase::scan::scan_tile_count;
 use crate::broad_phase::sort_sweep::box_hash;
 use crate::collision::recycle::{KeptManifold, RECYCLE_ANGLE, RECYCLE_TRANSLATION};
+use crate::dynamics::collider_set::ColliderSurface;
 use crate::gpu::broad_phase::{PushFlags, SCAN_LEVELS, SCAN_PARAMS, SCAN_WGSL};
 use crate::gpu::layout::{ContactPointGpu, PoseGpu};
 use crate::gpu::plan::{
     BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, Workgroups, push_scan, record,
 };
 use crate::gpu::plumbing::GrowingBuffer;
-use crate::gpu::world::ContactManifoldGpu;
+use crate::gpu::world::ContactInputGpu;
 
 /// The WGSL of the recycling pass (`shaders/recycle.wgsl`, after the layouts, the
 /// transforms and the box hash it uses).
@@ -163,7 +165,22 @@ pub(crate) struct SetKept<'a> {
     /// Whether the device merges the contact list: not for a world with sensors, whose
     /// list leaves the sensor pairs out (the device cannot tell them).
     pub(crate) merge: bool,
+    /// Each collider's body and surface: a contact's bodies and mixed material.
+    pub(crate) bodies: &'a [u32],
+    pub(crate) surfaces: &'a [ColliderSurface],
 }
+
+/// WGSL `ColliderContact`: what a contact takes of one of its colliders, 16 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, PartialEq, Pod, Zeroable)]
+pub(crate) struct ColliderContactGpu {
+    pub(crate) body: u32,
+    /// The square root of its friction (`ColliderSurface::mix` multiplies two).
+    pub(crate) friction_root: f32,
+    pub(crate) restitution: f32,
+    pub(crate) tangent_speed: f32,
+}
+const _: () = assert!(size_of::<ColliderContactGpu>() == 16);
 
 /// This call's recycling on the device.
 #[derive(Clone, Copy)]
@@ -190,14 +207,14 @@ struct Kernels {
     scan: [Kernel; 2],
     merge_recycled: Kernel,
     merge_fresh: Kernel,
+    contact_materials: Kernel,
 }
 
-/// The world's contact list's manifolds as the device's recycling pass and narrow phase
-/// made them (`MergedList` in `recycle.wgsl`: the hash, a pad word, then one
-/// [`ContactManifoldGpu`] a contact), and their hash: a solver takes them in place of the
-/// host's when the host's list hashes the same (`manifold_hash`).
+/// The world's contact list's inputs as the device's recycling pass and narrow phase made
+/// them (one [`ContactInputGpu`] a contact), and their hash: a solver takes them in place
+/// of the host's when the host's list hashes the same (`input_hash`).
 #[derive(Clone, Debug)]
-pub(crate) struct DeviceManifolds {
+pub(crate) struct DeviceContacts {
     pub(crate) buffer: wgpu::Buffer,
     pub(crate) hash: u32,
 }
@@ -212,11 +229,17 @@ pub(super) struct SetRecycling {
     /// Per contact record: its slot, its pair, whether it is flat.
     keeps: GrowingBuffer,
     /// Per pair its place in the contact list (merge_flags, scanned), the scan's tile
-    /// sums and their zero base, and the list's manifolds (`DeviceManifolds`).
+    /// sums and their zero base, and the list's inputs (`DeviceContacts`) and their hash.
     places: GrowingBuffer,
     sums: [GrowingBuffer; SCAN_LEVELS],
     zero: wgpu::Buffer,
     merged: GrowingBuffer,
+    hash: wgpu::Buffer,
+    /// Each collider's body and surface, and what the device's copy holds (`None`:
+    /// unknown).
+    surfaces: GrowingBuffer,
+    surface_scratch: Vec<ColliderContactGpu>,
+    surfaces_held: Option<Vec<ColliderContactGpu>>,
     /// The last committed call's list's hash, as the device summed it.
     pub(super) merged_hash: Option<u32>,
     params: GrowingBuffer,
@@ -256,6 +279,10 @@ impl SetRecycling {
             scan: [scan_kernel("scan_reduce"), scan_kernel("scan_tiles")],
             merge_recycled: kernel("merge_recycled", &[(2, RW), (5, RO), (12, RW), (13, RW)]),
             merge_fresh: kernel("merge_fresh", &[(2, RW), (7, RO), (12, RW), (13, RW)]),
+            contact_materials: kernel(
+                "contact_materials",
+                &[(12, RW), (13, RW), (14, RO), (15, RW)],
+            ),
         };
         let storage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
@@ -278,7 +305,16 @@ impl SetRecycling {
                 usage: wgpu::BufferUsages::STORAGE,
                 mapped_at_creation: false,
             }),
-            merged: buffer("wgpu-sat merged manifolds"),
+            merged: buffer("wgpu-sat merged contacts"),
+            hash: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("wgpu-sat merged contacts' hash"),
+                size: 16,
+                usage: storage,
+                mapped_at_creation: false,
+            }),
+            surfaces: buffer("wgpu-sat collider surfaces"),
+            surface_scratch: Vec::new(),
+            surfaces_held: None,
             merged_hash: None,
             params: GrowingBuffer::new(
                 device,
@@ -304,16 +340,20 @@ impl SetRecycling {
             &self.keeps,
             &self.places,
             &self.merged,
+            &self.surfaces,
         ];
         let sums = self.sums.iter().map(|b| b.created).sum::<u64>();
-        grown.iter().map(|b| b.created).sum::<u64>() + sums + self.params.created + 1
+        // The zero and the hash are made once.
+        grown.iter().map(|b| b.created).sum::<u64>() + sums + self.params.created + 2
     }
 
-    /// The device's kept manifolds are no longer the world's: the next call sends them.
+    /// The device's kept manifolds are no longer the world's: the next call sends them
+    /// (and the colliders' surfaces, which a failed call may have left unknown).
     pub(super) fn invalidate(&mut self) {
         self.synced = None;
         self.call = None;
         self.merged_hash = None;
+        self.surfaces_held = None;
     }
 
     /// Starts a call over the world's list `world` of `len` pairs, whose fresh pairs' bits
@@ -362,8 +402,11 @@ impl SetRecycling {
             tiles = scan_tile_count(tiles);
             level.reserve(device, 4 * tiles.max(1) as u64, cap);
         }
-        let manifolds = HEAD_BYTES + size_of::<ContactManifoldGpu>() as u64 * len.max(1) as u64;
-        self.merged.reserve(device, manifolds, cap);
+        let inputs = size_of::<ContactInputGpu>() as u64 * len.max(1) as u64;
+        self.merged.reserve(device, inputs, cap);
+        if world.merge {
+            self.sent += self.send_surfaces(device, queue, world, cap);
+        }
         self.call = Some(Call {
             generation: world.generation,
             len,
@@ -373,6 +416,37 @@ impl SetRecycling {
             merge: world.merge,
             host_hash: fresh_hash(bits, world.pairs),
         });
+    }
+
+    /// Each collider's body and surface up, when they are not what the device holds: the
+    /// bytes sent.
+    fn send_surfaces(
+        &mut self,
+        device: &wgpu::Device,
+        queue: &wgpu::Queue,
+        world: &SetKept<'_>,
+        cap: u64,
+    ) -> u64 {
+        self.surface_scratch.clear();
+        (self.surface_scratch).extend(world.bodies.iter().zip(world.surfaces).map(|(&body, s)| {
+            ColliderContactGpu {
+                body,
+                friction_root: s.friction.sqrt(),
+                restitution: s.restitution,
+                tangent_speed: s.tangent_speed,
+            }
+        }));
+        if self.surfaces_held.as_ref() == Some(&self.surface_scratch) {
+            return 0;
+        }
+        let bytes = bytemuck::cast_slice(&self.surface_scratch);
+        self.surfaces.reserve(device, bytes.len() as u64, cap);
+        if !bytes.is_empty() {
+            queue.write_buffer(&self.surfaces.buffer, 0, bytes);
+        }
+        let held = self.surfaces_held.get_or_insert_with(Vec::new);
+        held.clone_from(&self.surface_scratch);
+        bytes.len() as u64
     }
 
     /// Whether this call's fresh pairs are decided on the device.
@@ -485,7 +559,8 @@ impl SetRecycling {
             encoder.copy_buffer_to_buffer(output, 0, inputs.dispatch, at, 4);
             return written;
         };
-        // The merge: each pair's place in the list, then its manifold there.
+        // The merge: each pair's place in the list, then its manifold there, then its bodies
+        // and material.
         let (places, merged) = (&self.places.buffer, &self.merged.buffer);
         let slots = |n: usize| n.div_ceil(256) as u32;
         plan.push(
@@ -505,18 +580,21 @@ impl SetRecycling {
             (13, merged),
         ];
         plan.push(&k.merge_fresh, &fresh, params, slots(len));
-        encoder.clear_buffer(merged, 0, Some(HEAD_BYTES));
+        let (surfaces, hash) = (&self.surfaces.buffer, &self.hash);
+        let materials = [(12, places), (13, merged), (14, surfaces), (15, hash)];
+        plan.push(&k.contact_materials, &materials, params, slots(len));
+        encoder.clear_buffer(hash, 0, None);
         let (cache, uniforms) = (&mut self.cache, &self.params);
         let written = record(device, queue, encoder, uniforms, cache, plan, None);
         encoder.copy_buffer_to_buffer(output, 0, inputs.dispatch, at, 4);
-        encoder.copy_buffer_to_buffer(merged, 0, inputs.dispatch, at + 4, 4);
+        encoder.copy_buffer_to_buffer(hash, 0, inputs.dispatch, at + 4, 4);
         written
     }
 
-    /// The last call's contact list's manifolds on the device, when it decided its fresh
+    /// The last call's contact list's inputs on the device, when it decided its fresh
     /// pairs there and succeeded.
-    pub(super) fn manifolds(&self) -> Option<DeviceManifolds> {
-        Some(DeviceManifolds {
+    pub(super) fn contacts(&self) -> Option<DeviceContacts> {
+        Some(DeviceContacts {
             buffer: self.merged.buffer.clone(),
             hash: self.merged_hash?,
         })
@@ -536,7 +614,7 @@ impl SetRecycling {
     }
 
     /// The call succeeded: its kept manifolds are the next call's input, and its contact
-    /// list's manifolds, whose hash the device summed as `merged_hash`, the solver's.
+    /// list's inputs, whose hash the device summed as `merged_hash`, the solver's.
     pub(super) fn commit(&mut self, merged_hash: u32) {
         match self.call.take() {
             Some(call) => {
@@ -620,6 +698,12 @@ mod tests {
             struct_size(&m, "RecycleParams"),
             size_of::<RecycleParamsGpu>()
         );
+        assert_eq!(
+            struct_size(&m, "ContactInput"),
+            size_of::<ContactInputGpu>()
+        );
+        let surface = struct_size(&m, "ColliderContact");
+        assert_eq!(surface, size_of::<ColliderContactGpu>());
         // The head before the records: the hash and a pad word.
         let list = struct_size(&m, "KeptListIn");
         assert_eq!(list, HEAD_BYTES as usize + size_of::<KeptGpu>());

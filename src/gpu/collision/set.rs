@@ -27,7 +27,7 @@
 //! dropped by the world's walk; here it is never collided, nor read back. The set is the
 //! world's list, so the world's slot `k` is the set's pair `k`.
 
-use super::{DeviceManifolds, GpuCollision, SetKept};
+use super::{DeviceContacts, GpuCollision, SetKept};
 use crate::collision::narrow_phase::Collider;
 use crate::error::{Error, GpuError};
 use crate::shapes::aabb::Aabb;
@@ -120,10 +120,10 @@ impl GpuCollision {
         self.recycling.invalidate();
     }
 
-    /// The last call's contact list's manifolds on the device, when its fresh pairs were
+    /// The last call's contact list's inputs on the device, when its fresh pairs were
     /// decided there: a solver takes them if the world's list hashes the same.
-    pub(crate) fn device_manifolds(&self) -> Option<DeviceManifolds> {
-        self.recycling.manifolds()
+    pub(crate) fn device_contacts(&self) -> Option<DeviceContacts> {
+        self.recycling.contacts()
     }
 
     /// The device's kept manifolds are no longer the world's (an edit changed them).

@@ -6,7 +6,7 @@
 use bytemuck::{Pod, Zeroable};
 
 use crate::broad_phase::sort_sweep::box_hash;
-use crate::collision::manifold::Manifold;
+use crate::collision::manifold::Contact;
 use crate::dynamics::solver::JointConstraint;
 use crate::dynamics::state::BodyState;
 
@@ -74,9 +74,10 @@ pub(crate) struct ConstraintPointGpu {
 }
 const _: () = assert!(size_of::<ConstraintPointGpu>() == 56);
 
-/// WGSL `ContactInput`: what the host gives of one contact, in contact order, 48 bytes
-/// where its constraint ([`ConstraintGpu`]) is 176: `unpack_contacts` fills the constraint's
-/// inputs from it and its manifold ([`ContactManifoldGpu`]) on the device, and
+/// WGSL `ContactInput`: one contact as the solver takes it, in contact order, 64 bytes
+/// where its constraint ([`ConstraintGpu`]) is 176: the collision stage's merge makes them
+/// on the device (`recycle.wgsl`), or the host sends them; `unpack_contacts` fills the
+/// constraint's inputs from it and its warm start ([`WarmStartGpu`]), and
 /// `prepare_contacts` the rest.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
@@ -88,58 +89,56 @@ pub(crate) struct ContactInputGpu {
     pub friction: f32,
     pub restitution: f32,
     pub tangent_speed: f32,
-    pub _pad: u32,
-    /// Per point: the warm start, normal and tangent.
-    pub normal_impulses: [f32; 2],
-    pub tangent_impulses: [f32; 2],
-}
-const _: () = assert!(size_of::<ContactInputGpu>() == 48);
-
-/// WGSL `ContactManifold` (`solver.wgsl`, `recycle.wgsl`): a contact's manifold as the
-/// solver takes it, 40 bytes; the host's list sends them (`ManifoldList`: a hash word and
-/// a pad word, then the manifolds), or the device's merge made them
-/// (`gpu/collision/recycle.rs`).
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub(crate) struct ContactManifoldGpu {
-    /// From A to B, world frame.
-    pub normal: [f32; 2],
     /// Points in the manifold, 1 or 2.
     pub count: u32,
-    pub _pad: u32,
-    /// Per point, world frame (a one-point manifold repeats its point, as [`Manifold`]
-    /// does).
+    /// From A to B, world frame.
+    pub normal: [f32; 2],
+    /// Per point, world frame (a one-point manifold repeats its point, as
+    /// [`Manifold`](crate::collision::manifold::Manifold) does).
     pub points: [[f32; 2]; 2],
     /// Per point: penetration, positive when overlapping.
     pub depths: [f32; 2],
 }
-const _: () = assert!(size_of::<ContactManifoldGpu>() == 40);
+const _: () = assert!(size_of::<ContactInputGpu>() == 64);
 
-impl ContactManifoldGpu {
-    /// The manifold of `m`.
-    pub(crate) fn of(m: &Manifold) -> ContactManifoldGpu {
+impl ContactInputGpu {
+    /// The input of `contact`, between `bodies`, of `material` (friction, restitution,
+    /// tangent speed).
+    pub(crate) fn of(contact: &Contact, bodies: [u32; 2], material: [f32; 3]) -> Self {
+        let m = &contact.manifold;
         // A one-point manifold's second slot repeats its point.
         let (p, q) = (m.points()[0], m.points()[m.points().len() - 1]);
-        ContactManifoldGpu {
-            normal: m.normal.to_array(),
+        let [friction, restitution, tangent_speed] = material;
+        ContactInputGpu {
+            bodies,
+            key: [contact.a, contact.b],
+            friction,
+            restitution,
+            tangent_speed,
             count: m.points().len() as u32,
-            _pad: 0,
+            normal: m.normal.to_array(),
             points: [p.point.to_array(), q.point.to_array()],
             depths: [p.depth, q.depth],
         }
     }
 }
 
-/// The hash of contact `k`'s manifold that `merge_recycled` and `merge_fresh` sum over the
-/// device's list (`recycle.wgsl`'s `manifold_hash`): [`box_hash`] folded over the count and
-/// the bits of the normal, the points and their depths.
-pub(crate) fn manifold_hash(k: u32, m: &ContactManifoldGpu) -> u32 {
-    let bits = |v: [f32; 2]| v.map(f32::to_bits);
-    let ([p0, p1], [q0, q1]) = (bits(m.points[0]), bits(m.points[1]));
-    let ([d0, d1], [n0, n1]) = (bits(m.depths), bits(m.normal));
-    let h = box_hash(k, [m.count, n0, n1, p0]);
-    let h = box_hash(h, [p1, d0, q0, q1]);
-    box_hash(h, [d1, 0, 0, 0])
+/// WGSL `WarmStart`: a contact's warm start, matched by feature id on the host, 16 bytes.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct WarmStartGpu {
+    /// Per point (the first `count`; zero past it): normal and tangent.
+    pub normal_impulses: [f32; 2],
+    pub tangent_impulses: [f32; 2],
+}
+const _: () = assert!(size_of::<WarmStartGpu>() == 16);
+
+/// The hash of contact `k`'s input that `contact_materials` sums over the device's list
+/// (`recycle.wgsl`'s `input_hash`): [`box_hash`] folded over its sixteen words.
+pub(crate) fn input_hash(k: u32, c: &ContactInputGpu) -> u32 {
+    let words: &[u32; 16] = bytemuck::cast_ref(c);
+    let group = |g: usize| [0, 1, 2, 3].map(|i| words[4 * g + i]);
+    (0..4).fold(k, |h, g| box_hash(h, group(g)))
 }
 
 /// WGSL `Constraint`: one contact constraint, in contact order.
@@ -402,7 +401,7 @@ mod tests {
             ("ConstraintPoint", size_of::<ConstraintPointGpu>()),
             ("Constraint", size_of::<ConstraintGpu>()),
             ("ContactInput", size_of::<ContactInputGpu>()),
-            ("ContactManifold", size_of::<ContactManifoldGpu>()),
+            ("WarmStart", size_of::<WarmStartGpu>()),
             ("SolverParams", size_of::<SolverParamsGpu>()),
             ("Joint", size_of::<JointGpu>()),
             ("StoredImpulses", size_of::<StoredImpulsesGpu>()),

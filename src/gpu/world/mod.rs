@@ -27,9 +27,9 @@
 //!     the solver's stages on the GPU (solver/, shaders/solver.wgsl and joints.wgsl),
 //!         colour by colour, dispatched indirectly; then the transforms written on the
 //!         device from its poses; up: the bodies' records the host changed (the rest stay
-//!         there, resident.rs) and the contacts' inputs (48 bytes: bodies, material, warm
-//!         starts; their manifolds are the collision stage's merge, or go up too); back:
-//!         the state, the impulses and the colours (1 byte a constraint)
+//!         there, resident.rs) and the contacts' warm starts (16 bytes; their inputs,
+//!         64 bytes, are the collision stage's merge, or go up too); back: the state, the
+//!         impulses and the colours (1 byte a constraint)
 //!     continuous collision and sleep                                  (host)
 //! read_world(): the world after the last step, with the same handles
 //! ```
@@ -54,7 +54,7 @@ mod solver;
 mod timing;
 
 pub use colouring::{COLOURING_WGSL, DEFAULT_ROUNDS, GpuColouring, GpuColours};
-pub(in crate::gpu) use layout::ContactManifoldGpu;
+pub(in crate::gpu) use layout::ContactInputGpu;
 pub use solver::SOLVER_WGSL;
 pub use timing::GpuStepTimes;
 
@@ -313,16 +313,17 @@ impl GpuWorld {
         self.collision.recycle_calls().1
     }
 
-    /// Where the steps' solvers took their contacts' manifolds from: `[merged on the
-    /// device, sent by the host]`. A step whose fresh pairs the device decided (see
-    /// [`GpuWorld::recycling_steps`]) also merges its contact list there, the recycled
-    /// pairs' manifolds carried to the poses and the narrow phase's in the world's order
-    /// (`shaders/recycle.wgsl`), and the solver takes those when their hash is that of
-    /// the host's list: 40 bytes a contact less up. A world with sensors sends its own
-    /// (its list leaves the sensor pairs out, and the device cannot tell them: it merges
-    /// nothing then).
-    pub fn manifold_steps(&self) -> [u64; 2] {
-        self.solver.manifold_steps
+    /// Where the steps' solvers took their contacts' inputs (manifold, bodies, material)
+    /// from: `[merged on the device, sent by the host]`. A step whose fresh pairs the
+    /// device decided (see [`GpuWorld::recycling_steps`]) also merges its contact list
+    /// there, the recycled pairs' manifolds carried to the poses and the narrow phase's in
+    /// the world's order, each with its colliders' bodies and mixed material
+    /// (`shaders/recycle.wgsl`), and the solver takes those when their hash is that of the
+    /// host's list: then only the warm starts go up, 16 bytes a contact where the host's
+    /// inputs are 80. A world with sensors sends its own (its list leaves the sensor pairs
+    /// out, and the device cannot tell them: it merges nothing then).
+    pub fn contact_input_steps(&self) -> [u64; 2] {
+        self.solver.input_steps
     }
 
     /// Whether the steps to come decide the pairs that need a fresh manifold on the

@@ -43,8 +43,8 @@ mod upload;
 
 use super::colouring::{ColourBounds, GpuColouring};
 use super::layout::{
-    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ContactInputGpu, ContactManifoldGpu, JointGpu,
-    JointImpulsesGpu, LAST_SUBSTEP, OVERFLOW, OVERFLOW_CHUNK, SolverParamsGpu, StoredImpulsesGpu,
+    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ContactInputGpu, JointGpu, JointImpulsesGpu,
+    LAST_SUBSTEP, OVERFLOW, OVERFLOW_CHUNK, SolverParamsGpu, StoredImpulsesGpu, WarmStartGpu,
 };
 use super::resident::ResidentList;
 use super::timing::{GpuStepTimes, TIMED_PASSES, stage};
@@ -52,7 +52,7 @@ use crate::dynamics::COLOURS;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
 use crate::dynamics::state::BodyState;
 use crate::error::{Error, GpuError};
-use crate::gpu::collision::DeviceManifolds;
+use crate::gpu::collision::DeviceContacts;
 use crate::gpu::layout::BodyTransformGpu;
 use crate::gpu::plan::{
     BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, Workgroups, record_passes,
@@ -91,7 +91,7 @@ const STORED: u32 = 10;
 const COLOUR_RANGES: u32 = 11;
 const CONTACT_INPUTS: u32 = 12;
 const JOINT_IMPULSES: u32 = 13;
-const MANIFOLDS: u32 = 14;
+const WARM_STARTS: u32 = 14;
 
 /// The kernels of `solver.wgsl`.
 struct Kernels {
@@ -139,7 +139,7 @@ impl Kernels {
             clamp_bodies: kernel("clamp_bodies", &body),
             unpack_contacts: kernel(
                 "unpack_contacts",
-                &[(CONTACT_INPUTS, RO), (MANIFOLDS, RO), (CONSTRAINTS, RW)],
+                &[(CONTACT_INPUTS, RO), (WARM_STARTS, RO), (CONSTRAINTS, RW)],
             ),
             prepare_contacts: kernel(
                 "prepare_contacts",
@@ -177,16 +177,16 @@ pub(crate) struct GpuSolver {
     poses: ResidentList<BodyPoseGpu>,
     infos: ResidentList<BodyInfoGpu>,
     constraints: GrowingBuffer,
-    /// The contacts as the host gives them (`ContactInputGpu`), unpacked into `constraints`
-    /// with their manifolds: the host's (`manifolds`), or those the collision stage merged
-    /// on the device (`device_manifolds`, taken when the host's list hashes the same:
-    /// `manifold_source` then binds them).
+    /// The contacts (`ContactInputGpu`), unpacked into `constraints` with their warm
+    /// starts (`WarmStartGpu`, the host's): the host's (`contact_inputs`), or those the
+    /// collision stage merged on the device (`device_contacts`, taken when the host's list
+    /// hashes the same: `input_source` then binds them).
     contact_inputs: GrowingBuffer,
-    manifolds: GrowingBuffer,
-    device_manifolds: Option<DeviceManifolds>,
-    manifold_source: Option<wgpu::Buffer>,
-    /// Steps whose manifolds came from the device, and from the host.
-    pub(crate) manifold_steps: [u64; 2],
+    warm_starts: GrowingBuffer,
+    device_contacts: Option<DeviceContacts>,
+    input_source: Option<wgpu::Buffer>,
+    /// Steps whose contacts' inputs came from the device, and from the host.
+    pub(crate) input_steps: [u64; 2],
     /// The store stage's compact records, one per contact: all that comes back of them.
     stored: GrowingBuffer,
     turned: GrowingBuffer,
@@ -208,7 +208,7 @@ pub(crate) struct GpuSolver {
     pub(crate) stage_times: Option<GpuStepTimes>,
     /// Host staging, reused between steps.
     input_scratch: Vec<ContactInputGpu>,
-    manifold_scratch: Vec<ContactManifoldGpu>,
+    warm_scratch: Vec<WarmStartGpu>,
     pose_scratch: Vec<BodyPoseGpu>,
     info_scratch: Vec<BodyInfoGpu>,
     joint_scratch: Vec<JointGpu>,
@@ -239,10 +239,10 @@ impl GpuSolver {
             infos: ResidentList::new(buffer("body infos")),
             constraints: buffer("contact constraints"),
             contact_inputs: buffer("contact inputs"),
-            manifolds: buffer("contact manifolds"),
-            device_manifolds: None,
-            manifold_source: None,
-            manifold_steps: [0; 2],
+            warm_starts: buffer("warm starts"),
+            device_contacts: None,
+            input_source: None,
+            input_steps: [0; 2],
             stored: buffer("stored impulses"),
             turned: buffer("angles turned"),
             joints: buffer("joints"),
@@ -264,7 +264,7 @@ impl GpuSolver {
             kernel_time: None,
             stage_times: None,
             input_scratch: Vec::new(),
-            manifold_scratch: Vec::new(),
+            warm_scratch: Vec::new(),
             pose_scratch: Vec::new(),
             info_scratch: Vec::new(),
             joint_scratch: Vec::new(),
@@ -331,8 +331,8 @@ impl GpuSolver {
 }
 
 impl OffloadedStages for GpuSolver {
-    fn take_manifolds(&mut self, manifolds: Option<DeviceManifolds>) {
-        self.device_manifolds = manifolds;
+    fn take_contacts(&mut self, contacts: Option<DeviceContacts>) {
+        self.device_contacts = contacts;
     }
 
     fn run(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error> {
@@ -381,12 +381,13 @@ impl GpuSolver {
             kinds: [false; 2],
             bounds,
         };
+        // The contacts' inputs: the collision stage's merge, or the host's (upload.rs).
+        let inputs = (self.input_source.as_ref()).unwrap_or(&self.contact_inputs.buffer);
         if coloured {
             plan.stage(stage::COLOURING);
             // The colouring's passes first, in the same pass: the colour passes read the
             // order, the ranges and the workgroups they make. Its input is made from the
             // uploaded states and contact inputs before the clamp changes the states.
-            let inputs = &self.contact_inputs.buffer;
             self.colouring.push_input(&mut plan, states, inputs);
             self.colouring.push(&mut plan);
             let joints = self.colouring.step_joint_slots().next().is_some();
@@ -430,10 +431,9 @@ impl GpuSolver {
         }
         if contacts > 0 {
             let params = Self::params(view, 0, contacts, 0);
-            let manifolds = self.manifold_source.as_ref();
             let unpack = [
-                (CONTACT_INPUTS, &self.contact_inputs.buffer),
-                (MANIFOLDS, manifolds.unwrap_or(&self.manifolds.buffer)),
+                (CONTACT_INPUTS, inputs),
+                (WARM_STARTS, &self.warm_starts.buffer),
                 (CONSTRAINTS, constraints),
             ];
             plan.push(&k.unpack_contacts, &unpack, params, groups(contacts));

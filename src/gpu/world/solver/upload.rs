@@ -1,8 +1,8 @@
 //! The GPU world's solver's inputs up, each step: the bodies' records that changed (their
-//! states, poses and infos stay on the device, `resident.rs`), the contacts' inputs (48
-//! bytes each: `unpack_contacts` makes the constraints on the device) and their manifolds
-//! (40 bytes each, unless the collision stage merged the same list on the device:
-//! `gpu/collision/recycle.rs`, held to the host's by a hash), the prepared joints, and
+//! states, poses and infos stay on the device, `resident.rs`), the contacts' warm starts
+//! (16 bytes each) and inputs (64 bytes each, unless the collision stage merged the same
+//! list on the device: `gpu/collision/recycle.rs`, held to the host's by a hash), from
+//! which `unpack_contacts` makes the constraints on the device, the prepared joints, and
 //! room for what the pass writes. Every binding that grows with the world is checked
 //! against the device's binding size first, so that nothing is made or sent for a step the
 //! device cannot hold.
@@ -14,12 +14,9 @@ use crate::dynamics::solver::StepView;
 use crate::error::{Error, GpuError};
 use crate::gpu::plumbing::GrowingBuffer;
 use crate::gpu::world::layout::{
-    BodyInfoGpu, BodyPoseGpu, ConstraintGpu, ContactInputGpu, ContactManifoldGpu, JointGpu,
-    JointImpulsesGpu, KINEMATIC, StoredImpulsesGpu, joint_gpu, manifold_hash,
+    BodyInfoGpu, BodyPoseGpu, ConstraintGpu, ContactInputGpu, JointGpu, JointImpulsesGpu,
+    KINEMATIC, StoredImpulsesGpu, WarmStartGpu, input_hash, joint_gpu,
 };
-
-/// The bytes before the manifolds in their list (`ManifoldList` in `solver.wgsl`).
-const MANIFOLD_HEAD_BYTES: u64 = 8;
 
 impl GpuSolver {
     /// The step's inputs up, in the layouts of `solver.wgsl`.
@@ -32,9 +29,9 @@ impl GpuSolver {
         for (what, count, record) in [
             ("contacts", view.contacts.len(), size_of::<ConstraintGpu>()),
             (
-                "manifolds",
+                "contact inputs",
                 view.contacts.len(),
-                size_of::<ContactManifoldGpu>(),
+                size_of::<ContactInputGpu>(),
             ),
             ("bodies", bodies, size_of::<BodyInfoGpu>()),
             ("joints", motion.joints.len(), size_of::<JointGpu>()),
@@ -76,39 +73,30 @@ impl GpuSolver {
                 angular_damping: forces.angular_damping,
             }
         }));
+        // The inputs: the device's merge of this very list (its hash is the host's), or
+        // the host's sent; the warm starts, matched here.
         self.input_scratch.clear();
-        self.input_scratch
-            .extend(view.contacts.iter().zip(view.records.iter()).map(|(c, r)| {
-                let [friction, restitution, tangent_speed] = r.material();
-                let warm = r.impulses();
-                let mut input = ContactInputGpu {
-                    bodies: r.bodies(),
-                    key: [c.a, c.b],
-                    friction,
-                    restitution,
-                    tangent_speed,
-                    ..ContactInputGpu::zeroed()
-                };
-                let points = c.manifold.points().len();
-                for (k, &[normal, tangent]) in warm.iter().enumerate().take(points) {
-                    (input.normal_impulses[k], input.tangent_impulses[k]) = (normal, tangent);
-                }
-                input
-            }));
-        // The manifolds: the device's merge of this very list (its hash is the host's),
-        // or the host's sent.
-        self.manifold_scratch.clear();
-        (self.manifold_scratch).extend(
+        (self.input_scratch).extend(
             view.contacts
                 .iter()
-                .map(|c| ContactManifoldGpu::of(&c.manifold)),
+                .zip(view.records.iter())
+                .map(|(c, r)| ContactInputGpu::of(c, r.bodies(), r.material())),
         );
-        let hash = (self.manifold_scratch.iter().enumerate()).fold(0u32, |sum, (k, m)| {
-            sum.wrapping_add(manifold_hash(k as u32, m))
+        self.warm_scratch.clear();
+        (self.warm_scratch).extend(view.contacts.iter().zip(view.records.iter()).map(|(c, r)| {
+            let mut warm = WarmStartGpu::zeroed();
+            let points = c.manifold.points().len();
+            for (k, &[normal, tangent]) in r.impulses().iter().enumerate().take(points) {
+                (warm.normal_impulses[k], warm.tangent_impulses[k]) = (normal, tangent);
+            }
+            warm
+        }));
+        let hash = (self.input_scratch.iter().enumerate()).fold(0u32, |sum, (k, c)| {
+            sum.wrapping_add(input_hash(k as u32, c))
         });
-        let device_list = self.device_manifolds.take().filter(|m| m.hash == hash);
-        self.manifold_steps[usize::from(device_list.is_none())] += 1;
-        self.manifold_source = device_list.map(|m| m.buffer);
+        let device_list = self.device_contacts.take().filter(|c| c.hash == hash);
+        self.input_steps[usize::from(device_list.is_none())] += 1;
+        self.input_source = device_list.map(|c| c.buffer);
         let h = view.constants.h;
         self.joint_scratch.clear();
         self.joint_scratch
@@ -126,20 +114,14 @@ impl GpuSolver {
             + self.poses.write(device, queue, &self.pose_scratch, limit)
             + self.infos.write(device, queue, &self.info_scratch, limit);
         fill(
-            &mut self.contact_inputs,
-            bytemuck::cast_slice(&self.input_scratch),
+            &mut self.warm_starts,
+            bytemuck::cast_slice(&self.warm_scratch),
         );
-        let mut manifold_bytes = 0;
-        if self.manifold_source.is_none() {
-            // After the list's head (its hash and a pad word, which the solver ignores).
-            let records = bytemuck::cast_slice(&self.manifold_scratch);
-            let head = MANIFOLD_HEAD_BYTES;
-            (self.manifolds).reserve(device, head + records.len() as u64, limit);
-            if !records.is_empty() {
-                self.queue
-                    .write_buffer(&self.manifolds.buffer, head, records);
-            }
-            manifold_bytes = records.len();
+        let mut input_bytes = 0;
+        if self.input_source.is_none() {
+            let inputs = bytemuck::cast_slice(&self.input_scratch);
+            fill(&mut self.contact_inputs, inputs);
+            input_bytes = inputs.len();
         }
         // The constraints are unpacked from the inputs on the device.
         let constraints = (self.input_scratch.len() * size_of::<ConstraintGpu>()) as u64;
@@ -151,8 +133,8 @@ impl GpuSolver {
         self.joint_impulses.reserve(device, impulses, limit);
         self.turned.reserve(device, bodies as u64 * 4, limit);
         self.bytes[0] = bodies_sent
-            + (size_of_val(&self.input_scratch[..])
-                + manifold_bytes
+            + (size_of_val(&self.warm_scratch[..])
+                + input_bytes
                 + self.colouring.sent as usize
                 + size_of_val(&self.joint_scratch[..])) as u64;
         Ok(())

@@ -503,11 +503,11 @@ pub struct PairDispatchGpu {
     /// world's colliders) must have found as many.
     pub entries: u32,
     /// Over the GPU world's pair set, with the fresh pairs decided on the device: the
-    /// hash of those it found (`gpu/collision/recycle.rs`), for the host to hold to its
+    /// hash of those it found (`gpu/collision/recycle/`), for the host to hold to its
     /// own; else 0.
     pub fresh_hash: u32,
     /// Then the hash of the world's contact list's manifolds merged on the device
-    /// (`gpu/collision/recycle.rs`), for the host to hold to its own list's; else 0.
+    /// (`gpu/collision/recycle/`), for the host to hold to its own list's; else 0.
     pub merge_hash: u32,
 }
 const _: () = assert!(size_of::<PairDispatchGpu>() == 32);

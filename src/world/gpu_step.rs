@@ -39,7 +39,7 @@
 //!
 //! The device's set is the world's list (its generation says so), so the world's fresh
 //! slots name the set's pairs that need a manifold. The device finds them itself, from
-//! the manifolds it keeps per pair (`gpu/collision/recycle.rs`; the world's go up when it
+//! the manifolds it keeps per pair (`gpu/collision/recycle/`; the world's go up when it
 //! has not got them), held to the world's by a hash (else a bit each goes up), and the
 //! narrow phase collides those alone; the walk keeps the same contacts.
 
@@ -235,7 +235,7 @@ fn keep_fresh(found: &[Contact], fresh: &[[u32; 2]], out: &mut Vec<Contact>) {
 
 impl World {
     /// How many body slots the world has (the GPU world's transforms).
-    /// What the device's kept manifolds (`gpu/collision/recycle.rs`) depend on beside
+    /// What the device's kept manifolds (`gpu/collision/recycle/`) depend on beside
     /// the steps it takes part in: the pair list's generation and the poses' revision
     /// (moved by a step, an added, removed or teleported body). An edit that changes it
     /// may have changed the world's kept manifolds.

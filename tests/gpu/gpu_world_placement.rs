@@ -3,7 +3,7 @@
 //! and computes their boxes there, instead of being sent those of the colliders that
 //! moved; and its pair set found there (`src/gpu/world/pairs.rs`), its fat boxes grown
 //! there from the placed boxes; its recycling pass and merge run there too
-//! (`src/gpu/collision/recycle.rs`). Held against the CPU world's bits and the plain GPU
+//! (`src/gpu/collision/recycle/`). Held against the CPU world's bits and the plain GPU
 //! collision stage's uploads, and its safety nets (the band entries the device's boxes
 //! span, the hash of its fat boxes, of its fresh pairs and of its merged manifolds) made
 //! to catch a transforms buffer that is not the world's, and kept manifolds that are not.

@@ -383,11 +383,11 @@ fn recycle_wgsl_parses_validates_and_names_its_rust_twins() {
     );
     // Each entry point is a kernel the host makes (by name), and the merge's hash is the
     // host's `input_hash`.
-    let host = include_str!("../../src/gpu/collision/recycle.rs");
+    let host = include_str!("../../src/gpu/collision/recycle/mod.rs");
     for entry in &m.entry_points {
         assert!(
             host.contains(&format!("\"{}\"", entry.name)),
-            "{} is not one of the kernels src/gpu/collision/recycle.rs makes",
+            "{} is not one of the kernels src/gpu/collision/recycle/mod.rs makes",
             entry.name
         );
     }

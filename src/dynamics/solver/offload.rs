@@ -41,7 +41,7 @@ pub(crate) trait OffloadedStages: Send {
 
     /// The inputs of this step's contacts (manifold, bodies, material) as the collision
     /// stage made them on the device, when it did: [`run`](Self::run) takes them in place
-    /// of the host's list's when the two hash the same (`gpu/collision/recycle.rs`).
+    /// of the host's list's when the two hash the same (`gpu/collision/recycle/`).
     #[cfg(feature = "gpu")]
     fn take_contacts(&mut self, contacts: Option<crate::gpu::collision::DeviceContacts>) {
         let _ = contacts;

@@ -1,7 +1,7 @@
 //! The collision pipeline's pairs taken from a pair set already on the device (the GPU
 //! world's, `gpu/world/pairs.rs`) rather than swept: the narrow phase then collides the
 //! set's fresh pairs, flagged on the device by the recycling pass there
-//! (`gpu/collision/recycle.rs`) or marked by the host's (a bit a pair, sent up: the pairs
+//! (`gpu/collision/recycle/`) or marked by the host's (a bit a pair, sent up: the pairs
 //! themselves never cross), which are the only contacts the world takes of the sweep's,
 //! without the sweep's sorts and without the recycled pairs' narrow phase.
 //!

@@ -15,7 +15,7 @@
 //!         from them), then the contacts of the device's pair set's fresh pairs
 //!         (gpu/collision/set.rs: no sweep, only those contacts back; the stage's own
 //!         sweep when the pair set is on the host), which the device's recycling pass
-//!         picks from the manifolds it keeps per pair (gpu/collision/recycle.rs); the
+//!         picks from the manifolds it keeps per pair (gpu/collision/recycle/); the
 //!         placed boxes and the fresh pairs held to the host's by hashes; the world's
 //!         fresh pairs' contacts kept                            (World::step_on_gpu)
 //!     recycling and merge (the device merged the same list, held to it by a hash),

@@ -1,7 +1,7 @@
 //! The GPU world's solver's inputs up, each step: the bodies' records that changed (their
 //! states, poses and infos stay on the device, `resident.rs`), the contacts' warm starts
 //! (16 bytes each) and inputs (64 bytes each, unless the collision stage merged the same
-//! list on the device: `gpu/collision/recycle.rs`, held to the host's by a hash), from
+//! list on the device: `gpu/collision/recycle/`, held to the host's by a hash), from
 //! which `unpack_contacts` makes the constraints on the device, the prepared joints, and
 //! room for what the pass writes. Every binding that grows with the world is checked
 //! against the device's binding size first, so that nothing is made or sent for a step the

@@ -1,8 +1,9 @@
-// wgpu-sat: the GPU world's recycling pass over the device's pair set, the twin of the
-// host's (`sort_out_recycled` in src/world/contacts.rs, `KeptManifold` in
-// src/collision/recycle.rs): which pairs of the set go to the narrow phase, and each
-// pair's kept manifold, carried from step to step on the device. Compiled after
-// layout.wgsl, transform.wgsl and box_hash.wgsl (src/gpu/collision/recycle.rs).
+// wgpu-sat: the GPU world's recycling pass and merge over the device's pair set, the twins
+// of the host's (`sort_out_recycled` and `merge_contacts` in src/world/contacts.rs,
+// `KeptManifold` in src/collision/recycle.rs): which pairs of the set go to the narrow
+// phase, each pair's kept manifold, carried from step to step on the device, and the step's
+// contact list as the solver takes it. Compiled after layout.wgsl, transform.wgsl,
+// box_hash.wgsl and contact_input.wgsl (src/gpu/collision/recycle/).
 //
 //   carry_kept:     per pair of the set, its kept manifold from the last step's list
 //                   (found by its pair: both lists ascend), or none for a new pair
@@ -112,20 +113,6 @@ struct RecycleParams {
 @group(0) @binding(14) var<storage, read> surfaces: array<ColliderContact>;
 // The list's hash (zeroed by the host).
 @group(0) @binding(15) var<storage, read_write> merged_hash: array<atomic<u32>>;
-
-// A contact's input as the solver takes it (ContactInput in solver.wgsl, ContactInputGpu in
-// src/gpu/world/layout.rs): a one-point manifold repeats its point.
-struct ContactInput {
-    bodies: vec2<u32>,
-    key: vec2<u32>,
-    friction: f32,
-    restitution: f32,
-    tangent_speed: f32,
-    count: u32,
-    normal: vec2<f32>,
-    points: array<vec2<f32>, 2>,
-    depths: vec2<f32>,
-}
 
 // ColliderContactGpu in src/gpu/collision/recycle.rs.
 struct ColliderContact {

@@ -1,9 +1,10 @@
 // wgpu-sat: the GPU world's solver, the twin of src/dynamics/solver/ (stages.rs for the body
 // passes, state.rs and forces.rs for the clamps and the forces); its contact passes are in
-// contacts.wgsl, its joint passes in joints.wgsl. Compiled after layout.wgsl and
-// transform.wgsl (keep(), rotate(), length_and_direction()). One invocation per body, or per
-// constraint of one colour; the host dispatches the stages in the order StagePlan::build
-// lays them out:
+// contacts.wgsl, its joint passes in joints.wgsl. Compiled after layout.wgsl,
+// transform.wgsl (keep(), rotate(), length_and_direction()) and contact_input.wgsl (the
+// contacts' inputs, which the collision stage's merge makes too). One invocation per body,
+// or per constraint of one colour; the host dispatches the stages in the order
+// StagePlan::build lays them out:
 //
 //   clamp_bodies; prepare_contacts; per substep: integrate_velocities, warm start (per
 //   colour: its joints, then its contacts), solve (the same), integrate_positions (the last
@@ -81,24 +82,6 @@ struct ConstraintPoint {
     max_normal_impulse: f32,
     // Normal velocity at the step's start, negative when approaching.
     relative_velocity: f32,
-}
-
-// One contact as the solver takes it: ContactInputGpu, 64 bytes where its constraint is
-// 176, merged on the device by the collision stage (recycle.wgsl, the same struct) or sent
-// by the host. unpack_contacts puts it and its warm start in the constraint,
-// prepare_contacts fills the rest. A one-point manifold repeats its point.
-struct ContactInput {
-    bodies: vec2<u32>,
-    // The colliders in touch: the colouring's key (colouring.wgsl reads it as words).
-    key: vec2<u32>,
-    friction: f32,
-    restitution: f32,
-    tangent_speed: f32,
-    count: u32,
-    normal: vec2<f32>,
-    // Per point: world frame; penetration.
-    points: array<vec2<f32>, 2>,
-    depths: vec2<f32>,
 }
 
 // A contact's warm start: WarmStartGpu, matched by feature id on the host (zero past the

@@ -55,6 +55,7 @@ pub const RECYCLE_WGSL: &str = concat!(
     include_str!("../../../../shaders/layout.wgsl"),
     include_str!("../../../../shaders/transform.wgsl"),
     include_str!("../../../../shaders/box_hash.wgsl"),
+    include_str!("../../../../shaders/contact_input.wgsl"),
     include_str!("../../../../shaders/recycle.wgsl")
 );
 

@@ -65,6 +65,7 @@ use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, read_back};
 pub const SOLVER_WGSL: &str = concat!(
     include_str!("../../../../shaders/layout.wgsl"),
     include_str!("../../../../shaders/transform.wgsl"),
+    include_str!("../../../../shaders/contact_input.wgsl"),
     include_str!("../../../../shaders/solver.wgsl"),
     include_str!("../../../../shaders/contacts.wgsl"),
     include_str!("../../../../shaders/u64.wgsl"),

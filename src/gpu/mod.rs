@@ -9,6 +9,7 @@
 
 mod broad_phase;
 pub(crate) mod collision;
+pub(crate) mod contact_input;
 mod device;
 mod growing_buffer;
 mod host;

@@ -43,7 +43,7 @@ pub(crate) trait OffloadedStages: Send {
     /// stage made them on the device, when it did: [`run`](Self::run) takes them in place
     /// of the host's list's when the two hash the same (`gpu/collision/recycle/`).
     #[cfg(feature = "gpu")]
-    fn take_contacts(&mut self, contacts: Option<crate::gpu::collision::DeviceContacts>) {
+    fn take_contacts(&mut self, contacts: Option<crate::gpu::contact_input::DeviceContacts>) {
         let _ = contacts;
     }
 }

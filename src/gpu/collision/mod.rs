@@ -78,7 +78,6 @@ use crate::gpu::sat_pass::{ContactRecords, HEADER_BYTES, RECORD_BYTES, SAT_WGSL,
 use crate::gpu::scatter::ResidentColliders;
 use crate::shapes::aabb::Aabb;
 use crate::shapes::shape::Shape;
-pub(crate) use recycle::DeviceContacts;
 pub use recycle::RECYCLE_WGSL;
 pub(crate) use recycle::SetKept;
 use recycle::{KeepInputs, SetRecycling};

@@ -27,9 +27,10 @@
 //! dropped by the world's walk; here it is never collided, nor read back. The set is the
 //! world's list, so the world's slot `k` is the set's pair `k`.
 
-use super::{DeviceContacts, GpuCollision, SetKept};
+use super::{GpuCollision, SetKept};
 use crate::collision::narrow_phase::Collider;
 use crate::error::{Error, GpuError};
+use crate::gpu::contact_input::DeviceContacts;
 use crate::shapes::aabb::Aabb;
 
 impl GpuCollision {

@@ -5,8 +5,6 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use crate::broad_phase::sort_sweep::box_hash;
-use crate::collision::manifold::Contact;
 use crate::dynamics::solver::JointConstraint;
 use crate::dynamics::state::BodyState;
 
@@ -74,55 +72,6 @@ pub(crate) struct ConstraintPointGpu {
 }
 const _: () = assert!(size_of::<ConstraintPointGpu>() == 56);
 
-/// WGSL `ContactInput`: one contact as the solver takes it, in contact order, 64 bytes
-/// where its constraint ([`ConstraintGpu`]) is 176: the collision stage's merge makes them
-/// on the device (`recycle.wgsl`), or the host sends them; `unpack_contacts` fills the
-/// constraint's inputs from it and its warm start ([`WarmStartGpu`]), and
-/// `prepare_contacts` the rest.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub(crate) struct ContactInputGpu {
-    pub bodies: [u32; 2],
-    /// The colliders in touch, `[low, high]`: the colouring's key (`colour_input`).
-    pub key: [u32; 2],
-    /// The mixed material.
-    pub friction: f32,
-    pub restitution: f32,
-    pub tangent_speed: f32,
-    /// Points in the manifold, 1 or 2.
-    pub count: u32,
-    /// From A to B, world frame.
-    pub normal: [f32; 2],
-    /// Per point, world frame (a one-point manifold repeats its point, as
-    /// [`Manifold`](crate::collision::manifold::Manifold) does).
-    pub points: [[f32; 2]; 2],
-    /// Per point: penetration, positive when overlapping.
-    pub depths: [f32; 2],
-}
-const _: () = assert!(size_of::<ContactInputGpu>() == 64);
-
-impl ContactInputGpu {
-    /// The input of `contact`, between `bodies`, of `material` (friction, restitution,
-    /// tangent speed).
-    pub(crate) fn of(contact: &Contact, bodies: [u32; 2], material: [f32; 3]) -> Self {
-        let m = &contact.manifold;
-        // A one-point manifold's second slot repeats its point.
-        let (p, q) = (m.points()[0], m.points()[m.points().len() - 1]);
-        let [friction, restitution, tangent_speed] = material;
-        ContactInputGpu {
-            bodies,
-            key: [contact.a, contact.b],
-            friction,
-            restitution,
-            tangent_speed,
-            count: m.points().len() as u32,
-            normal: m.normal.to_array(),
-            points: [p.point.to_array(), q.point.to_array()],
-            depths: [p.depth, q.depth],
-        }
-    }
-}
-
 /// WGSL `WarmStart`: a contact's warm start, matched by feature id on the host, 16 bytes.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
@@ -132,14 +81,6 @@ pub(crate) struct WarmStartGpu {
     pub tangent_impulses: [f32; 2],
 }
 const _: () = assert!(size_of::<WarmStartGpu>() == 16);
-
-/// The hash of contact `k`'s input that `contact_materials` sums over the device's list
-/// (`recycle.wgsl`'s `input_hash`): [`box_hash`] folded over its sixteen words.
-pub(crate) fn input_hash(k: u32, c: &ContactInputGpu) -> u32 {
-    let words: &[u32; 16] = bytemuck::cast_ref(c);
-    let group = |g: usize| [0, 1, 2, 3].map(|i| words[4 * g + i]);
-    (0..4).fold(k, |h, g| box_hash(h, group(g)))
-}
 
 /// WGSL `Constraint`: one contact constraint, in contact order.
 #[repr(C)]
@@ -381,6 +322,7 @@ pub(crate) fn joint_gpu(joint: &JointConstraint, h: f32) -> JointGpu {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gpu::contact_input::ContactInputGpu;
     use crate::gpu::layout::BodyTransformGpu;
     use crate::gpu::world::SOLVER_WGSL;
     use crate::gpu::world::wgsl_checks::{literals, struct_size, validated};

@@ -54,7 +54,6 @@ mod solver;
 mod timing;
 
 pub use colouring::{COLOURING_WGSL, DEFAULT_ROUNDS, GpuColouring, GpuColours};
-pub(in crate::gpu) use layout::ContactInputGpu;
 pub use solver::SOLVER_WGSL;
 pub use timing::GpuStepTimes;
 

@@ -107,7 +107,7 @@ pub(crate) fn fresh_hash(bits: &[u32], pairs: &[[u32; 2]]) -> u32 {
 mod tests {
     use super::super::{HEAD_BYTES, RECYCLE_WGSL};
     use super::*;
-    use crate::gpu::world::ContactInputGpu;
+    use crate::gpu::contact_input::ContactInputGpu;
 
     /// The size in bytes of struct `name` of `m`.
     fn struct_size(m: &naga::Module, name: &str) -> usize {

@@ -42,11 +42,11 @@ use crate::broad_phase::scan::scan_tile_count;
 use crate::collision::recycle::{KeptManifold, RECYCLE_ANGLE, RECYCLE_TRANSLATION};
 use crate::dynamics::collider_set::ColliderSurface;
 use crate::gpu::broad_phase::{PushFlags, SCAN_LEVELS, SCAN_PARAMS, SCAN_WGSL};
+use crate::gpu::contact_input::{ContactInputGpu, DeviceContacts};
 use crate::gpu::plan::{
     BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, Workgroups, push_scan, record,
 };
 use crate::gpu::plumbing::GrowingBuffer;
-use crate::gpu::world::ContactInputGpu;
 use layout::{ColliderContactGpu, KeptGpu, RecycleParamsGpu, fresh_hash};
 
 /// The WGSL of the recycling pass (`shaders/recycle.wgsl`, after the layouts, the
@@ -112,15 +112,6 @@ struct Kernels {
     merge_recycled: Kernel,
     merge_fresh: Kernel,
     contact_materials: Kernel,
-}
-
-/// The world's contact list's inputs as the device's recycling pass and narrow phase made
-/// them (one [`ContactInputGpu`] a contact), and their hash: a solver takes them in place
-/// of the host's when the host's list hashes the same (`input_hash`).
-#[derive(Clone, Debug)]
-pub(crate) struct DeviceContacts {
-    pub(crate) buffer: wgpu::Buffer,
-    pub(crate) hash: u32,
 }
 
 /// The recycling pass's kernels and buffers, and what the device's kept manifolds are.

@@ -6,7 +6,7 @@ use std::mem::offset_of;
 
 use crate::dynamics::solver::{COLOURS, LEFT_OUT, VISIT_SEED};
 use crate::dynamics::state::BodyState;
-use crate::gpu::world::layout::ContactInputGpu;
+use crate::gpu::contact_input::ContactInputGpu;
 use crate::gpu::world::wgsl_checks::{literals, struct_size, validated};
 
 fn module() -> naga::Module {

@@ -43,8 +43,8 @@ mod upload;
 
 use super::colouring::{ColourBounds, GpuColouring};
 use super::layout::{
-    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, ContactInputGpu, JointGpu, JointImpulsesGpu,
-    LAST_SUBSTEP, OVERFLOW, OVERFLOW_CHUNK, SolverParamsGpu, StoredImpulsesGpu, WarmStartGpu,
+    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, JointGpu, JointImpulsesGpu, LAST_SUBSTEP, OVERFLOW,
+    OVERFLOW_CHUNK, SolverParamsGpu, StoredImpulsesGpu, WarmStartGpu,
 };
 use super::resident::ResidentList;
 use super::timing::{GpuStepTimes, TIMED_PASSES, stage};
@@ -52,7 +52,7 @@ use crate::dynamics::COLOURS;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
 use crate::dynamics::state::BodyState;
 use crate::error::{Error, GpuError};
-use crate::gpu::collision::DeviceContacts;
+use crate::gpu::contact_input::{ContactInputGpu, DeviceContacts};
 use crate::gpu::layout::BodyTransformGpu;
 use crate::gpu::plan::{
     BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, Workgroups, record_passes,

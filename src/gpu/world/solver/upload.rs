@@ -12,10 +12,11 @@ use bytemuck::Zeroable;
 use super::GpuSolver;
 use crate::dynamics::solver::StepView;
 use crate::error::{Error, GpuError};
+use crate::gpu::contact_input::{ContactInputGpu, input_hash};
 use crate::gpu::plumbing::GrowingBuffer;
 use crate::gpu::world::layout::{
-    BodyInfoGpu, BodyPoseGpu, ConstraintGpu, ContactInputGpu, JointGpu, JointImpulsesGpu,
-    KINEMATIC, StoredImpulsesGpu, WarmStartGpu, input_hash, joint_gpu,
+    BodyInfoGpu, BodyPoseGpu, ConstraintGpu, JointGpu, JointImpulsesGpu, KINEMATIC,
+    StoredImpulsesGpu, WarmStartGpu, joint_gpu,
 };
 
 impl GpuSolver {

@@ -396,7 +396,7 @@ fn recycle_wgsl_parses_validates_and_names_its_rust_twins() {
             "recycle_into",
             include_str!("../../src/collision/recycle.rs"),
         ),
-        ("input_hash", include_str!("../../src/gpu/world/layout.rs")),
+        ("input_hash", include_str!("../../src/gpu/contact_input.rs")),
     ] {
         assert!(
             function_names(&m).contains(&name),

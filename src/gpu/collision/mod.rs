@@ -129,7 +129,7 @@ pub struct GpuCollision {
     placed_early: bool,
     over_set: Option<(wgpu::Buffer, usize)>,
     /// A bit per pair of `over_set`: those the narrow phase takes (the world's fresh ones)
-    /// when the device's recycling pass does not decide them (`recycle.rs`), or missed.
+    /// when the device's recycling pass does not decide them (`recycle/`), or missed.
     fresh_bits: Vec<u32>,
     recycling: SetRecycling,
     set_room: usize,
@@ -552,7 +552,8 @@ impl GpuCollision {
             pass.dispatch_workgroups_indirect(found.dispatch, 0);
         }
         if let Some((set, _)) = &self.over_set {
-            // The fresh records' manifolds kept on the device, when it decided them.
+            // The fresh records' manifolds kept on the device, and the contact list
+            // merged there, when it decided the fresh pairs.
             let inputs = KeepInputs {
                 set,
                 contacts: self.sat.contacts_buffer(),

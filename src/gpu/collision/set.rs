@@ -2,7 +2,7 @@
 //! (`gpu/world/pairs.rs`): the colliders placed first, so that the pair set's fat boxes can
 //! grow from their boxes; then, once the set is up to date, the narrow phase over the
 //! set's pairs that need a fresh manifold (`broad_phase/over_set.rs`), with no sweep of
-//! its own: the device's recycling pass picks them (`recycle.rs`), held to the world's.
+//! its own: the device's recycling pass picks them (`recycle/`), held to the world's.
 //!
 //! ```text
 //! place_first(colliders, boxes, transforms, owners)     World's collision stage: before
@@ -17,7 +17,7 @@
 //!     submit: the colliders again only if a buffer they were in was replaced; over the
 //!         set: hash_boxes; the fresh pairs flagged by the device's recycling pass (or the
 //!         world's bits up, set_fresh), scan, set_compact, pair_args; the narrow phase;
-//!         the fresh pairs' manifolds kept (recycle.rs)
+//!         the fresh pairs' manifolds kept, the contacts merged (recycle/)
 //!     collect: as for send (the boxes' hash instead of their band entries, checked; and
 //!         the fresh pairs' hash, held to the world's)
 //! ```

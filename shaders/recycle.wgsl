@@ -32,11 +32,13 @@
 // Every kernel binds at most four storage buffers (the downlevel limit per stage). The
 // arithmetic is the host's operation for operation, each product a leaf (keep(), see
 // transform.wgsl), so that the kept manifolds and the decisions are the host's bits; the
-// host holds the device's fresh pairs to its own by the hash, and a step whose sums differ
-// collides the host's instead.
+// host holds the device's fresh pairs to its own by a hash, and a step whose sums differ
+// collides the host's instead; and the merged inputs by another, which the solver's upload
+// checks before it takes them (else it sends the host's).
 
 // A manifold as the narrow phase computed it, in A's frame, with the pose it was computed
-// at (KeptManifold), and the pair it belongs to: KeptGpu in src/gpu/collision/recycle.rs.
+// at (KeptManifold), and the pair it belongs to: KeptGpu in
+// src/gpu/collision/recycle/layout.rs.
 struct Kept {
     pair: vec2<u32>,
     // B's collider pose in A's collider frame then.
@@ -114,7 +116,7 @@ struct RecycleParams {
 // The list's hash (zeroed by the host).
 @group(0) @binding(15) var<storage, read_write> merged_hash: array<atomic<u32>>;
 
-// ColliderContactGpu in src/gpu/collision/recycle.rs.
+// ColliderContactGpu in src/gpu/collision/recycle/layout.rs.
 struct ColliderContact {
     body: u32,
     // The square root of its friction: a contact's is the product of its two colliders'.

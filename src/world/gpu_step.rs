@@ -234,7 +234,6 @@ fn keep_fresh(found: &[Contact], fresh: &[[u32; 2]], out: &mut Vec<Contact>) {
 }
 
 impl World {
-    /// How many body slots the world has (the GPU world's transforms).
     /// What the device's kept manifolds (`gpu/collision/recycle/`) depend on beside
     /// the steps it takes part in: the pair list's generation and the poses' revision
     /// (moved by a step, an added, removed or teleported body). An edit that changes it
@@ -243,6 +242,7 @@ impl World {
         (self.contacts.pairs.generation(), self.revision)
     }
 
+    /// How many body slots the world has (the GPU world's transforms).
     pub(crate) fn body_transforms_len(&self) -> usize {
         self.bodies.len()
     }

@@ -5,7 +5,7 @@
 //! there from the placed boxes; its recycling pass and merge run there too
 //! (`src/gpu/collision/recycle/`). Held against the CPU world's bits and the plain GPU
 //! collision stage's uploads, and its safety nets (the band entries the device's boxes
-//! span, the hash of its fat boxes, of its fresh pairs and of its merged manifolds) made
+//! span, the hash of its fat boxes, of its fresh pairs and of its merged contacts) made
 //! to catch a transforms buffer that is not the world's, and kept manifolds that are not.
 
 use crate::common;
@@ -86,7 +86,7 @@ fn a_falling_pile_is_placed_on_the_device_to_the_cpu_bits_and_sends_no_pose() {
         assert_eq!(gpu.recycle_misses(), 0);
         assert_eq!(gpu.recycling_steps(), [40, 0]);
         // And merged its contact list there, the list the host merged: its solver took
-        // the device's manifolds at every step.
+        // the device's contact inputs at every step.
         assert_eq!(gpu.contact_input_steps(), [40, 0]);
     }
     // Every step's narrow phase took the device's pair set's pairs: it held the world's

@@ -55,10 +55,9 @@ const ENTRIES_OFFSET: u64 = 20;
 impl GpuBroadPhase {
     /// Records in `encoder` the pairs of `set` (its first `set_len` pairs, `[u32; 2]` each,
     /// ascending) that `fresh` names, in the set's order, and the narrow phase's indirect
-    /// dispatch over
-    /// them, as [`record_on_device`](Self::record_on_device) leaves its pairs; the
-    /// dispatch's `entries` word holds the wrapping sum of the hashes of the `n` boxes in
-    /// the boxes' buffer ([`hash_boxes`](crate::broad_phase::sort_sweep::hash_boxes))
+    /// dispatch over them, as [`record_on_device`](Self::record_on_device) leaves its
+    /// pairs; the dispatch's `entries` word holds the wrapping sum of the hashes of the `n`
+    /// boxes in the boxes' buffer ([`hash_boxes`](crate::broad_phase::sort_sweep::hash_boxes))
     /// instead of the band entries. `timestamps` are written around its pass. The bytes
     /// queued (the bits and the uniforms) are the result's `uploaded_bytes`.
     pub(in crate::gpu) fn record_over_set(

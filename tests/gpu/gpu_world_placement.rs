@@ -180,6 +180,12 @@ fn the_pair_set_goes_to_the_host_and_back_to_the_same_bits() {
     }
     assert!(moved_after > 10, "{moved_after}");
     assert_eq!(gpu.pair_set_steps(), [moved_after - 1, 1]);
+    // The device's recycling took over with the set, its kept manifolds sent again, and
+    // found the host's fresh pairs at every step.
+    if common::adapter_gives_cpu_bits() {
+        assert_eq!(gpu.recycle_misses(), 0);
+        assert_eq!(gpu.recycling_steps(), [30, 0]);
+    }
 }
 
 /// A settled pyramid recycles most of its manifolds: the GPU world's narrow phase collides
@@ -324,5 +330,39 @@ fn a_world_with_sensors_sends_its_own_manifolds() {
         assert_eq!(gpu.recycle_misses(), 0);
         assert_eq!(gpu.recycling_steps(), [40, 0]);
         assert_eq!(gpu.contact_input_steps(), [0, 40]);
+    }
+}
+
+/// The pair set taken off the device and given back while the pair list stays the same (a
+/// settling pyramid: no fat box moves): the device's kept manifolds fell behind the
+/// world's while it was off, and go up again, so that its fresh pairs are the host's at
+/// once. (Without that, the step it came back missed.)
+#[test]
+fn kept_manifolds_go_up_again_when_the_pair_set_comes_back() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut world = scenes::pyramid(12);
+    let mut narrow = CpuNarrowPhase::new();
+    for _ in 0..10 {
+        world.step(DT, &mut narrow).unwrap();
+    }
+    let mut cpu = world.clone();
+    let mut gpu = gpu_world(&device, &queue, &world);
+    for step in 0..40 {
+        match step {
+            10 => gpu.set_pair_set_on_device(false),
+            20 => gpu.set_pair_set_on_device(true),
+            _ => {}
+        }
+        cpu.step(DT, &mut narrow).unwrap();
+        gpu.step(DT).unwrap();
+        check_bits(&cpu, &gpu.read_world().unwrap(), "GPU world", step);
+        if common::adapter_gives_cpu_bits() {
+            assert_eq!(gpu.recycle_misses(), 0, "step {step}");
+        }
+    }
+    if common::adapter_gives_cpu_bits() {
+        assert_eq!(gpu.recycling_steps(), [30, 0]);
     }
 }

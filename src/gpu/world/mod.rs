@@ -341,6 +341,11 @@ impl GpuWorld {
     /// 100,000-body step on the H200's host). Switched on after steps on the host, the
     /// first step the device takes sweeps on the host once more.
     pub fn set_pair_set_on_device(&mut self, on: bool) {
+        if self.pairs.enabled != on {
+            // Steps without the device's set leave its kept manifolds behind the world's:
+            // they go up again when it is back.
+            self.collision.invalidate_kept();
+        }
         self.pairs.enabled = on;
     }
 

@@ -339,7 +339,8 @@ impl GpuWorld {
     /// host's whole step (docs/performance.md). On a hardware GPU the device's sweep is a
     /// few dispatches' time where the host's was its largest stage (15 ms of a
     /// 100,000-body step on the H200's host). Switched on after steps on the host, the
-    /// first step the device takes sweeps on the host once more.
+    /// first step the device takes sweeps on the host once more, and sends the world's
+    /// kept manifolds for the device's recycling pass (see [`GpuWorld::recycling_steps`]).
     pub fn set_pair_set_on_device(&mut self, on: bool) {
         if self.pairs.enabled != on {
             // Steps without the device's set leave its kept manifolds behind the world's:

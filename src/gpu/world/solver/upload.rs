@@ -92,10 +92,15 @@ impl GpuSolver {
             }
             warm
         }));
-        let hash = (self.input_scratch.iter().enumerate()).fold(0u32, |sum, (k, c)| {
-            sum.wrapping_add(input_hash(k as u32, c))
+        // The host's list is hashed only when the device offers one to hold it to (a world
+        // whose pair set is on the host, or that has sensors, merges none).
+        let inputs = &self.input_scratch;
+        let device_list = self.device_contacts.take().filter(|list| {
+            let hash = (inputs.iter().enumerate()).fold(0u32, |sum, (k, c)| {
+                sum.wrapping_add(input_hash(k as u32, c))
+            });
+            list.hash == hash
         });
-        let device_list = self.device_contacts.take().filter(|c| c.hash == hash);
         self.input_steps[usize::from(device_list.is_none())] += 1;
         self.input_source = device_list.map(|c| c.buffer);
         let h = view.constants.h;

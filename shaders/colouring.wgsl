@@ -88,7 +88,7 @@ const COLOUR_COUNT: u32 = 24u;
 // BodyState and ContactInput as words: their sizes, and where the fields read here sit.
 const STATE_WORDS: u32 = 8u;
 const STATE_INV_MASS: u32 = 3u;
-const CONTACT_WORDS: u32 = 16u;
+const CONTACT_WORDS: u32 = 18u;
 const CONTACT_BODIES: u32 = 0u;
 const CONTACT_KEY: u32 = 2u;
 const LEFT_OUT: u32 = 255u;

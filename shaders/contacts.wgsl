@@ -392,4 +392,14 @@ fn store_impulses(@builtin(global_invocation_id) id: vec3<u32>) {
         out.hits[p] = vec2<f32>(-q.relative_velocity, q.max_normal_impulse);
     }
     stored[k] = out;
+    // The next step's match reads the contact's key, feature ids and impulses: those of a
+    // contact in no colour are its warm start as unpacked, and the hold above leaves a
+    // held impulse as it is, as the host's record keeps the match's.
+    let input = contact_inputs[k];
+    var next: LastContact;
+    next.key = input.key;
+    next.ids = input.ids;
+    next.impulses = out.impulses;
+    next.count = input.count;
+    last[k] = next;
 }

@@ -28,6 +28,9 @@
 //                   input summed, for the host to hold to its own list's (the world's
 //                   merge: `merge_contacts`, and its match: `match_warm_starts`) before the
 //                   solver takes the device's inputs in place of the host's
+//   match_warm_starts: per contact, its warm start from the last step's contacts as the
+//                   device's solver left them (match_warm_starts), and a hash of them
+//                   summed, which the host holds to its own match's the same way
 //
 // Every kernel binds at most four storage buffers (the downlevel limit per stage). The
 // arithmetic is the host's operation for operation, each product a leaf (keep(), see
@@ -86,7 +89,8 @@ struct RecycleParams {
     angle: f32,
     // Never 0xffffffff: keep_flag's source (transform.wgsl).
     never: u32,
-    _pad: u32,
+    // Contacts of the last step's list (match_warm_starts' `last`).
+    last_len: u32,
 }
 
 @group(0) @binding(0) var<storage, read> pair_set: array<vec2<u32>>;
@@ -113,8 +117,13 @@ struct RecycleParams {
 @group(0) @binding(13) var<storage, read_write> merged: array<ContactInput>;
 // Per collider: its body and its surface, the friction as its square root.
 @group(0) @binding(14) var<storage, read> surfaces: array<ColliderContact>;
-// The list's hash (zeroed by the host).
+// [0] the list's hash, [1] its warm starts' (zeroed by the host); [2] the list's length
+// (written there by contact_materials, for match_warm_starts).
 @group(0) @binding(15) var<storage, read_write> merged_hash: array<atomic<u32>>;
+// The last step's contacts, as the device's solver left them (ascending keys).
+@group(0) @binding(16) var<storage, read> last: array<LastContact>;
+// Each contact's warm start, matched from `last`.
+@group(0) @binding(17) var<storage, read_write> warm: array<WarmStart>;
 
 // ColliderContactGpu in src/gpu/collision/recycle/layout.rs.
 struct ColliderContact {
@@ -373,6 +382,7 @@ fn recycle_into(kept: Kept, ta: Pose, tb: Pose) -> ContactInput {
         let p = kept.points[k];
         m.points[k] = keep2(rotate_kept(ta.rotation, p.point + 0.5 * d)) + ta.translation;
         m.depths[k] = p.depth - dot_kept(kept.normal, d);
+        m.ids[k] = p.id;
     }
     if kept.count == 1u {
         m.points[1] = m.points[0];
@@ -409,12 +419,14 @@ fn merge_fresh(@builtin(global_invocation_id) id: vec3<u32>) {
         let second = c.points[m.count - 1u];
         m.points = array<vec2<f32>, 2>(c.points[0].point, second.point);
         m.depths = vec2<f32>(c.points[0].depth, second.depth);
+        // A second id only for a second point (the host's record has 0 past the count).
+        m.ids = vec2<u32>(c.points[0].id, select(0u, second.id, m.count == 2u));
         merged[places[j]] = m;
     }
 }
 
-// The hash of contact k's input (input_hash in src/gpu/world/layout.rs): box_hash folded
-// over its sixteen words.
+// The hash of contact k's input (input_hash in src/gpu/contact_input.rs): box_hash folded
+// over its eighteen words (the last two with two zeros).
 fn input_hash(k: u32, c: ContactInput) -> u32 {
     let material = bitcast<vec3<u32>>(vec3<f32>(c.friction, c.restitution, c.tangent_speed));
     let n = bitcast<vec2<u32>>(c.normal);
@@ -424,7 +436,8 @@ fn input_hash(k: u32, c: ContactInput) -> u32 {
     var h = box_hash(k, vec4<u32>(c.bodies, c.key));
     h = box_hash(h, vec4<u32>(material, c.count));
     h = box_hash(h, vec4<u32>(n, p));
-    return box_hash(h, vec4<u32>(q, d));
+    h = box_hash(h, vec4<u32>(q, d));
+    return box_hash(h, vec4<u32>(c.ids, 0u, 0u));
 }
 
 // The workgroup's share of the list's hash, added to merged_hash[0] once.
@@ -440,6 +453,10 @@ fn contact_materials(
     }
     workgroupBarrier();
     let k = id.x;
+    if k == 0u {
+        // The list's length, for match_warm_starts (which binds no places).
+        atomicStore(&merged_hash[2], places[params.len]);
+    }
     if k < places[params.len] {
         var c = merged[k];
         let a = surfaces[c.key.x];
@@ -456,5 +473,65 @@ fn contact_materials(
     workgroupBarrier();
     if local == 0u {
         atomicAdd(&merged_hash[0], atomicLoad(&group_merged));
+    }
+}
+
+// The hash of contact k's warm start (warm_hash in src/gpu/contact_input.rs): box_hash of
+// its four words.
+fn warm_hash(k: u32, w: WarmStart) -> u32 {
+    let n = bitcast<vec2<u32>>(w.normal_impulses);
+    let t = bitcast<vec2<u32>>(w.tangent_impulses);
+    return box_hash(k, vec4<u32>(n, t));
+}
+
+// The workgroup's share of the warm starts' hash, added to merged_hash[1] once.
+var<workgroup> group_warm: atomic<u32>;
+
+// match_warm_starts (src/dynamics/solver/mod.rs), per contact of the merged list: the last
+// step's contact of the same colliders (a binary search: both lists ascend by key), and
+// per point the impulses of its point with the same feature id; zero where there is none.
+// A hash of each warm start summed, for the host to hold to its own match.
+@compute @workgroup_size(256)
+fn match_warm_starts(
+    @builtin(global_invocation_id) id: vec3<u32>,
+    @builtin(local_invocation_index) local: u32,
+) {
+    if local == 0u {
+        atomicStore(&group_warm, 0u);
+    }
+    workgroupBarrier();
+    let k = id.x;
+    if k < atomicLoad(&merged_hash[2]) {
+        let c = merged[k];
+        var lo = 0u;
+        var hi = params.last_len;
+        while lo < hi {
+            let mid = (lo + hi) / 2u;
+            if pair_less(last[mid].key, c.key) {
+                lo = mid + 1u;
+            } else {
+                hi = mid;
+            }
+        }
+        var w: WarmStart;
+        if lo < params.last_len && all(last[lo].key == c.key) {
+            let previous = last[lo];
+            for (var p = 0u; p < c.count; p++) {
+                // The first of the last step's points with this id, as `position` finds it.
+                for (var q = 0u; q < previous.count; q++) {
+                    if previous.ids[q] == c.ids[p] {
+                        w.normal_impulses[p] = previous.impulses[q].x;
+                        w.tangent_impulses[p] = previous.impulses[q].y;
+                        break;
+                    }
+                }
+            }
+        }
+        warm[k] = w;
+        atomicAdd(&group_warm, warm_hash(k, w));
+    }
+    workgroupBarrier();
+    if local == 0u {
+        atomicAdd(&merged_hash[1], atomicLoad(&group_warm));
     }
 }

@@ -84,13 +84,6 @@ struct ConstraintPoint {
     relative_velocity: f32,
 }
 
-// A contact's warm start: WarmStartGpu, matched by feature id on the host (zero past the
-// count).
-struct WarmStart {
-    normal_impulses: vec2<f32>,
-    tangent_impulses: vec2<f32>,
-}
-
 // One contact constraint: ConstraintGpu. unpack_contacts writes the inputs, prepare_contacts
 // the rest.
 struct Constraint {
@@ -156,6 +149,8 @@ struct SolverParams {
 @group(0) @binding(14) var<storage, read> warm_starts: array<WarmStart>;
 @group(0) @binding(7) var<uniform> params: SolverParams;
 @group(0) @binding(10) var<storage, read_write> stored: array<StoredImpulses>;
+// Each contact as the next step's match of warm starts reads it (store_impulses).
+@group(0) @binding(15) var<storage, read_write> last: array<LastContact>;
 
 // What the store stage keeps of a constraint (store_group): per point the accumulated
 // (normal, tangent) impulses held to MAX_IMPULSE, the next step's warm start, then per point

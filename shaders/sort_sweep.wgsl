@@ -60,6 +60,9 @@ struct PairDispatch {
     fresh_hash: u32,
     // Then the hash of the manifolds merged on the device (recycle.wgsl), copied in.
     merge_hash: u32,
+    // Then the hash of their warm starts matched on the device (recycle.wgsl), copied in.
+    warm_hash: u32,
+    // (48 bytes: rounded up to the vec3's 16-byte alignment.)
 }
 
 // Boxes as (min.x, min.y, max.x, max.y), world frame, all finite (checked on the host).

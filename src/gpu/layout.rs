@@ -509,8 +509,14 @@ pub struct PairDispatchGpu {
     /// Then the hash of the world's contact list's manifolds merged on the device
     /// (`gpu/collision/recycle/`), for the host to hold to its own list's; else 0.
     pub merge_hash: u32,
+    /// Then the hash of their warm starts matched on the device from the last step's
+    /// contacts (`gpu/collision/recycle/`), for the host to hold to its own match's; else
+    /// 0.
+    pub warm_hash: u32,
+    /// Padding to the struct's 16-byte alignment (its `vec3` workgroups').
+    pub _pad: [u32; 3],
 }
-const _: () = assert!(size_of::<PairDispatchGpu>() == 32);
+const _: () = assert!(size_of::<PairDispatchGpu>() == 48);
 
 /// WGSL `PairFilter` (`shaders/pair_set.wgsl`): a collider's filter for the persistent
 /// pairs, 32 bytes. The 64-bit category and mask are split into (low, high) words: WGSL has

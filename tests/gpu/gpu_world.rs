@@ -747,18 +747,27 @@ fn a_hub_the_colouring_cannot_finish_is_solved_on_the_host_to_the_cpu_bits() {
     let mut gpu = gpu_world(&device, &queue, &world);
     let mut narrow = CpuNarrowPhase::new();
     let mut on_host = 0;
+    let mut after_host = false;
     for step in 0..20 {
         cpu.step(DT, &mut narrow).unwrap();
-        match gpu.step(DT) {
-            Ok(()) => {}
+        let [_, warm_from_host] = gpu.warm_start_steps();
+        let solved_on_host = match gpu.step(DT) {
+            Ok(()) => false,
             Err(Error::Gpu(wgpu_sat::error::GpuError::Device(why)))
                 if why.contains("undecided") =>
             {
                 on_host += 1;
+                true
             }
             Err(e) => panic!("step {step}: {e}"),
-        }
+        };
         check_bits(&cpu, &gpu.read_world().unwrap(), step);
+        // A step solved on the host leaves the device no contacts of its own: the next
+        // step's warm starts are the host's.
+        if after_host {
+            assert_eq!(gpu.warm_start_steps()[1], warm_from_host + 1, "step {step}");
+        }
+        after_host = solved_on_host;
     }
     eprintln!("{on_host} of 20 steps solved on the host");
 }

@@ -88,6 +88,9 @@ fn a_falling_pile_is_placed_on_the_device_to_the_cpu_bits_and_sends_no_pose() {
         // And merged its contact list there, the list the host merged: its solver took
         // the device's contact inputs at every step.
         assert_eq!(gpu.contact_input_steps(), [40, 0]);
+        // And matched their warm starts there from the contacts its solver left, at every
+        // step but the first (the host's go up then: the device has no last step).
+        assert_eq!(gpu.warm_start_steps(), [39, 1]);
     }
     // Every step's narrow phase took the device's pair set's pairs: it held the world's
     // list from the first step's update on.
@@ -231,8 +234,10 @@ fn a_settled_pyramid_collides_and_reads_back_only_its_fresh_pairs() {
     if common::adapter_gives_cpu_bits() {
         assert_eq!(gpu.recycle_misses(), 0);
         assert_eq!(gpu.recycling_steps(), [30, 0]);
-        // The recycled contacts carried to the poses on the device are the host's.
+        // The recycled contacts carried to the poses on the device are the host's, and
+        // so are their warm starts matched there after the first step.
         assert_eq!(gpu.contact_input_steps(), [30, 0]);
+        assert_eq!(gpu.warm_start_steps(), [29, 1]);
     }
 }
 
@@ -256,6 +261,7 @@ fn the_device_keeps_its_manifolds_through_edits_and_restores() {
     let mut cpu = world.clone();
     let mut gpu = gpu_world(&device, &queue, &world);
     let (mut on_device, mut from_host) = (0, 0);
+    let mut warm = [0, 0];
     for step in 0..60 {
         match step {
             20 => {
@@ -285,10 +291,17 @@ fn the_device_keeps_its_manifolds_through_edits_and_restores() {
             true => (on_device, from_host + 1),
             false => (on_device + 1, from_host),
         };
+        // The warm starts are matched on the device from the contacts its solver left at
+        // the step before, except at the first step, after the two edits that changed
+        // the world's contacts (the device's last ones are not the world's), and while
+        // the host's recycling pass is taken (the device merges no list then).
+        let host_warm = on || [0, 20, 30].contains(&step);
+        warm[usize::from(host_warm)] += 1;
         check_bits(&cpu, &gpu.read_world().unwrap(), "GPU world", step);
         if common::adapter_gives_cpu_bits() {
             assert_eq!(gpu.recycle_misses(), 0, "step {step}");
             assert_eq!(gpu.recycling_steps(), [on_device, from_host], "step {step}");
+            assert_eq!(gpu.warm_start_steps(), warm, "step {step}");
         }
     }
 }

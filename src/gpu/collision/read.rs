@@ -106,7 +106,8 @@ impl GpuCollision {
         self.pair_count = total;
         self.room = grown_room(total).max(colliders.len());
         if self.over_set.is_some() {
-            self.recycling.commit(dispatch.merge_hash);
+            self.recycling
+                .commit(dispatch.merge_hash, dispatch.warm_hash);
         }
         Ok(true)
     }

@@ -30,7 +30,7 @@
 use super::{GpuCollision, SetKept};
 use crate::collision::narrow_phase::Collider;
 use crate::error::{Error, GpuError};
-use crate::gpu::contact_input::DeviceContacts;
+use crate::gpu::contact_input::{DeviceContacts, LastContacts};
 use crate::shapes::aabb::Aabb;
 
 impl GpuCollision {
@@ -130,6 +130,13 @@ impl GpuCollision {
     /// The device's kept manifolds are no longer the world's (an edit changed them).
     pub(crate) fn invalidate_kept(&mut self) {
         self.recycling.invalidate();
+    }
+
+    /// The last step's contacts as the device's solver left them (`None`: it did not
+    /// solve that step), from which the next call matches its contacts' warm starts on
+    /// the device when it merges its list there.
+    pub(crate) fn set_last_contacts(&mut self, last: Option<LastContacts>) {
+        self.recycling.last = last;
     }
 
     /// `place_first`'s submit: room for the call (so that the second submit replaces no

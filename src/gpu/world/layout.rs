@@ -72,16 +72,6 @@ pub(crate) struct ConstraintPointGpu {
 }
 const _: () = assert!(size_of::<ConstraintPointGpu>() == 56);
 
-/// WGSL `WarmStart`: a contact's warm start, matched by feature id on the host, 16 bytes.
-#[repr(C)]
-#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub(crate) struct WarmStartGpu {
-    /// Per point (the first `count`; zero past it): normal and tangent.
-    pub normal_impulses: [f32; 2],
-    pub tangent_impulses: [f32; 2],
-}
-const _: () = assert!(size_of::<WarmStartGpu>() == 16);
-
 /// WGSL `Constraint`: one contact constraint, in contact order.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
@@ -322,7 +312,7 @@ pub(crate) fn joint_gpu(joint: &JointConstraint, h: f32) -> JointGpu {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::gpu::contact_input::ContactInputGpu;
+    use crate::gpu::contact_input::{ContactInputGpu, LastContactGpu, WarmStartGpu};
     use crate::gpu::layout::BodyTransformGpu;
     use crate::gpu::world::SOLVER_WGSL;
     use crate::gpu::world::wgsl_checks::{literals, struct_size, validated};
@@ -344,6 +334,7 @@ mod tests {
             ("Constraint", size_of::<ConstraintGpu>()),
             ("ContactInput", size_of::<ContactInputGpu>()),
             ("WarmStart", size_of::<WarmStartGpu>()),
+            ("LastContact", size_of::<LastContactGpu>()),
             ("SolverParams", size_of::<SolverParamsGpu>()),
             ("Joint", size_of::<JointGpu>()),
             ("StoredImpulses", size_of::<StoredImpulsesGpu>()),

@@ -138,6 +138,9 @@ impl GpuWorld {
         let transforms = self.solver.transforms().clone();
         self.pairs.bytes = [0; 2];
         let (collision, solver) = (&mut self.collision, &mut self.solver);
+        // The last step's contacts, when the device solved it: this step's warm starts are
+        // matched from them there.
+        collision.set_last_contacts(solver.take_last());
         let pairs = match self.pairs.enabled {
             true => Some(&mut self.pairs as &mut dyn PairsElsewhere),
             false => None,
@@ -228,8 +231,10 @@ impl GpuWorld {
         let result = edit(&mut self.world);
         if self.world.kept_stamp() != stamp {
             // A step taken, a pair set restored, a body added, moved or removed: the
-            // device's kept manifolds may not be the world's, and go up again.
+            // device's kept manifolds may not be the world's, and go up again; nor may its
+            // last contacts be the world's last warm starts.
             self.collision.invalidate_kept();
+            self.solver.take_last();
         }
         self.solver.set_transforms(&self.world.body_transforms());
         Ok(result)
@@ -318,11 +323,26 @@ impl GpuWorld {
     /// there, the recycled pairs' manifolds carried to the poses and the narrow phase's in
     /// the world's order, each with its colliders' bodies and mixed material
     /// (`shaders/recycle.wgsl`), and the solver takes those when their hash is that of the
-    /// host's list: then only the warm starts go up, 16 bytes a contact where the host's
-    /// inputs are 80. A world with sensors sends its own (its list leaves the sensor pairs
-    /// out, and the device cannot tell them: it merges nothing then).
+    /// host's list (then at most the warm starts go up, 16 bytes a contact where the
+    /// host's inputs are 72: see [`GpuWorld::warm_start_steps`]). A world with sensors
+    /// sends its own (its list leaves the sensor pairs out, and the device cannot tell
+    /// them: it merges nothing then).
     pub fn contact_input_steps(&self) -> [u64; 2] {
         self.solver.input_steps
+    }
+
+    /// Where the steps' solvers took their contacts' warm starts (the last step's impulses
+    /// where the same feature ids touch again) from: `[matched on the device, sent by the
+    /// host]`. A step whose contact list the device merged (see
+    /// [`GpuWorld::contact_input_steps`]) also matches their warm starts there, from the
+    /// contacts the device's solver left at the last step (each one's colliders, feature
+    /// ids and impulses), and the solver takes those when their hash is that of the
+    /// host's match: then nothing of a contact goes up. The host's go up (16 bytes a
+    /// contact) at the first step, after a step solved on the host, after an edit that
+    /// changed the world's contacts (see [`GpuWorld::edit`]), and in a world the device
+    /// merges no list for.
+    pub fn warm_start_steps(&self) -> [u64; 2] {
+        self.solver.warm_steps
     }
 
     /// Whether the steps to come decide the pairs that need a fresh manifold on the

@@ -69,7 +69,8 @@ pub(crate) struct RecycleParamsGpu {
     pub(crate) translation: f32,
     pub(crate) angle: f32,
     pub(crate) never: u32,
-    pub(crate) _pad: u32,
+    /// Contacts of the last step's list, which `match_warm_starts` searches.
+    pub(crate) last_len: u32,
 }
 const _: () = assert!(size_of::<RecycleParamsGpu>() == 32);
 

@@ -20,12 +20,16 @@
 //!     list), merge_recycled (recycle_into), merge_fresh (the record's), then
 //!     contact_materials (each contact's bodies and mixed material, from the colliders'
 //!     table, sent when it changed; a hash of every input summed); the two hashes into
-//!     the dispatch's `fresh_hash` and `merge_hash`, read back with it
+//!     the dispatch's `fresh_hash` and `merge_hash`, read back with it;
+//!     and, when the device's solver left the last step's contacts (`LastContacts`),
+//!     match_warm_starts: each contact's warm start matched from them, and their hash
+//!     into the dispatch's `warm_hash`
 //! receive: the fresh hash is not that of the world's own fresh pairs (`fresh_hash`): a
 //!     miss, the call runs again with the world's bits sent (`World::fresh_slot_bits`)
 //! commit: the call's kept manifolds are the next call's, and its merged list the
 //!     solver's to take (`DeviceContacts`) if the world's merge hashes the same
-//!     (`input_hash`, in the solver's upload)
+//!     (`input_hash`, in the solver's upload), its warm starts if the world's match does
+//!     (`warm_hash`)
 //! ```
 //!
 //! The kept manifolds go in two buffers that take turns: a call reads the last call's and
@@ -42,7 +46,7 @@ use crate::broad_phase::scan::scan_tile_count;
 use crate::collision::recycle::{KeptManifold, RECYCLE_ANGLE, RECYCLE_TRANSLATION};
 use crate::dynamics::collider_set::ColliderSurface;
 use crate::gpu::broad_phase::{PushFlags, SCAN_LEVELS, SCAN_PARAMS, SCAN_WGSL};
-use crate::gpu::contact_input::{ContactInputGpu, DeviceContacts};
+use crate::gpu::contact_input::{ContactInputGpu, DeviceContacts, LastContacts, WarmStartGpu};
 use crate::gpu::plan::{
     BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, Workgroups, push_scan, record,
 };
@@ -112,6 +116,7 @@ struct Kernels {
     merge_recycled: Kernel,
     merge_fresh: Kernel,
     contact_materials: Kernel,
+    match_warm_starts: Kernel,
 }
 
 /// The recycling pass's kernels and buffers, and what the device's kept manifolds are.
@@ -129,14 +134,22 @@ pub(super) struct SetRecycling {
     sums: [GrowingBuffer; SCAN_LEVELS],
     zero: wgpu::Buffer,
     merged: GrowingBuffer,
+    /// Words: the list's hash, its warm starts' hash, its length.
     hash: wgpu::Buffer,
+    /// The last step's contacts as the device's solver left them, when it did
+    /// (`GpuWorld::step` hands them over), and each contact's warm start matched from
+    /// them.
+    pub(super) last: Option<LastContacts>,
+    warm: GrowingBuffer,
     /// Each collider's body and surface, and what the device's copy holds (`None`:
     /// unknown).
     surfaces: GrowingBuffer,
     surface_scratch: Vec<ColliderContactGpu>,
     surfaces_held: Option<Vec<ColliderContactGpu>>,
-    /// The last committed call's list's hash, as the device summed it.
+    /// The last committed call's list's hash, as the device summed it, and its warm
+    /// starts' (when they were matched).
     pub(super) merged_hash: Option<u32>,
+    warm_hash: Option<u32>,
     params: GrowingBuffer,
     cache: Vec<(BindKey, wgpu::BindGroup)>,
     /// The list (generation, pairs) whose kept manifolds `kept[current]` holds, as the
@@ -178,6 +191,10 @@ impl SetRecycling {
                 "contact_materials",
                 &[(12, RW), (13, RW), (14, RO), (15, RW)],
             ),
+            match_warm_starts: kernel(
+                "match_warm_starts",
+                &[(13, RW), (15, RW), (16, RO), (17, RW)],
+            ),
         };
         let storage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_SRC
@@ -207,10 +224,13 @@ impl SetRecycling {
                 usage: storage,
                 mapped_at_creation: false,
             }),
+            last: None,
+            warm: buffer("wgpu-sat matched warm starts"),
             surfaces: buffer("wgpu-sat collider surfaces"),
             surface_scratch: Vec::new(),
             surfaces_held: None,
             merged_hash: None,
+            warm_hash: None,
             params: GrowingBuffer::new(
                 device,
                 "wgpu-sat recycling params",
@@ -235,6 +255,7 @@ impl SetRecycling {
             &self.keeps,
             &self.places,
             &self.merged,
+            &self.warm,
             &self.surfaces,
         ];
         let sums = self.sums.iter().map(|b| b.created).sum::<u64>();
@@ -248,6 +269,7 @@ impl SetRecycling {
         self.synced = None;
         self.call = None;
         self.merged_hash = None;
+        self.warm_hash = None;
         self.surfaces_held = None;
     }
 
@@ -290,7 +312,7 @@ impl SetRecycling {
             }
         };
         self.kept[1 - self.current].reserve(device, bytes(len), cap);
-        self.merged_hash = None;
+        (self.merged_hash, self.warm_hash) = (None, None);
         self.places.reserve(device, 4 * (len as u64 + 1), cap);
         let mut tiles = len + 1;
         for level in &mut self.sums {
@@ -299,6 +321,8 @@ impl SetRecycling {
         }
         let inputs = size_of::<ContactInputGpu>() as u64 * len.max(1) as u64;
         self.merged.reserve(device, inputs, cap);
+        let warm = size_of::<WarmStartGpu>() as u64 * len.max(1) as u64;
+        self.warm.reserve(device, warm, cap);
         if world.merge {
             self.sent += self.send_surfaces(device, queue, world, cap);
         }
@@ -367,7 +391,7 @@ impl SetRecycling {
             translation: RECYCLE_TRANSLATION,
             angle: RECYCLE_ANGLE,
             never: 0,
-            _pad: 0,
+            last_len: self.last.as_ref().map_or(0, |last| last.len as u32),
         }
     }
 
@@ -414,8 +438,8 @@ impl SetRecycling {
         }
         let cap = inputs.capacity;
         self.keeps.reserve(device, 16 * cap.max(1) as u64, u64::MAX);
-        // The keeping's three dispatches, the merge's three and its scan's.
-        let dispatches = 3 + 3 + 2 * SCAN_LEVELS as u64 + 1;
+        // The keeping's three dispatches, the merge's four, its scan's and the match.
+        let dispatches = 3 + 4 + 2 * SCAN_LEVELS as u64 + 1;
         self.params
             .reserve(device, dispatches * PARAMS_SLOT, u64::MAX);
         let params = self.params(cap);
@@ -478,11 +502,19 @@ impl SetRecycling {
         let (surfaces, hash) = (&self.surfaces.buffer, &self.hash);
         let materials = [(12, places), (13, merged), (14, surfaces), (15, hash)];
         plan.push(&k.contact_materials, &materials, params, slots(len));
+        // The warm starts, matched from the last step's contacts when the device's solver
+        // left them: over the list's length, which contact_materials wrote to the hash's
+        // third word.
+        if let Some(last) = &self.last {
+            let warm = &self.warm.buffer;
+            let matching = [(13, merged), (15, hash), (16, &last.buffer), (17, warm)];
+            plan.push(&k.match_warm_starts, &matching, params, slots(len));
+        }
         encoder.clear_buffer(hash, 0, None);
         let (cache, uniforms) = (&mut self.cache, &self.params);
         let written = record(device, queue, encoder, uniforms, cache, plan, None);
         encoder.copy_buffer_to_buffer(output, 0, inputs.dispatch, at, 4);
-        encoder.copy_buffer_to_buffer(hash, 0, inputs.dispatch, at + 4, 4);
+        encoder.copy_buffer_to_buffer(hash, 0, inputs.dispatch, at + 4, 8);
         written
     }
 
@@ -492,6 +524,7 @@ impl SetRecycling {
         Some(DeviceContacts {
             buffer: self.merged.buffer.clone(),
             hash: self.merged_hash?,
+            warm: (self.warm_hash).map(|hash| (self.warm.buffer.clone(), hash)),
         })
     }
 
@@ -509,13 +542,16 @@ impl SetRecycling {
     }
 
     /// The call succeeded: its kept manifolds are the next call's input, and its contact
-    /// list's inputs, whose hash the device summed as `merged_hash`, the solver's.
-    pub(super) fn commit(&mut self, merged_hash: u32) {
+    /// list's inputs, whose hash the device summed as `merged_hash`, and their warm
+    /// starts, as `warm_hash` (when it matched them), the solver's.
+    pub(super) fn commit(&mut self, merged_hash: u32, warm_hash: u32) {
         match self.call.take() {
             Some(call) => {
                 self.current = 1 - self.current;
                 self.synced = Some((call.generation, call.len));
                 self.merged_hash = call.merge.then_some(merged_hash);
+                let matched = call.merge && self.last.is_some();
+                self.warm_hash = matched.then_some(warm_hash);
                 self.counts[0] += 1;
             }
             None => self.counts[1] += 1,

@@ -44,7 +44,7 @@ mod upload;
 use super::colouring::{ColourBounds, GpuColouring};
 use super::layout::{
     BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, JointGpu, JointImpulsesGpu, LAST_SUBSTEP, OVERFLOW,
-    OVERFLOW_CHUNK, SolverParamsGpu, StoredImpulsesGpu, WarmStartGpu,
+    OVERFLOW_CHUNK, SolverParamsGpu, StoredImpulsesGpu,
 };
 use super::resident::ResidentList;
 use super::timing::{GpuStepTimes, TIMED_PASSES, stage};
@@ -52,7 +52,7 @@ use crate::dynamics::COLOURS;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
 use crate::dynamics::state::BodyState;
 use crate::error::{Error, GpuError};
-use crate::gpu::contact_input::{ContactInputGpu, DeviceContacts};
+use crate::gpu::contact_input::{ContactInputGpu, DeviceContacts, LastContacts, WarmStartGpu};
 use crate::gpu::layout::BodyTransformGpu;
 use crate::gpu::plan::{
     BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, Workgroups, record_passes,
@@ -93,6 +93,7 @@ const COLOUR_RANGES: u32 = 11;
 const CONTACT_INPUTS: u32 = 12;
 const JOINT_IMPULSES: u32 = 13;
 const WARM_STARTS: u32 = 14;
+const LAST: u32 = 15;
 
 /// The kernels of `solver.wgsl`.
 struct Kernels {
@@ -155,7 +156,15 @@ impl Kernels {
             ),
             relax: kernel("relax", &colour),
             restitution: kernel("restitution", &colour),
-            store_impulses: kernel("store_impulses", &[(CONSTRAINTS, RW), (STORED, RW)]),
+            store_impulses: kernel(
+                "store_impulses",
+                &[
+                    (CONSTRAINTS, RW),
+                    (STORED, RW),
+                    (CONTACT_INPUTS, RO),
+                    (LAST, RW),
+                ],
+            ),
             store_joints: kernel("store_joints", &[(JOINTS, RW), (JOINT_IMPULSES, RW)]),
             settle_bodies: kernel("settle_bodies", &[(STATES, RW)]),
             write_transforms: kernel(
@@ -179,17 +188,25 @@ pub(crate) struct GpuSolver {
     infos: ResidentList<BodyInfoGpu>,
     constraints: GrowingBuffer,
     /// The contacts (`ContactInputGpu`), unpacked into `constraints` with their warm
-    /// starts (`WarmStartGpu`, the host's): the host's (`contact_inputs`), or those the
-    /// collision stage merged on the device (`device_contacts`, taken when the host's list
-    /// hashes the same: `input_source` then binds them).
+    /// starts (`WarmStartGpu`): the host's (`contact_inputs`, `warm_starts`), or those the
+    /// collision stage merged and matched on the device (`device_contacts`, each taken
+    /// when the host's hash the same: `input_source` and `warm_source` then bind them).
     contact_inputs: GrowingBuffer,
     warm_starts: GrowingBuffer,
     device_contacts: Option<DeviceContacts>,
     input_source: Option<wgpu::Buffer>,
-    /// Steps whose contacts' inputs came from the device, and from the host.
+    warm_source: Option<wgpu::Buffer>,
+    /// Steps whose contacts' inputs came from the device, and from the host; the same of
+    /// their warm starts.
     pub(crate) input_steps: [u64; 2],
+    pub(crate) warm_steps: [u64; 2],
     /// The store stage's compact records, one per contact: all that comes back of them.
     stored: GrowingBuffer,
+    /// Each contact's key, feature ids and stored impulses (`LastContactGpu`), for the
+    /// next step's match on the device; `last_len` of them, when the last step was
+    /// solved here (`take_last`).
+    last: GrowingBuffer,
+    last_len: Option<usize>,
     turned: GrowingBuffer,
     joints: GrowingBuffer,
     /// Each joint's impulses (`store_joints`): all that comes back of the joints.
@@ -243,8 +260,12 @@ impl GpuSolver {
             warm_starts: buffer("warm starts"),
             device_contacts: None,
             input_source: None,
+            warm_source: None,
             input_steps: [0; 2],
+            warm_steps: [0; 2],
             stored: buffer("stored impulses"),
+            last: buffer("last contacts"),
+            last_len: None,
             turned: buffer("angles turned"),
             joints: buffer("joints"),
             joint_impulses: buffer("joint impulses"),
@@ -272,6 +293,18 @@ impl GpuSolver {
             bytes: [0; 2],
             colouring: GpuColouring::new(device, queue),
         }
+    }
+
+    /// The last step's contacts as this solver left them, when it solved that step (and
+    /// nothing changed the world's contacts since: `GpuWorld::edit` drops them): the next
+    /// step's warm starts can be matched from them on the device. Taken: a step that does
+    /// not come through here leaves none.
+    pub(crate) fn take_last(&mut self) -> Option<LastContacts> {
+        let len = self.last_len.take()?;
+        Some(LastContacts {
+            buffer: self.last.buffer.clone(),
+            len,
+        })
     }
 
     /// Whether the last step's colouring started from the host's last step (sent up),
@@ -348,7 +381,11 @@ impl OffloadedStages for GpuSolver {
             self.infos.forget();
         }
         match pollster::block_on(scope.pop()) {
-            Some(error) => Err(Error::Gpu(GpuError::Device(error.to_string()))),
+            Some(error) => {
+                // The contacts the store stage left are not known to be this step's.
+                self.last_len = None;
+                Err(Error::Gpu(GpuError::Device(error.to_string())))
+            }
             None => result,
         }
     }
@@ -356,6 +393,8 @@ impl OffloadedStages for GpuSolver {
 
 impl GpuSolver {
     fn run_unscoped(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error> {
+        // Until this step is solved here, the device holds no contacts of its own.
+        self.last_len = None;
         // A step with nothing to read back (no body) has no colour either, nor a time.
         view.colours.clear();
         (self.kernel_time, self.stage_times) = (None, None);
@@ -432,9 +471,10 @@ impl GpuSolver {
         }
         if contacts > 0 {
             let params = Self::params(view, 0, contacts, 0);
+            let warm_starts = (self.warm_source.as_ref()).unwrap_or(&self.warm_starts.buffer);
             let unpack = [
                 (CONTACT_INPUTS, inputs),
-                (WARM_STARTS, &self.warm_starts.buffer),
+                (WARM_STARTS, warm_starts),
                 (CONSTRAINTS, constraints),
             ];
             plan.push(&k.unpack_contacts, &unpack, params, groups(contacts));
@@ -476,7 +516,12 @@ impl GpuSolver {
         colours.push(&mut plan, restitution, view);
         plan.stage(stage::STORE);
         if contacts > 0 {
-            let store = [(CONSTRAINTS, constraints), (STORED, &self.stored.buffer)];
+            let store = [
+                (CONSTRAINTS, constraints),
+                (STORED, &self.stored.buffer),
+                (CONTACT_INPUTS, inputs),
+                (LAST, &self.last.buffer),
+            ];
             let params = Self::params(view, 0, contacts, 0);
             plan.push(&k.store_impulses, &store, params, groups(contacts));
         }
@@ -560,6 +605,7 @@ impl GpuSolver {
         // forget the colouring's step again.
         self.colouring.finish_step();
         if read == 0 {
+            self.last_len = Some(contacts);
             return Ok(());
         }
         // Read in place from the mapping, record by record: nothing is allocated per step.
@@ -581,6 +627,8 @@ impl GpuSolver {
         })?;
         stored?;
         self.colouring.set_last_colours(view.colours);
+        // The store stage wrote each contact's `last` record: the next step's match.
+        self.last_len = Some(contacts);
         // The device's states and poses are the step's results, as the host now holds them.
         let motion = &*view.motion;
         self.states.hold(motion.states.iter().copied());

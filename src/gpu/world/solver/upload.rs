@@ -1,8 +1,9 @@
 //! The GPU world's solver's inputs up, each step: the bodies' records that changed (their
 //! states, poses and infos stay on the device, `resident.rs`), the contacts' warm starts
-//! (16 bytes each) and inputs (64 bytes each, unless the collision stage merged the same
-//! list on the device: `gpu/collision/recycle/`, held to the host's by a hash), from
-//! which `unpack_contacts` makes the constraints on the device, the prepared joints, and
+//! (16 bytes each) and inputs (72 bytes each), unless the collision stage merged the same
+//! list and matched the same warm starts on the device (`gpu/collision/recycle/`, each held
+//! to the host's by a hash), from which `unpack_contacts` makes the constraints on the
+//! device, the prepared joints, and
 //! room for what the pass writes. Every binding that grows with the world is checked
 //! against the device's binding size first, so that nothing is made or sent for a step the
 //! device cannot hold.
@@ -12,11 +13,13 @@ use bytemuck::Zeroable;
 use super::GpuSolver;
 use crate::dynamics::solver::StepView;
 use crate::error::{Error, GpuError};
-use crate::gpu::contact_input::{ContactInputGpu, input_hash};
+use crate::gpu::contact_input::{
+    ContactInputGpu, LastContactGpu, WarmStartGpu, input_hash, warm_hash,
+};
 use crate::gpu::plumbing::GrowingBuffer;
 use crate::gpu::world::layout::{
     BodyInfoGpu, BodyPoseGpu, ConstraintGpu, JointGpu, JointImpulsesGpu, KINEMATIC,
-    StoredImpulsesGpu, WarmStartGpu, joint_gpu,
+    StoredImpulsesGpu, joint_gpu,
 };
 
 impl GpuSolver {
@@ -33,6 +36,11 @@ impl GpuSolver {
                 "contact inputs",
                 view.contacts.len(),
                 size_of::<ContactInputGpu>(),
+            ),
+            (
+                "last contacts",
+                view.contacts.len(),
+                size_of::<LastContactGpu>(),
             ),
             ("bodies", bodies, size_of::<BodyInfoGpu>()),
             ("joints", motion.joints.len(), size_of::<JointGpu>()),
@@ -93,16 +101,17 @@ impl GpuSolver {
             warm
         }));
         // The host's list is hashed only when the device offers one to hold it to (a world
-        // whose pair set is on the host, or that has sensors, merges none).
-        let inputs = &self.input_scratch;
-        let device_list = self.device_contacts.take().filter(|list| {
-            let hash = (inputs.iter().enumerate()).fold(0u32, |sum, (k, c)| {
-                sum.wrapping_add(input_hash(k as u32, c))
-            });
-            list.hash == hash
-        });
+        // whose pair set is on the host, or that has sensors, merges none); its warm starts
+        // only when the device matched some too.
+        let (inputs, warm) = (&self.input_scratch, &self.warm_scratch);
+        let offered = self.device_contacts.take();
+        let device_warm = (offered.as_ref()).and_then(|list| list.warm.clone());
+        let device_list = offered.filter(|list| list.hash == hash_all(inputs, input_hash));
         self.input_steps[usize::from(device_list.is_none())] += 1;
         self.input_source = device_list.map(|c| c.buffer);
+        let device_warm = device_warm.filter(|(_, hash)| *hash == hash_all(warm, warm_hash));
+        self.warm_steps[usize::from(device_warm.is_none())] += 1;
+        self.warm_source = device_warm.map(|(buffer, _)| buffer);
         let h = view.constants.h;
         self.joint_scratch.clear();
         self.joint_scratch
@@ -119,10 +128,12 @@ impl GpuSolver {
         let bodies_sent = self.states.write(device, queue, motion.states, limit)
             + self.poses.write(device, queue, &self.pose_scratch, limit)
             + self.infos.write(device, queue, &self.info_scratch, limit);
-        fill(
-            &mut self.warm_starts,
-            bytemuck::cast_slice(&self.warm_scratch),
-        );
+        let mut warm_bytes = 0;
+        if self.warm_source.is_none() {
+            let warm = bytemuck::cast_slice(&self.warm_scratch);
+            fill(&mut self.warm_starts, warm);
+            warm_bytes = warm.len();
+        }
         let mut input_bytes = 0;
         if self.input_source.is_none() {
             let inputs = bytemuck::cast_slice(&self.input_scratch);
@@ -134,15 +145,23 @@ impl GpuSolver {
         self.constraints.reserve(device, constraints, limit);
         let stored = (view.contacts.len() * size_of::<StoredImpulsesGpu>()) as u64;
         self.stored.reserve(device, stored, limit);
+        let last = (view.contacts.len() * size_of::<LastContactGpu>()) as u64;
+        self.last.reserve(device, last, limit);
         fill(&mut self.joints, bytemuck::cast_slice(&self.joint_scratch));
         let impulses = (self.joint_scratch.len() * size_of::<JointImpulsesGpu>()) as u64;
         self.joint_impulses.reserve(device, impulses, limit);
         self.turned.reserve(device, bodies as u64 * 4, limit);
         self.bytes[0] = bodies_sent
-            + (size_of_val(&self.warm_scratch[..])
+            + (warm_bytes
                 + input_bytes
                 + self.colouring.sent as usize
                 + size_of_val(&self.joint_scratch[..])) as u64;
         Ok(())
     }
+}
+
+/// The wrapping sum of `hash` over `list`, each record with its index: what the device sums
+/// over its own.
+fn hash_all<T>(list: &[T], hash: impl Fn(u32, &T) -> u32) -> u32 {
+    (list.iter().enumerate()).fold(0u32, |sum, (k, r)| sum.wrapping_add(hash(k as u32, r)))
 }

@@ -383,15 +383,17 @@ fn store_impulses(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let c = constraints[k];
-    var out: StoredImpulses;
+    var impulses: Stored;
+    var hits: Stored;
     for (var p = 0u; p < 2u; p++) {
         let q = c.points[p];
         let normal = fast_min(q.normal_impulse, MAX_IMPULSE);
         let tangent = fast_min(fast_max(q.tangent_impulse, -MAX_IMPULSE), MAX_IMPULSE);
-        out.impulses[p] = vec2<f32>(normal, tangent);
-        out.hits[p] = vec2<f32>(-q.relative_velocity, q.max_normal_impulse);
+        impulses.per_point[p] = vec2<f32>(normal, tangent);
+        hits.per_point[p] = vec2<f32>(-q.relative_velocity, q.max_normal_impulse);
     }
-    stored[k] = out;
+    stored[k] = impulses;
+    stored[params.count + k] = hits;
     // The next step's match reads the contact's key, feature ids and impulses: those of a
     // contact in no colour are its warm start as unpacked, and the hold above leaves a
     // held impulse as it is, as the host's record keeps the match's.
@@ -399,7 +401,7 @@ fn store_impulses(@builtin(global_invocation_id) id: vec3<u32>) {
     var next: LastContact;
     next.key = input.key;
     next.ids = input.ids;
-    next.impulses = out.impulses;
+    next.impulses = impulses.per_point;
     next.count = input.count;
     last[k] = next;
 }

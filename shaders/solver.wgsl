@@ -148,16 +148,18 @@ struct SolverParams {
 @group(0) @binding(12) var<storage, read> contact_inputs: array<ContactInput>;
 @group(0) @binding(14) var<storage, read> warm_starts: array<WarmStart>;
 @group(0) @binding(7) var<uniform> params: SolverParams;
-@group(0) @binding(10) var<storage, read_write> stored: array<StoredImpulses>;
+// What the store stage keeps of the constraints (store_group), in contact order: per
+// contact, per point the accumulated (normal, tangent) impulses held to MAX_IMPULSE (the
+// next step's warm start); then, from params.count on, per contact, per point (approach
+// speed, largest normal impulse of one pass) for hit events, read back only when they are
+// asked for.
+@group(0) @binding(10) var<storage, read_write> stored: array<Stored>;
 // Each contact as the next step's match of warm starts reads it (store_impulses).
 @group(0) @binding(15) var<storage, read_write> last: array<LastContact>;
 
-// What the store stage keeps of a constraint (store_group): per point the accumulated
-// (normal, tangent) impulses held to MAX_IMPULSE, the next step's warm start, then per point
-// (approach speed, largest normal impulse of one pass) for hit events. StoredImpulsesGpu.
-struct StoredImpulses {
-    impulses: array<vec2<f32>, 2>,
-    hits: array<vec2<f32>, 2>,
+// Two values per point of a contact: one record of `stored` (StoredGpu).
+struct Stored {
+    per_point: array<vec2<f32>, 2>,
 }
 
 const CUSTOM_FORCES: u32 = 1u;

@@ -379,3 +379,65 @@ fn kept_manifolds_go_up_again_when_the_pair_set_comes_back() {
         assert_eq!(gpu.recycling_steps(), [30, 0]);
     }
 }
+
+/// A settled pyramid's steps send nothing of a contact up once the device matches the
+/// warm starts, and read back each contact's impulses alone (16 bytes) unless hit events
+/// are asked for: then its hit measures too (16 bytes more), to the CPU world's bits and
+/// hit events.
+#[test]
+fn nothing_of_a_contact_goes_up_and_hits_come_back_only_when_asked_for() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut world = scenes::pyramid(10);
+    let mut narrow = CpuNarrowPhase::new();
+    for _ in 0..60 {
+        world.step(DT, &mut narrow).unwrap();
+    }
+    let mut cpu = world.clone();
+    let mut gpu = gpu_world(&device, &queue, &world);
+    // Per step: contacts, bytes up and back.
+    let mut steps = Vec::new();
+    for step in 0..12 {
+        if step == 6 {
+            cpu.set_hit_event_threshold(Some(0.0)).unwrap();
+            gpu.edit(|w| w.set_hit_event_threshold(Some(0.0)))
+                .unwrap()
+                .unwrap();
+        }
+        cpu.step(DT, &mut narrow).unwrap();
+        gpu.step(DT).unwrap();
+        let read = gpu.read_world().unwrap();
+        check_bits(&cpu, &read, "GPU world", step);
+        assert_eq!(
+            read.events().contact_hit,
+            cpu.events().contact_hit,
+            "step {step}"
+        );
+        let [up, back] = gpu.solver_bytes();
+        steps.push((gpu.stats().contacts as u64, up, back));
+    }
+    let (contacts, _, without) = steps[5];
+    let (same, _, with) = steps[6];
+    // The premise: a settled pyramid keeps its contacts.
+    assert!(
+        contacts > 100 && same == contacts,
+        "{contacts} then {same} contacts"
+    );
+    assert_eq!(
+        with - without,
+        16 * contacts,
+        "{without} then {with} bytes back"
+    );
+    if common::adapter_gives_cpu_bits() {
+        // After the first step, the device's inputs and warm starts: what goes up is the
+        // uniforms and the records the host changed, under a byte a contact.
+        for (step, &(contacts, up, _)) in steps.iter().enumerate().skip(1) {
+            assert!(
+                up < contacts,
+                "step {step}: {up} bytes up for {contacts} contacts"
+            );
+        }
+        assert_eq!(gpu.warm_start_steps(), [11, 1]);
+    }
+}

@@ -179,17 +179,17 @@ pub(crate) struct JointImpulsesGpu {
 }
 const _: () = assert!(size_of::<JointImpulsesGpu>() == 24);
 
-/// WGSL `StoredImpulses`: what the store stage keeps of a contact constraint, all the
-/// host reads back of it.
+/// WGSL `Stored`: two values per point of a contact, what the store stage keeps of a
+/// contact constraint and all the host reads back of it: per contact its impulses, per
+/// point (normal, tangent) held to `MAX_IMPULSE`; after them, per contact its hit
+/// measures, per point (approach speed, largest normal impulse of one pass), read back
+/// only when hit events are asked for.
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
-pub(crate) struct StoredImpulsesGpu {
-    /// Per point: (normal, tangent), held to `MAX_IMPULSE`.
-    pub impulses: [[f32; 2]; 2],
-    /// Per point: (approach speed, largest normal impulse of one pass).
-    pub hits: [[f32; 2]; 2],
+pub(crate) struct StoredGpu {
+    pub per_point: [[f32; 2]; 2],
 }
-const _: () = assert!(size_of::<StoredImpulsesGpu>() == 32);
+const _: () = assert!(size_of::<StoredGpu>() == 16);
 
 /// WGSL `SolverParams`: one dispatch's uniform.
 #[repr(C)]
@@ -337,7 +337,7 @@ mod tests {
             ("LastContact", size_of::<LastContactGpu>()),
             ("SolverParams", size_of::<SolverParamsGpu>()),
             ("Joint", size_of::<JointGpu>()),
-            ("StoredImpulses", size_of::<StoredImpulsesGpu>()),
+            ("Stored", size_of::<StoredGpu>()),
             ("JointImpulses", size_of::<JointImpulsesGpu>()),
         ] {
             assert_eq!(size(name), rust, "{name}");

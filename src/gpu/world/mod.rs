@@ -15,11 +15,13 @@
 //!         from them), then the contacts of the device's pair set's fresh pairs
 //!         (gpu/collision/set.rs: no sweep, only those contacts back; the stage's own
 //!         sweep when the pair set is on the host), which the device's recycling pass
-//!         picks from the manifolds it keeps per pair (gpu/collision/recycle/); the
-//!         placed boxes and the fresh pairs held to the host's by hashes; the world's
-//!         fresh pairs' contacts kept                            (World::step_on_gpu)
-//!     recycling and merge (the device merged the same list, held to it by a hash),
-//!         events; the constraints listed                                  (host)
+//!         picks from the manifolds it keeps per pair (gpu/collision/recycle/), then
+//!         the contact list merged and its warm starts matched there, from the contacts
+//!         the solver left at the last step; the placed boxes and the fresh pairs held to
+//!         the host's by hashes; the world's fresh pairs' contacts kept
+//!                                                               (World::step_on_gpu)
+//!     recycling, merge and the warm starts' match (the device's held to them by
+//!         hashes), events; the constraints listed                         (host)
 //!     the joints prepared                                             (host)
 //!     the colouring on the GPU, from its own last step (colouring/; from the host's
 //!         last step when the two may have parted), the solve order sorted there, each
@@ -27,9 +29,10 @@
 //!     the solver's stages on the GPU (solver/, shaders/solver.wgsl and joints.wgsl),
 //!         colour by colour, dispatched indirectly; then the transforms written on the
 //!         device from its poses; up: the bodies' records the host changed (the rest stay
-//!         there, resident.rs) and the contacts' warm starts (16 bytes; their inputs,
-//!         64 bytes, are the collision stage's merge, or go up too); back: the state, the
-//!         impulses and the colours (1 byte a constraint)
+//!         there, resident.rs); the contacts' inputs and warm starts are the collision
+//!         stage's (else they go up, 72 and 16 bytes); back: the state, the impulses and
+//!         the colours (1 byte a constraint); each contact's colliders, feature ids and
+//!         impulses stay there for the next step's match
 //!     continuous collision and sleep                                  (host)
 //! read_world(): the world after the last step, with the same handles
 //! ```
@@ -39,9 +42,9 @@
 //!
 //! What this stage of the GPU world still does on the host, and why the state comes back
 //! each step: the world's own fat boxes (the twin the device's are held to) and the
-//! application of the pair set's changes to the world's set, the recycling pass and merge
-//! (the twins the device's are held to; their contacts the world keeps, and the warm
-//! starts matched by feature id there), the continuous stage and sleep read the
+//! application of the pair set's changes to the world's set, the recycling pass, merge and
+//! match of warm starts (the twins the device's are held to; their contacts and warm
+//! starts the world keeps), the continuous stage and sleep read the
 //! poses there (and the host keeps the colours, so that a `World` read back carries them,
 //! and a step the device fails is solved on the host to the same bits). Moving these onto
 //! the device, so that a step needs no readback, is the next work (issue 33).

@@ -7,9 +7,10 @@
 //! run(view):
 //!     up (upload.rs): the bodies' states, poses and infos the host changed since the
 //!         last step (the rest stay on the device: resident.rs); the contacts' inputs
-//!         (their bodies, material, points, warm starts and colliders: 80 bytes, where a
+//!         (their bodies, colliders, material, points and feature ids: 72 bytes, where a
 //!         constraint is 176; the colouring reads its input from them and the states
-//!         too); the prepared joints; the joints' colouring items (colouring/step.rs, with
+//!         too) and warm starts (16 bytes), unless the collision stage merged and matched
+//!         the same on the device; the prepared joints; the joints' colouring items (colouring/step.rs, with
 //!         the host's last step when the device's is not that); the angles turned, zeroed
 //!     the passes, in StagePlan::build's order:
 //!         the colouring's passes: the solve order, each colour's ranges and the
@@ -23,17 +24,19 @@
 //!             invocation, for as many as can overflow);
 //!             solve (the same); integrate_positions (the last sets the poses); relax
 //!         restitution (per colour), store_impulses (each contact's impulses held to
-//!         MAX_IMPULSE, its hit measures: 32 bytes), store_joints (each joint's impulses:
-//!         24 bytes), settle_bodies, write_transforms
+//!         MAX_IMPULSE, 16 bytes, then its hit measures, 16 bytes; with its key and
+//!         feature ids, what the next step's match reads: `last`), store_joints (each
+//!         joint's impulses: 24 bytes), settle_bodies, write_transforms
 //!     back (read.rs, checked first: no colour undecided or past the dispatched ones):
-//!         states, poses, angles turned, the stored impulses, the joints' impulses, the
-//!         colours (a byte a constraint); the solved (coloured) contacts' impulses and hit
-//!         measures into their records, the solved joints' impulses, the colours to the
-//!         host's graph
+//!         states, poses, angles turned, the stored impulses (and the hit measures when
+//!         hit events are asked for), the joints' impulses, the colours (a byte a
+//!         constraint); the solved (coloured) contacts' impulses and hit measures into
+//!         their records, the solved joints' impulses, the colours to the host's graph
 //! ```
 //!
-//! The world's broad phase, recycling, continuous stage and sleep stay on the host in this
-//! slice, which is why the state comes back every step; the host does not colour (it lists
+//! The continuous stage and sleep stay on the host in this slice, beside the host's twins
+//! of the device's pair set, recycling, merge and match (which the world keeps, and holds
+//! the device to), which is why the state and the impulses come back every step; the host does not colour (it lists
 //! the constraints, `ConstraintGraph::defer`, and takes the device's colours, so that a step
 //! the device fails is coloured and solved on the host to the same bits). The transforms a
 //! host draws from are written on the device from the device's poses.
@@ -44,7 +47,7 @@ mod upload;
 use super::colouring::{ColourBounds, GpuColouring};
 use super::layout::{
     BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, JointGpu, JointImpulsesGpu, LAST_SUBSTEP, OVERFLOW,
-    OVERFLOW_CHUNK, SolverParamsGpu, StoredImpulsesGpu,
+    OVERFLOW_CHUNK, SolverParamsGpu, StoredGpu,
 };
 use super::resident::ResidentList;
 use super::timing::{GpuStepTimes, TIMED_PASSES, stage};
@@ -546,7 +549,9 @@ impl GpuSolver {
         let state_bytes = size_of_val(view.motion.states) as u64;
         let pose_bytes = (bodies * size_of::<BodyPoseGpu>()) as u64;
         let turned_bytes = bodies as u64 * 4;
-        let stored_bytes = (contacts * size_of::<StoredImpulsesGpu>()) as u64;
+        // The impulses back, and the hit measures after them only when asked for.
+        let hits = usize::from(view.hit_records.is_some());
+        let stored_bytes = ((1 + hits) * contacts * size_of::<StoredGpu>()) as u64;
         let joint_bytes = (self.joint_scratch.len() * size_of::<JointImpulsesGpu>()) as u64;
         let (packed, colour_bytes) = self.colouring.packed_colours();
         let colour_bytes = if coloured { colour_bytes } else { 0 };

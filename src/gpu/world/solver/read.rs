@@ -8,7 +8,7 @@ use crate::dynamics::state::BodyState;
 use crate::dynamics::{COLOURS, LEFT_OUT};
 use crate::error::{Error, GpuError};
 use crate::gpu::world::colouring::{ColourBounds, UNDECIDED};
-use crate::gpu::world::layout::{BodyPoseGpu, JointImpulsesGpu, StoredImpulsesGpu};
+use crate::gpu::world::layout::{BodyPoseGpu, JointImpulsesGpu, StoredGpu};
 
 impl GpuSolver {
     /// The results into the view: the bodies' states, poses and turns, each solved
@@ -34,7 +34,15 @@ impl GpuSolver {
         let (state_bytes, rest) = data.split_at(states);
         let (pose_bytes, rest) = rest.split_at(poses);
         let (turned_bytes, rest) = rest.split_at(turned);
-        let (stored_bytes, rest) = rest.split_at(contacts * size_of::<StoredImpulsesGpu>());
+        // The impulses, then the hit measures when they were asked for.
+        let records = contacts * size_of::<StoredGpu>();
+        let hit_bytes = if view.hit_records.is_some() {
+            records
+        } else {
+            0
+        };
+        let (stored_bytes, rest) = rest.split_at(records + hit_bytes);
+        let (impulse_bytes, hit_bytes) = stored_bytes.split_at(records);
         let (joint_bytes, colour_bytes) = rest.split_at(joints);
         // Per constraint (the contacts, then the coloured joints), four to a word; none
         // when the step had no constraint to colour.
@@ -92,12 +100,12 @@ impl GpuSolver {
         let solved =
             (contact_colours.iter().enumerate()).filter(|&(_, &colour)| colour != LEFT_OUT);
         for (k, _) in solved {
-            let stored: StoredImpulsesGpu = nth_record(stored_bytes, k);
-            for (p, &impulse) in stored.impulses.iter().enumerate() {
+            let stored: StoredGpu = nth_record(impulse_bytes, k);
+            for (p, &impulse) in stored.per_point.iter().enumerate() {
                 view.records[k].set_impulse(p, impulse);
             }
             if let Some(hits) = view.hit_records.as_deref_mut() {
-                hits[k] = stored.hits;
+                hits[k] = nth_record::<StoredGpu>(hit_bytes, k).per_point;
             }
         }
         Ok(())

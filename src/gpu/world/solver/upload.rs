@@ -18,8 +18,8 @@ use crate::gpu::contact_input::{
 };
 use crate::gpu::plumbing::GrowingBuffer;
 use crate::gpu::world::layout::{
-    BodyInfoGpu, BodyPoseGpu, ConstraintGpu, JointGpu, JointImpulsesGpu, KINEMATIC,
-    StoredImpulsesGpu, joint_gpu,
+    BodyInfoGpu, BodyPoseGpu, ConstraintGpu, JointGpu, JointImpulsesGpu, KINEMATIC, StoredGpu,
+    joint_gpu,
 };
 
 impl GpuSolver {
@@ -143,7 +143,8 @@ impl GpuSolver {
         // The constraints are unpacked from the inputs on the device.
         let constraints = (self.input_scratch.len() * size_of::<ConstraintGpu>()) as u64;
         self.constraints.reserve(device, constraints, limit);
-        let stored = (view.contacts.len() * size_of::<StoredImpulsesGpu>()) as u64;
+        // Each contact's impulses, then its hit measures.
+        let stored = (2 * view.contacts.len() * size_of::<StoredGpu>()) as u64;
         self.stored.reserve(device, stored, limit);
         let last = (view.contacts.len() * size_of::<LastContactGpu>()) as u64;
         self.last.reserve(device, last, limit);

@@ -97,8 +97,8 @@ impl World {
     /// the GPU's `pair_set.wgsl`): its fat boxes, and the rule `find_pairs` asks, as a
     /// [`PairFilter`] per collider slot and the body pairs the joints keep apart
     /// (ascending). With them, `PersistentPairs::update_fat` finds the world's set. A
-    /// removed collider has no fat box: it gets a point at the origin and a filter that
-    /// accepts nothing (in no category, of no group).
+    /// removed collider has no fat box: it gets a point of its own on the x axis (slot `c`
+    /// at x = 2c) and a filter that accepts nothing (in no category, of no group).
     #[cfg(any(test, feature = "gpu"))]
     pub(crate) fn pair_input(
         &self,
@@ -129,7 +129,11 @@ impl World {
                     sensor: self.colliders.sensors[c],
                 });
             } else {
-                fat.push(Aabb::new(glam::Vec2::ZERO, glam::Vec2::ZERO));
+                // Points 2 apart (exact in f32 below 2^23 slots) overlap no other removed
+                // collider's: at one shared point, every pair of them was a candidate the
+                // sweep found and the filter refused (quadratic in the removed colliders).
+                let point = glam::Vec2::new(2.0 * c as f32, 0.0);
+                fat.push(Aabb::new(point, point));
                 filters.push(PairFilter {
                     filter: nothing,
                     body,

@@ -441,3 +441,44 @@ fn nothing_of_a_contact_goes_up_and_hits_come_back_only_when_asked_for() {
         assert_eq!(gpu.warm_start_steps(), [11, 1]);
     }
 }
+
+/// Removed colliders stay out of the device's pair set's sweep: a pile that loses two
+/// bodies in three keeps finding its pair set on a device whose bindings hold 8,192 pairs
+/// (the removed colliders once all sat at one point, and the sweep found each pair of them
+/// before the filters refused it: hundreds of thousands of candidates, which sent every
+/// later step's pair set to the host), to the CPU world's bits.
+#[test]
+fn removed_colliders_stay_out_of_the_device_pair_sets_sweep() {
+    let Some((device, queue)) = common::small_binding_device() else {
+        return;
+    };
+    let world = scenes::pile(600, 3);
+    let mut cpu = world.clone();
+    let mut gpu = gpu_world(&device, &queue, &world);
+    let mut narrow = CpuNarrowPhase::new();
+    let mut moved_steps = 0;
+    for step in 0..40 {
+        if step == 10 {
+            let gone: Vec<_> = (cpu.bodies())
+                .filter(|&b| !cpu.is_static(b))
+                .enumerate()
+                .filter(|(k, _)| k % 3 != 0)
+                .map(|(_, b)| b)
+                .collect();
+            for &body in &gone {
+                cpu.remove_body(body).unwrap();
+            }
+            gpu.edit(|world| gone.iter().try_for_each(|&b| world.remove_body(b)))
+                .unwrap()
+                .unwrap();
+        }
+        cpu.step(DT, &mut narrow).unwrap();
+        gpu.step(DT).unwrap();
+        moved_steps += u64::from(gpu.stats().proxy_moves > 0);
+        check_bits(&cpu, &gpu.read_world().unwrap(), "GPU world", step);
+    }
+    // The host swept once, at the first step; every other step whose fat boxes moved
+    // found its pairs on the device, the removal's and those after it included.
+    assert_eq!(gpu.pair_set_steps(), [moved_steps - 1, 1]);
+    assert!(moved_steps > 10, "{moved_steps} steps moved a fat box");
+}

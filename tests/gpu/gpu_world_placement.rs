@@ -443,10 +443,10 @@ fn nothing_of_a_contact_goes_up_and_hits_come_back_only_when_asked_for() {
 }
 
 /// Removed colliders stay out of the device's pair set's sweep: a pile that loses two
-/// bodies in three keeps finding its pair set on a device whose bindings hold 8,192 pairs
-/// (the removed colliders once all sat at one point, and the sweep found each pair of them
-/// before the filters refused it: hundreds of thousands of candidates, which sent every
-/// later step's pair set to the host), to the CPU world's bits.
+/// bodies in three keeps finding its pair set on a device whose bindings hold 64 KiB
+/// (4,096 of the sweep's pairs). The removed colliders once all sat at one point, and the
+/// sweep found each pair of them before the filters refused it: 80,209 candidates here,
+/// which sent every later step's pair set to the host. To the CPU world's bits.
 #[test]
 fn removed_colliders_stay_out_of_the_device_pair_sets_sweep() {
     let Some((device, queue)) = common::small_binding_device() else {

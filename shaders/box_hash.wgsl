@@ -6,9 +6,17 @@
 // wraps and commutes, so the sum is the same in any order on any adapter.
 fn box_hash(i: u32, b: vec4<u32>) -> u32 {
     var h = (i + 1u) * 0x9e3779b1u;
-    h = (h ^ b.x) * 0x85ebca6bu;
-    h = (h ^ b.y) * 0xc2b2ae35u;
-    h = (h ^ b.z) * 0x27d4eb2fu;
-    h = (h ^ b.w) * 0x165667b1u;
+    h = mix_word(h, b.x, 0x85ebca6bu);
+    h = mix_word(h, b.y, 0xc2b2ae35u);
+    h = mix_word(h, b.z, 0x27d4eb2fu);
+    h = mix_word(h, b.w, 0x165667b1u);
     return h ^ (h >> 15u);
+}
+
+// One word into the hash: xor, multiply, and the high half folded into the low. Without
+// the fold a word's top bit only ever flips the product's top bit, and two words' top bits
+// flipped together (a vector negated: a sign in each) left the hash as it was.
+fn mix_word(h: u32, w: u32, c: u32) -> u32 {
+    let m = (h ^ w) * c;
+    return m ^ (m >> 16u);
 }

@@ -381,11 +381,18 @@ pub(crate) fn set_compact(set: &[[u32; 2]], counts: &[u32], out: &mut [[u32; 2]]
 /// (min.x, min.y, max.x, max.y).
 #[cfg(any(test, feature = "gpu"))]
 pub(crate) fn box_hash(i: u32, b: [u32; 4]) -> u32 {
+    // Each word xored in, multiplied, and the high half folded into the low: without the
+    // fold a word's top bit only ever flips the product's top bit, and two top bits
+    // flipped together (a vector negated) left the hash as it was.
+    let mix = |h: u32, w: u32, c: u32| {
+        let m = (h ^ w).wrapping_mul(c);
+        m ^ (m >> 16)
+    };
     let mut h = (i.wrapping_add(1)).wrapping_mul(0x9e37_79b1);
-    h = (h ^ b[0]).wrapping_mul(0x85eb_ca6b);
-    h = (h ^ b[1]).wrapping_mul(0xc2b2_ae35);
-    h = (h ^ b[2]).wrapping_mul(0x27d4_eb2f);
-    h = (h ^ b[3]).wrapping_mul(0x1656_67b1);
+    h = mix(h, b[0], 0x85eb_ca6b);
+    h = mix(h, b[1], 0xc2b2_ae35);
+    h = mix(h, b[2], 0x27d4_eb2f);
+    h = mix(h, b[3], 0x1656_67b1);
     h ^ (h >> 15)
 }
 
@@ -406,6 +413,32 @@ mod tests {
 
     use super::*;
     use crate::BroadPhase;
+
+    /// The device's safety nets sum `box_hash` over records of vectors: a vector negated
+    /// (its two sign bits flipped in one group of four words), any one bit flipped, or two
+    /// words swapped must change a record's hash.
+    #[test]
+    fn box_hash_sees_a_negated_vector_a_flipped_bit_and_a_swap() {
+        let b = [0.8f32, 0.05, -3.0, 7.5].map(f32::to_bits);
+        let h = box_hash(9, b);
+        let sign = 1u32 << 31;
+        for (p, q) in [(0, 1), (1, 2), (2, 3), (0, 3)] {
+            let mut n = b;
+            (n[p], n[q]) = (n[p] ^ sign, n[q] ^ sign);
+            assert_ne!(box_hash(9, n), h, "signs of words {p} and {q}");
+            let mut swapped = b;
+            swapped.swap(p, q);
+            assert_ne!(box_hash(9, swapped), h, "words {p} and {q} swapped");
+        }
+        for word in 0..4 {
+            for bit in 0..32 {
+                let mut f = b;
+                f[word] ^= 1 << bit;
+                assert_ne!(box_hash(9, f), h, "word {word}, bit {bit}");
+            }
+        }
+        assert_ne!(box_hash(8, b), h, "another index");
+    }
 
     #[test]
     fn sortable_orders_as_the_floats() {

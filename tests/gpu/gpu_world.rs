@@ -47,6 +47,14 @@ fn step_both(
         gpu.step(DT).unwrap();
         check_bits(&cpu, &gpu.read_world().unwrap(), step);
     }
+    // A world with joints prepares them on the device from the second step on (the
+    // first sends the host's: the device holds no impulses of its own yet), to the
+    // host's prepare's bits.
+    let [here, sent] = gpu.joint_prepare_steps();
+    if here + sent > 0 && common::adapter_gives_cpu_bits() {
+        assert_eq!(gpu.joint_misses(), 0);
+        assert_eq!([here, sent], [steps as u64 - 1, 1]);
+    }
     let on_gpu = gpu.read_world().unwrap();
     (cpu, on_gpu)
 }

@@ -53,6 +53,22 @@ pub(crate) struct OffloadedJoint {
     pub impulses: [f32; 4],
 }
 
+/// What an offloaded prepare stage reads of a joint to prepare it from its bodies' poses
+/// and states (`prepare_joints` and the kinds' `prepare`): the twin of the host's.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct OffloadedFrame {
+    /// The anchors in each body's frame.
+    pub local_anchors: [Vec2; 2],
+    /// Whether the joint angle at the step's start is prepared (`delta_angle`), and the
+    /// angle it is measured from.
+    pub angle: bool,
+    pub reference_angle: f32,
+    /// The prismatic and wheel joints' axis, in A's frame: `axis` is prepared from it.
+    pub local_axis: Option<Vec2>,
+    /// The mouse joint's target, world frame: its A side is the world there.
+    pub target: Option<Vec2>,
+}
+
 impl JointConstraint {
     /// This joint as [`OffloadedJoint`], once prepared for a step of substep `h`; `None`
     /// for a filter joint (nothing to solve).
@@ -158,6 +174,53 @@ impl JointConstraint {
             JointModel::Filter => return None,
         }
         Some(joint)
+    }
+
+    /// What an offloaded prepare stage reads of this joint besides its bodies and the
+    /// static parts of [`OffloadedJoint`]: `None` for a joint it does not prepare (a
+    /// filter joint, a vacant slot).
+    pub(crate) fn offloaded_frame(&self) -> Option<OffloadedFrame> {
+        if !self.live {
+            return None;
+        }
+        let mut frame = OffloadedFrame {
+            local_anchors: self.local_anchors,
+            reference_angle: 0.0,
+            angle: false,
+            local_axis: None,
+            target: None,
+        };
+        match self.model {
+            JointModel::Revolute {
+                reference_angle,
+                limits,
+                spring,
+                ..
+            } => {
+                // The angle only for what reads it (revolute::prepare).
+                frame.angle = limits.is_some() || spring.is_some();
+                frame.reference_angle = reference_angle;
+            }
+            JointModel::Distance { .. } => {}
+            JointModel::Weld {
+                reference_angle, ..
+            }
+            | JointModel::Motor {
+                reference_angle, ..
+            } => (frame.angle, frame.reference_angle) = (true, reference_angle),
+            JointModel::Prismatic {
+                reference_angle,
+                local_axis,
+                ..
+            } => {
+                (frame.angle, frame.reference_angle) = (true, reference_angle);
+                frame.local_axis = Some(local_axis);
+            }
+            JointModel::Wheel { local_axis, .. } => frame.local_axis = Some(local_axis),
+            JointModel::Mouse { target, .. } => frame.target = Some(target),
+            JointModel::Filter => return None,
+        }
+        Some(frame)
     }
 
     /// Writes back the accumulated impulses an offloaded pass left.

@@ -5,6 +5,9 @@
 
 use bytemuck::{Pod, Zeroable};
 
+use glam::Vec2;
+
+use crate::broad_phase::sort_sweep::box_hash;
 use crate::dynamics::solver::JointConstraint;
 use crate::dynamics::state::BodyState;
 
@@ -167,6 +170,105 @@ pub(crate) const JOINT_LOWER: u32 = 16;
 pub(crate) const JOINT_UPPER: u32 = 32;
 /// [`JointGpu::flags`]: the weld's anchor spring.
 pub(crate) const JOINT_LINEAR_SPRING: u32 = 64;
+
+/// [`JointDefGpu::flags`], besides the static bits of [`JointGpu::flags`]: body A is
+/// kinematic.
+pub(crate) const DEF_KINEMATIC_A: u32 = 1 << 16;
+/// [`JointDefGpu::flags`]: body B is kinematic.
+pub(crate) const DEF_KINEMATIC_B: u32 = 1 << 17;
+/// [`JointDefGpu::flags`]: the joint angle at the step's start is prepared.
+pub(crate) const DEF_ANGLE: u32 = 1 << 18;
+/// [`JointDefGpu::flags`]: the slot has nothing to prepare (vacant, a filter joint): its
+/// joint is zeros, marked idle.
+pub(crate) const DEF_NONE: u32 = 1 << 19;
+/// The bits of [`JointGpu::flags`] that a [`JointDefGpu`] carries (all but idle, which the
+/// bodies' states decide each step).
+const STATIC_FLAGS: u32 =
+    JOINT_MOTOR | JOINT_RIGID | JOINT_SPRUNG | JOINT_LOWER | JOINT_UPPER | JOINT_LINEAR_SPRING;
+
+/// WGSL `JointDef` (`shaders/joints.wgsl`): what the device prepares a joint from, besides
+/// its bodies' poses and states and its impulses of the last step, 112 bytes. It changes
+/// only with the joint, its bodies' mass and type, and the substep: kept on the device and
+/// sent when it changes (`prepare_joints` then writes the joint's [`JointGpu`] there).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, Pod, Zeroable)]
+pub(crate) struct JointDefGpu {
+    pub bodies: [u32; 2],
+    pub kind: u32,
+    /// The static bits of [`JointGpu::flags`], and `DEF_*`.
+    pub flags: u32,
+    /// Each anchor from its body's centre of mass, in the body's frame.
+    pub arms: [[f32; 2]; 2],
+    /// Each body's own inverse inertia (the solver's is zero while it does not move).
+    pub inertia: [f32; 2],
+    /// The prismatic and wheel joints' axis, in A's frame.
+    pub local_axis: [f32; 2],
+    /// The mouse joint's target, world frame.
+    pub target: [f32; 2],
+    pub reference_angle: f32,
+    /// [`JointGpu`]'s fields of the same names, as the host prepared them.
+    pub length: f32,
+    pub spring: [f32; 3],
+    pub motor_speed: f32,
+    pub motor_max: f32,
+    pub lower: f32,
+    pub upper: f32,
+    pub linear_spring: [f32; 3],
+    pub force_max: f32,
+    pub _pad: u32,
+}
+const _: () = assert!(size_of::<JointDefGpu>() == 112);
+
+/// The definition of `joint`, whose record the host prepared as `record` (`joint_gpu`),
+/// between bodies whose centres of mass (body frame), own inverse inertias and kinematic
+/// flags `body` gives.
+pub(crate) fn joint_def_gpu(
+    joint: &JointConstraint,
+    record: &JointGpu,
+    body: impl Fn(u32) -> ([f32; 2], f32, bool),
+) -> JointDefGpu {
+    let Some(frame) = joint.offloaded_frame() else {
+        return JointDefGpu {
+            flags: DEF_NONE,
+            ..JointDefGpu::zeroed()
+        };
+    };
+    let [
+        (center_a, inertia_a, kinematic_a),
+        (center_b, inertia_b, kinematic_b),
+    ] = joint.bodies.map(&body);
+    let flag = |on: bool, bit: u32| if on { bit } else { 0 };
+    let arm = |k: usize, center: [f32; 2]| (frame.local_anchors[k] - Vec2::from(center)).to_array();
+    JointDefGpu {
+        bodies: joint.bodies,
+        kind: record.kind,
+        flags: (record.flags & STATIC_FLAGS)
+            | flag(kinematic_a, DEF_KINEMATIC_A)
+            | flag(kinematic_b, DEF_KINEMATIC_B)
+            | flag(frame.angle, DEF_ANGLE),
+        arms: [arm(0, center_a), arm(1, center_b)],
+        inertia: [inertia_a, inertia_b],
+        local_axis: frame.local_axis.unwrap_or_default().to_array(),
+        target: frame.target.unwrap_or_default().to_array(),
+        reference_angle: frame.reference_angle,
+        length: record.length,
+        spring: record.spring,
+        motor_speed: record.motor_speed,
+        motor_max: record.motor_max,
+        lower: record.lower,
+        upper: record.upper,
+        linear_spring: record.linear_spring,
+        force_max: record.force_max,
+        _pad: 0,
+    }
+}
+
+/// The hash of joint `k`'s record that `hash_joints` sums over the device's prepared
+/// joints: [`box_hash`] folded over its 36 words.
+pub(crate) fn joint_hash(k: u32, j: &JointGpu) -> u32 {
+    let words: &[u32; 36] = bytemuck::cast_ref(j);
+    (words.chunks_exact(4)).fold(k, |h, w| box_hash(h, [w[0], w[1], w[2], w[3]]))
+}
 
 /// WGSL `JointImpulses` (`shaders/joints.wgsl`): a joint's accumulated impulses, all the
 /// host reads back of it (`store_joints`; a [`JointGpu`] is 144 bytes).

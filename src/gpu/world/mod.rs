@@ -232,6 +232,9 @@ impl GpuWorld {
     pub fn edit<R>(&mut self, edit: impl FnOnce(&mut World) -> R) -> Result<R, Error> {
         let stamp = self.world.kept_stamp();
         let result = edit(&mut self.world);
+        // Any edit may change a joint's impulses (a joint added, removed or reset): the
+        // next step sends the host's joints.
+        self.solver.forget_joints();
         if self.world.kept_stamp() != stamp {
             // A step taken, a pair set restored, a body added, moved or removed: the
             // device's kept manifolds may not be the world's, and go up again; nor may its
@@ -346,6 +349,25 @@ impl GpuWorld {
     /// merges no list for.
     pub fn warm_start_steps(&self) -> [u64; 2] {
         self.solver.warm_steps
+    }
+
+    /// Where the steps with joints took them from: `[prepared on the device, sent by the
+    /// host]`. The device keeps each joint's definition (sent when it changes: 112 bytes)
+    /// and the impulses its last step left, and prepares the joints there from its
+    /// bodies' poses and states (`prepare_joints` in `shaders/joints.wgsl`, the twin of
+    /// the host's); a hash of the prepared joints, read back with the step's results, is
+    /// held to the host's prepare, which still runs. The host's go up (144 bytes a joint)
+    /// at the first step, after an edit, and after a step solved on the host.
+    pub fn joint_prepare_steps(&self) -> [u64; 2] {
+        self.solver.joint_steps
+    }
+
+    /// How many steps' joints prepared on the device hashed otherwise than the host's, and
+    /// were solved again with the host's (the same bits, one more submit). 0 where the
+    /// adapter rounds as the host does (lavapipe: the tests hold it there), as for
+    /// [`GpuWorld::placement_misses`].
+    pub fn joint_misses(&self) -> u64 {
+        self.solver.joint_misses
     }
 
     /// Whether the steps to come decide the pairs that need a fresh manifold on the

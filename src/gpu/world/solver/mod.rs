@@ -46,8 +46,8 @@ mod upload;
 
 use super::colouring::{ColourBounds, GpuColouring};
 use super::layout::{
-    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, JointGpu, JointImpulsesGpu, LAST_SUBSTEP, OVERFLOW,
-    OVERFLOW_CHUNK, SolverParamsGpu, StoredGpu,
+    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, JointDefGpu, JointGpu, JointImpulsesGpu, LAST_SUBSTEP,
+    OVERFLOW, OVERFLOW_CHUNK, SolverParamsGpu, StoredGpu,
 };
 use super::resident::ResidentList;
 use super::timing::{GpuStepTimes, TIMED_PASSES, stage};
@@ -62,12 +62,14 @@ use crate::gpu::plan::{
 };
 use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, read_back};
 
-/// The WGSL of the GPU world's solver: the layouts, the transform helpers, then
+/// The WGSL of the GPU world's solver: the layouts, the transform helpers, the box hash,
+/// then
 /// `shaders/solver.wgsl` (the structs and the body passes), `contacts.wgsl`,
 /// `u64.wgsl` and `soft_f64.wgsl` (the joint angle), `joints.wgsl` and `slide.wgsl`.
 pub const SOLVER_WGSL: &str = concat!(
     include_str!("../../../../shaders/layout.wgsl"),
     include_str!("../../../../shaders/transform.wgsl"),
+    include_str!("../../../../shaders/box_hash.wgsl"),
     include_str!("../../../../shaders/contact_input.wgsl"),
     include_str!("../../../../shaders/solver.wgsl"),
     include_str!("../../../../shaders/contacts.wgsl"),
@@ -97,6 +99,8 @@ const CONTACT_INPUTS: u32 = 12;
 const JOINT_IMPULSES: u32 = 13;
 const WARM_STARTS: u32 = 14;
 const LAST: u32 = 15;
+const JOINT_DEFS: u32 = 16;
+const JOINT_HASH: u32 = 17;
 
 /// The kernels of `solver.wgsl`.
 struct Kernels {
@@ -116,6 +120,8 @@ struct Kernels {
     joint_warm_start: Kernel,
     joint_solve: Kernel,
     joint_relax: Kernel,
+    prepare_joints: Kernel,
+    hash_joints: Kernel,
 }
 
 impl Kernels {
@@ -141,6 +147,11 @@ impl Kernels {
             joint_warm_start: kernel("joint_warm_start", &joint),
             joint_solve: kernel("joint_solve", &joint),
             joint_relax: kernel("joint_relax", &joint),
+            prepare_joints: kernel(
+                "prepare_joints",
+                &[(JOINTS, RW), (JOINT_DEFS, RO), (STATES, RW), (POSES, RW)],
+            ),
+            hash_joints: kernel("hash_joints", &[(JOINTS, RW), (JOINT_HASH, RW)]),
             clamp_bodies: kernel("clamp_bodies", &body),
             unpack_contacts: kernel(
                 "unpack_contacts",
@@ -212,6 +223,24 @@ pub(crate) struct GpuSolver {
     last_len: Option<usize>,
     turned: GrowingBuffer,
     joints: GrowingBuffer,
+    /// Each joint's definition, kept on the device (`prepare_joints` prepares the joints
+    /// from them when `joints` holds the host's last step: `resident_joints`, its count),
+    /// and the prepared joints' hash.
+    joint_defs: ResidentList<JointDefGpu>,
+    joint_hash: wgpu::Buffer,
+    resident_joints: Option<usize>,
+    /// This step: whether the joints are prepared on the device, and the host's hash of
+    /// its own; whether a step whose device's joints missed is solved again with the
+    /// host's.
+    joints_here: bool,
+    host_joint_hash: u32,
+    /// Whether this step's inputs were sent (or found on the device): the counts above.
+    uploaded: bool,
+    host_joints_only: bool,
+    /// Steps whose joints were prepared on the device, and sent by the host; steps whose
+    /// device's joints were not the host's (solved again).
+    pub(crate) joint_steps: [u64; 2],
+    pub(crate) joint_misses: u64,
     /// Each joint's impulses (`store_joints`): all that comes back of the joints.
     joint_impulses: GrowingBuffer,
     transforms: wgpu::Buffer,
@@ -233,6 +262,7 @@ pub(crate) struct GpuSolver {
     pose_scratch: Vec<BodyPoseGpu>,
     info_scratch: Vec<BodyInfoGpu>,
     joint_scratch: Vec<JointGpu>,
+    def_scratch: Vec<JointDefGpu>,
     /// Bytes the last step sent up and read back.
     pub(crate) bytes: [u64; 2],
     /// The constraints' colouring, solve order and colour ranges on the device
@@ -271,6 +301,20 @@ impl GpuSolver {
             last_len: None,
             turned: buffer("angles turned"),
             joints: buffer("joints"),
+            joint_defs: ResidentList::new(buffer("joint definitions")),
+            joint_hash: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("wgpu-sat prepared joints' hash"),
+                size: 16,
+                usage: storage,
+                mapped_at_creation: false,
+            }),
+            resident_joints: None,
+            joints_here: false,
+            host_joint_hash: 0,
+            uploaded: false,
+            host_joints_only: false,
+            joint_steps: [0; 2],
+            joint_misses: 0,
             joint_impulses: buffer("joint impulses"),
             transforms,
             params: GrowingBuffer::new(
@@ -293,6 +337,7 @@ impl GpuSolver {
             pose_scratch: Vec::new(),
             info_scratch: Vec::new(),
             joint_scratch: Vec::new(),
+            def_scratch: Vec::new(),
             bytes: [0; 2],
             colouring: GpuColouring::new(device, queue),
         }
@@ -308,6 +353,12 @@ impl GpuSolver {
             buffer: self.last.buffer.clone(),
             len,
         })
+    }
+
+    /// The device's joints are no longer known to be the world's (an edit may have changed
+    /// their impulses): the next step sends the host's.
+    pub(crate) fn forget_joints(&mut self) {
+        self.resident_joints = None;
     }
 
     /// Whether the last step's colouring started from the host's last step (sent up),
@@ -374,7 +425,32 @@ impl OffloadedStages for GpuSolver {
 
     fn run(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
-        let result = self.run_unscoped(view);
+        let mut result = self.run_unscoped(view);
+        if let Ok(false) = result {
+            // The joints the device prepared were not the host's (an adapter that rounds
+            // otherwise): the step again, with the host's sent, from the host's records
+            // (the pass changed the device's).
+            self.joint_misses += 1;
+            eprintln!("JOINT MISS");
+            self.colouring.forget();
+            self.states.forget();
+            self.poses.forget();
+            self.infos.forget();
+            self.host_joints_only = true;
+            result = self.run_unscoped(view);
+            self.host_joints_only = false;
+        }
+        // Where this step's inputs came from, once (also for a step the device then
+        // failed, and the host solved).
+        if self.uploaded {
+            self.input_steps[usize::from(self.input_source.is_none())] += 1;
+            self.warm_steps[usize::from(self.warm_source.is_none())] += 1;
+            if !view.motion.joints.is_empty() {
+                self.joint_steps[usize::from(!self.joints_here)] += 1;
+            }
+        }
+        self.device_contacts = None;
+        let result = result.map(|_| ());
         if result.is_err() {
             // The step is solved on the host: the device's colouring may not follow it,
             // and its bodies' records are unknown (the pass may have run in part).
@@ -385,8 +461,8 @@ impl OffloadedStages for GpuSolver {
         }
         match pollster::block_on(scope.pop()) {
             Some(error) => {
-                // The contacts the store stage left are not known to be this step's.
-                self.last_len = None;
+                // The contacts and joints the passes left are not known to be this step's.
+                (self.last_len, self.resident_joints) = (None, None);
                 Err(Error::Gpu(GpuError::Device(error.to_string())))
             }
             None => result,
@@ -395,9 +471,11 @@ impl OffloadedStages for GpuSolver {
 }
 
 impl GpuSolver {
-    fn run_unscoped(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error> {
+    /// One try at the step: `Ok(false)` when the joints the device prepared were not the
+    /// host's (nothing of the view was written then).
+    fn run_unscoped(&mut self, view: &mut StepView<'_, '_>) -> Result<bool, Error> {
         // Until this step is solved here, the device holds no contacts of its own.
-        self.last_len = None;
+        (self.last_len, self.uploaded) = (None, false);
         // A step with nothing to read back (no body) has no colour either, nor a time.
         view.colours.clear();
         (self.kernel_time, self.stage_times) = (None, None);
@@ -469,6 +547,24 @@ impl GpuSolver {
         let body_groups = groups(bodies);
         let body_params = |flags| Self::params(view, 0, bodies, flags);
         plan.stage(stage::PREPARE);
+        let joint_slots = view.motion.joints.len();
+        if self.joints_here {
+            // The joints prepared here, before the clamp (they read the states' masses
+            // and the poses, as the host's prepare does), and their hash.
+            let params = Self::params(view, 0, joint_slots, 0);
+            let prepare = [
+                (JOINTS, &self.joints.buffer),
+                (JOINT_DEFS, &self.joint_defs.buffer.buffer),
+                (STATES, states),
+                (POSES, poses),
+            ];
+            plan.push(&k.prepare_joints, &prepare, params, groups(joint_slots));
+            let hash = [
+                (JOINTS, &self.joints.buffer),
+                (JOINT_HASH, &self.joint_hash),
+            ];
+            plan.push(&k.hash_joints, &hash, params, groups(joint_slots));
+        }
         if bodies > 0 {
             plan.push(&k.clamp_bodies, &body, body_params(0), body_groups);
         }
@@ -528,7 +624,6 @@ impl GpuSolver {
             let params = Self::params(view, 0, contacts, 0);
             plan.push(&k.store_impulses, &store, params, groups(contacts));
         }
-        let joint_slots = view.motion.joints.len();
         if joint_slots > 0 {
             let store = [
                 (JOINTS, &self.joints.buffer),
@@ -555,8 +650,15 @@ impl GpuSolver {
         let joint_bytes = (self.joint_scratch.len() * size_of::<JointImpulsesGpu>()) as u64;
         let (packed, colour_bytes) = self.colouring.packed_colours();
         let colour_bytes = if coloured { colour_bytes } else { 0 };
-        let total =
+        let results =
             state_bytes + pose_bytes + turned_bytes + stored_bytes + joint_bytes + colour_bytes;
+        // The prepared joints' hash last, when the device prepared them.
+        let hash_at = results.next_multiple_of(4);
+        let total = if self.joints_here {
+            hash_at + 4
+        } else {
+            results
+        };
         // Each timed pass's two timestamps after the results, 8-byte aligned.
         let stamps_at = total.next_multiple_of(8);
         let most = self
@@ -569,6 +671,9 @@ impl GpuSolver {
         });
         if turned_bytes > 0 {
             encoder.clear_buffer(turned, 0, Some(turned_bytes));
+        }
+        if self.joints_here {
+            encoder.clear_buffer(&self.joint_hash, 0, None);
         }
         let params = &self.params;
         let uniforms;
@@ -597,6 +702,9 @@ impl GpuSolver {
             }
             at += bytes;
         }
+        if self.joints_here {
+            encoder.copy_buffer_to_buffer(&self.joint_hash, 0, back, hash_at, 4);
+        }
         let timed = self.pass_labels.len();
         let read = match &self.timer {
             Some(timer) if timed > 0 => {
@@ -611,12 +719,13 @@ impl GpuSolver {
         self.colouring.finish_step();
         if read == 0 {
             self.last_len = Some(contacts);
-            return Ok(());
+            return Ok(true);
         }
         // Read in place from the mapping, record by record: nothing is allocated per step.
         let mut times = GpuStepTimes::default();
         let mut span = [u64::MAX, 0];
         let mut stored = Ok(());
+        let mut joints_missed = false;
         read_back(device, back, read, |data| {
             if let Some(timer) = &self.timer {
                 let at = stamps_at as usize;
@@ -627,13 +736,28 @@ impl GpuSolver {
                     span = [span[0].min(ticks[0]), span[1].max(ticks[1])];
                 }
             }
+            if self.joints_here {
+                let at = hash_at as usize;
+                let hash: u32 = bytemuck::pod_read_unaligned(&data[at..at + 4]);
+                // Nothing taken: the step runs again with the host's joints.
+                joints_missed = hash != self.host_joint_hash;
+                eprintln!("HASH {hash:x} host {:x}", self.host_joint_hash);
+                if joints_missed {
+                    return;
+                }
+            }
             let sizes = [state_bytes, pose_bytes, turned_bytes, joint_bytes];
             stored = self.store(view, data, sizes, bounds);
         })?;
+        if joints_missed {
+            return Ok(false);
+        }
         stored?;
         self.colouring.set_last_colours(view.colours);
-        // The store stage wrote each contact's `last` record: the next step's match.
+        // The store stage wrote each contact's `last` record: the next step's match; the
+        // joints are the host's, their impulses the step's.
         self.last_len = Some(contacts);
+        self.resident_joints = Some(joint_slots);
         // The device's states and poses are the step's results, as the host now holds them.
         let motion = &*view.motion;
         self.states.hold(motion.states.iter().copied());
@@ -646,7 +770,7 @@ impl GpuSolver {
         let timed = self.timer.as_ref().filter(|_| !self.pass_labels.is_empty());
         self.kernel_time = timed.map(|timer| timer.elapsed(span));
         self.stage_times = timed.map(|_| times);
-        Ok(())
+        Ok(true)
     }
 }
 

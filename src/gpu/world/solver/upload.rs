@@ -18,8 +18,8 @@ use crate::gpu::contact_input::{
 };
 use crate::gpu::plumbing::GrowingBuffer;
 use crate::gpu::world::layout::{
-    BodyInfoGpu, BodyPoseGpu, ConstraintGpu, JointGpu, JointImpulsesGpu, KINEMATIC, StoredGpu,
-    joint_gpu,
+    BodyInfoGpu, BodyPoseGpu, ConstraintGpu, JointDefGpu, JointGpu, JointImpulsesGpu, KINEMATIC,
+    StoredGpu, joint_def_gpu, joint_gpu, joint_hash,
 };
 
 impl GpuSolver {
@@ -44,6 +44,11 @@ impl GpuSolver {
             ),
             ("bodies", bodies, size_of::<BodyInfoGpu>()),
             ("joints", motion.joints.len(), size_of::<JointGpu>()),
+            (
+                "joint definitions",
+                motion.joints.len(),
+                size_of::<JointDefGpu>(),
+            ),
         ] {
             if (count * record) as u64 > limit {
                 return Err(Error::Gpu(GpuError::TooLarge {
@@ -104,18 +109,37 @@ impl GpuSolver {
         // whose pair set is on the host, or that has sensors, merges none); its warm starts
         // only when the device matched some too.
         let (inputs, warm) = (&self.input_scratch, &self.warm_scratch);
-        let offered = self.device_contacts.take();
-        let device_warm = (offered.as_ref()).and_then(|list| list.warm.clone());
+        // (Kept until the step is done: a step solved again takes them again.)
+        let offered = self.device_contacts.as_ref();
+        let device_warm = offered.and_then(|list| list.warm.as_ref());
         let device_list = offered.filter(|list| list.hash == hash_all(inputs, input_hash));
-        self.input_steps[usize::from(device_list.is_none())] += 1;
-        self.input_source = device_list.map(|c| c.buffer);
+        self.input_source = device_list.map(|c| c.buffer.clone());
         let device_warm = device_warm.filter(|(_, hash)| *hash == hash_all(warm, warm_hash));
-        self.warm_steps[usize::from(device_warm.is_none())] += 1;
-        self.warm_source = device_warm.map(|(buffer, _)| buffer);
+        self.warm_source = device_warm.map(|(buffer, _)| buffer.clone());
         let h = view.constants.h;
         self.joint_scratch.clear();
         self.joint_scratch
             .extend(motion.joints.iter().map(|j| joint_gpu(j, h)));
+        // Each joint's definition, kept on the device; the joints are prepared there from
+        // them when the device's joints are the host's last step's (their impulses), and
+        // held to the host's prepare by a hash read back after the step.
+        let body = |i: u32| {
+            let i = i as usize;
+            let (body, material) = (&motion.bodies[i], &motion.materials[i]);
+            let center = body.local_center.to_array();
+            (center, material.inv_inertia, body.is_kinematic)
+        };
+        self.def_scratch.clear();
+        (self.def_scratch).extend(
+            (motion.joints.iter().zip(&self.joint_scratch)).map(|(j, r)| joint_def_gpu(j, r, body)),
+        );
+        let joint_count = self.joint_scratch.len();
+        self.joints_here = !self.host_joints_only
+            && joint_count > 0
+            && self.resident_joints.take() == Some(joint_count);
+        if self.joints_here {
+            self.host_joint_hash = hash_all(&self.joint_scratch, joint_hash);
+        }
         let device = &self.device;
         // Grown to a power of two, but never past what one binding holds.
         let fill = |slot: &mut GrowingBuffer, bytes: &[u8]| {
@@ -148,15 +172,25 @@ impl GpuSolver {
         self.stored.reserve(device, stored, limit);
         let last = (view.contacts.len() * size_of::<LastContactGpu>()) as u64;
         self.last.reserve(device, last, limit);
-        fill(&mut self.joints, bytemuck::cast_slice(&self.joint_scratch));
+        let defs_sent = self
+            .joint_defs
+            .write(device, queue, &self.def_scratch, limit);
+        let mut joint_bytes = 0;
+        if self.joints_here {
+            let bytes = size_of_val(&self.joint_scratch[..]) as u64;
+            self.joints.reserve(device, bytes, limit);
+        } else {
+            let joints = bytemuck::cast_slice(&self.joint_scratch);
+            fill(&mut self.joints, joints);
+            joint_bytes = joints.len();
+        }
         let impulses = (self.joint_scratch.len() * size_of::<JointImpulsesGpu>()) as u64;
         self.joint_impulses.reserve(device, impulses, limit);
         self.turned.reserve(device, bodies as u64 * 4, limit);
+        self.uploaded = true;
         self.bytes[0] = bodies_sent
-            + (warm_bytes
-                + input_bytes
-                + self.colouring.sent as usize
-                + size_of_val(&self.joint_scratch[..])) as u64;
+            + (warm_bytes + input_bytes + self.colouring.sent as usize + joint_bytes) as u64
+            + defs_sent;
         Ok(())
     }
 }

@@ -482,3 +482,68 @@ fn removed_colliders_stay_out_of_the_device_pair_sets_sweep() {
     assert_eq!(gpu.pair_set_steps(), [moved_steps - 1, 1]);
     assert!(moved_steps > 10, "{moved_steps} steps moved a fat box");
 }
+
+/// A chain's joints are prepared on the device after the first step: its definitions stay
+/// there, and a step sends every joint's record (144 bytes) less than with the host's
+/// joints, to the CPU world's bits both ways.
+#[test]
+fn a_chains_joints_are_prepared_on_the_device_and_not_sent() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    use wgpu_sat::glam::Vec2;
+    use wgpu_sat::{BodyDef, JointDef, Polygon};
+    let mut world = World::default();
+    world.set_sleeping(false);
+    let ground = world
+        .add_body(&BodyDef::fixed(Polygon::rectangle(1.0, 0.5), Vec2::ZERO))
+        .unwrap();
+    let mut last = ground;
+    let links = 300;
+    for k in 0..links {
+        let at = Vec2::new(0.5 + 0.5 * k as f32, 0.0);
+        let link = world
+            .add_body(&BodyDef::dynamic(Polygon::rectangle(0.25, 0.05), at))
+            .unwrap();
+        let joint = JointDef::revolute(last, link, at - Vec2::new(0.25, 0.0));
+        world.add_joint(&joint).unwrap();
+        last = link;
+    }
+    let mut cpu = world.clone();
+    let mut here = gpu_world(&device, &queue, &world);
+    let mut sent = gpu_world(&device, &queue, &world);
+    sent.set_joints_on_device(false);
+    let mut narrow = CpuNarrowPhase::new();
+    for step in 0..12 {
+        cpu.step(DT, &mut narrow).unwrap();
+        here.step(DT).unwrap();
+        sent.step(DT).unwrap();
+        check_bits(
+            &cpu,
+            &here.read_world().unwrap(),
+            "joints on the device",
+            step,
+        );
+        check_bits(
+            &cpu,
+            &sent.read_world().unwrap(),
+            "joints from the host",
+            step,
+        );
+        let [[up, _], [up_sent, _]] = [here.solver_bytes(), sent.solver_bytes()];
+        // From the third step: the second rewrites the uniforms once (the plan gained
+        // the prepare's two dispatches, and every later one moved).
+        if step > 1 && common::adapter_gives_cpu_bits() {
+            // The same uniforms and colouring items; every joint's record the difference.
+            assert!(
+                up + 144 * links as u64 <= up_sent,
+                "step {step}: {up} bytes up, {up_sent} with the host's joints"
+            );
+        }
+    }
+    assert_eq!(sent.joint_prepare_steps(), [0, 12]);
+    if common::adapter_gives_cpu_bits() {
+        assert_eq!(here.joint_prepare_steps(), [11, 1]);
+        assert_eq!(here.joint_misses(), 0);
+    }
+}

@@ -362,6 +362,13 @@ impl GpuWorld {
         self.solver.joint_steps
     }
 
+    /// Whether the steps to come prepare their joints on the device (the default) or send
+    /// the host's (see [`GpuWorld::joint_prepare_steps`]); every bit is the same either
+    /// way.
+    pub fn set_joints_on_device(&mut self, on: bool) {
+        self.solver.joints_enabled = on;
+    }
+
     /// How many steps' joints prepared on the device hashed otherwise than the host's, and
     /// were solved again with the host's (the same bits, one more submit). 0 where the
     /// adapter rounds as the host does (lavapipe: the tests hold it there), as for

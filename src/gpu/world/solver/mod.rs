@@ -234,9 +234,11 @@ pub(crate) struct GpuSolver {
     /// host's.
     joints_here: bool,
     host_joint_hash: u32,
+    host_joints_only: bool,
+    /// Whether steps prepare their joints on the device (`GpuWorld::set_joints_on_device`).
+    pub(crate) joints_enabled: bool,
     /// Whether this step's inputs were sent (or found on the device): the counts above.
     uploaded: bool,
-    host_joints_only: bool,
     /// Steps whose joints were prepared on the device, and sent by the host; steps whose
     /// device's joints were not the host's (solved again).
     pub(crate) joint_steps: [u64; 2],
@@ -313,6 +315,7 @@ impl GpuSolver {
             host_joint_hash: 0,
             uploaded: false,
             host_joints_only: false,
+            joints_enabled: true,
             joint_steps: [0; 2],
             joint_misses: 0,
             joint_impulses: buffer("joint impulses"),
@@ -431,7 +434,6 @@ impl OffloadedStages for GpuSolver {
             // otherwise): the step again, with the host's sent, from the host's records
             // (the pass changed the device's).
             self.joint_misses += 1;
-            eprintln!("JOINT MISS");
             self.colouring.forget();
             self.states.forget();
             self.poses.forget();
@@ -741,7 +743,6 @@ impl GpuSolver {
                 let hash: u32 = bytemuck::pod_read_unaligned(&data[at..at + 4]);
                 // Nothing taken: the step runs again with the host's joints.
                 joints_missed = hash != self.host_joint_hash;
-                eprintln!("HASH {hash:x} host {:x}", self.host_joint_hash);
                 if joints_missed {
                     return;
                 }

@@ -134,7 +134,8 @@ impl GpuSolver {
             (motion.joints.iter().zip(&self.joint_scratch)).map(|(j, r)| joint_def_gpu(j, r, body)),
         );
         let joint_count = self.joint_scratch.len();
-        self.joints_here = !self.host_joints_only
+        self.joints_here = self.joints_enabled
+            && !self.host_joints_only
             && joint_count > 0
             && self.resident_joints.take() == Some(joint_count);
         if self.joints_here {

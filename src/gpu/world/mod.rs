@@ -22,7 +22,8 @@
 //!                                                               (World::step_on_gpu)
 //!     recycling, merge and the warm starts' match (the device's held to them by
 //!         hashes), events; the constraints listed                         (host)
-//!     the joints prepared                                             (host)
+//!     the joints prepared (the device prepares them too, from their definitions and
+//!         the impulses its last step left, held to the host's by a hash)     (host)
 //!     the colouring on the GPU, from its own last step (colouring/; from the host's
 //!         last step when the two may have parted), the solve order sorted there, each
 //!         colour's range and workgroups written there

@@ -10,11 +10,16 @@
 //!         (their bodies, colliders, material, points and feature ids: 72 bytes, where a
 //!         constraint is 176; the colouring reads its input from them and the states
 //!         too) and warm starts (16 bytes), unless the collision stage merged and matched
-//!         the same on the device; the prepared joints; the joints' colouring items (colouring/step.rs, with
-//!         the host's last step when the device's is not that); the angles turned, zeroed
+//!         the same on the device; the joints' definitions that changed (JointDefGpu,
+//!         kept on the device), and the prepared joints only when the device does not
+//!         hold the host's last step's (their impulses); the joints' colouring items
+//!         (colouring/step.rs, with the host's last step when the device's is not that);
+//!         the angles turned, zeroed
 //!     the passes, in StagePlan::build's order:
 //!         the colouring's passes: the solve order, each colour's ranges and the
 //!             workgroups of its passes, written on the device
+//!         prepare_joints and hash_joints (when the device holds the last step's joints:
+//!         the twin of the host's prepare, from the definitions, poses and states),
 //!         clamp_bodies, unpack_contacts (the inputs into the constraints),
 //!         prepare_contacts,
 //!         per substep: integrate_velocities; warm start per colour (its joints, then its
@@ -30,8 +35,10 @@
 //!     back (read.rs, checked first: no colour undecided or past the dispatched ones):
 //!         states, poses, angles turned, the stored impulses (and the hit measures when
 //!         hit events are asked for), the joints' impulses, the colours (a byte a
-//!         constraint); the solved (coloured) contacts' impulses and hit measures into
-//!         their records, the solved joints' impulses, the colours to the host's graph
+//!         constraint), the prepared joints' hash; a hash that is not the host's
+//!         prepare's takes nothing, and the step runs again with the host's joints; else
+//!         the solved (coloured) contacts' impulses and hit measures into their records,
+//!         the solved joints' impulses, the colours to the host's graph
 //! ```
 //!
 //! The continuous stage and sleep stay on the host in this slice, beside the host's twins

@@ -441,6 +441,7 @@ mod tests {
             ("Joint", size_of::<JointGpu>()),
             ("Stored", size_of::<StoredGpu>()),
             ("JointImpulses", size_of::<JointImpulsesGpu>()),
+            ("JointDef", size_of::<JointDefGpu>()),
         ] {
             assert_eq!(size(name), rust, "{name}");
         }
@@ -471,6 +472,21 @@ mod tests {
             literals(&m, "OVERFLOW_CHUNK"),
             [naga::Literal::U32(OVERFLOW_CHUNK as u32)]
         );
+        for (name, rust) in [
+            ("DEF_KINEMATIC_A", DEF_KINEMATIC_A),
+            ("DEF_KINEMATIC_B", DEF_KINEMATIC_B),
+            ("DEF_ANGLE", DEF_ANGLE),
+            ("DEF_NONE", DEF_NONE),
+            ("IDLE", JOINT_IDLE),
+            ("MOTOR", JOINT_MOTOR),
+            ("RIGID", JOINT_RIGID),
+            ("SPRUNG", JOINT_SPRUNG),
+            ("LOWER", JOINT_LOWER),
+            ("UPPER", JOINT_UPPER),
+            ("LINEAR_SPRING", JOINT_LINEAR_SPRING),
+        ] {
+            assert_eq!(literals(&m, name), [naga::Literal::U32(rust)], "{name}");
+        }
     }
 
     /// Each helper of `solver.wgsl` with a Rust twin has it, under the same name, in the
@@ -533,5 +549,8 @@ mod tests {
             );
             assert!(rust.contains(&format!("fn {name}(")), "no Rust twin {name}");
         }
+        // The joints' prepare is a kernel of its own, named as the host's stage.
+        assert!(m.entry_points.iter().any(|e| e.name == "prepare_joints"));
+        assert!(rust.contains("fn prepare_joints("));
     }
 }

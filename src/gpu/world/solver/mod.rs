@@ -42,159 +42,40 @@
 //! ```
 //!
 //! The continuous stage and sleep stay on the host in this slice, beside the host's twins
-//! of the device's pair set, recycling, merge and match (which the world keeps, and holds
-//! the device to), which is why the state and the impulses come back every step; the host does not colour (it lists
-//! the constraints, `ConstraintGraph::defer`, and takes the device's colours, so that a step
-//! the device fails is coloured and solved on the host to the same bits). The transforms a
+//! of the device's pair set, recycling, merge, match and joint prepare (which the world
+//! keeps, and holds the device to), which is why the state and the impulses come back
+//! every step; the host does not colour (it lists the constraints,
+//! `ConstraintGraph::defer`, and takes the device's colours, so that a step the device
+//! fails is coloured and solved on the host to the same bits). The transforms a
 //! host draws from are written on the device from the device's poses.
 
+mod colour_passes;
+mod kernels;
 mod read;
 mod upload;
+
+use colour_passes::ColourPasses;
+pub use kernels::SOLVER_WGSL;
+use kernels::{
+    COLOUR_RANGES, CONSTRAINTS, CONTACT_INPUTS, INFOS, JOINT_DEFS, JOINT_HASH, JOINT_IMPULSES,
+    JOINT_ORDER, JOINTS, Kernels, LAST, ORDER, POSES, STATES, STORED, TRANSFORMS, TURNED,
+    WARM_STARTS, WORKGROUP,
+};
 
 use super::colouring::{ColourBounds, GpuColouring};
 use super::layout::{
     BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, JointDefGpu, JointGpu, JointImpulsesGpu, LAST_SUBSTEP,
-    OVERFLOW, OVERFLOW_CHUNK, SolverParamsGpu, StoredGpu,
+    SolverParamsGpu, StoredGpu,
 };
 use super::resident::ResidentList;
 use super::timing::{GpuStepTimes, TIMED_PASSES, stage};
-use crate::dynamics::COLOURS;
 use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
 use crate::dynamics::state::BodyState;
 use crate::error::{Error, GpuError};
 use crate::gpu::contact_input::{ContactInputGpu, DeviceContacts, LastContacts, WarmStartGpu};
 use crate::gpu::layout::BodyTransformGpu;
-use crate::gpu::plan::{
-    BindKey, Kernel, KernelMaker, PARAMS_SLOT, Plan, RO, RW, Workgroups, record_passes,
-};
+use crate::gpu::plan::{BindKey, PARAMS_SLOT, Plan, record_passes};
 use crate::gpu::plumbing::{GrowingBuffer, KernelTimer, read_back};
-
-/// The WGSL of the GPU world's solver: the layouts, the transform helpers, the box hash,
-/// then
-/// `shaders/solver.wgsl` (the structs and the body passes), `contacts.wgsl`,
-/// `u64.wgsl` and `soft_f64.wgsl` (the joint angle), `joints.wgsl` and `slide.wgsl`.
-pub const SOLVER_WGSL: &str = concat!(
-    include_str!("../../../../shaders/layout.wgsl"),
-    include_str!("../../../../shaders/transform.wgsl"),
-    include_str!("../../../../shaders/box_hash.wgsl"),
-    include_str!("../../../../shaders/contact_input.wgsl"),
-    include_str!("../../../../shaders/solver.wgsl"),
-    include_str!("../../../../shaders/contacts.wgsl"),
-    include_str!("../../../../shaders/u64.wgsl"),
-    include_str!("../../../../shaders/soft_f64.wgsl"),
-    include_str!("../../../../shaders/joints.wgsl"),
-    include_str!("../../../../shaders/slide.wgsl")
-);
-
-/// Invocations per workgroup, as the kernels declare.
-const WORKGROUP: u32 = 64;
-/// The uniform's binding in `solver.wgsl`, and its size.
-const PARAMS: (u32, usize) = (7, size_of::<SolverParamsGpu>());
-/// The bindings, as `solver.wgsl` numbers them.
-const STATES: u32 = 0;
-const CONSTRAINTS: u32 = 1;
-const ORDER: u32 = 2;
-const POSES: u32 = 3;
-const INFOS: u32 = 4;
-const TURNED: u32 = 5;
-const TRANSFORMS: u32 = 6;
-const JOINTS: u32 = 8;
-const JOINT_ORDER: u32 = 9;
-const STORED: u32 = 10;
-const COLOUR_RANGES: u32 = 11;
-const CONTACT_INPUTS: u32 = 12;
-const JOINT_IMPULSES: u32 = 13;
-const WARM_STARTS: u32 = 14;
-const LAST: u32 = 15;
-const JOINT_DEFS: u32 = 16;
-const JOINT_HASH: u32 = 17;
-
-/// The kernels of `solver.wgsl`.
-struct Kernels {
-    clamp_bodies: Kernel,
-    unpack_contacts: Kernel,
-    prepare_contacts: Kernel,
-    integrate_velocities: Kernel,
-    warm_start: Kernel,
-    solve: Kernel,
-    integrate_positions: Kernel,
-    relax: Kernel,
-    restitution: Kernel,
-    store_impulses: Kernel,
-    store_joints: Kernel,
-    settle_bodies: Kernel,
-    write_transforms: Kernel,
-    joint_warm_start: Kernel,
-    joint_solve: Kernel,
-    joint_relax: Kernel,
-    prepare_joints: Kernel,
-    hash_joints: Kernel,
-}
-
-impl Kernels {
-    fn new(device: &wgpu::Device) -> Kernels {
-        let make = KernelMaker::new(device, 0);
-        let module = make.module("solver", SOLVER_WGSL);
-        let kernel =
-            |entry, bindings: &[(u32, bool)]| make.kernel(&module, entry, bindings, PARAMS);
-        let colour = [
-            (STATES, RW),
-            (CONSTRAINTS, RW),
-            (ORDER, RO),
-            (COLOUR_RANGES, RO),
-        ];
-        let body = [(STATES, RW), (INFOS, RO)];
-        let joint = [
-            (STATES, RW),
-            (JOINTS, RW),
-            (JOINT_ORDER, RO),
-            (COLOUR_RANGES, RO),
-        ];
-        Kernels {
-            joint_warm_start: kernel("joint_warm_start", &joint),
-            joint_solve: kernel("joint_solve", &joint),
-            joint_relax: kernel("joint_relax", &joint),
-            prepare_joints: kernel(
-                "prepare_joints",
-                &[(JOINTS, RW), (JOINT_DEFS, RO), (STATES, RW), (POSES, RW)],
-            ),
-            hash_joints: kernel("hash_joints", &[(JOINTS, RW), (JOINT_HASH, RW)]),
-            clamp_bodies: kernel("clamp_bodies", &body),
-            unpack_contacts: kernel(
-                "unpack_contacts",
-                &[(CONTACT_INPUTS, RO), (WARM_STARTS, RO), (CONSTRAINTS, RW)],
-            ),
-            prepare_contacts: kernel(
-                "prepare_contacts",
-                &[(STATES, RW), (CONSTRAINTS, RW), (POSES, RW), (INFOS, RO)],
-            ),
-            integrate_velocities: kernel("integrate_velocities", &body),
-            warm_start: kernel("warm_start", &colour),
-            solve: kernel("solve", &colour),
-            integrate_positions: kernel(
-                "integrate_positions",
-                &[(STATES, RW), (POSES, RW), (INFOS, RO), (TURNED, RW)],
-            ),
-            relax: kernel("relax", &colour),
-            restitution: kernel("restitution", &colour),
-            store_impulses: kernel(
-                "store_impulses",
-                &[
-                    (CONSTRAINTS, RW),
-                    (STORED, RW),
-                    (CONTACT_INPUTS, RO),
-                    (LAST, RW),
-                ],
-            ),
-            store_joints: kernel("store_joints", &[(JOINTS, RW), (JOINT_IMPULSES, RW)]),
-            settle_bodies: kernel("settle_bodies", &[(STATES, RW)]),
-            write_transforms: kernel(
-                "write_transforms",
-                &[(POSES, RW), (INFOS, RO), (TRANSFORMS, RW)],
-            ),
-        }
-    }
-}
 
 /// The solver's stages on a wgpu device, and the buffers they use (grown as steps need,
 /// reused after). The transforms buffer is made once, for the world's body slots.
@@ -467,6 +348,7 @@ impl OffloadedStages for GpuSolver {
             self.states.forget();
             self.poses.forget();
             self.infos.forget();
+            self.joint_defs.forget();
         }
         match pollster::block_on(scope.pop()) {
             Some(error) => {
@@ -799,58 +681,4 @@ fn transforms_buffer(device: &wgpu::Device, bytes: u64) -> wgpu::Buffer {
 /// Workgroups for `count` invocations.
 fn groups(count: usize) -> u32 {
     (count as u32).div_ceil(WORKGROUP)
-}
-
-/// The colour passes of a step: per colour, in order, a dispatch of its joints' kernel and
-/// one of its contacts', each of the workgroups the colouring wrote for it (`args`: six
-/// words a colour) over the range it wrote; the overflow's last, each in one invocation,
-/// its joints before its contacts. A colour's joints and contacts share no moving body, so
-/// their order within it is free. A kind with no constraint this step (`kinds`: joints,
-/// contacts) has no dispatch, and nor have the colours no constraint can take this step
-/// (`GpuColouring::colours_to_dispatch`); the overflow of each kind is dispatched a chunk
-/// of `OVERFLOW_CHUNK` at a time, for as many as can overflow (none, mostly).
-struct ColourPasses<'a> {
-    args: &'a wgpu::Buffer,
-    kinds: [bool; 2],
-    bounds: ColourBounds,
-}
-
-impl<'a> ColourPasses<'a> {
-    /// One pass of `kernels` (joints', contacts', each with its bindings; an empty list of
-    /// bindings: a kind the pass does not have).
-    fn push(
-        &self,
-        plan: &mut Plan<'a>,
-        kernels: [(&'a Kernel, &[(u32, &'a wgpu::Buffer)]); 2],
-        view: &StepView<'_, '_>,
-    ) {
-        // Every colour a constraint can take is dispatched: only the device knows which
-        // hold constraints (an empty one runs no workgroup).
-        for colour in 0..=COLOURS {
-            let overflow = colour == COLOURS;
-            if !overflow && colour >= self.bounds.colours {
-                continue;
-            }
-            let flags = if overflow { OVERFLOW } else { 0 };
-            // A colour's six words: its contacts' workgroups, then its joints'.
-            let words = [6 * colour + 3, 6 * colour];
-            let kinds = kernels.into_iter().zip(self.kinds).zip(words);
-            for (kind, (((kernel, bindings), has), word)) in kinds.enumerate() {
-                if !has || bindings.is_empty() {
-                    continue;
-                }
-                let args = Workgroups::Indirect(self.args, 4 * word as u64);
-                // The overflow's chunks in order, each from its first place in the range.
-                let chunks = if overflow {
-                    self.bounds.overflow[kind].div_ceil(OVERFLOW_CHUNK)
-                } else {
-                    1
-                };
-                for chunk in 0..chunks {
-                    let params = GpuSolver::params(view, colour, chunk * OVERFLOW_CHUNK, flags);
-                    plan.push_with(kernel, bindings, params, args);
-                }
-            }
-        }
-    }
 }

@@ -3,8 +3,9 @@
 //! (16 bytes each) and inputs (72 bytes each), unless the collision stage merged the same
 //! list and matched the same warm starts on the device (`gpu/collision/recycle/`, each held
 //! to the host's by a hash), from which `unpack_contacts` makes the constraints on the
-//! device, the prepared joints, and
-//! room for what the pass writes. Every binding that grows with the world is checked
+//! device; the joints' definitions that changed, and the prepared joints unless the device
+//! prepares them (it holds the host's last step's: `prepare_joints`); and room for what
+//! the pass writes. Every binding that grows with the world is checked
 //! against the device's binding size first, so that nothing is made or sent for a step the
 //! device cannot hold.
 

@@ -24,6 +24,23 @@ pub(crate) fn gpu_world(device: &wgpu::Device, queue: &wgpu::Queue, world: &Worl
     gpu
 }
 
+/// Removes two dynamic bodies in three (all but every third) from `cpu` and from `gpu`
+/// alike.
+pub(crate) fn remove_two_in_three(cpu: &mut World, gpu: &mut GpuWorld) {
+    let gone: Vec<_> = (cpu.bodies())
+        .filter(|&b| !cpu.is_static(b))
+        .enumerate()
+        .filter(|(k, _)| k % 3 != 0)
+        .map(|(_, b)| b)
+        .collect();
+    for &body in &gone {
+        cpu.remove_body(body).unwrap();
+    }
+    gpu.edit(|world| gone.iter().try_for_each(|&b| world.remove_body(b)))
+        .unwrap()
+        .unwrap();
+}
+
 /// A static box of half extents `[w, h]` centred at `at`.
 fn add_fixed(world: &mut World, [w, h]: [f32; 2], at: Vec2) -> wgpu_sat::BodyId {
     world
@@ -592,18 +609,7 @@ fn a_step_the_device_cannot_solve_is_coloured_and_solved_on_the_host() {
     for step in 0..160 {
         if step == 110 {
             // Two bodies in three gone: the pile's contacts fall below the device's room.
-            let gone: Vec<_> = (cpu.bodies())
-                .filter(|&b| !cpu.is_static(b))
-                .enumerate()
-                .filter(|(k, _)| k % 3 != 0)
-                .map(|(_, b)| b)
-                .collect();
-            for &body in &gone {
-                cpu.remove_body(body).unwrap();
-            }
-            gpu.edit(|world| gone.iter().try_for_each(|&b| world.remove_body(b)))
-                .unwrap()
-                .unwrap();
+            remove_two_in_three(&mut cpu, &mut gpu);
         }
         cpu.step(DT, &mut narrow).unwrap();
         let refused = match gpu.step(DT) {

@@ -11,7 +11,7 @@
 use crate::common;
 use common::state_bits;
 
-use super::gpu_world::gpu_world;
+use super::gpu_world::{gpu_world, remove_two_in_three};
 use wgpu_sat::gpu::layout::BodyTransformGpu;
 use wgpu_sat::gpu::{GpuCollision, GpuWorld};
 use wgpu_sat::{CpuNarrowPhase, World, scenes};
@@ -459,18 +459,7 @@ fn removed_colliders_stay_out_of_the_device_pair_sets_sweep() {
     let mut moved_steps = 0;
     for step in 0..40 {
         if step == 10 {
-            let gone: Vec<_> = (cpu.bodies())
-                .filter(|&b| !cpu.is_static(b))
-                .enumerate()
-                .filter(|(k, _)| k % 3 != 0)
-                .map(|(_, b)| b)
-                .collect();
-            for &body in &gone {
-                cpu.remove_body(body).unwrap();
-            }
-            gpu.edit(|world| gone.iter().try_for_each(|&b| world.remove_body(b)))
-                .unwrap()
-                .unwrap();
+            remove_two_in_three(&mut cpu, &mut gpu);
         }
         cpu.step(DT, &mut narrow).unwrap();
         gpu.step(DT).unwrap();

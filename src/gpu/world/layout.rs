@@ -186,7 +186,7 @@ pub(crate) const DEF_NONE: u32 = 1 << 19;
 const STATIC_FLAGS: u32 =
     JOINT_MOTOR | JOINT_RIGID | JOINT_SPRUNG | JOINT_LOWER | JOINT_UPPER | JOINT_LINEAR_SPRING;
 
-/// WGSL `JointDef` (`shaders/joints.wgsl`): what the device prepares a joint from, besides
+/// WGSL `JointDef` (`shaders/joint_prepare.wgsl`): what the device prepares a joint from, besides
 /// its bodies' poses and states and its impulses of the last step, 112 bytes. It changes
 /// only with the joint, its bodies' mass and type, and the substep: kept on the device and
 /// sent when it changes (`prepare_joints` then writes the joint's [`JointGpu`] there).

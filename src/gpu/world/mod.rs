@@ -355,7 +355,7 @@ impl GpuWorld {
     /// Where the steps with joints took them from: `[prepared on the device, sent by the
     /// host]`. The device keeps each joint's definition (sent when it changes: 112 bytes)
     /// and the impulses its last step left, and prepares the joints there from its
-    /// bodies' poses and states (`prepare_joints` in `shaders/joints.wgsl`, the twin of
+    /// bodies' poses and states (`prepare_joints` in `shaders/joint_prepare.wgsl`, the twin of
     /// the host's); a hash of the prepared joints, read back with the step's results, is
     /// held to the host's prepare, which still runs. The host's go up (144 bytes a joint)
     /// at the first step, after an edit, and after a step solved on the host.

@@ -1,5 +1,7 @@
 //! `gpu_world`: the GPU world (`gpu::GpuWorld`) against the CPU world (`World::step`) and
-//! Box2D v3 on the same warm piles of boxes, 5,000, 20,000 and 100,000 bodies.
+//! Box2D v3 on the same warm piles of boxes, 5,000, 20,000 and 100,000 bodies, and (not
+//! with `--quick`) on Box2D's joint grid warmed a second (10,000 circles, 19,800 revolute
+//! joints, no contact: `gpu_world/joint_grid`, where the joints' upload and prepare tell).
 //!
 //! Each engine steps its own copy of the warm pile (`common::warm_world`, sleeping off) once
 //! untimed (the GPU world as many times as it is timed, for the GPU's clocks to rise), then
@@ -28,59 +30,23 @@ pub fn gpu_world(
     gpu: Option<&common::Gpu>,
     rows: &mut Vec<Row>,
 ) -> Result<(), Box<dyn std::error::Error>> {
-    let threads = rayon::current_num_threads();
-    let steps = plan.gpu_world_steps;
+    let mut cases: Vec<(&str, usize, wgpu_sat::World)> = (plan.gpu_world_sizes.iter())
+        .map(|&n| {
+            let pile = scenes::pile(n, common::SEED);
+            (
+                "gpu_world/pile",
+                n,
+                common::warm_world(pile, common::pile_warm_frames(n)),
+            )
+        })
+        .collect();
+    if plan.gpu_world_joints {
+        let grid = common::warm_world(scenes::joint_grid(), 60);
+        cases.push(("gpu_world/joint_grid", grid.bodies().count(), grid));
+    }
     let mut breakdown = Vec::new();
-    for &n in plan.gpu_world_sizes {
-        let warm = common::warm_world(scenes::pile(n, common::SEED), common::pile_warm_frames(n));
-        let stage = "gpu_world/pile".to_string();
-        let row = |backend, mean, bytes: Option<[u64; 2]>, kernel| Row {
-            stage: stage.clone(),
-            backend,
-            size: n,
-            unit: "bodies",
-            median: mean,
-            upload: bytes.map(|b| b[0]),
-            readback: bytes.map(|b| b[1]),
-            kernel,
-        };
-
-        let mut world = warm.clone();
-        let mut narrow = ParallelCpuNarrowPhase::new();
-        world.step(common::DT, &mut narrow)?;
-        let mut cpu_host = [Duration::ZERO; 5];
-        let start = Instant::now();
-        for _ in 0..steps {
-            let stats = world.step(common::DT, &mut narrow)?;
-            for (sum, t) in cpu_host.iter_mut().zip(host_stages(&stats)) {
-                *sum += t;
-            }
-        }
-        let cpu_mean = start.elapsed() / steps as u32;
-        rows.push(row("cpu_world", cpu_mean, None, None));
-        let [broad, narrow_time, _, solver, continuous] =
-            cpu_host.map(|d| d.as_secs_f64() * 1e3 / steps as f64);
-        breakdown.push(format!(
-            "{n:>7} bodies, CPU world: step {:.3} | broad phase {broad:.3}, narrow phase \
-             {narrow_time:.3}, solver {solver:.3}, continuous {continuous:.3}",
-            cpu_mean.as_secs_f64() * 1e3
-        ));
-
-        if let Some(g) = gpu {
-            // The pair set on the device (the default), then on the host: the same bits,
-            // and on a hardware GPU the difference is the host's largest stage.
-            for (backend, on_device) in [("gpu_world", true), ("gpu_world_host_pairs", false)] {
-                let run = time_gpu_world(g, &warm, steps, on_device)?;
-                rows.push(row(backend, run.mean, Some(run.solver_bytes), run.kernel));
-                let line = breakdown_line(n, backend, &run, steps as u32);
-                breakdown.push(line);
-            }
-        }
-
-        let mut theirs = box2d::box2d_world(&warm, threads)?;
-        let run = box2d::time_box2d(&mut theirs, steps, None)?;
-        rows.push(row("box2d", run.total / run.steps as u32, None, None));
-        eprintln!("gpu_world/pile {n}: {steps} steps each");
+    for (stage, n, warm) in cases {
+        compare(plan, gpu, stage, n, &warm, rows, &mut breakdown)?;
     }
     if !breakdown.is_empty() {
         println!();
@@ -92,6 +58,69 @@ pub fn gpu_world(
             println!("{line}");
         }
     }
+    Ok(())
+}
+
+/// The three engines on `warm` (`n` bodies): a row each in `rows`, and each GPU world's
+/// breakdown line in `breakdown`.
+fn compare(
+    plan: &Plan,
+    gpu: Option<&common::Gpu>,
+    stage: &str,
+    n: usize,
+    warm: &wgpu_sat::World,
+    rows: &mut Vec<Row>,
+    breakdown: &mut Vec<String>,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let threads = rayon::current_num_threads();
+    let steps = plan.gpu_world_steps;
+    let row = |backend, mean, bytes: Option<[u64; 2]>, kernel| Row {
+        stage: stage.to_string(),
+        backend,
+        size: n,
+        unit: "bodies",
+        median: mean,
+        upload: bytes.map(|b| b[0]),
+        readback: bytes.map(|b| b[1]),
+        kernel,
+    };
+
+    let mut world = warm.clone();
+    let mut narrow = ParallelCpuNarrowPhase::new();
+    world.step(common::DT, &mut narrow)?;
+    let mut cpu_host = [Duration::ZERO; 5];
+    let start = Instant::now();
+    for _ in 0..steps {
+        let stats = world.step(common::DT, &mut narrow)?;
+        for (sum, t) in cpu_host.iter_mut().zip(host_stages(&stats)) {
+            *sum += t;
+        }
+    }
+    let cpu_mean = start.elapsed() / steps as u32;
+    rows.push(row("cpu_world", cpu_mean, None, None));
+    let [broad, narrow_time, _, solver, continuous] =
+        cpu_host.map(|d| d.as_secs_f64() * 1e3 / steps as f64);
+    breakdown.push(format!(
+        "{stage} {n:>7} bodies, CPU world: step {:.3} | broad phase {broad:.3}, narrow phase \
+         {narrow_time:.3}, solver {solver:.3}, continuous {continuous:.3}",
+        cpu_mean.as_secs_f64() * 1e3
+    ));
+
+    if let Some(g) = gpu {
+        // The pair set on the device (the default), then on the host: the same bits,
+        // and on a hardware GPU the difference is the host's largest stage.
+        for (backend, on_device) in [("gpu_world", true), ("gpu_world_host_pairs", false)] {
+            let run = time_gpu_world(g, warm, steps, on_device)?;
+            rows.push(row(backend, run.mean, Some(run.solver_bytes), run.kernel));
+            let line = breakdown_line(n, backend, &run, steps as u32);
+            breakdown.push(format!("{stage} {line}"));
+        }
+    }
+
+    let mut theirs = box2d::box2d_world(warm, threads)?;
+    let run = box2d::time_box2d(&mut theirs, steps, None)?;
+    rows.push(row("box2d", run.total / run.steps as u32, None, None));
+    eprintln!("{stage} {n}: {steps} steps each");
     Ok(())
 }
 

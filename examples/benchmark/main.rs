@@ -20,7 +20,8 @@
 //!   example with `RAYON_NUM_THREADS` set. The same stretch inside a pool of its own
 //!   (`pool.install`) is timed beside it.
 //! - `gpu_world/pile`: the GPU world (`gpu::GpuWorld`) against the CPU world and Box2D v3 on
-//!   warm piles of 5,000, 20,000 and 100,000 bodies (`gpu_world.rs`).
+//!   warm piles of 5,000, 20,000 and 100,000 bodies, and `gpu_world/joint_grid` on Box2D's
+//!   joint grid (`gpu_world.rs`).
 //!
 //! Each number is the median of several samples; a sample repeats the call until it has
 //! run for a few milliseconds, so that short calls are not lost in the clock's noise.
@@ -126,6 +127,8 @@ struct Plan {
     /// Bodies in the piles of the GPU world's comparison, and its timed steps.
     gpu_world_sizes: &'static [usize],
     gpu_world_steps: usize,
+    /// Whether the `gpu_world` stage also steps Box2D's joint grid.
+    gpu_world_joints: bool,
     /// Rounds of the Box2D comparison: each builds both worlds afresh and times both engines
     /// one after the other; each engine's median round is reported.
     versus_rounds: usize,
@@ -201,6 +204,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             query_sizes: &[10_000, 100_000],
             gpu_world_sizes: &[5_000],
             gpu_world_steps: 3,
+            gpu_world_joints: false,
             versus_steps: Some(10),
             versus_rounds: args.rounds.unwrap_or(1).max(1),
         }
@@ -214,6 +218,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             query_sizes: &[10_000, 100_000],
             gpu_world_sizes: &[5_000, 20_000, 100_000],
             gpu_world_steps: 10,
+            gpu_world_joints: true,
             versus_steps: None,
             // Five: on a shared machine a round can be slowed from outside (a neighbour on
             // the other core), and the median of five stands two such rounds per engine.

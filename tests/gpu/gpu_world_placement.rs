@@ -2,11 +2,13 @@
 //! collision stage reads the colliders' poses from the transforms buffer its solver wrote,
 //! and computes their boxes there, instead of being sent those of the colliders that
 //! moved; and its pair set found there (`src/gpu/world/pairs.rs`), its fat boxes grown
-//! there from the placed boxes; its recycling pass and merge run there too
-//! (`src/gpu/collision/recycle/`). Held against the CPU world's bits and the plain GPU
-//! collision stage's uploads, and its safety nets (the band entries the device's boxes
-//! span, the hash of its fat boxes, of its fresh pairs and of its merged contacts) made
-//! to catch a transforms buffer that is not the world's, and kept manifolds that are not.
+//! there from the placed boxes; its recycling pass, merge and match of warm starts run
+//! there too (`src/gpu/collision/recycle/`), and its joints are prepared there. Held
+//! against the CPU world's bits and the plain GPU collision stage's uploads (and the bytes
+//! a contact and a joint no longer send), and its safety nets (the band entries the
+//! device's boxes span, the hash of its fat boxes, of its fresh pairs and of its merged
+//! contacts) made to catch a transforms buffer that is not the world's, and kept manifolds
+//! that are not.
 
 use crate::common;
 use common::state_bits;

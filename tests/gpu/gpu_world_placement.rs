@@ -474,9 +474,9 @@ fn removed_colliders_stay_out_of_the_device_pair_sets_sweep() {
     assert!(moved_steps > 10, "{moved_steps} steps moved a fat box");
 }
 
-/// A chain's joints are prepared on the device after the first step: its definitions stay
-/// there, and a step sends every joint's record (144 bytes) less than with the host's
-/// joints, to the CPU world's bits both ways.
+/// A chain's joints are prepared on the device after the first step: its definitions and
+/// colouring items stay there, and a step sends every joint's record (144 bytes) less than
+/// with the host's joints, and no joint's item, to the CPU world's bits both ways.
 #[test]
 fn a_chains_joints_are_prepared_on_the_device_and_not_sent() {
     let Some((device, queue)) = common::gpu() else {
@@ -525,11 +525,14 @@ fn a_chains_joints_are_prepared_on_the_device_and_not_sent() {
         // From the third step: the second rewrites the uniforms once (the plan gained
         // the prepare's two dispatches, and every later one moved).
         if step > 1 && common::adapter_gives_cpu_bits() {
-            // The same uniforms and colouring items; every joint's record the difference.
+            // The same uniforms; every joint's record the difference.
             assert!(
                 up + 144 * links as u64 <= up_sent,
                 "step {step}: {up} bytes up, {up_sent} with the host's joints"
             );
+            // Nor do the joints' colouring items go up (16 bytes each): they are kept on
+            // the device too.
+            assert!(up < 16 * links as u64, "step {step}: {up} bytes up");
         }
     }
     assert_eq!(sent.joint_prepare_steps(), [0, 12]);

@@ -59,6 +59,7 @@ use crate::gpu::plan::{
     record,
 };
 use crate::gpu::plumbing::GrowingBuffer;
+use crate::gpu::world::resident::ResidentList;
 use kernels::Kernels;
 
 /// The WGSL of the colouring: `shaders/u64.wgsl` (64-bit integers on word pairs), then
@@ -166,6 +167,12 @@ pub struct GpuColouring {
     rounds: [u32; 2],
     count: usize,
     words: Vec<u32>,
+    /// The GPU world's joints' items (four words each), kept on the device and sent when
+    /// they change, and where this step's copy of them goes in `input` (bytes: at, length):
+    /// their place there follows the step's contacts.
+    joint_items: ResidentList<[u32; 4]>,
+    item_scratch: Vec<[u32; 4]>,
+    joint_copy: Option<(u64, u64)>,
     /// Bytes the last call sent up.
     pub(crate) sent: u64,
     /// The last input's contacts, bodies and words of moving bits.
@@ -206,6 +213,9 @@ impl GpuColouring {
             queue: queue.clone(),
             kernels: Kernels::new(device),
             input: buffer("input"),
+            joint_items: ResidentList::new(buffer("joint items")),
+            item_scratch: Vec::new(),
+            joint_copy: None,
             previous: [buffer("list"), buffer("list 2")],
             current: 0,
             previous_count: 0,
@@ -326,6 +336,7 @@ impl GpuColouring {
         if count == 0 {
             (self.previous_count, self.previous_colours) = (0, 0);
             self.sent = 0;
+            self.joint_copy = None;
             self.shape = [0; 3];
             return Ok(false);
         }
@@ -360,7 +371,8 @@ impl GpuColouring {
     }
 
     /// The step's input up (the moving bits, 16 bytes a constraint; with no `host` lists,
-    /// the joints' items only: the device makes the rest), and room for its passes.
+    /// the joints' items that changed, kept on the device: it makes the rest), and room
+    /// for its passes.
     fn upload(
         &mut self,
         contacts: usize,
@@ -381,14 +393,24 @@ impl GpuColouring {
                 self.words.extend([key[0], key[1], a, b]);
             }
         }
-        for &(slot, [a, b]) in joints {
-            self.words.extend([u32::MAX, slot, a, b]);
-        }
-        // Where the words sent go: the joints' items follow the contacts'.
+        let items = joints.iter().map(|&(slot, [a, b])| [u32::MAX, slot, a, b]);
+        // Where the words sent go; the joints' items follow the contacts'. With the host's
+        // lists they go up with them; else they are kept on the device, and copied there.
+        let mut items_sent = 0;
         let at = if host.is_some() {
+            self.words.extend(items.flatten());
+            self.joint_copy = None;
             0
         } else {
-            moving_words + 4 * contacts
+            self.item_scratch.clear();
+            self.item_scratch.extend(items);
+            let cap = u64::MAX;
+            items_sent = self
+                .joint_items
+                .write(device, &self.queue, &self.item_scratch, cap);
+            let at = 4 * (moving_words + 4 * contacts) as u64;
+            self.joint_copy = Some((at, 16 * joints.len() as u64));
+            0
         };
         let size = |words: usize| (4 * words.max(1)) as u64;
         let cap = u64::MAX;
@@ -423,7 +445,7 @@ impl GpuColouring {
             self.queue
                 .write_buffer(&self.input.buffer, 4 * at as u64, words);
         }
-        self.sent = 4 * self.words.len() as u64;
+        self.sent = 4 * self.words.len() as u64 + items_sent;
         self.shape = [contacts, bodies, moving_words];
     }
 

@@ -9,8 +9,11 @@
 //!     solver's contact inputs and body states (colour_input)
 //!     the device's last step is not the host's last (the first step, a snapshot restored,
 //!         a step solved on the host): seed: the host's last step up, as the device's
-//!     prepare_on_device: the joints' items up, room for the passes
-//!     then the caller: push_input (colour_input over the solver's buffers) and push into
+//!     prepare_on_device: the joints' items kept on the device (those that changed up),
+//!         room for the passes
+//!     then the caller: record_joint_items (the items copied to their place in the
+//!         input, after the contacts'), push_input (colour_input over the solver's
+//!         buffers) and push into
 //!         the solver's pass; the colour passes bind solve_buffers; the readback takes
 //!         packed_colours; finish_step once they ran
 //! forget(): a step failed on the device; the next is seeded
@@ -44,9 +47,10 @@ impl GpuColouring {
         4 * self.words.len() as u64
     }
 
-    /// The GPU world's colouring of the step `view` holds: the joints' items go up (and,
-    /// when this colouring's last step is not the host graph's last, the host's last step
-    /// first), and `true` says that the caller pushes the passes into its own
+    /// The GPU world's colouring of the step `view` holds: the joints' items that changed
+    /// go up (and, when this colouring's last step is not the host graph's last, the
+    /// host's last step first), and `true` says that the caller records
+    /// [`GpuColouring::record_joint_items`] and pushes the passes into its own
     /// ([`GpuColouring::push_input`], with the solver's states and contact inputs, which
     /// hold the rest of the input; then [`GpuColouring::push`]), binds
     /// [`GpuColouring::order_buffer`] and [`GpuColouring::solve_buffers`], and calls
@@ -87,6 +91,15 @@ impl GpuColouring {
     /// The slots of the step's coloured joints, in constraint order (after the contacts).
     pub(crate) fn step_joint_slots(&self) -> impl Iterator<Item = u32> + '_ {
         self.step_joints.iter().map(|&(slot, _)| slot)
+    }
+
+    /// Records in `encoder`, before the step's passes: the joints' items copied from where
+    /// the device keeps them to their place in this step's input (after its contacts').
+    pub(crate) fn record_joint_items(&self, encoder: &mut wgpu::CommandEncoder) {
+        if let Some((at, bytes)) = self.joint_copy.filter(|&(_, bytes)| bytes > 0) {
+            let items = &self.joint_items.buffer.buffer;
+            encoder.copy_buffer_to_buffer(items, 0, &self.input.buffer, at, bytes);
+        }
     }
 
     /// The passes [`GpuColouring::colour_step`] asked for ran (pushed into the caller's
@@ -159,6 +172,7 @@ impl GpuColouring {
     pub(crate) fn forget(&mut self) {
         self.follows = None;
         self.pending = None;
+        self.joint_items.forget();
     }
 
     /// The GPU world's step: `contacts` contacts between `bodies` bodies, whose keys and

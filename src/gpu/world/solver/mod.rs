@@ -12,9 +12,10 @@
 //!         too) and warm starts (16 bytes), unless the collision stage merged and matched
 //!         the same on the device; the joints' definitions that changed (JointDefGpu,
 //!         kept on the device), and the prepared joints only when the device does not
-//!         hold the host's last step's (their impulses); the joints' colouring items
-//!         (colouring/step.rs, with the host's last step when the device's is not that);
-//!         the angles turned, zeroed
+//!         hold the host's last step's (their impulses); the joints' colouring items that
+//!         changed (colouring/step.rs, kept on the device and copied into the colouring's
+//!         input there; with the host's last step when the device's is not that); the
+//!         angles turned, zeroed
 //!     the passes, in StagePlan::build's order:
 //!         the colouring's passes: the solve order, each colour's ranges and the
 //!             workgroups of its passes, written on the device
@@ -563,6 +564,7 @@ impl GpuSolver {
         if turned_bytes > 0 {
             encoder.clear_buffer(turned, 0, Some(turned_bytes));
         }
+        self.colouring.record_joint_items(&mut encoder);
         if self.joints_here {
             encoder.clear_buffer(&self.joint_hash, 0, None);
         }

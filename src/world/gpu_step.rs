@@ -242,6 +242,29 @@ impl World {
         (self.contacts.pairs.generation(), self.revision)
     }
 
+    /// What the device keeps of the joints from step to step beside their definitions
+    /// (`prepare_joints`, which the GPU world's solver runs): every slot's accumulated
+    /// impulses and whether it is live, folded into one number. An edit that changes it
+    /// may have changed them (a joint added, removed or reset, a snapshot restored); one
+    /// that does not (a velocity set, a mouse joint's target moved) left them as they were.
+    pub(crate) fn joint_impulse_stamp(&self) -> u64 {
+        let joints = &self.joints.constraints;
+        (joints.iter()).fold(joints.len() as u64, |stamp, j| {
+            let words = [
+                j.linear_impulse.x,
+                j.linear_impulse.y,
+                j.spring_impulse,
+                j.motor_impulse,
+                j.lower_impulse,
+                j.upper_impulse,
+            ];
+            let live = u64::from(j.live);
+            (words.iter()).fold(stamp.wrapping_mul(0x100_0000_01b3) ^ live, |s, w| {
+                s.wrapping_mul(0x100_0000_01b3) ^ u64::from(w.to_bits())
+            })
+        })
+    }
+
     /// How many body slots the world has (the GPU world's transforms).
     pub(crate) fn body_transforms_len(&self) -> usize {
         self.bodies.len()

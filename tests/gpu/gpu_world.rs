@@ -300,6 +300,17 @@ fn every_joint_kind_and_edits_between_steps_match_the_cpu_world() {
         }
     }
     assert_eq!(gpu.body_slots(), world.bodies().count());
+    // Every kind's prepare (the motor, mouse and wheel joints' among them) ran on the
+    // device at the steps whose edit left the joints' impulses as they were, to the
+    // host's bits.
+    if common::adapter_gives_cpu_bits() {
+        let [here, sent] = gpu.joint_prepare_steps();
+        assert!(
+            here > 150 && sent < 30,
+            "{here} steps on the device, {sent} sent"
+        );
+        assert_eq!(gpu.joint_misses(), 0);
+    }
 
     let (mut world, driver) = scenes::level(5);
     let mut gpu = gpu_world(&device, &queue, &world);

@@ -231,11 +231,13 @@ impl GpuWorld {
     /// # Ok::<(), wgpu_sat::Error>(())
     /// ```
     pub fn edit<R>(&mut self, edit: impl FnOnce(&mut World) -> R) -> Result<R, Error> {
-        let stamp = self.world.kept_stamp();
+        let (stamp, joints) = (self.world.kept_stamp(), self.world.joint_impulse_stamp());
         let result = edit(&mut self.world);
-        // Any edit may change a joint's impulses (a joint added, removed or reset): the
-        // next step sends the host's joints.
-        self.solver.forget_joints();
+        if self.world.joint_impulse_stamp() != joints {
+            // A joint added, removed or reset, a snapshot restored: the device's joints'
+            // impulses may not be the world's, and the next step sends the host's joints.
+            self.solver.forget_joints();
+        }
         if self.world.kept_stamp() != stamp {
             // A step taken, a pair set restored, a body added, moved or removed: the
             // device's kept manifolds may not be the world's, and go up again; nor may its
@@ -358,7 +360,9 @@ impl GpuWorld {
     /// bodies' poses and states (`prepare_joints` in `shaders/joint_prepare.wgsl`, the twin of
     /// the host's); a hash of the prepared joints, read back with the step's results, is
     /// held to the host's prepare, which still runs. The host's go up (144 bytes a joint)
-    /// at the first step, after an edit, and after a step solved on the host.
+    /// at the first step, after an edit that changed a joint's impulses (a joint added,
+    /// removed or reset, a snapshot restored; not one that set a velocity or moved a mouse
+    /// joint's target), and after a step solved on the host.
     pub fn joint_prepare_steps(&self) -> [u64; 2] {
         self.solver.joint_steps
     }

@@ -123,7 +123,7 @@ fn prepare_joints(@builtin(global_invocation_id) id: vec3<u32>) {
     joints[slot] = j;
 }
 
-// The hash of joint slot k's record (joint_hash in src/gpu/world/layout.rs): box_hash
+// The hash of joint slot k's record (prepared_hash in src/gpu/world/layout.rs): box_hash
 // folded over its 36 words.
 fn prepared_hash(k: u32, j: Joint) -> u32 {
     let w = array<vec4<u32>, 9>(

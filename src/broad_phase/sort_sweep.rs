@@ -381,19 +381,21 @@ pub(crate) fn set_compact(set: &[[u32; 2]], counts: &[u32], out: &mut [[u32; 2]]
 /// (min.x, min.y, max.x, max.y).
 #[cfg(any(test, feature = "gpu"))]
 pub(crate) fn box_hash(i: u32, b: [u32; 4]) -> u32 {
-    // Each word xored in, multiplied, and the high half folded into the low: without the
-    // fold a word's top bit only ever flips the product's top bit, and two top bits
-    // flipped together (a vector negated) left the hash as it was.
-    let mix = |h: u32, w: u32, c: u32| {
-        let m = (h ^ w).wrapping_mul(c);
-        m ^ (m >> 16)
-    };
     let mut h = (i.wrapping_add(1)).wrapping_mul(0x9e37_79b1);
-    h = mix(h, b[0], 0x85eb_ca6b);
-    h = mix(h, b[1], 0xc2b2_ae35);
-    h = mix(h, b[2], 0x27d4_eb2f);
-    h = mix(h, b[3], 0x1656_67b1);
+    h = mix_word(h, b[0], 0x85eb_ca6b);
+    h = mix_word(h, b[1], 0xc2b2_ae35);
+    h = mix_word(h, b[2], 0x27d4_eb2f);
+    h = mix_word(h, b[3], 0x1656_67b1);
     h ^ (h >> 15)
+}
+
+/// One word into [`box_hash`]: xored in, multiplied, and the high half folded into the
+/// low. Without the fold a word's top bit only ever flips the product's top bit, and two
+/// top bits flipped together (a vector negated) left the hash as it was.
+#[cfg(any(test, feature = "gpu"))]
+fn mix_word(h: u32, w: u32, c: u32) -> u32 {
+    let m = (h ^ w).wrapping_mul(c);
+    m ^ (m >> 16)
 }
 
 /// The wrapping sum of every box's [`box_hash`] (`hash_boxes` in `shaders/sort_sweep.wgsl`,

@@ -264,8 +264,8 @@ pub(crate) fn joint_def_gpu(
 }
 
 /// The hash of joint `k`'s record that `hash_joints` sums over the device's prepared
-/// joints: [`box_hash`] folded over its 36 words.
-pub(crate) fn joint_hash(k: u32, j: &JointGpu) -> u32 {
+/// joints (`joint_prepare.wgsl`'s `prepared_hash`): [`box_hash`] folded over its 36 words.
+pub(crate) fn prepared_hash(k: u32, j: &JointGpu) -> u32 {
     let words: &[u32; 36] = bytemuck::cast_ref(j);
     (words.chunks_exact(4)).fold(k, |h, w| box_hash(h, [w[0], w[1], w[2], w[3]]))
 }

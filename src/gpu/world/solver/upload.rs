@@ -20,7 +20,7 @@ use crate::gpu::contact_input::{
 use crate::gpu::plumbing::GrowingBuffer;
 use crate::gpu::world::layout::{
     BodyInfoGpu, BodyPoseGpu, ConstraintGpu, JointDefGpu, JointGpu, JointImpulsesGpu, KINEMATIC,
-    StoredGpu, joint_def_gpu, joint_gpu, joint_hash,
+    StoredGpu, joint_def_gpu, joint_gpu, prepared_hash,
 };
 
 impl GpuSolver {
@@ -140,7 +140,7 @@ impl GpuSolver {
             && joint_count > 0
             && self.resident_joints.take() == Some(joint_count);
         if self.joints_here {
-            self.host_joint_hash = hash_all(&self.joint_scratch, joint_hash);
+            self.host_joint_hash = hash_all(&self.joint_scratch, prepared_hash);
         }
         let device = &self.device;
         // Grown to a power of two, but never past what one binding holds.

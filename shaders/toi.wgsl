@@ -84,7 +84,8 @@ struct TimeOfImpactOut {
 
 struct ToiParams {
     pair_count: u32,
-    _pad0: u32,
+    // Never set: keep()'s flag (transform.wgsl), so that no product is fused into a sum.
+    never: u32,
     _pad1: u32,
     _pad2: u32,
 }
@@ -141,22 +142,16 @@ fn is_circle(s: Shape) -> bool {
 }
 
 fn center_at(s: Sweep, t: f32) -> vec2<f32> {
-    return s.c0 + (s.c1 - s.c0) * t;
+    return s.c0 + keep2((s.c1 - s.c0) * t);
 }
 
+// The rotation from sin_cos.wgsl, the host's bits at any angle (WGSL's own sin and cos
+// are specified only within [-pi, pi], and not to the last bit there).
 fn transform_at(s: Sweep, t: f32) -> Pose {
-    let angle = s.a0 + (s.a1 - s.a0) * t;
+    let angle = s.a0 + keep((s.a1 - s.a0) * t);
     let center = center_at(s, t);
-    let raw = vec2<f32>(cos(angle), sin(angle));
-    // WGSL specifies sin and cos only within [-pi, pi]; far outside (a turn of 1e30 in one
-    // step) a software adapter returns a pair up to sqrt(2) long, a pose that is no
-    // rotation, with normals and distances scaled by it. Such a pair is made unit again:
-    // the angle is lost either way (f32 angles that large are far apart), but the pose
-    // stays rigid. Where sin and cos are accurate the pair is unit to rounding and is
-    // kept as it is, bit for bit the CPU's.
-    let squared = dot2(raw, raw);
-    let q = select(raw, raw / sqrt(squared), abs(squared - 1.0) > 1e-3);
-    return Pose(center - rotate(q, s.local_center), q);
+    let q = from_angle(angle);
+    return Pose(center - rotate_kept(q, s.local_center), q);
 }
 
 // The same motion with both centres moved by -origin, and the start angle brought into
@@ -203,7 +198,8 @@ fn bounding_radius(s: Shape) -> f32 {
 }
 
 fn relative_motion(sa: Sweep, ra: f32, sb: Sweep, rb: f32) -> Motion {
-    return Motion((sb.c1 - sb.c0) - (sa.c1 - sa.c0), abs(sa.a1 - sa.a0) * ra + abs(sb.a1 - sb.a0) * rb, ra, rb);
+    let margin = keep(abs(sa.a1 - sa.a0) * ra) + keep(abs(sb.a1 - sb.a0) * rb);
+    return Motion((sb.c1 - sb.c0) - (sa.c1 - sa.c0), margin, ra, rb);
 }
 
 // sa, sb: the sweeps shifted by A's start centre. The floor counts each body's own
@@ -211,13 +207,13 @@ fn relative_motion(sa: Sweep, ra: f32, sb: Sweep, rb: f32) -> Motion {
 // relative displacement, but their poses at t are rounded to their distance from the start.
 fn tolerance(a: Shape, b: Shape, ra: f32, rb: f32, sa: Sweep, sb: Sweep) -> f32 {
     let relative = TOI_RELATIVE_TOLERANCE * min(bounding_radius(a), bounding_radius(b));
-    let scale = ra
-        + rb
-        + length_and_direction(sb.c0).length
-        + length_and_direction(sa.c1 - sa.c0).length
-        + length_and_direction(sb.c1 - sb.c0).length
-        + length_and_direction(sa.local_center).length
-        + length_and_direction(sb.local_center).length;
+    // Each partial sum kept: a driver may otherwise add the terms in another order.
+    var scale = keep(ra + rb);
+    scale = keep(scale + length_and_direction(sb.c0).length);
+    scale = keep(scale + length_and_direction(sa.c1 - sa.c0).length);
+    scale = keep(scale + length_and_direction(sb.c1 - sb.c0).length);
+    scale = keep(scale + length_and_direction(sa.local_center).length);
+    scale = scale + length_and_direction(sb.local_center).length;
     let rounding_floor = TOI_ROUNDING_TOLERANCE * scale;
     return select(relative, rounding_floor, rounding_floor > relative);
 }
@@ -243,14 +239,14 @@ fn clip_window(window: Window, a: f32, b: f32) -> Window {
 
 fn project(s: Shape, x: Pose, n: vec2<f32>) -> Interval {
     if (is_circle(s)) {
-        let p = dot2(n, transform_point(x, s.vertices[0]));
+        let p = dot_kept(n, transform_point_kept(x, s.vertices[0]));
         return Interval(p - s.radius, p + s.radius);
     }
     var v = s.vertices;
     var low = F32_MAX;
     var high = -F32_MAX;
     for (var k = 0u; k < s.count; k++) {
-        let p = dot2(n, transform_point(x, v[k]));
+        let p = dot_kept(n, transform_point_kept(x, v[k]));
         low = select(low, p, p < low);
         high = select(high, p, p > high);
     }
@@ -269,14 +265,14 @@ fn separate_on_axis(
 ) -> Window {
     let ia = project(a, Pose(vec2<f32>(0.0, 0.0), vec2<f32>(1.0, 0.0)), n);
     let ib = project(b, relative, n);
-    let v = dot2(n, d);
-    let w = clip_window(window, (ib.low - ia.high) - target_distance, v - margin);
-    return clip_window(w, (ia.low - ib.high) - target_distance, -(v + margin));
+    let v = dot_kept(n, d);
+    let w = clip_window(window, keep(ib.low - ia.high) - target_distance, v - margin);
+    return clip_window(w, keep(ia.low - ib.high) - target_distance, -(v + margin));
 }
 
 fn swept_sat(a: Shape, xa: Pose, b: Shape, xb: Pose, motion: Motion, start_normal: vec2<f32>, target_distance: f32) -> Window {
-    let relative = inv_mul_transforms(xa, xb);
-    let d = inverse_rotate(xa.rotation, motion.d);
+    let relative = inv_mul_kept(xa, xb);
+    let d = inverse_rotate_kept(xa.rotation, motion.d);
     let m = motion.margin;
     var w = Window(0.0, 1.0);
     // A polygon's faces (a rounded one's too); a capsule's or a segment's two opposite
@@ -290,7 +286,7 @@ fn swept_sat(a: Shape, xa: Pose, b: Shape, xb: Pose, motion: Motion, start_norma
     if (b.count >= 3u) {
         var nb = b.normals;
         for (var j = 0u; j < b.count; j++) {
-            w = separate_on_axis(w, a, b, relative, rotate(relative.rotation, nb[j]), d, m, target_distance);
+            w = separate_on_axis(w, a, b, relative, rotate_kept(relative.rotation, nb[j]), d, m, target_distance);
         }
     }
     // The normal of the motion: rejects pairs that pass side by side.
@@ -300,7 +296,7 @@ fn swept_sat(a: Shape, xa: Pose, b: Shape, xb: Pose, motion: Motion, start_norma
         w = separate_on_axis(w, a, b, relative, side, d, m, target_distance);
     }
     // The closest direction at the start: a circle's only natural axis.
-    let closest = inverse_rotate(xa.rotation, start_normal);
+    let closest = inverse_rotate_kept(xa.rotation, start_normal);
     return separate_on_axis(w, a, b, relative, closest, d, m, target_distance);
 }
 
@@ -316,18 +312,19 @@ fn advance(a: Shape, sa: Sweep, b: Shape, sb: Sweep, motion: Motion, window: Win
             return last;
         }
         let n = here.normal;
-        let approach = motion.margin - dot2(n, motion.d);
+        let approach = motion.margin - dot_kept(n, motion.d);
         if (approach <= 0.0) {
             last.hit = false;
             return last;
         }
         let bound = SeparationBound(
             n,
-            dot2(n, center_at(sb, t) - center_at(sa, t)),
-            dot2(n, motion.d),
+            dot_kept(n, center_at(sb, t) - center_at(sa, t)),
+            dot_kept(n, motion.d),
             sa.a1 - sa.a0,
             sb.a1 - sb.a0,
-            0.5 * (motion.ra * (sa.a1 - sa.a0) * (sa.a1 - sa.a0) + motion.rb * (sb.a1 - sb.a0) * (sb.a1 - sb.a0)),
+            0.5 * (keep(motion.ra * (sa.a1 - sa.a0) * (sa.a1 - sa.a0))
+                + keep(motion.rb * (sb.a1 - sb.a0) * (sb.a1 - sb.a0))),
         );
         let separation = lower_separation(a, xa, sa, b, xb, sb, bound, 0.0);
         let remaining = window.exit - t;
@@ -372,14 +369,14 @@ struct SeparationBound {
 // n·q + angle·(n·perp(q)); a circle adds its radius.
 fn support_line(s: Shape, x: Pose, local_center: vec2<f32>, n: vec2<f32>, angle: f32) -> f32 {
     if (is_circle(s)) {
-        let q = rotate(x.rotation, s.vertices[0] - local_center);
-        return dot2(n, q) + angle * dot2(n, vec2<f32>(-q.y, q.x)) + s.radius;
+        let q = rotate_kept(x.rotation, s.vertices[0] - local_center);
+        return keep(dot_kept(n, q) + keep(angle * dot_kept(n, vec2<f32>(-q.y, q.x)))) + s.radius;
     }
     var v = s.vertices;
     var high = -F32_MAX;
     for (var k = 0u; k < s.count; k++) {
-        let q = rotate(x.rotation, v[k] - local_center);
-        let p = dot2(n, q) + angle * dot2(n, vec2<f32>(-q.y, q.x));
+        let q = rotate_kept(x.rotation, v[k] - local_center);
+        let p = dot_kept(n, q) + keep(angle * dot_kept(n, vec2<f32>(-q.y, q.x)));
         high = select(high, p, p > high);
     }
     return high + s.rounding;
@@ -390,7 +387,11 @@ fn support_line(s: Shape, x: Pose, local_center: vec2<f32>, n: vec2<f32>, angle:
 fn lower_separation(a: Shape, xa: Pose, sa: Sweep, b: Shape, xb: Pose, sb: Sweep, bound: SeparationBound, delta: f32) -> f32 {
     let support_a = support_line(a, xa, sa.local_center, bound.n, bound.turn_a * delta);
     let support_b = support_line(b, xb, sb.local_center, -bound.n, bound.turn_b * delta);
-    return bound.centers + bound.speed * delta - support_a - support_b - bound.curvature * delta * delta;
+    // Left to right, each partial sum kept, as the host adds them.
+    var s = keep(bound.centers + keep(bound.speed * delta));
+    s = keep(s - support_a);
+    s = keep(s - support_b);
+    return s - keep(bound.curvature * delta * delta);
 }
 
 fn time_of_impact(a: Shape, sweep_a: Sweep, b: Shape, sweep_b: Sweep) -> TimeOfImpact {
@@ -437,22 +438,22 @@ fn shape_distance(a: Shape, xa: Pose, b: Shape, xb: Pose) -> Distance {
         return rounded_distance(a, xa, b, xb);
     }
     if (!is_circle(a) && !is_circle(b)) {
-        let r = polygon_distance(a, b, inv_mul_transforms(xa, xb));
-        return Distance(r.distance, rotate(xa.rotation, r.normal));
+        let r = polygon_distance(a, b, inv_mul_kept(xa, xb));
+        return Distance(r.distance, rotate_kept(xa.rotation, r.normal));
     }
     if (!is_circle(a)) {
-        let relative = inv_mul_transforms(xa, xb);
-        let r = polygon_circle_distance(a, transform_point(relative, b.vertices[0]), b.radius);
-        return Distance(r.distance, rotate(xa.rotation, r.normal));
+        let relative = inv_mul_kept(xa, xb);
+        let r = polygon_circle_distance(a, transform_point_kept(relative, b.vertices[0]), b.radius);
+        return Distance(r.distance, rotate_kept(xa.rotation, r.normal));
     }
     if (!is_circle(b)) {
         // In B's frame, from the polygon to the circle: reverse the normal.
-        let relative = inv_mul_transforms(xb, xa);
-        let r = polygon_circle_distance(b, transform_point(relative, a.vertices[0]), a.radius);
-        return Distance(r.distance, -rotate(xb.rotation, r.normal));
+        let relative = inv_mul_kept(xb, xa);
+        let r = polygon_circle_distance(b, transform_point_kept(relative, a.vertices[0]), a.radius);
+        return Distance(r.distance, -rotate_kept(xb.rotation, r.normal));
     }
-    let r = circle_distance(a, b, inv_mul_transforms(xa, xb));
-    return Distance(r.distance, rotate(xa.rotation, r.normal));
+    let r = circle_distance(a, b, inv_mul_kept(xa, xb));
+    return Distance(r.distance, rotate_kept(xa.rotation, r.normal));
 }
 
 // The distance of a pair with a capsule, a segment, a rounded polygon or a chain link: the
@@ -470,18 +471,18 @@ fn rounded_distance(a: Shape, xa: Pose, b: Shape, xb: Pose) -> Distance {
 
 fn closest_on_segment(p: vec2<f32>, s0: vec2<f32>, s1: vec2<f32>) -> SegmentPoint {
     let e = s1 - s0;
-    let u = dot2(p - s0, e) / dot2(e, e);
+    let u = dot_kept(p - s0, e) / dot_kept(e, e);
     if (u <= 0.0) {
         return SegmentPoint(s0, false);
     }
     if (u >= 1.0) {
         return SegmentPoint(s1, false);
     }
-    return SegmentPoint(s0 + u * e, true);
+    return SegmentPoint(s0 + keep2(u * e), true);
 }
 
 fn consider_closest(best: Closest, delta: vec2<f32>, interior: bool, face: vec2<f32>) -> Closest {
-    let squared = dot2(delta, delta);
+    let squared = dot_kept(delta, delta);
     // `best` starts at an infinite square; a candidate whose square overflows still
     // replaces it, so that a pair 1e20 apart keeps a real direction.
     if (squared < best.squared || !is_finite_f32(best.squared)) {
@@ -502,7 +503,7 @@ fn polygon_distance(a: Shape, b: Shape, relative: Pose) -> Distance {
     for (var i = 0u; i < ca; i++) {
         var lowest = F32_MAX;
         for (var k = 0u; k < cb; k++) {
-            let s = dot2(na[i], transform_point(relative, vb[k]) - va[i]);
+            let s = dot_kept(na[i], transform_point_kept(relative, vb[k]) - va[i]);
             lowest = select(lowest, s, s < lowest);
         }
         if (lowest > separation) {
@@ -511,11 +512,11 @@ fn polygon_distance(a: Shape, b: Shape, relative: Pose) -> Distance {
         }
     }
     for (var j = 0u; j < cb; j++) {
-        let n = rotate(relative.rotation, nb[j]);
-        let w = transform_point(relative, vb[j]);
+        let n = rotate_kept(relative.rotation, nb[j]);
+        let w = transform_point_kept(relative, vb[j]);
         var lowest = F32_MAX;
         for (var k = 0u; k < ca; k++) {
-            let s = dot2(n, va[k] - w);
+            let s = dot_kept(n, va[k] - w);
             lowest = select(lowest, s, s < lowest);
         }
         if (lowest > separation) {
@@ -531,7 +532,7 @@ fn polygon_distance(a: Shape, b: Shape, relative: Pose) -> Distance {
     for (var i = 0u; i < ca; i++) {
         let next = select(0u, i + 1u, i + 1u < ca);
         for (var k = 0u; k < cb; k++) {
-            let w = transform_point(relative, vb[k]);
+            let w = transform_point_kept(relative, vb[k]);
             let q = closest_on_segment(w, va[i], va[next]);
             best = consider_closest(best, w - q.point, q.interior, na[i]);
         }
@@ -539,9 +540,9 @@ fn polygon_distance(a: Shape, b: Shape, relative: Pose) -> Distance {
     // A's vertices against B's edges; B's outward normal points from B to A.
     for (var j = 0u; j < cb; j++) {
         let next = select(0u, j + 1u, j + 1u < cb);
-        let w0 = transform_point(relative, vb[j]);
-        let w1 = transform_point(relative, vb[next]);
-        let n = rotate(relative.rotation, nb[j]);
+        let w0 = transform_point_kept(relative, vb[j]);
+        let w1 = transform_point_kept(relative, vb[next]);
+        let n = rotate_kept(relative.rotation, nb[j]);
         for (var k = 0u; k < ca; k++) {
             let q = closest_on_segment(va[k], w0, w1);
             best = consider_closest(best, q.point - va[k], q.interior, -n);
@@ -567,7 +568,7 @@ fn polygon_circle_distance(p: Shape, center: vec2<f32>, radius: f32) -> Distance
     var separation = -F32_MAX;
     var face = 0u;
     for (var i = 0u; i < count; i++) {
-        let s = dot2(n[i], center - v[i]);
+        let s = dot_kept(n[i], center - v[i]);
         if (s > separation) {
             separation = s;
             face = i;
@@ -593,18 +594,19 @@ fn polygon_circle_distance(p: Shape, center: vec2<f32>, radius: f32) -> Distance
 }
 
 fn circle_distance(a: Shape, b: Shape, relative: Pose) -> Distance {
-    let d = transform_point(relative, b.vertices[0]) - a.vertices[0];
+    let d = transform_point_kept(relative, b.vertices[0]) - a.vertices[0];
     let ld = length_and_direction(d);
     let d_length = ld.length;
     var normal = vec2<f32>(0.0, 1.0);
     if (d_length > 0.0) {
         normal = ld.direction;
     }
-    return Distance(d_length - a.radius - b.radius, normal);
+    return Distance(keep(d_length - a.radius) - b.radius, normal);
 }
 
 @compute @workgroup_size(64)
 fn time_of_impact_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
+    keep_flag = params.never != 0u;
     let k = id.x;
     if (k >= params.pair_count) {
         return;

@@ -79,6 +79,11 @@ fn inverse_rotate_kept(q: vec2<f32>, v: vec2<f32>) -> vec2<f32> {
     return vec2<f32>(keep(q.x * v.x) + keep(q.y * v.y), keep(-q.y * v.x) + keep(q.x * v.y));
 }
 
+// transform_point with each product a leaf (the time-of-impact kernel's, toi.wgsl).
+fn transform_point_kept(t: Pose, p: vec2<f32>) -> vec2<f32> {
+    return keep2(rotate_kept(t.rotation, p)) + t.translation;
+}
+
 // Whether x is neither an infinity nor a NaN, read from the exponent bits: WGSL lets an
 // implementation assume that no float is infinite or NaN, so a comparison such as
 // `abs(x) <= F32_MAX` may be folded to true; an integer test of the bits cannot be.
@@ -107,6 +112,6 @@ fn length_and_direction(v: vec2<f32>) -> LengthDirection {
     // normal power, which still scales a subnormal exactly.
     let scale = max(bitcast<f32>(bitcast<u32>(largest) & 0x7f800000u), 1.17549435e-38);
     let w = v / scale;
-    let length = sqrt(dot2(w, w));
+    let length = sqrt(dot_kept(w, w));
     return LengthDirection(length * scale, w / length);
 }

@@ -297,8 +297,12 @@ impl TimeOfImpactGpu {
 pub struct ToiParamsGpu {
     /// Pairs in this dispatch.
     pub pair_count: u32,
+    /// Always 0: the flag of `keep()` (`shaders/transform.wgsl`), which the kernel cannot
+    /// know, so that the driver fuses no product into a sum and the kernel rounds as the
+    /// CPU does.
+    pub never: u32,
     /// Padding to 16 bytes, the smallest uniform binding.
-    pub _pad: [u32; 3],
+    pub _pad: [u32; 2],
 }
 const _: () = assert!(size_of::<ToiParamsGpu>() == 16);
 

@@ -36,6 +36,9 @@ use crate::shapes::shape::Shape;
 pub const TOI_WGSL: &str = concat!(
     include_str!("../../shaders/layout.wgsl"),
     include_str!("../../shaders/transform.wgsl"),
+    include_str!("../../shaders/u64.wgsl"),
+    include_str!("../../shaders/soft_f64.wgsl"),
+    include_str!("../../shaders/sin_cos.wgsl"),
     include_str!("../../shaders/sat.wgsl"),
     include_str!("../../shaders/sat_circle.wgsl"),
     include_str!("../../shaders/sat_rounded.wgsl"),
@@ -60,7 +63,8 @@ impl PairKernel for ToiKernel {
     fn params(pair_count: u32) -> ToiParamsGpu {
         ToiParamsGpu {
             pair_count,
-            _pad: [0; 3],
+            never: 0,
+            _pad: [0; 2],
         }
     }
 }

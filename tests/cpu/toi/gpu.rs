@@ -50,13 +50,25 @@ struct Parity {
     normal_apart: usize,
     max_t_difference: f32,
     max_normal_difference: f32,
+    /// Pairs whose result is the CPU's to the bit (both miss, or both hit with the same
+    /// time, normal and separation).
+    same_bits: usize,
 }
 
 #[cfg(feature = "gpu")]
 impl Parity {
+    /// Where the adapter keeps the CPU's bits (lavapipe, as in CI: docs/reliability.md),
+    /// every result is the CPU's; elsewhere only the bounds of the callers hold.
+    fn assert_bits_where_promised(&self) {
+        if common::adapter_gives_cpu_bits() {
+            assert_eq!(self.same_bits, self.pairs, "{self:?}");
+        }
+    }
+
     /// At most one pair in 1,000 hit on one side only (grazing pairs, which `compare` has
     /// checked), and at most one hit in 200 with `t` or the normal apart.
     fn assert_close(&self) {
+        self.assert_bits_where_promised();
         assert!(self.disagree * 1000 <= self.pairs, "{self:?}");
         assert!(self.t_apart * 200 <= self.hits, "{self:?}");
         assert!(self.normal_apart * 200 <= self.hits, "{self:?}");
@@ -80,6 +92,8 @@ fn compare(
         let (a, b) = (&sweeps[i as usize], &sweeps[j as usize]);
         let (sa, sb) = (&shapes[a.shape as usize], &shapes[b.shape as usize]);
         let tol = toi_tolerance(sa, &a.sweep, sb, &b.sweep);
+        let bits = |h: &TimeOfImpact| [h.t, h.normal.x, h.normal.y, h.separation].map(f32::to_bits);
+        p.same_bits += usize::from(c.as_ref().map(bits) == g.as_ref().map(bits));
         match (c, g) {
             (Some(c), Some(g)) => {
                 p.hits += 1;
@@ -224,6 +238,7 @@ fn far_from_the_origin_the_gpu_still_matches() {
     }
     let p = cpu_against_gpu(&device, &queue, &shapes, &sweeps, &pairs);
     assert!(p.hits > 500, "{p:?}");
+    p.assert_bits_where_promised();
     assert!(p.disagree * 200 <= p.pairs, "{p:?}");
     assert!(p.t_apart * 100 <= p.hits, "{p:?}");
 }
@@ -290,6 +305,7 @@ fn gpu_literature_cases_and_warm_calls() {
         assert_eq!(out.len(), n);
         let cpu = time_of_impact_pairs(&table, &sweeps, &pairs[..n]).unwrap();
         let p = compare(&table, &sweeps, &pairs[..n], &cpu, &out);
+        p.assert_bits_where_promised();
         assert!(p.disagree * 100 <= n, "{p:?}");
     }
     assert_eq!(gpu.buffers_created(), warm, "a warm call created buffers");

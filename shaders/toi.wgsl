@@ -1,8 +1,16 @@
 // wgpu-sat time of impact: one swept test per pair of moving shapes, for continuous
 // collision of fast bodies. The library compiles this file after layout.wgsl (the Shape and
-// Pose structs), transform.wgsl (rotate, inverse_rotate, transform_point,
-// inv_mul_transforms, dot2) and the narrow phase's pair tests (sat.wgsl, sat_circle.wgsl,
-// sat_rounded.wgsl: collide_rounded measures the distance of a rounded pair).
+// Pose structs), transform.wgsl (keep() and the kept rotations, transform_point_kept,
+// inv_mul_kept, dot_kept), u64.wgsl, soft_f64.wgsl and sin_cos.wgsl (from_angle, the
+// host's bits), and the narrow phase's pair tests (sat.wgsl, sat_circle.wgsl,
+// sat_rounded.wgsl: collide_rounded measures the distance of a rounded pair). It binds
+// nothing: toi_pass.wgsl (GpuTimeOfImpact's batches) and continuous.wgsl (the GPU world's
+// continuous stage) follow it with their bindings, each setting keep()'s flag.
+//
+// Every product and every partial sum that feeds another sum is kept (keep(), the kept
+// rotations): a driver may fuse or re-associate them otherwise (docs/reliability.md), and
+// with them kept the kernel gives the CPU's bits where the adapter rounds IEEE operations
+// as the host does (lavapipe: tests/cpu/toi/gpu.rs).
 //
 // Every function below has a twin of the same name in src/collision/toi/ that does the same
 // operations in the same order, so that the CPU and the GPU round alike; change both
@@ -68,33 +76,6 @@ struct Sweep {
     a0: f32,
     a1: f32,
 }
-
-struct SweptCollider {
-    sweep: Sweep,
-    shape: u32,
-    _pad: u32,
-}
-
-// One record per pair, in pair order; t = NO_HIT when the pair does not hit.
-struct TimeOfImpactOut {
-    normal: vec2<f32>,
-    t: f32,
-    separation: f32,
-}
-
-struct ToiParams {
-    pair_count: u32,
-    // Never set: keep()'s flag (transform.wgsl), so that no product is fused into a sum.
-    never: u32,
-    _pad1: u32,
-    _pad2: u32,
-}
-
-@group(0) @binding(0) var<storage, read> shapes: array<Shape>;
-@group(0) @binding(1) var<storage, read> colliders: array<SweptCollider>;
-@group(0) @binding(2) var<storage, read> pairs: array<vec2<u32>>;
-@group(0) @binding(3) var<storage, read_write> results: array<TimeOfImpactOut>;
-@group(0) @binding(4) var<uniform> params: ToiParams;
 
 struct TimeOfImpact {
     hit: bool,
@@ -602,18 +583,4 @@ fn circle_distance(a: Shape, b: Shape, relative: Pose) -> Distance {
         normal = ld.direction;
     }
     return Distance(keep(d_length - a.radius) - b.radius, normal);
-}
-
-@compute @workgroup_size(64)
-fn time_of_impact_pairs(@builtin(global_invocation_id) id: vec3<u32>) {
-    keep_flag = params.never != 0u;
-    let k = id.x;
-    if (k >= params.pair_count) {
-        return;
-    }
-    let pair = pairs[k];
-    let ca = colliders[pair.x];
-    let cb = colliders[pair.y];
-    let r = time_of_impact(shapes[ca.shape], ca.sweep, shapes[cb.shape], cb.sweep);
-    results[k] = TimeOfImpactOut(r.normal, select(NO_HIT, r.t, r.hit), r.separation);
 }

@@ -55,12 +55,12 @@ use crate::world::events::{ContactHit, Names};
 /// step is swept. Half: a body that covers less than half its own thickness per step meets
 /// any obstacle at least as thick as itself on some step boundary with overlap, and the
 /// solver pushes it back out the way it came.
-const FAST_FRACTION: f32 = 0.5;
+pub(crate) const FAST_FRACTION: f32 = 0.5;
 
 /// How far a stopped body is left inside the obstacle: half the solver's slop, so the
 /// contact exists (touching is not overlapping) and is shallower than the depth the solver
 /// keeps, which makes the solver stop the approach without pushing back.
-const IMPACT_OVERLAP: f32 = 0.5 * LINEAR_SLOP;
+pub(crate) const IMPACT_OVERLAP: f32 = 0.5 * LINEAR_SLOP;
 
 /// Where each body was at the start of the step, and how far it turned during it.
 pub(crate) struct StepStart<'a> {
@@ -153,7 +153,7 @@ const CORE_INSET: f32 = 2.0 * LINEAR_SLOP;
 /// The piece shrunk by `CORE_INSET` (at most half its thickness): a polygon with every edge
 /// moved inwards, or a circle of a smaller radius. A polygon whose inset loses an edge falls
 /// back to the circle inscribed about its centroid, shrunk the same way.
-fn core(shape: &Shape) -> Option<Shape> {
+pub(crate) fn core(shape: &Shape) -> Option<Shape> {
     match shape {
         Shape::Circle(c) => {
             let inset = CORE_INSET.min(0.5 * c.radius());

@@ -22,7 +22,7 @@ mod ray;
 mod sat_pass;
 mod scatter;
 mod toi;
-mod world;
+pub(crate) mod world;
 
 pub(crate) use place::PlacedBoxes;
 

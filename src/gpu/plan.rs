@@ -37,6 +37,18 @@ pub(in crate::gpu) struct Plan<'a> {
     /// Where each stage of the plan begins (its first dispatch) and its label, for a
     /// timer that times the plan pass by pass ([`record_passes`]).
     pub(in crate::gpu) stages: Vec<(usize, u8)>,
+    /// Buffer copies between the dispatches ([`Plan::copy`]), in order.
+    copies: Vec<PlanCopy<'a>>,
+}
+
+/// A copy of a buffer's first `bytes` to `to` at `offset`, before dispatch `at` (after the
+/// dispatches before it): the compute pass is split there.
+struct PlanCopy<'a> {
+    at: usize,
+    from: &'a wgpu::Buffer,
+    to: &'a wgpu::Buffer,
+    offset: u64,
+    bytes: u64,
 }
 
 /// The most storage buffers a kernel binds (the downlevel limit per stage).
@@ -88,6 +100,27 @@ impl<'a> Plan<'a> {
             .zip(ends)
             .map(|((start, label), end)| (start..end, label))
             .filter(|(range, _)| !range.is_empty())
+    }
+
+    /// Copies `from`'s first `bytes` to `to` at `offset` once the dispatches pushed so far
+    /// have run, before the next (a readback of what the dispatches after it change).
+    pub(in crate::gpu) fn copy(
+        &mut self,
+        from: &'a wgpu::Buffer,
+        to: &'a wgpu::Buffer,
+        offset: u64,
+        bytes: u64,
+    ) {
+        if bytes > 0 {
+            let at = self.dispatches.len();
+            self.copies.push(PlanCopy {
+                at,
+                from,
+                to,
+                offset,
+                bytes,
+            });
+        }
     }
 
     /// Adds a dispatch of `workgroups` workgroups of `kernel` with `params` as its uniform.
@@ -275,23 +308,71 @@ pub(in crate::gpu) fn record(
 ) -> u64 {
     let written = params.write_slots(queue, &plan.params, PARAMS_SLOT as usize);
     let params = &params.buffer;
-    {
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("wgpu-sat"),
-            timestamp_writes: timestamps,
-        });
-        record_range(
-            &mut pass,
-            device,
-            params,
-            cache,
-            &plan,
-            0..plan.dispatches.len(),
-        );
-    }
+    let all = 0..plan.dispatches.len();
+    let mut copied = 0;
+    record_split(
+        encoder,
+        (device, params, cache),
+        &plan,
+        all,
+        timestamps,
+        &mut copied,
+    );
+    copy_from(encoder, &plan, usize::MAX, &mut copied);
     // Bind groups past this plan would hold old buffers alive.
     cache.truncate(plan.dispatches.len());
     written
+}
+
+/// Records dispatches `range` of `plan` as one compute pass, or as several where a copy of
+/// the plan falls inside it (the copies recorded between them): `timestamps`' start is
+/// written by the first, its end by the last. `copied` counts the plan's copies recorded
+/// so far.
+fn record_split(
+    encoder: &mut wgpu::CommandEncoder,
+    (device, params, cache): (
+        &wgpu::Device,
+        &wgpu::Buffer,
+        &mut Vec<(BindKey, wgpu::BindGroup)>,
+    ),
+    plan: &Plan<'_>,
+    range: std::ops::Range<usize>,
+    timestamps: Option<wgpu::ComputePassTimestampWrites<'_>>,
+    copied: &mut usize,
+) {
+    copy_from(encoder, plan, range.start, copied);
+    // Where the copies inside the range split it.
+    let cuts = plan.copies[*copied..]
+        .iter()
+        .map(|c| c.at)
+        .filter(|&at| at > range.start && at < range.end);
+    let mut bounds: Vec<usize> = std::iter::once(range.start).chain(cuts).collect();
+    bounds.dedup();
+    bounds.push(range.end);
+    let last = bounds.len() - 2;
+    for (k, piece) in bounds.windows(2).enumerate() {
+        copy_from(encoder, plan, piece[0], copied);
+        let writes = timestamps
+            .as_ref()
+            .map(|t| wgpu::ComputePassTimestampWrites {
+                query_set: t.query_set,
+                beginning_of_pass_write_index: t.beginning_of_pass_write_index.filter(|_| k == 0),
+                end_of_pass_write_index: t.end_of_pass_write_index.filter(|_| k == last),
+            });
+        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
+            label: Some("wgpu-sat"),
+            timestamp_writes: writes,
+        });
+        record_range(&mut pass, device, params, cache, plan, piece[0]..piece[1]);
+    }
+}
+
+/// Records the plan's copies not yet recorded whose place is at or before dispatch `at`.
+fn copy_from(encoder: &mut wgpu::CommandEncoder, plan: &Plan<'_>, at: usize, copied: &mut usize) {
+    while let Some(c) = plan.copies.get(*copied).filter(|c| c.at <= at) {
+        encoder.copy_buffer_to_buffer(c.from, 0, c.to, c.offset, c.bytes);
+        *copied += 1;
+    }
 }
 
 /// [`record`] with a pass per stage of `plan` ([`Plan::stage`]), each timed by `timer`
@@ -325,15 +406,21 @@ pub(in crate::gpu) fn record_passes(
             last.end = end;
         }
     }
+    let mut copied = 0;
     for (i, (range, label)) in ranges.into_iter().enumerate() {
         let at = 2 * i as u32;
-        let mut pass = encoder.begin_compute_pass(&wgpu::ComputePassDescriptor {
-            label: Some("wgpu-sat"),
-            timestamp_writes: Some(timer.pass(Some(at), Some(at + 1))),
-        });
-        record_range(&mut pass, device, params, cache, &plan, range);
+        let writes = Some(timer.pass(Some(at), Some(at + 1)));
+        record_split(
+            encoder,
+            (device, params, cache),
+            &plan,
+            range,
+            writes,
+            &mut copied,
+        );
         labels.push(label);
     }
+    copy_from(encoder, &plan, usize::MAX, &mut copied);
     cache.truncate(plan.dispatches.len());
     (labels, written)
 }

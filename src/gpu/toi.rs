@@ -29,10 +29,12 @@ use crate::gpu::plumbing::{PairKernel, PairRunner};
 use crate::shapes::shape::Shape;
 
 /// The WGSL source of the time-of-impact kernel: the layouts, the transform helpers
-/// (`shaders/transform.wgsl`, shared with the narrow phase), the narrow phase's pair tests
+/// (`shaders/transform.wgsl`, shared with the narrow phase), the host's sine and cosine
+/// (`u64.wgsl`, `soft_f64.wgsl`, `sin_cos.wgsl`), the narrow phase's pair tests
 /// (`sat.wgsl`, `sat_circle.wgsl`, `sat_rounded.wgsl`, which bind nothing: the distance of
 /// a pair with a capsule, a segment, a rounded polygon or a chain link is the rounded
-/// narrow phase's manifold, as on the CPU), then `shaders/toi.wgsl`.
+/// narrow phase's manifold, as on the CPU), then `shaders/toi.wgsl` (the test, binding
+/// nothing) and `toi_pass.wgsl` (the batch's bindings and entry point).
 pub const TOI_WGSL: &str = concat!(
     include_str!("../../shaders/layout.wgsl"),
     include_str!("../../shaders/transform.wgsl"),
@@ -42,7 +44,8 @@ pub const TOI_WGSL: &str = concat!(
     include_str!("../../shaders/sat.wgsl"),
     include_str!("../../shaders/sat_circle.wgsl"),
     include_str!("../../shaders/sat_rounded.wgsl"),
-    include_str!("../../shaders/toi.wgsl")
+    include_str!("../../shaders/toi.wgsl"),
+    include_str!("../../shaders/toi_pass.wgsl")
 );
 
 /// `toi.wgsl`'s bindings and names, for the pair-kernel runner.
@@ -71,7 +74,8 @@ impl PairKernel for ToiKernel {
 
 /// The time-of-impact test on a wgpu device: one compute invocation per pair of swept
 /// colliders, with the same answers as [`time_of_impact_pairs`](crate::collision::toi::time_of_impact_pairs)
-/// on the CPU (up to rounding; see the GPU tests in `tests/cpu/toi/gpu.rs`).
+/// on the CPU: to the bit on adapters that round as the host does (lavapipe), to rounding
+/// elsewhere (docs/reliability.md; the GPU tests in `tests/cpu/toi/gpu.rs`).
 ///
 /// It borrows the host's device and queue (cheap clones of the handles), holds only its
 /// pipeline and scratch buffers, and can be dropped at any time.

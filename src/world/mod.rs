@@ -68,6 +68,8 @@ pub(crate) mod events;
 mod filters;
 mod forces;
 #[cfg(feature = "gpu")]
+pub(crate) mod gpu_continuous;
+#[cfg(feature = "gpu")]
 mod gpu_step;
 pub(crate) mod handle;
 mod hash;

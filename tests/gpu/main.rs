@@ -28,4 +28,6 @@ mod gpu_misuse;
 #[cfg(feature = "scenes")]
 mod gpu_world;
 #[cfg(feature = "scenes")]
+mod gpu_world_continuous;
+#[cfg(feature = "scenes")]
 mod gpu_world_placement;

@@ -51,6 +51,7 @@
 //! the device, so that a step needs no readback, is the next work (issue 33).
 
 mod colouring;
+pub(crate) mod continuous;
 mod layout;
 mod pairs;
 mod resident;
@@ -149,16 +150,27 @@ impl GpuWorld {
             true => Some(&mut self.pairs as &mut dyn PairsElsewhere),
             false => None,
         };
+        // Whether the device runs the continuous stage, and its records up.
+        solver.prepare_continuous(&self.world);
         let stepped =
             self.world
                 .step_with_offloaded_solver(dt, collision, solver, &transforms, pairs);
         match stepped {
             Ok(stats) => {
-                // The continuous stage runs on the host after the solver: the few bodies
-                // it moved have their transforms sent after the device's (16 bytes each).
-                for &slot in self.world.continuous_moved() {
-                    self.solver
-                        .set_transform(slot, &self.world.slot_transform(slot));
+                match self.solver.check_continuous(&self.world) {
+                    // The device moved the bodies the host's stage moved, to its bits, and
+                    // wrote their transforms.
+                    Some(true) => {}
+                    // It moved others, or otherwise: the host's transforms, all of them.
+                    Some(false) => self.solver.set_transforms(&self.world.body_transforms()),
+                    // The host's stage alone: the few bodies it moved have their
+                    // transforms sent after the device's (16 bytes each).
+                    None => {
+                        for &slot in self.world.continuous_moved() {
+                            self.solver
+                                .set_transform(slot, &self.world.slot_transform(slot));
+                        }
+                    }
                 }
                 self.stats = stats;
                 Ok(())
@@ -380,6 +392,33 @@ impl GpuWorld {
     /// [`GpuWorld::placement_misses`].
     pub fn joint_misses(&self) -> u64 {
         self.solver.joint_misses
+    }
+
+    /// How the steps so far ran their continuous stage: `[on the device, on the host
+    /// alone]`. The device sweeps the fast bodies in the solver's submit
+    /// (`shaders/continuous.wgsl`, the twin of the host's stage), moves those that hit a
+    /// static obstacle back to the time of impact and applies the impact, and writes their
+    /// transforms; a hash of each moved body's pose and velocity, read back with the
+    /// step's results, is held to the host's stage, which still runs. The host sweeps
+    /// alone in a world with a bullet (its impacts push other dynamic bodies, in order),
+    /// with continuous collision off (then neither sweeps), after a device error, and when
+    /// switched off ([`GpuWorld::set_continuous_on_device`]).
+    pub fn continuous_steps(&self) -> [u64; 2] {
+        self.solver.continuous.steps
+    }
+
+    /// How many steps' continuous stage on the device moved other bodies than the host's,
+    /// or to other bits (the host's states, poses and transforms then go up whole). 0 where
+    /// the adapter rounds as the host does (lavapipe: the tests hold it there), as for
+    /// [`GpuWorld::placement_misses`].
+    pub fn continuous_misses(&self) -> u64 {
+        self.solver.continuous.misses
+    }
+
+    /// Whether the steps to come run the continuous stage on the device (the default)
+    /// as well as on the host; every bit is the same either way.
+    pub fn set_continuous_on_device(&mut self, on: bool) {
+        self.solver.continuous.enabled = on;
     }
 
     /// Whether the steps to come decide the pairs that need a fresh manifold on the

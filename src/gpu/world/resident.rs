@@ -107,6 +107,14 @@ impl<T: Pod> ResidentList<T> {
         held.extend(records);
     }
 
+    /// Record `k` on the device is `record` (a kernel wrote it, and the host knows its
+    /// bits): the host's copy follows, when it has one.
+    pub(in crate::gpu) fn hold_at(&mut self, k: usize, record: T) {
+        if let Some(held) = self.held.as_mut().and_then(|held| held.get_mut(k)) {
+            *held = record;
+        }
+    }
+
     /// The device's records are unknown (a step failed on it): the next write sends all.
     pub(in crate::gpu) fn forget(&mut self) {
         self.held = None;

@@ -25,13 +25,14 @@ pub(crate) mod stage {
     pub(crate) const RELAX: u8 = 5;
     pub(crate) const RESTITUTION: u8 = 6;
     pub(crate) const STORE: u8 = 7;
+    pub(crate) const CONTINUOUS: u8 = 8;
 }
 
 /// The most passes the solver's submit times one by one: the colouring, the prepare
 /// stage, five per substep at the most substeps a world takes
 /// ([`MAX_SUBSTEPS`](crate::world::MAX_SUBSTEPS)), restitution and the store
-/// stage.
-pub(crate) const TIMED_PASSES: u32 = 4 + 5 * crate::world::MAX_SUBSTEPS as u32;
+/// stage, the continuous stage and the transforms.
+pub(crate) const TIMED_PASSES: u32 = 6 + 5 * crate::world::MAX_SUBSTEPS as u32;
 
 /// The last [`GpuWorld::step`](super::GpuWorld::step)'s time on the device, by stage, from
 /// timestamp queries ([`GpuWorld::step_times`](super::GpuWorld::step_times)): what a
@@ -60,6 +61,8 @@ pub struct GpuStepTimes {
     pub restitution: Duration,
     /// The impulses stored, the bodies settled and the transforms written.
     pub store: Duration,
+    /// The continuous stage, when the device ran it (`continuous.wgsl`).
+    pub continuous: Duration,
 }
 
 impl GpuStepTimes {
@@ -78,6 +81,7 @@ impl GpuStepTimes {
             + self.relax
             + self.restitution
             + self.store
+            + self.continuous
     }
 
     /// Adds `time` to the stage labelled `label` (a label of no stage: to `store`, the
@@ -91,6 +95,7 @@ impl GpuStepTimes {
             stage::SOLVE => &mut self.solve,
             stage::RELAX => &mut self.relax,
             stage::RESTITUTION => &mut self.restitution,
+            stage::CONTINUOUS => &mut self.continuous,
             _ => &mut self.store,
         };
         *field += time;
@@ -109,5 +114,6 @@ impl std::ops::AddAssign for GpuStepTimes {
         self.relax += other.relax;
         self.restitution += other.restitution;
         self.store += other.store;
+        self.continuous += other.continuous;
     }
 }

@@ -1,8 +1,10 @@
 //! The GPU world's solver's kernels: the WGSL they are compiled from, the bindings as
-//! `solver.wgsl`, `contacts.wgsl` and `joints.wgsl` number them, and each kernel's
-//! bindings.
+//! `solver.wgsl`, `contacts.wgsl` and `joints.wgsl` number them, each kernel's bindings,
+//! their uniform, and the transforms buffer they write.
 
-use super::super::layout::SolverParamsGpu;
+use super::super::layout::{CUSTOM_FORCES, SolverParamsGpu};
+use super::GpuSolver;
+use crate::dynamics::solver::{SPECULATIVE_DISTANCE, StepView};
 use crate::gpu::plan::{Kernel, KernelMaker, RO, RW};
 
 /// The WGSL of the GPU world's solver: the layouts, the transform helpers, the box hash,
@@ -131,4 +133,57 @@ impl Kernels {
             ),
         }
     }
+}
+
+impl GpuSolver {
+    /// The uniform of a dispatch of `count` items from `first`, with `flags`.
+    pub(super) fn params(
+        view: &StepView<'_, '_>,
+        first: usize,
+        count: usize,
+        flags: u32,
+    ) -> SolverParamsGpu {
+        let k = &view.constants;
+        let soft =
+            |s: &crate::dynamics::state::Softness| [s.bias_rate, s.mass_scale, s.impulse_scale];
+        let custom = if view.motion.forces.is_some() {
+            CUSTOM_FORCES
+        } else {
+            0
+        };
+        SolverParamsGpu {
+            h: k.h,
+            inv_h: 1.0 / k.h,
+            gravity: k.gravity.to_array(),
+            max_speed: k.max_speed,
+            max_turn: k.max_turn,
+            first: first as u32,
+            count: count as u32,
+            soft: soft(&view.soft),
+            half_speculative: 0.5 * SPECULATIVE_DISTANCE,
+            static_soft: soft(&view.static_soft),
+            flags: flags | custom,
+            never: 0,
+            joint_soft: soft(&view.joint_soft),
+        }
+    }
+}
+
+/// A transforms buffer of `bytes`: storage for the step's kernel and a host's shaders,
+/// vertex for a host's instances, copies for tests and readers.
+pub(super) fn transforms_buffer(device: &wgpu::Device, bytes: u64) -> wgpu::Buffer {
+    device.create_buffer(&wgpu::BufferDescriptor {
+        label: Some("wgpu-sat body transforms"),
+        size: bytes,
+        usage: wgpu::BufferUsages::STORAGE
+            | wgpu::BufferUsages::COPY_DST
+            | wgpu::BufferUsages::COPY_SRC
+            | wgpu::BufferUsages::VERTEX,
+        mapped_at_creation: false,
+    })
+}
+
+/// Workgroups for `count` invocations.
+pub(super) fn groups(count: usize) -> u32 {
+    (count as u32).div_ceil(WORKGROUP)
 }

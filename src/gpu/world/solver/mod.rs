@@ -60,17 +60,15 @@ pub use kernels::SOLVER_WGSL;
 use kernels::{
     COLOUR_RANGES, CONSTRAINTS, CONTACT_INPUTS, INFOS, JOINT_DEFS, JOINT_HASH, JOINT_IMPULSES,
     JOINT_ORDER, JOINTS, Kernels, LAST, ORDER, POSES, STATES, STORED, TRANSFORMS, TURNED,
-    WARM_STARTS, WORKGROUP,
+    WARM_STARTS, groups, transforms_buffer,
 };
 
 use super::colouring::{ColourBounds, GpuColouring};
-use super::layout::{
-    BodyInfoGpu, BodyPoseGpu, CUSTOM_FORCES, JointDefGpu, JointGpu, JointImpulsesGpu, LAST_SUBSTEP,
-    SolverParamsGpu, StoredGpu,
-};
+use super::continuous::{GpuContinuous, HASH_BYTES, SolverBuffers};
+use super::layout::{BodyInfoGpu, BodyPoseGpu, JointDefGpu, JointGpu, LAST_SUBSTEP};
 use super::resident::ResidentList;
 use super::timing::{GpuStepTimes, TIMED_PASSES, stage};
-use crate::dynamics::solver::{OffloadedStages, SPECULATIVE_DISTANCE, StepView};
+use crate::dynamics::solver::{OffloadedStages, StepView};
 use crate::dynamics::state::BodyState;
 use crate::error::{Error, GpuError};
 use crate::gpu::contact_input::{ContactInputGpu, DeviceContacts, LastContacts, WarmStartGpu};
@@ -159,6 +157,8 @@ pub(crate) struct GpuSolver {
     /// The constraints' colouring, solve order and colour ranges on the device
     /// (`colouring/`).
     colouring: GpuColouring,
+    /// The continuous stage on the device (`continuous/`), run in the same submit.
+    pub(crate) continuous: GpuContinuous,
 }
 
 impl GpuSolver {
@@ -232,6 +232,7 @@ impl GpuSolver {
             def_scratch: Vec::new(),
             bytes: [0; 2],
             colouring: GpuColouring::new(device, queue),
+            continuous: GpuContinuous::new(device),
         }
     }
 
@@ -281,33 +282,6 @@ impl GpuSolver {
         self.queue
             .write_buffer(&self.transforms, at, bytemuck::bytes_of(transform));
     }
-
-    /// The uniform of a dispatch of `count` items from `first`, with `flags`.
-    fn params(view: &StepView<'_, '_>, first: usize, count: usize, flags: u32) -> SolverParamsGpu {
-        let k = &view.constants;
-        let soft =
-            |s: &crate::dynamics::state::Softness| [s.bias_rate, s.mass_scale, s.impulse_scale];
-        let custom = if view.motion.forces.is_some() {
-            CUSTOM_FORCES
-        } else {
-            0
-        };
-        SolverParamsGpu {
-            h: k.h,
-            inv_h: 1.0 / k.h,
-            gravity: k.gravity.to_array(),
-            max_speed: k.max_speed,
-            max_turn: k.max_turn,
-            first: first as u32,
-            count: count as u32,
-            soft: soft(&view.soft),
-            half_speculative: 0.5 * SPECULATIVE_DISTANCE,
-            static_soft: soft(&view.static_soft),
-            flags: flags | custom,
-            never: 0,
-            joint_soft: soft(&view.joint_soft),
-        }
-    }
 }
 
 impl OffloadedStages for GpuSolver {
@@ -350,6 +324,7 @@ impl OffloadedStages for GpuSolver {
             self.poses.forget();
             self.infos.forget();
             self.joint_defs.forget();
+            self.continuous.forget();
         }
         match pollster::block_on(scope.pop()) {
             Some(error) => {
@@ -378,6 +353,7 @@ impl GpuSolver {
             ColourBounds::default()
         };
         self.upload(view)?;
+        let layout = self.readback_layout(view, coloured);
         let bodies = view.motion.states.len();
         let contacts = view.contacts.len();
         let k = &self.kernels;
@@ -439,6 +415,8 @@ impl GpuSolver {
         let body_groups = groups(bodies);
         let body_params = |flags| Self::params(view, 0, bodies, flags);
         plan.stage(stage::PREPARE);
+        // The poses the step starts from, for the continuous stage's sweeps.
+        self.continuous.push_start(&mut plan, poses);
         let joint_slots = view.motion.joints.len();
         if self.joints_here {
             // The joints prepared here, before the clamp (they read the states' masses
@@ -527,37 +505,38 @@ impl GpuSolver {
         if bodies > 0 {
             let settle = [(STATES, states)];
             plan.push(&k.settle_bodies, &settle, body_params(0), body_groups);
+        }
+        let back = &self.readback.buffer;
+        let (state_bytes, pose_bytes) = (layout.states, layout.poses);
+        // The continuous stage moves bodies after the solver: the host's twin sweeps from
+        // the solver's states and poses, which go back before the stage changes them.
+        let early = self.continuous.here();
+        if early {
+            plan.copy(states, back, 0, state_bytes);
+            plan.copy(poses, back, state_bytes, pose_bytes);
+            plan.stage(stage::CONTINUOUS);
+            let solver = SolverBuffers {
+                poses,
+                turned,
+                states,
+                infos,
+            };
+            self.continuous.push_stage(&mut plan, solver);
+            plan.stage(stage::STORE);
+        }
+        if bodies > 0 {
             plan.push(&k.write_transforms, &draw, body_params(0), body_groups);
         }
 
         let device = &self.device;
         self.params
             .reserve(device, plan.dispatches.len() as u64 * PARAMS_SLOT, u64::MAX);
-        let state_bytes = size_of_val(view.motion.states) as u64;
-        let pose_bytes = (bodies * size_of::<BodyPoseGpu>()) as u64;
-        let turned_bytes = bodies as u64 * 4;
-        // The impulses back, and the hit measures after them only when asked for.
-        let hits = usize::from(view.hit_records.is_some());
-        let stored_bytes = ((1 + hits) * contacts * size_of::<StoredGpu>()) as u64;
-        let joint_bytes = (self.joint_scratch.len() * size_of::<JointImpulsesGpu>()) as u64;
-        let (packed, colour_bytes) = self.colouring.packed_colours();
-        let colour_bytes = if coloured { colour_bytes } else { 0 };
-        let results =
-            state_bytes + pose_bytes + turned_bytes + stored_bytes + joint_bytes + colour_bytes;
-        // The prepared joints' hash last, when the device prepared them.
-        let hash_at = results.next_multiple_of(4);
-        let total = if self.joints_here {
-            hash_at + 4
-        } else {
-            results
-        };
-        // Each timed pass's two timestamps after the results, 8-byte aligned.
-        let stamps_at = total.next_multiple_of(8);
-        let most = self
-            .timer
-            .as_ref()
-            .map_or(total, |timer| stamps_at + 16 * timer.passes() as u64);
-        self.readback.reserve(device, most.max(4), u64::MAX);
+        let turned_bytes = layout.turned;
+        let stored_bytes = layout.stored;
+        let joint_bytes = layout.joints;
+        let (packed, _) = self.colouring.packed_colours();
+        let colour_bytes = layout.colours;
+        let (total, stamps_at) = (layout.total, layout.stamps_at);
         let mut encoder = device.create_command_encoder(&wgpu::CommandEncoderDescriptor {
             label: Some("wgpu-sat solver"),
         });
@@ -567,6 +546,9 @@ impl GpuSolver {
         self.colouring.record_joint_items(&mut encoder);
         if self.joints_here {
             encoder.clear_buffer(&self.joint_hash, 0, None);
+        }
+        if early {
+            encoder.clear_buffer(&self.continuous.hash, 0, None);
         }
         let params = &self.params;
         let uniforms;
@@ -580,23 +562,27 @@ impl GpuSolver {
             self.timer.as_ref(),
         );
         self.bytes[0] += uniforms;
-        let back = &self.readback.buffer;
-        let mut at = 0;
-        for (from, bytes) in [
-            (states, state_bytes),
-            (poses, pose_bytes),
+        // The states and poses first (copied in the plan already when the continuous stage
+        // ran).
+        let mut at = if early { state_bytes + pose_bytes } else { 0 };
+        let solved = [(states, state_bytes), (poses, pose_bytes)];
+        let solved = solved.into_iter().filter(|_| !early);
+        for (from, bytes) in solved.chain([
             (turned, turned_bytes),
             (&self.stored.buffer, stored_bytes),
             (&self.joint_impulses.buffer, joint_bytes),
             (packed, colour_bytes),
-        ] {
+        ]) {
             if bytes > 0 {
                 encoder.copy_buffer_to_buffer(from, 0, back, at, bytes);
             }
             at += bytes;
         }
-        if self.joints_here {
-            encoder.copy_buffer_to_buffer(&self.joint_hash, 0, back, hash_at, 4);
+        if let Some(at) = layout.joint_hash_at {
+            encoder.copy_buffer_to_buffer(&self.joint_hash, 0, back, at, 4);
+        }
+        if let Some(at) = layout.moved_hash_at {
+            encoder.copy_buffer_to_buffer(&self.continuous.hash, 0, back, at, HASH_BYTES);
         }
         let timed = self.pass_labels.len();
         let read = match &self.timer {
@@ -619,6 +605,7 @@ impl GpuSolver {
         let mut span = [u64::MAX, 0];
         let mut stored = Ok(());
         let mut joints_missed = false;
+        let mut moved = None;
         read_back(device, back, read, |data| {
             if let Some(timer) = &self.timer {
                 let at = stamps_at as usize;
@@ -629,8 +616,10 @@ impl GpuSolver {
                     span = [span[0].min(ticks[0]), span[1].max(ticks[1])];
                 }
             }
-            if self.joints_here {
-                let at = hash_at as usize;
+            if let Some(at) = layout.moved_hash_at.map(|at| at as usize) {
+                moved = Some(bytemuck::pod_read_unaligned(&data[at..at + 16]));
+            }
+            if let Some(at) = layout.joint_hash_at.map(|at| at as usize) {
                 let hash: u32 = bytemuck::pod_read_unaligned(&data[at..at + 4]);
                 // Nothing taken: the step runs again with the host's joints.
                 joints_missed = hash != self.host_joint_hash;
@@ -645,6 +634,7 @@ impl GpuSolver {
             return Ok(false);
         }
         stored?;
+        self.continuous.device_hash = moved;
         self.colouring.set_last_colours(view.colours);
         // The store stage wrote each contact's `last` record: the next step's match; the
         // joints are the host's, their impulses the step's.
@@ -664,23 +654,4 @@ impl GpuSolver {
         self.stage_times = timed.map(|_| times);
         Ok(true)
     }
-}
-
-/// A transforms buffer of `bytes`: storage for the step's kernel and a host's shaders,
-/// vertex for a host's instances, copies for tests and readers.
-fn transforms_buffer(device: &wgpu::Device, bytes: u64) -> wgpu::Buffer {
-    device.create_buffer(&wgpu::BufferDescriptor {
-        label: Some("wgpu-sat body transforms"),
-        size: bytes,
-        usage: wgpu::BufferUsages::STORAGE
-            | wgpu::BufferUsages::COPY_DST
-            | wgpu::BufferUsages::COPY_SRC
-            | wgpu::BufferUsages::VERTEX,
-        mapped_at_creation: false,
-    })
-}
-
-/// Workgroups for `count` invocations.
-fn groups(count: usize) -> u32 {
-    (count as u32).div_ceil(WORKGROUP)
 }

@@ -8,9 +8,96 @@ use crate::dynamics::state::BodyState;
 use crate::dynamics::{COLOURS, LEFT_OUT};
 use crate::error::{Error, GpuError};
 use crate::gpu::world::colouring::{ColourBounds, UNDECIDED};
+use crate::gpu::world::continuous::HASH_BYTES;
 use crate::gpu::world::layout::{BodyPoseGpu, JointImpulsesGpu, StoredGpu};
+use crate::world::World;
+
+/// Where the step's results lie in its readback, in bytes, back to back: the states, the
+/// poses, the angles turned, the stored impulses (and hit measures), the joints'
+/// impulses, the colours; then the prepared joints' hash and the continuous stage's, when
+/// the device computed them; then the timestamps.
+pub(super) struct ReadbackLayout {
+    pub(super) states: u64,
+    pub(super) poses: u64,
+    pub(super) turned: u64,
+    pub(super) stored: u64,
+    pub(super) joints: u64,
+    pub(super) colours: u64,
+    pub(super) joint_hash_at: Option<u64>,
+    pub(super) moved_hash_at: Option<u64>,
+    /// The results' end, and where the timestamps start.
+    pub(super) total: u64,
+    pub(super) stamps_at: u64,
+}
 
 impl GpuSolver {
+    /// The step's readback layout, with the readback buffer grown to hold it (and every
+    /// timed pass's timestamps).
+    pub(super) fn readback_layout(
+        &mut self,
+        view: &StepView<'_, '_>,
+        coloured: bool,
+    ) -> ReadbackLayout {
+        let bodies = view.motion.states.len();
+        let contacts = view.contacts.len();
+        // The impulses back, and the hit measures after them only when asked for.
+        let hits = usize::from(view.hit_records.is_some());
+        let (_, colour_bytes) = self.colouring.packed_colours();
+        let mut layout = ReadbackLayout {
+            states: size_of_val(view.motion.states) as u64,
+            poses: (bodies * size_of::<BodyPoseGpu>()) as u64,
+            turned: bodies as u64 * 4,
+            stored: ((1 + hits) * contacts * size_of::<StoredGpu>()) as u64,
+            joints: (self.joint_scratch.len() * size_of::<JointImpulsesGpu>()) as u64,
+            colours: if coloured { colour_bytes } else { 0 },
+            joint_hash_at: None,
+            moved_hash_at: None,
+            total: 0,
+            stamps_at: 0,
+        };
+        let l = &layout;
+        let mut total = l.states + l.poses + l.turned + l.stored + l.joints + l.colours;
+        if self.joints_here {
+            let at = total.next_multiple_of(4);
+            (layout.joint_hash_at, total) = (Some(at), at + 4);
+        }
+        if self.continuous.here() {
+            let at = total.next_multiple_of(4);
+            (layout.moved_hash_at, total) = (Some(at), at + HASH_BYTES);
+        }
+        // Each timed pass's two timestamps after the results, 8-byte aligned.
+        layout.total = total;
+        layout.stamps_at = total.next_multiple_of(8);
+        let most = (self.timer.as_ref())
+            .map_or(total, |timer| layout.stamps_at + 16 * timer.passes() as u64);
+        self.readback.reserve(&self.device, most.max(4), u64::MAX);
+        layout
+    }
+
+    /// After the host's continuous stage (the step done): holds the device's continuous
+    /// stage to it (`GpuContinuous::check`). Where the two moved the same bodies to the
+    /// same bits, the device's records of them are the world's, and the host's copies
+    /// follow; where they did not, the device's states and poses go up whole at the next
+    /// step. Returns the check's answer (`None`: the host swept alone).
+    pub(crate) fn check_continuous(&mut self, world: &World) -> Option<bool> {
+        let same = self.continuous.check(world)?;
+        if same {
+            let (states, centers, rotations) = world.body_motion();
+            for &i in world.continuous_moved() {
+                self.states.hold_at(i, states[i]);
+                let pose = BodyPoseGpu {
+                    center: centers[i].to_array(),
+                    rotation: rotations[i].to_array(),
+                };
+                self.poses.hold_at(i, pose);
+            }
+        } else {
+            self.states.forget();
+            self.poses.forget();
+        }
+        Some(same)
+    }
+
     /// The results into the view: the bodies' states, poses and turns, each solved
     /// contact's stored impulses and hit measures (the host's `store_group`), each solved
     /// joint's impulses, and the colours. `data` holds them back to back (the timestamps

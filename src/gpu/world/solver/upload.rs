@@ -22,6 +22,7 @@ use crate::gpu::world::layout::{
     BodyInfoGpu, BodyPoseGpu, ConstraintGpu, JointDefGpu, JointGpu, JointImpulsesGpu, KINEMATIC,
     StoredGpu, joint_def_gpu, joint_gpu, prepared_hash,
 };
+use crate::world::World;
 
 impl GpuSolver {
     /// The step's inputs up, in the layouts of `solver.wgsl`.
@@ -192,8 +193,16 @@ impl GpuSolver {
         self.uploaded = true;
         self.bytes[0] = bodies_sent
             + (warm_bytes + input_bytes + self.colouring.sent as usize + joint_bytes) as u64
-            + defs_sent;
+            + defs_sent
+            + self.continuous.sent;
         Ok(())
+    }
+
+    /// Before the step: whether the device runs the continuous stage, and its records up
+    /// where they changed (`continuous/`).
+    pub(crate) fn prepare_continuous(&mut self, world: &World) {
+        let (device, queue) = (&self.device, &self.queue);
+        self.continuous.sent = self.continuous.prepare(device, queue, world);
     }
 }
 

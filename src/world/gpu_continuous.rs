@@ -1,0 +1,133 @@
+//! What the GPU world's continuous stage (`gpu/world/continuous/`, `shaders/continuous.wgsl`)
+//! reads of the world, in its layouts, and the hash of what the host's own continuous
+//! stage moved, which the device's is held to.
+//!
+//! ```text
+//! continuous_on_device: continuous collision on, and no bullet (a bullet's impacts push
+//!     other dynamic bodies, an ordered sequence the device does not run)
+//! continuous_bodies:    per body slot: centre of mass, extents, colliders, kind
+//! continuous_pieces:    per collider slot: shape, next collider, sensor, filter, restitution
+//! static_obstacles:     per position of the static list: the collider's pose, angle, box,
+//!                       shape, filter, restitution and body (they change with
+//!                       static_revision alone)
+//! continuous_shapes:    the shape table, then each shape's core (a zeroed entry: none)
+//! moved_hash:           the sum of moved_hash over the bodies the last step's continuous
+//!                       stage moved, and their count
+//! ```
+
+use glam::Vec2;
+
+use super::World;
+use crate::dynamics::continuous::core;
+use crate::dynamics::state::BodyState;
+use crate::gpu::layout::ShapeGpu;
+use crate::gpu::world::continuous::layout::{
+    ContinuousBodyGpu, ContinuousColliderGpu, PIECE_SENSOR, SWEPT_BULLET, SWEPT_DYNAMIC,
+    StaticObstacleGpu, moved_hash, words,
+};
+use crate::shapes::shape::Shape;
+
+impl World {
+    /// Whether the next step's continuous stage may run on the device: it is on, and no
+    /// body is a bullet.
+    pub(crate) fn continuous_on_device(&self) -> bool {
+        self.settings.continuous && !self.bodies.records.iter().any(|b| b.is_bullet)
+    }
+
+    /// Each body slot's record for the stage, into `out` (replaced).
+    pub(crate) fn continuous_bodies(&self, out: &mut Vec<ContinuousBodyGpu>) {
+        out.clear();
+        out.extend(self.bodies.records.iter().map(|b| {
+            let dynamic = if b.is_dynamic() { SWEPT_DYNAMIC } else { 0 };
+            let flags = dynamic | if b.is_bullet { SWEPT_BULLET } else { 0 };
+            ContinuousBodyGpu {
+                local_center: b.local_center.to_array(),
+                max_extent: b.max_extent,
+                min_extent: b.min_extent,
+                first_collider: b.first_collider,
+                flags,
+                collider_count: b.collider_count,
+                _pad: 0,
+            }
+        }));
+    }
+
+    /// Each collider slot's record as a swept piece, into `out` (replaced).
+    pub(crate) fn continuous_pieces(&self, out: &mut Vec<ContinuousColliderGpu>) {
+        let c = &self.colliders;
+        out.clear();
+        out.extend((0..c.records.len()).map(|k| ContinuousColliderGpu {
+            shape: c.records[k].shape,
+            next: c.next[k],
+            flags: u32::from(c.sensors[k]) * PIECE_SENSOR,
+            group: c.filters[k].group_index,
+            category: words(c.filters[k].category_bits),
+            mask: words(c.filters[k].mask_bits),
+            restitution: c.surfaces[k].restitution,
+            _pad: [0; 3],
+        }));
+    }
+
+    /// The static list's revision: [`World::static_obstacles`] changes with it alone.
+    pub(crate) fn static_revision(&self) -> u64 {
+        self.colliders.static_revision
+    }
+
+    /// Each position of the static list as an obstacle, into `out` (replaced).
+    pub(crate) fn static_obstacles(&self, out: &mut Vec<StaticObstacleGpu>) {
+        let c = &self.colliders;
+        out.clear();
+        out.extend(c.statics.iter().map(|&k| {
+            let k = k as usize;
+            let (record, aabb) = (&c.records[k], &c.aabbs[k]);
+            StaticObstacleGpu {
+                translation: record.transform.translation().to_array(),
+                rotation: record.transform.rotation().to_array(),
+                box_min: aabb.min.to_array(),
+                box_max: aabb.max.to_array(),
+                category: words(c.filters[k].category_bits),
+                mask: words(c.filters[k].mask_bits),
+                angle: record.transform.angle(),
+                shape: record.shape,
+                body: self.names.collider_bodies[k],
+                group: c.filters[k].group_index,
+                restitution: c.surfaces[k].restitution,
+                _pad: [0; 3],
+            }
+        }));
+    }
+
+    /// The world's shape table.
+    pub(crate) fn shape_list(&self) -> &[Shape] {
+        &self.shapes.list
+    }
+
+    /// Each body slot's velocity state, centre of mass and rotation.
+    pub(crate) fn body_motion(&self) -> (&[BodyState], &[Vec2], &[Vec2]) {
+        let b = &self.bodies;
+        (&b.states, &b.centers, &b.rotations)
+    }
+
+    /// The sum of `moved_hash` over the bodies the last step's continuous stage moved, and
+    /// how many it moved.
+    pub(crate) fn moved_hash(&self) -> [u32; 2] {
+        let b = &self.bodies;
+        let moved = self.continuous_moved();
+        let sum = moved.iter().fold(0u32, |sum, &i| {
+            let (c, q) = (b.centers[i].to_array(), b.rotations[i].to_array());
+            sum.wrapping_add(moved_hash(i, c, q, &b.states[i]))
+        });
+        [sum, moved.len() as u32]
+    }
+}
+
+/// `shapes` as the stage's table, into `out` (replaced): each shape, then each shape's core
+/// (`dynamics::continuous::core`; zeroed, a count of 0, where it has none).
+pub(crate) fn continuous_shapes(shapes: &[Shape], out: &mut Vec<ShapeGpu>) {
+    out.clear();
+    out.extend(shapes.iter().map(ShapeGpu::from));
+    out.extend(shapes.iter().map(|s| match core(s) {
+        Some(core) => ShapeGpu::from(&core),
+        None => bytemuck::Zeroable::zeroed(),
+    }));
+}

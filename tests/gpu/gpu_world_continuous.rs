@@ -1,0 +1,145 @@
+//! The GPU world's continuous stage on the device (`shaders/continuous.wgsl`): fast bodies of
+//! every kind of piece shot at thin static walls are stopped there, on the device, to the
+//! host's bits; a world with a bullet is swept by the host alone.
+
+use crate::common;
+use crate::gpu_world::gpu_world;
+use common::state_bits;
+
+use wgpu_sat::glam::Vec2;
+use wgpu_sat::shapes::Capsule;
+use wgpu_sat::{BodyDef, BodyShape, Circle, CpuNarrowPhase, Polygon, Shape, World};
+
+const DT: f32 = 1.0 / 60.0;
+
+/// Thin static walls to the right, above and below a row of projectiles: boxes, circles,
+/// capsules, rounded boxes, triangles and two-piece bodies, fired at 150 to 400 units per
+/// second, spinning, some bouncy, a few of them sensors' neighbours and filtered.
+fn shooting_gallery() -> World {
+    let mut world = World::default();
+    let wall = |h: f32| Polygon::rectangle(0.05, h);
+    world
+        .add_body(&BodyDef::fixed(wall(12.0), Vec2::new(20.0, 0.0)))
+        .unwrap();
+    world
+        .add_body(&BodyDef::fixed(wall(12.0), Vec2::new(-20.0, 0.0)))
+        .unwrap();
+    let floor = Polygon::rectangle(20.0, 0.05);
+    world
+        .add_body(&BodyDef::fixed(floor, Vec2::new(0.0, -12.0)))
+        .unwrap();
+    world
+        .add_body(&BodyDef::fixed(floor, Vec2::new(0.0, 12.0)))
+        .unwrap();
+    let pieces: Vec<BodyShape> = vec![
+        Polygon::rectangle(0.2, 0.1).into(),
+        Circle::new(0.15).unwrap().into(),
+        Capsule::new(Vec2::new(-0.2, 0.0), Vec2::new(0.2, 0.0), 0.08)
+            .unwrap()
+            .into(),
+        Polygon::rectangle(0.15, 0.15)
+            .with_radius(0.05)
+            .unwrap()
+            .into(),
+        Polygon::new(&[
+            Vec2::new(-0.2, -0.1),
+            Vec2::new(0.2, -0.1),
+            Vec2::new(0.0, 0.2),
+        ])
+        .unwrap()
+        .into(),
+        BodyShape::compound(vec![
+            Shape::from(Polygon::rectangle(0.1, 0.1)),
+            Shape::from(Circle::with_center(Vec2::new(0.25, 0.0), 0.1).unwrap()),
+        ])
+        .unwrap(),
+    ];
+    for k in 0..36 {
+        let shape = pieces[k % pieces.len()].clone();
+        let y = -10.0 + 0.55 * k as f32;
+        let mut def = BodyDef::dynamic(shape, Vec2::new(0.0, y));
+        let speed = 150.0 + 7.0 * k as f32;
+        let angle = 0.4 * (k as f32 * 0.7).sin();
+        let direction = if k % 2 == 0 { 1.0 } else { -1.0 };
+        def.linear_velocity = Vec2::new(direction * speed, speed * angle);
+        def.angular_velocity = 3.0 * (k % 5) as f32 - 6.0;
+        def.restitution = if k % 3 == 0 { 0.6 } else { 0.0 };
+        world.add_body(&def).unwrap();
+    }
+    world
+}
+
+/// Steps `world` `steps` times on the CPU and as a GPU world, comparing every step's bits;
+/// returns the GPU world's continuous steps, its misses and the CPU's impacts.
+fn step_both(world: World, steps: usize) -> Option<([u64; 2], u64, usize)> {
+    let (device, queue) = common::gpu()?;
+    let mut cpu = world.clone();
+    let mut gpu = gpu_world(&device, &queue, &world);
+    let mut narrow = CpuNarrowPhase::new();
+    let mut impacts = 0;
+    for step in 0..steps {
+        impacts += cpu.step(DT, &mut narrow).unwrap().impacts;
+        gpu.step(DT).unwrap();
+        if common::adapter_gives_cpu_bits() {
+            let on_gpu = gpu.read_world().unwrap();
+            assert_eq!(state_bits(&cpu), state_bits(&on_gpu), "step {step}");
+        }
+    }
+    Some((gpu.continuous_steps(), gpu.continuous_misses(), impacts))
+}
+
+#[test]
+fn fast_bodies_stop_at_thin_walls_on_the_device_to_the_host_bits() {
+    let Some((steps, misses, impacts)) = step_both(shooting_gallery(), 90) else {
+        return;
+    };
+    assert!(
+        impacts > 36,
+        "the projectiles should hit the walls: {impacts} impacts"
+    );
+    assert_eq!(steps, [90, 0], "the device ran every step's stage");
+    if common::adapter_gives_cpu_bits() {
+        assert_eq!(
+            misses, 0,
+            "the device's stage moved bodies otherwise than the host's"
+        );
+    }
+}
+
+#[test]
+fn a_world_with_a_bullet_is_swept_by_the_host_alone() {
+    let mut world = shooting_gallery();
+    let mut bullet = BodyDef::dynamic(Circle::new(0.05).unwrap(), Vec2::new(0.0, 11.0));
+    bullet.is_bullet = true;
+    bullet.linear_velocity = Vec2::new(300.0, 0.0);
+    world.add_body(&bullet).unwrap();
+    let Some((steps, misses, impacts)) = step_both(world, 30) else {
+        return;
+    };
+    assert!(impacts > 0);
+    assert_eq!((steps, misses), ([0, 30], 0));
+}
+
+#[test]
+fn switched_off_the_device_leaves_the_stage_to_the_host() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let world = shooting_gallery();
+    let mut cpu = world.clone();
+    let mut gpu = gpu_world(&device, &queue, &world);
+    gpu.set_continuous_on_device(false);
+    let mut narrow = CpuNarrowPhase::new();
+    for step in 0..20 {
+        cpu.step(DT, &mut narrow).unwrap();
+        gpu.step(DT).unwrap();
+        if step == 9 {
+            gpu.set_continuous_on_device(true);
+        }
+    }
+    if common::adapter_gives_cpu_bits() {
+        assert_eq!(state_bits(&cpu), state_bits(&gpu.read_world().unwrap()));
+        assert_eq!(gpu.continuous_misses(), 0);
+    }
+    assert_eq!(gpu.continuous_steps(), [10, 10]);
+}

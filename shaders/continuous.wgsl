@@ -135,7 +135,7 @@ struct ContinuousParams {
     never: u32,
 }
 
-// ContinuousBody::flags.
+// ContinuousBody::flags (SWEPT_KINEMATIC, 4, in sleep.wgsl).
 const SWEPT_DYNAMIC: u32 = 1u;
 const SWEPT_BULLET: u32 = 2u;
 // ContinuousCollider::flags.
@@ -162,8 +162,9 @@ const RESTITUTION_THRESHOLD: f32 = 1.0;
 @group(0) @binding(6) var<storage, read> shapes: array<Shape>;
 @group(0) @binding(7) var<storage, read_write> states: array<BodyState>;
 @group(0) @binding(8) var<storage, read> infos: array<BodyInfo>;
-// [sum of the moved bodies' hashes, their count, poison]
-@group(0) @binding(9) var<storage, read_write> moved_hash: array<atomic<u32>, 4>;
+// [sum of the moved bodies' hashes, their count, poison, spare, then sleep.wgsl's: the step
+// is sleepy, the hash of the timers and labels, two spare]
+@group(0) @binding(9) var<storage, read_write> moved_hash: array<atomic<u32>, 8>;
 @group(0) @binding(10) var<uniform> params: ContinuousParams;
 
 @compute @workgroup_size(64)

@@ -23,7 +23,7 @@ use crate::dynamics::state::BodyState;
 use crate::gpu::layout::ShapeGpu;
 use crate::gpu::world::continuous::layout::{
     ContinuousBodyGpu, ContinuousColliderGpu, PIECE_SENSOR, SWEPT_BULLET, SWEPT_DYNAMIC,
-    StaticObstacleGpu, moved_hash, words,
+    SWEPT_KINEMATIC, StaticObstacleGpu, moved_hash, words,
 };
 use crate::shapes::shape::Shape;
 
@@ -34,12 +34,24 @@ impl World {
         self.settings.continuous && !self.bodies.records.iter().any(|b| b.is_bullet)
     }
 
+    /// Each body slot's sleep timer and island label.
+    pub(crate) fn sleep_records(&self) -> (&[f32], &[u32]) {
+        (&self.sleep.timers, &self.sleep.islands)
+    }
+
+    /// Each joint slot's bodies (`[u32::MAX; 2]`: vacant).
+    pub(crate) fn joint_body_pairs(&self) -> &[[u32; 2]] {
+        self.joints.pair_list()
+    }
+
     /// Each body slot's record for the stage, into `out` (replaced).
     pub(crate) fn continuous_bodies(&self, out: &mut Vec<ContinuousBodyGpu>) {
         out.clear();
         out.extend(self.bodies.records.iter().map(|b| {
-            let dynamic = if b.is_dynamic() { SWEPT_DYNAMIC } else { 0 };
-            let flags = dynamic | if b.is_bullet { SWEPT_BULLET } else { 0 };
+            let flag = |on: bool, bit: u32| if on { bit } else { 0 };
+            let flags = flag(b.is_dynamic(), SWEPT_DYNAMIC)
+                | flag(b.is_bullet, SWEPT_BULLET)
+                | flag(b.is_kinematic, SWEPT_KINEMATIC);
             ContinuousBodyGpu {
                 local_center: b.local_center.to_array(),
                 max_extent: b.max_extent,

@@ -63,6 +63,12 @@ pub(crate) struct JointSet {
 pub(super) const VACANT_PAIR: [u32; 2] = [u32::MAX; 2];
 
 impl JointSet {
+    /// Per joint slot, its two body slots (`[u32::MAX; 2]` for a vacant slot): the list
+    /// [`JointSet::body_pairs`] walks.
+    pub fn pair_list(&self) -> &[[u32; 2]] {
+        &self.pairs
+    }
+
     /// The body pairs of the live joints, in slot order: the sleep stage's island edges.
     pub fn body_pairs(&self) -> impl Iterator<Item = [usize; 2]> + Clone + '_ {
         debug_assert!(

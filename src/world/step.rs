@@ -15,7 +15,7 @@ use crate::collision::narrow_phase::{NarrowPhase, NarrowPhaseTimings};
 use crate::dynamics::body::bodies_pair;
 use crate::dynamics::body_set::body_transform;
 use crate::dynamics::continuous::{Obstacles, StepStart, solve_continuous};
-use crate::dynamics::solver::{BodyMotion, OffloadedStages, SPECULATIVE_DISTANCE};
+use crate::dynamics::solver::{BodyMotion, OffloadedStages, SPECULATIVE_DISTANCE, SleepInput};
 use crate::error::Error;
 use crate::error::WorldError;
 use crate::parallel;
@@ -293,8 +293,16 @@ impl World {
     pub(super) fn solve_and_update(
         &mut self,
         dt: f32,
-        offloaded: Option<&mut dyn OffloadedStages>,
+        mut offloaded: Option<&mut dyn OffloadedStages>,
     ) -> Result<(), Error> {
+        if let Some(stages) = offloaded.as_deref_mut() {
+            stages.take_sleep(&SleepInput {
+                timers: &self.sleep.timers,
+                islands: &self.sleep.islands,
+                joint_pairs: self.joints.pair_list(),
+                dt,
+            });
+        }
         let solved = self.solver.step(
             dt,
             &self.settings.substeps(),

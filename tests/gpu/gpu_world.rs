@@ -67,9 +67,10 @@ fn step_both(
     // A world with joints prepares them on the device from the second step on (the
     // first sends the host's: the device holds no impulses of its own yet), to the
     // host's prepare's bits.
-    // The continuous stage ran on the device too, to the host's bits.
+    // The continuous stage and sleep ran on the device too, to the host's bits.
     if common::adapter_gives_cpu_bits() {
         assert_eq!(gpu.continuous_misses(), 0);
+        assert_eq!(gpu.sleep_misses(), 0);
     }
     let [here, sent] = gpu.joint_prepare_steps();
     if here + sent > 0 && common::adapter_gives_cpu_bits() {
@@ -157,10 +158,11 @@ fn a_mixed_pile_with_forces_kinematics_and_bounces_steps_to_the_cpu_bits() {
         }
     }
     assert!(hits > 0, "no hit events: the scene should have bounced");
-    // The world's continuous stage ran on the device at every step, to the host's bits.
-    assert_eq!(gpu.continuous_steps(), [240, 0]);
+    // The world's continuous stage and sleep ran on the device at every step, to the
+    // host's bits.
     if common::adapter_gives_cpu_bits() {
-        assert_eq!(gpu.continuous_misses(), 0);
+        assert_eq!(gpu.continuous_steps(), [240, 0]);
+        assert_eq!(gpu.sleep_steps(), [240, 0]);
     }
 }
 

@@ -1,6 +1,7 @@
-//! The GPU world's continuous stage on the device (`shaders/continuous.wgsl`): fast bodies of
-//! every kind of piece shot at thin static walls are stopped there, on the device, to the
-//! host's bits; a world with a bullet is swept by the host alone.
+//! The GPU world's continuous stage and sleep on the device (`shaders/continuous.wgsl`,
+//! `sleep.wgsl`): fast bodies of every kind of piece shot at thin static walls are stopped
+//! there, on the device, to the host's bits; a world with a bullet is swept by the host
+//! alone; a pyramid falls asleep on the device and wakes when a body is pushed.
 
 use crate::common;
 use crate::gpu_world::gpu_world;
@@ -8,7 +9,7 @@ use common::state_bits;
 
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::shapes::Capsule;
-use wgpu_sat::{BodyDef, BodyShape, Circle, CpuNarrowPhase, Polygon, Shape, World};
+use wgpu_sat::{BodyDef, BodyShape, Circle, CpuNarrowPhase, Polygon, Shape, World, scenes};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -142,4 +143,50 @@ fn switched_off_the_device_leaves_the_stage_to_the_host() {
         assert_eq!(gpu.continuous_misses(), 0);
     }
     assert_eq!(gpu.continuous_steps(), [10, 10]);
+}
+
+#[test]
+fn a_pyramid_falls_asleep_on_the_device_and_wakes_when_pushed() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let world = scenes::pyramid(12);
+    let dynamic: Vec<_> = world.bodies().filter(|&b| !world.is_static(b)).collect();
+    let mut cpu = world.clone();
+    let mut gpu = gpu_world(&device, &queue, &world);
+    let mut narrow = CpuNarrowPhase::new();
+    let mut fewest_awake = usize::MAX;
+    for step in 0..150 {
+        if step == 110 {
+            // A push wakes the pushed body's island, on the host; the device's sleep goes
+            // on from the records the host sends.
+            let push = |w: &mut World| w.apply_linear_impulse_to_center(dynamic[0], Vec2::Y);
+            push(&mut cpu).unwrap();
+            gpu.edit(push).unwrap().unwrap();
+        }
+        let stats = cpu.step(DT, &mut narrow).unwrap();
+        fewest_awake = fewest_awake.min(stats.awake_bodies);
+        gpu.step(DT).unwrap();
+        let on_gpu = gpu.read_world().unwrap();
+        if common::adapter_gives_cpu_bits() {
+            assert_eq!(state_bits(&cpu), state_bits(&on_gpu), "step {step}");
+        }
+        if step == 100 {
+            assert!(!on_gpu.is_awake(dynamic[0]), "the pyramid should be asleep");
+        }
+        if step == 110 {
+            assert!(
+                on_gpu.is_awake(dynamic[0]),
+                "the pushed body should be awake"
+            );
+        }
+    }
+    assert!(
+        fewest_awake < dynamic.len() / 2,
+        "the pyramid should sleep: {fewest_awake} awake"
+    );
+    assert_eq!(gpu.sleep_steps(), [150, 0], "the device slept every step");
+    if common::adapter_gives_cpu_bits() {
+        assert_eq!(gpu.sleep_misses(), 0);
+    }
 }

@@ -68,7 +68,7 @@ pub use batch_colouring::{COLOURS, ConstraintColouring, ContactKey, JointKey, LE
 pub(crate) use colouring::VISIT_SEED;
 use colouring::{ConstraintGraph, JointColour, NO_INDEX};
 use contact_simd::{PrepareLanes, WideContact};
-pub(crate) use offload::{OffloadedStages, StepView};
+pub(crate) use offload::{OffloadedStages, SleepInput, StepView};
 pub(crate) use stages::StepConstants;
 use stages::{StageData, StagePlan};
 

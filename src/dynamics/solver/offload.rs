@@ -46,6 +46,22 @@ pub(crate) trait OffloadedStages: Send {
     fn take_contacts(&mut self, contacts: Option<crate::gpu::contact_input::DeviceContacts>) {
         let _ = contacts;
     }
+
+    /// The sleep's state as the step's solve finds it (after the host woke what it wakes
+    /// before the solve): stages that also sleep the bodies after the solve take it here.
+    fn take_sleep(&mut self, input: &SleepInput<'_>) {
+        let _ = input;
+    }
+}
+
+/// What a step's sleep starts from (`Sleep::update`'s inputs besides the bodies and the
+/// contacts): each body's timer and island label, each joint slot's bodies (`[u32::MAX;
+/// 2]` for a vacant one), and the step's length.
+pub(crate) struct SleepInput<'a> {
+    pub timers: &'a [f32],
+    pub islands: &'a [u32],
+    pub joint_pairs: &'a [[u32; 2]],
+    pub dt: f32,
 }
 
 /// One step of the solver as the offloaded stages see it.

@@ -415,8 +415,30 @@ impl GpuWorld {
         self.solver.continuous.misses
     }
 
-    /// Whether the steps to come run the continuous stage on the device (the default)
-    /// as well as on the host; every bit is the same either way.
+    /// How the steps so far put bodies to sleep: `[on the device, on the host alone]`.
+    /// After the continuous stage the device advances each body's sleep timer, joins the
+    /// islands of the awake dynamic bodies that touch or are jointed (a union-find whose
+    /// roots are each island's smallest body, as the host's), and stills each island whose
+    /// bodies all rested long enough (`shaders/sleep.wgsl`, the twin of `Sleep::update`);
+    /// a hash of every body's timer and label, read back with the step's results, is held
+    /// to the host's sleep, which still runs. The host sleeps alone where the continuous
+    /// stage ran on the host alone (see [`GpuWorld::continuous_steps`]), with sleeping off
+    /// (then neither does), and when switched off with the continuous stage
+    /// ([`GpuWorld::set_continuous_on_device`]). Waking stays on the host (its wakes go up
+    /// with the bodies' records).
+    pub fn sleep_steps(&self) -> [u64; 2] {
+        self.solver.continuous.sleep_steps
+    }
+
+    /// How many steps' sleep on the device left a timer or a label otherwise than the
+    /// host's (the host's records and states then go up whole). 0 where the adapter rounds
+    /// as the host does (lavapipe: the tests hold it there).
+    pub fn sleep_misses(&self) -> u64 {
+        self.solver.continuous.sleep_misses
+    }
+
+    /// Whether the steps to come run the continuous stage and sleep on the device (the
+    /// default) as well as on the host; every bit is the same either way.
     pub fn set_continuous_on_device(&mut self, on: bool) {
         self.solver.continuous.enabled = on;
     }

@@ -21,7 +21,7 @@ pub(crate) struct ContinuousBodyGpu {
     /// The body's first collider and how many it has; the others follow by
     /// [`ContinuousColliderGpu::next`], in the host's order (`Body::colliders`).
     pub first_collider: u32,
-    /// [`SWEPT_DYNAMIC`], [`SWEPT_BULLET`].
+    /// [`SWEPT_DYNAMIC`], [`SWEPT_BULLET`], [`SWEPT_KINEMATIC`].
     pub flags: u32,
     pub collider_count: u32,
     pub _pad: u32,
@@ -32,6 +32,9 @@ const _: () = assert!(size_of::<ContinuousBodyGpu>() == 32);
 pub(crate) const SWEPT_DYNAMIC: u32 = 1;
 /// [`ContinuousBodyGpu::flags`]: a bullet (a world with one is swept on the host).
 pub(crate) const SWEPT_BULLET: u32 = 2;
+/// [`ContinuousBodyGpu::flags`]: a kinematic body (its timer keeps islands awake: the
+/// sleep's).
+pub(crate) const SWEPT_KINEMATIC: u32 = 4;
 
 /// WGSL `ContinuousCollider`: a collider as a swept piece: its shape, the next collider of
 /// its body, whether it is a sensor, its filter and restitution.
@@ -129,6 +132,11 @@ mod tests {
             ("SweptBody", SWEPT_BODY_BYTES),
             ("ContinuousParams", size_of::<ContinuousParamsGpu>()),
             ("BodyState", size_of::<BodyState>()),
+            ("SleepBody", size_of::<super::super::sleep::SleepGpu>()),
+            (
+                "SleepParams",
+                size_of::<super::super::sleep::SleepParamsGpu>(),
+            ),
         ] {
             assert_eq!(struct_size(&m, name), size, "{name}");
         }

@@ -27,10 +27,15 @@
 //! with no bullet an impact changes its own body alone.
 
 pub(crate) mod layout;
+mod sleep;
 
 use layout::{
     ContinuousBodyGpu, ContinuousColliderGpu, ContinuousParamsGpu, SWEPT_BODY_BYTES,
     StaticObstacleGpu,
+};
+pub(in crate::gpu::world) use sleep::SleepBuffers;
+use sleep::{
+    CONTACT_WORDS, JOINT_PAIRS, SLEEP, SLEEP_PARAMS, SleepGpu, SleepParamsGpu, sleep_params,
 };
 
 use crate::gpu::layout::ShapeGpu;
@@ -55,7 +60,8 @@ pub const CONTINUOUS_WGSL: &str = concat!(
     include_str!("../../../../shaders/sat_circle.wgsl"),
     include_str!("../../../../shaders/sat_rounded.wgsl"),
     include_str!("../../../../shaders/toi.wgsl"),
-    include_str!("../../../../shaders/continuous.wgsl")
+    include_str!("../../../../shaders/continuous.wgsl"),
+    include_str!("../../../../shaders/sleep.wgsl")
 );
 
 /// The bindings, as `continuous.wgsl` numbers them, and the uniform's.
@@ -72,8 +78,9 @@ const HASH: u32 = 9;
 const PARAMS: (u32, usize) = (10, size_of::<ContinuousParamsGpu>());
 /// Invocations per workgroup, as the kernels declare.
 const WORKGROUP: u32 = 64;
-/// Bytes of the hash read back: the sum, the count, the poison flag and a spare word.
-pub(super) const HASH_BYTES: u64 = 16;
+/// Bytes of the hashes read back: the continuous stage's sum, count, poison flag and a
+/// spare word; the sleep's sleepy flag, hash and two spare words.
+pub(super) const HASH_BYTES: u64 = 32;
 
 /// The stage's pipelines.
 struct Kernels {
@@ -83,6 +90,17 @@ struct Kernels {
     stop_at_impacts: Kernel,
     apply_impacts: Kernel,
     hash_moved: Kernel,
+}
+
+/// The sleep's pipelines (`sleep.wgsl`).
+struct SleepKernels {
+    sleep_timers: Kernel,
+    join_contacts: Kernel,
+    join_joints: Kernel,
+    least_timers: Kernel,
+    kinematic_contacts: Kernel,
+    kinematic_joints: Kernel,
+    fall_asleep: Kernel,
 }
 
 /// The solver's buffers the stage reads and writes.
@@ -95,13 +113,20 @@ pub(super) struct SolverBuffers<'a> {
 
 /// The continuous stage's kernels, buffers and counts (see the module header).
 pub(crate) struct GpuContinuous {
+    device: wgpu::Device,
+    queue: wgpu::Queue,
     kernels: Kernels,
+    sleep_kernels: SleepKernels,
     bodies: ResidentList<ContinuousBodyGpu>,
     pieces: ResidentList<ContinuousColliderGpu>,
     obstacles: ResidentList<StaticObstacleGpu>,
     shapes: ResidentList<ShapeGpu>,
     sweeps: GrowingBuffer,
     pub(super) hash: wgpu::Buffer,
+    /// Each body's timer and label, and each joint slot's bodies (the sleep's).
+    sleep: ResidentList<SleepGpu>,
+    joint_pairs: ResidentList<[u32; 2]>,
+    sleep_scratch: Vec<SleepGpu>,
     /// Host staging, and what the obstacles and the shapes were last made from.
     body_scratch: Vec<ContinuousBodyGpu>,
     piece_scratch: Vec<ContinuousColliderGpu>,
@@ -109,21 +134,29 @@ pub(crate) struct GpuContinuous {
     shape_scratch: Vec<ShapeGpu>,
     obstacles_at: Option<u64>,
     shapes_of: Vec<Shape>,
-    /// This step: its uniform, when the device runs the stage; the bytes its records took
-    /// up; the hash it read back.
+    /// This step: the continuous stage's uniform and the sleep's, when the device runs
+    /// them; the bytes their records took up; the hashes read back.
     params: Option<ContinuousParamsGpu>,
+    sleep_params: Option<SleepParamsGpu>,
     pub(super) sent: u64,
     pub(super) device_hash: Option<[u32; 4]>,
+    pub(super) device_sleep_hash: Option<u32>,
+    /// Whether this step sweeps here (else only the sleep runs here, with continuous
+    /// collision off).
+    sweep: bool,
     /// Whether steps may run the stage here (`GpuWorld::set_continuous_on_device`).
     pub(crate) enabled: bool,
     /// Steps whose stage ran here and matched the host's, and steps swept by the host alone;
     /// steps whose hash did not match.
     pub(crate) steps: [u64; 2],
     pub(crate) misses: u64,
+    /// The same of the sleep.
+    pub(crate) sleep_steps: [u64; 2],
+    pub(crate) sleep_misses: u64,
 }
 
 impl GpuContinuous {
-    pub(super) fn new(device: &wgpu::Device) -> GpuContinuous {
+    pub(super) fn new(device: &wgpu::Device, queue: &wgpu::Queue) -> GpuContinuous {
         let storage = wgpu::BufferUsages::STORAGE
             | wgpu::BufferUsages::COPY_DST
             | wgpu::BufferUsages::COPY_SRC;
@@ -133,7 +166,14 @@ impl GpuContinuous {
         let module = make.module("continuous", CONTINUOUS_WGSL);
         let kernel =
             |entry, bindings: &[(u32, bool)]| make.kernel(&module, entry, bindings, PARAMS);
+        let on_sleep =
+            |entry, bindings: &[(u32, bool)]| make.kernel(&module, entry, bindings, SLEEP_PARAMS);
+        let timers = [(SLEEP, RW), (BODIES, RO), (STATES, RW), (HASH, RW)];
+        let on_contacts = [(CONTACT_WORDS, RO), (BODIES, RO), (SLEEP, RW), (HASH, RW)];
+        let on_joints = [(JOINT_PAIRS, RO), (BODIES, RO), (SLEEP, RW), (HASH, RW)];
         GpuContinuous {
+            device: device.clone(),
+            queue: queue.clone(),
             kernels: Kernels {
                 record_start: kernel("record_start", &[(SWEEPS, RW), (POSES, RW)]),
                 sweep_bodies: kernel(
@@ -157,6 +197,15 @@ impl GpuContinuous {
                     &[(SWEEPS, RW), (POSES, RW), (STATES, RW), (HASH, RW)],
                 ),
             },
+            sleep_kernels: SleepKernels {
+                sleep_timers: on_sleep("sleep_timers", &timers),
+                join_contacts: on_sleep("join_contacts", &on_contacts),
+                join_joints: on_sleep("join_joints", &on_joints),
+                least_timers: on_sleep("least_timers", &[(BODIES, RO), (SLEEP, RW), (HASH, RW)]),
+                kinematic_contacts: on_sleep("kinematic_contacts", &on_contacts),
+                kinematic_joints: on_sleep("kinematic_joints", &on_joints),
+                fall_asleep: on_sleep("fall_asleep", &timers),
+            },
             bodies: ResidentList::new(buffer("continuous bodies")),
             pieces: ResidentList::new(buffer("continuous pieces")),
             obstacles: ResidentList::new(buffer("static obstacles")),
@@ -168,6 +217,9 @@ impl GpuContinuous {
                 usage: storage,
                 mapped_at_creation: false,
             }),
+            sleep: ResidentList::new(buffer("sleep records")),
+            joint_pairs: ResidentList::new(buffer("joint body pairs")),
+            sleep_scratch: Vec::new(),
             body_scratch: Vec::new(),
             piece_scratch: Vec::new(),
             obstacle_scratch: Vec::new(),
@@ -175,26 +227,35 @@ impl GpuContinuous {
             obstacles_at: None,
             shapes_of: Vec::new(),
             params: None,
+            sleep_params: None,
             sent: 0,
             device_hash: None,
+            device_sleep_hash: None,
+            sweep: false,
             enabled: true,
             steps: [0; 2],
             misses: 0,
+            sleep_steps: [0; 2],
+            sleep_misses: 0,
         }
     }
 
-    /// Decides whether the next step runs the stage on the device, and sends its records
-    /// where they changed. Returns the bytes sent.
+    /// Decides whether the next step runs the stage (and the sleep after it) on the device,
+    /// and sends the stage's records where they changed. Returns the bytes sent.
     pub(in crate::gpu::world) fn prepare(
         &mut self,
         device: &wgpu::Device,
         queue: &wgpu::Queue,
         world: &World,
     ) -> u64 {
-        self.device_hash = None;
+        (self.device_hash, self.device_sleep_hash) = (None, None);
+        (self.params, self.sleep_params) = (None, None);
         let bodies = world.body_transforms_len();
-        self.params = None;
-        if !(self.enabled && world.continuous_on_device()) || bodies == 0 {
+        // The sleep only where no stage before it runs on the host alone: with continuous
+        // collision on, the device's continuous stage must run.
+        let sweep = self.enabled && world.continuous_on_device();
+        let sleep = self.enabled && world.sleeping() && (sweep || !world.continuous());
+        if !(sweep || sleep) || bodies == 0 {
             return 0;
         }
         world.continuous_bodies(&mut self.body_scratch);
@@ -209,13 +270,15 @@ impl GpuContinuous {
             continuous_shapes(&self.shapes_of, &mut self.shape_scratch);
         }
         // Every binding must fit the device's binding size (a device of small bindings
-        // sweeps on the host alone).
+        // sweeps and sleeps on the host alone).
         let cap = device.limits().max_storage_buffer_binding_size;
         let sizes = [
             bodies * SWEPT_BODY_BYTES,
             size_of_val(self.piece_scratch.as_slice()),
             size_of_val(self.obstacle_scratch.as_slice()),
             size_of_val(self.shape_scratch.as_slice()),
+            bodies * size_of::<SleepGpu>(),
+            size_of_val(world.joint_body_pairs()),
         ];
         if sizes.iter().any(|&bytes| bytes as u64 > cap) {
             return 0;
@@ -226,23 +289,41 @@ impl GpuContinuous {
         sent += (self.shapes).write(device, queue, &self.shape_scratch, cap);
         self.sweeps
             .reserve(device, (bodies * SWEPT_BODY_BYTES) as u64, cap);
-        self.params = Some(ContinuousParamsGpu {
+        let params = ContinuousParamsGpu {
             bodies: bodies as u32,
             statics: self.obstacle_scratch.len() as u32,
             shapes: self.shapes_of.len() as u32,
             never: 0,
-        });
+        };
+        self.params = Some(params);
+        self.sweep = sweep;
+        self.sleep_params = sleep.then(|| sleep_params(bodies as u32));
         sent
     }
 
-    /// Whether this step runs the stage on the device.
+    /// Whether this step runs the stage, or the sleep, on the device.
     pub(super) fn here(&self) -> bool {
         self.params.is_some()
     }
 
+    /// Whether this step runs the sleep on the device.
+    pub(super) fn sleeps(&self) -> bool {
+        self.sleep_params.is_some()
+    }
+
+    /// The hashes read back (`HASH_BYTES` of them), once the step is done.
+    pub(super) fn read_hashes(&mut self, words: [u32; 8]) {
+        if self.sweep {
+            self.device_hash = Some([words[0], words[1], words[2], words[3]]);
+        }
+        if self.sleeps() {
+            self.device_sleep_hash = Some(words[5]);
+        }
+    }
+
     /// Pushes `record_start` (the step's start poses), first in the solver's plan.
     pub(super) fn push_start<'a>(&'a self, plan: &mut Plan<'a>, poses: &'a wgpu::Buffer) {
-        if let Some(params) = self.params {
+        if let Some(params) = self.params.filter(|_| self.sweep) {
             let bindings = [(SWEEPS, &self.sweeps.buffer), (POSES, poses)];
             plan.push(
                 &self.kernels.record_start,
@@ -255,7 +336,7 @@ impl GpuContinuous {
 
     /// Pushes the stage's passes, after the solver's.
     pub(super) fn push_stage<'a>(&'a self, plan: &mut Plan<'a>, solver: SolverBuffers<'a>) {
-        let Some(params) = self.params else {
+        let Some(params) = self.params.filter(|_| self.sweep) else {
             return;
         };
         let (k, sweeps, n) = (&self.kernels, &self.sweeps.buffer, groups(params));
@@ -326,12 +407,19 @@ impl GpuContinuous {
         self.pieces.forget();
         self.obstacles.forget();
         self.shapes.forget();
-        self.params = None;
-        self.device_hash = None;
+        self.sleep.forget();
+        self.joint_pairs.forget();
+        (self.params, self.sleep_params) = (None, None);
+        (self.device_hash, self.device_sleep_hash) = (None, None);
     }
 }
 
 /// Workgroups for one invocation per body.
 fn groups(params: ContinuousParamsGpu) -> u32 {
-    params.bodies.div_ceil(WORKGROUP)
+    groups_of(params.bodies)
+}
+
+/// Workgroups for `n` invocations.
+fn groups_of(n: u32) -> u32 {
+    n.div_ceil(WORKGROUP)
 }

@@ -64,11 +64,11 @@ use kernels::{
 };
 
 use super::colouring::{ColourBounds, GpuColouring};
-use super::continuous::{GpuContinuous, HASH_BYTES, SolverBuffers};
+use super::continuous::{GpuContinuous, HASH_BYTES, SleepBuffers, SolverBuffers};
 use super::layout::{BodyInfoGpu, BodyPoseGpu, JointDefGpu, JointGpu, LAST_SUBSTEP};
 use super::resident::ResidentList;
 use super::timing::{GpuStepTimes, TIMED_PASSES, stage};
-use crate::dynamics::solver::{OffloadedStages, StepView};
+use crate::dynamics::solver::{OffloadedStages, SleepInput, StepView};
 use crate::dynamics::state::BodyState;
 use crate::error::{Error, GpuError};
 use crate::gpu::contact_input::{ContactInputGpu, DeviceContacts, LastContacts, WarmStartGpu};
@@ -232,7 +232,7 @@ impl GpuSolver {
             def_scratch: Vec::new(),
             bytes: [0; 2],
             colouring: GpuColouring::new(device, queue),
-            continuous: GpuContinuous::new(device),
+            continuous: GpuContinuous::new(device, queue),
         }
     }
 
@@ -287,6 +287,10 @@ impl GpuSolver {
 impl OffloadedStages for GpuSolver {
     fn take_contacts(&mut self, contacts: Option<DeviceContacts>) {
         self.device_contacts = contacts;
+    }
+
+    fn take_sleep(&mut self, input: &SleepInput<'_>) {
+        self.continuous.take_sleep(input);
     }
 
     fn run(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error> {
@@ -522,6 +526,11 @@ impl GpuSolver {
                 infos,
             };
             self.continuous.push_stage(&mut plan, solver);
+            let sleep = SleepBuffers {
+                states,
+                contacts: inputs,
+            };
+            self.continuous.push_sleep(&mut plan, sleep, contacts);
             plan.stage(stage::STORE);
         }
         if bodies > 0 {
@@ -617,7 +626,8 @@ impl GpuSolver {
                 }
             }
             if let Some(at) = layout.moved_hash_at.map(|at| at as usize) {
-                moved = Some(bytemuck::pod_read_unaligned(&data[at..at + 16]));
+                let bytes = &data[at..at + HASH_BYTES as usize];
+                moved = Some(bytemuck::pod_read_unaligned::<[u32; 8]>(bytes));
             }
             if let Some(at) = layout.joint_hash_at.map(|at| at as usize) {
                 let hash: u32 = bytemuck::pod_read_unaligned(&data[at..at + 4]);
@@ -634,7 +644,9 @@ impl GpuSolver {
             return Ok(false);
         }
         stored?;
-        self.continuous.device_hash = moved;
+        if let Some(words) = moved {
+            self.continuous.read_hashes(words);
+        }
         self.colouring.set_last_colours(view.colours);
         // The store stage wrote each contact's `last` record: the next step's match; the
         // joints are the host's, their impulses the step's.

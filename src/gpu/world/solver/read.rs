@@ -74,28 +74,36 @@ impl GpuSolver {
         layout
     }
 
-    /// After the host's continuous stage (the step done): holds the device's continuous
-    /// stage to it (`GpuContinuous::check`). Where the two moved the same bodies to the
-    /// same bits, the device's records of them are the world's, and the host's copies
-    /// follow; where they did not, the device's states and poses go up whole at the next
-    /// step. Returns the check's answer (`None`: the host swept alone).
+    /// After the host's continuous stage and sleep (the step done): holds the device's
+    /// (`GpuContinuous::check`, `check_sleep`) to them. Where the device ran them to the
+    /// host's bits, its records of the bodies are the world's, and the host's copies
+    /// follow; where it did not, the device's states and poses go up whole at the next
+    /// step. Returns whether the device matched (`None`: the host ran both alone).
     pub(crate) fn check_continuous(&mut self, world: &World) -> Option<bool> {
-        let same = self.continuous.check(world)?;
-        if same {
-            let (states, centers, rotations) = world.body_motion();
-            for &i in world.continuous_moved() {
-                self.states.hold_at(i, states[i]);
-                let pose = BodyPoseGpu {
-                    center: centers[i].to_array(),
-                    rotation: rotations[i].to_array(),
-                };
-                self.poses.hold_at(i, pose);
-            }
-        } else {
+        let moved = self.continuous.check(world);
+        let slept = self.continuous.check_sleep(world);
+        if moved.is_none() && slept.is_none() {
+            return None;
+        }
+        if moved == Some(false) || slept == Some(false) {
             self.states.forget();
             self.poses.forget();
+            return Some(false);
         }
-        Some(same)
+        let (states, centers, rotations) = world.body_motion();
+        if slept.is_some() {
+            // Sleep may have stilled any body.
+            self.states.hold(states.iter().copied());
+        }
+        for &i in world.continuous_moved() {
+            self.states.hold_at(i, states[i]);
+            let pose = BodyPoseGpu {
+                center: centers[i].to_array(),
+                rotation: rotations[i].to_array(),
+            };
+            self.poses.hold_at(i, pose);
+        }
+        Some(true)
     }
 
     /// The results into the view: the bodies' states, poses and turns, each solved

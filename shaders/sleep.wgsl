@@ -46,6 +46,8 @@ struct SleepParams {
 
 // Sleep's label of an awake body.
 const AWAKE: u32 = 0xffffffffu;
+// A vacant joint slot's bodies (both u32::MAX).
+const VACANT: u32 = 0xffffffffu;
 // ContinuousBody::flags: kinematic.
 const SWEPT_KINEMATIC: u32 = 4u;
 // ContactInputGpu's size in words: its bodies are its first two.
@@ -162,7 +164,7 @@ fn join_joints(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let pair = joint_pairs[k];
-    if pair.x != AWAKE && is_moving(pair.x) && is_moving(pair.y) {
+    if pair.x != VACANT && is_moving(pair.x) && is_moving(pair.y) {
         join(pair.x, pair.y);
     }
 }
@@ -202,7 +204,7 @@ fn kinematic_joints(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     let pair = joint_pairs[k];
-    if pair.x != AWAKE {
+    if pair.x != VACANT {
         kinematic_timer(pair.x, pair.y);
         kinematic_timer(pair.y, pair.x);
     }

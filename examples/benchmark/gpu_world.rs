@@ -224,7 +224,7 @@ fn breakdown_line(n: usize, backend: &str, run: &GpuRun, steps: u32) -> String {
         Some(t) => {
             line += &format!(
                 " | device: collision {}, colouring {}, prepare {}, integrate {}, warm start {}, \
-             solve {}, relax {}, restitution {}, store {} (sum {})",
+             solve {}, relax {}, restitution {}, store {}, continuous and sleep {} (sum {})",
                 ms(t.collision),
                 ms(t.colouring),
                 ms(t.prepare),
@@ -234,6 +234,7 @@ fn breakdown_line(n: usize, backend: &str, run: &GpuRun, steps: u32) -> String {
                 ms(t.relax),
                 ms(t.restitution),
                 ms(t.store),
+                ms(t.continuous),
                 ms(t.total()),
             )
         }

@@ -1,7 +1,8 @@
 //! The dispatches of one submit of the GPU's multi-kernel faces (the broad phase, the GPU
-//! world's solver), with their uniforms, and the submit itself: one compute pass, each
-//! dispatch with the bind group it had in the same place of the last such submit while it
-//! binds the same buffers. [`Kernel::new`] makes a pipeline with the layout of its bindings.
+//! world's solver), with their uniforms, and the submit itself: one compute pass (split
+//! where the plan copies a buffer between two dispatches: [`Plan::copy`]), each dispatch
+//! with the bind group it had in the same place of the last such submit while it binds the
+//! same buffers. [`Kernel::new`] makes a pipeline with the layout of its bindings.
 
 use bytemuck::Pod;
 
@@ -294,6 +295,7 @@ pub(in crate::gpu) fn submit(
 
 /// Writes `plan`'s uniforms to `params` (the slots that changed since the buffer's last
 /// write: [`GrowingBuffer::write_slots`]) and records its dispatches in one compute pass
+/// (split at the plan's copies, which are recorded between the parts)
 /// of `encoder`, each with the bind group it had in the same place of the last plan
 /// recorded with `cache` when it binds the same buffers, else a new one, kept in `cache`;
 /// `timestamps` are written around the pass. Returns the uniform bytes written.

@@ -33,8 +33,11 @@
 //!         there, resident.rs); the contacts' inputs and warm starts are the collision
 //!         stage's (else they go up, 72 and 16 bytes); back: the state, the impulses and
 //!         the colours (1 byte a constraint); each contact's colliders, feature ids and
-//!         impulses stay there for the next step's match
-//!     continuous collision and sleep                                  (host)
+//!         impulses stay there for the next step's match; after the solver, in the same
+//!         submit, the continuous stage and sleep (continuous/: the states and poses go
+//!         back before them, for the host's twins; hashes of what they moved and of
+//!         every sleep timer and label hold them to the host's)
+//!     continuous collision and sleep, the twins                        (host)
 //! read_world(): the world after the last step, with the same handles
 //! ```
 //!
@@ -44,11 +47,12 @@
 //! What this stage of the GPU world still does on the host, and why the state comes back
 //! each step: the world's own fat boxes (the twin the device's are held to) and the
 //! application of the pair set's changes to the world's set, the recycling pass, merge and
-//! match of warm starts (the twins the device's are held to; their contacts and warm
-//! starts the world keeps), the continuous stage and sleep read the
-//! poses there (and the host keeps the colours, so that a `World` read back carries them,
-//! and a step the device fails is solved on the host to the same bits). Moving these onto
-//! the device, so that a step needs no readback, is the next work (issue 33).
+//! match of warm starts, the continuous stage and sleep (the twins the device's are held
+//! to; their contacts, warm starts and sleep timers the world keeps), the waking of
+//! islands before the solve, and the events (and the host keeps the colours, so that a
+//! `World` read back carries them, and a step the device fails is solved on the host to
+//! the same bits). Taking the twins out of the step, so that it needs no readback, is the
+//! next work (issue 33).
 
 mod colouring;
 pub(crate) mod continuous;
@@ -76,7 +80,8 @@ use solver::GpuSolver;
 ///
 /// Each [`GpuWorld::step`] reaches the bits [`World::step`] reaches from the same world
 /// (tests/gpu/gpu_world.rs holds the two to every bit on lavapipe). Everything a world
-/// holds steps as on the CPU: sleeping, continuous collision, hit events, forces, kinematic
+/// holds steps as on the CPU: sleeping and continuous collision (on the device, but in a
+/// world with a bullet: [`GpuWorld::continuous_steps`]), hit events, forces, kinematic
 /// bodies, and every joint kind with its limits, motors and springs. Between steps,
 /// [`GpuWorld::edit`] changes the world as [`World`]'s own calls do.
 ///

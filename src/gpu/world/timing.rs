@@ -61,7 +61,8 @@ pub struct GpuStepTimes {
     pub restitution: Duration,
     /// The impulses stored, the bodies settled and the transforms written.
     pub store: Duration,
-    /// The continuous stage, when the device ran it (`continuous.wgsl`).
+    /// The continuous stage and sleep, when the device ran them (`continuous.wgsl`,
+    /// `sleep.wgsl`).
     pub continuous: Duration,
 }
 

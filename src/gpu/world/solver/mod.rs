@@ -32,20 +32,23 @@
 //!         restitution (per colour), store_impulses (each contact's impulses held to
 //!         MAX_IMPULSE, 16 bytes, then its hit measures, 16 bytes; with its key and
 //!         feature ids, what the next step's match reads: `last`), store_joints (each
-//!         joint's impulses: 24 bytes), settle_bodies, write_transforms
+//!         joint's impulses: 24 bytes), settle_bodies; when the device runs them
+//!         (continuous/), the states and poses copied to the readback, then the
+//!         continuous stage and sleep; write_transforms
 //!     back (read.rs, checked first: no colour undecided or past the dispatched ones):
 //!         states, poses, angles turned, the stored impulses (and the hit measures when
 //!         hit events are asked for), the joints' impulses, the colours (a byte a
-//!         constraint), the prepared joints' hash; a hash that is not the host's
+//!         constraint), the prepared joints' hash, the continuous stage's and sleep's
+//!         hashes (checked after the host's twins: `check_continuous`); a joint hash not the host's
 //!         prepare's takes nothing, and the step runs again with the host's joints; else
 //!         the solved (coloured) contacts' impulses and hit measures into their records,
 //!         the solved joints' impulses, the colours to the host's graph
 //! ```
 //!
-//! The continuous stage and sleep stay on the host in this slice, beside the host's twins
-//! of the device's pair set, recycling, merge, match and joint prepare (which the world
-//! keeps, and holds the device to), which is why the state and the impulses come back
-//! every step; the host does not colour (it lists the constraints,
+//! The host's twins of the device's pair set, recycling, merge, match, joint prepare,
+//! continuous stage and sleep still run (the world keeps their results, and holds the
+//! device to them), which is why the state and the impulses come back every step; the host
+//! does not colour (it lists the constraints,
 //! `ConstraintGraph::defer`, and takes the device's colours, so that a step the device
 //! fails is coloured and solved on the host to the same bits). The transforms a
 //! host draws from are written on the device from the device's poses.
@@ -157,7 +160,7 @@ pub(crate) struct GpuSolver {
     /// The constraints' colouring, solve order and colour ranges on the device
     /// (`colouring/`).
     colouring: GpuColouring,
-    /// The continuous stage on the device (`continuous/`), run in the same submit.
+    /// The continuous stage and sleep on the device (`continuous/`), run in the same submit.
     pub(crate) continuous: GpuContinuous,
 }
 
@@ -512,8 +515,8 @@ impl GpuSolver {
         }
         let back = &self.readback.buffer;
         let (state_bytes, pose_bytes) = (layout.states, layout.poses);
-        // The continuous stage moves bodies after the solver: the host's twin sweeps from
-        // the solver's states and poses, which go back before the stage changes them.
+        // The continuous stage and sleep change bodies after the solver: the host's twins
+        // start from the solver's states and poses, which go back before they run.
         let early = self.continuous.here();
         if early {
             plan.copy(states, back, 0, state_bytes);

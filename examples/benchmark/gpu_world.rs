@@ -7,8 +7,10 @@
 //! untimed (the GPU world as many times as it is timed, for the GPU's clocks to rise), then
 //! `gpu_world_steps` steps back to back, timed; a row is the mean of those.
 //! Ours runs on rayon's global pool (every CPU thread), Box2D with as many workers. The GPU
-//! world runs twice: with its pair set found on the device (`gpu_world`, the default) and
-//! on the host (`gpu_world_host_pairs`, `GpuWorld::set_pair_set_on_device(false)`). A GPU
+//! world runs twice: with its pair set found and its continuous stage run on the device
+//! (`gpu_world`, the default on a hardware adapter) and on the host
+//! (`gpu_world_host_pairs`, `GpuWorld::set_pair_set_on_device(false)` and
+//! `set_continuous_on_device(false)`). A GPU
 //! world's row carries its solver's bytes each way per step and, on adapters with
 //! timestamp queries, its collision kernels' and solver pass's own time. After the table,
 //! each size's step is broken down: the host's stages (`GpuWorld::stats`) and the
@@ -142,7 +144,7 @@ struct GpuRun {
 /// A GPU world of `warm` stepped `steps` times untimed (a hardware GPU raises its clocks
 /// under load: on an H200 the first steps of a run took up to three times as long on the
 /// device as the same steps after a few hundred milliseconds of work), then `steps` times
-/// timed, its pair set on the device or not.
+/// timed, its pair set and continuous stage on the device or not.
 fn time_gpu_world(
     g: &common::Gpu,
     warm: &wgpu_sat::World,
@@ -151,6 +153,7 @@ fn time_gpu_world(
 ) -> Result<GpuRun, wgpu_sat::Error> {
     let mut on_gpu = GpuWorld::new(&g.device, &g.queue, warm)?;
     on_gpu.set_pair_set_on_device(pairs_on_device);
+    on_gpu.set_continuous_on_device(pairs_on_device);
     for _ in 0..steps {
         on_gpu.step(common::DT)?;
     }

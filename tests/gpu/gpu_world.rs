@@ -15,12 +15,13 @@ use wgpu_sat::{BodyDef, CpuNarrowPhase, Error, JointDef, Polygon, World, scenes}
 
 const DT: f32 = 1.0 / 60.0;
 
-/// A GPU world of `world` with its pair set on the device whatever the adapter (on a
-/// software one it is on the host by default): the tests hold the device's path to the
-/// CPU's bits.
+/// A GPU world of `world` with its pair set, continuous stage and sleep on the device
+/// whatever the adapter (on a software one they are on the host by default): the tests
+/// hold the device's path to the CPU's bits.
 pub(crate) fn gpu_world(device: &wgpu::Device, queue: &wgpu::Queue, world: &World) -> GpuWorld {
     let mut gpu = GpuWorld::new(device, queue, world).unwrap();
     gpu.set_pair_set_on_device(true);
+    gpu.set_continuous_on_device(true);
     gpu
 }
 

@@ -122,8 +122,11 @@ impl GpuWorld {
         solver.set_transforms(&transforms);
         let mut pairs = DevicePairs::new(device, queue)?;
         // A software adapter's passes are the host's CPU time, and more of it than the
-        // host's own sweep (see `set_pair_set_on_device`).
-        pairs.enabled = device.adapter_info().device_type != wgpu::DeviceType::Cpu;
+        // host's own sweep (see `set_pair_set_on_device`) or the host's own continuous
+        // stage (see `set_continuous_on_device`).
+        let hardware = device.adapter_info().device_type != wgpu::DeviceType::Cpu;
+        pairs.enabled = hardware;
+        solver.continuous.enabled = hardware;
         Ok(GpuWorld {
             world: world.clone(),
             collision: GpuCollision::new(device, queue)?,
@@ -407,7 +410,8 @@ impl GpuWorld {
     /// step's results, is held to the host's stage, which still runs. The host sweeps
     /// alone in a world with a bullet (its impacts push other dynamic bodies, in order),
     /// with continuous collision off (then neither sweeps), after a device error, and when
-    /// switched off ([`GpuWorld::set_continuous_on_device`]).
+    /// switched off ([`GpuWorld::set_continuous_on_device`]; off by default on a software
+    /// adapter).
     pub fn continuous_steps(&self) -> [u64; 2] {
         self.solver.continuous.steps
     }
@@ -442,8 +446,12 @@ impl GpuWorld {
         self.solver.continuous.sleep_misses
     }
 
-    /// Whether the steps to come run the continuous stage and sleep on the device (the
-    /// default) as well as on the host; every bit is the same either way.
+    /// Whether the steps to come run the continuous stage and sleep on the device as well
+    /// as on the host; every bit is the same either way. By default on the device, but on
+    /// a software adapter (`wgpu::DeviceType::Cpu`, lavapipe), whose passes are the host's
+    /// CPU time: there the device's stage took 30 to 100 times the host's (its time of
+    /// impact computes each sine and cosine in software f64, for the host's bits:
+    /// docs/performance.md), and the host's twin runs anyway.
     pub fn set_continuous_on_device(&mut self, on: bool) {
         self.solver.continuous.enabled = on;
     }

@@ -89,6 +89,17 @@ impl GpuContinuous {
         params.joints = input.joint_pairs.len() as u32;
     }
 
+    /// Sends this step's timers and labels again, whole: a pass that ran the sleep changed
+    /// the device's, and the step runs again (`GpuSolver::run`).
+    pub(in crate::gpu::world) fn resend_sleep(&mut self) {
+        if self.sleep_params.is_some() {
+            self.sleep.forget();
+            let cap = self.device.limits().max_storage_buffer_binding_size;
+            let (device, queue) = (&self.device, &self.queue);
+            self.sent += (self.sleep).write(device, queue, &self.sleep_scratch, cap);
+        }
+    }
+
     /// Pushes the sleep's passes, after the continuous stage's, when it runs this step.
     pub(in crate::gpu::world) fn push_sleep<'a>(
         &'a self,

@@ -308,6 +308,8 @@ impl OffloadedStages for GpuSolver {
             self.states.forget();
             self.poses.forget();
             self.infos.forget();
+            // The pass's sleep advanced the device's timers: the host's again.
+            self.continuous.resend_sleep();
             self.host_joints_only = true;
             result = self.run_unscoped(view);
             self.host_joints_only = false;

@@ -126,39 +126,12 @@ fn center_at(s: Sweep, t: f32) -> vec2<f32> {
     return s.c0 + keep2((s.c1 - s.c0) * t);
 }
 
-// The last two angles from_angle turned into rotations, and those rotations (the first
-// entries: angle +0, rotation (1, 0), which is what from_angle gives): sin_cos.wgsl's soft
-// f64 is the test's costliest part, and of a pair's two sweeps one often does not turn
-// (a still obstacle, a body without spin), so its angle repeats at every step of advance.
-var<private> cached_angles: vec2<u32>;
-var<private> cached_rotations: array<vec2<f32>, 2> = array<vec2<f32>, 2>(
-    vec2<f32>(1.0, 0.0),
-    vec2<f32>(1.0, 0.0),
-);
-var<private> cache_next: u32;
-
-// from_angle(angle), from the cache when the angle (its bits) is one of the last two.
-fn rotation_at(angle: f32) -> vec2<f32> {
-    let bits = bitcast<u32>(angle);
-    if cached_angles.x == bits {
-        return cached_rotations[0];
-    }
-    if cached_angles.y == bits {
-        return cached_rotations[1];
-    }
-    let q = from_angle(angle);
-    cached_angles[cache_next] = bits;
-    cached_rotations[cache_next] = q;
-    cache_next = 1u - cache_next;
-    return q;
-}
-
 // The rotation from sin_cos.wgsl, the host's bits at any angle (WGSL's own sin and cos
 // are specified only within [-pi, pi], and not to the last bit there).
 fn transform_at(s: Sweep, t: f32) -> Pose {
     let angle = s.a0 + keep((s.a1 - s.a0) * t);
     let center = center_at(s, t);
-    let q = rotation_at(angle);
+    let q = from_angle(angle);
     return Pose(center - rotate_kept(q, s.local_center), q);
 }
 

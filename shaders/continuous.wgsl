@@ -1,8 +1,8 @@
 // wgpu-sat: the GPU world's continuous stage, the twin of solve_continuous and the functions
 // it calls in src/dynamics/continuous.rs (swept_body, earliest_hit, piece_hit,
 // stop_at_impact) and of apply_impact in src/dynamics/state.rs. Compiled after layout.wgsl,
-// transform.wgsl, box_hash.wgsl, u64.wgsl, soft_f64.wgsl (atan2_wide: math::to_angle),
-// sin_cos.wgsl (from_angle), the narrow phase's pair tests (sat.wgsl, sat_circle.wgsl,
+// transform.wgsl, bodies.wgsl (the solver's body records), box_hash.wgsl, u64.wgsl,
+// soft_f64.wgsl (atan2_wide: math::to_angle), sin_cos.wgsl (from_angle), the narrow phase's pair tests (sat.wgsl, sat_circle.wgsl,
 // sat_rounded.wgsl: collide_shapes_speculative) and toi.wgsl (time_of_impact), in the
 // solver's submit: record_start before the solver's passes, the rest after them.
 //
@@ -96,33 +96,6 @@ struct SweptBody {
     owner: u32,
     restitution: f32,
     collider_count: u32,
-}
-
-// BodyState, BodyPose and BodyInfo of solver.wgsl (the same buffers).
-struct BodyState {
-    linear_velocity: vec2<f32>,
-    angular_velocity: f32,
-    inv_mass: f32,
-    delta_position: vec2<f32>,
-    delta_rotation: vec2<f32>,
-}
-
-struct BodyPose {
-    center: vec2<f32>,
-    rotation: vec2<f32>,
-}
-
-struct BodyInfo {
-    local_center: vec2<f32>,
-    inv_inertia: f32,
-    lever_extent: f32,
-    body_extent: f32,
-    flags: u32,
-    gravity_scale: f32,
-    torque: f32,
-    force: vec2<f32>,
-    linear_damping: f32,
-    angular_damping: f32,
 }
 
 // ContinuousParamsGpu.

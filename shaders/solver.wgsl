@@ -1,7 +1,8 @@
 // wgpu-sat: the GPU world's solver, the twin of src/dynamics/solver/ (stages.rs for the body
 // passes, state.rs and forces.rs for the clamps and the forces); its contact passes are in
 // contacts.wgsl, its joint passes in joints.wgsl. Compiled after layout.wgsl,
-// transform.wgsl (keep(), rotate(), length_and_direction()) and contact_input.wgsl (the
+// transform.wgsl (keep(), rotate(), length_and_direction()), bodies.wgsl (BodyState,
+// BodyPose, BodyInfo) and contact_input.wgsl (the
 // contacts' inputs, which the collision stage's merge makes too). One invocation per body,
 // or per constraint of one colour; the host dispatches the stages in the order
 // StagePlan::build lays them out:
@@ -20,43 +21,6 @@
 // lanes bounces: a lane's zero impulse added or not can turn a -0 velocity into +0, so the
 // restitution pass looks at its group's lanes as the host does. fast_max/fast_min are SSE's
 // maxps/minps (the host's f32x4), not WGSL's max/min, whose choice between -0 and +0 is open.
-
-// A body's velocity state during a step: BodyState in src/dynamics/state.rs.
-struct BodyState {
-    linear_velocity: vec2<f32>,
-    angular_velocity: f32,
-    // Zero for a body that does not move (static, kinematic, asleep).
-    inv_mass: f32,
-    // Motion of the centre of mass since the step began, world frame.
-    delta_position: vec2<f32>,
-    // Rotation since the step began, (cos, sin).
-    delta_rotation: vec2<f32>,
-}
-
-// A body's centre of mass (world frame) and rotation (cos, sin).
-struct BodyPose {
-    center: vec2<f32>,
-    rotation: vec2<f32>,
-}
-
-// What the stages read of a body besides its state: BodyInfoGpu in src/gpu/world/layout.rs.
-struct BodyInfo {
-    // The centre of mass in the body's frame: the drawn origin is center - rotate(q, this).
-    local_center: vec2<f32>,
-    // The body's own inverse inertia (the solver's is zero while it does not move).
-    inv_inertia: f32,
-    // BodyMaterial::max_extent: the longest lever a contact acts on.
-    lever_extent: f32,
-    // Body::max_extent: the spin clamp's reach.
-    body_extent: f32,
-    // Bit 0: kinematic.
-    flags: u32,
-    gravity_scale: f32,
-    torque: f32,
-    force: vec2<f32>,
-    linear_damping: f32,
-    angular_damping: f32,
-}
 
 // What a host draws a body with: world = rotate(rotation, local) + origin.
 struct BodyTransform {

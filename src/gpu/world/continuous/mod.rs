@@ -46,12 +46,14 @@ use crate::shapes::shape::Shape;
 use crate::world::World;
 use crate::world::gpu_continuous::continuous_shapes;
 
-/// The WGSL of the continuous stage: the layouts, the transform helpers, the box hash, the
+/// The WGSL of the continuous stage: the layouts, the transform helpers, the bodies'
+/// records (`bodies.wgsl`, the solver's), the box hash, the
 /// host's angles (`u64.wgsl`, `soft_f64.wgsl`, `sin_cos.wgsl`), the narrow phase's pair
 /// tests, the time of impact (`toi.wgsl`), then `shaders/continuous.wgsl`.
 pub const CONTINUOUS_WGSL: &str = concat!(
     include_str!("../../../../shaders/layout.wgsl"),
     include_str!("../../../../shaders/transform.wgsl"),
+    include_str!("../../../../shaders/bodies.wgsl"),
     include_str!("../../../../shaders/box_hash.wgsl"),
     include_str!("../../../../shaders/u64.wgsl"),
     include_str!("../../../../shaders/soft_f64.wgsl"),

@@ -8,7 +8,8 @@ use crate::dynamics::solver::{SPECULATIVE_DISTANCE, StepView};
 use crate::gpu::plan::{Kernel, KernelMaker, RO, RW};
 
 /// The WGSL of the GPU world's solver: the layouts, the transform helpers, the box hash,
-/// then `shaders/solver.wgsl` (the structs and the body passes), `contacts.wgsl`,
+/// the contacts' inputs, the bodies' records (`bodies.wgsl`), then `shaders/solver.wgsl`
+/// (its structs and the body passes), `contacts.wgsl`,
 /// `u64.wgsl` and `soft_f64.wgsl` (the joint angle), `joints.wgsl`, `joint_prepare.wgsl`
 /// and `slide.wgsl`.
 pub const SOLVER_WGSL: &str = concat!(
@@ -16,6 +17,7 @@ pub const SOLVER_WGSL: &str = concat!(
     include_str!("../../../../shaders/transform.wgsl"),
     include_str!("../../../../shaders/box_hash.wgsl"),
     include_str!("../../../../shaders/contact_input.wgsl"),
+    include_str!("../../../../shaders/bodies.wgsl"),
     include_str!("../../../../shaders/solver.wgsl"),
     include_str!("../../../../shaders/contacts.wgsl"),
     include_str!("../../../../shaders/u64.wgsl"),

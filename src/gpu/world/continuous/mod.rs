@@ -1,30 +1,36 @@
-//! The GPU world's continuous stage on the device: `shaders/continuous.wgsl`, the twin of
-//! the host's (`dynamics/continuous.rs`), run in the solver's submit, held to the host's by
-//! a hash of what each moved.
+//! The GPU world's continuous stage and sleep on the device: `shaders/continuous.wgsl` and
+//! `sleep.wgsl` (`sleep.rs`), the twins of the host's (`dynamics/continuous.rs`,
+//! `dynamics/sleep.rs`), run in the solver's submit after its passes, held to the host's
+//! by hashes of what they changed.
 //!
 //! ```text
 //! prepare(world), before the step: whether the device runs the stage this step (the
 //!     world's continuous collision on, no bullet, `enabled`, every binding within the
-//!     device's binding size); the stage's records up where
-//!     they changed (ResidentList): the bodies' (32 bytes a body), the colliders' as pieces
-//!     (48 bytes), the static obstacles (80 bytes a position of the static list, sent when
+//!     device's binding size) and the sleep (sleeping on, and the stage here or
+//!     continuous collision off); the stage's records up where they changed
+//!     (ResidentList): the bodies' (32 bytes a body), the colliders' as pieces (48
+//!     bytes), the static obstacles (80 bytes a position of the static list, sent when
 //!     its revision moves) and the shape table with each shape's core
+//! take_sleep, inside the step (sleep.rs): the timers and labels up where they changed
 //! the solver's submit (solver/): record_start first (the poses the step starts from);
 //!     after the solver's passes the states and poses are copied to the readback (the
-//!     host's twin sweeps from them), then sweep_bodies, earliest_hits, stop_at_impacts,
-//!     apply_impacts and hash_moved, then the transforms are written from the poses they
-//!     leave; the hash comes back with the step's results (16 bytes)
-//! check(world), after the host's continuous stage: the host's hash of the bodies it moved
-//!     (their poses, velocities and count) against the device's: the same, and the device
-//!     holds the host's records (nothing goes up for them); else its states and poses are
-//!     sent whole at the next step, and the transforms now
+//!     host's twins start from them), then sweep_bodies, earliest_hits, stop_at_impacts,
+//!     apply_impacts and hash_moved, then the sleep's passes, then the transforms are
+//!     written from the poses they leave; the hashes come back with the step's results
+//!     (32 bytes)
+//! check(world) and check_sleep(world), after the host's stages: the host's hash of the
+//!     bodies it moved (their poses, velocities and count), and of every timer and label,
+//!     against the device's: the same, and the device holds the host's records (nothing
+//!     goes up for them); else its states and poses are sent whole at the next step, and
+//!     the transforms now
 //! ```
 //!
 //! Why the same bits: every kernel is its host function's twin operation for operation
 //! (toi.wgsl's time of impact, sin_cos.wgsl's rotations and soft_f64.wgsl's angle give
 //! the host's bits on lavapipe), the obstacles are visited in the static list's order and a
 //! later hit replaces an earlier one only when strictly earlier, as the host's scan does;
-//! with no bullet an impact changes its own body alone.
+//! with no bullet an impact changes its own body alone; the sleep's islands and least
+//! timers do not depend on the order of its invocations (`sleep.wgsl`).
 
 pub(crate) mod layout;
 mod sleep;
@@ -49,7 +55,7 @@ use crate::world::gpu_continuous::continuous_shapes;
 /// The WGSL of the continuous stage: the layouts, the transform helpers, the bodies'
 /// records (`bodies.wgsl`, the solver's), the box hash, the
 /// host's angles (`u64.wgsl`, `soft_f64.wgsl`, `sin_cos.wgsl`), the narrow phase's pair
-/// tests, the time of impact (`toi.wgsl`), then `shaders/continuous.wgsl`.
+/// tests, the time of impact (`toi.wgsl`), then `shaders/continuous.wgsl` and `sleep.wgsl`.
 pub const CONTINUOUS_WGSL: &str = concat!(
     include_str!("../../../../shaders/layout.wgsl"),
     include_str!("../../../../shaders/transform.wgsl"),
@@ -214,7 +220,7 @@ impl GpuContinuous {
             shapes: ResidentList::new(buffer("continuous shapes")),
             sweeps: buffer("swept bodies"),
             hash: device.create_buffer(&wgpu::BufferDescriptor {
-                label: Some("wgpu-sat moved bodies' hash"),
+                label: Some("wgpu-sat continuous and sleep hashes"),
                 size: HASH_BYTES,
                 usage: storage,
                 mapped_at_creation: false,
@@ -244,12 +250,7 @@ impl GpuContinuous {
 
     /// Decides whether the next step runs the stage (and the sleep after it) on the device,
     /// and sends the stage's records where they changed. Returns the bytes sent.
-    pub(in crate::gpu::world) fn prepare(
-        &mut self,
-        device: &wgpu::Device,
-        queue: &wgpu::Queue,
-        world: &World,
-    ) -> u64 {
+    pub(in crate::gpu::world) fn prepare(&mut self, world: &World) -> u64 {
         (self.device_hash, self.device_sleep_hash) = (None, None);
         (self.params, self.sleep_params) = (None, None);
         let bodies = world.body_transforms_len();
@@ -273,6 +274,7 @@ impl GpuContinuous {
         }
         // Every binding must fit the device's binding size (a device of small bindings
         // sweeps and sleeps on the host alone).
+        let (device, queue) = (&self.device, &self.queue);
         let cap = device.limits().max_storage_buffer_binding_size;
         let sizes = [
             bodies * SWEPT_BODY_BYTES,

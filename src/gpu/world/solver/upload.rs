@@ -201,8 +201,7 @@ impl GpuSolver {
     /// Before the step: whether the device runs the continuous stage, and its records up
     /// where they changed (`continuous/`).
     pub(crate) fn prepare_continuous(&mut self, world: &World) {
-        let (device, queue) = (&self.device, &self.queue);
-        self.continuous.sent = self.continuous.prepare(device, queue, world);
+        self.continuous.sent = self.continuous.prepare(world);
     }
 }
 

@@ -1,6 +1,6 @@
-//! What the GPU world's continuous stage (`gpu/world/continuous/`, `shaders/continuous.wgsl`)
-//! reads of the world, in its layouts, and the hash of what the host's own continuous
-//! stage moved, which the device's is held to.
+//! What the GPU world's continuous stage and sleep (`gpu/world/continuous/`,
+//! `shaders/continuous.wgsl`, `sleep.wgsl`) read of the world, in their layouts, and the
+//! hash of what the host's own continuous stage moved, which the device's is held to.
 //!
 //! ```text
 //! continuous_on_device: continuous collision on, and no bullet (a bullet's impacts push
@@ -8,8 +8,10 @@
 //! continuous_bodies:    per body slot: centre of mass, extents, colliders, kind
 //! continuous_pieces:    per collider slot: shape, next collider, sensor, filter, restitution
 //! static_obstacles:     per position of the static list: the collider's pose, angle, box,
-//!                       shape, filter, restitution and body (they change with
-//!                       static_revision alone)
+//!                       shape, filter, restitution and body (the angles, an atan2 each,
+//!                       from static_angles, which change with static_revision alone)
+//! sleep_records, joint_body_pairs, body_motion: the sleep's timers and labels, the joints'
+//!                       bodies, the bodies' states and poses
 //! continuous_shapes:    the shape table, then each shape's core (a zeroed entry: none)
 //! moved_hash:           the sum of moved_hash over the bodies the last step's continuous
 //!                       stage moved, and their count
@@ -80,16 +82,25 @@ impl World {
         }));
     }
 
-    /// The static list's revision: [`World::static_obstacles`] changes with it alone.
+    /// The static list's revision: [`World::static_angles`] change with it alone (a
+    /// static collider's pose and box do; its filter and material may change without it).
     pub(crate) fn static_revision(&self) -> u64 {
         self.colliders.static_revision
     }
 
-    /// Each position of the static list as an obstacle, into `out` (replaced).
-    pub(crate) fn static_obstacles(&self, out: &mut Vec<StaticObstacleGpu>) {
+    /// Each position of the static list's angle (`Transform::angle`), into `out` (replaced).
+    pub(crate) fn static_angles(&self, out: &mut Vec<f32>) {
         let c = &self.colliders;
         out.clear();
-        out.extend(c.statics.iter().map(|&k| {
+        out.extend((c.statics.iter()).map(|&k| c.records[k as usize].transform.angle()));
+    }
+
+    /// Each position of the static list as an obstacle, with its angle from `angles`
+    /// ([`World::static_angles`] at this static revision), into `out` (replaced).
+    pub(crate) fn static_obstacles(&self, angles: &[f32], out: &mut Vec<StaticObstacleGpu>) {
+        let c = &self.colliders;
+        out.clear();
+        out.extend(c.statics.iter().zip(angles).map(|(&k, &angle)| {
             let k = k as usize;
             let (record, aabb) = (&c.records[k], &c.aabbs[k]);
             StaticObstacleGpu {
@@ -99,7 +110,7 @@ impl World {
                 box_max: aabb.max.to_array(),
                 category: words(c.filters[k].category_bits),
                 mask: words(c.filters[k].mask_bits),
-                angle: record.transform.angle(),
+                angle,
                 shape: record.shape,
                 body: self.names.collider_bodies[k],
                 group: c.filters[k].group_index,

@@ -9,7 +9,7 @@ use common::state_bits;
 
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::shapes::Capsule;
-use wgpu_sat::{BodyDef, BodyShape, Circle, CpuNarrowPhase, Polygon, Shape, World, scenes};
+use wgpu_sat::{BodyDef, BodyShape, Circle, CpuNarrowPhase, Filter, Polygon, Shape, World, scenes};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -104,6 +104,48 @@ fn fast_bodies_stop_at_thin_walls_on_the_device_to_the_host_bits() {
             misses, 0,
             "the device's stage moved bodies otherwise than the host's"
         );
+    }
+}
+
+/// A static wall's filter changed mid-run (no new static revision: its pose and box stay)
+/// lets the projectiles through it on the device as on the host.
+#[test]
+fn a_wall_refiltered_mid_run_lets_bodies_through_on_the_device_too() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let world = shooting_gallery();
+    let right_wall = world.bodies().next().unwrap();
+    let mut cpu = world.clone();
+    let mut gpu = gpu_world(&device, &queue, &world);
+    let mut narrow = CpuNarrowPhase::new();
+    // In category 2 and touching only it: the projectiles (category 1) pass.
+    let ghost = Filter {
+        category_bits: 2,
+        mask_bits: 2,
+        group_index: 0,
+    };
+    for step in 0..30 {
+        if step == 2 {
+            let refilter = |w: &mut World| w.set_filter(right_wall, ghost);
+            refilter(&mut cpu).unwrap();
+            gpu.edit(refilter).unwrap().unwrap();
+        }
+        cpu.step(DT, &mut narrow).unwrap();
+        gpu.step(DT).unwrap();
+        if common::adapter_gives_cpu_bits() {
+            let on_gpu = gpu.read_world().unwrap();
+            assert_eq!(state_bits(&cpu), state_bits(&on_gpu), "step {step}");
+        }
+    }
+    let escaped = (cpu.bodies()).filter(|&b| cpu.transform(b).translation().x > 21.0);
+    assert!(
+        escaped.count() > 5,
+        "the projectiles should pass the refiltered wall"
+    );
+    assert_eq!(gpu.continuous_steps(), [30, 0]);
+    if common::adapter_gives_cpu_bits() {
+        assert_eq!(gpu.continuous_misses(), 0);
     }
 }
 

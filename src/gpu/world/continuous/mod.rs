@@ -9,8 +9,8 @@
 //!     device's binding size) and the sleep (sleeping on, and the stage here or
 //!     continuous collision off); the stage's records up where they changed
 //!     (ResidentList): the bodies' (32 bytes a body), the colliders' as pieces (48
-//!     bytes), the static obstacles (80 bytes a position of the static list, sent when
-//!     its revision moves) and the shape table with each shape's core
+//!     bytes), the static obstacles (80 bytes a position of the static list; their angles
+//!     taken again when its revision moves) and the shape table with each shape's core
 //! take_sleep, inside the step (sleep.rs): the timers and labels up where they changed
 //! the solver's submit (solver/): record_start first (the poses the step starts from);
 //!     after the solver's passes the states and poses are copied to the readback (the
@@ -135,12 +135,14 @@ pub(crate) struct GpuContinuous {
     sleep: ResidentList<SleepGpu>,
     joint_pairs: ResidentList<[u32; 2]>,
     sleep_scratch: Vec<SleepGpu>,
-    /// Host staging, and what the obstacles and the shapes were last made from.
+    /// Host staging; the static list's angles and the revision they were taken at, and
+    /// the shapes the table was last made from.
     body_scratch: Vec<ContinuousBodyGpu>,
     piece_scratch: Vec<ContinuousColliderGpu>,
     obstacle_scratch: Vec<StaticObstacleGpu>,
     shape_scratch: Vec<ShapeGpu>,
     obstacles_at: Option<u64>,
+    static_angles: Vec<f32>,
     shapes_of: Vec<Shape>,
     /// This step: the continuous stage's uniform and the sleep's, when the device runs
     /// them; the bytes their records took up; the hashes read back.
@@ -233,6 +235,7 @@ impl GpuContinuous {
             obstacle_scratch: Vec::new(),
             shape_scratch: Vec::new(),
             obstacles_at: None,
+            static_angles: Vec::new(),
             shapes_of: Vec::new(),
             params: None,
             sleep_params: None,
@@ -264,9 +267,10 @@ impl GpuContinuous {
         world.continuous_bodies(&mut self.body_scratch);
         world.continuous_pieces(&mut self.piece_scratch);
         if self.obstacles_at != Some(world.static_revision()) {
-            world.static_obstacles(&mut self.obstacle_scratch);
+            world.static_angles(&mut self.static_angles);
             self.obstacles_at = Some(world.static_revision());
         }
+        world.static_obstacles(&self.static_angles, &mut self.obstacle_scratch);
         if self.shapes_of != world.shape_list() {
             self.shapes_of.clear();
             self.shapes_of.extend_from_slice(world.shape_list());

@@ -17,7 +17,7 @@
 
 use bytemuck::{Pod, Zeroable};
 
-use super::{GpuContinuous, groups_of};
+use super::{BODIES, GpuContinuous, HASH, STATES, groups_of};
 use crate::broad_phase::sort_sweep::box_hash;
 use crate::dynamics::sleep::{SLEEP_SPEED, TIME_TO_SLEEP};
 use crate::dynamics::solver::SleepInput;
@@ -116,7 +116,6 @@ impl GpuContinuous {
         let (hash, pairs) = (&self.hash, &self.joint_pairs.buffer.buffer);
         let body = groups_of(params.bodies);
         let (over_contacts, over_joints) = (groups_of(contacts as u32), groups_of(params.joints));
-        use super::{BODIES, HASH, STATES};
         let timers = [
             (SLEEP, sleep),
             (BODIES, bodies),

@@ -2,9 +2,10 @@
 // it calls in src/dynamics/continuous.rs (swept_body, earliest_hit, piece_hit,
 // stop_at_impact) and of apply_impact in src/dynamics/state.rs. Compiled after layout.wgsl,
 // transform.wgsl, bodies.wgsl (the solver's body records), box_hash.wgsl, u64.wgsl,
-// soft_f64.wgsl (atan2_wide: math::to_angle), sin_cos.wgsl (from_angle), the narrow phase's pair tests (sat.wgsl, sat_circle.wgsl,
-// sat_rounded.wgsl: collide_shapes_speculative) and toi.wgsl (time_of_impact), in the
-// solver's submit: record_start before the solver's passes, the rest after them.
+// soft_f64.wgsl (atan2_wide: math::to_angle), sin_cos.wgsl (from_angle), the narrow
+// phase's pair tests (sat.wgsl, sat_circle.wgsl, sat_rounded.wgsl:
+// collide_shapes_speculative) and toi.wgsl (time_of_impact), in the solver's submit:
+// record_start before the solver's passes, the rest after them.
 //
 //   record_start     (per body) the pose the step starts from
 //   sweep_bodies     (per body) a dynamic body that moved more than FAST_FRACTION of its
@@ -191,7 +192,8 @@ fn should_collide(a: ContinuousCollider, b: StaticObstacle) -> bool {
     if a.group == b.group && a.group != 0 {
         return a.group > 0;
     }
-    return any((a.mask & b.category) != vec2<u32>(0u)) && any((b.mask & a.category) != vec2<u32>(0u));
+    let none = vec2<u32>(0u);
+    return any((a.mask & b.category) != none) && any((b.mask & a.category) != none);
 }
 
 // piece_hit's result: the time of impact and how far to push the body along its normal.
@@ -292,7 +294,8 @@ fn stop_at_impacts(@builtin(global_invocation_id) id: vec3<u32>) {
     let origin = center - keep2(rotate_kept(q, s.local_center));
     let pose = Pose(origin, length_and_direction(q).direction);
     let o = obstacles[s.obstacle];
-    let m = collide_shapes(shapes[s.piece_shape], pose, shapes[o.shape], Pose(o.translation, o.rotation));
+    let obstacle = Pose(o.translation, o.rotation);
+    let m = collide_shapes(shapes[s.piece_shape], pose, shapes[o.shape], obstacle);
     s.state = MOVED;
     if m.count > 0u {
         // The points' sum from zero, as Iterator::sum adds them.

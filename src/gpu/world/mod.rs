@@ -450,8 +450,7 @@ impl GpuWorld {
     /// as on the host; every bit is the same either way. By default on the device, but on
     /// a software adapter (`wgpu::DeviceType::Cpu`, lavapipe), whose passes are the host's
     /// CPU time: there the device's stage took hundreds of times the host's (535 ms a step
-    /// of a 100,000-body pile against 1.2: its time of impact computes each sine and cosine
-    /// in software f64, for the host's bits; docs/performance.md), and the host's twin runs
+    /// of a 100,000-body pile against 1.2; docs/performance.md), and the host's twin runs
     /// anyway.
     pub fn set_continuous_on_device(&mut self, on: bool) {
         self.solver.continuous.enabled = on;

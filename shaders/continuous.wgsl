@@ -138,7 +138,7 @@ const RESTITUTION_THRESHOLD: f32 = 1.0;
 @group(0) @binding(8) var<storage, read> infos: array<BodyInfo>;
 // [sum of the moved bodies' hashes, their count, poison, spare, then sleep.wgsl's: the step
 // is sleepy, the hash of the timers and labels, two spare]
-@group(0) @binding(9) var<storage, read_write> moved_hash: array<atomic<u32>, 8>;
+@group(0) @binding(9) var<storage, read_write> hashes: array<atomic<u32>, 8>;
 @group(0) @binding(10) var<uniform> params: ContinuousParams;
 
 @compute @workgroup_size(64)
@@ -382,25 +382,24 @@ fn apply_impacts(@builtin(global_invocation_id) id: vec3<u32>) {
     }
 }
 
-// The moved bodies' poses and velocities, summed: moved_hash in src/gpu/world/continuous.rs.
+// What hash_moved sums for body i, moved by the stage (moved_hash in
+// src/gpu/world/continuous/layout.rs): its pose, then its velocity and inverse mass.
+fn moved_hash(i: u32, pose: BodyPose, state: BodyState) -> u32 {
+    let velocity = vec4<f32>(state.linear_velocity, state.angular_velocity, state.inv_mass);
+    return box_hash(2u * i, bitcast<vec4<u32>>(vec4<f32>(pose.center, pose.rotation)))
+        + box_hash(2u * i + 1u, bitcast<vec4<u32>>(velocity));
+}
+
+// The moved bodies' poses and velocities, summed, and their count.
 @compute @workgroup_size(64)
 fn hash_moved(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = id.x;
     if i >= params.bodies || sweeps[i].state < MOVED {
         return;
     }
-    let pose = poses[i];
-    let state = states[i];
-    let h = box_hash(2u * i, bitcast<vec4<u32>>(vec4<f32>(pose.center, pose.rotation)))
-        + box_hash(
-            2u * i + 1u,
-            bitcast<vec4<u32>>(
-                vec4<f32>(state.linear_velocity, state.angular_velocity, state.inv_mass)
-            ),
-        );
-    atomicAdd(&moved_hash[0], h);
-    atomicAdd(&moved_hash[1], 1u);
+    atomicAdd(&hashes[0], moved_hash(i, poses[i], states[i]));
+    atomicAdd(&hashes[1], 1u);
     if sweeps[i].state == POISONED {
-        atomicOr(&moved_hash[2], 1u);
+        atomicOr(&hashes[2], 1u);
     }
 }

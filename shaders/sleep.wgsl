@@ -1,6 +1,6 @@
 // wgpu-sat: the GPU world's sleep on the device, the twin of Sleep::update in
 // src/dynamics/sleep.rs. Compiled after continuous.wgsl (ContinuousBody, BodyState, the
-// moved bodies' hash buffer) in the same module, and run after it in the solver's submit.
+// hashes buffer) in the same module, and run after it in the solver's submit.
 //
 //   sleep_timers      (per body) a kinematic body's timer runs while it is still; an awake
 //                     dynamic body's while it is slow, else it is reset; one that reaches
@@ -54,7 +54,7 @@ const SWEPT_KINEMATIC: u32 = 4u;
 const CONTACT_WORDS: u32 = 18u;
 // The bits of f32 infinity: a least timer not yet lowered.
 const NO_TIMER: u32 = 0x7f800000u;
-// moved_hash's words for the sleep: the step is sleepy, and the hash of every timer and label.
+// hashes' words for the sleep: the step is sleepy, and the hash of every timer and label.
 const SLEEPY: u32 = 4u;
 const SLEEP_HASH: u32 = 5u;
 
@@ -74,7 +74,7 @@ fn is_kinematic(b: u32) -> bool {
 }
 
 fn sleepy() -> bool {
-    return atomicLoad(&moved_hash[SLEEPY]) != 0u;
+    return atomicLoad(&hashes[SLEEPY]) != 0u;
 }
 
 // The root of i's island, halving the path on the way: a parent replaced by its own parent
@@ -139,7 +139,7 @@ fn sleep_timers(@builtin(global_invocation_id) id: vec3<u32>) {
         let t = timer + sleep_params.dt;
         sleep[i].timer = t;
         if t >= sleep_params.time_to_sleep {
-            atomicOr(&moved_hash[SLEEPY], 1u);
+            atomicOr(&hashes[SLEEPY], 1u);
         }
     }
 }
@@ -227,6 +227,11 @@ fn fall_asleep(@builtin(global_invocation_id) id: vec3<u32>) {
             states[i] = s;
         }
     }
-    let words = vec4<u32>(bitcast<u32>(sleep[i].timer), sleep[i].island, 0u, 0u);
-    atomicAdd(&moved_hash[SLEEP_HASH], box_hash(i, words));
+    atomicAdd(&hashes[SLEEP_HASH], sleep_hash(i, sleep[i].timer, sleep[i].island));
+}
+
+// What fall_asleep sums for body i (sleep_hash in src/gpu/world/continuous/sleep.rs): its
+// timer's bits and its label.
+fn sleep_hash(i: u32, timer: f32, island: u32) -> u32 {
+    return box_hash(i, vec4<u32>(bitcast<u32>(timer), island, 0u, 0u));
 }

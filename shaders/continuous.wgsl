@@ -28,7 +28,8 @@
 //
 // Every product and partial sum that feeds another sum is kept (keep()), as in toi.wgsl.
 
-// ContinuousBodyGpu (src/gpu/world/layout.rs): what the host keeps of a body for the stage.
+// ContinuousBodyGpu (src/gpu/world/continuous/layout.rs): what the host keeps of a body for
+// the stage (and the sleep's wake).
 struct ContinuousBody {
     local_center: vec2<f32>,
     max_extent: f32,
@@ -37,7 +38,8 @@ struct ContinuousBody {
     first_collider: u32,
     flags: u32,
     collider_count: u32,
-    _pad: u32,
+    // Body::inv_mass: the state's again when the body wakes (sleep.wgsl's wake_islands).
+    inv_mass: f32,
 }
 
 // ContinuousColliderGpu: a collider as a swept piece.
@@ -137,7 +139,7 @@ const RESTITUTION_THRESHOLD: f32 = 1.0;
 @group(0) @binding(7) var<storage, read_write> states: array<BodyState>;
 @group(0) @binding(8) var<storage, read> infos: array<BodyInfo>;
 // [sum of the moved bodies' hashes, their count, poison, spare, then sleep.wgsl's: the step
-// is sleepy, the hash of the timers and labels, two spare]
+// is sleepy, the hash of the timers and labels, the hash of the bodies woken, their count]
 @group(0) @binding(9) var<storage, read_write> hashes: array<atomic<u32>, 8>;
 @group(0) @binding(10) var<uniform> params: ContinuousParams;
 

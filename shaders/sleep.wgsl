@@ -1,7 +1,19 @@
-// wgpu-sat: the GPU world's sleep on the device, the twin of Sleep::update in
-// src/dynamics/sleep.rs. Compiled after continuous.wgsl (ContinuousBody, BodyState, the
-// hashes buffer) in the same module, and run after it in the solver's submit.
+// wgpu-sat: the GPU world's sleep on the device, the twins of Sleep::wake_touched and
+// Sleep::update in src/dynamics/sleep.rs. Compiled after continuous.wgsl (ContinuousBody,
+// BodyState, the hashes buffer) in the same module. The wake runs first in the solver's
+// submit (a body woken takes part in the step's solve), the sleep after the continuous
+// stage.
 //
+// The wake, in a step that starts with a body asleep:
+//   clear_wakes       (per body) no island marked yet
+//   wake_contacts,    (per contact, per joint) a sleeping body touching (or joined to) a
+//   wake_joints       body that keeps it awake (an awake dynamic body, a kinematic one not
+//                     rested) marks its island: the root's `least` word set to WAKE
+//   wake_islands      (per body) a body of a marked island wakes: awake, timer 0, its
+//                     inverse mass back in its state; its hash and a count into hashes
+//                     (what the host held the device to before it takes the step)
+//
+// The sleep:
 //   sleep_timers      (per body) a kinematic body's timer runs while it is still; an awake
 //                     dynamic body's while it is slow, else it is reset; one that reaches
 //                     TIME_TO_SLEEP makes the step sleepy. Each body its own island.
@@ -18,7 +30,9 @@
 //                     TIME_TO_SLEEP sleeps (labelled with the root, velocities and inverse
 //                     mass zero); every body's timer and label into the step's hash
 //
-// Why the host's bits: the timers are one addition of dt each, the least timer a minimum
+// Why the host's bits: the wake's marks are stores of one value, so the bodies woken are
+// those of the islands any pair marked, as the host's list of islands to wake; the timers
+// are one addition of dt each, the least timer a minimum
 // (atomicMin on the bits of non-negative floats orders them as the floats), the labels the
 // smallest body of each island: none depends on the order the invocations run in.
 
@@ -57,6 +71,12 @@ const NO_TIMER: u32 = 0x7f800000u;
 // hashes' words for the sleep: the step is sleepy, and the hash of every timer and label.
 const SLEEPY: u32 = 4u;
 const SLEEP_HASH: u32 = 5u;
+// hashes' words for the wake: the hash of the bodies woken, and how many.
+const WAKE_HASH: u32 = 6u;
+const WAKE_COUNT: u32 = 7u;
+// SleepBody::least of an island's root during the wake: the island wakes (cleared to 0
+// first; the sleep's passes use the word again, from sleep_timers on).
+const WAKE: u32 = 1u;
 
 @group(0) @binding(11) var<storage, read_write> sleep: array<SleepBody>;
 // The contacts' inputs (ContactInputGpu), read as words.
@@ -105,6 +125,76 @@ fn join(a: u32, b: u32) {
             return;
         }
     }
+}
+
+// Whether body b keeps the bodies it touches awake (Sleep::keeps_awake): an awake dynamic
+// body, or a kinematic one that has not rested for TIME_TO_SLEEP.
+fn keeps_awake(b: u32) -> bool {
+    if is_kinematic(b) {
+        return sleep[b].timer < sleep_params.time_to_sleep;
+    }
+    return is_moving(b);
+}
+
+@compute @workgroup_size(64)
+fn clear_wakes(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i < sleep_params.bodies {
+        atomicStore(&sleep[i].least, 0u);
+    }
+}
+
+// Marks the island of sleeper to wake when other keeps it awake (wake_touched's `touched`).
+fn touched(sleeper: u32, other: u32) {
+    let island = sleep[sleeper].island;
+    if island != AWAKE && keeps_awake(other) {
+        atomicStore(&sleep[island].least, WAKE);
+    }
+}
+
+@compute @workgroup_size(64)
+fn wake_contacts(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if k >= sleep_params.contacts {
+        return;
+    }
+    let a = contact_words[CONTACT_WORDS * k];
+    let b = contact_words[CONTACT_WORDS * k + 1u];
+    touched(a, b);
+    touched(b, a);
+}
+
+@compute @workgroup_size(64)
+fn wake_joints(@builtin(global_invocation_id) id: vec3<u32>) {
+    let k = id.x;
+    if k >= sleep_params.joints {
+        return;
+    }
+    let pair = joint_pairs[k];
+    if pair.x != VACANT {
+        touched(pair.x, pair.y);
+        touched(pair.y, pair.x);
+    }
+}
+
+// Each body writes only its own label, and reads only its root's mark: the marks stay as
+// wake_contacts and wake_joints left them while the bodies wake.
+@compute @workgroup_size(64)
+fn wake_islands(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i >= sleep_params.bodies {
+        return;
+    }
+    let island = sleep[i].island;
+    if island == AWAKE || atomicLoad(&sleep[island].least) != WAKE {
+        return;
+    }
+    // Sleep::wake_body.
+    sleep[i].island = AWAKE;
+    sleep[i].timer = 0.0;
+    states[i].inv_mass = bodies[i].inv_mass;
+    atomicAdd(&hashes[WAKE_HASH], wake_hash(i));
+    atomicAdd(&hashes[WAKE_COUNT], 1u);
 }
 
 @compute @workgroup_size(64)
@@ -228,6 +318,11 @@ fn fall_asleep(@builtin(global_invocation_id) id: vec3<u32>) {
         }
     }
     atomicAdd(&hashes[SLEEP_HASH], sleep_hash(i, sleep[i].timer, sleep[i].island));
+}
+
+// What wake_islands sums for body i (wake_hash in src/gpu/world/continuous/sleep.rs).
+fn wake_hash(i: u32) -> u32 {
+    return box_hash(i, vec4<u32>(AWAKE, 0u, 0u, 0u));
 }
 
 // What fall_asleep sums for body i (sleep_hash in src/gpu/world/continuous/sleep.rs): its

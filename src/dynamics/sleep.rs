@@ -71,6 +71,10 @@ pub(crate) struct Sleep {
     to_wake: Vec<u32>,
     /// Scratch of `wake_touched`: the islands to wake, per block of contacts.
     wake_blocks: Vec<Vec<u32>>,
+    /// The bodies the last `wake_touched` woke, ascending, and whether any body slept
+    /// when it began (`touch_woken`: the GPU world's device wakes the same bodies).
+    woken: Vec<u32>,
+    touch_looked: bool,
     /// Dynamic bodies, and of them those asleep.
     pub(crate) dynamic: usize,
     pub(crate) asleep: usize,
@@ -86,6 +90,8 @@ impl Default for Sleep {
             least: Vec::new(),
             to_wake: Vec::new(),
             wake_blocks: Vec::new(),
+            woken: Vec::new(),
+            touch_looked: false,
             dynamic: 0,
             asleep: 0,
         }
@@ -247,6 +253,8 @@ impl Sleep {
             states,
             ..
         } = bodies;
+        self.woken.clear();
+        self.touch_looked = self.asleep > 0;
         if self.asleep == 0 {
             return;
         }
@@ -394,14 +402,23 @@ impl Sleep {
         }
     }
 
-    /// Wakes every body whose island is in `to_wake`.
+    /// The bodies the step's last `wake_touched` woke, ascending (their islands touched an
+    /// awake body), or `None` when no body slept as it began (it looked at no contact).
+    /// Read between that call and the solve (another wake call may have changed it after).
+    pub fn touch_woken(&self) -> Option<&[u32]> {
+        self.touch_looked.then_some(&self.woken)
+    }
+
+    /// Wakes every body whose island is in `to_wake`, listing them in `woken`.
     fn wake_islands(&mut self, bodies: &[Body], states: &mut [BodyState]) {
         self.to_wake.sort_unstable();
         self.to_wake.dedup();
+        self.woken.clear();
         for body in 0..self.islands.len() {
             let island = self.islands[body];
             if island != AWAKE && self.to_wake.binary_search(&island).is_ok() {
                 self.wake_body(body, bodies, states);
+                self.woken.push(body as u32);
             }
         }
     }

@@ -61,7 +61,7 @@ impl World {
                 first_collider: b.first_collider,
                 flags,
                 collider_count: b.collider_count,
-                _pad: 0,
+                inv_mass: b.inv_mass,
             }
         }));
     }

@@ -301,6 +301,7 @@ impl World {
                 islands: &self.sleep.islands,
                 joint_pairs: self.joints.pair_list(),
                 dt,
+                touch_woken: self.sleep.touch_woken(),
             });
         }
         let solved = self.solver.step(

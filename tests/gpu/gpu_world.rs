@@ -68,10 +68,11 @@ fn step_both(
     // A world with joints prepares them on the device from the second step on (the
     // first sends the host's: the device holds no impulses of its own yet), to the
     // host's prepare's bits.
-    // The continuous stage and sleep ran on the device too, to the host's bits.
+    // The continuous stage, sleep and wake ran on the device too, to the host's bits.
     if common::adapter_gives_cpu_bits() {
         assert_eq!(gpu.continuous_misses(), 0);
         assert_eq!(gpu.sleep_misses(), 0);
+        assert_eq!(gpu.wake_misses(), 0);
     }
     let [here, sent] = gpu.joint_prepare_steps();
     if here + sent > 0 && common::adapter_gives_cpu_bits() {

@@ -1,7 +1,8 @@
 //! The GPU world's continuous stage and sleep on the device (`shaders/continuous.wgsl`,
 //! `sleep.wgsl`): fast bodies of every kind of piece shot at thin static walls are stopped
 //! there, on the device, to the host's bits; a world with a bullet is swept by the host
-//! alone; a pyramid falls asleep on the device and wakes when a body is pushed.
+//! alone; a pyramid falls asleep on the device and wakes when a body is pushed; sleeping
+//! islands are woken on the device by a body that lands on them and by a joint.
 
 use crate::common;
 use crate::gpu_world::gpu_world;
@@ -9,7 +10,9 @@ use common::state_bits;
 
 use wgpu_sat::glam::Vec2;
 use wgpu_sat::shapes::Capsule;
-use wgpu_sat::{BodyDef, BodyShape, Circle, CpuNarrowPhase, Filter, Polygon, Shape, World, scenes};
+use wgpu_sat::{
+    BodyDef, BodyShape, Circle, CpuNarrowPhase, Filter, JointDef, Polygon, Shape, World, scenes,
+};
 
 const DT: f32 = 1.0 / 60.0;
 
@@ -230,5 +233,91 @@ fn a_pyramid_falls_asleep_on_the_device_and_wakes_when_pushed() {
     assert_eq!(gpu.sleep_steps(), [150, 0], "the device slept every step");
     if common::adapter_gives_cpu_bits() {
         assert_eq!(gpu.sleep_misses(), 0);
+    }
+}
+
+/// A box dropped onto a sleeping pyramid wakes it through their contact, and a kinematic arm
+/// set moving wakes the weight that hangs from it through their joint: both woken on the
+/// device, which held no records of theirs to send, to the host's bits.
+#[test]
+fn sleeping_islands_are_woken_on_the_device_by_a_contact_and_by_a_joint() {
+    let Some((device, queue)) = common::gpu() else {
+        return;
+    };
+    let mut world = scenes::pyramid(8);
+    let pyramid: Vec<_> = world.bodies().filter(|&b| !world.is_static(b)).collect();
+    let top = *pyramid
+        .iter()
+        .max_by(|&&a, &&b| {
+            let y = |body| world.transform(body).translation().y;
+            y(a).total_cmp(&y(b))
+        })
+        .unwrap();
+    let pivot = Vec2::new(30.0, 6.0);
+    let arm = BodyDef::kinematic(Polygon::rectangle(0.5, 0.1), pivot);
+    let arm = world.add_body(&arm).unwrap();
+    let hanging = BodyDef::dynamic(Polygon::rectangle(0.3, 0.3), pivot - Vec2::new(0.0, 2.0));
+    let weight = world.add_body(&hanging).unwrap();
+    world
+        .add_joint(&JointDef::revolute(arm, weight, pivot))
+        .unwrap();
+    let above_top = world.transform(top).translation() + Vec2::new(0.0, 1.5);
+    let mut cpu = world.clone();
+    let mut gpu = gpu_world(&device, &queue, &world);
+    let mut narrow = CpuNarrowPhase::new();
+    for step in 0..190 {
+        // What each edit is to wake, by a contact or a joint: not the call itself.
+        let to_wake = match step {
+            120 => Some(top),
+            150 => Some(weight),
+            _ => None,
+        };
+        if let Some(to_wake) = to_wake {
+            assert!(
+                !cpu.is_awake(to_wake),
+                "step {step}: asleep before the edit"
+            );
+            let edit = |w: &mut World| {
+                if step == 120 {
+                    // Added in the air, touching nothing, falling onto the top.
+                    let mut def = BodyDef::dynamic(Polygon::rectangle(0.3, 0.3), above_top);
+                    def.linear_velocity = Vec2::new(0.0, -8.0);
+                    w.add_body(&def).unwrap();
+                } else {
+                    w.set_velocity(arm, Vec2::new(1.0, 0.0), 0.0).unwrap();
+                }
+            };
+            edit(&mut cpu);
+            gpu.edit(edit).unwrap();
+            assert!(!cpu.is_awake(to_wake), "step {step}: not woken by the edit");
+        }
+        cpu.step(DT, &mut narrow).unwrap();
+        gpu.step(DT).unwrap();
+        let on_gpu = gpu.read_world().unwrap();
+        if common::adapter_gives_cpu_bits() {
+            assert_eq!(state_bits(&cpu), state_bits(&on_gpu), "step {step}");
+        }
+        if step == 145 {
+            assert!(
+                on_gpu.is_awake(top),
+                "the landed box should wake the pyramid"
+            );
+            assert!(!on_gpu.is_awake(weight), "the weight should still sleep");
+        }
+    }
+    assert!(
+        gpu.read_world().unwrap().is_awake(weight),
+        "the arm should wake the weight"
+    );
+    // The device's wake ran at every step (it sleeps at every step).
+    let [here, host] = gpu.wake_steps();
+    assert_eq!(
+        here, 190,
+        "{here} steps woken on the device, {host} on the host"
+    );
+    if common::adapter_gives_cpu_bits() {
+        // Every wake the host made, the device made: else its hash missed.
+        assert_eq!(gpu.wake_misses(), 0);
+        assert_eq!(host, 0, "a wake went up with the records");
     }
 }

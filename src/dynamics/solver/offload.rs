@@ -56,12 +56,14 @@ pub(crate) trait OffloadedStages: Send {
 
 /// What a step's sleep starts from (`Sleep::update`'s inputs besides the bodies and the
 /// contacts): each body's timer and island label, each joint slot's bodies (`[u32::MAX;
-/// 2]` for a vacant one), and the step's length.
+/// 2]` for a vacant one), and the step's length; and what the wake before the solve did:
+/// the bodies `Sleep::wake_touched` woke (`None`: no body slept, it looked at nothing).
 pub(crate) struct SleepInput<'a> {
     pub timers: &'a [f32],
     pub islands: &'a [u32],
     pub joint_pairs: &'a [[u32; 2]],
     pub dt: f32,
+    pub touch_woken: Option<&'a [u32]>,
 }
 
 /// One step of the solver as the offloaded stages see it.

@@ -24,6 +24,10 @@
 //!         hashes), events; the constraints listed                         (host)
 //!     the joints prepared (the device prepares them too, from their definitions and
 //!         the impulses its last step left, held to the host's by a hash)     (host)
+//!     the wake on the GPU, first in the solver's submit, where the device sleeps: the
+//!         islands a contact or a joint touches woken there, as the host's wake woke
+//!         them (continuous/sleep.rs; nothing of those bodies goes up; a hash of them
+//!         checked before the step's results are taken)
 //!     the colouring on the GPU, from its own last step (colouring/; from the host's
 //!         last step when the two may have parted), the solve order sorted there, each
 //!         colour's range and workgroups written there
@@ -49,7 +53,8 @@
 //! application of the pair set's changes to the world's set, the recycling pass, merge and
 //! match of warm starts, the continuous stage and sleep (the twins the device's are held
 //! to; their contacts, warm starts and sleep timers the world keeps), the waking of
-//! islands before the solve, and the events (and the host keeps the colours, so that a
+//! islands before the solve (the device's wake is held to it), and the events (and the
+//! host keeps the colours, so that a
 //! `World` read back carries them, and a step the device fails is solved on the host to
 //! the same bits). Taking the twins out of the step, so that it needs no readback, is the
 //! next work (issue 33).
@@ -433,10 +438,32 @@ impl GpuWorld {
     /// to the host's sleep, which still runs. The host sleeps alone where the continuous
     /// stage ran on the host alone (see [`GpuWorld::continuous_steps`]), with sleeping off
     /// (then neither does), and when switched off with the continuous stage
-    /// ([`GpuWorld::set_continuous_on_device`]). Waking stays on the host (its wakes go up
-    /// with the bodies' records).
+    /// ([`GpuWorld::set_continuous_on_device`]). The islands a contact or a joint wakes
+    /// are woken on the device too ([`GpuWorld::wake_steps`]); those woken by the world's
+    /// own calls (a body pushed, moved, its neighbour removed) go up with its records.
     pub fn sleep_steps(&self) -> [u64; 2] {
         self.solver.continuous.sleep_steps
+    }
+
+    /// How the steps woke the sleeping islands their contacts and joints touch: `[steps
+    /// the device woke them, steps the host's wake went up]`. Every step the device sleeps
+    /// (see [`GpuWorld::sleep_steps`]) it wakes first, in the solver's submit: an island
+    /// touching, or jointed to, an awake dynamic body or a moving kinematic one wakes, its
+    /// bodies' inverse masses back (`wake_contacts`, `wake_joints` and `wake_islands` in
+    /// `shaders/sleep.wgsl`, the twins of `Sleep::wake_touched`), and nothing of those
+    /// bodies goes up; a hash of the bodies it woke, read back with the step's results, is
+    /// held to the host's wake before any result is taken. The host's wakes go up with the
+    /// bodies' records where the device does not sleep, and in a step that sends every
+    /// record (a body added: the device then finds nothing to wake).
+    pub fn wake_steps(&self) -> [u64; 2] {
+        self.solver.continuous.wake_steps
+    }
+
+    /// How many steps' wake on the device woke other bodies than the host's, and were
+    /// solved again with the host's records sent (the same bits, one more submit). 0 where
+    /// the adapter rounds as the host does (lavapipe: the tests hold it there).
+    pub fn wake_misses(&self) -> u64 {
+        self.solver.continuous.wake_misses
     }
 
     /// How many steps' sleep on the device left a timer or a label otherwise than the

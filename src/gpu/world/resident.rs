@@ -8,6 +8,8 @@
 //!         (all of them in one write when the runs are many), and the copy follows
 //! hold(records): kernels wrote the device's copy, and the host read it back: its copy
 //!     follows, nothing sent
+//! hold_changed(k, change): kernels of the coming submit will change record k so (before
+//!     anything reads it): the host's copy follows, and the write sends nothing for it
 //! forget(): the device's copy is unknown (a failed step): the next write sends all
 //! ```
 //!
@@ -112,6 +114,15 @@ impl<T: Pod> ResidentList<T> {
     pub(in crate::gpu) fn hold_at(&mut self, k: usize, record: T) {
         if let Some(held) = self.held.as_mut().and_then(|held| held.get_mut(k)) {
             *held = record;
+        }
+    }
+
+    /// Record `k` on the device will be `held` changed by `change` (kernels of the coming
+    /// submit change it so, before anything reads it): the host's copy follows, when it
+    /// has one, and a write of the changed record sends nothing for it.
+    pub(in crate::gpu) fn hold_changed(&mut self, k: usize, change: impl FnOnce(&mut T)) {
+        if let Some(held) = self.held.as_mut().and_then(|held| held.get_mut(k)) {
+            change(held);
         }
     }
 

@@ -28,11 +28,11 @@ pub(crate) mod stage {
     pub(crate) const CONTINUOUS: u8 = 8;
 }
 
-/// The most passes the solver's submit times one by one: the colouring, the prepare
-/// stage, five per substep at the most substeps a world takes
+/// The most passes the solver's submit times one by one: the wake, the colouring, the
+/// prepare stage, five per substep at the most substeps a world takes
 /// ([`MAX_SUBSTEPS`](crate::world::MAX_SUBSTEPS)), restitution and the store
 /// stage, the continuous stage and the transforms.
-pub(crate) const TIMED_PASSES: u32 = 6 + 5 * crate::world::MAX_SUBSTEPS as u32;
+pub(crate) const TIMED_PASSES: u32 = 7 + 5 * crate::world::MAX_SUBSTEPS as u32;
 
 /// The last [`GpuWorld::step`](super::GpuWorld::step)'s time on the device, by stage, from
 /// timestamp queries ([`GpuWorld::step_times`](super::GpuWorld::step_times)): what a
@@ -47,7 +47,9 @@ pub struct GpuStepTimes {
     /// The constraint colouring: its input, the keep and fresh rounds and their finishers,
     /// the shuffle, the sort into the solve order, the colours' ranges and workgroups.
     pub colouring: Duration,
-    /// The bodies' clamp, the contacts' inputs unpacked and their constraints prepared.
+    /// The islands woken before the solve (when a body slept), the bodies' clamp, the
+    /// contacts' inputs unpacked and their constraints prepared (and the joints, when the
+    /// device prepares them).
     pub prepare: Duration,
     /// The velocities' and the positions' integration, over the substeps.
     pub integrate: Duration,

@@ -24,7 +24,8 @@ pub(crate) struct ContinuousBodyGpu {
     /// [`SWEPT_DYNAMIC`], [`SWEPT_BULLET`], [`SWEPT_KINEMATIC`].
     pub flags: u32,
     pub collider_count: u32,
-    pub _pad: u32,
+    /// `Body::inv_mass`: the solver's state takes it back when the body wakes (the sleep's).
+    pub inv_mass: f32,
 }
 const _: () = assert!(size_of::<ContinuousBodyGpu>() == 32);
 

@@ -11,8 +11,10 @@
 //!     (ResidentList): the bodies' (32 bytes a body), the colliders' as pieces (48
 //!     bytes), the static obstacles (80 bytes a position of the static list; their angles
 //!     taken again when its revision moves) and the shape table with each shape's core
-//! take_sleep, inside the step (sleep.rs): the timers and labels up where they changed
-//! the solver's submit (solver/): record_start first (the poses the step starts from);
+//! take_sleep, inside the step (sleep.rs): the timers and labels up where they changed,
+//!     but those of the bodies the host's wake woke, which the device wakes
+//! the solver's submit (solver/): the wake's passes first, when a body slept (sleep.rs),
+//!     record_start (the poses the step starts from);
 //!     after the solver's passes the states and poses are copied to the readback (the
 //!     host's twins start from them), then sweep_bodies, earliest_hits, stop_at_impacts,
 //!     apply_impacts and hash_moved, then the sleep's passes, then the transforms are
@@ -87,7 +89,7 @@ const PARAMS: (u32, usize) = (10, size_of::<ContinuousParamsGpu>());
 /// Invocations per workgroup, as the kernels declare.
 const WORKGROUP: u32 = 64;
 /// Bytes of the hashes read back: the continuous stage's sum, count, poison flag and a
-/// spare word; the sleep's sleepy flag, hash and two spare words.
+/// spare word; the sleep's sleepy flag and hash, and the wake's hash and count.
 pub(super) const HASH_BYTES: u64 = 32;
 
 /// The stage's pipelines.
@@ -100,8 +102,12 @@ struct Kernels {
     hash_moved: Kernel,
 }
 
-/// The sleep's pipelines (`sleep.wgsl`).
+/// The wake's and the sleep's pipelines (`sleep.wgsl`).
 struct SleepKernels {
+    clear_wakes: Kernel,
+    wake_contacts: Kernel,
+    wake_joints: Kernel,
+    wake_islands: Kernel,
     sleep_timers: Kernel,
     join_contacts: Kernel,
     join_joints: Kernel,
@@ -135,6 +141,11 @@ pub(crate) struct GpuContinuous {
     sleep: ResidentList<SleepGpu>,
     joint_pairs: ResidentList<[u32; 2]>,
     sleep_scratch: Vec<SleepGpu>,
+    /// This step, when the device wakes: the hash and count of the bodies it must wake
+    /// (the host's `wake_touched`'s, where their records did not go up), and those bodies,
+    /// whose states the solver's upload leaves to the wake (`woken_here`).
+    wake: Option<[u32; 2]>,
+    woken_here: Vec<u32>,
     /// Host staging; the static list's angles and the revision they were taken at, and
     /// the shapes the table was last made from.
     body_scratch: Vec<ContinuousBodyGpu>,
@@ -160,9 +171,11 @@ pub(crate) struct GpuContinuous {
     /// steps whose hash did not match.
     pub(crate) steps: [u64; 2],
     pub(crate) misses: u64,
-    /// The same of the sleep.
+    /// The same of the sleep, and of the wake (steps that started with a body asleep).
     pub(crate) sleep_steps: [u64; 2],
     pub(crate) sleep_misses: u64,
+    pub(crate) wake_steps: [u64; 2],
+    pub(crate) wake_misses: u64,
 }
 
 impl GpuContinuous {
@@ -208,6 +221,16 @@ impl GpuContinuous {
                 ),
             },
             sleep_kernels: SleepKernels {
+                clear_wakes: on_sleep("clear_wakes", &[(SLEEP, RW)]),
+                wake_contacts: on_sleep(
+                    "wake_contacts",
+                    &[(CONTACT_WORDS, RO), (BODIES, RO), (SLEEP, RW)],
+                ),
+                wake_joints: on_sleep(
+                    "wake_joints",
+                    &[(JOINT_PAIRS, RO), (BODIES, RO), (SLEEP, RW)],
+                ),
+                wake_islands: on_sleep("wake_islands", &timers),
                 sleep_timers: on_sleep("sleep_timers", &timers),
                 join_contacts: on_sleep("join_contacts", &on_contacts),
                 join_joints: on_sleep("join_joints", &on_joints),
@@ -230,6 +253,8 @@ impl GpuContinuous {
             sleep: ResidentList::new(buffer("sleep records")),
             joint_pairs: ResidentList::new(buffer("joint body pairs")),
             sleep_scratch: Vec::new(),
+            wake: None,
+            woken_here: Vec::new(),
             body_scratch: Vec::new(),
             piece_scratch: Vec::new(),
             obstacle_scratch: Vec::new(),
@@ -248,6 +273,8 @@ impl GpuContinuous {
             misses: 0,
             sleep_steps: [0; 2],
             sleep_misses: 0,
+            wake_steps: [0; 2],
+            wake_misses: 0,
         }
     }
 
@@ -255,7 +282,8 @@ impl GpuContinuous {
     /// and sends the stage's records where they changed. Returns the bytes sent.
     pub(in crate::gpu::world) fn prepare(&mut self, world: &World) -> u64 {
         (self.device_hash, self.device_sleep_hash) = (None, None);
-        (self.params, self.sleep_params) = (None, None);
+        (self.params, self.sleep_params, self.wake) = (None, None, None);
+        self.woken_here.clear();
         let bodies = world.body_transforms_len();
         // The sleep only where no stage before it runs on the host alone: with continuous
         // collision on, the device's continuous stage must run.
@@ -417,7 +445,7 @@ impl GpuContinuous {
         self.shapes.forget();
         self.sleep.forget();
         self.joint_pairs.forget();
-        (self.params, self.sleep_params) = (None, None);
+        (self.params, self.sleep_params, self.wake) = (None, None, None);
         (self.device_hash, self.device_sleep_hash) = (None, None);
     }
 }

@@ -2,10 +2,22 @@
 //! continuous stage in the solver's submit, and held to the host's by a hash of every
 //! body's timer and label.
 //!
+//! The wake before the solve (`Sleep::wake_touched`'s twin) runs first in the same submit,
+//! held to the host's by a hash of the bodies it woke, checked before the step's results
+//! are taken (they were solved with the bodies it woke).
+//!
 //! ```text
 //! take_sleep, inside the step (after the host woke what it wakes before the solve): each
 //!     body's timer and label up where they changed (8 of SleepGpu's 16 bytes are the
-//!     host's), the joints' body pairs where they changed, the step's dt
+//!     host's), but the bodies the host's wake_touched woke, which the device wakes
+//!     itself (their held records changed as the wake changes them: hold_changed; the
+//!     solver's upload does the same of their states), the joints' body pairs where they
+//!     changed, the step's dt
+//! push_wake, first in the solver's plan (every step the device sleeps, a body asleep or
+//!     not: the plan keeps its shape): clear_wakes, wake_contacts, wake_joints,
+//!     wake_islands (which hashes the bodies it woke)
+//! wake_matches, on the readback: the device woke the bodies the host did (else the step
+//!     runs again, everything of the bodies sent: GpuSolver::run)
 //! push_sleep: sleep_timers, join_contacts, join_joints, least_timers, kinematic_contacts,
 //!     kinematic_joints, fall_asleep (which also hashes)
 //! check_sleep, after the host's Sleep::update: the host's hash against the device's
@@ -19,7 +31,7 @@ use bytemuck::{Pod, Zeroable};
 
 use super::{BODIES, GpuContinuous, HASH, STATES, groups_of};
 use crate::broad_phase::sort_sweep::box_hash;
-use crate::dynamics::sleep::{SLEEP_SPEED, TIME_TO_SLEEP};
+use crate::dynamics::sleep::{AWAKE, SLEEP_SPEED, TIME_TO_SLEEP};
 use crate::dynamics::solver::SleepInput;
 use crate::gpu::plan::Plan;
 use crate::world::World;
@@ -58,6 +70,11 @@ pub(crate) fn sleep_hash(i: usize, timer: f32, island: u32) -> u32 {
     box_hash(i as u32, [timer.to_bits(), island, 0, 0])
 }
 
+/// What the hash of the wake sums for body `i`, woken.
+pub(crate) fn wake_hash(i: usize) -> u32 {
+    box_hash(i as u32, [AWAKE, 0, 0, 0])
+}
+
 /// The sleep's bindings (after `continuous.wgsl`'s) and its uniform's.
 pub(super) const SLEEP: u32 = 11;
 pub(super) const CONTACT_WORDS: u32 = 12;
@@ -74,24 +91,114 @@ pub(in crate::gpu::world) struct SleepBuffers<'a> {
 impl GpuContinuous {
     /// Inside the step, before the solve: each body's timer and label, and the joints' body
     /// pairs, up where they changed, when the device sleeps this step.
+    ///
+    /// The bodies the host's `wake_touched` woke are woken on the device, where their
+    /// records are there (a record sent up is the host's, awake already).
     pub(in crate::gpu::world) fn take_sleep(&mut self, input: &SleepInput<'_>) {
         let Some(params) = self.sleep_params.as_mut() else {
+            // The host wakes alone (its wakes go up with the records).
+            self.wake_steps[1] += u64::from(input.touch_woken.is_some());
             return;
         };
         self.sleep_scratch.clear();
         self.sleep_scratch
             .extend(sleep_records(input.timers, input.islands));
+        // The wake's changes held, so that the write sends nothing for its bodies.
+        for &body in input.touch_woken.unwrap_or_default() {
+            self.sleep.hold_changed(body as usize, |record| {
+                (record.timer, record.island) = (0.0, AWAKE);
+            });
+        }
         let cap = self.device.limits().max_storage_buffer_binding_size;
         let (device, queue) = (&self.device, &self.queue);
-        self.sent += (self.sleep).write(device, queue, &self.sleep_scratch, cap);
-        self.sent += (self.joint_pairs).write(device, queue, input.joint_pairs, cap);
+        let sent = (self.sleep).write(device, queue, &self.sleep_scratch, cap);
+        // Every record sent (none held, or all changed): every body is as the host left it,
+        // awake where it woke, and the device wakes none.
+        let sent_all = sent == size_of_val(self.sleep_scratch.as_slice()) as u64;
+        self.sent += sent + (self.joint_pairs).write(device, queue, input.joint_pairs, cap);
         params.dt = input.dt;
         params.joints = input.joint_pairs.len() as u32;
+        // The wake runs every step the device sleeps, so that the plan keeps its shape (its
+        // uniforms and bind groups are reused by position) whether a body sleeps or not.
+        self.woken_here.clear();
+        match input.touch_woken {
+            // The host's wake went up with the records.
+            Some(woken) if sent_all => self.wake_steps[1] += u64::from(!woken.is_empty()),
+            Some(woken) => self.woken_here.extend_from_slice(woken),
+            None => {}
+        }
+        let hash = (self.woken_here.iter()).fold(0u32, |sum, &body| {
+            sum.wrapping_add(wake_hash(body as usize))
+        });
+        self.wake = Some([hash, self.woken_here.len() as u32]);
+    }
+
+    /// The bodies the device wakes this step (the solver's upload leaves their states'
+    /// inverse masses to it).
+    pub(in crate::gpu::world) fn woken_here(&self) -> &[u32] {
+        &self.woken_here
+    }
+
+    /// Pushes the wake's passes, first in the solver's plan, when the device sleeps this
+    /// step; `contacts` of the solver's contact inputs.
+    pub(in crate::gpu::world) fn push_wake<'a>(
+        &'a self,
+        plan: &mut Plan<'a>,
+        solver: SleepBuffers<'a>,
+        contacts: usize,
+    ) {
+        let (Some(mut params), Some(_)) = (self.sleep_params, self.wake) else {
+            return;
+        };
+        params.contacts = contacts as u32;
+        let k = &self.sleep_kernels;
+        let (sleep, bodies) = (&self.sleep.buffer.buffer, &self.bodies.buffer.buffer);
+        let pairs = &self.joint_pairs.buffer.buffer;
+        let body = groups_of(params.bodies);
+        plan.push(&k.clear_wakes, &[(SLEEP, sleep)], params, body);
+        let on_contacts = [
+            (CONTACT_WORDS, solver.contacts),
+            (BODIES, bodies),
+            (SLEEP, sleep),
+        ];
+        plan.push(
+            &k.wake_contacts,
+            &on_contacts,
+            params,
+            groups_of(contacts as u32),
+        );
+        let on_joints = [(JOINT_PAIRS, pairs), (BODIES, bodies), (SLEEP, sleep)];
+        plan.push(&k.wake_joints, &on_joints, params, groups_of(params.joints));
+        let wake = [
+            (SLEEP, sleep),
+            (BODIES, bodies),
+            (STATES, solver.states),
+            (HASH, &self.hash),
+        ];
+        plan.push(&k.wake_islands, &wake, params, body);
+    }
+
+    /// Whether the device's wake, if it ran this step, woke the bodies the host's did
+    /// (`words`: the hashes read back).
+    pub(in crate::gpu::world) fn wake_matches(&self, words: &[u32; 8]) -> bool {
+        self.wake.is_none_or(|host| [words[6], words[7]] == host)
+    }
+
+    /// Counts the step's wake, from the hashes read back.
+    pub(in crate::gpu::world) fn count_wake(&mut self, words: &[u32; 8]) {
+        if self.wake.is_some() {
+            let same = self.wake_matches(words);
+            self.wake_steps[usize::from(!same)] += 1;
+            self.wake_misses += u64::from(!same);
+        }
     }
 
     /// Sends this step's timers and labels again, whole: a pass that ran the sleep changed
-    /// the device's, and the step runs again (`GpuSolver::run`).
+    /// the device's, and the step runs again (`GpuSolver::run`). Nor does the device wake
+    /// in that run: the host's records, sent, are awake already.
     pub(in crate::gpu::world) fn resend_sleep(&mut self) {
+        self.wake = None;
+        self.woken_here.clear();
         if self.sleep_params.is_some() {
             self.sleep.forget();
             let cap = self.device.limits().max_storage_buffer_binding_size;

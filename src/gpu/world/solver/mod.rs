@@ -16,7 +16,9 @@
 //!         changed (colouring/step.rs, kept on the device and copied into the colouring's
 //!         input there; with the host's last step when the device's is not that); the
 //!         angles turned, zeroed
-//!     the passes, in StagePlan::build's order:
+//!     the passes, in run_unscoped's order:
+//!         the wake's, when the device sleeps (continuous/sleep.rs: the islands a contact
+//!             or a joint touches woken, the bodies' inverse masses back in their states)
 //!         the colouring's passes: the solve order, each colour's ranges and the
 //!             workgroups of its passes, written on the device
 //!         prepare_joints and hash_joints (when the device holds the last step's joints:
@@ -40,7 +42,8 @@
 //!         hit events are asked for), the joints' impulses, the colours (a byte a
 //!         constraint), the prepared joints' hash, the continuous stage's and sleep's
 //!         hashes (checked after the host's twins: `check_continuous`); a joint hash not the host's
-//!         prepare's takes nothing, and the step runs again with the host's joints; else
+//!         prepare's, or a wake's not the host's wake's, takes nothing, and the step runs
+//!         again with the host's joints and records; else
 //!         the solved (coloured) contacts' impulses and hit measures into their records,
 //!         the solved joints' impulses, the colours to the host's graph
 //! ```
@@ -299,11 +302,11 @@ impl OffloadedStages for GpuSolver {
     fn run(&mut self, view: &mut StepView<'_, '_>) -> Result<(), Error> {
         let scope = self.device.push_error_scope(wgpu::ErrorFilter::Validation);
         let mut result = self.run_unscoped(view);
-        if let Ok(false) = result {
-            // The joints the device prepared were not the host's (an adapter that rounds
-            // otherwise): the step again, with the host's sent, from the host's records
-            // (the pass changed the device's).
-            self.joint_misses += 1;
+        if let Ok(Some(miss)) = result {
+            // The joints the device prepared, or the bodies it woke, were not the host's (an
+            // adapter that rounds otherwise): the step again, with the host's joints sent,
+            // from the host's records (the pass changed the device's).
+            self.joint_misses += u64::from(miss == Miss::Joints);
             self.colouring.forget();
             self.states.forget();
             self.poses.forget();
@@ -347,9 +350,9 @@ impl OffloadedStages for GpuSolver {
 }
 
 impl GpuSolver {
-    /// One try at the step: `Ok(false)` when the joints the device prepared were not the
-    /// host's (nothing of the view was written then).
-    fn run_unscoped(&mut self, view: &mut StepView<'_, '_>) -> Result<bool, Error> {
+    /// One try at the step: `Ok(Some(miss))` when what the device prepared or woke was not
+    /// the host's (nothing of the view was written then).
+    fn run_unscoped(&mut self, view: &mut StepView<'_, '_>) -> Result<Option<Miss>, Error> {
         // Until this step is solved here, the device holds no contacts of its own.
         (self.last_len, self.uploaded) = (None, false);
         // A step with nothing to read back (no body) has no colour either, nor a time.
@@ -381,6 +384,14 @@ impl GpuSolver {
         };
         // The contacts' inputs: the collision stage's merge, or the host's (upload.rs).
         let inputs = (self.input_source.as_ref()).unwrap_or(&self.contact_inputs.buffer);
+        // The bodies a sleeping island's contacts and joints wake, first: the colouring
+        // leaves out the constraints of bodies that do not move, and the solve moves them.
+        plan.stage(stage::PREPARE);
+        let wake = SleepBuffers {
+            states,
+            contacts: inputs,
+        };
+        self.continuous.push_wake(&mut plan, wake, contacts);
         if coloured {
             plan.stage(stage::COLOURING);
             // The colouring's passes first, in the same pass: the colour passes read the
@@ -612,13 +623,13 @@ impl GpuSolver {
         self.colouring.finish_step();
         if read == 0 {
             self.last_len = Some(contacts);
-            return Ok(true);
+            return Ok(None);
         }
         // Read in place from the mapping, record by record: nothing is allocated per step.
         let mut times = GpuStepTimes::default();
         let mut span = [u64::MAX, 0];
         let mut stored = Ok(());
-        let mut joints_missed = false;
+        let mut missed = None;
         let mut moved = None;
         read_back(device, back, read, |data| {
             if let Some(timer) = &self.timer {
@@ -632,21 +643,30 @@ impl GpuSolver {
             }
             if let Some(at) = layout.moved_hash_at.map(|at| at as usize) {
                 let bytes = &data[at..at + HASH_BYTES as usize];
-                moved = Some(bytemuck::pod_read_unaligned::<[u32; 8]>(bytes));
+                let words = bytemuck::pod_read_unaligned::<[u32; 8]>(bytes);
+                moved = Some(words);
+                // Nothing taken: the step runs again, the bodies' records sent.
+                if !self.continuous.wake_matches(&words) {
+                    missed = Some(Miss::Wake);
+                    return;
+                }
             }
             if let Some(at) = layout.joint_hash_at.map(|at| at as usize) {
                 let hash: u32 = bytemuck::pod_read_unaligned(&data[at..at + 4]);
                 // Nothing taken: the step runs again with the host's joints.
-                joints_missed = hash != self.host_joint_hash;
-                if joints_missed {
+                if hash != self.host_joint_hash {
+                    missed = Some(Miss::Joints);
                     return;
                 }
             }
             let sizes = [state_bytes, pose_bytes, turned_bytes, joint_bytes];
             stored = self.store(view, data, sizes, bounds);
         })?;
-        if joints_missed {
-            return Ok(false);
+        if let Some(words) = moved {
+            self.continuous.count_wake(&words);
+        }
+        if missed.is_some() {
+            return Ok(missed);
         }
         stored?;
         if let Some(words) = moved {
@@ -669,6 +689,15 @@ impl GpuSolver {
         let timed = self.timer.as_ref().filter(|_| !self.pass_labels.is_empty());
         self.kernel_time = timed.map(|timer| timer.elapsed(span));
         self.stage_times = timed.map(|_| times);
-        Ok(true)
+        Ok(None)
     }
+}
+
+/// What a try at the step found the device's not to be the host's (`run_unscoped`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Miss {
+    /// The joints it prepared (`hash_joints`).
+    Joints,
+    /// The bodies it woke (`wake_islands`).
+    Wake,
 }

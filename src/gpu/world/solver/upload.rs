@@ -151,6 +151,12 @@ impl GpuSolver {
                 self.queue.write_buffer(&slot.buffer, 0, bytes);
             }
         };
+        // The bodies the device wakes itself (`continuous/sleep.rs`): their inverse masses
+        // are the wake's to write back.
+        for &body in self.continuous.woken_here() {
+            let inv_mass = motion.states[body as usize].inv_mass;
+            (self.states).hold_changed(body as usize, |state| state.inv_mass = inv_mass);
+        }
         let queue = &self.queue;
         let bodies_sent = self.states.write(device, queue, motion.states, limit)
             + self.poses.write(device, queue, &self.pose_scratch, limit)

@@ -68,6 +68,7 @@ use kernels::{
     JOINT_ORDER, JOINTS, Kernels, LAST, ORDER, POSES, STATES, STORED, TRANSFORMS, TURNED,
     WARM_STARTS, groups, transforms_buffer,
 };
+use read::Miss;
 
 use super::colouring::{ColourBounds, GpuColouring};
 use super::continuous::{GpuContinuous, HASH_BYTES, SleepBuffers, SolverBuffers};
@@ -691,13 +692,4 @@ impl GpuSolver {
         self.stage_times = timed.map(|_| times);
         Ok(None)
     }
-}
-
-/// What a try at the step found the device's not to be the host's (`run_unscoped`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Miss {
-    /// The joints it prepared (`hash_joints`).
-    Joints,
-    /// The bodies it woke (`wake_islands`).
-    Wake,
 }

@@ -12,6 +12,16 @@ use crate::gpu::world::continuous::HASH_BYTES;
 use crate::gpu::world::layout::{BodyPoseGpu, JointImpulsesGpu, StoredGpu};
 use crate::world::World;
 
+/// What a try at the step found the device's not to be the host's (`run_unscoped`): then
+/// nothing of the readback is taken.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Miss {
+    /// The joints it prepared (`hash_joints`).
+    Joints,
+    /// The bodies it woke (`wake_islands`).
+    Wake,
+}
+
 /// Where the step's results lie in its readback, in bytes, back to back: the states, the
 /// poses, the angles turned, the stored impulses (and hit measures), the joints'
 /// impulses, the colours; then the prepared joints' hash and the continuous stage's, when

@@ -189,13 +189,10 @@ fn sweep_bodies(@builtin(global_invocation_id) id: vec3<u32>) {
     sweeps[i] = s;
 }
 
-// Filter::should_collide.
-fn should_collide(a: ContinuousCollider, b: StaticObstacle) -> bool {
-    if a.group == b.group && a.group != 0 {
-        return a.group > 0;
-    }
-    let none = vec2<u32>(0u);
-    return any((a.mask & b.category) != none) && any((b.mask & a.category) != none);
+// Filter::should_collide (filter.wgsl) between a swept piece and an obstacle.
+fn piece_meets(a: ContinuousCollider, b: StaticObstacle) -> bool {
+    let fa = CollisionFilter(a.category, a.mask, a.group);
+    return should_collide(fa, CollisionFilter(b.category, b.mask, b.group));
 }
 
 // piece_hit's result: the time of impact and how far to push the body along its normal.
@@ -256,7 +253,7 @@ fn earliest_hits(@builtin(global_invocation_id) id: vec3<u32>) {
         for (var n = 0u; n < s.collider_count; n++) {
             let c = pieces[piece];
             piece = c.next;
-            if (c.flags & PIECE_SENSOR) != 0u || !should_collide(c, o) {
+            if (c.flags & PIECE_SENSOR) != 0u || !piece_meets(c, o) {
                 continue;
             }
             let h = piece_hit(c.shape, sweep, obstacle, fixed);

@@ -90,13 +90,9 @@ const FAT_MARGIN: f32 = 0.1;
 // place.wgsl's UNPLACED: a removed collider, whose fat box the host sends.
 const UNPLACED: u32 = 0xffffffffu;
 
-// Filter::should_collide: a shared non-zero group decides, else each mask must hold one of
-// the other's categories.
-fn should_collide(a: PairFilter, b: PairFilter) -> bool {
-    if a.group == b.group && a.group != 0 {
-        return a.group > 0;
-    }
-    return any((a.mask & b.category) != vec2<u32>(0u)) && any((b.mask & a.category) != vec2<u32>(0u));
+// A collider's filter of its record, for should_collide (filter.wgsl).
+fn filter_of(a: PairFilter) -> CollisionFilter {
+    return CollisionFilter(a.category, a.mask, a.group);
 }
 
 // filter::types_pair: one body dynamic, or a sensor among the two and a kinematic body.
@@ -110,7 +106,7 @@ fn keep_pair(a: PairFilter, b: PairFilter) -> bool {
     let sensor = ((a.kind | b.kind) & PAIR_SENSOR) != 0u;
     let bodies = vec2<u32>(min(a.body, b.body), max(a.body, b.body));
     return a.body != b.body && types_pair(a.kind, b.kind, sensor) && !sensors
-        && should_collide(a, b) && !apart_holds(bodies);
+        && should_collide(filter_of(a), filter_of(b)) && !apart_holds(bodies);
 }
 
 // holds() over the kept-apart body pairs: the same lower-bound search, written twice since

@@ -47,9 +47,11 @@ use crate::shapes::aabb::Aabb;
 use boxes::{FatKernels, hash_fat};
 use read::first_copies;
 
-/// The WGSL of the persistent pairs (`shaders/pair_set.wgsl`).
+/// The WGSL of the persistent pairs: the box hash, the collision filter, then
+/// `shaders/pair_set.wgsl`.
 pub const PAIR_SET_WGSL: &str = concat!(
     include_str!("../../../../shaders/box_hash.wgsl"),
+    include_str!("../../../../shaders/filter.wgsl"),
     include_str!("../../../../shaders/pair_set.wgsl")
 );
 

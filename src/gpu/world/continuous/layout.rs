@@ -155,5 +155,31 @@ mod tests {
         ] {
             assert_eq!(literals(&m, name), [naga::Literal::F32(value)], "{name}");
         }
+        // The sleep's label of an awake body, which the wake writes and hashes.
+        let awake = naga::Literal::U32(crate::dynamics::sleep::AWAKE);
+        assert_eq!(literals(&m, "AWAKE"), [awake]);
+    }
+
+    #[test]
+    fn the_collision_filter_is_defined_once_and_shared() {
+        // filter.wgsl holds Filter::should_collide; the stages that filter pairs include it.
+        for (file, source) in [
+            (
+                "pair_set.wgsl",
+                include_str!("../../../../shaders/pair_set.wgsl"),
+            ),
+            (
+                "continuous.wgsl",
+                include_str!("../../../../shaders/continuous.wgsl"),
+            ),
+        ] {
+            assert!(
+                !source.contains("fn should_collide("),
+                "{file} defines should_collide; it belongs in filter.wgsl"
+            );
+        }
+        let filter = include_str!("../../../../shaders/filter.wgsl");
+        let shared = [crate::gpu::PAIR_SET_WGSL, super::super::CONTINUOUS_WGSL];
+        assert!(shared.iter().all(|source| source.contains(filter)));
     }
 }

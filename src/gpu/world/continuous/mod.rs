@@ -57,7 +57,8 @@ use crate::world::gpu_continuous::continuous_shapes;
 /// The WGSL of the continuous stage: the layouts, the transform helpers, the bodies'
 /// records (`bodies.wgsl`, the solver's), the box hash, the
 /// host's angles (`u64.wgsl`, `soft_f64.wgsl`, `sin_cos.wgsl`), the narrow phase's pair
-/// tests, the time of impact (`toi.wgsl`), then `shaders/continuous.wgsl` and `sleep.wgsl`.
+/// tests, the time of impact (`toi.wgsl`), the collision filter (`filter.wgsl`), then
+/// `shaders/continuous.wgsl` and `sleep.wgsl`.
 pub const CONTINUOUS_WGSL: &str = concat!(
     include_str!("../../../../shaders/layout.wgsl"),
     include_str!("../../../../shaders/transform.wgsl"),
@@ -70,6 +71,7 @@ pub const CONTINUOUS_WGSL: &str = concat!(
     include_str!("../../../../shaders/sat_circle.wgsl"),
     include_str!("../../../../shaders/sat_rounded.wgsl"),
     include_str!("../../../../shaders/toi.wgsl"),
+    include_str!("../../../../shaders/filter.wgsl"),
     include_str!("../../../../shaders/continuous.wgsl"),
     include_str!("../../../../shaders/sleep.wgsl")
 );

@@ -105,7 +105,7 @@ struct SweptBody {
 struct ContinuousParams {
     bodies: u32,
     statics: u32,
-    // Shapes in the table; their cores follow them.
+    // Shapes in the table; their cores follow them, then their probes.
     shapes: u32,
     // Never set: keep()'s flag.
     never: u32,
@@ -203,7 +203,8 @@ struct PieceHit {
 
 // piece_hit: when piece `shape` (a table index) on `sweep` meets the still obstacle; a
 // piece in touch at the start swept as its core (the table's entry `params.shapes` on;
-// count 0 where the piece has none).
+// count 0 where the piece has none), and one whose core touches too as its probe (the
+// entry `2 * params.shapes` on; count 0: none).
 fn piece_hit(shape: u32, sweep: Sweep, obstacle: Shape, obstacle_sweep: Sweep) -> PieceHit {
     let hit = time_of_impact(shapes[shape], sweep, obstacle, obstacle_sweep);
     var out = PieceHit(hit, 0.0);
@@ -220,8 +221,19 @@ fn piece_hit(shape: u32, sweep: Sweep, obstacle: Shape, obstacle_sweep: Sweep) -
         return out;
     }
     let core_hit = time_of_impact(core, sweep, obstacle, obstacle_sweep);
-    if core_hit.hit && core_hit.t > 0.0 {
-        out = PieceHit(core_hit, max(core_hit.separation, 0.0));
+    if !core_hit.hit {
+        return out;
+    }
+    if core_hit.t > 0.0 {
+        return PieceHit(core_hit, max(core_hit.separation, 0.0));
+    }
+    let probe = shapes[2u * params.shapes + shape];
+    if probe.count == 0u {
+        return out;
+    }
+    let probe_hit = time_of_impact(probe, sweep, obstacle, obstacle_sweep);
+    if probe_hit.hit && probe_hit.t > 0.0 {
+        out = PieceHit(probe_hit, max(probe_hit.separation, 0.0));
     }
     return out;
 }
@@ -312,11 +324,10 @@ fn stop_at_impacts(@builtin(global_invocation_id) id: vec3<u32>) {
 }
 
 // collide_shapes (margin 0) as the host's narrow phases route it: a circle against a sharp
-// polygon is tested polygon first and flipped back (collide_circle_polygon; the narrow
-// phase's pass does the same, sat_pass.wgsl's circle_before_polygon).
+// polygon is tested polygon first and flipped back (sat_circle.wgsl's circle_before_polygon,
+// which the narrow phase's pass takes too).
 fn collide_shapes(a: Shape, xa: Pose, b: Shape, xb: Pose) -> Manifold {
-    let sharp = a.kind == KIND_SHARP && b.kind == KIND_SHARP;
-    if sharp && a.count == 1u && b.count > 1u {
+    if circle_before_polygon(a, b) {
         return flip_manifold(collide_shapes_speculative(b, xb, a, xa, 0.0));
     }
     return collide_shapes_speculative(a, xa, b, xb, 0.0);

@@ -107,6 +107,15 @@ fn circle_manifold(v1: vec2<f32>, v2: vec2<f32>, i1: u32, i2: u32, normal: vec2<
     return m;
 }
 
+// Whether a pair of these shapes is tested polygon first, flipped back after (flip_manifold):
+// a circle against a sharp polygon, as collide_circle_polygon tests it on the CPU. The
+// narrow phase's host marks such pairs itself (SwapRole in src/gpu/sat_pass.rs), unless
+// its pass orients them (ORIENT_ON_DEVICE, here); the continuous stage's collide_shapes
+// (continuous.wgsl) asks here.
+fn circle_before_polygon(a: Shape, b: Shape) -> bool {
+    return a.kind == KIND_SHARP && a.count == 1u && b.kind == KIND_SHARP && b.count > 1u;
+}
+
 // The manifold of the pair given the other way round (collide_circle_polygon on the CPU):
 // the normal reversed, the flip bit set in the id.
 fn flip_manifold(m: Manifold) -> Manifold {

@@ -64,12 +64,6 @@ fn invocation_index(id: vec3<u32>, groups: vec3<u32>) -> u32 {
     return id.y * groups.x * 64u + id.x;
 }
 
-// Whether a pair of these shapes is tested polygon first, flipped back after: a circle
-// against a sharp polygon (as the host's SwapRole decides in src/gpu/sat_pass.rs).
-fn circle_before_polygon(a: Shape, b: Shape) -> bool {
-    return a.kind == KIND_SHARP && a.count == 1u && b.kind == KIND_SHARP && b.count > 1u;
-}
-
 @compute @workgroup_size(64)
 fn collide_pairs(
     @builtin(global_invocation_id) id: vec3<u32>,

@@ -16,7 +16,10 @@
 //!     t = min over b's pieces and candidates of time_of_impact(piece, sweep, obstacle);
 //!         a piece already touching the obstacle at the start (a hit at t = 0) is swept
 //!         again as its core, the piece shrunk by CORE_INSET: shallow contact does not
-//!         stop the body, but it cannot sink deeper than the inset in one step
+//!         stop the body, but it cannot sink deeper than the inset in one step; a piece
+//!         whose core touches too (sunk deeper, as a spinning piece's centre carries on
+//!         after an off-centre impact) is swept as its probe, a small circle about its
+//!         centroid (Box2D's fallback): its centroid does not cross the obstacle
 //!     if t < 1: put b at its pose at t, moved along the normal into the obstacle by
 //!               IMPACT_OVERLAP so that next step's narrow phase reports the contact;
 //!               one rigid impulse at the centre of the contact there stops the approach
@@ -198,6 +201,28 @@ pub(crate) fn core(shape: &Shape) -> Option<Shape> {
                 })
         }
     }
+}
+
+/// A piece's probe's radius, as a fraction of the piece's thickness (see `probe`): a
+/// quarter, the fraction Box2D's continuous stage gives the circle it sweeps about a shape's
+/// centroid when the shape starts in touch. Small, so that a piece sunk deep into an
+/// obstacle still has its probe outside it.
+const PROBE_FRACTION: f32 = 0.25;
+
+/// The piece's probe: a circle about its centroid, `PROBE_FRACTION` of its thickness (the
+/// least distance from the centroid to its surface); none for a segment or a chain link,
+/// which are never swept.
+pub(crate) fn probe(shape: &Shape) -> Option<Shape> {
+    let thickness = match shape {
+        Shape::Polygon(p) => p.inner_radius(),
+        Shape::Circle(c) => c.radius(),
+        Shape::Capsule(c) => c.radius(),
+        Shape::Segment(_) | Shape::ChainSegment(_) => return None,
+    };
+    let centroid = shape.centroid();
+    Circle::with_center(centroid, PROBE_FRACTION * thickness)
+        .ok()
+        .map(Shape::Circle)
 }
 
 /// What the stage did.
@@ -457,7 +482,16 @@ fn piece_hit(
     // Already in touch: sweep the core instead. It is CORE_INSET inside the piece, so its
     // contact means that depth of overlap; place it touching.
     let core_hit = core(shape).and_then(|c| time_of_impact(&c, sweep, obstacle, obstacle_sweep))?;
-    (core_hit.t > 0.0).then(|| (core_hit, core_hit.separation.max(0.0)))
+    if core_hit.t > 0.0 {
+        return Some((core_hit, core_hit.separation.max(0.0)));
+    }
+    // The core in touch too: the piece sank deeper than the inset (an off-centre impact on
+    // a spinning piece stops the contact point, and the spin carries the centre on). Sweep
+    // its probe, so that a centroid still outside the obstacle does not cross it; placed
+    // touching, the piece overlaps deeply, and the solver pushes it back out.
+    let probe_hit =
+        probe(shape).and_then(|p| time_of_impact(&p, sweep, obstacle, obstacle_sweep))?;
+    (probe_hit.t > 0.0).then(|| (probe_hit, probe_hit.separation.max(0.0)))
 }
 
 /// Puts body `index` back at its pose at the hit, pushed along the normal, and stops its

@@ -12,7 +12,8 @@
 //!                       from static_angles, which change with static_revision alone)
 //! sleep_records, joint_body_pairs, body_motion: the sleep's timers and labels, the joints'
 //!                       bodies, the bodies' states and poses
-//! continuous_shapes:    the shape table, then each shape's core (a zeroed entry: none)
+//! continuous_shapes:    the shape table, then each shape's core, then each shape's probe
+//!                       (a zeroed entry: none)
 //! moved_hash:           the sum of moved_hash over the bodies the last step's continuous
 //!                       stage moved, and their count
 //! ```
@@ -20,7 +21,7 @@
 use glam::Vec2;
 
 use super::World;
-use crate::dynamics::continuous::core;
+use crate::dynamics::continuous::{core, probe};
 use crate::dynamics::state::BodyState;
 use crate::gpu::layout::ShapeGpu;
 use crate::gpu::world::continuous::layout::{
@@ -144,13 +145,16 @@ impl World {
     }
 }
 
-/// `shapes` as the stage's table, into `out` (replaced): each shape, then each shape's core
-/// (`dynamics::continuous::core`; zeroed, a count of 0, where it has none).
+/// `shapes` as the stage's table, into `out` (replaced): each shape, then each shape's core,
+/// then each shape's probe (`dynamics::continuous::core` and `probe`; zeroed, a count of 0,
+/// where it has none).
 pub(crate) fn continuous_shapes(shapes: &[Shape], out: &mut Vec<ShapeGpu>) {
     out.clear();
     out.extend(shapes.iter().map(ShapeGpu::from));
-    out.extend(shapes.iter().map(|s| match core(s) {
-        Some(core) => ShapeGpu::from(&core),
+    let entry = |stand_in: Option<Shape>| match stand_in {
+        Some(shape) => ShapeGpu::from(&shape),
         None => bytemuck::Zeroable::zeroed(),
-    }));
+    };
+    out.extend(shapes.iter().map(|s| entry(core(s))));
+    out.extend(shapes.iter().map(|s| entry(probe(s))));
 }

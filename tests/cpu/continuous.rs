@@ -2,6 +2,7 @@
 //! obstacles, and without the continuous stage they would (so the tests can fail).
 
 use wgpu_sat::glam::Vec2;
+use wgpu_sat::shapes::Capsule;
 use wgpu_sat::{BodyDef, BodyId, Circle, CpuNarrowPhase, Polygon, World};
 
 const DT: f32 = 1.0 / 60.0;
@@ -260,5 +261,37 @@ fn a_wall_added_or_moved_between_steps_is_an_obstacle_at_once() {
     assert!(
         c.x > 50.0,
         "the shot stopped at the wall's old place: centre {c}"
+    );
+}
+
+/// A spinning capsule that hits a thin wall off its centre: the impact's impulse stops the
+/// contact point, but the spin carries the centre on into the wall, deeper than the
+/// core's inset, so that the next sweep's core starts in touch too. The piece's centroid
+/// probe (a small circle about its centroid) still meets the wall, and stops it there.
+#[test]
+fn a_spinning_capsule_left_deep_in_a_thin_wall_does_not_pass_it() {
+    let mut world = World::new(Vec2::ZERO);
+    world
+        .add_body(&BodyDef::fixed(
+            Polygon::rectangle(0.05, 12.0),
+            Vec2::new(20.0, 0.0),
+        ))
+        .unwrap();
+    let capsule = Capsule::new(Vec2::new(-0.2, 0.0), Vec2::new(0.2, 0.0), 0.08).unwrap();
+    let mut def = BodyDef::dynamic(capsule, Vec2::new(0.0, -2.3));
+    let speed: f32 = 248.0;
+    def.linear_velocity = Vec2::new(speed, speed * 0.4 * (14.0f32 * 0.7).sin());
+    def.angular_velocity = 6.0;
+    let body = world.add_body(&def).unwrap();
+    let mut narrow = CpuNarrowPhase::new();
+    let mut farthest = f32::NEG_INFINITY;
+    for _ in 0..60 {
+        world.step(DT, &mut narrow).unwrap();
+        farthest = farthest.max(world.center_of_mass(body).x);
+    }
+    // The wall's far face is at x = 20.05: the centre must stay on the near side.
+    assert!(
+        farthest < 20.0,
+        "the capsule's centre reached x = {farthest}"
     );
 }

@@ -26,10 +26,13 @@ use wgpu_sat::{
     BodyDef, BodyId, CpuNarrowPhase, NarrowPhase, ParallelCpuNarrowPhase, Polygon, World, scenes,
 };
 
-/// `World::state_hash` of the scene after [`STEPS`] steps (see the module notes).
-const GOLDEN: u64 = 0x65f1_feb1_9a67_9145;
+/// `World::state_hash` of the scene after [`STEPS`] steps (see the module notes). Last
+/// moved when the continuous stage began sweeping a piece whose core starts in touch as
+/// its centroid probe (a spinning capsule passed a thin wall): 7 sweeps of the run hit
+/// that way.
+const GOLDEN: u64 = 0xa358_66bf_8c1e_cf67;
 /// Sensor begin and end events over the run, from the same run.
-const GOLDEN_SENSOR_EVENTS: [usize; 2] = [474, 416];
+const GOLDEN_SENSOR_EVENTS: [usize; 2] = [461, 392];
 
 const STEPS: usize = 600;
 const DT: f32 = 1.0 / 60.0;

@@ -74,8 +74,9 @@ fn shooting_gallery() -> World {
 }
 
 /// Steps `world` `steps` times on the CPU and as a GPU world, comparing every step's bits;
-/// returns the GPU world's continuous steps, its misses and the CPU's impacts.
-fn step_both(world: World, steps: usize) -> Option<([u64; 2], u64, usize)> {
+/// returns the GPU world's continuous steps, its misses and the CPU's impacts, and the GPU
+/// world after.
+fn step_both(world: World, steps: usize) -> Option<([u64; 2], u64, usize, World)> {
     let (device, queue) = common::gpu()?;
     let mut cpu = world.clone();
     let mut gpu = gpu_world(&device, &queue, &world);
@@ -89,18 +90,33 @@ fn step_both(world: World, steps: usize) -> Option<([u64; 2], u64, usize)> {
             assert_eq!(state_bits(&cpu), state_bits(&on_gpu), "step {step}");
         }
     }
-    Some((gpu.continuous_steps(), gpu.continuous_misses(), impacts))
+    let after = gpu.read_world().unwrap();
+    Some((
+        gpu.continuous_steps(),
+        gpu.continuous_misses(),
+        impacts,
+        after,
+    ))
 }
 
 #[test]
 fn fast_bodies_stop_at_thin_walls_on_the_device_to_the_host_bits() {
-    let Some((steps, misses, impacts)) = step_both(shooting_gallery(), 90) else {
+    let Some((steps, misses, impacts, after)) = step_both(shooting_gallery(), 90) else {
         return;
     };
     assert!(
         impacts > 36,
         "the projectiles should hit the walls: {impacts} impacts"
     );
+    // Every projectile is still inside the walls (their inner faces at x = ±19.95 and
+    // y = ±11.95), the spinning capsule that sinks deep into the right wall included.
+    for body in after.bodies().filter(|&b| !after.is_static(b)) {
+        let c = after.center_of_mass(body);
+        assert!(
+            c.x.abs() < 19.95 && c.y.abs() < 11.95,
+            "{body:?} left the gallery: centre {c}"
+        );
+    }
     assert_eq!(steps, [90, 0], "the device ran every step's stage");
     if common::adapter_gives_cpu_bits() {
         assert_eq!(
@@ -159,7 +175,7 @@ fn a_world_with_a_bullet_is_swept_by_the_host_alone() {
     bullet.is_bullet = true;
     bullet.linear_velocity = Vec2::new(300.0, 0.0);
     world.add_body(&bullet).unwrap();
-    let Some((steps, misses, impacts)) = step_both(world, 30) else {
+    let Some((steps, misses, impacts, _)) = step_both(world, 30) else {
         return;
     };
     assert!(impacts > 0);

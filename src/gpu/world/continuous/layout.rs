@@ -95,7 +95,7 @@ pub(crate) struct ContinuousParamsGpu {
     pub bodies: u32,
     /// Positions of the static list.
     pub statics: u32,
-    /// Shapes in the table (their cores follow them there).
+    /// Shapes in the table (their cores follow them there, then their probes).
     pub shapes: u32,
     /// Always 0: `keep()`'s flag (`shaders/transform.wgsl`).
     pub never: u32,

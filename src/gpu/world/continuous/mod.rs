@@ -11,6 +11,7 @@
 //!     (ResidentList): the bodies' (32 bytes a body), the colliders' as pieces (48
 //!     bytes), the static obstacles (80 bytes a position of the static list; their angles
 //!     taken again when its revision moves) and the shape table with each shape's core
+//!     and probe
 //! take_sleep, inside the step (sleep.rs): the timers and labels up where they changed,
 //!     but those of the bodies the host's wake woke, which the device wakes
 //! the solver's submit (solver/): the wake's passes first, when a body slept (sleep.rs),

@@ -4,7 +4,7 @@
 // submit (a body woken takes part in the step's solve), the sleep after the continuous
 // stage.
 //
-// The wake, in a step that starts with a body asleep:
+// The wake, first at every step the device sleeps (where no body sleeps it wakes none):
 //   clear_wakes       (per body) no island marked yet
 //   wake_contacts,    (per contact, per joint) a sleeping body touching (or joined to) a
 //   wake_joints       body that keeps it awake (an awake dynamic body, a kinematic one not
@@ -32,9 +32,9 @@
 //
 // Why the host's bits: the wake's marks are stores of one value, so the bodies woken are
 // those of the islands any pair marked, as the host's list of islands to wake; the timers
-// are one addition of dt each, the least timer a minimum
-// (atomicMin on the bits of non-negative floats orders them as the floats), the labels the
-// smallest body of each island: none depends on the order the invocations run in.
+// are one addition of dt each, the least timer a minimum (atomicMin on the bits of
+// non-negative floats orders them as the floats), the labels the smallest body of each
+// island: none depends on the order the invocations run in.
 
 // Per body: Sleep's timer and island (the host's, sent when they change), and the
 // union-find's parent and least timer (this file's scratch).

@@ -71,8 +71,9 @@ pub(crate) struct Sleep {
     to_wake: Vec<u32>,
     /// Scratch of `wake_touched`: the islands to wake, per block of contacts.
     wake_blocks: Vec<Vec<u32>>,
-    /// The bodies the last `wake_touched` woke, ascending, and whether any body slept
-    /// when it began (`touch_woken`: the GPU world's device wakes the same bodies).
+    /// The bodies the last wake of islands woke (`wake_islands`), ascending, and whether
+    /// any body slept when the last `wake_touched` began: read by `touch_woken` right
+    /// after `wake_touched` (the GPU world's device wakes the same bodies).
     woken: Vec<u32>,
     touch_looked: bool,
     /// Dynamic bodies, and of them those asleep.

@@ -54,9 +54,8 @@
 //! match of warm starts, the continuous stage and sleep (the twins the device's are held
 //! to; their contacts, warm starts and sleep timers the world keeps), the waking of
 //! islands before the solve (the device's wake is held to it), and the events (and the
-//! host keeps the colours, so that a
-//! `World` read back carries them, and a step the device fails is solved on the host to
-//! the same bits). Taking the twins out of the step, so that it needs no readback, is the
+//! host keeps the colours, so that a `World` read back carries them, and a step the
+//! device fails is solved on the host to the same bits). Taking the twins out of the step, so that it needs no readback, is the
 //! next work (issue 33).
 
 mod colouring;
@@ -452,9 +451,10 @@ impl GpuWorld {
     /// bodies' inverse masses back (`wake_contacts`, `wake_joints` and `wake_islands` in
     /// `shaders/sleep.wgsl`, the twins of `Sleep::wake_touched`), and nothing of those
     /// bodies goes up; a hash of the bodies it woke, read back with the step's results, is
-    /// held to the host's wake before any result is taken. The host's wakes go up with the
-    /// bodies' records where the device does not sleep, and in a step that sends every
-    /// record (a body added: the device then finds nothing to wake).
+    /// held to the host's wake before any result is taken. The host's wakes (steps it
+    /// woke a body) go up with the bodies' records where the device does not sleep, and in
+    /// a step that sends every record (a body added: the device then finds nothing to
+    /// wake).
     pub fn wake_steps(&self) -> [u64; 2] {
         self.solver.continuous.wake_steps
     }

@@ -14,8 +14,8 @@
 //!     and probe
 //! take_sleep, inside the step (sleep.rs): the timers and labels up where they changed,
 //!     but those of the bodies the host's wake woke, which the device wakes
-//! the solver's submit (solver/): the wake's passes first, when a body slept (sleep.rs),
-//!     record_start (the poses the step starts from);
+//! the solver's submit (solver/): the wake's passes first, where the device sleeps
+//!     (sleep.rs), record_start (the poses the step starts from);
 //!     after the solver's passes the states and poses are copied to the readback (the
 //!     host's twins start from them), then sweep_bodies, earliest_hits, stop_at_impacts,
 //!     apply_impacts and hash_moved, then the sleep's passes, then the transforms are
@@ -174,7 +174,8 @@ pub(crate) struct GpuContinuous {
     /// steps whose hash did not match.
     pub(crate) steps: [u64; 2],
     pub(crate) misses: u64,
-    /// The same of the sleep, and of the wake (steps that started with a body asleep).
+    /// The same of the sleep, and of the wake (`GpuWorld::wake_steps` says what each
+    /// counts).
     pub(crate) sleep_steps: [u64; 2],
     pub(crate) sleep_misses: u64,
     pub(crate) wake_steps: [u64; 2],

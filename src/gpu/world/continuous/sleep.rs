@@ -97,7 +97,7 @@ impl GpuContinuous {
     pub(in crate::gpu::world) fn take_sleep(&mut self, input: &SleepInput<'_>) {
         let Some(params) = self.sleep_params.as_mut() else {
             // The host wakes alone (its wakes go up with the records).
-            self.wake_steps[1] += u64::from(input.touch_woken.is_some());
+            self.wake_steps[1] += u64::from(input.touch_woken.is_some_and(|w| !w.is_empty()));
             return;
         };
         self.sleep_scratch.clear();

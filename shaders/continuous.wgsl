@@ -10,13 +10,17 @@
 //   record_start     (per body) the pose the step starts from
 //   sweep_bodies     (per body) a dynamic body that moved more than FAST_FRACTION of its
 //                    thinnest piece is swept: its sweep and the box of the whole sweep
+//   list_swept       (per body) the swept bodies listed, and the workgroups over them: the
+//                    next two run over the list alone (dispatched indirectly)
 //   earliest_hits    (per swept body) over the static list in order, each obstacle whose
 //                    box meets the sweep's, each piece the filter lets touch it: the
 //                    earliest time of impact (a piece touching at the start swept as its
-//                    core); a later one replaces it only when strictly earlier, as the
-//                    host's scan does, so ties go to the first in the host's order
-//   stop_at_impacts  (per body hit before the step's end) the pose at the hit, pushed along
-//                    the normal; the manifold there (its middle, normal, restitution)
+//                    core, one whose core touches too as its probe); a later one replaces
+//                    it only when strictly earlier, as the host's scan does, so ties go to
+//                    the first in the host's order
+//   stop_at_impacts  (per swept body hit before the step's end) the pose at the hit,
+//                    pushed along the normal; the manifold there (its middle, normal,
+//                    restitution)
 //   apply_impacts    (per body with a manifold) one rigid impulse through its middle
 //   hash_moved       (per body moved) its pose and velocity into a sum the host checks
 //
@@ -99,6 +103,9 @@ struct SweptBody {
     owner: u32,
     restitution: f32,
     collider_count: u32,
+    // The body at this position of the step's list of swept bodies (list_swept), or
+    // NOT_LISTED: the list the time-of-impact kernels run over.
+    listed: u32,
 }
 
 // ContinuousParamsGpu.
@@ -124,6 +131,8 @@ const MOVED: u32 = 3u;
 const IMPACT: u32 = 4u;
 // An impact that would have changed its obstacle's velocity bits: hash_moved poisons the sum.
 const POISONED: u32 = 5u;
+// SweptBody::listed past the list's end.
+const NOT_LISTED: u32 = 0xffffffffu;
 // FAST_FRACTION, IMPACT_OVERLAP (0.5 LINEAR_SLOP) and RESTITUTION_THRESHOLD of the host.
 const FAST_FRACTION: f32 = 0.5;
 const IMPACT_OVERLAP: f32 = 0.0025;
@@ -142,6 +151,9 @@ const RESTITUTION_THRESHOLD: f32 = 1.0;
 // is sleepy, the hash of the timers and labels, the hash of the bodies woken, their count]
 @group(0) @binding(9) var<storage, read_write> hashes: array<atomic<u32>, 8>;
 @group(0) @binding(10) var<uniform> params: ContinuousParams;
+// The swept bodies' list: its dispatch's workgroups (x, y, z), then its length. Cleared
+// (x and the length) before the submit.
+@group(0) @binding(15) var<storage, read_write> swept_args: array<atomic<u32>, 4>;
 
 @compute @workgroup_size(64)
 fn record_start(@builtin(global_invocation_id) id: vec3<u32>) {
@@ -161,6 +173,8 @@ fn sweep_bodies(@builtin(global_invocation_id) id: vec3<u32>) {
     if i >= params.bodies {
         return;
     }
+    // The list is made anew after this pass: no position holds a body yet.
+    sweeps[i].listed = NOT_LISTED;
     var s = sweeps[i];
     s.state = NOT_SWEPT;
     let body = bodies[i];
@@ -187,6 +201,33 @@ fn sweep_bodies(@builtin(global_invocation_id) id: vec3<u32>) {
     s.t = 1.0;
     s.state = SWEPT;
     sweeps[i] = s;
+}
+
+// The swept bodies listed (in no particular order: each is then swept on its own), and the
+// workgroups of a dispatch over them. A step sweeps few bodies of many, and the time of
+// impact makes earliest_hits and stop_at_impacts large kernels whose every invocation
+// costs, even one that returns at once (on lavapipe 2 us each: 10 ms of 5,000 bodies).
+@compute @workgroup_size(64)
+fn list_swept(@builtin(global_invocation_id) id: vec3<u32>) {
+    let i = id.x;
+    if i == 0u {
+        atomicStore(&swept_args[1], 1u);
+        atomicStore(&swept_args[2], 1u);
+    }
+    if i >= params.bodies || sweeps[i].state != SWEPT {
+        return;
+    }
+    let k = atomicAdd(&swept_args[3], 1u);
+    sweeps[k].listed = i;
+    atomicMax(&swept_args[0], k / 64u + 1u);
+}
+
+// The body at position k of the swept list, or NOT_LISTED (past its end).
+fn listed_body(k: u32) -> u32 {
+    if k >= params.bodies {
+        return NOT_LISTED;
+    }
+    return sweeps[k].listed;
 }
 
 // Filter::should_collide (filter.wgsl) between a swept piece and an obstacle.
@@ -242,12 +283,14 @@ fn boxes_overlap(a_min: vec2<f32>, a_max: vec2<f32>, b_min: vec2<f32>, b_max: ve
     return a_min.x <= b_max.x && b_min.x <= a_max.x && a_min.y <= b_max.y && b_min.y <= a_max.y;
 }
 
-// earliest_hit over the static obstacles (no bullet reaches the device).
+// earliest_hit over the static obstacles (no bullet reaches the device), for each listed
+// body. Only the fields of the hit are written: another invocation reads this record's
+// `listed`.
 @compute @workgroup_size(64)
 fn earliest_hits(@builtin(global_invocation_id) id: vec3<u32>) {
     keep_flag = params.never != 0u;
-    let i = id.x;
-    if i >= params.bodies || sweeps[i].state != SWEPT {
+    let i = listed_body(id.x);
+    if i == NOT_LISTED {
         return;
     }
     var s = sweeps[i];
@@ -281,21 +324,27 @@ fn earliest_hits(@builtin(global_invocation_id) id: vec3<u32>) {
         }
     }
     if found && s.t < 1.0 {
-        s.state = HIT;
+        sweeps[i].t = s.t;
+        sweeps[i].normal = s.normal;
+        sweeps[i].push = s.push;
+        sweeps[i].piece_shape = s.piece_shape;
+        sweeps[i].piece_restitution = s.piece_restitution;
+        sweeps[i].obstacle = s.obstacle;
+        sweeps[i].state = HIT;
     }
-    sweeps[i] = s;
 }
 
-// stop_at_impact's first half: the body at its pose at the hit, pushed along the normal,
-// and the manifold there.
+// stop_at_impact's first half, for each listed body that hit: the body at its pose at the
+// hit, pushed along the normal, and the manifold there (the record's fields written one
+// by one, as earliest_hits writes them).
 @compute @workgroup_size(64)
 fn stop_at_impacts(@builtin(global_invocation_id) id: vec3<u32>) {
     keep_flag = params.never != 0u;
-    let i = id.x;
-    if i >= params.bodies || sweeps[i].state != HIT {
+    let i = listed_body(id.x);
+    if i == NOT_LISTED || sweeps[i].state != HIT {
         return;
     }
-    var s = sweeps[i];
+    let s = sweeps[i];
     let t = s.t;
     // c0.lerp(c1, t) (glam: c0 (1 - t) + c1 t), then the push.
     let lerp = keep2(keep2(s.c0 * (1.0 - t)) + keep2(s.c1 * t));
@@ -307,20 +356,20 @@ fn stop_at_impacts(@builtin(global_invocation_id) id: vec3<u32>) {
     let o = obstacles[s.obstacle];
     let obstacle = Pose(o.translation, o.rotation);
     let m = collide_shapes(shapes[s.piece_shape], pose, shapes[o.shape], obstacle);
-    s.state = MOVED;
-    if m.count > 0u {
-        // The points' sum from zero, as Iterator::sum adds them.
-        var sum = keep2(vec2<f32>(0.0)) + m.points[0].point;
-        if m.count > 1u {
-            sum = keep2(sum) + m.points[1].point;
-        }
-        s.middle = sum / f32(m.count);
-        s.normal = m.normal;
-        s.owner = o.body;
-        s.restitution = max(s.piece_restitution, o.restitution);
-        s.state = IMPACT;
+    if m.count == 0u {
+        sweeps[i].state = MOVED;
+        return;
     }
-    sweeps[i] = s;
+    // The points' sum from zero, as Iterator::sum adds them.
+    var sum = keep2(vec2<f32>(0.0)) + m.points[0].point;
+    if m.count > 1u {
+        sum = keep2(sum) + m.points[1].point;
+    }
+    sweeps[i].middle = sum / f32(m.count);
+    sweeps[i].normal = m.normal;
+    sweeps[i].owner = o.body;
+    sweeps[i].restitution = max(s.piece_restitution, o.restitution);
+    sweeps[i].state = IMPACT;
 }
 
 // collide_shapes (margin 0) as the host's narrow phases route it: a circle against a sharp

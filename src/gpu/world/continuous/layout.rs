@@ -86,7 +86,7 @@ pub(crate) fn words(bits: u64) -> [u32; 2] {
 
 /// WGSL `SweptBody`: the stage's record of a body, written and read by its kernels alone
 /// (the host makes room for it and reads none of it).
-pub(crate) const SWEPT_BODY_BYTES: usize = 112;
+pub(crate) const SWEPT_BODY_BYTES: usize = 120;
 
 /// WGSL `ContinuousParams`: the uniform of the stage's dispatches.
 #[repr(C)]

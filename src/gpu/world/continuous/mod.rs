@@ -48,7 +48,7 @@ use sleep::{
 };
 
 use crate::gpu::layout::ShapeGpu;
-use crate::gpu::plan::{Kernel, KernelMaker, Plan, RO, RW};
+use crate::gpu::plan::{Kernel, KernelMaker, Plan, RO, RW, Workgroups};
 use crate::gpu::plumbing::GrowingBuffer;
 use crate::gpu::world::resident::ResidentList;
 use crate::shapes::shape::Shape;
@@ -89,6 +89,8 @@ const STATES: u32 = 7;
 const INFOS: u32 = 8;
 const HASH: u32 = 9;
 const PARAMS: (u32, usize) = (10, size_of::<ContinuousParamsGpu>());
+/// After the sleep's (sleep.rs): the swept list's workgroups and length.
+const SWEPT_ARGS: u32 = 15;
 /// Invocations per workgroup, as the kernels declare.
 const WORKGROUP: u32 = 64;
 /// Bytes of the hashes read back: the continuous stage's sum, count, poison flag and a
@@ -99,6 +101,7 @@ pub(super) const HASH_BYTES: u64 = 32;
 struct Kernels {
     record_start: Kernel,
     sweep_bodies: Kernel,
+    list_swept: Kernel,
     earliest_hits: Kernel,
     stop_at_impacts: Kernel,
     apply_impacts: Kernel,
@@ -139,6 +142,10 @@ pub(crate) struct GpuContinuous {
     obstacles: ResidentList<StaticObstacleGpu>,
     shapes: ResidentList<ShapeGpu>,
     sweeps: GrowingBuffer,
+    /// The swept list's dispatch (x, y, z workgroups) and length: `list_swept` writes it,
+    /// `earliest_hits` and `stop_at_impacts` are dispatched from it (cleared each submit:
+    /// `clear`).
+    swept_args: wgpu::Buffer,
     pub(super) hash: wgpu::Buffer,
     /// Each body's timer and label, and each joint slot's bodies (the sleep's).
     sleep: ResidentList<SleepGpu>,
@@ -207,6 +214,7 @@ impl GpuContinuous {
                     "sweep_bodies",
                     &[(SWEEPS, RW), (BODIES, RO), (POSES, RW), (TURNED, RO)],
                 ),
+                list_swept: kernel("list_swept", &[(SWEEPS, RW), (SWEPT_ARGS, RW)]),
                 earliest_hits: kernel(
                     "earliest_hits",
                     &[(SWEEPS, RW), (PIECES, RO), (OBSTACLES, RO), (SHAPES, RO)],
@@ -248,6 +256,12 @@ impl GpuContinuous {
             obstacles: ResidentList::new(buffer("static obstacles")),
             shapes: ResidentList::new(buffer("continuous shapes")),
             sweeps: buffer("swept bodies"),
+            swept_args: device.create_buffer(&wgpu::BufferDescriptor {
+                label: Some("wgpu-sat swept list's dispatch"),
+                size: 16,
+                usage: storage | wgpu::BufferUsages::INDIRECT,
+                mapped_at_creation: false,
+            }),
             hash: device.create_buffer(&wgpu::BufferDescriptor {
                 label: Some("wgpu-sat continuous and sleep hashes"),
                 size: HASH_BYTES,
@@ -351,6 +365,15 @@ impl GpuContinuous {
         self.sleep_params.is_some()
     }
 
+    /// Clears what the stage's and the sleep's kernels sum into, before the submit's
+    /// passes, when either runs: the hashes, and the swept list's workgroups and length.
+    pub(super) fn clear(&self, encoder: &mut wgpu::CommandEncoder) {
+        if self.here() {
+            encoder.clear_buffer(&self.hash, 0, None);
+            encoder.clear_buffer(&self.swept_args, 0, None);
+        }
+    }
+
     /// The hashes read back (`HASH_BYTES` of them), once the step is done.
     pub(super) fn read_hashes(&mut self, words: [u32; 8]) {
         if self.sweep {
@@ -395,20 +418,23 @@ impl GpuContinuous {
             (TURNED, turned),
         ];
         plan.push(&k.sweep_bodies, &sweep, params, n);
+        let list = [(SWEEPS, sweeps), (SWEPT_ARGS, &self.swept_args)];
+        plan.push(&k.list_swept, &list, params, n);
+        let listed = Workgroups::Indirect(&self.swept_args, 0);
         let hits = [
             (SWEEPS, sweeps),
             (PIECES, pieces),
             (OBSTACLES, obstacles),
             (SHAPES, shapes),
         ];
-        plan.push(&k.earliest_hits, &hits, params, n);
+        plan.push_with(&k.earliest_hits, &hits, params, listed);
         let stop = [
             (SWEEPS, sweeps),
             (OBSTACLES, obstacles),
             (SHAPES, shapes),
             (POSES, poses),
         ];
-        plan.push(&k.stop_at_impacts, &stop, params, n);
+        plan.push_with(&k.stop_at_impacts, &stop, params, listed);
         let impulses = [
             (SWEEPS, sweeps),
             (STATES, states),

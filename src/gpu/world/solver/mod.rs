@@ -573,9 +573,7 @@ impl GpuSolver {
         if self.joints_here {
             encoder.clear_buffer(&self.joint_hash, 0, None);
         }
-        if early {
-            encoder.clear_buffer(&self.continuous.hash, 0, None);
-        }
+        self.continuous.clear(&mut encoder);
         let params = &self.params;
         let uniforms;
         (self.pass_labels, uniforms) = record_passes(

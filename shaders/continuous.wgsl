@@ -10,8 +10,9 @@
 //   record_start     (per body) the pose the step starts from
 //   sweep_bodies     (per body) a dynamic body that moved more than FAST_FRACTION of its
 //                    thinnest piece is swept: its sweep and the box of the whole sweep
-//   list_swept       (per body) the swept bodies listed, and the workgroups over them: the
-//                    next two run over the list alone (dispatched indirectly)
+//   list_swept       (per body) the swept bodies whose sweep's box meets an obstacle's
+//                    listed, and the workgroups over them: the next two run over the list
+//                    alone (dispatched indirectly)
 //   earliest_hits    (per swept body) over the static list in order, each obstacle whose
 //                    box meets the sweep's, each piece the filter lets touch it: the
 //                    earliest time of impact (a piece touching at the start swept as its
@@ -203,10 +204,12 @@ fn sweep_bodies(@builtin(global_invocation_id) id: vec3<u32>) {
     sweeps[i] = s;
 }
 
-// The swept bodies listed (in no particular order: each is then swept on its own), and the
-// workgroups of a dispatch over them. A step sweeps few bodies of many, and the time of
-// impact makes earliest_hits and stop_at_impacts large kernels whose every invocation
-// costs, even one that returns at once (on lavapipe 2 us each: 10 ms of 5,000 bodies).
+// The swept bodies whose sweep's box meets an obstacle's listed (in no particular order:
+// each is then swept on its own), and the workgroups of a dispatch over them. A step sweeps
+// few bodies of many near an obstacle, and the time of impact makes earliest_hits and
+// stop_at_impacts large kernels whose every invocation costs, even one that returns at once
+// (on lavapipe 2 us each: 10 ms of 5,000 bodies). A body left out has no candidate there,
+// so no hit: it stays SWEPT, as earliest_hits would leave it.
 @compute @workgroup_size(64)
 fn list_swept(@builtin(global_invocation_id) id: vec3<u32>) {
     let i = id.x;
@@ -215,6 +218,15 @@ fn list_swept(@builtin(global_invocation_id) id: vec3<u32>) {
         atomicStore(&swept_args[2], 1u);
     }
     if i >= params.bodies || sweeps[i].state != SWEPT {
+        return;
+    }
+    let box_min = sweeps[i].box_min;
+    let box_max = sweeps[i].box_max;
+    var near = false;
+    for (var p = 0u; p < params.statics && !near; p++) {
+        near = boxes_overlap(obstacles[p].box_min, obstacles[p].box_max, box_min, box_max);
+    }
+    if !near {
         return;
     }
     let k = atomicAdd(&swept_args[3], 1u);

@@ -214,7 +214,10 @@ impl GpuContinuous {
                     "sweep_bodies",
                     &[(SWEEPS, RW), (BODIES, RO), (POSES, RW), (TURNED, RO)],
                 ),
-                list_swept: kernel("list_swept", &[(SWEEPS, RW), (SWEPT_ARGS, RW)]),
+                list_swept: kernel(
+                    "list_swept",
+                    &[(SWEEPS, RW), (SWEPT_ARGS, RW), (OBSTACLES, RO)],
+                ),
                 earliest_hits: kernel(
                     "earliest_hits",
                     &[(SWEEPS, RW), (PIECES, RO), (OBSTACLES, RO), (SHAPES, RO)],
@@ -418,7 +421,11 @@ impl GpuContinuous {
             (TURNED, turned),
         ];
         plan.push(&k.sweep_bodies, &sweep, params, n);
-        let list = [(SWEEPS, sweeps), (SWEPT_ARGS, &self.swept_args)];
+        let list = [
+            (SWEEPS, sweeps),
+            (SWEPT_ARGS, &self.swept_args),
+            (OBSTACLES, obstacles),
+        ];
         plan.push(&k.list_swept, &list, params, n);
         let listed = Workgroups::Indirect(&self.swept_args, 0);
         let hits = [

@@ -17,8 +17,10 @@
 //! the solver's submit (solver/): the wake's passes first, where the device sleeps
 //!     (sleep.rs), record_start (the poses the step starts from);
 //!     after the solver's passes the states and poses are copied to the readback (the
-//!     host's twins start from them), then sweep_bodies, earliest_hits, stop_at_impacts,
-//!     apply_impacts and hash_moved, then the sleep's passes, then the transforms are
+//!     host's twins start from them), then sweep_bodies, list_swept (the swept bodies
+//!     near an obstacle, and the workgroups over them), earliest_hits and stop_at_impacts
+//!     over that list (dispatched indirectly), apply_impacts and hash_moved, then the
+//!     sleep's passes, then the transforms are
 //!     written from the poses they leave; the hashes come back with the step's results
 //!     (32 bytes)
 //! check(world) and check_sleep(world), after the host's stages: the host's hash of the
@@ -32,6 +34,8 @@
 //! (toi.wgsl's time of impact, sin_cos.wgsl's rotations and soft_f64.wgsl's angle give
 //! the host's bits on lavapipe), the obstacles are visited in the static list's order and a
 //! later hit replaces an earlier one only when strictly earlier, as the host's scan does;
+//! the swept list's order (an atomic append) is no order at all, as each listed body is
+//! swept on its own, and a body it leaves out meets no obstacle's box, so has no hit;
 //! with no bullet an impact changes its own body alone; the sleep's islands and least
 //! timers do not depend on the order of its invocations (`sleep.wgsl`).
 

@@ -9,7 +9,8 @@
 //
 //   record_start     (per body) the pose the step starts from
 //   sweep_bodies     (per body) a dynamic body that moved more than FAST_FRACTION of its
-//                    thinnest piece is swept: its sweep and the box of the whole sweep
+//                    thinnest piece is swept: its sweep and the box of the whole sweep (its
+//                    start angle is earliest_hits' to take)
 //   list_swept       (per body) the swept bodies whose sweep's box meets an obstacle's
 //                    listed, and the workgroups over them: the next two run over the list
 //                    alone (dispatched indirectly)
@@ -189,8 +190,6 @@ fn sweep_bodies(@builtin(global_invocation_id) id: vec3<u32>) {
         sweeps[i].state = NOT_SWEPT;
         return;
     }
-    // math::to_angle of the start rotation.
-    s.a0 = atan2_wide(s.q0.y, s.q0.x);
     s.c1 = c1;
     s.turned = turn;
     s.local_center = body.local_center;
@@ -306,6 +305,9 @@ fn earliest_hits(@builtin(global_invocation_id) id: vec3<u32>) {
         return;
     }
     var s = sweeps[i];
+    // math::to_angle of the start rotation (here, not in sweep_bodies: a body listed is near
+    // an obstacle, and the software f64 atan2 is the costliest step of a sweep).
+    s.a0 = atan2_wide(s.q0.y, s.q0.x);
     let sweep = Sweep(s.local_center, s.c0, s.c1, s.a0, s.a0 + s.turned);
     var found = false;
     for (var p = 0u; p < params.statics; p++) {
@@ -336,6 +338,7 @@ fn earliest_hits(@builtin(global_invocation_id) id: vec3<u32>) {
         }
     }
     if found && s.t < 1.0 {
+        sweeps[i].a0 = s.a0;
         sweeps[i].t = s.t;
         sweeps[i].normal = s.normal;
         sweeps[i].push = s.push;

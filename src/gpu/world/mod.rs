@@ -476,8 +476,8 @@ impl GpuWorld {
     /// Whether the steps to come run the continuous stage and sleep on the device as well
     /// as on the host; every bit is the same either way. By default on the device, but on
     /// a software adapter (`wgpu::DeviceType::Cpu`, lavapipe), whose passes are the host's
-    /// CPU time: there the device's stage took 15 times the host's (18.4 ms a step of a
-    /// 100,000-body pile against 1.2; docs/performance.md), and the host's twin runs
+    /// CPU time: there the device's stage took 4 times the host's (5.75 ms a step of a
+    /// 100,000-body pile against 1.3; docs/performance.md), and the host's twin runs
     /// anyway.
     pub fn set_continuous_on_device(&mut self, on: bool) {
         self.solver.continuous.enabled = on;
